@@ -1,0 +1,544 @@
+//! The backend trait: the narrow set of debugger operations the core needs.
+//!
+//! Two implementations exist: `debugger-mcp-dap` (headless, real DAP adapters) and
+//! `debugger-mcp-jni` (the IDE's XDebugger behind a JNI callback table). Every agent-facing
+//! feature (waiting, value ids, truncation, watches, history, guardrails) is built once in the
+//! core on top of this trait; backends stay thin and stateless towards the agent.
+//!
+//! Every type here is also the JSON wire format of the JNI callback table (see
+//! `docs/CALLBACK_TABLE.md`): field names are snake_case, optional fields may be absent.
+//! Conventions: lines are 1-based; ids are opaque strings chosen by the backend and kept short.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+/// Version of the operation table. Bumped on any incompatible change of an op or its JSON.
+pub const TABLE_VERSION: u32 = 1;
+
+/// What a backend can and cannot do; the core uses it to word errors and pick fallbacks.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct BackendInfo {
+    /// e.g. "dap" or "intellij".
+    pub name: String,
+    pub table_version: u32,
+    /// True when `confirm` can ask the user (IDE dialog). When false the core uses MCP
+    /// elicitation or refuses.
+    #[serde(default)]
+    pub can_confirm: bool,
+    #[serde(default)]
+    pub supports_set_value: bool,
+    #[serde(default)]
+    pub supports_code_fragments: bool,
+    #[serde(default)]
+    pub supports_exception_breakpoints: bool,
+    /// Exception filter names/classes understood by `add_exception_breakpoint`, when finite.
+    #[serde(default)]
+    pub exception_filters: Vec<ExceptionFilter>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ExceptionFilter {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ProjectInfo {
+    pub name: String,
+    /// Absolute, canonical root directory. Paths outside it are refused by the core.
+    pub root: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunConfigInfo {
+    pub name: String,
+    /// Human type, e.g. "Application", "debugpy", "cppdbg".
+    #[serde(rename = "type")]
+    pub type_name: String,
+    #[serde(default)]
+    pub type_id: String,
+    #[serde(default)]
+    pub is_temporary: bool,
+    #[serde(default = "yes")]
+    pub can_run: bool,
+    #[serde(default = "yes")]
+    pub can_debug: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Where the configuration comes from, e.g. ".vscode/launch.json" or "RunManager".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LaunchMode {
+    #[default]
+    Debug,
+    Run,
+}
+
+/// Start a session either from a named run configuration or from a command ("trap and trigger").
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct LaunchRequest {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configuration: Option<String>,
+    /// Command line to run under the debugger (headless: program + args, interpreted by the
+    /// backend, e.g. `python3 app.py` for debugpy or a binary path for gdb).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default)]
+    pub mode: LaunchMode,
+    #[serde(default)]
+    pub stop_on_entry: bool,
+    #[serde(default)]
+    pub stop_on_exception: bool,
+    /// Adapter to use for `command` when it cannot be inferred ("debugpy", "gdb", "lldb", "delve").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    #[default]
+    Starting,
+    Running,
+    Paused,
+    Stopped,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct SessionInfo {
+    pub id: String,
+    pub name: String,
+    pub state: SessionState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_configuration: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_id: Option<u32>,
+    /// Mode the session was started in.
+    #[serde(default)]
+    pub mode: LaunchMode,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SuspendPolicy {
+    #[default]
+    All,
+    Thread,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BreakpointKind {
+    #[default]
+    Line,
+    Exception,
+}
+
+/// A breakpoint as the backend sees it. The core adds owner, source text and observed hits.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct BreakpointInfo {
+    pub id: String,
+    pub kind: BreakpointKind,
+    /// Absolute path of the file (line breakpoints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Line the breakpoint was requested at (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_line: Option<u32>,
+    /// Line the debugger actually bound it to (1-based), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// True once the debugger confirmed the breakpoint can be hit.
+    pub verified: bool,
+    /// Why it is not verified (debugger message), when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    pub enabled: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_message: Option<String>,
+    /// Hit-count condition, e.g. "3" (stop on the 3rd hit) as the debugger understands it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
+    #[serde(default)]
+    pub suspend_policy: SuspendPolicy,
+    #[serde(default)]
+    pub temporary: bool,
+    /// Times this breakpoint stopped execution, if the backend counts (the core also counts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_count: Option<u64>,
+    /// Exception breakpoints: class or filter id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exception: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caught: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncaught: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct LineBreakpointSpec {
+    /// Absolute path (the core resolves and checks it against the project root).
+    pub file: String,
+    pub line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
+    #[serde(default)]
+    pub suspend_policy: SuspendPolicy,
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    #[serde(default)]
+    pub temporary: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ExceptionBreakpointSpec {
+    /// Exception class (IDE/Java: "java.lang.NullPointerException"; DAP: a filter id such as
+    /// "raised"/"uncaught" or an exception name the adapter can match).
+    pub exception: String,
+    #[serde(default = "yes")]
+    pub caught: bool,
+    #[serde(default = "yes")]
+    pub uncaught: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    #[serde(default)]
+    pub suspend_policy: SuspendPolicy,
+}
+
+/// Partial update; absent fields keep their value. `Some("")` clears a string field.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct BreakpointUpdate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspend_policy: Option<SuspendPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temporary: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ControlOp {
+    Resume,
+    Pause,
+    StepOver {
+        #[serde(default)]
+        ignore_breakpoints: bool,
+    },
+    StepInto {
+        /// Step into library / non-user code too.
+        #[serde(default)]
+        force: bool,
+    },
+    StepOut,
+    /// Continue to `file:line` (1-based).
+    RunTo {
+        file: String,
+        line: u32,
+        #[serde(default)]
+        ignore_breakpoints: bool,
+    },
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ThreadInfo {
+    pub id: String,
+    pub name: String,
+    /// "paused", "running", "waiting", ...
+    pub state: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FrameInfo {
+    /// 0 = top of stack.
+    pub index: u32,
+    /// Opaque backend handle for this frame (DAP frame id, IDE frame key).
+    pub handle: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method_name: Option<String>,
+    #[serde(default)]
+    pub is_library: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FramePage {
+    pub frames: Vec<FrameInfo>,
+    /// Total depth when the backend knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u32>,
+}
+
+/// Which group a top-level frame value belongs to.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueScope {
+    #[default]
+    Local,
+    Argument,
+    This,
+    Global,
+    /// A synthetic group the debugger adds (debugpy's "special variables", registers, ...).
+    Synthetic,
+}
+
+/// One value as a debugger presents it. Handles are opaque and valid until the next resume;
+/// the core maps them to its own short ids.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ValueNode {
+    pub name: String,
+    /// Full rendered value as the debugger gives it (the core truncates).
+    pub value: String,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
+    #[serde(default)]
+    pub has_children: bool,
+    /// Handle to fetch children (`children`); present when `has_children`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children_handle: Option<String>,
+    /// Handle the backend needs to modify this value (`set_value`), if it is modifiable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_handle: Option<String>,
+    /// Expression that re-evaluates to this value in its frame, when the debugger knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluate_name: Option<String>,
+    /// Number of children when known without fetching them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child_count: Option<u64>,
+    #[serde(default)]
+    pub scope: ValueScope,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ChildPage {
+    pub children: Vec<ValueNode>,
+    /// Total number of children when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum EvalContext {
+    /// An agent's expression; side effects allowed only when the core says so.
+    #[default]
+    Expression,
+    /// Re-evaluation of a watch at a pause: must not have side effects (DAP context "watch").
+    Watch,
+    /// A multi-statement code fragment (side effects implied).
+    CodeFragment,
+    /// Console/REPL style evaluation (DAP context "repl"), used for side-effecting expressions.
+    Repl,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct EvalRequest {
+    pub thread_id: String,
+    /// Frame handle from `frames`.
+    pub frame: String,
+    pub expression: String,
+    #[serde(default)]
+    pub context: EvalContext,
+    #[serde(default)]
+    pub allow_side_effects: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ConfirmRequest {
+    pub title: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    Breakpoint,
+    Step,
+    Pause,
+    Exception,
+    Entry,
+    Goto,
+    #[default]
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputCategory {
+    #[default]
+    Stdout,
+    Stderr,
+    Console,
+    /// Output of a log-message breakpoint (tracepoint).
+    Tracepoint,
+}
+
+/// Debugger events pushed into the core. The core derives session state from them.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum BackendEvent {
+    SessionStarted {
+        session: SessionInfo,
+    },
+    Paused {
+        session_id: String,
+        thread_id: String,
+        reason: PauseReason,
+        #[serde(default)]
+        breakpoint_ids: Vec<String>,
+        /// Exception text or debugger description, when any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+    },
+    Resumed {
+        session_id: String,
+    },
+    Stopped {
+        session_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_code: Option<i64>,
+    },
+    Output {
+        session_id: String,
+        #[serde(default)]
+        category: OutputCategory,
+        text: String,
+    },
+    BreakpointChanged {
+        breakpoint: BreakpointInfo,
+    },
+    BreakpointRemoved {
+        id: String,
+    },
+}
+
+/// Errors a backend reports. The core turns them into `isError` tool results.
+#[derive(Debug, Clone, thiserror::Error, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", content = "message", rename_all = "snake_case")]
+pub enum BackendError {
+    /// Unknown session/breakpoint/value/frame/thread id or configuration name.
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The operation makes no sense in the current state (e.g. step while running).
+    #[error("invalid state: {0}")]
+    InvalidState(String),
+    /// The debugger or IDE cannot do this.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The debugger answered with an error (evaluation error, launch failure, ...).
+    #[error("{0}")]
+    Failed(String),
+    /// No answer in time.
+    #[error("timed out: {0}")]
+    Timeout(String),
+}
+
+pub type BackendResult<T> = Result<T, BackendError>;
+
+/// Where backends push events. Cheap to clone; sending never blocks.
+#[derive(Clone, Debug)]
+pub struct EventSink(mpsc::UnboundedSender<BackendEvent>);
+
+pub type EventStream = mpsc::UnboundedReceiver<BackendEvent>;
+
+impl EventSink {
+    pub fn send(&self, event: BackendEvent) {
+        // A closed receiver means the engine shut down; events are then irrelevant.
+        let _ = self.0.send(event);
+    }
+}
+
+/// A connected sink/stream pair: give the sink to the backend and the stream to the engine.
+pub fn event_channel() -> (EventSink, EventStream) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    (EventSink(tx), rx)
+}
+
+/// The operation table. Each method maps to one op of the JNI callback table (op name in the
+/// comment). Implementations need not add timeouts: the core wraps every call in one.
+/// `project` is the project root as returned by `projects`.
+#[async_trait]
+pub trait Backend: Send + Sync + 'static {
+    /// op `handshake`
+    async fn handshake(&self) -> BackendResult<BackendInfo>;
+    /// op `projects`
+    async fn projects(&self) -> BackendResult<Vec<ProjectInfo>>;
+    /// op `run_configurations`
+    async fn run_configurations(&self, project: &str) -> BackendResult<Vec<RunConfigInfo>>;
+    /// op `launch`: returns once the session exists (not necessarily paused). A
+    /// `SessionStarted` event is also sent.
+    async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo>;
+    /// op `sessions`: the sessions of the project, including ones the user started.
+    async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>>;
+    /// op `stop`
+    async fn stop(&self, session_id: &str) -> BackendResult<()>;
+    /// op `breakpoints`
+    async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>>;
+    /// op `add_line_breakpoint`
+    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo>;
+    /// op `add_exception_breakpoint`
+    async fn add_exception_breakpoint(
+        &self,
+        project: &str,
+        spec: ExceptionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo>;
+    /// op `update_breakpoint`
+    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo>;
+    /// op `remove_breakpoint`
+    async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()>;
+    /// op `control`: returns once the command was accepted; the resulting stop arrives as an event.
+    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()>;
+    /// op `threads`
+    async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>>;
+    /// op `frames`
+    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage>;
+    /// op `select_frame`: makes the IDE show this frame (DAP: no-op).
+    async fn select_frame(&self, session_id: &str, thread_id: &str, frame: &str) -> BackendResult<()>;
+    /// op `frame_variables`: the frame's top-level values (locals, arguments, this, groups).
+    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>>;
+    /// op `children`
+    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage>;
+    /// op `set_value`: `handle` is the node's `set_handle`; returns the new value.
+    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode>;
+    /// op `evaluate`
+    async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode>;
+    /// op `read_source`: current text of a file, unsaved editor changes included.
+    async fn read_source(&self, project: &str, path: &str) -> BackendResult<String>;
+    /// op `confirm`: ask the user; `Unsupported` when the backend has no UI.
+    async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool>;
+}

@@ -1,0 +1,141 @@
+//! Settings, owned by Rust and stored as TOML (the IDE's settings page edits the same file).
+//! Unknown keys are rejected so a typo is reported instead of silently ignored.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Skip confirmations for destructive tools (start session, set variable, side effects).
+    pub brave_mode: bool,
+    /// Commands kept in the in-memory history per project.
+    pub history_size: usize,
+    /// Children per node returned by default / at most.
+    pub max_children: u32,
+    /// Characters of a value shown before truncation.
+    pub max_value_length: usize,
+    /// Timeout for one backend call, milliseconds.
+    pub backend_timeout_ms: u64,
+    /// Timeout for launching a session, milliseconds.
+    pub launch_timeout_ms: u64,
+    pub watchdog: WatchdogConfig,
+    pub redaction: RedactionConfig,
+    pub http: HttpConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct WatchdogConfig {
+    pub enabled: bool,
+    /// Seconds a paused session may sit with no agent call.
+    pub idle_seconds: u64,
+    /// "resume" or "stop".
+    pub action: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RedactionConfig {
+    pub enabled: bool,
+    /// Case-insensitive substrings of names whose values are redacted.
+    pub patterns: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpConfig {
+    /// Optional bearer token required on every HTTP request.
+    pub token: Option<String>,
+    /// Request body limit in bytes.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            brave_mode: false,
+            history_size: 1000,
+            max_children: 20,
+            max_value_length: 200,
+            backend_timeout_ms: 10_000,
+            launch_timeout_ms: 30_000,
+            watchdog: WatchdogConfig::default(),
+            redaction: RedactionConfig::default(),
+            http: HttpConfig::default(),
+        }
+    }
+}
+
+impl Default for WatchdogConfig {
+    fn default() -> Self {
+        Self { enabled: true, idle_seconds: 60, action: "resume".into() }
+    }
+}
+
+impl Default for RedactionConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            patterns: ["password", "passwd", "token", "secret", "api_key", "apikey", "private_key"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self { token: None, max_body_bytes: 4 * 1024 * 1024 }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("invalid settings in {path}: {message}")]
+    Parse { path: String, message: String },
+}
+
+impl Config {
+    /// Parse TOML text; errors name the offending key.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// Load from a file; a missing file yields the defaults.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::from_toml(&text)
+                .map_err(|message| ConfigError::Parse { path: path.display().to_string(), message }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(source) => Err(ConfigError::Io { path: path.display().to_string(), source }),
+        }
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("config serializes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_file_keeps_defaults_and_typos_are_reported() {
+        let c = Config::from_toml("brave_mode = true\n[watchdog]\nidle_seconds = 5\n").unwrap();
+        assert!(c.brave_mode);
+        assert_eq!(c.watchdog.idle_seconds, 5);
+        assert_eq!(c.max_children, 20);
+        let err = Config::from_toml("brave_mod = true").unwrap_err();
+        assert!(err.contains("brave_mod"), "{err}");
+    }
+
+    #[test]
+    fn round_trips() {
+        let c = Config::default();
+        assert_eq!(Config::from_toml(&c.to_toml()).unwrap(), c);
+    }
+}

@@ -1,0 +1,1 @@
+pub use debugger_mcp_core as core;
