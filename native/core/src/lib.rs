@@ -2,9 +2,13 @@
 //!
 //! Boundaries (see docs/ARCHITECTURE.md):
 //! - `backend`: the operation table every debugger backend implements (DAP, JNI/IntelliJ).
+//! - `engine`: tools, validation, session state, waits, values, watches, guardrails.
+//! - `history`: the bounded command history the IDE tool window renders.
 //! - `config`: the Rust-owned TOML settings.
 //! The core never binds sockets, speaks DAP or touches JNI; hosts give it a backend and serve
-//! the router it builds.
+//! the handler/router it builds.
 
 pub mod backend;
 pub mod config;
+pub mod engine;
+pub mod history;
