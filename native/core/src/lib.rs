@@ -12,3 +12,5 @@ pub mod backend;
 pub mod config;
 pub mod engine;
 pub mod history;
+pub mod http;
+pub mod stdio;
