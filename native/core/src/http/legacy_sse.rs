@@ -144,14 +144,15 @@ where
             "the sessionId query parameter is required: POST to the URL of the 'endpoint' event of GET /debugger-mcp/sse",
         );
     };
-    let sender = state.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned();
-    let Some(sender) = sender else {
-        return unknown_session(id);
-    };
+    // The body limit applies before anything else looks at the request.
     let (parts, body) = req.into_parts();
     let bytes = match axum::body::to_bytes(Body::new(body), state.max_body_bytes).await {
         Ok(b) => b,
         Err(_) => return security::too_large(state.max_body_bytes),
+    };
+    let sender = state.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned();
+    let Some(sender) = sender else {
+        return unknown_session(id);
     };
     let mut message: ClientJsonRpcMessage = match serde_json::from_slice(&bytes) {
         Ok(m) => m,
