@@ -135,7 +135,7 @@ async fn notifications_get_202_and_delete_ends_the_session() {
             .unwrap(),
     )
     .await;
-    assert!(r.status.is_success(), "DELETE: {} {}", r.status, r.body);
+    assert_eq!(r.status, StatusCode::OK, "DELETE: {}", r.body);
 
     let r = session_call(&app, &session, version, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"})).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "a deleted session is gone: {}", r.body);

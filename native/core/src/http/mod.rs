@@ -172,6 +172,16 @@ async fn streamable_http<S>(
 where
     S: rmcp::ServerHandler + Send + 'static,
 {
+    if req.method() == http::Method::DELETE {
+        // rmcp acknowledges a session DELETE with 202; clients (the Python SDK, for one) treat
+        // only 200/204 as "terminated" and log a failure otherwise. The session is gone either
+        // way, so say so plainly.
+        let mut response = service.handle(req).await.into_response();
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::OK;
+        }
+        return response;
+    }
     if req.method() != http::Method::POST {
         return service.handle(req).await.into_response();
     }
