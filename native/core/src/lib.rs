@@ -15,3 +15,5 @@ pub mod engine;
 #[cfg(feature = "fake-backend")]
 pub mod fake;
 pub mod history;
+pub mod http;
+pub mod stdio;
