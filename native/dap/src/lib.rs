@@ -728,6 +728,10 @@ impl Inner {
                             && (bp.line == Some(l as u32) || bp.requested_line == Some(l as u32))
                     })
                 });
+                // debugpy marks it only with an empty `source` object (program output has none).
+                let is_log = is_log
+                    || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty()))
+                        && self.bps.lock().unwrap().list.iter().any(|bp| bp.log_message.is_some()));
                 let category = if is_log { OutputCategory::Tracepoint } else { category };
                 self.emit(BackendEvent::Output { session_id: s.id.clone(), category, text });
             }
