@@ -728,10 +728,20 @@ impl Inner {
                             && (bp.line == Some(l as u32) || bp.requested_line == Some(l as u32))
                     })
                 });
-                // debugpy marks it only with an empty `source` object (program output has none).
+                let any_log = || self.bps.lock().unwrap().list.iter().any(|bp| bp.log_message.is_some());
+                // debugpy marks it only with an empty `source` object (program output has none);
+                // gdb sends log-point text as "console" (its own chatter comes as "stdout").
                 let is_log = is_log
-                    || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty()))
-                        && self.bps.lock().unwrap().list.iter().any(|bp| bp.log_message.is_some()));
+                    || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty())) && any_log())
+                    || (s.adapter == AdapterKind::Gdb && category == OutputCategory::Console && any_log());
+                // gdb reports breakpoints set before the program is loaded as CLI chatter on
+                // "stdout"; the binding itself arrives as a `breakpoint` event.
+                if s.adapter == AdapterKind::Gdb
+                    && category == OutputCategory::Stdout
+                    && (text.contains("No source file named ") || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending.")))
+                {
+                    return;
+                }
                 let category = if is_log { OutputCategory::Tracepoint } else { category };
                 self.emit(BackendEvent::Output { session_id: s.id.clone(), category, text });
             }

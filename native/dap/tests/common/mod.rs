@@ -77,27 +77,30 @@ impl Harness {
         }
     }
 
-    /// Waits until some output of `session` (anywhere in the log) contains `text`.
+    /// Waits until the output of `session` so far (all events, concatenated: adapters may
+    /// split a line over several events) contains `text`; returns the category of the event
+    /// that completed it.
     pub async fn wait_output(&mut self, session: &str, text: &str) -> OutputCategory {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        let mut seen = 0;
         let mut all = String::new();
-        for e in &self.log {
-            if let BackendEvent::Output { session_id, text: t, category } = e
-                && session_id == session
-            {
-                all.push_str(t);
-                if t.contains(text) {
-                    return *category;
+        loop {
+            while seen < self.log.len() {
+                if let BackendEvent::Output { session_id, text: t, category } = &self.log[seen]
+                    && session_id == session
+                {
+                    all.push_str(t);
+                    if all.contains(text) {
+                        return *category;
+                    }
                 }
+                seen += 1;
             }
-        }
-        let ev = self
-            .wait_for(&format!("output '{text}' of {session}"), |e| {
-                matches!(e, BackendEvent::Output { session_id, text: t, .. } if session_id == session && t.contains(text))
-            })
-            .await;
-        match ev {
-            BackendEvent::Output { category, .. } => category,
-            _ => unreachable!(),
+            match tokio::time::timeout_at(deadline, self.events.recv()).await {
+                Ok(Some(e)) => self.log.push(e),
+                Ok(None) => panic!("event stream closed while waiting for output '{text}'"),
+                Err(_) => panic!("timed out waiting for output '{text}' of {session}; output so far: {all:?}; events: {:#?}", self.log),
+            }
         }
     }
 
