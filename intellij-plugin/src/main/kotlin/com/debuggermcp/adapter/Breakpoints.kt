@@ -1,0 +1,222 @@
+package com.debuggermcp.adapter
+
+import com.debuggermcp.json.JsonArgs
+import com.debuggermcp.json.jsonObject
+import com.debuggermcp.lang.LanguageDebugSupport
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.vfs.VfsUtilCore
+import com.intellij.openapi.vfs.VirtualFile
+import com.intellij.xdebugger.XDebuggerManager
+import com.intellij.xdebugger.XDebuggerUtil
+import com.intellij.xdebugger.breakpoints.SuspendPolicy
+import com.intellij.xdebugger.breakpoints.XBreakpoint
+import com.intellij.xdebugger.breakpoints.XBreakpointProperties
+import com.intellij.xdebugger.breakpoints.XLineBreakpoint
+import com.intellij.xdebugger.breakpoints.XLineBreakpointType
+import com.intellij.xdebugger.evaluation.EvaluationMode
+import java.util.Collections
+import java.util.WeakHashMap
+
+/**
+ * Breakpoint ops over XBreakpointManager. Model changes happen in write actions on the EDT;
+ * reads (canPutAt, listing) in read actions on the op's background thread.
+ *
+ * Binding: the platform has no public "verified" flag (debuggers report it to the gutter only),
+ * so a line breakpoint counts as verified when a breakpoint type accepts the line (canPutAt),
+ * which is what the IDE's own gutter click checks. When the requested line cannot take one
+ * (blank line, comment), the next lines are tried and the move is reported.
+ */
+internal object Breakpoints {
+    private val ids = IdRegistry<XBreakpoint<*>>("b")
+
+    /** Line the agent asked for (0-based) when we moved the breakpoint. */
+    private val requested: MutableMap<XBreakpoint<*>, Int> = Collections.synchronizedMap(WeakHashMap())
+
+    /** Lines looked at below a line that cannot hold a breakpoint. */
+    private const val MAX_MOVE = 10
+
+    fun id(bp: XBreakpoint<*>) = ids.idOf(bp)
+
+    fun forget(bp: XBreakpoint<*>) {
+        requested.remove(bp)
+        ids.forget(bp)
+    }
+
+    private fun manager(project: Project) = XDebuggerManager.getInstance(project).breakpointManager
+
+    fun find(project: Project, id: String): XBreakpoint<*> {
+        ids.find(id)?.let { return it }
+        // Breakpoints the user set get their id when first listed; make sure they have one.
+        Ide.read { manager(project).allBreakpoints.forEach { ids.idOf(it) } }
+        return ids.find(id) ?: notFound("no breakpoint '$id'")
+    }
+
+    fun policyToWire(p: SuspendPolicy): String = when (p) {
+        SuspendPolicy.ALL -> "all"
+        SuspendPolicy.THREAD -> "thread"
+        SuspendPolicy.NONE -> "none"
+    }
+
+    fun policyFromWire(s: String): SuspendPolicy = when (s) {
+        "all" -> SuspendPolicy.ALL
+        "thread" -> SuspendPolicy.THREAD
+        "none" -> SuspendPolicy.NONE
+        else -> throw IllegalArgumentException("suspend_policy must be all, thread or none, got '$s'")
+    }
+
+    /** BreakpointInfo JSON, or null for kinds the table does not model (method, field, ...). */
+    fun info(bp: XBreakpoint<*>): Map<String, Any?>? {
+        val common = arrayOf(
+            "id" to id(bp),
+            "enabled" to bp.isEnabled,
+            "condition" to bp.conditionExpression?.expression?.takeIf { it.isNotEmpty() },
+            "log_message" to bp.logExpressionObject?.expression?.takeIf { it.isNotEmpty() },
+            "suspend_policy" to policyToWire(bp.suspendPolicy),
+            "hit_condition" to LanguageDebugSupport.all().firstNotNullOfOrNull { it.hitCount(bp) }?.toString(),
+        )
+        if (bp is XLineBreakpoint<*>) {
+            val line = Wire.toWireLine(bp.line)
+            return jsonObject(
+                *common,
+                "kind" to "line",
+                "file" to VfsUtilCore.urlToPath(bp.fileUrl),
+                "requested_line" to (requested[bp]?.let { Wire.toWireLine(it) } ?: line),
+                "line" to line,
+                "verified" to true,
+                "message" to requested[bp]?.let { "moved from line ${it + 1}: no breakpoint can be set there" },
+                "temporary" to bp.isTemporary,
+            )
+        }
+        val ex = LanguageDebugSupport.all().firstNotNullOfOrNull { it.describeException(bp) } ?: return null
+        return jsonObject(
+            *common,
+            "kind" to "exception",
+            "verified" to true,
+            "temporary" to false,
+            "exception" to ex.exception,
+            "caught" to ex.caught,
+            "uncaught" to ex.uncaught,
+        )
+    }
+
+    fun list(project: Project): List<Map<String, Any?>> = Ide.read {
+        manager(project).allBreakpoints.mapNotNull { info(it) }
+    }
+
+    /** Breakpoint ids at a 0-based line of a file (for pause reasons). */
+    fun enabledLineBreakpointsAt(project: Project, file: VirtualFile, line: Int): List<String> = Ide.read {
+        manager(project).allBreakpoints.filter {
+            it is XLineBreakpoint<*> && it.isEnabled && it.line == line && VfsUtilCore.urlToPath(it.fileUrl) == file.path
+        }.map { id(it) }
+    }
+
+    fun anyEnabledExceptionBreakpoint(project: Project): Boolean = Ide.read {
+        manager(project).allBreakpoints.any { bp ->
+            bp.isEnabled && LanguageDebugSupport.all().any { it.describeException(bp) != null }
+        }
+    }
+
+    /** First breakpoint type that accepts [line], searching downwards up to [MAX_MOVE] lines. */
+    private fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
+        val types = XDebuggerUtil.getInstance().lineBreakpointTypes
+        val lastLine = line + MAX_MOVE
+        var found: Pair<XLineBreakpointType<*>, Int>? = null
+        var l = line
+        while (found == null && l <= lastLine) {
+            types.firstOrNull { it.canPutAt(file, l, project) }?.let { found = it to l }
+            l++
+        }
+        found
+    }
+
+    suspend fun addLine(project: Project, spec: JsonArgs): Map<String, Any?> {
+        val file = Ide.file(spec.string("file"))
+        val line = Wire.toIdeLine(spec.long("line"))
+        val (type, actual) = placement(project, file, line)
+            ?: failed("no breakpoint can be set at ${file.path}:${line + 1} or the $MAX_MOVE lines below it")
+        val hit = spec.stringOrNull("hit_condition")?.let { parseHitCount(it) }
+        val bp = Ide.writeAction {
+            val manager = manager(project)
+            // Re-setting a line updates the breakpoint that is there instead of adding a twin.
+            val existing = manager.allBreakpoints.firstOrNull {
+                it is XLineBreakpoint<*> && it.type == type && it.line == actual && it.fileUrl == file.url
+            }
+            @Suppress("UNCHECKED_CAST")
+            val bp: XBreakpoint<*> = existing ?: run {
+                val t = type as XLineBreakpointType<XBreakpointProperties<*>>
+                manager.addLineBreakpoint(t, file.url, actual, t.createBreakpointProperties(file, actual), spec.boolOr("temporary", false))
+            }
+            applyCommon(bp, spec.stringOrNull("condition"), spec.stringOrNull("log_message"),
+                policyFromWire(spec.stringOrNull("suspend_policy") ?: "all"), spec.boolOr("enabled", true))
+            if (bp is XLineBreakpoint<*>) bp.isTemporary = spec.boolOr("temporary", false)
+            if (hit != null) setHitCount(bp, hit)
+            bp
+        }
+        if (actual != line) requested[bp] = line else requested.remove(bp)
+        return Ide.read { info(bp) }!!
+    }
+
+    suspend fun addException(project: Project, spec: JsonArgs): Map<String, Any?> {
+        val supports = LanguageDebugSupport.all()
+        if (supports.isEmpty()) unsupported("exception breakpoints need a language plugin with debugger support (e.g. Java)")
+        val exception = spec.string("exception")
+        val bp = Ide.writeAction {
+            val bp = supports.firstNotNullOfOrNull {
+                it.addExceptionBreakpoint(project, exception, spec.boolOr("caught", true), spec.boolOr("uncaught", true))
+            } ?: unsupported("no installed debugger understands exception '$exception'")
+            applyCommon(bp, spec.stringOrNull("condition"), null,
+                policyFromWire(spec.stringOrNull("suspend_policy") ?: "all"), spec.boolOr("enabled", true))
+            bp
+        }
+        return Ide.read { info(bp) }!!
+    }
+
+    suspend fun update(project: Project, id: String, update: JsonArgs): Map<String, Any?> {
+        val bp = find(project, id)
+        val hit = update.stringOrNull("hit_condition")
+        Ide.writeAction {
+            update.boolOrNull("enabled")?.let { bp.isEnabled = it }
+            // Some("") clears a string field.
+            update.stringOrNull("condition")?.let { bp.conditionExpression = if (it.isEmpty()) null else XAsync.expression(it, EvaluationMode.EXPRESSION) }
+            update.stringOrNull("log_message")?.let { setLog(bp, it) }
+            update.stringOrNull("suspend_policy")?.let { bp.suspendPolicy = policyFromWire(it) }
+            update.boolOrNull("temporary")?.let { t ->
+                (bp as? XLineBreakpoint<*>)?.let { it.isTemporary = t } ?: if (t) unsupported("only line breakpoints can be temporary") else Unit
+            }
+            if (hit != null) setHitCount(bp, if (hit.isEmpty()) null else parseHitCount(hit))
+        }
+        return Ide.read { info(bp) } ?: unsupported("breakpoint '$id' is of a kind this table does not describe")
+    }
+
+    suspend fun remove(project: Project, id: String) {
+        val bp = find(project, id)
+        Ide.writeAction { manager(project).removeBreakpoint(bp) }
+        forget(bp)
+    }
+
+    private fun applyCommon(bp: XBreakpoint<*>, condition: String?, logMessage: String?, policy: SuspendPolicy, enabled: Boolean) {
+        bp.conditionExpression = condition?.takeIf { it.isNotEmpty() }?.let { XAsync.expression(it, EvaluationMode.EXPRESSION) }
+        setLog(bp, logMessage ?: "")
+        bp.suspendPolicy = policy
+        bp.isEnabled = enabled
+    }
+
+    /** Tracepoint text with `{expr}` placeholders becomes a log expression (see [Wire.logTemplateToExpression]). */
+    private fun setLog(bp: XBreakpoint<*>, template: String) {
+        bp.logExpressionObject = if (template.isEmpty()) null
+        else XAsync.expression(Wire.logTemplateToExpression(template), EvaluationMode.EXPRESSION)
+    }
+
+    private fun parseHitCount(text: String): Int {
+        // The IDE supports "stop on the n-th hit" only; DAP-style ">= 3" is not expressible.
+        val n = text.trim().removePrefix("==").trim().toIntOrNull()
+        if (n == null || n < 1) unsupported("hit_condition must be a positive hit number (e.g. \"3\"), got '$text'")
+        return n
+    }
+
+    private fun setHitCount(bp: XBreakpoint<*>, count: Int?) {
+        if (LanguageDebugSupport.all().none { it.setHitCount(bp, count) }) {
+            if (count != null) unsupported("this breakpoint's debugger has no hit counts in the IDE")
+        }
+    }
+}

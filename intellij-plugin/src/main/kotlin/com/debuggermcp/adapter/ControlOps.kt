@@ -1,0 +1,55 @@
+package com.debuggermcp.adapter
+
+import com.debuggermcp.json.JsonArgs
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerUtil
+
+/**
+ * Resume, pause, steps and run-to-position. These return once the command is issued; the stop
+ * that follows reaches Rust as a `paused` event from [com.debuggermcp.listeners.DebuggerEventsListener].
+ */
+internal object ControlOps {
+    suspend fun control(sessionId: String, threadId: String?, op: JsonArgs) {
+        val session = Sessions.find(sessionId)
+        if (session.isStopped) invalidState("the session has stopped")
+        val data = Sessions.data(session)
+        val kind = op.string("op")
+        if (kind != "pause" && !session.isSuspended) invalidState("the session is running; '$kind' needs a paused session")
+        if (kind == "pause" && session.isSuspended) return
+        if (threadId != null && kind != "pause") switchThread(session, data, threadId)
+        val runTo = if (kind == "run_to") {
+            val file = Ide.file(op.string("file"))
+            val line = Wire.toIdeLine(op.long("line"))
+            XDebuggerUtil.getInstance().createPosition(file, line) ?: failed("cannot run to ${file.path}:${line + 1}")
+        } else null
+
+        data.lastCommand = when (kind) {
+            "resume" -> Wire.Command.RESUME
+            "pause" -> Wire.Command.PAUSE
+            "run_to" -> Wire.Command.RUN_TO
+            "step_over", "step_into", "step_out" -> Wire.Command.STEP
+            else -> throw IllegalArgumentException("unknown control op '$kind'")
+        }
+        // Values and frames die with the suspend context; drop them before the debuggee moves.
+        if (kind != "pause") data.values.clear()
+        Ide.onEdt {
+            when (kind) {
+                "resume" -> session.resume()
+                "pause" -> session.pause()
+                "step_over" -> session.stepOver(op.boolOr("ignore_breakpoints", false))
+                "step_into" -> if (op.boolOr("force", false)) session.forceStepInto() else session.stepInto()
+                "step_out" -> session.stepOut()
+                "run_to" -> session.runToPosition(runTo!!, op.boolOr("ignore_breakpoints", false))
+            }
+        }
+    }
+
+    /** Steps act on the session's current thread; make [threadId] current first. */
+    private suspend fun switchThread(session: XDebugSession, data: SessionData, threadId: String) {
+        val stacks = XAsync.executionStacks(XAsync.suspendContext(session), 5_000)
+        val ids = data.threads.idsFor(stacks.map { it.displayName })
+        val stack = stacks.getOrNull(ids.indexOf(threadId)) ?: notFound("no thread '$threadId' in this pause")
+        val top = stack.topFrame ?: invalidState("thread '$threadId' has no frames")
+        Ide.onEdt { session.setCurrentStackFrame(stack, top, true) }
+    }
+}

@@ -1,0 +1,74 @@
+package com.debuggermcp.adapter
+
+import com.intellij.openapi.application.ApplicationManager
+import com.intellij.openapi.application.ModalityState
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.project.ProjectManager
+import com.intellij.openapi.util.Computable
+import com.intellij.openapi.vfs.LocalFileSystem
+import com.intellij.openapi.vfs.VirtualFile
+import kotlinx.coroutines.suspendCancellableCoroutine
+import java.io.File
+import kotlin.coroutines.resume
+import kotlin.coroutines.resumeWithException
+
+/**
+ * Threading helpers. Ops run as coroutines on Dispatchers.Default (never on Netty's or Rust's
+ * threads); platform calls that must happen on the EDT are posted with [onEdt] and awaited
+ * without blocking anyone; model changes use [writeAction] on the EDT.
+ */
+internal object Ide {
+    /**
+     * Runs [block] on the EDT and returns its result. [ModalityState.any] lets debugger commands
+     * and dialogs run while another modal dialog is open (they do not touch PSI or documents);
+     * model writes use [writeAction] with a non-modal state instead.
+     */
+    suspend fun <T> onEdt(modality: ModalityState = ModalityState.any(), block: () -> T): T =
+        suspendCancellableCoroutine { cont ->
+            ApplicationManager.getApplication().invokeLater({
+                if (!cont.isActive) return@invokeLater
+                try {
+                    cont.resume(block())
+                } catch (t: Throwable) {
+                    cont.resumeWithException(t)
+                }
+            }, modality)
+        }
+
+    /**
+     * A write action on the EDT, non-modal so it never changes the model under a modal dialog
+     * (if one is open, the op waits and Rust's timeout answers the agent).
+     */
+    suspend fun <T> writeAction(block: () -> T): T = onEdt(ModalityState.nonModal()) {
+        ApplicationManager.getApplication().runWriteAction(Computable { block() })
+    }
+
+    /** A short read action on the calling (background) thread. */
+    fun <T> read(block: () -> T): T = ApplicationManager.getApplication().runReadAction(Computable { block() })
+
+    fun canonical(path: String): String = try {
+        File(path).canonicalPath
+    } catch (_: Exception) {
+        File(path).absolutePath
+    }
+
+    fun openProjects(): List<Project> = ProjectManager.getInstance().openProjects.filter { !it.isDisposed && it.basePath != null }
+
+    fun projectRoot(project: Project): String = canonical(project.basePath ?: "")
+
+    /** The project whose root is [root] (as returned by op `projects`). */
+    fun project(root: String): Project {
+        val want = canonical(root)
+        val open = openProjects()
+        return open.firstOrNull { projectRoot(it) == want }
+            ?: notFound("no open project at '$root'; open projects: " + open.joinToString { projectRoot(it) })
+    }
+
+    /** Finds a local file, refreshing the VFS so files created outside the IDE are seen. */
+    fun file(path: String): VirtualFile {
+        val fs = LocalFileSystem.getInstance()
+        val normalized = path.replace('\\', '/')
+        return fs.findFileByPath(normalized) ?: fs.refreshAndFindFileByPath(normalized)
+            ?: notFound("file not found: $path")
+    }
+}

@@ -1,0 +1,74 @@
+package com.debuggermcp.adapter
+
+/**
+ * The operation table of the JNI callback table: one entry per method of the Rust `Backend`
+ * trait (native/core/src/backend.rs), spelled exactly like the method. The adapter dispatches
+ * with an exhaustive `when` over this enum, so adding an op here without a handler does not
+ * compile, and a unit test checks this list against backend.rs.
+ */
+enum class Op(val wire: String, val timeoutMs: Long) {
+    HANDSHAKE("handshake", 5_000),
+    PROJECTS("projects", 5_000),
+    RUN_CONFIGURATIONS("run_configurations", 10_000),
+    // Launch waits for the debugger to attach; Rust's launch_timeout_ms (30 s default) is the
+    // binding limit, ours is a backstop so a lost session never leaks a waiting coroutine.
+    LAUNCH("launch", 60_000),
+    SESSIONS("sessions", 5_000),
+    STOP("stop", 10_000),
+    BREAKPOINTS("breakpoints", 10_000),
+    ADD_LINE_BREAKPOINT("add_line_breakpoint", 10_000),
+    ADD_EXCEPTION_BREAKPOINT("add_exception_breakpoint", 10_000),
+    UPDATE_BREAKPOINT("update_breakpoint", 10_000),
+    REMOVE_BREAKPOINT("remove_breakpoint", 10_000),
+    CONTROL("control", 10_000),
+    THREADS("threads", 10_000),
+    FRAMES("frames", 15_000),
+    SELECT_FRAME("select_frame", 5_000),
+    FRAME_VARIABLES("frame_variables", 20_000),
+    CHILDREN("children", 20_000),
+    SET_VALUE("set_value", 20_000),
+    EVALUATE("evaluate", 30_000),
+    READ_SOURCE("read_source", 10_000),
+    // The user may take a while to answer a dialog; Rust's own timeout decides, ours closes the
+    // dialog so it never lingers after the agent stopped waiting.
+    CONFIRM("confirm", 60_000),
+    ;
+
+    companion object {
+        private val byWire = entries.associateBy { it.wire }
+
+        fun fromWire(name: String): Op? = byWire[name]
+    }
+}
+
+/** The error kinds of `BackendError` (serde tag "kind", content "message"). */
+enum class ErrorKind(val wire: String) {
+    NOT_FOUND("not_found"),
+    INVALID_STATE("invalid_state"),
+    UNSUPPORTED("unsupported"),
+    FAILED("failed"),
+    TIMEOUT("timeout"),
+}
+
+/** An op failure that becomes `{"kind":..,"message":..}` on the wire. */
+class OpException(val kind: ErrorKind, message: String) : RuntimeException(message) {
+    fun toJson(): String = com.debuggermcp.json.Json.write(mapOf("kind" to kind.wire, "message" to (message ?: "")))
+}
+
+fun notFound(message: String): Nothing = throw OpException(ErrorKind.NOT_FOUND, message)
+
+fun invalidState(message: String): Nothing = throw OpException(ErrorKind.INVALID_STATE, message)
+
+fun unsupported(message: String): Nothing = throw OpException(ErrorKind.UNSUPPORTED, message)
+
+fun failed(message: String): Nothing = throw OpException(ErrorKind.FAILED, message)
+
+/** Maps any throwable of an op to the wire error: JVM exceptions become tool errors, never crashes. */
+fun errorJson(t: Throwable): String = when (t) {
+    is OpException -> t.toJson()
+    is IllegalArgumentException, is com.debuggermcp.json.JsonException ->
+        OpException(ErrorKind.FAILED, "invalid arguments: ${t.message}").toJson()
+    is kotlinx.coroutines.TimeoutCancellationException ->
+        OpException(ErrorKind.TIMEOUT, t.message ?: "timed out").toJson()
+    else -> OpException(ErrorKind.FAILED, "${t.javaClass.simpleName}: ${t.message ?: "no message"}").toJson()
+}

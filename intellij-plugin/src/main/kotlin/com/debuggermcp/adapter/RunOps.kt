@@ -1,0 +1,120 @@
+package com.debuggermcp.adapter
+
+import com.debuggermcp.json.JsonArgs
+import com.debuggermcp.json.jsonObject
+import com.intellij.execution.ExecutionListener
+import com.intellij.execution.ExecutionManager
+import com.intellij.execution.ProgramRunnerUtil
+import com.intellij.execution.RunManager
+import com.intellij.execution.RunnerAndConfigurationSettings
+import com.intellij.execution.executors.DefaultDebugExecutor
+import com.intellij.execution.executors.DefaultRunExecutor
+import com.intellij.execution.process.ProcessHandler
+import com.intellij.execution.runners.ExecutionEnvironment
+import com.intellij.execution.runners.ExecutionEnvironmentBuilder
+import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.XDebugProcess
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerManager
+import com.intellij.xdebugger.XDebuggerManagerListener
+import kotlinx.coroutines.CompletableDeferred
+
+/** Run configurations, launching, listing and stopping sessions. */
+internal object RunOps {
+    fun configurations(project: Project): List<Map<String, Any?>> = Ide.read {
+        RunManager.getInstance(project).allSettings.map { s ->
+            jsonObject(
+                "name" to s.name,
+                "type" to s.type.displayName,
+                "type_id" to s.type.id,
+                "is_temporary" to s.isTemporary,
+                "can_run" to (ProgramRunnerUtil.getRunner(DefaultRunExecutor.EXECUTOR_ID, s) != null),
+                "can_debug" to (ProgramRunnerUtil.getRunner(DefaultDebugExecutor.EXECUTOR_ID, s) != null),
+                "folder" to s.folderName,
+                "source" to "RunManager",
+            )
+        }
+    }
+
+    private fun settings(project: Project, name: String): RunnerAndConfigurationSettings = Ide.read {
+        RunManager.getInstance(project).findConfigurationByName(name)
+    } ?: notFound("no run configuration named '$name'; available: " +
+        Ide.read { RunManager.getInstance(project).allSettings.joinToString { it.name } })
+
+    /**
+     * Starts a run configuration in debug or run mode and returns once the debug session (or the
+     * process, in run mode) exists. The new session is recognised through XDebuggerManager.TOPIC
+     * by its execution environment, so sessions the user starts at the same time are not mixed
+     * up. `command` launches are a headless (DAP) feature: the IDE starts run configurations.
+     */
+    suspend fun launch(project: Project, request: JsonArgs): Map<String, Any?> {
+        val name = request.stringOrNull("configuration")
+            ?: unsupported("the IDE starts sessions from run configurations; pass 'configuration' (command launches are for the headless server)")
+        val debug = (request.stringOrNull("mode") ?: "debug") == "debug"
+        val settings = settings(project, name)
+        val executor = if (debug) DefaultDebugExecutor.getDebugExecutorInstance() else DefaultRunExecutor.getRunExecutorInstance()
+        val env = ExecutionEnvironmentBuilder.createOrNull(executor, settings)?.build()
+            ?: unsupported("run configuration '$name' cannot be started in ${if (debug) "debug" else "run"} mode")
+
+        val connection = project.messageBus.connect()
+        try {
+            return if (debug) {
+                val started = CompletableDeferred<XDebugSession>()
+                connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
+                    override fun processStarted(debugProcess: XDebugProcess) {
+                        val session = debugProcess.session
+                        if (sameLaunch(session.executionEnvironment, env) || session.runProfile === settings.configuration) {
+                            started.complete(session)
+                        }
+                    }
+                })
+                watchStartFailure(connection, env, started)
+                Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                val session = started.await()
+                Sessions.data(session).mode = "debug"
+                Sessions.info(session)
+            } else {
+                val started = CompletableDeferred<ProcessHandler>()
+                connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
+                    override fun processStarted(executorId: String, e: ExecutionEnvironment, handler: ProcessHandler) {
+                        if (sameLaunch(e, env)) started.complete(handler)
+                    }
+
+                    override fun processNotStarted(executorId: String, e: ExecutionEnvironment) {
+                        if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, "run configuration '$name' did not start"))
+                    }
+                })
+                Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                Sessions.Runs.info(Sessions.Runs.add(project, name, started.await()))
+            }
+        } finally {
+            connection.disconnect()
+        }
+    }
+
+    /** Debug launches that fail before a session exists (build errors, bad settings) end the wait. */
+    private fun watchStartFailure(connection: com.intellij.util.messages.MessageBusConnection, env: ExecutionEnvironment, started: CompletableDeferred<XDebugSession>) {
+        connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
+            override fun processNotStarted(executorId: String, e: ExecutionEnvironment) {
+                if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, "the debug session did not start (see the IDE's Run/Debug window)"))
+            }
+        })
+    }
+
+    private fun sameLaunch(a: ExecutionEnvironment?, b: ExecutionEnvironment): Boolean =
+        a != null && (a === b || a.executionId == b.executionId)
+
+    fun sessions(project: Project): List<Map<String, Any?>> =
+        Sessions.ofProject(project).map { Sessions.info(it) } + Sessions.Runs.ofProject(project).map { Sessions.Runs.info(it) }
+
+    suspend fun stop(sessionId: String) {
+        Sessions.Runs.find(sessionId)?.let { run ->
+            Ide.onEdt { run.handler.destroyProcess() }
+            return
+        }
+        val session = Sessions.find(sessionId)
+        if (session.isStopped) return
+        Sessions.data(session).values.clear()
+        Ide.onEdt { session.stop() }
+    }
+}

@@ -1,0 +1,98 @@
+package com.debuggermcp.adapter
+
+import com.intellij.execution.process.ProcessHandler
+import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerManager
+import com.intellij.xdebugger.frame.XExecutionStack
+import com.intellij.xdebugger.frame.XStackFrame
+import java.util.WeakHashMap
+
+/** Per-session adapter state: value handles (cleared on resume), thread ids, last command. */
+internal class SessionData {
+    val values = HandleTable()
+    val threads = Wire.ThreadIds()
+
+    @Volatile
+    var lastCommand = Wire.Command.NONE
+
+    /** Set when the agent launched the session, so `sessions` can report the mode. */
+    @Volatile
+    var mode: String = "debug"
+
+    /** Frame handles remember their stack so select_frame can switch threads. */
+    class FrameRef(val stack: XExecutionStack, val frame: XStackFrame)
+}
+
+/**
+ * Ids for debug sessions ("s1") and run-mode processes ("r1"), stable for their lifetime and
+ * never keeping a finished session alive.
+ */
+internal object Sessions {
+    private val ids = IdRegistry<XDebugSession>("s")
+    private val data = WeakHashMap<XDebugSession, SessionData>()
+
+    fun id(session: XDebugSession): String = ids.idOf(session)
+
+    fun data(session: XDebugSession): SessionData = synchronized(data) { data.getOrPut(session) { SessionData() } }
+
+    fun find(id: String): XDebugSession {
+        ids.find(id)?.let { return it }
+        // Sessions the user started before anyone asked get their id on first sight.
+        for (project in Ide.openProjects()) {
+            for (s in XDebuggerManager.getInstance(project).debugSessions) {
+                if (ids.idOf(s) == id) return s
+            }
+        }
+        notFound("no debug session '$id'")
+    }
+
+    fun state(session: XDebugSession): String = when {
+        session.isStopped -> "stopped"
+        session.isSuspended -> "paused"
+        else -> "running"
+    }
+
+    /** SessionInfo JSON. */
+    fun info(session: XDebugSession): Map<String, Any?> = com.debuggermcp.json.jsonObject(
+        "id" to id(session),
+        "name" to session.sessionName,
+        "state" to state(session),
+        "run_configuration" to session.runProfile?.name,
+        "mode" to data(session).mode,
+    )
+
+    fun ofProject(project: Project): List<XDebugSession> = XDebuggerManager.getInstance(project).debugSessions.toList()
+
+    /** Run-mode (no debugger) processes started through `launch`. */
+    object Runs {
+        class Run(val id: String, val name: String, val project: Project, val handler: ProcessHandler)
+
+        private val ids = IdRegistry<ProcessHandler>("r")
+        private val runs = LinkedHashMap<String, Run>()
+
+        @Synchronized
+        fun add(project: Project, name: String, handler: ProcessHandler): Run {
+            val run = Run(ids.idOf(handler), name, project, handler)
+            runs[run.id] = run
+            return run
+        }
+
+        @Synchronized
+        fun find(id: String): Run? = runs[id]
+
+        @Synchronized
+        fun ofProject(project: Project): List<Run> {
+            runs.values.removeIf { it.handler.isProcessTerminated }
+            return runs.values.filter { it.project == project }
+        }
+
+        fun info(run: Run): Map<String, Any?> = com.debuggermcp.json.jsonObject(
+            "id" to run.id,
+            "name" to run.name,
+            "state" to if (run.handler.isProcessTerminated) "stopped" else "running",
+            "run_configuration" to run.name,
+            "mode" to "run",
+        )
+    }
+}

@@ -1,0 +1,65 @@
+package com.debuggermcp.adapter
+
+import com.debuggermcp.json.jsonObject
+import com.intellij.openapi.roots.ProjectFileIndex
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.frame.XExecutionStack
+
+/** Threads (execution stacks) and frames of a paused session. */
+internal object StackOps {
+    private suspend fun stacks(session: XDebugSession): Pair<List<XExecutionStack>, List<String>> {
+        val stacks = XAsync.executionStacks(XAsync.suspendContext(session), 5_000)
+        return stacks to Sessions.data(session).threads.idsFor(stacks.map { it.displayName })
+    }
+
+    suspend fun threads(sessionId: String): List<Map<String, Any?>> {
+        val session = Sessions.find(sessionId)
+        val (stacks, ids) = stacks(session)
+        val active = session.suspendContext?.activeExecutionStack
+        return stacks.mapIndexed { i, s ->
+            jsonObject(
+                "id" to ids[i],
+                "name" to s.displayName,
+                // Under a suspend-all policy every listed stack is suspended; the platform has no
+                // portable per-thread state beyond that.
+                "state" to if (s === active) "paused" else "suspended",
+            )
+        }
+    }
+
+    suspend fun stack(session: XDebugSession, threadId: String): XExecutionStack {
+        val (stacks, ids) = stacks(session)
+        return stacks.getOrNull(ids.indexOf(threadId)) ?: notFound("no thread '$threadId' in this pause")
+    }
+
+    suspend fun frames(sessionId: String, threadId: String, offset: Int, limit: Int): Map<String, Any?> {
+        require(offset >= 0 && limit >= 0) { "offset and limit must not be negative" }
+        val session = Sessions.find(sessionId)
+        val stack = stack(session, threadId)
+        val (frames, bottom) = XAsync.frames(stack, offset + limit, 10_000)
+        val data = Sessions.data(session)
+        val project = session.project
+        val page = frames.drop(offset).take(limit).mapIndexed { i, f ->
+            val pos = f.sourcePosition
+            val (method, cls) = Wire.parseFrameText(XAsync.frameText(f))
+            val library = pos?.file?.let { file -> Ide.read { !ProjectFileIndex.getInstance(project).isInContent(file) } } ?: true
+            jsonObject(
+                "index" to offset + i,
+                "handle" to data.values.register("f", f, "", SessionData.FrameRef(stack, f)),
+                "file" to pos?.file?.path,
+                "line" to pos?.let { Wire.toWireLine(it.line) },
+                "class_name" to cls,
+                "method_name" to method,
+                "is_library" to library,
+            )
+        }
+        return jsonObject("frames" to page, "total" to if (bottom) frames.size else null)
+    }
+
+    suspend fun selectFrame(sessionId: String, threadId: String, frame: String) {
+        val session = Sessions.find(sessionId)
+        val ref = Sessions.data(session).values.get(frame)?.extra as? SessionData.FrameRef
+            ?: notFound("no frame '$frame' (frame handles are valid until the next resume)")
+        Ide.onEdt { session.setCurrentStackFrame(ref.stack, ref.frame, ref.frame == ref.stack.topFrame) }
+    }
+}

@@ -1,0 +1,156 @@
+package com.debuggermcp.adapter
+
+import com.debuggermcp.json.JsonArgs
+import com.debuggermcp.json.jsonObject
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.evaluation.EvaluationMode
+import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XValue
+import com.intellij.xdebugger.frame.XValueContainer
+import com.intellij.xdebugger.frame.XValueGroup
+import kotlinx.coroutines.async
+import kotlinx.coroutines.awaitAll
+import kotlinx.coroutines.coroutineScope
+
+/**
+ * Variables, children, set value and evaluation. XValue objects are kept in the session's
+ * [HandleTable] under the handles Rust receives (`children_handle` and `set_handle` are the same
+ * handle), and the table is cleared on resume because the values die with the suspend context.
+ */
+internal object ValueOps {
+    /** Per value; a slow renderer yields a marked partial value instead of failing the page. */
+    private const val PRESENTATION_TIMEOUT_MS = 3_000L
+    private const val CHILDREN_TIMEOUT_MS = 10_000L
+
+    private fun frame(session: XDebugSession, handle: String): XStackFrame {
+        if (handle.isEmpty()) {
+            XAsync.suspendContext(session)
+            return session.currentStackFrame ?: invalidState("the session has no current frame")
+        }
+        val entry = Sessions.data(session).values.get(handle)
+            ?: notFound("no frame '$handle' (frame handles are valid until the next resume)")
+        return entry.obj as? XStackFrame ?: notFound("'$handle' is not a frame")
+    }
+
+    private fun scopeOf(name: String): String = if (name == "this") "this" else "local"
+
+    /** ValueNode JSON for [value], registering it for children/set_value. */
+    private suspend fun node(session: XDebugSession, name: String, value: XValue, scope: String): Map<String, Any?> {
+        val p = XAsync.presentation(value, PRESENTATION_TIMEOUT_MS)
+        val handle = Sessions.data(session).values.register("v", value, name)
+        return jsonObject(
+            "name" to name,
+            "value" to p.value,
+            "type" to p.type,
+            "has_children" to p.hasChildren,
+            "children_handle" to if (p.hasChildren) handle else null,
+            "set_handle" to if (value.modifier != null) handle else null,
+            "evaluate_name" to value.evaluationExpression,
+            "scope" to scope,
+        )
+    }
+
+    /** Groups (static members, debugger-added sections) are synthetic nodes with children. */
+    private fun groupNode(session: XDebugSession, group: XValueGroup): Map<String, Any?> {
+        val handle = Sessions.data(session).values.register("g", group, group.name)
+        return jsonObject(
+            "name" to group.name,
+            "value" to "",
+            "has_children" to true,
+            "children_handle" to handle,
+            "scope" to if (group.name.contains("static", ignoreCase = true)) "global" else "synthetic",
+        )
+    }
+
+    suspend fun frameVariables(sessionId: String, frameHandle: String): List<Map<String, Any?>> {
+        val session = Sessions.find(sessionId)
+        val frame = frame(session, frameHandle)
+        val all = collect(frame, Int.MAX_VALUE)
+        return present(session, all, 0, Int.MAX_VALUE) { scopeOf(it) }
+    }
+
+    suspend fun children(sessionId: String, handle: String, offset: Int, limit: Int): Map<String, Any?> {
+        require(offset >= 0 && limit >= 0) { "offset and limit must not be negative" }
+        val session = Sessions.find(sessionId)
+        val entry = Sessions.data(session).values.get(handle)
+            ?: notFound("no value '$handle' (value handles are valid until the next resume)")
+        val container = entry.obj as? XValueContainer ?: notFound("'$handle' has no children")
+        val all = collect(container, offset + limit)
+        val page = present(session, all, offset, limit) { "local" }
+        return jsonObject("children" to page, "total" to if (all.complete) all.items.size else null)
+    }
+
+    private class Collected(val items: List<Any>, val complete: Boolean)
+
+    /**
+     * Collects children (groups first, then values, then bottom groups) until [wanted] items or
+     * the end. Debuggers that paginate (Java sends 100, then "more") are asked again, as the
+     * Variables view does when the user clicks "more".
+     */
+    private suspend fun collect(container: XValueContainer, wanted: Int): Collected {
+        val items = ArrayList<Any>()
+        val seen = HashSet<String>()
+        var rounds = 0
+        while (true) {
+            val batch = XAsync.children(container, CHILDREN_TIMEOUT_MS)
+            batch.error?.let { if (items.isEmpty() && batch.values.isEmpty()) failed(it) }
+            var added = 0
+            for (g in batch.topGroups) if (seen.add("g:" + g.name)) { items.add(g); added++ }
+            for (v in batch.values) if (seen.add("v:" + v.first)) { items.add(v); added++ }
+            for (g in batch.bottomGroups) if (seen.add("g:" + g.name)) { items.add(g); added++ }
+            rounds++
+            // A debugger that returns the same batch again cannot page this way: stop there.
+            if (!batch.more || items.size >= wanted || added == 0 || rounds >= 50) {
+                return Collected(items, !batch.more)
+            }
+        }
+    }
+
+    private suspend fun present(
+        session: XDebugSession,
+        all: Collected,
+        offset: Int,
+        limit: Int,
+        scope: (String) -> String,
+    ): List<Map<String, Any?>> = coroutineScope {
+        all.items.drop(offset).take(limit).map { item ->
+            async {
+                @Suppress("UNCHECKED_CAST")
+                when (item) {
+                    is XValueGroup -> groupNode(session, item)
+                    else -> {
+                        val (name, value) = item as Pair<String, XValue>
+                        node(session, name, value, scope(name))
+                    }
+                }
+            }
+        }.awaitAll()
+    }
+
+    suspend fun setValue(sessionId: String, handle: String, newValue: String): Map<String, Any?> {
+        val session = Sessions.find(sessionId)
+        XAsync.suspendContext(session)
+        val entry = Sessions.data(session).values.get(handle)
+            ?: notFound("no value '$handle' (value handles are valid until the next resume)")
+        val value = entry.obj as? XValue ?: notFound("'$handle' is not a value")
+        val modifier = value.modifier ?: unsupported("'${entry.name}' cannot be modified")
+        XAsync.modify(modifier, XAsync.expression(newValue, EvaluationMode.EXPRESSION))
+        // The same XValue recomputes its presentation from the debuggee, showing the new value.
+        return node(session, entry.name, value, scopeOf(entry.name))
+    }
+
+    suspend fun evaluate(sessionId: String, request: JsonArgs): Map<String, Any?> {
+        val session = Sessions.find(sessionId)
+        val frame = frame(session, request.stringOrNull("frame") ?: "")
+        val evaluator = frame.evaluator ?: unsupported("this frame cannot evaluate expressions")
+        val text = request.string("expression")
+        val mode = if (request.stringOrNull("context") == "code_fragment") {
+            if (!evaluator.isCodeFragmentEvaluationSupported) unsupported("this debugger cannot evaluate code fragments")
+            EvaluationMode.CODE_FRAGMENT
+        } else EvaluationMode.EXPRESSION
+        // Side-effect policy is enforced by the core (which only sends side-effecting requests
+        // when allowed); the platform evaluator has no side-effect-free mode to ask for.
+        val result = XAsync.evaluate(evaluator, XAsync.expression(text, mode), frame)
+        return node(session, text, result, "local")
+    }
+}

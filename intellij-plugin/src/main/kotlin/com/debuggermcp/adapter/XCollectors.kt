@@ -1,0 +1,256 @@
+package com.debuggermcp.adapter
+
+import com.intellij.ui.ColoredTextContainer
+import com.intellij.ui.SimpleTextAttributes
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerUtil
+import com.intellij.xdebugger.XExpression
+import com.intellij.xdebugger.evaluation.EvaluationMode
+import com.intellij.xdebugger.evaluation.XDebuggerEvaluator
+import com.intellij.xdebugger.frame.XCompositeNode
+import com.intellij.xdebugger.frame.XDebuggerTreeNodeHyperlink
+import com.intellij.xdebugger.frame.XExecutionStack
+import com.intellij.xdebugger.frame.XFullValueEvaluator
+import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XSuspendContext
+import com.intellij.xdebugger.frame.XValue
+import com.intellij.xdebugger.frame.XValueChildrenList
+import com.intellij.xdebugger.frame.XValueContainer
+import com.intellij.xdebugger.frame.XValueGroup
+import com.intellij.xdebugger.frame.XValueModifier
+import com.intellij.xdebugger.frame.XValueNode
+import com.intellij.xdebugger.frame.XValuePlace
+import com.intellij.xdebugger.frame.presentation.XValuePresentation
+import com.intellij.openapi.editor.colors.TextAttributesKey
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.withTimeoutOrNull
+import javax.swing.Icon
+
+/**
+ * Suspending wrappers around the XDebugger's callback APIs. Each starts the computation on the
+ * EDT (the API documents these entry points as EDT calls that return quickly) and awaits the
+ * callback on the coroutine, so no thread blocks. Collectors are marked obsolete when the
+ * coroutine gives up so debuggers can skip work nobody will read.
+ */
+internal object XAsync {
+    /** One batch of children, as delivered to a node. */
+    class Children(
+        val values: List<Pair<String, XValue>>,
+        val topGroups: List<XValueGroup>,
+        val bottomGroups: List<XValueGroup>,
+        /** True when the debugger said there are more children (it paginates, e.g. Java at 100). */
+        val more: Boolean,
+        val error: String?,
+    )
+
+    private class ChildrenCollector : XCompositeNode {
+        val values = ArrayList<Pair<String, XValue>>()
+        val top = ArrayList<XValueGroup>()
+        val bottom = ArrayList<XValueGroup>()
+        val done = CompletableDeferred<Unit>()
+        @Volatile var more = false
+        @Volatile var error: String? = null
+        @Volatile var obsolete = false
+
+        override fun addChildren(children: XValueChildrenList, last: Boolean) {
+            synchronized(this) {
+                top.addAll(children.topGroups)
+                for (i in 0 until children.size()) values.add(children.getName(i) to children.getValue(i))
+                bottom.addAll(children.bottomGroups)
+            }
+            if (last) done.complete(Unit)
+        }
+
+        override fun tooManyChildren(remaining: Int) {
+            more = true
+            done.complete(Unit)
+        }
+
+        override fun setAlreadySorted(alreadySorted: Boolean) {}
+
+        override fun setErrorMessage(errorMessage: String) {
+            error = errorMessage
+            done.complete(Unit)
+        }
+
+        override fun setErrorMessage(errorMessage: String, link: XDebuggerTreeNodeHyperlink?) = setErrorMessage(errorMessage)
+
+        // Informational messages ("No local variables") are not errors and may come with no children.
+        override fun setMessage(message: String, icon: Icon?, attributes: SimpleTextAttributes, link: XDebuggerTreeNodeHyperlink?) {}
+
+        override fun isObsolete(): Boolean = obsolete
+    }
+
+    suspend fun children(container: XValueContainer, timeoutMs: Long): Children {
+        val c = ChildrenCollector()
+        Ide.onEdt { container.computeChildren(c) }
+        val finished = withTimeoutOrNull(timeoutMs) { c.done.await() }
+        if (finished == null) {
+            c.obsolete = true
+            // Whatever arrived is still useful; no data at all is a timeout.
+            synchronized(c) {
+                if (c.values.isEmpty() && c.top.isEmpty() && c.bottom.isEmpty()) {
+                    throw OpException(ErrorKind.TIMEOUT, "the debugger did not list the children in ${timeoutMs} ms")
+                }
+            }
+            return synchronized(c) { Children(c.values.toList(), c.top.toList(), c.bottom.toList(), true, c.error) }
+        }
+        return synchronized(c) { Children(c.values.toList(), c.top.toList(), c.bottom.toList(), c.more, c.error) }
+    }
+
+    /** A value's rendering. */
+    class Presentation(val type: String?, val value: String, val hasChildren: Boolean, val complete: Boolean)
+
+    private class PresentationCollector : XValueNode {
+        @Volatile var latest: Presentation? = null
+        val real = CompletableDeferred<Unit>()
+        @Volatile var obsolete = false
+
+        private fun record(type: String?, value: String, hasChildren: Boolean) {
+            val placeholder = Wire.isPlaceholderValue(value)
+            latest = Presentation(type, value, hasChildren, !placeholder)
+            if (!placeholder) real.complete(Unit)
+        }
+
+        override fun setPresentation(icon: Icon?, type: String?, value: String, hasChildren: Boolean) =
+            record(type, value, hasChildren)
+
+        override fun setPresentation(icon: Icon?, presentation: XValuePresentation, hasChildren: Boolean) =
+            record(presentation.type, render(presentation), hasChildren)
+
+        // Debuggers cut long values at XValueNode.MAX_VALUE_LENGTH (1000) and offer the rest on
+        // request; the core truncates to far less anyway, so the full text is not fetched.
+        override fun setFullValueEvaluator(fullValueEvaluator: XFullValueEvaluator) {}
+
+        override fun isObsolete(): Boolean = obsolete
+    }
+
+    /** Renders an [XValuePresentation] to plain text the way the Variables view shows it. */
+    fun render(presentation: XValuePresentation): String {
+        val sb = StringBuilder()
+        presentation.renderValue(object : XValuePresentation.XValueTextRenderer {
+            override fun renderValue(value: String) { sb.append(value) }
+            override fun renderStringValue(value: String) { sb.append('"').append(value).append('"') }
+            override fun renderNumericValue(value: String) { sb.append(value) }
+            override fun renderKeywordValue(value: String) { sb.append(value) }
+            override fun renderValue(value: String, key: TextAttributesKey) { sb.append(value) }
+            override fun renderStringValue(value: String, additionalSpecialCharsToHighlight: String?, maxLength: Int) {
+                sb.append('"').append(value).append('"')
+            }
+            override fun renderComment(comment: String) { sb.append(' ').append(comment) }
+            override fun renderSpecialSymbol(symbol: String) { sb.append(symbol) }
+            override fun renderError(error: String) { sb.append(error) }
+        })
+        return sb.toString().trim()
+    }
+
+    /**
+     * Computes a value's presentation, waiting past "Collecting data…" placeholders. After
+     * [timeoutMs] the last placeholder (or a marker) is returned instead of failing the whole op.
+     */
+    suspend fun presentation(value: XValue, timeoutMs: Long): Presentation {
+        val c = PresentationCollector()
+        Ide.onEdt { value.computePresentation(c, XValuePlace.TREE) }
+        if (withTimeoutOrNull(timeoutMs) { c.real.await() } == null) {
+            c.obsolete = true
+            return c.latest?.let { Presentation(it.type, it.value, it.hasChildren, false) }
+                ?: Presentation(null, "<value not computed within ${timeoutMs} ms>", false, false)
+        }
+        return c.latest!!
+    }
+
+    suspend fun executionStacks(context: XSuspendContext, timeoutMs: Long): List<XExecutionStack> {
+        val done = CompletableDeferred<List<XExecutionStack>>()
+        val acc = ArrayList<XExecutionStack>()
+        var obsolete = false
+        val container = object : XSuspendContext.XExecutionStackContainer {
+            override fun addExecutionStack(executionStacks: List<XExecutionStack>, last: Boolean) {
+                synchronized(acc) { acc.addAll(executionStacks) }
+                if (last) done.complete(synchronized(acc) { acc.toList() })
+            }
+            override fun errorOccurred(errorMessage: String) {
+                done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
+            }
+            override fun isObsolete(): Boolean = obsolete
+        }
+        Ide.onEdt { context.computeExecutionStacks(container) }
+        return withTimeoutOrNull(timeoutMs) { done.await() } ?: run {
+            obsolete = true
+            // Fall back to what the context knows synchronously.
+            synchronized(acc) { acc.toList() }.ifEmpty { context.executionStacks.toList() }
+        }
+    }
+
+    /** Frames of [stack] from the top until [count] frames or the bottom; `second` = bottom reached. */
+    suspend fun frames(stack: XExecutionStack, count: Int, timeoutMs: Long): Pair<List<XStackFrame>, Boolean> {
+        val top = stack.topFrame ?: return emptyList<XStackFrame>() to true
+        if (count <= 1) return listOf(top) to false
+        val done = CompletableDeferred<Boolean>()
+        val acc = ArrayList<XStackFrame>()
+        acc.add(top)
+        var obsolete = false
+        val container = object : XExecutionStack.XStackFrameContainer {
+            override fun addStackFrames(stackFrames: List<XStackFrame>, last: Boolean) {
+                val enough = synchronized(acc) {
+                    acc.addAll(stackFrames)
+                    acc.size >= count
+                }
+                if (last) done.complete(true) else if (enough) done.complete(false)
+            }
+            override fun errorOccurred(errorMessage: String) {
+                done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
+            }
+            override fun isObsolete(): Boolean = obsolete
+        }
+        // Index 1 is the frame below the top frame, which we already have (as the Frames view does).
+        Ide.onEdt { stack.computeStackFrames(1, container) }
+        val bottom = withTimeoutOrNull(timeoutMs) { done.await() }
+        obsolete = true
+        return synchronized(acc) { acc.toList() } to (bottom ?: false)
+    }
+
+    /** The text a frame shows in the Frames view, e.g. `main:12, Main (com.example)`. */
+    fun frameText(frame: XStackFrame): String {
+        val sb = StringBuilder()
+        frame.customizePresentation(object : ColoredTextContainer {
+            override fun append(fragment: String, attributes: SimpleTextAttributes) { sb.append(fragment) }
+            override fun append(fragment: String, attributes: SimpleTextAttributes, tag: Any?) { sb.append(fragment) }
+            override fun setIcon(icon: Icon?) {}
+            override fun setToolTipText(text: String?) {}
+        })
+        return sb.toString()
+    }
+
+    fun expression(text: String, mode: EvaluationMode): XExpression =
+        XDebuggerUtil.getInstance().createExpression(text, null, null, mode)
+
+    suspend fun evaluate(evaluator: XDebuggerEvaluator, expression: XExpression, frame: XStackFrame): XValue {
+        val done = CompletableDeferred<XValue>()
+        val callback = object : XDebuggerEvaluator.XEvaluationCallback {
+            override fun evaluated(result: XValue) { done.complete(result) }
+            override fun errorOccurred(errorMessage: String) {
+                done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
+            }
+        }
+        Ide.onEdt { evaluator.evaluate(expression, callback, frame.sourcePosition) }
+        return done.await()
+    }
+
+    suspend fun modify(modifier: XValueModifier, expression: XExpression) {
+        val done = CompletableDeferred<Unit>()
+        val callback = object : XValueModifier.XModificationCallback {
+            override fun valueModified() { done.complete(Unit) }
+            override fun errorOccurred(errorMessage: String) {
+                done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
+            }
+        }
+        Ide.onEdt { modifier.setValue(expression, callback) }
+        done.await()
+    }
+
+    /** The session's suspend context, or invalid_state while it runs. */
+    fun suspendContext(session: XDebugSession): XSuspendContext {
+        if (session.isStopped) invalidState("the session has stopped")
+        return session.suspendContext ?: invalidState("the session is running; pause it or wait for a breakpoint first")
+    }
+}

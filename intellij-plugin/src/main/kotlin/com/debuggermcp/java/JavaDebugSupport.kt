@@ -1,0 +1,48 @@
+package com.debuggermcp.java
+
+import com.debuggermcp.lang.LanguageDebugSupport
+import com.intellij.debugger.ui.breakpoints.JavaExceptionBreakpointType
+import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.XDebuggerManager
+import com.intellij.xdebugger.XDebuggerUtil
+import com.intellij.xdebugger.breakpoints.XBreakpoint
+import org.jetbrains.java.debugger.breakpoints.properties.JavaBreakpointProperties
+import org.jetbrains.java.debugger.breakpoints.properties.JavaExceptionBreakpointProperties
+
+/**
+ * Java exception breakpoints and hit counts. Registered only in debugger-mcp-java.xml, which the
+ * platform loads when the Java plugin (com.intellij.java) is installed, so these Java-plugin
+ * classes are never touched in IDEs without it.
+ */
+class JavaDebugSupport : LanguageDebugSupport {
+    private fun type(): JavaExceptionBreakpointType =
+        XDebuggerUtil.getInstance().findBreakpointType(JavaExceptionBreakpointType::class.java)
+
+    override fun addExceptionBreakpoint(project: Project, exception: String, caught: Boolean, uncaught: Boolean): XBreakpoint<*>? {
+        // Java class names only: DAP-style filter ids ("raised", "uncaught") are not Java classes.
+        if (!exception.matches(Regex("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*"))) return null
+        val properties = JavaExceptionBreakpointProperties(exception)
+        properties.NOTIFY_CAUGHT = caught
+        properties.NOTIFY_UNCAUGHT = uncaught
+        return XDebuggerManager.getInstance(project).breakpointManager.addBreakpoint(type(), properties)
+    }
+
+    override fun describeException(breakpoint: XBreakpoint<*>): LanguageDebugSupport.ExceptionInfo? {
+        val p = breakpoint.properties as? JavaExceptionBreakpointProperties ?: return null
+        // The platform's default "Any exception" breakpoint has no class name.
+        val name = p.myQualifiedName ?: "java.lang.Throwable"
+        return LanguageDebugSupport.ExceptionInfo(name, p.NOTIFY_CAUGHT, p.NOTIFY_UNCAUGHT)
+    }
+
+    override fun setHitCount(breakpoint: XBreakpoint<*>, count: Int?): Boolean {
+        val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return false
+        p.setCOUNT_FILTER_ENABLED(count != null)
+        if (count != null) p.setCOUNT_FILTER(count)
+        return true
+    }
+
+    override fun hitCount(breakpoint: XBreakpoint<*>): Int? {
+        val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return null
+        return if (p.isCOUNT_FILTER_ENABLED() && p.getCOUNT_FILTER() > 0) p.getCOUNT_FILTER() else null
+    }
+}

@@ -1,0 +1,34 @@
+package com.debuggermcp.lang
+
+import com.intellij.openapi.extensions.ExtensionPointName
+import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.breakpoints.XBreakpoint
+
+/**
+ * What the platform's XDebugger API cannot express generically: exception breakpoints and hit
+ * counts are language-specific. Implementations live in optional plugin configs (the Java one in
+ * debugger-mcp-java.xml, loaded only when the Java plugin is present), so the core plugin never
+ * links against a language plugin's classes.
+ */
+interface LanguageDebugSupport {
+    /** Exception breakpoint description for the wire. */
+    class ExceptionInfo(val exception: String, val caught: Boolean, val uncaught: Boolean)
+
+    /** Creates an exception breakpoint (inside a write action), or null if [exception] is not for this language. */
+    fun addExceptionBreakpoint(project: Project, exception: String, caught: Boolean, uncaught: Boolean): XBreakpoint<*>?
+
+    /** Describes [breakpoint] if it is one of this language's exception breakpoints. */
+    fun describeException(breakpoint: XBreakpoint<*>): ExceptionInfo?
+
+    /** Sets (or clears, with null) "stop on the n-th hit"; false if the breakpoint is not of this language. */
+    fun setHitCount(breakpoint: XBreakpoint<*>, count: Int?): Boolean
+
+    /** The hit-count condition of [breakpoint], or null. */
+    fun hitCount(breakpoint: XBreakpoint<*>): Int?
+
+    companion object {
+        val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName.create("com.debuggermcp.languageDebugSupport")
+
+        fun all(): List<LanguageDebugSupport> = EP_NAME.extensionList
+    }
+}

@@ -1,0 +1,29 @@
+package com.debuggermcp.listeners
+
+import com.debuggermcp.adapter.Breakpoints
+import com.debuggermcp.json.jsonObject
+import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.breakpoints.XBreakpoint
+import com.intellij.xdebugger.breakpoints.XBreakpointListener
+
+/**
+ * Tells Rust about breakpoint changes made anywhere (gutter clicks, the Breakpoints dialog,
+ * temporary breakpoints removing themselves), so its view of owners and hits stays right.
+ */
+class BreakpointEventsListener(@Suppress("unused") private val project: Project) : XBreakpointListener<XBreakpoint<*>> {
+    override fun breakpointAdded(breakpoint: XBreakpoint<*>) = changed(breakpoint)
+
+    override fun breakpointChanged(breakpoint: XBreakpoint<*>) = changed(breakpoint)
+
+    override fun breakpointRemoved(breakpoint: XBreakpoint<*>) {
+        if (!DebuggerEventsListener.ready()) return
+        DebuggerEventsListener.push(jsonObject("event" to "breakpoint_removed", "id" to Breakpoints.id(breakpoint)))
+        Breakpoints.forget(breakpoint)
+    }
+
+    private fun changed(breakpoint: XBreakpoint<*>) {
+        if (!DebuggerEventsListener.ready()) return
+        val info = try { Breakpoints.info(breakpoint) } catch (_: Throwable) { null } ?: return
+        DebuggerEventsListener.push(jsonObject("event" to "breakpoint_changed", "breakpoint" to info))
+    }
+}

@@ -1,0 +1,104 @@
+package com.debuggermcp.listeners
+
+import com.debuggermcp.DebuggerMcpService
+import com.debuggermcp.adapter.Breakpoints
+import com.debuggermcp.adapter.Sessions
+import com.debuggermcp.adapter.Wire
+import com.debuggermcp.bridge.NativeBridge
+import com.debuggermcp.json.Json
+import com.debuggermcp.json.jsonObject
+import com.intellij.execution.process.ProcessEvent
+import com.intellij.execution.process.ProcessListener
+import com.intellij.execution.process.ProcessOutputTypes
+import com.intellij.openapi.diagnostic.Logger
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.util.Key
+import com.intellij.xdebugger.XDebugProcess
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebugSessionListener
+import com.intellij.xdebugger.XDebuggerManagerListener
+
+/**
+ * Pushes debugger events into Rust (SPEC §4): session started, paused (thread, reason,
+ * breakpoint ids), resumed, stopped (exit code), and the debuggee's output. Registered as a
+ * project listener on XDebuggerManager.TOPIC in plugin.xml, so it sees sessions the user starts
+ * too. Events are dropped while the engine is not running (nobody could use them).
+ */
+class DebuggerEventsListener(private val project: Project) : XDebuggerManagerListener {
+    override fun processStarted(debugProcess: XDebugProcess) {
+        if (!ready()) return
+        val session = debugProcess.session
+        val id = Sessions.id(session)
+        push(jsonObject("event" to "session_started", "session" to Sessions.info(session)))
+        session.addSessionListener(SessionEvents(project, session, id))
+        debugProcess.processHandler.addProcessListener(OutputEvents(id))
+    }
+
+    private class SessionEvents(val project: Project, val session: XDebugSession, val id: String) : XDebugSessionListener {
+        override fun sessionPaused() {
+            val data = Sessions.data(session)
+            data.values.clear()
+            val context = session.suspendContext
+            val active = context?.activeExecutionStack
+            // Thread ids come from the same name→id map the threads op uses.
+            val threadId = active?.let { a ->
+                val stacks = context.executionStacks.toList().ifEmpty { listOf(a) }
+                val ids = data.threads.idsFor(stacks.map { it.displayName })
+                ids.getOrNull(stacks.indexOf(a)) ?: data.threads.idsFor(listOf(a.displayName)).first()
+            } ?: ""
+            val position = session.topFramePosition
+            val bpIds = try {
+                position?.let { Breakpoints.enabledLineBreakpointsAt(project, it.file, it.line) } ?: emptyList()
+            } catch (t: Throwable) {
+                emptyList()
+            }
+            val reason = Wire.pauseReason(data.lastCommand, bpIds, Breakpoints.anyEnabledExceptionBreakpoint(project))
+            data.lastCommand = Wire.Command.NONE
+            push(jsonObject(
+                "event" to "paused",
+                "session_id" to id,
+                "thread_id" to threadId,
+                "reason" to reason,
+                "breakpoint_ids" to if (reason == "breakpoint") bpIds else emptyList<String>(),
+            ))
+        }
+
+        override fun sessionResumed() {
+            Sessions.data(session).values.clear()
+            push(jsonObject("event" to "resumed", "session_id" to id))
+        }
+
+        override fun sessionStopped() {
+            Sessions.data(session).values.clear()
+            val exit = session.debugProcess.processHandler.exitCode
+            push(jsonObject("event" to "stopped", "session_id" to id, "exit_code" to exit?.toLong()))
+        }
+    }
+
+    private class OutputEvents(val id: String) : ProcessListener {
+        override fun onTextAvailable(event: ProcessEvent, outputType: Key<*>) {
+            val category = when (outputType) {
+                ProcessOutputTypes.STDOUT -> "stdout"
+                ProcessOutputTypes.STDERR -> "stderr"
+                else -> "console"
+            }
+            push(jsonObject("event" to "output", "session_id" to id, "category" to category, "text" to event.text))
+        }
+    }
+
+    companion object {
+        private val LOG = Logger.getInstance(DebuggerEventsListener::class.java)
+
+        fun ready(): Boolean = DebuggerMcpService.getInstance().isReady
+
+        fun push(event: Map<String, Any?>) {
+            if (!ready()) return
+            try {
+                NativeBridge.pushEvent(Json.write(event))
+            } catch (t: Throwable) {
+                // Listener threads belong to the debugger; never let a bridge problem escape into it.
+                LOG.warn("pushEvent failed", t)
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package com.intellij.execution;
+
+import com.intellij.execution.configurations.ConfigurationType;
+import com.intellij.execution.configurations.RunConfiguration;
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+// intellij-community: platform/execution/src/com/intellij/execution/RunnerAndConfigurationSettings.java
+public interface RunnerAndConfigurationSettings {
+  @NotNull ConfigurationType getType();
+  @NotNull RunConfiguration getConfiguration();
+  @NotNull String getName();
+  boolean isTemporary();
+  @Nullable String getFolderName();
+}

@@ -1,0 +1,5 @@
+package com.intellij.openapi.editor.colors;
+
+// intellij-community: platform/core-api/src/com/intellij/openapi/editor/colors/TextAttributesKey.java
+public final class TextAttributesKey {
+}

@@ -1,0 +1,9 @@
+package com.intellij.openapi.project;
+
+import org.jetbrains.annotations.NotNull;
+
+// intellij-community: platform/projectModel-api/src/com/intellij/openapi/project/ProjectManager.java
+public abstract class ProjectManager {
+  public static ProjectManager getInstance() { throw new UnsupportedOperationException("stub"); }
+  public abstract Project @NotNull [] getOpenProjects();
+}

@@ -1,0 +1,5 @@
+package com.intellij.openapi.util;
+
+// intellij-community: platform/util/src/com/intellij/openapi/util/Key.java
+public class Key<T> {
+}

@@ -1,0 +1,5 @@
+package com.intellij.openapi.util;
+
+// intellij-community: platform/util/src/com/intellij/openapi/util/UserDataHolderBase.java
+public class UserDataHolderBase implements UserDataHolder {
+}

@@ -1,0 +1,14 @@
+package com.intellij.ui;
+
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+import javax.swing.Icon;
+
+// intellij-community: platform/util/ui/src/com/intellij/ui/ColoredTextContainer.java
+public interface ColoredTextContainer {
+  void append(@NotNull String fragment, @NotNull SimpleTextAttributes attributes);
+  default void append(@NotNull String fragment, @NotNull SimpleTextAttributes attributes, Object tag) { append(fragment, attributes); }
+  default void setIcon(@Nullable Icon icon) { }
+  default void setToolTipText(@Nullable String text) { }
+}

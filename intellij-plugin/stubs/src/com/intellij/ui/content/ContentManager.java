@@ -1,0 +1,8 @@
+package com.intellij.ui.content;
+
+import org.jetbrains.annotations.NotNull;
+
+// intellij-community: platform/platform-api/src/com/intellij/ui/content/ContentManager.java
+public interface ContentManager {
+  void addContent(@NotNull Content content);
+}

@@ -1,0 +1,6 @@
+package com.intellij.util.messages
+
+import com.intellij.openapi.Disposable
+
+// intellij-community: platform/extensions/src/com/intellij/util/messages/MessageBusConnection.kt
+interface MessageBusConnection : SimpleMessageBusConnection, Disposable

@@ -1,0 +1,6 @@
+package com.intellij.xdebugger;
+
+// intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/Obsolescent.java
+public interface Obsolescent {
+  boolean isObsolete();
+}

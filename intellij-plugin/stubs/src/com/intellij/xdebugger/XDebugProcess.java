@@ -1,0 +1,10 @@
+package com.intellij.xdebugger;
+
+import com.intellij.execution.process.ProcessHandler;
+import org.jetbrains.annotations.NotNull;
+
+// intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/XDebugProcess.java
+public abstract class XDebugProcess {
+  public final @NotNull XDebugSession getSession() { throw new UnsupportedOperationException("stub"); }
+  public @NotNull ProcessHandler getProcessHandler() { throw new UnsupportedOperationException("stub"); }
+}

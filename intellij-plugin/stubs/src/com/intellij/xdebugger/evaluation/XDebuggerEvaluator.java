@@ -1,0 +1,19 @@
+package com.intellij.xdebugger.evaluation;
+
+import com.intellij.xdebugger.XExpression;
+import com.intellij.xdebugger.XSourcePosition;
+import com.intellij.xdebugger.frame.XValue;
+import com.intellij.xdebugger.frame.XValueCallback;
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+// intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/evaluation/XDebuggerEvaluator.java
+public abstract class XDebuggerEvaluator {
+  public void evaluate(@NotNull XExpression expression, @NotNull XEvaluationCallback callback, @Nullable XSourcePosition expressionPosition) { }
+  public boolean isCodeFragmentEvaluationSupported() { return true; }
+
+  // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/evaluation/XDebuggerEvaluator.java
+  public interface XEvaluationCallback extends XValueCallback {
+    void evaluated(@NotNull XValue result);
+  }
+}

@@ -1,0 +1,11 @@
+package com.intellij.xdebugger.frame;
+
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+// intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java
+public abstract class XValue extends XValueContainer {
+  public abstract void computePresentation(@NotNull XValueNode node, @NotNull XValuePlace place);
+  public @Nullable String getEvaluationExpression() { return null; }
+  public @Nullable XValueModifier getModifier() { return null; }
+}

@@ -1,0 +1,11 @@
+package org.jetbrains.ide
+
+// intellij-community: platform/built-in-server-api/src/org/jetbrains/ide/BuiltInServerManager.kt
+abstract class BuiltInServerManager {
+  companion object {
+    @JvmStatic
+    fun getInstance(): BuiltInServerManager = throw UnsupportedOperationException("stub")
+  }
+
+  abstract val port: Int
+}

@@ -1,0 +1,13 @@
+package org.jetbrains.java.debugger.breakpoints.properties;
+
+// intellij-community: java/debugger/openapi/src/org/jetbrains/java/debugger/breakpoints/properties/JavaExceptionBreakpointProperties.java
+public class JavaExceptionBreakpointProperties extends JavaBreakpointProperties<JavaExceptionBreakpointProperties> {
+  public boolean NOTIFY_CAUGHT = true;
+  public boolean NOTIFY_UNCAUGHT = true;
+  public String myQualifiedName;
+  public String myPackageName;
+
+  public JavaExceptionBreakpointProperties(String qualifiedName) { myQualifiedName = qualifiedName; }
+
+  public JavaExceptionBreakpointProperties() { }
+}
