@@ -28,6 +28,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(45);
 /// A polite disconnect before the adapter process is killed.
 const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long an adapter may still deliver output after `terminated` before it is disconnected.
+const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
 const SYNTHETIC_GROUPS: &[&str] = &["special variables", "function variables", "class variables", "protected variables"];
@@ -579,9 +581,10 @@ impl Inner {
         *s.state.lock().unwrap() = SessionState::Stopped;
         s.clear_values();
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
+            // Breakpoints first: whoever reacts to Stopped sees them pending already.
+            self.after_session_end();
             let exit_code = *s.exit_code.lock().unwrap();
             self.emit(BackendEvent::Stopped { session_id: s.id.clone(), exit_code });
-            self.after_session_end();
         }
         // Wake anyone waiting for the configuration phase or the process event.
         s.initialized_notify.notify_waiters();
@@ -704,7 +707,13 @@ impl Inner {
             "terminated" => {
                 self.mark_ended(s, "the debuggee terminated".into());
                 let s = s.clone();
-                tokio::spawn(async move { s.shutdown().await });
+                tokio::spawn(async move {
+                    // gdb forwards the inferior's output from a thread of its own, which can
+                    // lag behind `terminated`; disconnecting at once would lose the program's
+                    // last lines. The debuggee is gone already, so a grace period costs nothing.
+                    tokio::time::sleep(TERMINATED_GRACE).await;
+                    s.shutdown().await
+                });
             }
             transport::SYNTHETIC_CLOSED => {
                 let why = s.client.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter exited".into());
