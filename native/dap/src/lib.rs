@@ -79,6 +79,8 @@ struct ValueTable {
     set_targets: Vec<SetTarget>,
     /// variablesReference → frame it belongs to (for setExpression on children).
     ref_frame: HashMap<i64, i64>,
+    /// variablesReference → number of children, when the adapter said (for paged totals).
+    ref_count: HashMap<i64, u64>,
 }
 
 struct Session {
@@ -212,6 +214,11 @@ impl Session {
             (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
         };
         let synthetic = SYNTHETIC_GROUPS.contains(&name.as_str());
+        if r > 0
+            && let Some(c) = child_count
+        {
+            self.values.lock().unwrap().ref_count.insert(r, c);
+        }
         if r > 0
             && let Some(f) = frame_id
         {
@@ -605,6 +612,7 @@ impl Inner {
 
     /// Translates one DAP event of session `s` into backend events.
     async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
+        if std::env::var_os("DAP_TRACE").is_some() { eprintln!("{:?} {} {} {}", std::time::SystemTime::now(), s.id, ev.event, ev.body.to_string().chars().take(150).collect::<String>()); }
         let b = &ev.body;
         match ev.event.as_str() {
             "initialized" => {
@@ -1272,11 +1280,13 @@ impl Backend for DapBackend {
         let s = self.inner.live(session_id)?;
         s.require_paused()?;
         let t = parse_handle(thread_id, "thread")?;
+        // limit 0 means "all" (as DAP's levels 0 does).
         let body = s.req("stackTrace", json!({"threadId": t, "startFrame": offset, "levels": limit})).await?;
         let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
+        let take = if limit == 0 { usize::MAX } else { limit as usize };
         let frames: Vec<FrameInfo> = frames
             .iter()
-            .take(limit as usize)
+            .take(take)
             .enumerate()
             .map(|(i, f)| {
                 let file = f.pointer("/source/path").and_then(Value::as_str).map(|p| {
@@ -1362,7 +1372,8 @@ impl Backend for DapBackend {
         s.require_paused()?;
         let r = parse_handle(handle, "value handle")?;
         let frame_id = s.values.lock().unwrap().ref_frame.get(&r).copied();
-        let paging = s.cap("supportsVariablePaging");
+        let paging = s.cap("supportsVariablePaging") && limit > 0;
+        let limit = if limit == 0 { u32::MAX } else { limit };
         let args = if paging {
             json!({"variablesReference": r, "start": offset, "count": limit})
         } else {
@@ -1376,7 +1387,8 @@ impl Backend for DapBackend {
         })?;
         let all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
         let (page, total): (Vec<Value>, Option<u64>) = if paging {
-            (all.into_iter().take(limit as usize).collect(), None)
+            let known = s.values.lock().unwrap().ref_count.get(&r).copied();
+            (all.into_iter().take(limit as usize).collect(), known)
         } else {
             let total = all.len() as u64;
             (all.into_iter().skip(offset as usize).take(limit as usize).collect(), Some(total))

@@ -105,7 +105,7 @@ impl Client {
         });
         // stderr: keep a bounded tail for error messages.
         let tail = client.stderr_tail.clone();
-        tokio::spawn(async move {
+        let stderr_task = tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 tracing::debug!(target: "dap.stderr", "{line}");
@@ -140,8 +140,9 @@ impl Client {
                     None => None,
                 }
             };
-            // Give the stderr task a moment's worth of ordering: it ends at EOF of stderr, which
-            // happens when the process exits; read what is there.
+            // stderr reaches EOF when the process exited: let its task drain it so the error
+            // message carries the adapter's last words.
+            let _ = tokio::time::timeout(Duration::from_secs(1), stderr_task).await;
             let info = ExitInfo { code, stderr_tail: tail.lock().unwrap().clone() };
             let msg = info.describe();
             for (_, (_, tx)) in pending.lock().unwrap().drain() {
