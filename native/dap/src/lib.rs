@@ -22,10 +22,12 @@ use std::time::Duration;
 use tokio::sync::{Notify, mpsc};
 use transport::{Client, DapError, DapEvent};
 
-/// Ordinary requests (stack, variables, evaluate, breakpoints…).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
-/// launch/attach and configurationDone: adapters start the debuggee there (gdb loads symbols).
-const LAUNCH_TIMEOUT: Duration = Duration::from_secs(45);
+/// Ordinary requests (stack, variables, evaluate, breakpoints…); below the core's own 10 s
+/// budget per backend call so the error names the DAP request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
+/// Each phase of a launch (initialized, configurationDone, the launch response): adapters start
+/// the debuggee there (debugpy spawns a launcher, gdb loads symbols).
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(25);
 /// A polite disconnect before the adapter process is killed.
 const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long an adapter may still deliver output after `terminated` before it is disconnected.
@@ -612,7 +614,7 @@ impl Inner {
 
     /// Translates one DAP event of session `s` into backend events.
     async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
-        if std::env::var_os("DAP_TRACE").is_some() { eprintln!("{:?} {} {} {}", std::time::SystemTime::now(), s.id, ev.event, ev.body.to_string().chars().take(150).collect::<String>()); }
+        tracing::trace!(session = %s.id, event = %ev.event, body = %ev.body, "dap event");
         let b = &ev.body;
         match ev.event.as_str() {
             "initialized" => {
@@ -1008,7 +1010,13 @@ impl Backend for DapBackend {
 
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
         self.inner.check_project(project)?;
-        self.inner.launch(request).await
+        // A task of its own: if the caller gives up (the core's timeout drops this future), the
+        // launch still either completes or cleans up after itself instead of leaving a
+        // half-configured adapter behind.
+        let inner = self.inner.clone();
+        tokio::spawn(async move { inner.launch(request).await })
+            .await
+            .unwrap_or_else(|e| Err(BackendError::Failed(format!("launch task failed: {e}"))))
     }
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
