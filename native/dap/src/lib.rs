@@ -643,15 +643,21 @@ impl Inner {
                 let hit_temp = hit.iter().any(|h| s.temp_ids.lock().unwrap().contains(h));
                 let first = !s.first_stop_seen.swap(true, Ordering::SeqCst);
                 // gdb reports its stop at main (stopAtBeginningOfMainSubprogram) as a breakpoint.
-                if first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint {
+                let entry = first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
+                if entry {
                     reason = PauseReason::Entry;
+                    if s.adapter == AdapterKind::Lldb {
+                        // The entry breakpoint on main has served.
+                        s.temp_ids.lock().unwrap().clear();
+                        let _ = s.req("setFunctionBreakpoints", json!({"breakpoints": []})).await;
+                    }
                 }
                 let mut description = b
                     .get("text")
                     .or(b.get("description"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                if hit_temp && ids.is_empty() {
+                if hit_temp && ids.is_empty() && !entry {
                     description = Some("reached the run-to location".into());
                 }
                 if reason == PauseReason::Exception
@@ -752,7 +758,7 @@ impl Inner {
                 // gdb sends log-point text as "console" (its own chatter comes as "stdout").
                 let is_log = is_log
                     || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty())) && any_log())
-                    || (s.adapter == AdapterKind::Gdb && category == OutputCategory::Console && any_log());
+                    || (matches!(s.adapter, AdapterKind::Gdb | AdapterKind::Lldb) && category == OutputCategory::Console && any_log());
                 // gdb reports breakpoints set before the program is loaded as CLI chatter on
                 // "stdout"; the binding itself arrives as a `breakpoint` event.
                 if s.adapter == AdapterKind::Gdb
@@ -824,10 +830,10 @@ impl Inner {
             stopped_sent: AtomicBool::new(false),
             initialized: AtomicBool::new(false),
             initialized_notify: Notify::new(),
-            stop_on_entry: req.stop_on_entry
+            stop_on_entry: resolved.stop_on_entry
                 || resolved.arguments.get("stopOnEntry").and_then(Value::as_bool).unwrap_or(false)
                 || resolved.arguments.get("stopAtBeginningOfMainSubprogram").and_then(Value::as_bool).unwrap_or(false),
-            stop_on_exception: req.stop_on_exception,
+            stop_on_exception: resolved.stop_on_exception,
             first_stop_seen: AtomicBool::new(false),
             bp_ids: Mutex::new(HashMap::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
@@ -926,6 +932,15 @@ impl Inner {
         }
         self.sync_all_lines(s).await?;
         self.sync_exceptions(s).await?;
+        if s.stop_on_entry && s.adapter == AdapterKind::Lldb && r.request == "launch" {
+            // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
+            let body = s.req("setFunctionBreakpoints", json!({"breakpoints": [{"name": "main"}]})).await?;
+            for b in body.get("breakpoints").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(id) = b.get("id").and_then(Value::as_i64) {
+                    s.temp_ids.lock().unwrap().insert(id);
+                }
+            }
+        }
         if s.cap("supportsConfigurationDoneRequest") {
             s.req_t("configurationDone", Value::Null, LAUNCH_TIMEOUT).await?;
         }

@@ -172,11 +172,20 @@ impl Client {
         let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
         frame.extend_from_slice(&body);
         let mut guard = self.stdin.lock().await;
-        let closed = || DapError::Closed(self.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter input closed".into()));
-        let stdin = guard.as_mut().ok_or_else(closed)?;
-        stdin.write_all(&frame).await.map_err(|_| closed())?;
-        stdin.flush().await.map_err(|_| closed())?;
-        Ok(())
+        let ok = match guard.as_mut() {
+            Some(stdin) => stdin.write_all(&frame).await.is_ok() && stdin.flush().await.is_ok(),
+            None => false,
+        };
+        drop(guard);
+        if ok { Ok(()) } else { Err(self.closed_error().await) }
+    }
+
+    /// The error for a dead adapter, with its exit code and stderr once known: a broken pipe
+    /// is usually noticed before the reader task has collected the exit status.
+    async fn closed_error(&self) -> DapError {
+        let mut exit = self.exit.clone();
+        let _ = tokio::time::timeout(Duration::from_secs(3), exit.wait_for(|e| e.is_some())).await;
+        DapError::Closed(self.exit_info().map(|e| e.describe()).unwrap_or_else(|| "the adapter closed its input".into()))
     }
 
     /// Sends a request and returns a receiver for its response body; used where the answer
