@@ -456,6 +456,25 @@ impl Inner {
         set.into_iter().collect()
     }
 
+    /// Sends one breakpoint's file list (or the exception filters) to every live session.
+    /// Every session is tried; a session that ended meanwhile is no error.
+    async fn sync_everywhere(&self, kind: BreakpointKind, file: Option<&str>) -> BackendResult<()> {
+        let mut first_err = None;
+        for s in self.live_sessions() {
+            let r = match (kind, file) {
+                (BreakpointKind::Line, Some(f)) => self.sync_file(&s, f).await,
+                _ => self.sync_exceptions(&s).await,
+            };
+            if let Err(e) = r
+                && !s.is_ended()
+                && first_err.is_none()
+            {
+                first_err = Some(e);
+            }
+        }
+        first_err.map_or(Ok(()), Err)
+    }
+
     async fn sync_all_lines(&self, s: &Session) -> BackendResult<()> {
         let mut files = self.bp_files();
         if let Some((f, _)) = s.override_.lock().unwrap().as_ref().and_then(|o| o.temp.clone())
@@ -1105,20 +1124,16 @@ impl Backend for DapBackend {
             }
             id
         };
-        let mut first_err = None;
-        for s in self.inner.live_sessions() {
-            if let Err(e) = self.inner.sync_file(&s, &file).await
-                && first_err.is_none()
-            {
-                first_err = Some(e);
-            }
+        if let Err(e) = self.inner.sync_everywhere(BreakpointKind::Line, Some(&file)).await {
+            // The breakpoint is stored either way (a later session may bind it); say why the
+            // running one did not take it.
+            self.inner.update_bp(&id, |b| {
+                b.verified = false;
+                b.message = Some(format!("the debugger refused it: {e}"));
+            });
         }
         let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
-        let bp = bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
-        if let (Some(e), false) = (first_err, bp.verified) {
-            tracing::debug!("setBreakpoints failed: {e}");
-        }
-        Ok(bp)
+        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
 
     async fn add_exception_breakpoint(&self, project: &str, spec: ExceptionBreakpointSpec) -> BackendResult<BreakpointInfo> {
@@ -1155,9 +1170,7 @@ impl Backend for DapBackend {
             });
             id
         };
-        for s in self.inner.live_sessions() {
-            self.inner.sync_exceptions(&s).await?;
-        }
+        self.inner.sync_everywhere(BreakpointKind::Exception, None).await?;
         let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
@@ -1192,12 +1205,7 @@ impl Backend for DapBackend {
             }
             (bp.kind, bp.file.clone())
         };
-        for s in self.inner.live_sessions() {
-            match (kind, &file) {
-                (BreakpointKind::Line, Some(f)) => self.inner.sync_file(&s, f).await?,
-                _ => self.inner.sync_exceptions(&s).await?,
-            }
-        }
+        self.inner.sync_everywhere(kind, file.as_deref()).await?;
         let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
@@ -1211,13 +1219,9 @@ impl Backend for DapBackend {
         };
         for s in self.inner.live_sessions() {
             s.bp_ids.lock().unwrap().retain(|_, v| v != id);
-            match (&removed.kind, &removed.file) {
-                (BreakpointKind::Line, Some(f)) => self.inner.sync_file(&s, f).await?,
-                _ => self.inner.sync_exceptions(&s).await?,
-            }
         }
         self.inner.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
-        Ok(())
+        self.inner.sync_everywhere(removed.kind, removed.file.as_deref()).await
     }
 
     async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
