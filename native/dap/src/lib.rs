@@ -634,6 +634,7 @@ impl Inner {
     /// Translates one DAP event of session `s` into backend events.
     async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
         tracing::trace!(session = %s.id, event = %ev.event, body = %ev.body, "dap event");
+        if std::env::var_os("DAP_TRACE").is_some() { eprintln!("{:?} {} {} {}", std::time::SystemTime::now(), s.id, ev.event, ev.body.to_string().chars().take(150).collect::<String>()); }
         let b = &ev.body;
         match ev.event.as_str() {
             "initialized" => {
@@ -1274,6 +1275,25 @@ impl Backend for DapBackend {
         if let Err(e) = s.req(command, args).await {
             if s.override_.lock().unwrap().take().is_some() {
                 let _ = self.inner.sync_all_lines(&s).await;
+            }
+            // The adapter refused to run: the program is still where it was. Undo the
+            // "resumed" already reported, unless a stop came in the meantime.
+            let repause = {
+                let mut st = s.state.lock().unwrap();
+                let r = *st == SessionState::Running && !s.is_ended();
+                if r {
+                    *st = SessionState::Paused;
+                }
+                r
+            };
+            if repause {
+                self.inner.emit(BackendEvent::Paused {
+                    session_id: s.id.clone(),
+                    thread_id: t.to_string(),
+                    reason: PauseReason::Other,
+                    breakpoint_ids: vec![],
+                    description: Some(format!("still paused: the debugger refused '{command}': {e}")),
+                });
             }
             return Err(e);
         }

@@ -12,10 +12,10 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
-/// Commands after whose successful response the debuggee runs. The reader task queues a
-/// synthetic `_resumed` event in stream order, so a `stopped` event that follows the response
-/// can never be overtaken by the "resumed" the backend emits (adapters often send no
-/// `continued` event of their own).
+/// Commands that make the debuggee run. A synthetic `_resumed` event is queued when such a
+/// request is sent, before its bytes reach the adapter: the `stopped` event that ends the step
+/// can then never be overtaken by the "resumed" the backend emits. (Adapters often send no
+/// `continued` event, and lldb-dap answers `next` only after the `stopped` event.)
 const RESUMING: &[&str] = &["continue", "next", "stepIn", "stepOut", "stepBack", "reverseContinue", "goto"];
 
 /// Name of the synthetic event queued after a resuming command's success.
@@ -68,6 +68,8 @@ pub struct Client {
     stderr_tail: Arc<Mutex<String>>,
     child: Arc<tokio::sync::Mutex<Option<Child>>>,
     exit: watch::Receiver<Option<ExitInfo>>,
+    /// The event channel, for synthetic events queued in order with the adapter's.
+    events: mpsc::UnboundedSender<DapEvent>,
 }
 
 const STDERR_TAIL: usize = 2000;
@@ -102,6 +104,7 @@ impl Client {
             stderr_tail: Arc::new(Mutex::new(String::new())),
             child: Arc::new(tokio::sync::Mutex::new(Some(child))),
             exit: exit_rx,
+            events: events_tx.clone(),
         });
         // stderr: keep a bounded tail for error messages.
         let tail = client.stderr_tail.clone();
@@ -197,6 +200,9 @@ impl Client {
             return Err(DapError::Closed(info.describe()));
         }
         self.pending.lock().unwrap().insert(seq, (command.to_string(), tx));
+        if RESUMING.contains(&command) {
+            let _ = self.events.send(DapEvent { event: SYNTHETIC_RESUMED.into(), body: Value::Null });
+        }
         let mut msg = json!({"seq": seq, "type": "request", "command": command});
         if !arguments.is_null() {
             msg["arguments"] = arguments;
@@ -309,12 +315,9 @@ async fn read_loop<R: AsyncRead + Unpin>(
         match msg.get("type").and_then(Value::as_str) {
             Some("response") => {
                 let rs = msg.get("request_seq").and_then(Value::as_i64).unwrap_or(-1);
-                let Some((command, tx)) = pending.lock().unwrap().remove(&rs) else { continue };
+                let Some((_command, tx)) = pending.lock().unwrap().remove(&rs) else { continue };
                 let success = msg.get("success").and_then(Value::as_bool).unwrap_or(false);
                 if success {
-                    if RESUMING.contains(&command.as_str()) {
-                        let _ = events.send(DapEvent { event: SYNTHETIC_RESUMED.into(), body: Value::Null });
-                    }
                     let _ = tx.send(Ok(msg.get("body").cloned().unwrap_or(Value::Null)));
                 } else {
                     let text = msg
