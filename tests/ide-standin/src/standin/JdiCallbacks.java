@@ -207,8 +207,14 @@ public final class JdiCallbacks implements DebuggerCallbacks {
         return s;
     }
 
+    /** Tests observe the pushed events here (the engine consumes them on the Rust side). */
+    public static volatile java.util.function.Consumer<String> eventTap;
+
     static void push(Map<String, Object> event) {
-        NativeBridge.pushEvent(Json.write(event));
+        String json = Json.write(event);
+        NativeBridge.pushEvent(json);
+        java.util.function.Consumer<String> tap = eventTap;
+        if (tap != null) tap.accept(json);
     }
 
     // ------------------------------------------------------------------------------------------
