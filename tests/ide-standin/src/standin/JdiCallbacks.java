@@ -197,7 +197,13 @@ public final class JdiCallbacks implements DebuggerCallbacks {
 
     private void project(Map<String, Object> a) throws IOException {
         String p = str(a, "project");
-        if (!Path.of(p).toRealPath().equals(root.toRealPath())) throw notFound("no open project at " + p);
+        boolean same;
+        try {
+            same = Path.of(p).toRealPath().equals(root.toRealPath());
+        } catch (IOException e) {
+            same = false;
+        }
+        if (!same) throw notFound("no open project at " + p + " (open: " + root.toRealPath() + ")");
     }
 
     private Session session(Map<String, Object> a) {

@@ -35,7 +35,11 @@ class JdiTableTest {
     @BeforeAll
     static void up() throws Exception {
         project = Path.of(System.getProperty("debuggermcp.project")).toAbsolutePath();
-        JdiCallbacks.eventTap = json -> events.add(Json.obj(json));
+        boolean verbose = System.getenv("JDI_TEST_VERBOSE") != null;
+        JdiCallbacks.eventTap = json -> {
+            if (verbose) System.err.println("EVENT " + json);
+            events.add(Json.obj(json));
+        };
         Lib.init(new JdiCallbacks(project), "backend_timeout_ms = 20000\n");
         root = project.toRealPath().toString();
         app = project.resolve("src/demo/App.java").toString();
@@ -319,6 +323,7 @@ class JdiTableTest {
 
         String spin = (String) map(ok("launch", Json.m("project", root, "request", Json.m("configuration", "Spinner")))).get("id");
         assertEquals("invalid_state", err("control", Json.m("session_id", spin, "thread_id", null, "op", Json.m("op", "step_over"))).get("kind"));
+        await(e -> "output".equals(e.get("event")) && spin.equals(e.get("session_id")) && ((String) e.get("text")).contains("spinner started"), "spinner output");
         ok("control", Json.m("session_id", spin, "thread_id", null, "op", Json.m("op", "pause")));
         Map<String, Object> p = paused(spin);
         assertEquals("pause", p.get("reason"));
