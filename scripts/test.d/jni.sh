@@ -2,7 +2,7 @@
 # JNI bridge suite: builds the cdylib (release, as the plugin ships it) and the IDE stand-in, then
 # runs the JUnit 5 tests (callback table faults and timeouts, panics, HTTP relay over Netty, the
 # JDI callback table against a real JVM, 8×1000 calls under -Xcheck:jni) and the Python MCP-client
-# e2e tests through the stand-in. Any failure fails the suite; nothing is skipped.
+# e2e tests and the MCP conformance suite through the stand-in. Any failure fails the suite; nothing is skipped.
 # Prerequisites: scripts/setup.d/jni.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,4 +33,6 @@ echo "== jni: JUnit (bridge, relay, JDI table, -Xcheck:jni stress)"
 
 echo "== jni: Python MCP client e2e through the stand-in"
 STANDIN_BUILD="$B" DEBUGGER_MCP_LIB="$LIB" python3 -m pytest -q -p no:cacheprovider tests/ide-standin/e2e
+echo "== jni: MCP conformance suite (server scenarios) against the stand-in"
+DEBUGGER_MCP_LIB="$LIB" tests/ide-standin/conformance.sh
 echo "== jni: OK"
