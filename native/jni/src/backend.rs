@@ -71,7 +71,8 @@ impl JniBackend {
 
     /// Calls op `op` with JSON `args` and parses the answer as `R`.
     pub async fn call<R: DeserializeOwned>(&self, op: &'static str, args: Value) -> BackendResult<R> {
-        let value = self.call_raw(op, &args.to_string()).await?;
+        let args = serde_json::to_string(&args).unwrap_or_else(|_| "{}".into());
+        let value = self.call_raw(op, &args).await?;
         serde_json::from_str(&value)
             .map_err(|e| BackendError::Failed(format!("callback `{op}` answered malformed JSON ({e}): {}", clip(&value))))
     }

@@ -632,10 +632,10 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_backendCall<'loc
             let backend = b.backend.clone();
             let result = b.handle.block_on(async move { ops::dispatch(&*backend, &op, &args).await });
             let json = match result {
-                Ok(v) => serde_json::json!({ "ok": true, "result": v }),
-                Err(e) => serde_json::json!({ "ok": false, "error": e }),
+                Ok(text) => format!("{{\"ok\":true,\"result\":{text}}}"),
+                Err(e) => serde_json::json!({ "ok": false, "error": e }).to_string(),
             };
-            new_jstring(env, &json.to_string())
+            new_jstring(env, &json)
         })
         .resolve::<ThrowPolicy>()
 }

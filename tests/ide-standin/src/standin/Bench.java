@@ -29,6 +29,15 @@ public final class Bench {
         }
         long total = System.nanoTime() - t0;
         Arrays.sort(samples);
+        // Reference points on the same machine and moment: a bare Java → Rust call that
+        // copies one String argument (setServerUrl), and complete() for an unknown id.
+        long r0 = System.nanoTime();
+        for (int i = 0; i < n; i++) NativeBridge.setServerUrl("http://127.0.0.1:1/debugger-mcp");
+        double bare = (System.nanoTime() - r0) / (double) n;
+        r0 = System.nanoTime();
+        for (int i = 0; i < n; i++) NativeBridge.complete(-1, true, "null");
+        double complete = (System.nanoTime() - r0) / (double) n;
+        System.out.printf("reference: bare native call with a String arg %.0f ns; complete(unknown id) %.0f ns%n", bare, complete);
         System.out.printf("jni round trip (backendCall handshake, sync callback): n=%d mean=%.0f ns p50=%d ns p90=%d ns p99=%d ns%n",
                 n, (double) total / n, samples[n / 2], samples[n * 9 / 10], samples[n * 99 / 100]);
         NativeBridge.shutdown();
