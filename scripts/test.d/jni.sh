@@ -23,16 +23,18 @@ tests/ide-standin/build.sh
 B="$ROOT/tests/ide-standin/build"
 CP=$(cat "$B/classpath")
 
+failed=()
 echo "== jni: JUnit (bridge, relay, JDI table, -Xcheck:jni stress)"
-# The test hooks (injected panics) are only compiled in behaviour, never enabled outside tests.
+# The test hooks (injected panics) exist in the library but act only when this variable is 1.
 (cd "$B" && DEBUGGER_MCP_TEST_HOOKS=1 java \
   -Ddebuggermcp.lib="$LIB" -Ddebuggermcp.project="$B/project" \
   -cp "$CP:/usr/share/java/junit-platform-console-standalone.jar" \
   org.junit.platform.console.ConsoleLauncher --disable-banner --disable-ansi-colors --details=tree \
-  --fail-if-no-tests --select-package standin)
+  --fail-if-no-tests --select-package standin) || failed+=(junit)
 
 echo "== jni: Python MCP client e2e through the stand-in"
-STANDIN_BUILD="$B" DEBUGGER_MCP_LIB="$LIB" python3 -m pytest -q -p no:cacheprovider tests/ide-standin/e2e
+STANDIN_BUILD="$B" DEBUGGER_MCP_LIB="$LIB" python3 -m pytest -q -p no:cacheprovider tests/ide-standin/e2e || failed+=(e2e)
 echo "== jni: MCP conformance suite (server scenarios) against the stand-in"
-DEBUGGER_MCP_LIB="$LIB" tests/ide-standin/conformance.sh
+DEBUGGER_MCP_LIB="$LIB" tests/ide-standin/conformance.sh || failed+=(conformance)
+if [ ${#failed[@]} -gt 0 ]; then echo "== jni: FAILED: ${failed[*]}" >&2; exit 1; fi
 echo "== jni: OK"
