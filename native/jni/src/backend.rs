@@ -71,7 +71,8 @@ impl JniBackend {
 
     /// Calls op `op` with JSON `args` and parses the answer as `R`.
     pub async fn call<R: DeserializeOwned>(&self, op: &'static str, args: Value) -> BackendResult<R> {
-        let value = self.call_raw(op, &args.to_string()).await?;
+        let args = serde_json::to_string(&args).unwrap_or_else(|_| "{}".into());
+        let value = self.call_raw(op, &args).await?;
         serde_json::from_str(&value)
             .map_err(|e| BackendError::Failed(format!("callback `{op}` answered malformed JSON ({e}): {}", clip(&value))))
     }
@@ -86,6 +87,11 @@ impl JniBackend {
 
         if let Err(e) = self.invoke(id, op, args_json) {
             return Err(BackendError::Failed(format!("callback `{op}` threw {e}")));
+        }
+        // Fast path: a callback that answered inside `call` needs no timer.
+        let mut rx = rx;
+        if let Ok(answer) = rx.try_recv() {
+            return if answer.ok { Ok(answer.json) } else { Err(parse_error(op, &answer.json)) };
         }
         let limit = if op == "launch" {
             self.launch_timeout_ms.load(Ordering::Relaxed)
@@ -104,23 +110,35 @@ impl JniBackend {
         }
     }
 
-    /// The JNI call itself: `callbacks.call(id, op, args)` on the current thread.
+    /// The JNI call itself: `callbacks.call(id, op, args)` on the current thread. Hot path: no
+    /// local frame is pushed, the two local strings are deleted explicitly (Rust runtime threads
+    /// never return to Java, so a leaked local would live as long as the thread).
     fn invoke(&self, id: u64, op: &str, args_json: &str) -> Result<(), String> {
         let ids = jvm::ids().ok_or("bridge classes not resolved")?;
-        jvm::with_env(|env| {
+        jvm::with_env_no_frame(|env| {
             let op = JString::from_str(env, op)?;
-            let args = JString::from_str(env, args_json)?;
+            let args = match JString::from_str(env, args_json) {
+                Ok(a) => a,
+                Err(e) => {
+                    env.delete_local_ref(op);
+                    return Err(e);
+                }
+            };
             let jargs = [jvalue { j: id as i64 }, jvalue { l: op.as_raw() }, jvalue { l: args.as_raw() }];
             // SAFETY: method id of DebuggerCallbacks.call(JLjava/lang/String;Ljava/lang/String;)V,
-            // called on an object implementing that interface (checked by the handshake).
-            unsafe {
+            // called on an object implementing that interface (checked at init).
+            let result = unsafe {
                 env.call_method_unchecked(
                     self.callbacks.obj(),
                     ids.callbacks_call,
                     ReturnType::Primitive(Primitive::Void),
                     &jargs,
                 )
-            }?;
+            };
+            // A pending exception does not forbid DeleteLocalRef (JNI spec: allowed with one pending).
+            env.delete_local_ref(op);
+            env.delete_local_ref(args);
+            result?;
             Ok(())
         })
         .map_err(|e| jvm::describe(&e))

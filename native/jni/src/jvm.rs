@@ -80,6 +80,13 @@ pub(crate) fn with_env<T>(f: impl FnOnce(&mut Env<'_>) -> Result<T, JniError>) -
     vm.attach_current_thread(f)
 }
 
+/// Like [`with_env`] but without pushing a local frame: for hot paths that delete every local
+/// reference they make themselves (saves a PushLocalFrame/PopLocalFrame pair per call).
+pub(crate) fn with_env_no_frame<T>(f: impl FnOnce(&mut Env<'_>) -> Result<T, JniError>) -> Result<T, JniError> {
+    let vm = JavaVM::singleton()?;
+    vm.attach_current_thread_with_config(jni::AttachConfig::default, None, f)
+}
+
 /// Attaches the current thread as a daemon thread named `name`: the JVM then never waits for
 /// Rust's runtime threads when it exits (jni 0.22 only offers non-daemon attachments, hence the
 /// raw call). jni-rs later finds this attachment through `GetEnv` and does not own it.

@@ -43,6 +43,8 @@ struct Bridge {
     engine: Arc<Engine>,
     backend: Arc<JniBackend>,
     router: axum::Router,
+    /// Ends every MCP session and SSE stream of the router at shutdown.
+    router_cancel: tokio_util::sync::CancellationToken,
     events: EventSink,
     http: Arc<relay::HttpTasks>,
     config_path: PathBuf,
@@ -51,6 +53,8 @@ struct Bridge {
     sessions: Mutex<HashSet<String>>,
     test_hooks: bool,
     running: AtomicBool,
+    /// Watches the settings file; dropped (stopped) with the bridge.
+    _watcher: Option<notify::RecommendedWatcher>,
 }
 
 static BRIDGE: RwLock<Option<Arc<Bridge>>> = RwLock::new(None);
@@ -225,13 +229,18 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
         let _entered = runtime.enter();
         Engine::new(backend.clone(), stream, config.clone())
     };
-    let router = router::build(&engine, &config);
+    let (router, router_cancel) = {
+        let _entered = runtime.enter();
+        router::build(&engine, &config)
+    };
+    let watcher = watch_settings(&path, engine.clone(), backend.clone());
     let bridge = Arc::new(Bridge {
         handle: runtime.handle().clone(),
         runtime: Mutex::new(Some(runtime)),
         engine,
         backend,
         router,
+        router_cancel,
         events: sink,
         http: Arc::new(relay::HttpTasks::default()),
         config_path: path.clone(),
@@ -239,6 +248,7 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
         sessions: Mutex::new(HashSet::new()),
         test_hooks: test_hooks_enabled(),
         running: AtomicBool::new(true),
+        _watcher: watcher,
     });
     *BRIDGE.write().unwrap_or_else(|e| e.into_inner()) = Some(bridge.clone());
     tracing::info!(
@@ -255,10 +265,41 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
     new_jstring(env, &handshake.to_string())
 }
 
+/// Settings are owned by Rust and watched (SPEC §5): an edit of the TOML file by hand or by another
+/// process applies at once; an invalid edit is logged and the previous settings stay.
+fn watch_settings(path: &std::path::Path, engine: Arc<Engine>, backend: Arc<JniBackend>) -> Option<notify::RecommendedWatcher> {
+    use notify::{RecursiveMode, Watcher};
+    let dir = path.parent().filter(|d| d.is_dir())?.to_path_buf();
+    let file = path.to_path_buf();
+    let name = path.file_name()?.to_os_string();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let Ok(event) = res else { return };
+        if !event.kind.is_modify() && !event.kind.is_create() {
+            return;
+        }
+        if !event.paths.iter().any(|p| p.file_name() == Some(name.as_os_str())) {
+            return;
+        }
+        match Config::load(&file) {
+            Ok(config) if config != engine.config() => {
+                backend.set_timeouts(config.backend_timeout_ms, config.launch_timeout_ms);
+                engine.set_config(config);
+                tracing::info!("settings reloaded from {}", file.display());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("settings file changed but is invalid, keeping the previous settings: {e}"),
+        }
+    })
+    .ok()?;
+    watcher.watch(&dir, RecursiveMode::NonRecursive).ok()?;
+    Some(watcher)
+}
+
 fn shutdown_bridge() {
     let old = BRIDGE.write().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(b) = old {
         b.running.store(false, Ordering::Relaxed);
+        b.router_cancel.cancel();
         b.http.cancel_all();
         b.backend.fail_all();
         let runtime = b.runtime.lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -591,10 +632,10 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_backendCall<'loc
             let backend = b.backend.clone();
             let result = b.handle.block_on(async move { ops::dispatch(&*backend, &op, &args).await });
             let json = match result {
-                Ok(v) => serde_json::json!({ "ok": true, "result": v }),
-                Err(e) => serde_json::json!({ "ok": false, "error": e }),
+                Ok(text) => format!("{{\"ok\":true,\"result\":{text}}}"),
+                Err(e) => serde_json::json!({ "ok": false, "error": e }).to_string(),
             };
-            new_jstring(env, &json.to_string())
+            new_jstring(env, &json)
         })
         .resolve::<ThrowPolicy>()
 }

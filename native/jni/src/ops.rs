@@ -13,11 +13,13 @@ fn arg<T: DeserializeOwned>(args: &Value, name: &str) -> BackendResult<T> {
     serde_json::from_value(v).map_err(|e| BackendError::Failed(format!("argument `{name}`: {e}")))
 }
 
-fn out<T: Serialize>(r: BackendResult<T>) -> BackendResult<Value> {
-    r.map(|v| serde_json::to_value(v).unwrap_or(Value::Null))
+/// Serialises straight to text (no intermediate `Value` tree: this sits on the benchmarked path).
+fn out<T: Serialize>(r: BackendResult<T>) -> BackendResult<String> {
+    r.map(|v| serde_json::to_string(&v).unwrap_or_else(|_| "null".into()))
 }
 
-pub async fn dispatch(backend: &dyn Backend, op: &str, args: &Value) -> BackendResult<Value> {
+/// Runs op `op`; the result is the JSON text of the typed answer.
+pub async fn dispatch(backend: &dyn Backend, op: &str, args: &Value) -> BackendResult<String> {
     let s = |n: &str| arg::<String>(args, n);
     let u = |n: &str| arg::<u32>(args, n);
     match op {

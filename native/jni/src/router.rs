@@ -1,21 +1,15 @@
-//! The HTTP router the relay drives. The core owns HTTP semantics (SPEC §2); this is the one
-//! place that picks its router, so switching to `debugger_mcp_core::http::router` when it lands
-//! is a one-line change in [`build`].
+//! The HTTP router the relay drives: the core's one router (SPEC §2), the same the sidecar serves.
 
 use debugger_mcp_core::config::Config;
 use debugger_mcp_core::engine::Engine;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use debugger_mcp_core::http::{RouterOptions, router_with};
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
-pub(crate) fn build(engine: &Arc<Engine>, config: &Config) -> axum::Router {
-    // Interim: plain rmcp Streamable HTTP at /debugger-mcp until the core's router (security
-    // middleware, legacy SSE, both protocol eras) is merged.
-    let handler = engine.handler();
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default().with_max_request_body_bytes(config.http.max_body_bytes),
-    );
-    axum::Router::new().route_service("/debugger-mcp", service)
+/// Builds the router; the returned token ends every MCP session and SSE stream when cancelled
+/// (bridge shutdown).
+pub(crate) fn build(engine: &Arc<Engine>, config: &Config) -> (axum::Router, CancellationToken) {
+    let options = RouterOptions::from_config(&config.http);
+    let cancel = options.cancel.clone();
+    (router_with(engine.handler(), options), cancel)
 }

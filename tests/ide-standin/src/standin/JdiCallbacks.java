@@ -197,7 +197,13 @@ public final class JdiCallbacks implements DebuggerCallbacks {
 
     private void project(Map<String, Object> a) throws IOException {
         String p = str(a, "project");
-        if (!Path.of(p).toRealPath().equals(root.toRealPath())) throw notFound("no open project at " + p);
+        boolean same;
+        try {
+            same = Path.of(p).toRealPath().equals(root.toRealPath());
+        } catch (IOException e) {
+            same = false;
+        }
+        if (!same) throw notFound("no open project at " + p + " (open: " + root.toRealPath() + ")");
     }
 
     private Session session(Map<String, Object> a) {
@@ -207,8 +213,14 @@ public final class JdiCallbacks implements DebuggerCallbacks {
         return s;
     }
 
+    /** Tests observe the pushed events here (the engine consumes them on the Rust side). */
+    public static volatile java.util.function.Consumer<String> eventTap;
+
     static void push(Map<String, Object> event) {
-        NativeBridge.pushEvent(Json.write(event));
+        String json = Json.write(event);
+        NativeBridge.pushEvent(json);
+        java.util.function.Consumer<String> tap = eventTap;
+        if (tap != null) tap.accept(json);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -112,11 +112,13 @@ final class Session {
             exceptionOnAll.setSuspendPolicy(EventRequest.SUSPEND_ALL);
             exceptionOnAll.enable();
         }
+        state = "running";
+        // No vm.resume() here: the event loop resumes the VMStartEvent's suspension. Resuming
+        // from this thread as well would race with the loop and could release a later
+        // ClassPrepare suspension before its breakpoints are bound.
         Thread loop = new Thread(this::eventLoop, "standin-jdi-events-" + id);
         loop.setDaemon(true);
         loop.start();
-        state = "running";
-        vm.resume();
     }
 
     void stop() {

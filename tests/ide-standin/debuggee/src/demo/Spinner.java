@@ -4,6 +4,7 @@ package demo;
 public class Spinner {
     public static void main(String[] args) throws Exception {
         long ticks = 0;
+        System.out.println("spinner started");
         while (true) {
             ticks++; // @spin
             if (ticks % 100_000_000L == 0) System.out.println("tick " + ticks);

@@ -1,0 +1,163 @@
+"""End to end through the stand-in with the official Python MCP client: the engine's tools (Rust)
+drive the JDI callback table (Java) over JNI, debugging a real Java program. Lines come from the
+debuggee's `@marker` comments."""
+import json
+import os
+
+import anyio
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+
+def marker(path, name):
+    with open(path) as f:
+        for i, text in enumerate(f, 1):
+            if "// " + name in text:
+                return i
+    raise AssertionError(f"no marker {name} in {path}")
+
+
+class Agent:
+    def __init__(self, session):
+        self.s = session
+
+    async def call(self, tool, **args):
+        r = await self.s.call_tool(tool, args)
+        data = r.structured_content
+        if data is None:
+            data = json.loads(r.content[0].text)
+        assert not r.is_error, f"{tool}({args}) failed: {data}"
+        return data
+
+    async def fails(self, tool, **args):
+        r = await self.s.call_tool(tool, args)
+        assert r.is_error, f"{tool}({args}) should fail: {r.structured_content}"
+        return r.content[0].text
+
+
+def run(standin, scenario):
+    async def main():
+        async with streamable_http_client(standin.url) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                await scenario(Agent(session))
+    anyio.run(main)
+
+
+def var(variables, name):
+    for v in variables:
+        if v["name"] == name:
+            return v
+    raise AssertionError(f"no variable {name} in {[v['name'] for v in variables]}")
+
+
+def test_tools_are_served_through_the_relay(standin):
+    async def scenario(agent):
+        tools = {t.name for t in (await agent.s.list_tools()).tools}
+        for name in ["set_breakpoint", "start_debug_session", "get_stack_trace", "get_variables",
+                     "expand_variable", "step_over", "step_into", "step_out", "evaluate_expression",
+                     "run_to_line", "resume", "stop_debug_session", "list_run_configurations"]:
+            assert name in tools, name
+        configs = await agent.call("list_run_configurations")
+        assert {"App", "Spinner"} <= {c["name"] for c in configs["configurations"]}
+    run(standin, scenario)
+
+
+def test_debug_a_java_program_end_to_end(standin):
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+
+    async def scenario(agent):
+        bp = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@print"))
+        started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
+        assert started["state"] == "paused", started
+        pause = started["pause"]
+        assert pause["reason"] == "breakpoint" and bp["id"] in pause["breakpoint_ids"], pause
+        assert pause["location"]["line"] == marker(app, "@print")
+        sid = started["session_id"]
+
+        stack = await agent.call("get_stack_trace", session_id=sid)
+        assert stack["frames"][0]["method"] == "main" and stack["frames"][0]["line"] == marker(app, "@print")
+
+        v = (await agent.call("get_variables", session_id=sid))["variables"]
+        assert var(v, "n")["value"] == "7" and var(v, "n")["type"] == "int"
+        assert var(v, "greeting")["value"] == '"hello"'
+        assert var(v, "ratio")["value"] == "0.5"
+        assert var(v, "flag")["value"] == "true"
+        assert var(v, "sq")["value"] == "49"
+        words = var(v, "words")
+        assert words["has_children"] and words["child_count"] == 2
+
+        # Nested objects through depth (expand_variable has its own test below).
+        deep = (await agent.call("get_variables", session_id=sid, depth=3))["variables"]
+        app_fields = var(deep, "app")["children"]
+        assert var(app_fields, "name")["value"] == '"demo"'
+        assert var(var(app_fields, "origin")["children"], "x")["value"] == "1"
+        assert var(var(app_fields, "origin")["children"], "next")["value"].startswith("Point@")
+
+        # Evaluate what JDI supports: locals, fields, array index, method calls.
+        async def ev(expr):
+            return (await agent.call("evaluate_expression", session_id=sid, expression=expr,
+                                     allow_side_effects=True))["result"]["value"]
+        assert await ev("n * 2") == "14"
+        assert await ev("app.origin.next.x") == "3"
+        assert await ev("app.values[2]") == "30"
+        assert await ev("app.total()") == "150"
+        assert await ev("app.describe(1)") == '"demo:6"'
+        await agent.fails("evaluate_expression", session_id=sid, expression="no_such_name")
+
+        # Step over: the next line with code, asserted.
+        s1 = await agent.call("step_over", session_id=sid)
+        assert s1["reason"] == "step" and s1["location"]["line"] == marker(app, "@throw"), s1
+
+        # Run to a line, then resume to the end.
+        r = await agent.call("run_to_line", session_id=sid, file_path=app, line=marker(app, "@done"))
+        assert r["location"]["line"] == marker(app, "@done"), r
+        await agent.call("remove_breakpoint", breakpoint_id=bp["id"])
+        end = await agent.call("resume", session_id=sid)
+        assert end["state"] == "stopped", end
+        sessions = (await agent.call("list_debug_sessions"))["sessions"]
+        assert not any(s["id"] == sid and s["state"] != "stopped" for s in sessions), sessions
+    run(standin, scenario)
+
+
+def test_step_into_and_out_and_stop(standin):
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+
+    async def scenario(agent):
+        bp = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@call-square"))
+        started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
+        sid = started["session_id"]
+        assert started["pause"]["location"]["line"] == marker(app, "@call-square")
+        into = await agent.call("step_into", session_id=sid)
+        assert into["location"]["method"] == "square" and into["location"]["line"] == marker(app, "@square-body"), into
+        out = await agent.call("step_out", session_id=sid)
+        assert out["location"]["method"] == "main", out
+        over = await agent.call("step_over", session_id=sid)
+        assert over["location"]["line"] == marker(app, "@after-square"), over
+        await agent.call("remove_breakpoint", breakpoint_id=bp["id"])
+        stopped = await agent.call("stop_debug_session", session_id=sid)
+        assert "stop" in json.dumps(stopped).lower()
+    run(standin, scenario)
+
+
+def test_expand_variable_pages_nested_objects_and_arrays(standin):
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+
+    async def scenario(agent):
+        bp = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@print"))
+        started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
+        sid = started["session_id"]
+        v = (await agent.call("get_variables", session_id=sid))["variables"]
+        fields = (await agent.call("expand_variable", session_id=sid, variable_id=var(v, "app")["id"]))["children"]
+        assert var(fields, "name")["value"] == '"demo"'
+        origin = (await agent.call("expand_variable", session_id=sid, variable_id=var(fields, "origin")["id"]))["children"]
+        assert var(origin, "x")["value"] == "1"
+        inner = (await agent.call("expand_variable", session_id=sid, variable_id=var(origin, "next")["id"]))["children"]
+        assert var(inner, "x")["value"] == "3"
+        arr = await agent.call("expand_variable", session_id=sid, variable_id=var(fields, "values")["id"], offset=1, limit=2)
+        assert [c["name"] for c in arr["children"]] == ["[1]", "[2]"]
+        assert arr["children"][1]["value"] == "30"
+        await agent.call("remove_breakpoint", breakpoint_id=bp["id"])
+        await agent.call("stop_debug_session", session_id=sid)
+    run(standin, scenario)
