@@ -90,8 +90,6 @@ class XDebuggerAdapter(
     )
 
     companion object {
-        /** Must equal `TABLE_VERSION` in native/core/src/backend.rs (checked by a unit test). */
-        const val TABLE_VERSION = 1
         private val LOG = Logger.getInstance(XDebuggerAdapter::class.java)
     }
 }
