@@ -22,6 +22,10 @@ pub struct Config {
     pub watchdog: WatchdogConfig,
     pub redaction: RedactionConfig,
     pub http: HttpConfig,
+    /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
+    /// holds settings and launch entries so a project needs one file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub launch: Vec<toml::Table>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -63,6 +67,7 @@ impl Default for Config {
             watchdog: WatchdogConfig::default(),
             redaction: RedactionConfig::default(),
             http: HttpConfig::default(),
+            launch: Vec::new(),
         }
     }
 }
@@ -131,6 +136,13 @@ mod tests {
         assert_eq!(c.max_children, 20);
         let err = Config::from_toml("brave_mod = true").unwrap_err();
         assert!(err.contains("brave_mod"), "{err}");
+    }
+
+    #[test]
+    fn launch_entries_are_accepted_beside_settings() {
+        let c = Config::from_toml("brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n").unwrap();
+        assert_eq!(c.launch.len(), 1);
+        assert_eq!(c.launch[0]["name"].as_str(), Some("prog"));
     }
 
     #[test]

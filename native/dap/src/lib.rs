@@ -1,51 +1,1466 @@
 //! The DAP backend: a typed DAP client and the [`Backend`] implementation over real adapters
-//! (debugpy, gdb, lldb-dap, delve), plus run configurations from `.vscode/launch.json` and
+//! (debugpy, gdb, lldb-dap), plus run configurations from `.vscode/launch.json` and
 //! `debugger-mcp.toml`.
+//!
+//! The backend stays thin: it translates ops to DAP requests and DAP events to
+//! [`BackendEvent`]s. Breakpoints are project-level (like an IDE's): stored here, sent to every
+//! live session, and re-sent at each session's configuration phase.
+
+pub mod adapter;
+pub mod config;
+pub mod transport;
 
 use async_trait::async_trait;
+use config::{AdapterKind, ResolvedLaunch};
 use debugger_mcp_core::backend::*;
-use std::path::PathBuf;
+use serde_json::{Value, json};
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{Notify, mpsc};
+use transport::{Client, DapError, DapEvent};
+
+/// Ordinary requests (stack, variables, evaluate, breakpoints…).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+/// launch/attach and configurationDone: adapters start the debuggee there (gdb loads symbols).
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(45);
+/// A polite disconnect before the adapter process is killed.
+const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+const PENDING_MESSAGE: &str = "pending: binds when a session starts";
+/// debugpy groups some members under synthetic nodes; they are not program values.
+const SYNTHETIC_GROUPS: &[&str] = &["special variables", "function variables", "class variables", "protected variables"];
+/// Ended sessions kept for status and clear errors.
+const KEEP_ENDED: usize = 16;
 
 pub struct DapBackend {
-    #[allow(dead_code)]
+    inner: Arc<Inner>,
+}
+
+struct Inner {
     root: PathBuf,
-    #[allow(dead_code)]
     events: EventSink,
+    sessions: Mutex<Vec<Arc<Session>>>,
+    next_session: AtomicU32,
+    bps: Mutex<BpStore>,
+    /// Exception filters adapters offered so far (for `handshake` and validation).
+    known_filters: Mutex<Vec<ExceptionFilter>>,
+}
+
+#[derive(Default)]
+struct BpStore {
+    next: u64,
+    list: Vec<BreakpointInfo>,
+}
+
+/// Temporary changes to what is sent for the stretch until the next stop (run-to-line,
+/// step over ignoring breakpoints).
+#[derive(Default, Clone)]
+struct Override {
+    temp: Option<(String, u32)>,
+    suppress: bool,
+}
+
+/// What `set_value` needs for a node (DAP identifies values by container + name).
+#[derive(Clone)]
+struct SetTarget {
+    parent_ref: Option<i64>,
+    name: String,
+    evaluate_name: Option<String>,
+    frame_id: Option<i64>,
+}
+
+/// Per-pause value bookkeeping, cleared on every resume (handles are valid until then).
+#[derive(Default)]
+struct ValueTable {
+    set_targets: Vec<SetTarget>,
+    /// variablesReference → frame it belongs to (for setExpression on children).
+    ref_frame: HashMap<i64, i64>,
+}
+
+struct Session {
+    id: String,
+    name: String,
+    run_configuration: Option<String>,
+    mode: LaunchMode,
+    adapter: AdapterKind,
+    request: String,
+    client: Arc<Client>,
+    caps: Mutex<Value>,
+    state: Mutex<SessionState>,
+    process_id: Mutex<Option<u32>>,
+    process_seen: Notify,
+    exit_code: Mutex<Option<i64>>,
+    /// Why the session ended, once it did.
+    ended: Mutex<Option<String>>,
+    stopped_sent: AtomicBool,
+    initialized: AtomicBool,
+    initialized_notify: Notify,
+    stop_on_entry: bool,
+    stop_on_exception: bool,
+    first_stop_seen: AtomicBool,
+    /// DAP breakpoint id → our breakpoint id.
+    bp_ids: Mutex<HashMap<i64, String>>,
+    /// DAP ids of run-to temporary breakpoints.
+    temp_ids: Mutex<BTreeSet<i64>>,
+    override_: Mutex<Option<Override>>,
+    last_thread: Mutex<Option<i64>>,
+    values: Mutex<ValueTable>,
+}
+
+fn err_from(session: &Session, e: DapError) -> BackendError {
+    match e {
+        DapError::Failed(m) => BackendError::Failed(m),
+        DapError::Timeout(..) => BackendError::Timeout(e.to_string()),
+        DapError::Closed(m) => {
+            let why = session.ended.lock().unwrap().clone().unwrap_or(m);
+            BackendError::InvalidState(format!("session {} has ended ({why})", session.id))
+        }
+    }
+}
+
+impl Session {
+    fn info(&self) -> SessionInfo {
+        SessionInfo {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            state: *self.state.lock().unwrap(),
+            run_configuration: self.run_configuration.clone(),
+            process_id: *self.process_id.lock().unwrap(),
+            mode: self.mode,
+        }
+    }
+
+    fn cap(&self, name: &str) -> bool {
+        self.caps.lock().unwrap().get(name).and_then(Value::as_bool).unwrap_or(false)
+    }
+
+    fn filters(&self) -> Vec<ExceptionFilter> {
+        self.caps
+            .lock()
+            .unwrap()
+            .get("exceptionBreakpointFilters")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|f| {
+                        Some(ExceptionFilter {
+                            id: f.get("filter")?.as_str()?.to_string(),
+                            label: f.get("label").and_then(Value::as_str).unwrap_or("").to_string(),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn is_ended(&self) -> bool {
+        self.ended.lock().unwrap().is_some()
+    }
+
+    async fn req(&self, command: &str, args: Value) -> BackendResult<Value> {
+        self.req_t(command, args, REQUEST_TIMEOUT).await
+    }
+
+    async fn req_t(&self, command: &str, args: Value, t: Duration) -> BackendResult<Value> {
+        if let Some(why) = self.ended.lock().unwrap().clone() {
+            return Err(BackendError::InvalidState(format!("session {} has ended ({why})", self.id)));
+        }
+        self.client.request(command, args, t).await.map_err(|e| err_from(self, e))
+    }
+
+    fn require_paused(&self) -> BackendResult<()> {
+        match *self.state.lock().unwrap() {
+            SessionState::Paused => Ok(()),
+            s => Err(BackendError::InvalidState(format!(
+                "session {} is {}; this needs it paused",
+                self.id,
+                match s {
+                    SessionState::Starting => "starting",
+                    SessionState::Running => "running",
+                    SessionState::Stopped => "stopped",
+                    SessionState::Paused => "paused",
+                }
+            ))),
+        }
+    }
+
+    fn clear_values(&self) {
+        *self.values.lock().unwrap() = ValueTable::default();
+    }
+
+    fn add_set_target(&self, t: SetTarget) -> String {
+        let mut v = self.values.lock().unwrap();
+        v.set_targets.push(t);
+        (v.set_targets.len() - 1).to_string()
+    }
+
+    /// Turns a DAP variable (or evaluate result) into a ValueNode.
+    fn node(&self, v: &Value, parent_ref: Option<i64>, frame_id: Option<i64>, scope: ValueScope) -> ValueNode {
+        let name = v.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+        let value = v.get("value").or(v.get("result")).and_then(Value::as_str).unwrap_or("").to_string();
+        let type_name = v.get("type").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string);
+        let r = v.get("variablesReference").and_then(Value::as_i64).unwrap_or(0);
+        let evaluate_name = v.get("evaluateName").and_then(Value::as_str).map(str::to_string);
+        let named = v.get("namedVariables").and_then(Value::as_u64);
+        let indexed = v.get("indexedVariables").and_then(Value::as_u64);
+        let child_count = match (named, indexed) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        let synthetic = SYNTHETIC_GROUPS.contains(&name.as_str());
+        if r > 0
+            && let Some(f) = frame_id
+        {
+            self.values.lock().unwrap().ref_frame.insert(r, f);
+        }
+        let settable = !synthetic
+            && ((parent_ref.is_some() && self.cap("supportsSetVariable"))
+                || (evaluate_name.is_some() && self.cap("supportsSetExpression")));
+        let set_handle = settable.then(|| {
+            self.add_set_target(SetTarget {
+                parent_ref,
+                name: name.clone(),
+                evaluate_name: evaluate_name.clone(),
+                frame_id,
+            })
+        });
+        // gdb renders aggregates (structs, arrays) with an empty value; a placeholder tells the
+        // reader there is something to expand.
+        let value = if value.is_empty() && r > 0 && !synthetic {
+            match indexed {
+                Some(n) => format!("[{n} items]"),
+                None => "{…}".to_string(),
+            }
+        } else {
+            value
+        };
+        let scope = if synthetic {
+            ValueScope::Synthetic
+        } else if matches!(scope, ValueScope::Local | ValueScope::Argument) && (name == "self" || name == "this") {
+            ValueScope::This
+        } else {
+            scope
+        };
+        ValueNode {
+            name,
+            value,
+            type_name,
+            has_children: r > 0,
+            children_handle: (r > 0).then(|| r.to_string()),
+            set_handle,
+            evaluate_name,
+            child_count,
+            scope,
+        }
+    }
+
+    /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
+    /// the debuggee is gone: gdb leaves a ptrace'd inferior running when gdb itself is killed.
+    async fn shutdown(&self) {
+        let _ = self
+            .client
+            .request("disconnect", json!({"terminateDebuggee": true, "restart": false}), DISCONNECT_TIMEOUT)
+            .await;
+        self.client.kill().await;
+        if self.request == "launch"
+            && let Some(pid) = *self.process_id.lock().unwrap()
+            && Path::new(&format!("/proc/{pid}")).exists()
+        {
+            let _ = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status();
+        }
+    }
 }
 
 impl DapBackend {
     /// A backend for one project directory; events go to `events`.
     pub fn new(project_root: impl Into<PathBuf>, events: EventSink) -> std::io::Result<Self> {
         let root = std::fs::canonicalize(project_root.into())?;
-        Ok(Self { root, events })
+        Ok(Self {
+            inner: Arc::new(Inner {
+                root,
+                events,
+                sessions: Mutex::new(Vec::new()),
+                next_session: AtomicU32::new(1),
+                bps: Mutex::new(BpStore { next: 1, list: Vec::new() }),
+                known_filters: Mutex::new(Vec::new()),
+            }),
+        })
     }
 }
 
-fn todo<T>() -> BackendResult<T> {
-    Err(BackendError::Unsupported("not implemented yet".into()))
+impl Inner {
+    fn check_project(&self, project: &str) -> BackendResult<()> {
+        let p = std::fs::canonicalize(project).unwrap_or_else(|_| PathBuf::from(project));
+        if p == self.root || project.is_empty() {
+            Ok(())
+        } else {
+            Err(BackendError::NotFound(format!("project '{project}' (open: {})", self.root.display())))
+        }
+    }
+
+    fn session(&self, id: &str) -> BackendResult<Arc<Session>> {
+        self.sessions
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|s| s.id == id)
+            .cloned()
+            .ok_or_else(|| BackendError::NotFound(format!("session '{id}'")))
+    }
+
+    fn live(&self, id: &str) -> BackendResult<Arc<Session>> {
+        let s = self.session(id)?;
+        if let Some(why) = s.ended.lock().unwrap().clone() {
+            return Err(BackendError::InvalidState(format!("session {id} has ended ({why})")));
+        }
+        Ok(s)
+    }
+
+    fn live_sessions(&self) -> Vec<Arc<Session>> {
+        self.sessions.lock().unwrap().iter().filter(|s| !s.is_ended()).cloned().collect()
+    }
+
+    fn absolute(&self, file: &str) -> PathBuf {
+        let p = Path::new(file);
+        let p = if p.is_absolute() { p.to_path_buf() } else { self.root.join(p) };
+        std::fs::canonicalize(&p).unwrap_or(p)
+    }
+
+    fn is_library(&self, file: Option<&str>) -> bool {
+        match file {
+            None => true,
+            Some(f) => !Path::new(f).starts_with(&self.root),
+        }
+    }
+
+    fn emit(&self, e: BackendEvent) {
+        self.events.send(e);
+    }
+
+    fn update_bp(&self, id: &str, f: impl FnOnce(&mut BreakpointInfo)) {
+        let changed = {
+            let mut store = self.bps.lock().unwrap();
+            let Some(bp) = store.list.iter_mut().find(|b| b.id == id) else { return };
+            let before = bp.clone();
+            f(bp);
+            (*bp != before).then(|| bp.clone())
+        };
+        if let Some(bp) = changed {
+            self.emit(BackendEvent::BreakpointChanged { breakpoint: bp });
+        }
+    }
+
+    /// Sends the full breakpoint list of one file to one session (DAP replaces per file).
+    async fn sync_file(&self, s: &Session, file: &str) -> BackendResult<()> {
+        if s.mode == LaunchMode::Run {
+            return Ok(());
+        }
+        let ov = s.override_.lock().unwrap().clone().unwrap_or_default();
+        let bps: Vec<BreakpointInfo> = if ov.suppress {
+            vec![]
+        } else {
+            self.bps
+                .lock()
+                .unwrap()
+                .list
+                .iter()
+                .filter(|b| b.kind == BreakpointKind::Line && b.enabled && b.file.as_deref() == Some(file))
+                .cloned()
+                .collect()
+        };
+        let mut dap: Vec<Value> = bps
+            .iter()
+            .map(|b| {
+                let mut o = json!({"line": b.requested_line.unwrap_or(1)});
+                if let Some(c) = b.condition.as_ref().filter(|c| !c.is_empty()) {
+                    o["condition"] = json!(c);
+                }
+                if let Some(c) = b.hit_condition.as_ref().filter(|c| !c.is_empty()) {
+                    o["hitCondition"] = json!(c);
+                }
+                if let Some(c) = b.log_message.as_ref().filter(|c| !c.is_empty()) {
+                    o["logMessage"] = json!(c);
+                }
+                o
+            })
+            .collect();
+        let temp_index = match &ov.temp {
+            Some((f, line)) if f == file && !bps.iter().any(|b| b.requested_line == Some(*line)) => {
+                dap.push(json!({"line": line}));
+                Some(dap.len() - 1)
+            }
+            _ => None,
+        };
+        let body = s
+            .req("setBreakpoints", json!({"source": {"path": file}, "breakpoints": dap, "sourceModified": false}))
+            .await?;
+        let results = body.get("breakpoints").and_then(Value::as_array).cloned().unwrap_or_default();
+        for (i, r) in results.iter().enumerate() {
+            let dap_id = r.get("id").and_then(Value::as_i64);
+            if Some(i) == temp_index {
+                if let Some(d) = dap_id {
+                    s.temp_ids.lock().unwrap().insert(d);
+                }
+                continue;
+            }
+            let Some(bp) = bps.get(i) else { continue };
+            if let Some(d) = dap_id {
+                s.bp_ids.lock().unwrap().insert(d, bp.id.clone());
+            }
+            self.apply_dap_bp(&bp.id, r);
+        }
+        Ok(())
+    }
+
+    /// Applies a DAP Breakpoint (response or event) to our breakpoint.
+    fn apply_dap_bp(&self, id: &str, r: &Value) {
+        let verified = r.get("verified").and_then(Value::as_bool).unwrap_or(false);
+        let line = r.get("line").and_then(Value::as_u64).map(|l| l as u32);
+        let message = r
+            .get("message")
+            .and_then(Value::as_str)
+            .or_else(|| r.get("reason").and_then(Value::as_str))
+            .map(str::to_string);
+        self.update_bp(id, |bp| {
+            bp.verified = verified;
+            if line.is_some() {
+                bp.line = line;
+            }
+            bp.message = if verified { None } else { message.or(Some("not bound yet".into())) };
+        });
+    }
+
+    fn bp_files(&self) -> Vec<String> {
+        let set: BTreeSet<String> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Line)
+            .filter_map(|b| b.file.clone())
+            .collect();
+        set.into_iter().collect()
+    }
+
+    async fn sync_all_lines(&self, s: &Session) -> BackendResult<()> {
+        let mut files = self.bp_files();
+        if let Some((f, _)) = s.override_.lock().unwrap().as_ref().and_then(|o| o.temp.clone())
+            && !files.contains(&f)
+        {
+            files.push(f);
+        }
+        for f in files {
+            self.sync_file(s, &f).await?;
+        }
+        Ok(())
+    }
+
+    /// Filters for `stop_on_exception`, per adapter, among those it offers.
+    fn session_exception_filters(s: &Session) -> Vec<String> {
+        if !s.stop_on_exception {
+            return vec![];
+        }
+        let offered: Vec<String> = s.filters().into_iter().map(|f| f.id).collect();
+        let wanted: &[&str] = match s.adapter {
+            AdapterKind::Debugpy => &["uncaught", "userUnhandled"],
+            AdapterKind::Gdb => &["throw", "exception"],
+            AdapterKind::Lldb => &["cpp_throw", "objc_throw", "swift_throw"],
+            AdapterKind::Delve => &[],
+        };
+        wanted.iter().filter(|w| offered.iter().any(|o| o == *w)).map(|w| w.to_string()).collect()
+    }
+
+    /// Maps one exception breakpoint to the filter ids of this session's adapter.
+    fn filter_ids_for(s: &Session, bp: &BreakpointInfo) -> Vec<String> {
+        let offered: Vec<String> = s.filters().into_iter().map(|f| f.id).collect();
+        let ex = bp.exception.clone().unwrap_or_default();
+        if offered.contains(&ex) {
+            return vec![ex];
+        }
+        // "Any exception" (IDE style: a base class or "*") → the adapter's catch-all filters.
+        if matches!(ex.as_str(), "*" | "any" | "Exception" | "BaseException" | "") {
+            let (caught, uncaught): (&[&str], &[&str]) = match s.adapter {
+                AdapterKind::Debugpy => (&["raised"], &["uncaught"]),
+                AdapterKind::Gdb => (&["throw"], &["throw"]),
+                AdapterKind::Lldb => (&["cpp_throw"], &["cpp_throw"]),
+                AdapterKind::Delve => (&[], &[]),
+            };
+            let mut out = BTreeSet::new();
+            if bp.caught != Some(false) {
+                out.extend(caught.iter().map(|x| x.to_string()));
+            }
+            if bp.uncaught != Some(false) {
+                out.extend(uncaught.iter().map(|x| x.to_string()));
+            }
+            return out.into_iter().filter(|f| offered.contains(f)).collect();
+        }
+        vec![]
+    }
+
+    async fn sync_exceptions(&self, s: &Session) -> BackendResult<()> {
+        if s.mode == LaunchMode::Run {
+            return Ok(());
+        }
+        let bps: Vec<BreakpointInfo> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Exception && b.enabled)
+            .cloned()
+            .collect();
+        let mut filters: Vec<String> = Self::session_exception_filters(s);
+        let mut options: Vec<Value> = Vec::new();
+        let with_options = s.cap("supportsExceptionFilterOptions");
+        for bp in &bps {
+            let ids = Self::filter_ids_for(s, bp);
+            if ids.is_empty() {
+                let offered: Vec<String> = s.filters().into_iter().map(|f| f.id).collect();
+                self.update_bp(&bp.id, |b| {
+                    b.verified = false;
+                    b.message = Some(format!(
+                        "the {} adapter offers no exception filter '{}' (offered: {})",
+                        s.adapter.name(),
+                        b.exception.clone().unwrap_or_default(),
+                        offered.join(", ")
+                    ));
+                });
+                continue;
+            }
+            for id in ids {
+                match bp.condition.as_ref().filter(|c| !c.is_empty()) {
+                    Some(c) if with_options => options.push(json!({"filterId": id, "condition": c})),
+                    _ => {
+                        if !filters.contains(&id) {
+                            filters.push(id)
+                        }
+                    }
+                }
+            }
+            self.update_bp(&bp.id, |b| {
+                b.verified = true;
+                b.message = None;
+            });
+        }
+        let mut args = json!({"filters": filters});
+        if with_options && !options.is_empty() {
+            args["filterOptions"] = json!(options);
+        }
+        s.req("setExceptionBreakpoints", args).await?;
+        Ok(())
+    }
+
+    /// After a session ended: breakpoints go back to pending when no session is left.
+    fn after_session_end(&self) {
+        if !self.live_sessions().is_empty() {
+            return;
+        }
+        let ids: Vec<String> =
+            self.bps.lock().unwrap().list.iter().filter(|b| b.kind == BreakpointKind::Line).map(|b| b.id.clone()).collect();
+        for id in ids {
+            self.update_bp(&id, |b| {
+                b.verified = false;
+                b.message = Some(PENDING_MESSAGE.into());
+            });
+        }
+    }
+
+    fn mark_ended(&self, s: &Session, why: String) {
+        {
+            let mut e = s.ended.lock().unwrap();
+            if e.is_none() {
+                *e = Some(why);
+            }
+        }
+        *s.state.lock().unwrap() = SessionState::Stopped;
+        s.clear_values();
+        if !s.stopped_sent.swap(true, Ordering::SeqCst) {
+            let exit_code = *s.exit_code.lock().unwrap();
+            self.emit(BackendEvent::Stopped { session_id: s.id.clone(), exit_code });
+            self.after_session_end();
+        }
+        // Wake anyone waiting for the configuration phase or the process event.
+        s.initialized_notify.notify_waiters();
+        s.process_seen.notify_waiters();
+    }
+
+    fn map_reason(reason: &str) -> PauseReason {
+        match reason {
+            "breakpoint" | "function breakpoint" | "data breakpoint" | "instruction breakpoint" => PauseReason::Breakpoint,
+            "step" => PauseReason::Step,
+            "pause" => PauseReason::Pause,
+            "exception" => PauseReason::Exception,
+            "entry" => PauseReason::Entry,
+            "goto" => PauseReason::Goto,
+            _ => PauseReason::Other,
+        }
+    }
+
+    /// Translates one DAP event of session `s` into backend events.
+    async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
+        let b = &ev.body;
+        match ev.event.as_str() {
+            "initialized" => {
+                s.initialized.store(true, Ordering::SeqCst);
+                s.initialized_notify.notify_waiters();
+            }
+            "process" => {
+                if let Some(pid) = b.get("systemProcessId").and_then(Value::as_u64) {
+                    *s.process_id.lock().unwrap() = Some(pid as u32);
+                }
+                s.process_seen.notify_waiters();
+            }
+            "stopped" => {
+                let thread = b.get("threadId").and_then(Value::as_i64);
+                if let Some(t) = thread {
+                    *s.last_thread.lock().unwrap() = Some(t);
+                }
+                let dap_reason = b.get("reason").and_then(Value::as_str).unwrap_or("");
+                let mut reason = Self::map_reason(dap_reason);
+                let hit: Vec<i64> =
+                    b.get("hitBreakpointIds").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
+                let ids: Vec<String> = {
+                    let map = s.bp_ids.lock().unwrap();
+                    hit.iter().filter_map(|h| map.get(h).cloned()).collect()
+                };
+                let hit_temp = hit.iter().any(|h| s.temp_ids.lock().unwrap().contains(h));
+                let first = !s.first_stop_seen.swap(true, Ordering::SeqCst);
+                // gdb reports its stop at main (stopAtBeginningOfMainSubprogram) as a breakpoint.
+                if first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint {
+                    reason = PauseReason::Entry;
+                }
+                let mut description = b
+                    .get("text")
+                    .or(b.get("description"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                if hit_temp && ids.is_empty() {
+                    description = Some("reached the run-to location".into());
+                }
+                if reason == PauseReason::Exception
+                    && s.cap("supportsExceptionInfoRequest")
+                    && let Some(t) = thread
+                    && let Ok(info) = s.req("exceptionInfo", json!({"threadId": t})).await
+                {
+                    let id = info.get("exceptionId").and_then(Value::as_str).unwrap_or("");
+                    let d = info.get("description").and_then(Value::as_str).unwrap_or("");
+                    description = Some(if d.is_empty() { id.to_string() } else { format!("{id}: {d}") });
+                }
+                // Restore what run-to / ignore-breakpoints changed before anyone can resume.
+                let ov = s.override_.lock().unwrap().take();
+                if let Some(ov) = ov {
+                    s.temp_ids.lock().unwrap().clear();
+                    let mut files = if ov.suppress { self.bp_files() } else { vec![] };
+                    if let Some((f, _)) = ov.temp
+                        && !files.contains(&f)
+                    {
+                        files.push(f);
+                    }
+                    for f in files {
+                        let _ = self.sync_file(s, &f).await;
+                    }
+                }
+                // Temporary breakpoints go away once hit.
+                let temporary: Vec<(String, Option<String>)> = {
+                    let store = self.bps.lock().unwrap();
+                    store.list.iter().filter(|b| b.temporary && ids.contains(&b.id)).map(|b| (b.id.clone(), b.file.clone())).collect()
+                };
+                for (id, file) in temporary {
+                    self.bps.lock().unwrap().list.retain(|b| b.id != id);
+                    self.emit(BackendEvent::BreakpointRemoved { id });
+                    if let Some(f) = file {
+                        let _ = self.sync_file(s, &f).await;
+                    }
+                }
+                for id in &ids {
+                    self.update_bp(id, |b| b.hit_count = Some(b.hit_count.unwrap_or(0) + 1));
+                }
+                s.clear_values();
+                *s.state.lock().unwrap() = SessionState::Paused;
+                self.emit(BackendEvent::Paused {
+                    session_id: s.id.clone(),
+                    thread_id: thread.map(|t| t.to_string()).unwrap_or_default(),
+                    reason,
+                    breakpoint_ids: ids,
+                    description,
+                });
+            }
+            "continued" | transport::SYNTHETIC_RESUMED => {
+                let mut st = s.state.lock().unwrap();
+                if *st != SessionState::Running && *st != SessionState::Stopped {
+                    *st = SessionState::Running;
+                    drop(st);
+                    s.clear_values();
+                    self.emit(BackendEvent::Resumed { session_id: s.id.clone() });
+                }
+            }
+            "exited" => {
+                *s.exit_code.lock().unwrap() = b.get("exitCode").and_then(Value::as_i64);
+            }
+            "terminated" => {
+                self.mark_ended(s, "the debuggee terminated".into());
+                let s = s.clone();
+                tokio::spawn(async move { s.shutdown().await });
+            }
+            transport::SYNTHETIC_CLOSED => {
+                let why = s.client.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter exited".into());
+                self.mark_ended(s, why);
+            }
+            "output" => {
+                let text = b.get("output").and_then(Value::as_str).unwrap_or("").to_string();
+                let category = match b.get("category").and_then(Value::as_str).unwrap_or("console") {
+                    "stdout" => OutputCategory::Stdout,
+                    "stderr" => OutputCategory::Stderr,
+                    "telemetry" => return,
+                    _ => OutputCategory::Console,
+                };
+                // Log-point output carries the breakpoint's source location (debugpy does).
+                let at = b.pointer("/source/path").and_then(Value::as_str).zip(b.get("line").and_then(Value::as_u64));
+                let is_log = at.is_some_and(|(f, l)| {
+                    let f = std::fs::canonicalize(f).map(|p| p.display().to_string()).unwrap_or(f.to_string());
+                    self.bps.lock().unwrap().list.iter().any(|bp| {
+                        bp.log_message.is_some()
+                            && bp.file.as_deref() == Some(f.as_str())
+                            && (bp.line == Some(l as u32) || bp.requested_line == Some(l as u32))
+                    })
+                });
+                let any_log = || self.bps.lock().unwrap().list.iter().any(|bp| bp.log_message.is_some());
+                // debugpy marks it only with an empty `source` object (program output has none);
+                // gdb sends log-point text as "console" (its own chatter comes as "stdout").
+                let is_log = is_log
+                    || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty())) && any_log())
+                    || (s.adapter == AdapterKind::Gdb && category == OutputCategory::Console && any_log());
+                // gdb reports breakpoints set before the program is loaded as CLI chatter on
+                // "stdout"; the binding itself arrives as a `breakpoint` event.
+                if s.adapter == AdapterKind::Gdb
+                    && category == OutputCategory::Stdout
+                    && (text.contains("No source file named ") || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending.")))
+                {
+                    return;
+                }
+                let category = if is_log { OutputCategory::Tracepoint } else { category };
+                self.emit(BackendEvent::Output { session_id: s.id.clone(), category, text });
+            }
+            "breakpoint" => {
+                let Some(bp) = b.get("breakpoint") else { return };
+                let Some(dap_id) = bp.get("id").and_then(Value::as_i64) else { return };
+                if b.get("reason").and_then(Value::as_str) == Some("removed") {
+                    return;
+                }
+                let ours = s.bp_ids.lock().unwrap().get(&dap_id).cloned();
+                if let Some(id) = ours {
+                    self.apply_dap_bp(&id, bp);
+                }
+            }
+            "capabilities" => {
+                if let Some(c) = b.get("capabilities").and_then(Value::as_object) {
+                    let mut caps = s.caps.lock().unwrap();
+                    for (k, v) in c {
+                        caps[k] = v.clone();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn spawn_pump(self: &Arc<Self>, s: Arc<Session>, mut rx: mpsc::UnboundedReceiver<DapEvent>) {
+        let inner = self.clone();
+        tokio::spawn(async move {
+            while let Some(ev) = rx.recv().await {
+                let closed = ev.event == transport::SYNTHETIC_CLOSED;
+                inner.on_event(&s, ev).await;
+                if closed {
+                    break;
+                }
+            }
+        });
+    }
+
+    async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
+        let resolved: ResolvedLaunch = config::resolve(&self.root, &req)?;
+        let (program, args) = adapter::command(resolved.adapter, resolved.python.as_deref())?;
+        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd).map_err(|e| {
+            BackendError::Failed(format!("cannot start the {} adapter ({program}): {e}; {}", resolved.adapter.name(), adapter::spawn_hint(resolved.adapter)))
+        })?;
+        let id = format!("s{}", self.next_session.fetch_add(1, Ordering::SeqCst));
+        let session = Arc::new(Session {
+            id: id.clone(),
+            name: resolved.name.clone(),
+            run_configuration: resolved.run_configuration.clone(),
+            mode: req.mode,
+            adapter: resolved.adapter,
+            request: resolved.request.clone(),
+            client: client.clone(),
+            caps: Mutex::new(Value::Null),
+            state: Mutex::new(SessionState::Starting),
+            process_id: Mutex::new(None),
+            process_seen: Notify::new(),
+            exit_code: Mutex::new(None),
+            ended: Mutex::new(None),
+            stopped_sent: AtomicBool::new(false),
+            initialized: AtomicBool::new(false),
+            initialized_notify: Notify::new(),
+            stop_on_entry: req.stop_on_entry
+                || resolved.arguments.get("stopOnEntry").and_then(Value::as_bool).unwrap_or(false)
+                || resolved.arguments.get("stopAtBeginningOfMainSubprogram").and_then(Value::as_bool).unwrap_or(false),
+            stop_on_exception: req.stop_on_exception,
+            first_stop_seen: AtomicBool::new(false),
+            bp_ids: Mutex::new(HashMap::new()),
+            temp_ids: Mutex::new(BTreeSet::new()),
+            override_: Mutex::new(None),
+            last_thread: Mutex::new(None),
+            values: Mutex::new(ValueTable::default()),
+        });
+        {
+            let mut list = self.sessions.lock().unwrap();
+            list.push(session.clone());
+            // Bound the ended sessions kept around for status.
+            let ended: Vec<String> = list.iter().filter(|s| s.is_ended()).map(|s| s.id.clone()).collect();
+            if ended.len() > KEEP_ENDED {
+                let drop_ids: BTreeSet<&String> = ended[..ended.len() - KEEP_ENDED].iter().collect();
+                list.retain(|s| !drop_ids.contains(&s.id));
+            }
+        }
+        self.spawn_pump(session.clone(), rx);
+        // SessionStarted goes out before anything the adapter can report (a stop on entry).
+        self.emit(BackendEvent::SessionStarted { session: session.info() });
+        match self.configure(&session, &resolved).await {
+            Ok(()) => {}
+            Err(e) => {
+                let tail = client.stderr_tail();
+                self.mark_ended(&session, format!("launch failed: {e}"));
+                session.shutdown().await;
+                let hint = if tail.trim().is_empty() { String::new() } else { format!(" (adapter stderr: {})", tail.trim()) };
+                return Err(match e {
+                    BackendError::Failed(m) => BackendError::Failed(format!("launching '{}' failed: {m}{hint}", resolved.name)),
+                    BackendError::InvalidState(m) => BackendError::Failed(format!("launching '{}' failed: {m}{hint}", resolved.name)),
+                    other => other,
+                });
+            }
+        }
+        Ok(session.info())
+    }
+
+    /// initialize → launch/attach (answered late) → initialized → breakpoints →
+    /// configurationDone → launch response → process event.
+    async fn configure(self: &Arc<Self>, s: &Arc<Session>, r: &ResolvedLaunch) -> BackendResult<()> {
+        let caps = s
+            .req(
+                "initialize",
+                json!({
+                    "clientID": "debugger-mcp",
+                    "clientName": "Debugger MCP",
+                    "adapterID": r.adapter.name(),
+                    "locale": "en",
+                    "linesStartAt1": true,
+                    "columnsStartAt1": true,
+                    "pathFormat": "path",
+                    "supportsVariableType": true,
+                    "supportsVariablePaging": true,
+                    "supportsRunInTerminalRequest": false,
+                    "supportsProgressReporting": false,
+                    "supportsInvalidatedEvent": false,
+                    "supportsStartDebuggingRequest": false,
+                }),
+            )
+            .await?;
+        *s.caps.lock().unwrap() = if caps.is_object() { caps } else { json!({}) };
+        {
+            let mut known = self.known_filters.lock().unwrap();
+            for f in s.filters() {
+                if !known.iter().any(|k| k.id == f.id) {
+                    known.push(f);
+                }
+            }
+        }
+        // Register for `initialized` before sending launch so the notification is not missed.
+        let init = s.initialized_notify.notified();
+        tokio::pin!(init);
+        init.as_mut().enable();
+        let mut launch_rx = s.client.send(&r.request, Value::Object(r.arguments.clone())).await.map_err(|e| err_from(s, e))?;
+        let mut launch_result: Option<Result<Value, DapError>> = None;
+        if !s.initialized.load(Ordering::SeqCst) {
+            tokio::select! {
+                _ = &mut init => {}
+                r = &mut launch_rx => {
+                    // Some adapters answer launch before `initialized`; a failure ends it here.
+                    let r = r.unwrap_or_else(|_| Err(DapError::Closed("adapter connection dropped".into())));
+                    if let Err(e) = r { return Err(err_from(s, e)); }
+                    launch_result = Some(Ok(Value::Null));
+                    if !s.initialized.load(Ordering::SeqCst) {
+                        tokio::time::timeout(LAUNCH_TIMEOUT, &mut init).await.map_err(|_| BackendError::Timeout(
+                            "the adapter sent no 'initialized' event".into()))?;
+                    }
+                }
+                _ = tokio::time::sleep(LAUNCH_TIMEOUT) => {
+                    return Err(BackendError::Timeout("the adapter sent no 'initialized' event".into()));
+                }
+            }
+        }
+        if s.is_ended() {
+            return Err(BackendError::Failed(s.ended.lock().unwrap().clone().unwrap_or_default()));
+        }
+        self.sync_all_lines(s).await?;
+        self.sync_exceptions(s).await?;
+        if s.cap("supportsConfigurationDoneRequest") {
+            s.req_t("configurationDone", Value::Null, LAUNCH_TIMEOUT).await?;
+        }
+        if launch_result.is_none() {
+            Client::wait(&r.request, launch_rx, LAUNCH_TIMEOUT).await.map_err(|e| err_from(s, e))?;
+        }
+        {
+            let mut st = s.state.lock().unwrap();
+            if *st == SessionState::Starting {
+                *st = SessionState::Running;
+            }
+        }
+        // The process id comes in an event right after the launch; wait briefly for it so the
+        // returned SessionInfo carries it (event-driven, bounded).
+        if r.request == "launch" && s.process_id.lock().unwrap().is_none() {
+            let seen = s.process_seen.notified();
+            tokio::pin!(seen);
+            seen.as_mut().enable();
+            if s.process_id.lock().unwrap().is_none() && !s.is_ended() {
+                let _ = tokio::time::timeout(Duration::from_secs(3), seen).await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn resolve_thread(&self, s: &Session, thread: Option<&str>) -> BackendResult<i64> {
+        if let Some(t) = thread {
+            return t.parse().map_err(|_| BackendError::NotFound(format!("thread '{t}'")));
+        }
+        if let Some(t) = *s.last_thread.lock().unwrap() {
+            return Ok(t);
+        }
+        let body = s.req("threads", Value::Null).await?;
+        body.pointer("/threads/0/id")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| BackendError::InvalidState(format!("session {} has no threads", s.id)))
+    }
+}
+
+fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
+    h.parse().map_err(|_| BackendError::NotFound(format!("{what} '{h}'")))
+}
+
+fn scope_kind(scope: &Value) -> Option<ValueScope> {
+    let hint = scope.get("presentationHint").and_then(Value::as_str).unwrap_or("");
+    let name = scope.get("name").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
+    if hint == "locals" || name == "locals" || name == "local" {
+        Some(ValueScope::Local)
+    } else if hint == "arguments" || name == "arguments" {
+        Some(ValueScope::Argument)
+    } else {
+        None
+    }
 }
 
 #[async_trait]
 impl Backend for DapBackend {
-    async fn handshake(&self) -> BackendResult<BackendInfo> { todo() }
-    async fn projects(&self) -> BackendResult<Vec<ProjectInfo>> { todo() }
-    async fn run_configurations(&self, _: &str) -> BackendResult<Vec<RunConfigInfo>> { todo() }
-    async fn launch(&self, _: &str, _: LaunchRequest) -> BackendResult<SessionInfo> { todo() }
-    async fn sessions(&self, _: &str) -> BackendResult<Vec<SessionInfo>> { todo() }
-    async fn stop(&self, _: &str) -> BackendResult<()> { todo() }
-    async fn breakpoints(&self, _: &str) -> BackendResult<Vec<BreakpointInfo>> { todo() }
-    async fn add_line_breakpoint(&self, _: &str, _: LineBreakpointSpec) -> BackendResult<BreakpointInfo> { todo() }
-    async fn add_exception_breakpoint(&self, _: &str, _: ExceptionBreakpointSpec) -> BackendResult<BreakpointInfo> { todo() }
-    async fn update_breakpoint(&self, _: &str, _: &str, _: BreakpointUpdate) -> BackendResult<BreakpointInfo> { todo() }
-    async fn remove_breakpoint(&self, _: &str, _: &str) -> BackendResult<()> { todo() }
-    async fn control(&self, _: &str, _: Option<&str>, _: ControlOp) -> BackendResult<()> { todo() }
-    async fn threads(&self, _: &str) -> BackendResult<Vec<ThreadInfo>> { todo() }
-    async fn frames(&self, _: &str, _: &str, _: u32, _: u32) -> BackendResult<FramePage> { todo() }
-    async fn select_frame(&self, _: &str, _: &str, _: &str) -> BackendResult<()> { todo() }
-    async fn frame_variables(&self, _: &str, _: &str) -> BackendResult<Vec<ValueNode>> { todo() }
-    async fn children(&self, _: &str, _: &str, _: u32, _: u32) -> BackendResult<ChildPage> { todo() }
-    async fn set_value(&self, _: &str, _: &str, _: &str) -> BackendResult<ValueNode> { todo() }
-    async fn evaluate(&self, _: &str, _: EvalRequest) -> BackendResult<ValueNode> { todo() }
-    async fn read_source(&self, _: &str, _: &str) -> BackendResult<String> { todo() }
-    async fn confirm(&self, _: &str, _: ConfirmRequest) -> BackendResult<bool> { todo() }
+    async fn handshake(&self) -> BackendResult<BackendInfo> {
+        Ok(BackendInfo {
+            name: "dap".into(),
+            table_version: TABLE_VERSION,
+            can_confirm: false,
+            supports_set_value: true,
+            supports_code_fragments: true,
+            supports_exception_breakpoints: true,
+            exception_filters: self.inner.known_filters.lock().unwrap().clone(),
+        })
+    }
+
+    async fn projects(&self) -> BackendResult<Vec<ProjectInfo>> {
+        let root = &self.inner.root;
+        Ok(vec![ProjectInfo {
+            name: root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| root.display().to_string()),
+            root: root.display().to_string(),
+        }])
+    }
+
+    async fn run_configurations(&self, project: &str) -> BackendResult<Vec<RunConfigInfo>> {
+        self.inner.check_project(project)?;
+        config::list(&self.inner.root)
+    }
+
+    async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
+        self.inner.check_project(project)?;
+        self.inner.launch(request).await
+    }
+
+    async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
+        self.inner.check_project(project)?;
+        Ok(self.inner.sessions.lock().unwrap().iter().map(|s| s.info()).collect())
+    }
+
+    async fn stop(&self, session_id: &str) -> BackendResult<()> {
+        let s = self.inner.session(session_id)?;
+        if s.is_ended() {
+            // Make sure nothing is left running, then report success: the goal is reached.
+            s.shutdown().await;
+            return Ok(());
+        }
+        s.shutdown().await;
+        self.inner.mark_ended(&s, "stopped on request".into());
+        Ok(())
+    }
+
+    async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>> {
+        self.inner.check_project(project)?;
+        Ok(self.inner.bps.lock().unwrap().list.clone())
+    }
+
+    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo> {
+        self.inner.check_project(project)?;
+        if spec.line == 0 {
+            return Err(BackendError::Failed("line numbers are 1-based".into()));
+        }
+        let file = self.inner.absolute(&spec.file);
+        if !file.is_file() {
+            return Err(BackendError::NotFound(format!("file '{}'", file.display())));
+        }
+        let file = file.display().to_string();
+        // Re-setting a line updates the breakpoint there.
+        let existing = self
+            .inner
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .find(|b| b.kind == BreakpointKind::Line && b.file.as_deref() == Some(&file) && b.requested_line == Some(spec.line))
+            .map(|b| b.id.clone());
+        let id = {
+            let mut store = self.inner.bps.lock().unwrap();
+            let id = existing.clone().unwrap_or_else(|| {
+                let id = store.next.to_string();
+                store.next += 1;
+                id
+            });
+            let bp = BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Line,
+                file: Some(file.clone()),
+                requested_line: Some(spec.line),
+                line: Some(spec.line),
+                verified: false,
+                message: Some(PENDING_MESSAGE.into()),
+                enabled: spec.enabled,
+                condition: spec.condition.filter(|c| !c.is_empty()),
+                log_message: spec.log_message.filter(|c| !c.is_empty()),
+                hit_condition: spec.hit_condition.filter(|c| !c.is_empty()),
+                suspend_policy: spec.suspend_policy,
+                temporary: spec.temporary,
+                ..Default::default()
+            };
+            match store.list.iter_mut().find(|b| b.id == id) {
+                Some(b) => *b = bp,
+                None => store.list.push(bp),
+            }
+            id
+        };
+        let mut first_err = None;
+        for s in self.inner.live_sessions() {
+            if let Err(e) = self.inner.sync_file(&s, &file).await
+                && first_err.is_none()
+            {
+                first_err = Some(e);
+            }
+        }
+        let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
+        let bp = bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+        if let (Some(e), false) = (first_err, bp.verified) {
+            tracing::debug!("setBreakpoints failed: {e}");
+        }
+        Ok(bp)
+    }
+
+    async fn add_exception_breakpoint(&self, project: &str, spec: ExceptionBreakpointSpec) -> BackendResult<BreakpointInfo> {
+        self.inner.check_project(project)?;
+        // Validate against what the adapters offer, once known.
+        let known: Vec<ExceptionFilter> = {
+            let live = self.inner.live_sessions();
+            if let Some(s) = live.first() { s.filters() } else { self.inner.known_filters.lock().unwrap().clone() }
+        };
+        let any = matches!(spec.exception.as_str(), "*" | "any" | "Exception" | "BaseException" | "");
+        if !known.is_empty() && !any && !known.iter().any(|f| f.id == spec.exception) {
+            return Err(BackendError::Unsupported(format!(
+                "exception breakpoint '{}' is not offered by the debug adapter; available filters: {}",
+                spec.exception,
+                known.iter().map(|f| format!("{} ({})", f.id, f.label)).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let id = {
+            let mut store = self.inner.bps.lock().unwrap();
+            let id = store.next.to_string();
+            store.next += 1;
+            store.list.push(BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Exception,
+                verified: false,
+                message: Some(PENDING_MESSAGE.into()),
+                enabled: spec.enabled,
+                condition: spec.condition.filter(|c| !c.is_empty()),
+                suspend_policy: spec.suspend_policy,
+                exception: Some(spec.exception.clone()),
+                caught: Some(spec.caught),
+                uncaught: Some(spec.uncaught),
+                ..Default::default()
+            });
+            id
+        };
+        for s in self.inner.live_sessions() {
+            self.inner.sync_exceptions(&s).await?;
+        }
+        let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
+        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+    }
+
+    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo> {
+        self.inner.check_project(project)?;
+        let (kind, file) = {
+            let mut store = self.inner.bps.lock().unwrap();
+            let bp = store.list.iter_mut().find(|b| b.id == id).ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+            let set = |field: &mut Option<String>, v: Option<String>| {
+                if let Some(v) = v {
+                    *field = if v.is_empty() { None } else { Some(v) };
+                }
+            };
+            if let Some(e) = update.enabled {
+                bp.enabled = e;
+            }
+            set(&mut bp.condition, update.condition);
+            set(&mut bp.log_message, update.log_message);
+            set(&mut bp.hit_condition, update.hit_condition);
+            if let Some(p) = update.suspend_policy {
+                bp.suspend_policy = p;
+            }
+            if let Some(t) = update.temporary {
+                bp.temporary = t;
+            }
+            if !bp.enabled {
+                bp.verified = false;
+                bp.message = Some("disabled".into());
+            } else if bp.message.as_deref() == Some("disabled") {
+                bp.message = Some(PENDING_MESSAGE.into());
+            }
+            (bp.kind, bp.file.clone())
+        };
+        for s in self.inner.live_sessions() {
+            match (kind, &file) {
+                (BreakpointKind::Line, Some(f)) => self.inner.sync_file(&s, f).await?,
+                _ => self.inner.sync_exceptions(&s).await?,
+            }
+        }
+        let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
+        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+    }
+
+    async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()> {
+        self.inner.check_project(project)?;
+        let removed = {
+            let mut store = self.inner.bps.lock().unwrap();
+            let pos = store.list.iter().position(|b| b.id == id).ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+            store.list.remove(pos)
+        };
+        for s in self.inner.live_sessions() {
+            s.bp_ids.lock().unwrap().retain(|_, v| v != id);
+            match (&removed.kind, &removed.file) {
+                (BreakpointKind::Line, Some(f)) => self.inner.sync_file(&s, f).await?,
+                _ => self.inner.sync_exceptions(&s).await?,
+            }
+        }
+        self.inner.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
+        Ok(())
+    }
+
+    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
+        let s = self.inner.live(session_id)?;
+        if op == ControlOp::Pause {
+            if *s.state.lock().unwrap() == SessionState::Paused {
+                return Err(BackendError::InvalidState(format!("session {session_id} is already paused")));
+            }
+            let t = self.inner.resolve_thread(&s, thread_id).await?;
+            s.req("pause", json!({"threadId": t})).await?;
+            return Ok(());
+        }
+        s.require_paused()?;
+        let t = self.inner.resolve_thread(&s, thread_id).await?;
+        let (command, ov) = match &op {
+            ControlOp::Resume => ("continue", None),
+            ControlOp::StepOver { ignore_breakpoints } => {
+                ("next", ignore_breakpoints.then(|| Override { temp: None, suppress: true }))
+            }
+            // `force` (step into library code) cannot be changed per step in DAP; debugpy's
+            // justMyCode is fixed at launch.
+            ControlOp::StepInto { .. } => ("stepIn", None),
+            ControlOp::StepOut => ("stepOut", None),
+            ControlOp::RunTo { file, line, ignore_breakpoints } => {
+                let f = self.inner.absolute(file).display().to_string();
+                ("continue", Some(Override { temp: Some((f, *line)), suppress: *ignore_breakpoints }))
+            }
+            ControlOp::Pause => unreachable!(),
+        };
+        if let Some(ov) = ov {
+            *s.override_.lock().unwrap() = Some(ov.clone());
+            let res = if ov.suppress {
+                self.inner.sync_all_lines(&s).await
+            } else {
+                let f = ov.temp.clone().unwrap().0;
+                self.inner.sync_file(&s, &f).await
+            };
+            if let Err(e) = res {
+                s.override_.lock().unwrap().take();
+                let _ = self.inner.sync_all_lines(&s).await;
+                return Err(e);
+            }
+        }
+        let mut args = json!({"threadId": t});
+        if command != "continue" {
+            args["granularity"] = json!("line");
+        }
+        // The resulting "resumed" is emitted from the event stream, in order with the stop
+        // that follows (see transport::SYNTHETIC_RESUMED).
+        if let Err(e) = s.req(command, args).await {
+            if s.override_.lock().unwrap().take().is_some() {
+                let _ = self.inner.sync_all_lines(&s).await;
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>> {
+        let s = self.inner.live(session_id)?;
+        let body = s.req("threads", Value::Null).await?;
+        let state = match *s.state.lock().unwrap() {
+            SessionState::Paused => "paused",
+            _ => "running",
+        };
+        Ok(body
+            .get("threads")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|t| ThreadInfo {
+                        id: t.get("id").and_then(Value::as_i64).unwrap_or(0).to_string(),
+                        name: t.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+                        state: state.into(),
+                        group: None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage> {
+        let s = self.inner.live(session_id)?;
+        s.require_paused()?;
+        let t = parse_handle(thread_id, "thread")?;
+        let body = s.req("stackTrace", json!({"threadId": t, "startFrame": offset, "levels": limit})).await?;
+        let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
+        let frames: Vec<FrameInfo> = frames
+            .iter()
+            .take(limit as usize)
+            .enumerate()
+            .map(|(i, f)| {
+                let file = f.pointer("/source/path").and_then(Value::as_str).map(|p| {
+                    std::fs::canonicalize(p).map(|c| c.display().to_string()).unwrap_or_else(|_| p.to_string())
+                });
+                let name = f.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+                // "Class.method" (Python/Java style) or "ns::Class::method" (C++).
+                let (class_name, method_name) = match name.rsplit_once("::").or_else(|| name.rsplit_once('.')) {
+                    Some((c, m)) if !c.is_empty() && !m.is_empty() && !name.starts_with('<') => (Some(c.to_string()), m.to_string()),
+                    _ => (None, name.clone()),
+                };
+                let hint = f.get("presentationHint").and_then(Value::as_str);
+                let src_hint = f.pointer("/source/presentationHint").and_then(Value::as_str);
+                let is_library = self.inner.is_library(file.as_deref())
+                    || matches!(hint, Some("subtle") | Some("deemphasize"))
+                    || src_hint == Some("deemphasize");
+                FrameInfo {
+                    index: offset + i as u32,
+                    handle: f.get("id").and_then(Value::as_i64).unwrap_or(0).to_string(),
+                    file,
+                    line: f.get("line").and_then(Value::as_u64).filter(|l| *l > 0).map(|l| l as u32),
+                    class_name,
+                    method_name: Some(method_name),
+                    is_library,
+                }
+            })
+            .collect();
+        let total = body.get("totalFrames").and_then(Value::as_u64).map(|t| t as u32);
+        Ok(FramePage { frames, total })
+    }
+
+    async fn select_frame(&self, session_id: &str, _thread_id: &str, _frame: &str) -> BackendResult<()> {
+        self.inner.live(session_id)?;
+        Ok(())
+    }
+
+    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>> {
+        let s = self.inner.live(session_id)?;
+        s.require_paused()?;
+        let frame_id = parse_handle(frame, "frame")?;
+        let body = s.req("scopes", json!({"frameId": frame_id})).await?;
+        let scopes = body.get("scopes").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        for scope in &scopes {
+            let r = scope.get("variablesReference").and_then(Value::as_i64).unwrap_or(0);
+            if r == 0 {
+                continue;
+            }
+            s.values.lock().unwrap().ref_frame.insert(r, frame_id);
+            match scope_kind(scope) {
+                Some(kind) => {
+                    let vars = s.req("variables", json!({"variablesReference": r})).await?;
+                    for v in vars.get("variables").and_then(Value::as_array).into_iter().flatten() {
+                        out.push(s.node(v, Some(r), Some(frame_id), kind));
+                    }
+                }
+                None => {
+                    // Globals, registers and the like: one expandable group node.
+                    let name = scope.get("name").and_then(Value::as_str).unwrap_or("scope").to_string();
+                    let count = scope.get("namedVariables").and_then(Value::as_u64).map(|n| {
+                        n + scope.get("indexedVariables").and_then(Value::as_u64).unwrap_or(0)
+                    });
+                    let global = name.to_ascii_lowercase().contains("global");
+                    out.push(ValueNode {
+                        name: name.clone(),
+                        value: String::new(),
+                        type_name: None,
+                        has_children: true,
+                        children_handle: Some(r.to_string()),
+                        set_handle: None,
+                        evaluate_name: None,
+                        child_count: count,
+                        scope: if global { ValueScope::Global } else { ValueScope::Synthetic },
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage> {
+        let s = self.inner.live(session_id)?;
+        s.require_paused()?;
+        let r = parse_handle(handle, "value handle")?;
+        let frame_id = s.values.lock().unwrap().ref_frame.get(&r).copied();
+        let paging = s.cap("supportsVariablePaging");
+        let args = if paging {
+            json!({"variablesReference": r, "start": offset, "count": limit})
+        } else {
+            json!({"variablesReference": r})
+        };
+        let body = s.req("variables", args).await.map_err(|e| match e {
+            BackendError::Failed(m) => {
+                BackendError::Failed(format!("{m} (value handle {handle}; handles are valid until the next resume)"))
+            }
+            e => e,
+        })?;
+        let all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        let (page, total): (Vec<Value>, Option<u64>) = if paging {
+            (all.into_iter().take(limit as usize).collect(), None)
+        } else {
+            let total = all.len() as u64;
+            (all.into_iter().skip(offset as usize).take(limit as usize).collect(), Some(total))
+        };
+        Ok(ChildPage {
+            children: page.iter().map(|v| s.node(v, Some(r), frame_id, ValueScope::Local)).collect(),
+            total,
+        })
+    }
+
+    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
+        let s = self.inner.live(session_id)?;
+        s.require_paused()?;
+        let idx: usize = handle.parse().map_err(|_| BackendError::NotFound(format!("set handle '{handle}'")))?;
+        let target = s.values.lock().unwrap().set_targets.get(idx).cloned().ok_or_else(|| {
+            BackendError::NotFound(format!("set handle '{handle}' (handles are valid until the next resume)"))
+        })?;
+        let result = if let (Some(parent), true) = (target.parent_ref, s.cap("supportsSetVariable")) {
+            s.req("setVariable", json!({"variablesReference": parent, "name": target.name, "value": new_value})).await
+        } else {
+            Err(BackendError::Unsupported("setVariable".into()))
+        };
+        let body = match result {
+            Ok(b) => b,
+            Err(e) => match (&target.evaluate_name, s.cap("supportsSetExpression")) {
+                (Some(expr), true) => {
+                    let mut args = json!({"expression": expr, "value": new_value});
+                    if let Some(f) = target.frame_id {
+                        args["frameId"] = json!(f);
+                    }
+                    s.req("setExpression", args).await?
+                }
+                _ => return Err(e),
+            },
+        };
+        let mut v = body.clone();
+        v["name"] = json!(target.name);
+        if let Some(e) = &target.evaluate_name {
+            v["evaluateName"] = json!(e);
+        }
+        Ok(s.node(&v, target.parent_ref, target.frame_id, ValueScope::Local))
+    }
+
+    async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
+        let s = self.inner.live(session_id)?;
+        s.require_paused()?;
+        let frame_id = parse_handle(&request.frame, "frame")?;
+        // gdb: "repl" runs CLI commands, other contexts evaluate expressions; debugpy: "repl"
+        // also accepts statements, "watch" only expressions. Side-effect freedom is not
+        // something either adapter can enforce for expressions (a function call still runs).
+        let context = match request.context {
+            EvalContext::Expression | EvalContext::Watch => "watch",
+            EvalContext::Repl | EvalContext::CodeFragment => {
+                if !request.allow_side_effects {
+                    return Err(BackendError::InvalidState(
+                        "code fragments and REPL evaluation can change the program; they need allow_side_effects".into(),
+                    ));
+                }
+                "repl"
+            }
+        };
+        let body = s
+            .req("evaluate", json!({"expression": request.expression, "frameId": frame_id, "context": context}))
+            .await?;
+        let mut v = body.clone();
+        v["name"] = json!(request.expression);
+        v["evaluateName"] = json!(request.expression);
+        Ok(s.node(&v, None, Some(frame_id), ValueScope::Local))
+    }
+
+    async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
+        self.inner.check_project(project)?;
+        let p = self.inner.absolute(path);
+        tokio::fs::read_to_string(&p).await.map_err(|e| BackendError::NotFound(format!("file '{}': {e}", p.display())))
+    }
+
+    async fn confirm(&self, _project: &str, _request: ConfirmRequest) -> BackendResult<bool> {
+        Err(BackendError::Unsupported("the headless DAP backend has no UI to ask the user".into()))
+    }
+}
+
+impl Drop for DapBackend {
+    fn drop(&mut self) {
+        // Adapter processes are killed when their clients drop (kill_on_drop + Client::drop);
+        // gdb's inferiors are killed explicitly since a killed gdb leaves them running.
+        for s in self.inner.sessions.lock().unwrap().iter() {
+            s.client.kill_now();
+            if !s.is_ended()
+                && s.request == "launch"
+                && let Some(pid) = *s.process_id.lock().unwrap()
+            {
+                let _ = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            }
+        }
+    }
 }

@@ -1,1 +1,290 @@
-fn main() {}
+//! `debugger-mcp`: the headless Debugger MCP server (SPEC §1–§2).
+//!
+//! ```text
+//! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN]
+//! debugger-mcp stdio --project DIR [--config FILE]
+//! ```
+//! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
+//!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
+//!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
+//!   stderr. Non-loopback listen addresses are refused.
+//! - `stdio` serves MCP on stdin/stdout with the same backend; logs on stderr only.
+//! - Settings: `--config FILE`; otherwise `DIR/debugger-mcp.toml` when it exists; otherwise
+//!   `$XDG_CONFIG_HOME/debugger-mcp/config.toml` (default `~/.config/debugger-mcp/config.toml`);
+//!   a missing file means defaults. `--token` (or env `DEBUGGER_MCP_TOKEN`) overrides
+//!   `http.token`.
+//! - SIGINT/SIGTERM: stop accepting, end MCP sessions and SSE streams, stop debug sessions, exit.
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use debugger_mcp_core::backend::{Backend, event_channel};
+use debugger_mcp_core::config::Config;
+use debugger_mcp_core::engine::Engine;
+use debugger_mcp_dap::DapBackend;
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Parser, Debug)]
+#[command(name = "debugger-mcp", version, about = "Debugger MCP server: lets AI agents drive debuggers over MCP")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve MCP over HTTP on a loopback port (Streamable HTTP + legacy SSE).
+    Serve {
+        /// Project directory (launch configurations, breakpoints and paths are relative to it).
+        #[arg(long, value_name = "DIR")]
+        project: PathBuf,
+        /// Loopback address to listen on; port 0 picks a free port.
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:0")]
+        listen: String,
+        /// Settings file (default: DIR/debugger-mcp.toml, else ~/.config/debugger-mcp/config.toml).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Require this bearer token on every HTTP request (overrides http.token).
+        #[arg(long)]
+        token: Option<String>,
+    },
+    /// Serve MCP on stdin/stdout (logs on stderr).
+    Stdio {
+        #[arg(long, value_name = "DIR")]
+        project: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    // Logs always on stderr: stdout carries the URL line (serve) or the protocol (stdio).
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DEBUGGER_MCP_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,debugger_mcp=info")),
+        )
+        .init();
+    // Two workers are plenty for a loopback server and keep the idle footprint small.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)))
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let result = runtime.block_on(async move {
+        match cli.command {
+            Command::Serve { project, listen, config, token } => serve(project, listen, config, token).await,
+            Command::Stdio { project, config } => stdio(project, config).await,
+        }
+    });
+    if let Err(e) = result {
+        eprintln!("debugger-mcp: error: {e:#}");
+        std::process::exit(2);
+    }
+}
+
+fn check_project(dir: &Path) -> Result<PathBuf> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => std::fs::canonicalize(dir).with_context(|| format!("cannot resolve project directory {}", dir.display())),
+        Ok(_) => bail!("--project {} is not a directory", dir.display()),
+        Err(e) => bail!("--project {}: {e} (pass an existing project directory)", dir.display()),
+    }
+}
+
+/// Which settings file applies (see module docs).
+fn config_path(project: &Path, explicit: Option<PathBuf>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p);
+    }
+    let in_project = project.join("debugger-mcp.toml");
+    if in_project.is_file() {
+        return Some(in_project);
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("debugger-mcp").join("config.toml"))
+}
+
+fn load_config(project: &Path, explicit: Option<PathBuf>) -> Result<Config> {
+    let explicit_given = explicit.is_some();
+    match config_path(project, explicit) {
+        Some(path) => {
+            if explicit_given && !path.is_file() {
+                bail!("--config {}: file not found", path.display());
+            }
+            let config = Config::load(&path)?;
+            tracing::info!(path = %path.display(), exists = path.is_file(), "settings");
+            Ok(config)
+        }
+        None => Ok(Config::default()),
+    }
+}
+
+/// Parses `--listen`, accepting `localhost:PORT` as 127.0.0.1, and refuses anything that is not
+/// loopback: the server drives a debugger and must never be reachable from the network.
+fn parse_listen(listen: &str) -> Result<SocketAddr> {
+    let addr = if let Some(port) = listen.strip_prefix("localhost:") {
+        let port: u16 = port.parse().with_context(|| format!("--listen {listen}: invalid port"))?;
+        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port)
+    } else {
+        listen
+            .parse::<SocketAddr>()
+            .with_context(|| format!("--listen {listen}: expected 127.0.0.1:PORT, [::1]:PORT or localhost:PORT"))?
+    };
+    if !addr.ip().is_loopback() {
+        bail!(
+            "--listen {listen}: refusing a non-loopback address; debugger-mcp only listens on 127.0.0.1 or [::1] (use 127.0.0.1:{})",
+            addr.port()
+        );
+    }
+    Ok(addr)
+}
+
+struct Host {
+    engine: Arc<Engine>,
+    backend: Arc<DapBackend>,
+}
+
+fn build(project: &Path, config: Config) -> Result<Host> {
+    let (sink, events) = event_channel();
+    let backend = Arc::new(
+        DapBackend::new(project, sink).with_context(|| format!("cannot open project {}", project.display()))?,
+    );
+    let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
+    Ok(Host { engine, backend })
+}
+
+/// Stops every debug session the backend knows, each call bounded so shutdown cannot hang.
+async fn stop_debug_sessions(backend: &DapBackend) {
+    let work = async {
+        let Ok(projects) = backend.projects().await else { return };
+        for project in projects {
+            let Ok(sessions) = backend.sessions(&project.name).await else { continue };
+            for s in sessions {
+                if let Err(e) = backend.stop(&s.id).await {
+                    tracing::warn!(session = %s.id, "stopping debug session at shutdown: {e}");
+                }
+            }
+        }
+    };
+    if tokio::time::timeout(Duration::from_secs(5), work).await.is_err() {
+        tracing::warn!("stopping debug sessions at shutdown timed out after 5 s");
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token: Option<String>) -> Result<()> {
+    let addr = parse_listen(&listen)?;
+    let project = check_project(&project)?;
+    let mut config = load_config(&project, config)?;
+    let token = token.or_else(|| std::env::var("DEBUGGER_MCP_TOKEN").ok());
+    if let Some(t) = token.filter(|t| !t.is_empty()) {
+        config.http.token = Some(t);
+    }
+    let host = build(&project, config.clone())?;
+
+    let cancel = CancellationToken::new();
+    let mut options = debugger_mcp_core::http::RouterOptions::from_config(&config.http);
+    options.cancel = cancel.clone();
+    let app = debugger_mcp_core::http::router_with(host.engine.handler(), options);
+
+    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+    let local = listener.local_addr()?;
+    let url = match local.ip() {
+        IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => format!("http://[::1]:{}/debugger-mcp", local.port()),
+        ip => format!("http://{ip}:{}/debugger-mcp", local.port()),
+    };
+    {
+        // The first stdout line is the contract with launchers (tests, IDE discovery).
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{url}")?;
+        out.flush()?;
+    }
+    tracing::info!(%url, project = %project.display(), token = config.http.token.is_some(), "serving");
+
+    let shutdown = {
+        let cancel = cancel.clone();
+        async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down");
+            // Ends MCP sessions and every open SSE stream so graceful shutdown can complete.
+            cancel.cancel();
+        }
+    };
+    let server = axum::serve(listener, app).with_graceful_shutdown(shutdown);
+    let server = tokio::spawn(async move { server.await });
+    cancel.cancelled().await;
+    // In-flight requests get a moment to finish; streams have been cancelled.
+    match tokio::time::timeout(Duration::from_secs(5), server).await {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(e))) => tracing::warn!("server error: {e}"),
+        Ok(Err(e)) => tracing::warn!("server task: {e}"),
+        Err(_) => tracing::warn!("connections still open after 5 s; exiting anyway"),
+    }
+    stop_debug_sessions(&host.backend).await;
+    Ok(())
+}
+
+async fn stdio(project: PathBuf, config: Option<PathBuf>) -> Result<()> {
+    let project = check_project(&project)?;
+    let config = load_config(&project, config)?;
+    let host = build(&project, config)?;
+    let cancel = CancellationToken::new();
+    let signal_cancel = cancel.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        signal_cancel.cancel();
+    });
+    let result = debugger_mcp_core::stdio::serve_stdio(host.engine.handler(), cancel).await;
+    stop_debug_sessions(&host.backend).await;
+    match result {
+        Ok(()) => Ok(()),
+        // A client that connects and leaves without initialize is not an error worth exit 2.
+        Err(e) => {
+            tracing::info!("stdio session ended before initialize: {e}");
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses() {
+        assert_eq!(parse_listen("127.0.0.1:0").unwrap().port(), 0);
+        assert!(parse_listen("[::1]:8080").unwrap().ip().is_loopback());
+        assert!(parse_listen("localhost:9").unwrap().ip().is_loopback());
+        let err = parse_listen("0.0.0.0:80").unwrap_err().to_string();
+        assert!(err.contains("non-loopback"), "{err}");
+        assert!(parse_listen("192.168.1.5:80").is_err());
+        assert!(parse_listen("nonsense").is_err());
+    }
+}

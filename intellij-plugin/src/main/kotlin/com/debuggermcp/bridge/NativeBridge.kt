@@ -48,4 +48,32 @@ object NativeBridge {
 
     /** Server status JSON: {"url":..,"running":..,"version":..,"sessions":..}. */
     @JvmStatic external fun status(): String
+
+    // ---- Additive (jni branch): see docs/CALLBACK_TABLE.md ----
+
+    /** Tells Rust the URL the IDE serves MCP on (reported by [status]). */
+    @JvmStatic external fun setServerUrl(url: String)
+
+    /**
+     * Diagnostic: runs one op of the callback table through Rust's typed backend and returns
+     * `{"ok":true,"result":..}` or `{"ok":false,"error":{"kind":..,"message":..}}`. Blocks the
+     * calling thread until the answer or the timeout, so never call it on a Netty I/O thread or
+     * the EDT. Used by tests and the JNI round-trip benchmark.
+     */
+    @JvmStatic external fun backendCall(op: String, argsJson: String): String
+
+    /** Where Rust's log records go; the plugin points it at the IDE log (default: java.util.logging). */
+    @JvmStatic
+    @Volatile
+    var logSink: LogSink = LogSink.JUL
+
+    /** Called by Rust's log thread (never on the caller of a native method); must not throw. */
+    @JvmStatic
+    fun log(level: Int, target: String, message: String) {
+        try {
+            logSink.log(level, target, message)
+        } catch (_: Throwable) {
+            // A broken sink must not break Rust's log thread.
+        }
+    }
 }

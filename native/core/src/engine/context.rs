@@ -1,0 +1,249 @@
+//! Per-call context: the resolved project, backend calls with timeouts and error wording,
+//! project/session/path resolution. Every error here says what to do next.
+
+use super::Engine;
+use super::state::{SessionSlot, state_name};
+use crate::backend::{BackendError, BackendResult, FrameInfo, ProjectInfo, SessionInfo, SessionState};
+use crate::config::Config;
+use serde_json::Value;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A tool failure: becomes an `isError` result with this text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError(pub String);
+
+impl<S: Into<String>> From<S> for ToolError {
+    fn from(s: S) -> Self {
+        ToolError(s.into())
+    }
+}
+
+pub type ToolResult = Result<Value, ToolError>;
+
+/// Asks the user to confirm a destructive action through the MCP client (elicitation).
+#[async_trait::async_trait]
+pub trait Confirmer: Send + Sync {
+    /// `Ok(true)` accepted, `Ok(false)` declined/cancelled, `Err` the client could not ask.
+    async fn confirm(&self, message: &str) -> Result<bool, String>;
+}
+
+/// What the transport knows about the calling client.
+#[derive(Clone, Default)]
+pub struct CallContext {
+    /// Present when the client supports MCP elicitation.
+    pub confirmer: Option<Arc<dyn Confirmer>>,
+}
+
+pub struct Call<'a> {
+    pub engine: &'a Engine,
+    pub ctx: &'a CallContext,
+    pub cfg: Arc<Config>,
+    /// The project this call ended up working on (recorded in the history).
+    pub project: Option<String>,
+}
+
+pub fn backend_error(op: &str, backend: &str, e: BackendError) -> ToolError {
+    ToolError(match e {
+        BackendError::NotFound(m) => format!("{op}: not found: {m}"),
+        BackendError::InvalidState(m) => format!("{op}: {m}"),
+        BackendError::Unsupported(m) => format!("{op} is not supported by the {backend} debugger backend: {m}"),
+        BackendError::Failed(m) => format!("{op} failed: {m}"),
+        BackendError::Timeout(m) => format!("{op}: the debugger timed out: {m}"),
+    })
+}
+
+impl<'a> Call<'a> {
+    /// Runs a backend op under `config.backend_timeout_ms`.
+    pub async fn bk<T>(&self, op: &str, fut: impl Future<Output = BackendResult<T>>) -> Result<T, ToolError> {
+        self.bk_within(op, self.cfg.backend_timeout_ms, fut).await
+    }
+
+    pub async fn bk_within<T>(&self, op: &str, ms: u64, fut: impl Future<Output = BackendResult<T>>) -> Result<T, ToolError> {
+        match tokio::time::timeout(Duration::from_millis(ms), fut).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(backend_error(op, &self.engine.backend_name(), e)),
+            Err(_) => Err(ToolError(format!(
+                "the debugger did not answer '{op}' within {ms} ms; it may be busy or hung. Retry, check get_debug_session_status, or raise backend_timeout_ms in the settings"
+            ))),
+        }
+    }
+
+    /// The project root the call targets (see module docs for the rules).
+    pub async fn project(&mut self, requested: Option<&str>) -> Result<String, ToolError> {
+        let backend = self.engine.backend.clone();
+        let projects = self.bk("projects", backend.projects()).await?;
+        let root = pick_project(&projects, requested)?;
+        self.project = Some(root.clone());
+        Ok(root)
+    }
+
+    /// Resolves `path` (absolute or relative to the root) to a canonical path inside the project.
+    pub fn file_in_project(&self, root: &str, path: &str) -> Result<String, ToolError> {
+        let croot = self.engine.canonical_root(root);
+        let p = Path::new(path);
+        let joined = if p.is_absolute() { p.to_path_buf() } else { croot.join(p) };
+        let canon = std::fs::canonicalize(&joined).map_err(|e| {
+            ToolError(format!("file '{path}' not found ({e}); give a path absolute or relative to the project root {root}"))
+        })?;
+        if !canon.starts_with(&croot) {
+            return Err(ToolError(format!(
+                "'{path}' is outside the project root {root} (resolves to {}); only files inside the project can be used",
+                canon.display()
+            )));
+        }
+        Ok(canon.to_string_lossy().into_owned())
+    }
+
+    /// Session to act on: the requested id, else the current session, else the only live one.
+    pub async fn session(&mut self, root: &str, requested: Option<&str>) -> Result<String, ToolError> {
+        if let Some(id) = requested {
+            if self.engine.with_state(|s| s.sessions.contains_key(id)) {
+                self.engine.claim_session(id, root);
+                return Ok(id.to_string());
+            }
+            let listed = self.backend_sessions(root).await?;
+            if listed.iter().any(|s| s.id == id) {
+                return Ok(id.to_string());
+            }
+            return Err(ToolError(format!("unknown session id '{id}'. {}", self.session_list(root))));
+        }
+        if let Some(id) = self.default_session(root) {
+            return Ok(id);
+        }
+        // Nothing known here: the user may have started a session in the IDE.
+        self.backend_sessions(root).await?;
+        if let Some(id) = self.default_session(root) {
+            return Ok(id);
+        }
+        let live = self.live_sessions(root);
+        if live.is_empty() {
+            Err(ToolError(format!(
+                "no debug session is running in {root}. Start one with start_debug_session (list_run_configurations shows the configurations)"
+            )))
+        } else {
+            Err(ToolError(format!("several debug sessions are running; pass session_id. {}", self.session_list(root))))
+        }
+    }
+
+    fn default_session(&self, root: &str) -> Option<String> {
+        self.engine.with_state(|s| {
+            if let Some(cur) = s.current.get(root) {
+                if s.sessions.get(cur).is_some_and(|x| x.state() != SessionState::Stopped) {
+                    return Some(cur.clone());
+                }
+            }
+            let live: Vec<&String> = s
+                .sessions
+                .iter()
+                .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+                .map(|(id, _)| id)
+                .collect();
+            (live.len() == 1).then(|| live[0].clone())
+        })
+    }
+
+    fn live_sessions(&self, root: &str) -> Vec<String> {
+        self.engine.with_state(|s| {
+            s.sessions
+                .iter()
+                .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+                .map(|(id, _)| id.clone())
+                .collect()
+        })
+    }
+
+    fn session_list(&self, root: &str) -> String {
+        let mut items: Vec<String> = self.engine.with_state(|s| {
+            s.sessions
+                .iter()
+                .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+                .map(|(id, x)| format!("{id} ({}, {})", x.info.name, state_name(x.state())))
+                .collect()
+        });
+        items.sort();
+        if items.is_empty() {
+            "No debug session is running; start one with start_debug_session".into()
+        } else {
+            format!("Sessions: {}", items.join(", "))
+        }
+    }
+
+    /// Sessions the backend knows in this project; registers them with the engine.
+    pub async fn backend_sessions(&self, root: &str) -> Result<Vec<SessionInfo>, ToolError> {
+        let backend = self.engine.backend.clone();
+        let listed = self.bk("sessions", backend.sessions(root)).await?;
+        for info in &listed {
+            self.engine.register_session(info.clone(), Some(root));
+        }
+        Ok(listed)
+    }
+
+    /// The session must be paused; returns (thread, pause sequence).
+    pub fn paused(&self, sid: &str) -> Result<(String, u64), ToolError> {
+        self.engine.with_state(|s| {
+            let slot = s.sessions.get(sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+            match (&slot.pause, slot.state()) {
+                (Some(p), SessionState::Paused) => Ok((slot.current_thread.clone().unwrap_or_else(|| p.thread_id.clone()), slot.pause_seq)),
+                (_, SessionState::Stopped) => Err(ended(sid, slot)),
+                _ => Err(ToolError(format!(
+                    "session {sid} is running; call pause or wait_for_pause first (variables, frames and evaluation need a paused program)"
+                ))),
+            }
+        })
+    }
+
+    /// A frame of the paused thread, cached for the current pause.
+    pub async fn frame(&self, sid: &str, thread: &str, index: u32) -> Result<FrameInfo, ToolError> {
+        let cached = self.engine.with_state(|s| {
+            s.sessions.get(sid).map(|x| (x.frames.get(&(thread.to_string(), index)).cloned(), x.pause_seq))
+        });
+        let Some((cached, seq)) = cached else { return Err(ToolError(format!("unknown session id '{sid}'"))) };
+        if let Some(f) = cached {
+            return Ok(f);
+        }
+        let backend = self.engine.backend.clone();
+        let page = self.bk("frames", backend.frames(sid, thread, index, 1)).await?;
+        let frame = page.frames.into_iter().next().ok_or_else(|| {
+            let depth = page.total.map(|t| format!(" (the stack has {t} frames)")).unwrap_or_default();
+            ToolError(format!("no frame {index} on thread {thread}{depth}; see get_stack_trace"))
+        })?;
+        self.engine.with_state(|s| {
+            if let Some(x) = s.sessions.get_mut(sid).filter(|x| x.pause_seq == seq && x.pause.is_some()) {
+                x.frames.insert((thread.to_string(), index), frame.clone());
+                x.frame_total.insert(thread.to_string(), page.total);
+            }
+        });
+        Ok(frame)
+    }
+}
+
+pub fn ended(sid: &str, slot: &SessionSlot) -> ToolError {
+    let code = slot.exit_code.map(|c| format!(" (exit code {c})")).unwrap_or_default();
+    ToolError(format!("session {sid} has ended{code}; start a new one with start_debug_session"))
+}
+
+fn canon(p: &str) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p))
+}
+
+pub fn pick_project(projects: &[ProjectInfo], requested: Option<&str>) -> Result<String, ToolError> {
+    let list = || projects.iter().map(|p| format!("{} ({})", p.root, p.name)).collect::<Vec<_>>().join(", ");
+    match requested {
+        Some(want) => {
+            let want_path = canon(want);
+            projects
+                .iter()
+                .find(|p| p.name == want || p.root == want || want_path.starts_with(canon(&p.root)))
+                .map(|p| p.root.clone())
+                .ok_or_else(|| ToolError(format!("project_path '{want}' is not an open project. Open projects: {}", list())))
+        }
+        None => match projects {
+            [] => Err(ToolError("no project is open in the IDE/debugger host".into())),
+            [one] => Ok(one.root.clone()),
+            _ => Err(ToolError(format!("several projects are open; pass project_path, one of: {}", list()))),
+        },
+    }
+}

@@ -1,0 +1,317 @@
+//! The engine: tool registry, validation, session state from backend events, waits, value ids,
+//! watches, guardrails and history — built once on top of [`Backend`].
+//!
+//! Hosts create one engine per process (sidecar) or per IDE (JNI) and serve
+//! [`Engine::handler`] over any transport. [`Engine::call_tool`] is the direct entry used by the
+//! handler and the benchmarks.
+//!
+//! Layout: `registry` (tool list + schemas), `validate` (input errors), `context` (per-call
+//! resolution of project/session/paths, backend timeouts), `state` (what events tell us),
+//! `values` (short ids, truncation, redaction), `guard` (confirmation), `snapshot` (pause
+//! results, waits, watches), `tools/*` (the tools by area), `handler` (rmcp glue).
+
+mod context;
+mod guard;
+mod handler;
+mod registry;
+mod snapshot;
+mod state;
+mod tools;
+mod validate;
+mod values;
+
+pub use context::{CallContext, Confirmer, ToolError};
+pub use handler::McpHandler;
+
+use crate::backend::{Backend, BackendEvent, BackendInfo, EventStream, SessionInfo, SessionState};
+use crate::config::Config;
+use crate::history::{History, HistoryEntry};
+use context::Call;
+use rmcp::model::{CallToolResult, ContentBlock, Tool};
+use serde_json::{Value, json};
+use state::{BpMeta, EngineState, OUTPUT_LINES, PauseInfo, SessionSlot};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+pub struct Engine {
+    backend: Arc<dyn Backend>,
+    config: RwLock<Arc<Config>>,
+    history: History,
+    state: Mutex<EngineState>,
+    /// Handshake answer, fetched on first need.
+    info: tokio::sync::OnceCell<BackendInfo>,
+    backend_name: OnceLock<String>,
+    roots: Mutex<HashMap<String, PathBuf>>,
+    /// Serialises watch evaluation so a pause is evaluated once even when a tool and the
+    /// post-pause task both ask.
+    watch_lock: tokio::sync::Mutex<()>,
+    weak: Weak<Engine>,
+}
+
+impl Engine {
+    /// Creates the engine and starts consuming backend events on the current Tokio runtime.
+    pub fn new(backend: Arc<dyn Backend>, events: EventStream, config: Config) -> Arc<Self> {
+        let history = History::new(config.history_size);
+        let engine = Arc::new_cyclic(|weak| Self {
+            backend,
+            config: RwLock::new(Arc::new(config)),
+            history,
+            state: Mutex::new(EngineState::default()),
+            info: tokio::sync::OnceCell::new(),
+            backend_name: OnceLock::new(),
+            roots: Mutex::new(HashMap::new()),
+            watch_lock: tokio::sync::Mutex::new(()),
+            weak: weak.clone(),
+        });
+        tokio::spawn(event_loop(Arc::downgrade(&engine), events));
+        engine
+    }
+
+    /// The MCP server handler to serve over HTTP, SSE or stdio. Cheap to clone.
+    pub fn handler(self: &Arc<Self>) -> McpHandler {
+        McpHandler::new(self.clone())
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    pub fn config(&self) -> Config {
+        (*self.cfg()).clone()
+    }
+
+    /// Applies new settings (e.g. after the TOML file changed).
+    pub fn set_config(&self, config: Config) {
+        *self.config.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(config);
+    }
+
+    fn cfg(&self) -> Arc<Config> {
+        self.config.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The tool list (built once per process).
+    pub fn tools(&self) -> Arc<Vec<Tool>> {
+        registry::registry().tools.clone()
+    }
+
+    pub fn tool(&self, name: &str) -> Option<Tool> {
+        registry::registry().specs.get(name).map(|s| s.tool.clone())
+    }
+
+    /// Runs one tool call: validation, the tool, history. Never panics on bad input; every
+    /// failure is an `isError` result whose text says what to do.
+    pub async fn call_tool(&self, name: &str, arguments: Value, ctx: &CallContext) -> CallToolResult {
+        let started = Instant::now();
+        let args = if arguments.is_null() { json!({}) } else { arguments };
+        let cfg = self.cfg();
+        let mut call = Call { engine: self, ctx, cfg, project: None };
+        let outcome = match registry::registry().specs.get(name) {
+            None => Err(ToolError(format!("unknown tool '{name}'; tools/list shows the available tools"))),
+            Some(spec) => match validate::check(name, spec, &args) {
+                Err(message) => Err(ToolError(message)),
+                Ok(()) => tools::dispatch(&mut call, name, &args).await,
+            },
+        };
+        let project = call
+            .project
+            .clone()
+            .or_else(|| args.get("project_path").and_then(Value::as_str).map(String::from))
+            .unwrap_or_default();
+        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let time_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+        match outcome {
+            Ok(value) => {
+                let text = value.to_string();
+                self.history.record(HistoryEntry {
+                    id: 0,
+                    time_ms,
+                    project,
+                    tool: name.to_string(),
+                    params: args,
+                    status: "ok".into(),
+                    duration_ms,
+                    result: Some(value.clone()),
+                    error: None,
+                });
+                let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+                r.structured_content = Some(value);
+                r
+            }
+            Err(ToolError(message)) => {
+                self.history.record(HistoryEntry {
+                    id: 0,
+                    time_ms,
+                    project,
+                    tool: name.to_string(),
+                    params: args,
+                    status: "error".into(),
+                    duration_ms,
+                    result: None,
+                    error: Some(message.clone()),
+                });
+                CallToolResult::error(vec![ContentBlock::text(message)])
+            }
+        }
+    }
+
+    // ---- internals shared by the tools -------------------------------------------------
+
+    fn with_state<R>(&self, f: impl FnOnce(&mut EngineState) -> R) -> R {
+        f(&mut self.state.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    async fn info(&self) -> BackendInfo {
+        let timeout = std::time::Duration::from_millis(self.cfg().backend_timeout_ms);
+        let got = self
+            .info
+            .get_or_try_init(|| async {
+                match tokio::time::timeout(timeout, self.backend.handshake()).await {
+                    Ok(Ok(info)) => Ok(info),
+                    _ => Err(()),
+                }
+            })
+            .await;
+        match got {
+            Ok(info) => {
+                let _ = self.backend_name.set(info.name.clone());
+                info.clone()
+            }
+            Err(()) => BackendInfo::default(),
+        }
+    }
+
+    fn backend_name(&self) -> String {
+        self.backend_name.get().cloned().unwrap_or_else(|| "current".into())
+    }
+
+    fn canonical_root(&self, root: &str) -> PathBuf {
+        let mut roots = self.roots.lock().unwrap_or_else(|e| e.into_inner());
+        roots
+            .entry(root.to_string())
+            .or_insert_with(|| std::fs::canonicalize(root).unwrap_or_else(|_| PathBuf::from(root)))
+            .clone()
+    }
+
+    /// Adds a session the backend told us about; keeps event-derived state if known.
+    fn register_session(&self, info: SessionInfo, project: Option<&str>) {
+        self.with_state(|s| {
+            let slot = s.sessions.entry(info.id.clone()).or_insert_with(|| SessionSlot::new(info.clone(), None));
+            if slot.project.is_none() {
+                slot.project = project.map(String::from);
+            }
+            if slot.info.name.is_empty() || slot.info.name == slot.info.id {
+                slot.info.name = info.name.clone();
+            }
+            if slot.info.run_configuration.is_none() {
+                slot.info.run_configuration = info.run_configuration.clone();
+            }
+            if slot.info.process_id.is_none() {
+                slot.info.process_id = info.process_id;
+            }
+        });
+    }
+
+    /// A session addressed in `root` belongs to it when it had no project yet.
+    fn claim_session(&self, id: &str, root: &str) {
+        self.with_state(|s| {
+            if let Some(slot) = s.sessions.get_mut(id) {
+                if slot.project.is_none() {
+                    slot.project = Some(root.to_string());
+                }
+            }
+        });
+    }
+
+    fn apply_event(&self, event: BackendEvent) {
+        let mut after_pause = None;
+        self.with_state(|s| match event {
+            BackendEvent::SessionStarted { session } => {
+                let slot = s.sessions.entry(session.id.clone()).or_insert_with(|| SessionSlot::new(session.clone(), None));
+                let state = slot.info.state;
+                slot.info = session;
+                // A pause may have been seen already; do not go back to "starting".
+                if state == SessionState::Paused {
+                    slot.info.state = state;
+                }
+                slot.notify();
+            }
+            BackendEvent::Paused { session_id, thread_id, reason, breakpoint_ids, description } => {
+                for id in &breakpoint_ids {
+                    s.breakpoints.entry(id.clone()).or_default().hits += 1;
+                }
+                let slot = s.sessions.entry(session_id.clone()).or_insert_with(|| {
+                    SessionSlot::new(SessionInfo { id: session_id.clone(), name: session_id.clone(), ..Default::default() }, None)
+                });
+                slot.invalidate();
+                slot.pause_seq += 1;
+                slot.selected_frame = 0;
+                slot.current_thread = Some(thread_id.clone());
+                slot.info.state = SessionState::Paused;
+                slot.pause = Some(PauseInfo { thread_id, reason, breakpoint_ids: breakpoint_ids.clone(), description });
+                slot.notify();
+                if let Some(p) = slot.project.clone() {
+                    s.current.insert(p, session_id.clone());
+                }
+                after_pause = Some((session_id, breakpoint_ids));
+            }
+            BackendEvent::Resumed { session_id } => {
+                if let Some(slot) = s.sessions.get_mut(&session_id) {
+                    slot.invalidate();
+                    slot.pause = None;
+                    if slot.info.state != SessionState::Stopped {
+                        slot.info.state = SessionState::Running;
+                    }
+                    slot.notify();
+                }
+            }
+            BackendEvent::Stopped { session_id, exit_code } => {
+                if let Some(slot) = s.sessions.get_mut(&session_id) {
+                    slot.invalidate();
+                    slot.pause = None;
+                    slot.exit_code = exit_code;
+                    slot.info.state = SessionState::Stopped;
+                    slot.notify();
+                }
+                s.current.retain(|_, v| *v != session_id);
+            }
+            BackendEvent::Output { session_id, category, text } => {
+                if let Some(slot) = s.sessions.get_mut(&session_id) {
+                    if slot.output.len() >= OUTPUT_LINES {
+                        slot.output.pop_front();
+                    }
+                    slot.output.push_back((category, text));
+                }
+            }
+            BackendEvent::BreakpointChanged { breakpoint } => {
+                let meta = s.breakpoints.entry(breakpoint.id.clone()).or_insert_with(BpMeta::default);
+                meta.last = Some(breakpoint);
+            }
+            BackendEvent::BreakpointRemoved { id } => {
+                s.breakpoints.remove(&id);
+            }
+        });
+        if let Some((sid, bps)) = after_pause {
+            if let Some(engine) = self.weak.upgrade() {
+                tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
+            }
+        }
+    }
+
+    /// Work a pause triggers: temporary breakpoints go away, watches are evaluated.
+    async fn after_pause(&self, sid: &str, bps: &[String]) {
+        let cfg = self.cfg();
+        let ctx = CallContext::default();
+        let call = Call { engine: self, ctx: &ctx, cfg, project: None };
+        tools::breakpoints::remove_temporary(&call, sid, bps).await;
+        snapshot::refresh_watches(&call, sid).await;
+    }
+}
+
+async fn event_loop(engine: Weak<Engine>, mut events: EventStream) {
+    while let Some(event) = events.recv().await {
+        let Some(engine) = engine.upgrade() else { break };
+        engine.apply_event(event);
+    }
+}

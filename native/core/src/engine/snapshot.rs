@@ -1,0 +1,255 @@
+//! Waiting for stops (event driven: subscribe to the session's change counter *before* acting,
+//! then re-check state after every change) and the compact result a stop produces: state,
+//! reason, location, top-frame variables, watches.
+
+use super::context::{Call, ToolError};
+use super::state::{EvalPoint, SessionSlot, Watch, reason_name, state_name};
+use super::values::{self, put_value};
+use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
+use serde_json::{Map, Value, json};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// Variables shown in a stop result's frame snapshot.
+const SNAPSHOT_VARS: usize = 20;
+
+/// Taken before issuing a control op; `wait` then looks for a pause newer than `seq`.
+pub struct Subscription {
+    rx: watch::Receiver<u64>,
+    pub seq: u64,
+}
+
+impl Call<'_> {
+    pub fn subscribe(&self, sid: &str) -> Result<Subscription, ToolError> {
+        self.engine.with_state(|s| {
+            s.sessions
+                .get(sid)
+                .map(|slot| Subscription { rx: slot.changed.subscribe(), seq: slot.pause_seq })
+                .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))
+        })
+    }
+
+    /// Waits until `done` holds for the session (checked now and after every change), or the
+    /// timeout. Returns whether it holds.
+    pub async fn wait_until(&self, sid: &str, sub: &mut Subscription, timeout_ms: u64, done: impl Fn(&SessionSlot) -> bool) -> bool {
+        let deadline = tokio::time::Instant::from_std(Instant::now() + Duration::from_millis(timeout_ms));
+        loop {
+            sub.rx.borrow_and_update();
+            if self.engine.with_state(|s| s.sessions.get(sid).is_some_and(&done)) {
+                return true;
+            }
+            match tokio::time::timeout_at(deadline, sub.rx.changed()).await {
+                Ok(Ok(())) => continue,
+                _ => return self.engine.with_state(|s| s.sessions.get(sid).is_some_and(&done)),
+            }
+        }
+    }
+
+    /// Waits for a pause newer than the subscription, or the end of the session.
+    pub async fn wait_for_stop(&self, sid: &str, sub: &mut Subscription, timeout_ms: u64) -> bool {
+        let seq = sub.seq;
+        self.wait_until(sid, sub, timeout_ms, |slot| slot.pause_seq > seq || slot.state() == SessionState::Stopped).await
+    }
+}
+
+pub fn location(frame: &FrameInfo) -> Value {
+    json!({"file": frame.file, "line": frame.line, "method": frame.method_name, "class": frame.class_name})
+}
+
+/// The result of resume/step/run_to_line/pause/wait_for_pause: where the program is now.
+pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> Value {
+    let snapshot = call.engine.with_state(|s| {
+        s.sessions.get(sid).map(|slot| (slot.state(), slot.pause.clone(), slot.pause_seq, slot.exit_code, slot.current_thread.clone()))
+    });
+    let Some((state, pause, seq, exit_code, thread)) = snapshot else {
+        return json!({"session_id": sid, "state": "stopped", "message": format!("session {sid} is gone")});
+    };
+    let mut out = Map::new();
+    out.insert("session_id".into(), json!(sid));
+    out.insert("state".into(), json!(state_name(state)));
+    match (state, pause) {
+        (SessionState::Paused, Some(pause)) => {
+            let thread = thread.unwrap_or(pause.thread_id.clone());
+            out.insert("step".into(), json!(seq));
+            out.insert("reason".into(), json!(reason_name(pause.reason)));
+            if let Some(d) = &pause.description {
+                out.insert("description".into(), json!(d));
+            }
+            out.insert("thread_id".into(), json!(thread));
+            if !pause.breakpoint_ids.is_empty() {
+                out.insert("breakpoint_ids".into(), json!(pause.breakpoint_ids));
+            }
+            match call.frame(sid, &thread, 0).await {
+                Ok(top) => {
+                    out.insert("location".into(), location(&top));
+                    match frame_snapshot(call, sid, &top).await {
+                        Ok(frame) => {
+                            out.insert("frame".into(), frame);
+                        }
+                        Err(e) => {
+                            out.insert("frame".into(), json!({"error": e.0}));
+                        }
+                    }
+                }
+                Err(e) => {
+                    out.insert("location".into(), Value::Null);
+                    out.insert("message".into(), json!(format!("paused, but the location could not be read: {}", e.0)));
+                }
+            }
+            refresh_watches(call, sid).await;
+            let watches = project_watches(call, sid);
+            if !watches.is_empty() {
+                out.insert("watches".into(), Value::Array(watches));
+            }
+        }
+        (SessionState::Stopped, _) => {
+            out.insert("exit_code".into(), json!(exit_code));
+            out.insert("message".into(), json!(format!("the session has ended{}", exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default())));
+        }
+        _ => {
+            if let Some(ms) = waited_ms {
+                out.insert("timed_out".into(), json!(true));
+                out.insert(
+                    "message".into(),
+                    json!(format!("still running after {ms} ms; call wait_for_pause to keep waiting, or pause to stop it where it is")),
+                );
+            } else {
+                out.insert("message".into(), json!("running; call wait_for_pause to wait for the next stop"));
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// Top-level variables of `frame`, compact (no children), with ids.
+async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<Value, ToolError> {
+    let backend = call.engine.backend.clone();
+    let vars = call.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
+    let total = shown.len();
+    let cfg = &call.cfg;
+    let items: Vec<Value> = call.engine.with_state(|s| {
+        let Some(slot) = s.sessions.get_mut(sid) else { return Vec::new() };
+        shown
+            .iter()
+            .take(SNAPSHOT_VARS)
+            .map(|v| {
+                let (mut m, _) = values::show(cfg, &mut slot.values, v, v.name.clone(), false);
+                m.remove("has_children");
+                Value::Object(m)
+            })
+            .collect()
+    });
+    let mut out = json!({"method": frame.method_name, "variables": items});
+    if total > SNAPSHOT_VARS {
+        out["truncated"] = json!(true);
+        out["total"] = json!(total);
+    }
+    Ok(out)
+}
+
+pub fn watch_json(w: &Watch, max: usize) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(w.id));
+    m.insert("expression".into(), json!(w.expression));
+    match &w.value {
+        Some(v) => put_value(&mut m, v, max, false),
+        None => {
+            m.insert("value".into(), Value::Null);
+        }
+    }
+    m.insert("type".into(), json!(w.type_name));
+    m.insert("error".into(), json!(w.error));
+    if let Some(at) = &w.at {
+        m.insert("evaluated_at".into(), json!({"session_id": at.session_id, "step": at.step, "file": at.file, "line": at.line}));
+    }
+    Value::Object(m)
+}
+
+/// Watches of the session's project, as JSON.
+pub fn project_watches(call: &Call<'_>, sid: &str) -> Vec<Value> {
+    let max = call.cfg.max_value_length;
+    call.engine.with_state(|s| {
+        let project = s.sessions.get(sid).and_then(|x| x.project.clone());
+        project
+            .and_then(|p| s.watches.get(&p))
+            .map(|ws| ws.iter().map(|w| watch_json(w, max)).collect())
+            .unwrap_or_default()
+    })
+}
+
+/// Evaluates (side-effect free) every watch of the session's project not yet evaluated at the
+/// current pause.
+pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
+    let _guard = call.engine.watch_lock.lock().await;
+    let found = call.engine.with_state(|s| {
+        let slot = s.sessions.get(sid)?;
+        let pause = slot.pause.as_ref()?;
+        let project = slot.project.clone()?;
+        let thread = slot.current_thread.clone().unwrap_or(pause.thread_id.clone());
+        let seq = slot.pause_seq;
+        let todo: Vec<(String, String)> = s
+            .watches
+            .get(&project)?
+            .iter()
+            .filter(|w| w.at.as_ref().is_none_or(|a| a.session_id != sid || a.step != seq))
+            .map(|w| (w.id.clone(), w.expression.clone()))
+            .collect();
+        Some((project, thread, seq, todo))
+    });
+    let Some((project, thread, seq, todo)) = found else { return };
+    if todo.is_empty() {
+        return;
+    }
+    let frame = call.frame(sid, &thread, 0).await;
+    let backend = call.engine.backend.clone();
+    let mut results = Vec::new();
+    for (id, expression) in todo {
+        let r = match &frame {
+            Ok(f) => {
+                let req = EvalRequest {
+                    thread_id: thread.clone(),
+                    frame: f.handle.clone(),
+                    expression: expression.clone(),
+                    context: EvalContext::Watch,
+                    allow_side_effects: false,
+                };
+                call.bk("evaluate", backend.evaluate(sid, req)).await
+            }
+            Err(e) => Err(e.clone()),
+        };
+        let secret = values::is_secret(&call.cfg, &expression);
+        results.push((id, r.map(|mut v| {
+            if secret {
+                v.value = "<redacted>".into();
+            }
+            v
+        })));
+    }
+    let (file, line) = frame.as_ref().map(|f| (f.file.clone(), f.line)).unwrap_or((None, None));
+    call.engine.with_state(|s| {
+        // Only store if nothing moved on meanwhile.
+        if s.sessions.get(sid).map(|x| x.pause_seq) != Some(seq) {
+            return;
+        }
+        let Some(ws) = s.watches.get_mut(&project) else { return };
+        for (id, r) in results {
+            if let Some(w) = ws.iter_mut().find(|w| w.id == id) {
+                w.at = Some(EvalPoint { session_id: sid.to_string(), step: seq, file: file.clone(), line });
+                match r {
+                    Ok(v) => {
+                        w.value_length = Some(v.value.chars().count());
+                        w.value = Some(v.value);
+                        w.type_name = v.type_name;
+                        w.error = None;
+                    }
+                    Err(e) => {
+                        w.value = None;
+                        w.type_name = None;
+                        w.error = Some(e.0);
+                    }
+                }
+            }
+        }
+    });
+}

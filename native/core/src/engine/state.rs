@@ -1,0 +1,137 @@
+//! Engine-side state derived from backend events and tool calls: sessions (state, pause, value
+//! ids, selected frame), breakpoint ownership and observed hits, watches. Guarded by one
+//! `std::sync::Mutex` that is never held across an `.await`.
+
+use super::values::ValueTable;
+use crate::backend::{BreakpointInfo, FrameInfo, OutputCategory, PauseReason, SessionInfo, SessionState};
+use std::collections::{HashMap, VecDeque};
+use tokio::sync::watch;
+
+#[derive(Debug, Clone)]
+pub struct PauseInfo {
+    pub thread_id: String,
+    pub reason: PauseReason,
+    pub breakpoint_ids: Vec<String>,
+    pub description: Option<String>,
+}
+
+pub struct SessionSlot {
+    pub info: SessionInfo,
+    /// Project root, once known (launch through a tool, or found in `backend.sessions`).
+    pub project: Option<String>,
+    pub pause: Option<PauseInfo>,
+    /// Increments at every pause: the "step number" reported with locations and watches.
+    pub pause_seq: u64,
+    pub exit_code: Option<i64>,
+    /// Short value ids of the current pause.
+    pub values: ValueTable,
+    /// Frame chosen with select_stack_frame; reset to 0 at every pause.
+    pub selected_frame: u32,
+    /// Thread of the last pause (or chosen by the agent).
+    pub current_thread: Option<String>,
+    /// Frames fetched during the current pause, by (thread, index).
+    pub frames: HashMap<(String, u32), FrameInfo>,
+    pub frame_total: HashMap<String, Option<u32>>,
+    /// Bumped at every state change; waiters subscribe before acting so no event is lost.
+    pub changed: watch::Sender<u64>,
+    /// Recent debuggee output (bounded).
+    pub output: VecDeque<(OutputCategory, String)>,
+}
+
+pub const OUTPUT_LINES: usize = 500;
+
+impl SessionSlot {
+    pub fn new(info: SessionInfo, project: Option<String>) -> Self {
+        Self {
+            info,
+            project,
+            pause: None,
+            pause_seq: 0,
+            exit_code: None,
+            values: ValueTable::default(),
+            selected_frame: 0,
+            current_thread: None,
+            frames: HashMap::new(),
+            frame_total: HashMap::new(),
+            changed: watch::channel(0).0,
+            output: VecDeque::new(),
+        }
+    }
+
+    pub fn state(&self) -> SessionState {
+        self.info.state
+    }
+
+    /// Forget everything tied to the previous pause (value ids, frames).
+    pub fn invalidate(&mut self) {
+        self.values.invalidate();
+        self.frames.clear();
+        self.frame_total.clear();
+    }
+
+    pub fn notify(&self) {
+        self.changed.send_modify(|v| *v += 1);
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BpMeta {
+    pub project: Option<String>,
+    /// Created through a tool (owner "agent"); everything else is the user's.
+    pub agent: bool,
+    /// Pauses observed at this breakpoint.
+    pub hits: u64,
+    /// Last state the backend reported.
+    pub last: Option<BreakpointInfo>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EvalPoint {
+    pub session_id: String,
+    pub step: u64,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Watch {
+    pub id: String,
+    pub expression: String,
+    pub value: Option<String>,
+    pub type_name: Option<String>,
+    pub value_length: Option<usize>,
+    pub error: Option<String>,
+    pub at: Option<EvalPoint>,
+}
+
+#[derive(Default)]
+pub struct EngineState {
+    pub sessions: HashMap<String, SessionSlot>,
+    /// Current session per project root.
+    pub current: HashMap<String, String>,
+    pub breakpoints: HashMap<String, BpMeta>,
+    /// Watches per project root.
+    pub watches: HashMap<String, Vec<Watch>>,
+    pub next_watch: u64,
+}
+
+pub fn state_name(s: SessionState) -> &'static str {
+    match s {
+        SessionState::Starting => "starting",
+        SessionState::Running => "running",
+        SessionState::Paused => "paused",
+        SessionState::Stopped => "stopped",
+    }
+}
+
+pub fn reason_name(r: PauseReason) -> &'static str {
+    match r {
+        PauseReason::Breakpoint => "breakpoint",
+        PauseReason::Step => "step",
+        PauseReason::Pause => "pause",
+        PauseReason::Exception => "exception",
+        PauseReason::Entry => "entry",
+        PauseReason::Goto => "goto",
+        PauseReason::Other => "other",
+    }
+}

@@ -1,0 +1,68 @@
+//! Evaluation. Side-effect free by default (debugger "watch"/hover semantics); side effects and
+//! code fragments go through the confirmation guard.
+
+use super::super::context::{Call, ToolError, ToolResult};
+use super::super::values;
+use crate::backend::{EvalContext, EvalRequest};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Deserialize)]
+pub struct EvalArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+    expression: Option<String>,
+    code: Option<String>,
+    frame_index: Option<u32>,
+    thread_id: Option<String>,
+    allow_side_effects: Option<bool>,
+}
+
+async fn evaluate(c: &mut Call<'_>, a: EvalArgs, text: String, fragment: bool) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.session_id.as_deref()).await?;
+    let (thread, _) = c.paused(&sid)?;
+    let thread = a.thread_id.clone().unwrap_or(thread);
+    let side_effects = a.allow_side_effects.unwrap_or(false);
+    if fragment && !side_effects {
+        return Err(ToolError(
+            "evaluate_code_fragment runs statements that can change the program; pass allow_side_effects: true (the user is asked to confirm unless brave mode is on). For a read-only value use evaluate_expression".into(),
+        ));
+    }
+    let context = match (fragment, side_effects) {
+        (true, _) => EvalContext::CodeFragment,
+        (false, true) => EvalContext::Repl,
+        (false, false) => EvalContext::Expression,
+    };
+    if side_effects {
+        let what = if fragment { "run a code fragment in the debugged program" } else { "evaluate an expression with side effects" };
+        c.confirm(&root, what, &text).await?;
+    }
+    let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let frame = c.frame(&sid, &thread, frame_index).await?;
+    let backend = c.engine.backend.clone();
+    let request = EvalRequest { thread_id: thread, frame: frame.handle.clone(), expression: text.clone(), context, allow_side_effects: side_effects };
+    let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
+    node.name = text.clone();
+    // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
+    let secret = values::is_secret(&c.cfg, &text);
+    let shown = c.engine.with_state(|s| {
+        let slot = s.sessions.get_mut(&sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+        Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone(), secret).0)
+    })?;
+    let mut out = json!({"session_id": sid, "frame_index": frame_index, "result": Value::Object(shown)});
+    if !fragment {
+        out["expression"] = json!(text);
+    }
+    Ok(out)
+}
+
+pub async fn evaluate_expression(c: &mut Call<'_>, a: EvalArgs) -> ToolResult {
+    let text = a.expression.clone().unwrap_or_default();
+    evaluate(c, a, text, false).await
+}
+
+pub async fn evaluate_code_fragment(c: &mut Call<'_>, a: EvalArgs) -> ToolResult {
+    let text = a.code.clone().unwrap_or_default();
+    evaluate(c, a, text, true).await
+}

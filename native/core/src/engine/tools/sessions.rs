@@ -1,0 +1,275 @@
+//! Run configurations and sessions: list, start (guarded), stop, and the one-shot status view
+//! (seed 000 §6.3).
+
+use super::super::context::{Call, ToolError, ToolResult};
+use super::super::snapshot::{self, location};
+use super::super::state::{reason_name, state_name};
+use super::{source, variables};
+use crate::backend::{LaunchMode, LaunchRequest, SessionState};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Deserialize)]
+pub struct ProjectArgs {
+    project_path: Option<String>,
+}
+
+pub async fn list_run_configurations(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let backend = c.engine.backend.clone();
+    let configs = c.bk("run_configurations", backend.run_configurations(&root)).await?;
+    Ok(json!({ "configurations": configs }))
+}
+
+#[derive(Deserialize)]
+pub struct RunArgs {
+    project_path: Option<String>,
+    name: String,
+    #[serde(default)]
+    mode: Option<String>,
+}
+
+pub async fn run_configuration(c: &mut Call<'_>, a: RunArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let mode = if a.mode.as_deref() == Some("debug") { LaunchMode::Debug } else { LaunchMode::Run };
+    let mode_name = if mode == LaunchMode::Debug { "debug" } else { "run" };
+    c.confirm(&root, &format!("{mode_name} the configuration '{}'", a.name), &format!("project: {root}")).await?;
+    let request = LaunchRequest { configuration: Some(a.name.clone()), mode, ..Default::default() };
+    let info = launch(c, &root, request).await?;
+    Ok(json!({
+        "session_id": info.id, "name": info.name, "mode": mode_name, "state": state_name(current_state(c, &info.id, info.state)),
+        "message": format!("started '{}' in {mode_name} mode as session {}", a.name, info.id),
+    }))
+}
+
+async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
+    let backend = c.engine.backend.clone();
+    let info = c.bk_within("launch", c.cfg.launch_timeout_ms, backend.launch(root, request)).await?;
+    c.engine.register_session(info.clone(), Some(root));
+    c.engine.with_state(|s| {
+        s.current.insert(root.to_string(), info.id.clone());
+    });
+    Ok(info)
+}
+
+fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionState {
+    c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.state())).unwrap_or(fallback)
+}
+
+pub async fn list_debug_sessions(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let listed = c.backend_sessions(&root).await?;
+    let sessions = c.engine.with_state(|s| {
+        let current = s.current.get(&root).cloned();
+        let mut out: Vec<Value> = s
+            .sessions
+            .iter()
+            .filter(|(id, x)| {
+                (x.project.as_deref() == Some(root.as_str()) || listed.iter().any(|l| &l.id == *id)) && x.state() != SessionState::Stopped
+            })
+            .map(|(id, x)| {
+                json!({
+                    "id": id, "name": x.info.name, "state": state_name(x.state()),
+                    "is_current": current.as_deref() == Some(id.as_str()),
+                    "run_configuration": x.info.run_configuration, "process_id": x.info.process_id,
+                    "mode": if x.info.mode == LaunchMode::Run { "run" } else { "debug" },
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+        out
+    });
+    Ok(json!({ "sessions": sessions }))
+}
+
+#[derive(Deserialize)]
+pub struct StartArgs {
+    project_path: Option<String>,
+    run_configuration: Option<String>,
+    command: Option<String>,
+    adapter: Option<String>,
+    cwd: Option<String>,
+    #[serde(default)]
+    stop_on_entry: bool,
+    #[serde(default)]
+    stop_on_exception: bool,
+    #[serde(default)]
+    wait_for_pause: bool,
+    timeout_ms: Option<u64>,
+}
+
+pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let what = match (&a.run_configuration, &a.command) {
+        (Some(rc), None) => format!("run configuration '{rc}'"),
+        (None, Some(cmd)) => format!("command `{cmd}`"),
+        (Some(_), Some(_)) => return Err("give either run_configuration or command, not both".into()),
+        (None, None) => {
+            return Err("give run_configuration (see list_run_configurations) or command (e.g. 'python3 app.py') to start a session".into());
+        }
+    };
+    let cwd = a.cwd.as_deref().map(|d| c.file_in_project(&root, d)).transpose()?;
+    c.confirm(&root, "start a debug session", &format!("{what} in {root}")).await?;
+    let request = LaunchRequest {
+        configuration: a.run_configuration.clone(),
+        command: a.command.clone(),
+        mode: LaunchMode::Debug,
+        stop_on_entry: a.stop_on_entry,
+        stop_on_exception: a.stop_on_exception,
+        adapter: a.adapter.clone(),
+        cwd,
+    };
+    let info = launch(c, &root, request).await?;
+    let mut out = json!({"session_id": info.id, "name": info.name});
+    if a.wait_for_pause {
+        let timeout = a.timeout_ms.unwrap_or(30_000);
+        let mut sub = c.subscribe(&info.id)?;
+        let stopped = c.wait_until(&info.id, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
+        let pause = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
+        out["message"] = json!(match pause["state"].as_str() {
+            Some("paused") => format!("started {what}; paused ({})", pause["reason"].as_str().unwrap_or("")),
+            Some("stopped") => format!("started {what}; it ended before pausing (no breakpoint was hit)"),
+            _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
+        });
+        out["pause"] = pause;
+    } else {
+        out["message"] = json!(format!(
+            "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
+        ));
+    }
+    out["state"] = json!(state_name(current_state(c, &info.id, info.state)));
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+pub struct SessionArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+}
+
+pub async fn stop_debug_session(c: &mut Call<'_>, a: SessionArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.session_id.as_deref()).await?;
+    if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
+        return Ok(json!({"session_id": sid, "state": "stopped", "message": "the session had already ended"}));
+    }
+    let mut sub = c.subscribe(&sid)?;
+    let backend = c.engine.backend.clone();
+    c.bk("stop", backend.stop(&sid)).await?;
+    let ended = c.wait_until(&sid, &mut sub, 5_000, |x| x.state() == SessionState::Stopped).await;
+    Ok(json!({
+        "session_id": sid,
+        "state": state_name(current_state(c, &sid, SessionState::Running)),
+        "message": if ended { format!("session {sid} stopped") } else { format!("stop requested; session {sid} has not reported its end yet") },
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct StatusArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+    include_variables: Option<bool>,
+    include_source_context: Option<bool>,
+    source_context_lines: Option<u32>,
+    max_stack_frames: Option<u32>,
+}
+
+pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let sid = match c.session(&root, a.session_id.as_deref()).await {
+        Ok(sid) => sid,
+        Err(e) if a.session_id.is_none() && e.0.starts_with("no debug session") => {
+            let backend = c.engine.backend.clone();
+            let configs = c.bk("run_configurations", backend.run_configurations(&root)).await.unwrap_or_default();
+            let names: Vec<&str> = configs.iter().map(|r| r.name.as_str()).collect();
+            return Ok(json!({
+                "session_id": null, "state": "no_session",
+                "message": format!(
+                    "no debug session is running. Set breakpoints with set_breakpoint, then start_debug_session with run_configuration ({}) or command",
+                    if names.is_empty() { "none configured".to_string() } else { names.join(", ") }
+                ),
+            }));
+        }
+        Err(e) => return Err(e),
+    };
+    let (info, pause, seq, exit_code, thread, selected) = c.engine.with_state(|s| {
+        let x = &s.sessions[&sid];
+        (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame)
+    });
+    let mut out = json!({"session_id": sid, "name": info.name, "state": state_name(info.state)});
+    let backend = c.engine.backend.clone();
+    if info.state == SessionState::Stopped {
+        out["exit_code"] = json!(exit_code);
+        out["message"] = json!("the session has ended; start a new one with start_debug_session");
+        return Ok(out);
+    }
+    let threads = c.bk("threads", backend.threads(&sid)).await?;
+    out["thread_count"] = json!(threads.len());
+    let current = thread.clone().or_else(|| pause.as_ref().map(|p| p.thread_id.clone()));
+    if let Some(t) = threads.iter().find(|t| Some(&t.id) == current.as_ref()) {
+        out["current_thread"] = json!({"id": t.id, "name": t.name, "state": t.state});
+    }
+    let Some(pause) = pause.filter(|_| info.state == SessionState::Paused) else {
+        out["message"] = json!("running; call pause or wait_for_pause to stop it and inspect");
+        return Ok(out);
+    };
+    let thread = current.unwrap_or(pause.thread_id.clone());
+    out["step"] = json!(seq);
+    out["paused_reason"] = json!(reason_name(pause.reason));
+    if let Some(d) = &pause.description {
+        out["description"] = json!(d);
+    }
+    if !pause.breakpoint_ids.is_empty() {
+        let hits: Vec<Value> = c.engine.with_state(|s| {
+            pause
+                .breakpoint_ids
+                .iter()
+                .map(|id| {
+                    let meta = s.breakpoints.get(id);
+                    let last = meta.and_then(|m| m.last.as_ref());
+                    json!({"id": id, "file": last.and_then(|b| b.file.clone()), "line": last.and_then(|b| b.line),
+                           "condition": last.and_then(|b| b.condition.clone()), "hit_count": meta.map(|m| m.hits)})
+                })
+                .collect()
+        });
+        out["breakpoint_hit"] = json!(hits);
+    }
+    let max = a.max_stack_frames.unwrap_or(5);
+    let page = c.bk("frames", backend.frames(&sid, &thread, 0, max)).await?;
+    let frames: Vec<Value> = page
+        .frames
+        .iter()
+        .map(|f| {
+            let mut l = location(f);
+            l["index"] = json!(f.index);
+            l["is_current"] = json!(f.index == selected);
+            l["is_library"] = json!(f.is_library);
+            l
+        })
+        .collect();
+    let current_frame = page.frames.iter().find(|f| f.index == selected).or(page.frames.first()).cloned();
+    out["location"] = current_frame.as_ref().map(location).unwrap_or(Value::Null);
+    out["stack_summary"] = json!(frames);
+    out["total_stack_depth"] = json!(page.total.unwrap_or(page.frames.len() as u32));
+    if a.include_variables.unwrap_or(true) {
+        match variables::frame_values(c, &sid, &thread, selected, variables::Scope::All, 1, c.cfg.max_children).await {
+            Ok(v) => out["variables"] = v["variables"].clone(),
+            Err(e) => out["variables_error"] = json!(e.0),
+        }
+    }
+    snapshot::refresh_watches(c, &sid).await;
+    out["watches"] = json!(snapshot::project_watches(c, &sid));
+    if a.include_source_context.unwrap_or(true) {
+        if let Some(f) = current_frame.as_ref().filter(|f| f.file.is_some() && f.line.is_some()) {
+            let file = f.file.clone().unwrap_or_default();
+            match c.file_in_project(&root, &file) {
+                Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines.unwrap_or(5)).await {
+                    Ok(ctx) => out["source_context"] = ctx,
+                    Err(e) => out["source_context_error"] = json!(e.0),
+                },
+                Err(_) => out["source_context_error"] = json!("the current frame is outside the project (library code)"),
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,89 @@
+//! Source context around a line, through the backend (so unsaved IDE edits are seen), refusing
+//! files outside the project.
+
+use super::super::context::{Call, ToolError, ToolResult};
+use super::same_file;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Deserialize)]
+pub struct SourceArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+    file_path: Option<String>,
+    line: Option<u32>,
+    context_lines: Option<u32>,
+}
+
+/// Lines `line ± n` of `file` (canonical, inside `root`), with breakpoint lines in view.
+pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) -> ToolResult {
+    let backend = c.engine.backend.clone();
+    let text = c.bk("read_source", backend.read_source(root, file)).await?;
+    let lines: Vec<&str> = text.lines().collect();
+    let count = lines.len() as u32;
+    if line == 0 || line > count.max(1) {
+        return Err(ToolError(format!("line {line} is beyond the end of {file} ({count} lines)")));
+    }
+    let start = line.saturating_sub(n).max(1);
+    let end = (line + n).min(count);
+    let shown: Vec<Value> = (start..=end)
+        .map(|l| {
+            let mut v = json!({"number": l, "content": lines.get(l as usize - 1).copied().unwrap_or("")});
+            if l == line {
+                v["is_current"] = json!(true);
+            }
+            v
+        })
+        .collect();
+    let mut bps: Vec<u32> = c
+        .bk("breakpoints", backend.breakpoints(root))
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|b| b.file.as_deref().is_some_and(|f| same_file(f, file)))
+        .filter_map(|b| b.line.or(b.requested_line))
+        .filter(|l| (start..=end).contains(l))
+        .collect();
+    bps.sort_unstable();
+    bps.dedup();
+    Ok(json!({"file": file, "start_line": start, "end_line": end, "current_line": line, "total_lines": count, "lines": shown, "breakpoints": bps}))
+}
+
+pub async fn get_source_context(c: &mut Call<'_>, a: SourceArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let n = a.context_lines.unwrap_or(5);
+    let here = current_location(c, &root, a.session_id.as_deref()).await;
+    let (file, line) = match (a.file_path.as_deref(), a.line) {
+        (Some(f), line) => {
+            let file = c.file_in_project(&root, f)?;
+            let line = match line {
+                Some(l) => l,
+                None => here
+                    .as_ref()
+                    .ok()
+                    .filter(|(hf, _)| same_file(hf, &file))
+                    .map(|(_, l)| *l)
+                    .ok_or_else(|| ToolError("pass line: the file is not the current stop location".into()))?,
+            };
+            (file, line)
+        }
+        (None, Some(_)) => return Err("line needs file_path".into()),
+        (None, None) => {
+            let (f, l) = here.map_err(|e| ToolError(format!("no current location ({}); pass file_path and line", e.0)))?;
+            (c.file_in_project(&root, &f)?, l)
+        }
+    };
+    context(c, &root, &file, line, n).await
+}
+
+/// File and line of the selected frame of the paused session.
+async fn current_location(c: &mut Call<'_>, root: &str, session: Option<&str>) -> Result<(String, u32), ToolError> {
+    let sid = c.session(root, session).await?;
+    let (thread, _) = c.paused(&sid)?;
+    let selected = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
+    let frame = c.frame(&sid, &thread, selected).await?;
+    match (frame.file, frame.line) {
+        (Some(f), Some(l)) => Ok((f, l)),
+        _ => Err(ToolError("the current frame has no source".into())),
+    }
+}

@@ -1,0 +1,267 @@
+//! Variables: frame values with short ids, depth/children limits, truncation and redaction;
+//! expansion by id or path with paging; setting values (guarded).
+
+use super::super::context::{Call, ToolError, ToolResult};
+use super::super::snapshot::location;
+use super::super::values::{self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path};
+use crate::backend::{ValueNode, ValueScope};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::future::Future;
+use std::pin::Pin;
+
+#[derive(Clone, Copy)]
+pub enum Scope {
+    Local,
+    Arguments,
+    This,
+    All,
+}
+
+impl Scope {
+    fn parse(s: Option<&str>) -> Self {
+        match s {
+            Some("local") => Scope::Local,
+            Some("arguments") => Scope::Arguments,
+            Some("this") => Scope::This,
+            _ => Scope::All,
+        }
+    }
+    fn admits(self, v: &ValueNode) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Local => v.scope == ValueScope::Local,
+            Scope::Arguments => v.scope == ValueScope::Argument,
+            Scope::This => v.scope == ValueScope::This,
+        }
+    }
+}
+
+/// Registers `node` and, while `depth > 1`, its children (at most `max` per node).
+fn build<'a>(
+    c: &'a Call<'a>,
+    sid: &'a str,
+    node: ValueNode,
+    path: String,
+    depth: u32,
+    max: u32,
+    parent_redacted: bool,
+) -> Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>> {
+    Box::pin(async move {
+        let redacted = parent_redacted || is_secret(&c.cfg, &node.name);
+        let shown = register(c, sid, &node, path.clone(), parent_redacted)?;
+        let mut m = shown;
+        if depth > 1 && node.has_children {
+            if let Some(handle) = &node.children_handle {
+                let backend = c.engine.backend.clone();
+                let page = c.bk("children", backend.children(sid, handle, 0, max)).await?;
+                let mut kids = Vec::new();
+                let n = page.children.len();
+                for child in page.children {
+                    let p = child_path(&path, &child.name);
+                    kids.push(Value::Object(build(c, sid, child, p, depth - 1, max, redacted).await?));
+                }
+                let total = page.total.unwrap_or(n as u64);
+                m.insert("children".into(), Value::Array(kids));
+                if total > n as u64 {
+                    m.insert("truncated".into(), json!(true));
+                    m.insert("total".into(), json!(total));
+                }
+            }
+        }
+        Ok(m)
+    })
+}
+
+fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_redacted: bool) -> Result<Map<String, Value>, ToolError> {
+    c.engine.with_state(|s| {
+        let slot = s.sessions.get_mut(sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+        Ok(values::show(&c.cfg, &mut slot.values, node, path, parent_redacted).0)
+    })
+}
+
+/// The values of a frame as get_variables returns them.
+pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, scope: Scope, depth: u32, max: u32) -> ToolResult {
+    let frame = c.frame(sid, thread, frame_index).await?;
+    let backend = c.engine.backend.clone();
+    let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    let admitted: Vec<ValueNode> = vars.into_iter().filter(|v| scope.admits(v)).collect();
+    let total = admitted.len();
+    let mut out = Vec::new();
+    for v in admitted.into_iter().take(max as usize) {
+        let path = v.name.clone();
+        out.push(Value::Object(build(c, sid, v, path, depth, max, false).await?));
+    }
+    let mut r = json!({"session_id": sid, "thread_id": thread, "frame_index": frame_index, "location": location(&frame), "variables": out, "total": total});
+    if total > max as usize {
+        r["truncated"] = json!(true);
+        r["message"] = json!(format!("showing {max} of {total} variables; raise max_children to see more"));
+    }
+    Ok(r)
+}
+
+#[derive(Deserialize)]
+pub struct GetArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+    frame_index: Option<u32>,
+    thread_id: Option<String>,
+    scope: Option<String>,
+    depth: Option<u32>,
+    max_children: Option<u32>,
+}
+
+pub async fn get_variables(c: &mut Call<'_>, a: GetArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.session_id.as_deref()).await?;
+    let (thread, _) = c.paused(&sid)?;
+    let thread = a.thread_id.unwrap_or(thread);
+    let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let max = a.max_children.unwrap_or(c.cfg.max_children);
+    frame_values(c, &sid, &thread, frame_index, Scope::parse(a.scope.as_deref()), a.depth.unwrap_or(1), max).await
+}
+
+/// The value an id or a path names.
+async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, frame_index: Option<u32>) -> Result<ValueRef, ToolError> {
+    match (id, path) {
+        (Some(id), None) => {
+            let found = c.engine.with_state(|s| match s.sessions.get(sid).map(|x| x.values.get(id)) {
+                Some(Lookup::Found(r)) => Ok(r.clone()),
+                Some(Lookup::Stale) => Err(ToolError(format!(
+                    "value id {id} is stale: the program resumed since it was read; call get_variables again"
+                ))),
+                _ => Err(ToolError(format!(
+                    "unknown variable id '{id}'; ids come from get_variables, expand_variable or evaluate_expression of this session"
+                ))),
+            })?;
+            c.paused(sid)?;
+            Ok(found)
+        }
+        (None, Some(path)) => {
+            let (thread, _) = c.paused(sid)?;
+            let frame_index = frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0)));
+            let (node, full, redacted) = resolve_path(c, sid, &thread, frame_index, path).await?;
+            Ok(ValueRef {
+                name: node.name.clone(),
+                path: full,
+                children_handle: node.children_handle.clone().filter(|_| node.has_children),
+                set_handle: node.set_handle.clone(),
+                redacted,
+                child_count: node.child_count,
+            })
+        }
+        (Some(_), Some(_)) => Err("give variable_id or path, not both".into()),
+        (None, None) => Err("give variable_id (from get_variables) or path (e.g. 'user.address.city')".into()),
+    }
+}
+
+async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, path: &str) -> Result<(ValueNode, String, bool), ToolError> {
+    let segments = split_path(path).map_err(ToolError)?;
+    let frame = c.frame(sid, thread, frame_index).await?;
+    let backend = c.engine.backend.clone();
+    let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    let mut node = vars.iter().find(|v| v.name == segments[0]).cloned().ok_or_else(|| {
+        let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+        ToolError(format!("no variable '{}' in frame {frame_index}; variables: {}", segments[0], names.join(", ")))
+    })?;
+    let mut full = node.name.clone();
+    let mut redacted = is_secret(&c.cfg, &node.name);
+    for seg in &segments[1..] {
+        let handle = node
+            .children_handle
+            .clone()
+            .filter(|_| node.has_children)
+            .ok_or_else(|| ToolError(format!("'{full}' has no children (value {})", node.value)))?;
+        let mut offset = 0u32;
+        let found = loop {
+            let page = c.bk("children", backend.children(sid, &handle, offset, 200)).await?;
+            if let Some(child) = page.children.iter().find(|ch| name_matches(&ch.name, seg)) {
+                break Some(child.clone());
+            }
+            offset += page.children.len() as u32;
+            if page.children.is_empty() || page.total.is_some_and(|t| offset as u64 >= t) {
+                break None;
+            }
+        };
+        node = found.ok_or_else(|| ToolError(format!("'{full}' has no child '{seg}'; use expand_variable on '{full}' to see its children")))?;
+        full = child_path(&full, &node.name);
+        redacted = redacted || is_secret(&c.cfg, &node.name);
+    }
+    Ok((node, full, redacted))
+}
+
+#[derive(Deserialize)]
+pub struct ExpandArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+    variable_id: Option<String>,
+    path: Option<String>,
+    frame_index: Option<u32>,
+    offset: Option<u32>,
+    limit: Option<u32>,
+}
+
+pub async fn expand_variable(c: &mut Call<'_>, a: ExpandArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.session_id.as_deref()).await?;
+    let t = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
+    let Some(handle) = t.children_handle.clone() else {
+        return Err(ToolError(format!("'{}' has no children to expand", t.path)));
+    };
+    let offset = a.offset.unwrap_or(0);
+    let limit = a.limit.unwrap_or(c.cfg.max_children);
+    let backend = c.engine.backend.clone();
+    let page = c.bk("children", backend.children(&sid, &handle, offset, limit)).await?;
+    let n = page.children.len() as u32;
+    let mut kids = Vec::new();
+    for child in page.children {
+        let p = child_path(&t.path, &child.name);
+        kids.push(Value::Object(register(c, &sid, &child, p, t.redacted)?));
+    }
+    let id = a.variable_id.clone().unwrap_or_else(|| {
+        c.engine.with_state(|s| s.sessions.get_mut(&sid).map(|x| x.values.register(t.clone())).unwrap_or_default())
+    });
+    let total = page.total.or(t.child_count);
+    let mut out = json!({
+        "session_id": sid,
+        "variable": {"id": id, "name": t.name, "path": t.path, "child_count": total},
+        "children": kids, "offset": offset, "total": total,
+    });
+    let end = offset + n;
+    let more = total.map(|t| (end as u64) < t).unwrap_or(n == limit);
+    out["truncated"] = json!(more);
+    if more {
+        out["next_offset"] = json!(end);
+    }
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+pub struct SetArgs {
+    project_path: Option<String>,
+    session_id: Option<String>,
+    variable_id: Option<String>,
+    path: Option<String>,
+    frame_index: Option<u32>,
+    new_value: String,
+}
+
+pub async fn set_variable(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
+    let root = c.project(a.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.session_id.as_deref()).await?;
+    let info = c.engine.info().await;
+    if !info.supports_set_value {
+        return Err(ToolError(format!("the {} debugger backend cannot change values", info.name)));
+    }
+    let t = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
+    let Some(handle) = t.set_handle.clone() else {
+        return Err(ToolError(format!("'{}' cannot be modified (the debugger reports it read-only)", t.path)));
+    };
+    c.confirm(&root, "change a variable in the running program", &format!("{} = {}", t.path, a.new_value)).await?;
+    let backend = c.engine.backend.clone();
+    let mut node = c.bk("set_value", backend.set_value(&sid, &handle, &a.new_value)).await?;
+    node.name = t.name.clone();
+    let shown = register(c, &sid, &node, t.path.clone(), t.redacted)?;
+    let message = format!("{} is now {}", t.path, shown.get("value").and_then(Value::as_str).unwrap_or(""));
+    Ok(json!({"session_id": sid, "variable": shown, "message": message}))
+}

@@ -1,0 +1,211 @@
+//! Short value ids ("v1", "v2", …) mapped to backend handles, and how values are shown to an
+//! agent: truncated with a marker and the full length, secrets redacted.
+//!
+//! Ids are numbered per session and never reused: on resume (or a new pause) the table is cleared
+//! and `first_valid` moves past every issued id, so an old id is recognisably *stale* rather than
+//! unknown — the agent gets told to read the variables again instead of a confusing "not found".
+
+use crate::backend::ValueNode;
+use crate::config::Config;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone)]
+pub struct ValueRef {
+    pub name: String,
+    /// Path from the frame's top-level variable, e.g. `user.address.city` (for messages and
+    /// the value ledger), or the expression for evaluation results.
+    pub path: String,
+    pub children_handle: Option<String>,
+    pub set_handle: Option<String>,
+    pub redacted: bool,
+    pub child_count: Option<u64>,
+}
+
+#[derive(Debug, Default)]
+pub struct ValueTable {
+    next: u64,
+    first_valid: u64,
+    entries: HashMap<u64, ValueRef>,
+}
+
+pub enum Lookup<'a> {
+    Found(&'a ValueRef),
+    Stale,
+    Unknown,
+}
+
+impl ValueTable {
+    pub fn register(&mut self, r: ValueRef) -> String {
+        self.next += 1;
+        self.entries.insert(self.next, r);
+        format!("v{}", self.next)
+    }
+
+    pub fn invalidate(&mut self) {
+        self.entries.clear();
+        self.first_valid = self.next + 1;
+    }
+
+    pub fn get(&self, id: &str) -> Lookup<'_> {
+        let Some(n) = id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) else { return Lookup::Unknown };
+        if n == 0 || n > self.next {
+            return Lookup::Unknown;
+        }
+        if n < self.first_valid {
+            return Lookup::Stale;
+        }
+        self.entries.get(&n).map_or(Lookup::Unknown, Lookup::Found)
+    }
+}
+
+pub fn is_secret(cfg: &Config, name: &str) -> bool {
+    if !cfg.redaction.enabled {
+        return false;
+    }
+    let lower = name.to_lowercase();
+    cfg.redaction.patterns.iter().any(|p| !p.is_empty() && lower.contains(&p.to_lowercase()))
+}
+
+/// Puts `value` into `out`, truncated to `max` characters with "…" and the full length stated.
+pub fn put_value(out: &mut Map<String, Value>, value: &str, max: usize, redacted: bool) {
+    if redacted {
+        out.insert("value".into(), json!("<redacted>"));
+        out.insert("redacted".into(), json!(true));
+        return;
+    }
+    let len = value.chars().count();
+    if len > max {
+        let cut: String = value.chars().take(max).collect();
+        out.insert("value".into(), json!(format!("{cut}…")));
+        out.insert("truncated".into(), json!(true));
+        out.insert("value_length".into(), json!(len));
+    } else {
+        out.insert("value".into(), json!(value));
+    }
+}
+
+/// A node as the agent sees it; registers an id for it in `table`.
+pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String, parent_redacted: bool) -> (Map<String, Value>, String) {
+    let redacted = parent_redacted || is_secret(cfg, &node.name);
+    let id = table.register(ValueRef {
+        name: node.name.clone(),
+        path,
+        children_handle: node.children_handle.clone().filter(|_| node.has_children),
+        set_handle: node.set_handle.clone(),
+        redacted,
+        child_count: node.child_count,
+    });
+    let mut m = Map::new();
+    m.insert("id".into(), json!(id));
+    m.insert("name".into(), json!(node.name));
+    put_value(&mut m, &node.value, cfg.max_value_length, redacted);
+    m.insert("type".into(), json!(node.type_name));
+    m.insert("has_children".into(), json!(node.has_children));
+    if let Some(c) = node.child_count {
+        m.insert("child_count".into(), json!(c));
+    }
+    (m, id)
+}
+
+/// Joins a child name onto a path the way an agent would write it.
+pub fn child_path(parent: &str, child: &str) -> String {
+    let key = child.trim_matches(['\'', '"']);
+    if child.starts_with('[') {
+        format!("{parent}{child}")
+    } else if key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
+        format!("{parent}[{key}]")
+    } else if child != key {
+        format!("{parent}[{child}]")
+    } else {
+        format!("{parent}.{child}")
+    }
+}
+
+/// Splits `user.address[0]['k']` into `["user", "address", "0", "k"]`.
+pub fn split_path(path: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = path.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => {
+                if cur.is_empty() {
+                    return Err(format!("path {path:?} has an empty segment"));
+                }
+                out.push(std::mem::take(&mut cur));
+            }
+            '[' => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                let mut key = String::new();
+                loop {
+                    match chars.next() {
+                        Some(']') => break,
+                        Some(k) => key.push(k),
+                        None => return Err(format!("path {path:?} misses a closing ]")),
+                    }
+                }
+                out.push(key.trim().trim_matches(['\'', '"']).to_string());
+                if chars.peek() == Some(&'.') {
+                    chars.next();
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    if out.is_empty() {
+        return Err("path is empty".into());
+    }
+    Ok(out)
+}
+
+/// Whether a child named `name` (as the debugger shows it: `0`, `[0]`, `'key'`, `field`)
+/// matches a path segment.
+pub fn name_matches(name: &str, segment: &str) -> bool {
+    let n = name.trim().trim_start_matches('[').trim_end_matches(']').trim_matches(['\'', '"']);
+    n == segment
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_go_stale_after_invalidate() {
+        let mut t = ValueTable::default();
+        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None };
+        let a = t.register(r.clone());
+        assert!(matches!(t.get(&a), Lookup::Found(_)));
+        t.invalidate();
+        assert!(matches!(t.get(&a), Lookup::Stale));
+        assert!(matches!(t.get("v99"), Lookup::Unknown));
+        assert!(matches!(t.get("zz"), Lookup::Unknown));
+        let b = t.register(r);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn paths() {
+        assert_eq!(split_path("user.address[0]['k'].x").unwrap(), ["user", "address", "0", "k", "x"]);
+        assert!(split_path("a..b").is_err());
+        assert!(split_path("a[1").is_err());
+        assert_eq!(child_path("items", "2"), "items[2]");
+        assert_eq!(child_path("config", "'api_key'"), "config['api_key']");
+        assert_eq!(child_path("user", "name"), "user.name");
+        assert!(name_matches("'api_key'", "api_key") && name_matches("[3]", "3"));
+    }
+
+    #[test]
+    fn truncation_states_length() {
+        let mut m = Map::new();
+        put_value(&mut m, &"x".repeat(500), 200, false);
+        assert_eq!(m["value_length"], 500);
+        assert!(m["value"].as_str().unwrap().ends_with('…'));
+        assert_eq!(m["value"].as_str().unwrap().chars().count(), 201);
+    }
+}

@@ -1,0 +1,252 @@
+//! The one HTTP router of Debugger MCP (SPEC §2), served by the sidecar over a loopback socket
+//! and by the IDE plugin over JNI (the Kotlin handler relays raw requests into it with
+//! `tower::ServiceExt::oneshot`, so nothing here depends on a socket or a peer address).
+//!
+//! Paths:
+//! - `/debugger-mcp` — Streamable HTTP (POST/GET/DELETE) via rmcp's `StreamableHttpService`,
+//!   serving both protocol eras on one endpoint: initialize-era revisions 2024-11-05 …
+//!   2025-11-25 get sessions (`Mcp-Session-Id`); requests carrying the 2026-07-28 per-request
+//!   `_meta` (and `server/discover`) are served statelessly with the `Mcp-Method`/`Mcp-Name`
+//!   header checks rmcp implements.
+//! - `GET /debugger-mcp/sse` + `POST /debugger-mcp/message?sessionId=…` — the legacy HTTP+SSE
+//!   transport of 2024-11-05 ([`legacy_sse`]); rmcp has no server for it.
+//!
+//! Every path sits behind [`security`]: loopback `Host`, loopback-or-absent `Origin`, optional
+//! bearer token, request body limit. The loopback *bind* is the host's job (the sidecar refuses
+//! a non-loopback `--listen`; the IDE's built-in server is loopback already).
+//!
+//! Usage (sidecar and JNI alike):
+//! ```ignore
+//! let app: axum::Router = debugger_mcp_core::http::router(engine.handler(), &config.http);
+//! // sidecar: axum::serve(listener, app)
+//! // JNI:     app.oneshot(request).await  (tower::ServiceExt)
+//! ```
+//! Use [`router_with`] to pass a cancellation token that ends every session and stream on
+//! shutdown.
+
+pub mod legacy_sse;
+pub mod security;
+
+use crate::config::HttpConfig;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http::StatusCode;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// The MCP endpoint path, shared by the sidecar and the IDE's built-in server.
+pub const MCP_PATH: &str = "/debugger-mcp";
+/// Legacy HTTP+SSE stream path.
+pub const SSE_PATH: &str = "/debugger-mcp/sse";
+/// Legacy HTTP+SSE message (POST) path; the `endpoint` event names it with `?sessionId=`.
+pub const MESSAGE_PATH: &str = "/debugger-mcp/message";
+
+/// Options of [`router_with`]. Built from the settings file's `[http]` table plus what only the
+/// host knows (its shutdown token).
+#[derive(Debug, Clone)]
+pub struct RouterOptions {
+    /// Optional bearer token required on every request (`Authorization: Bearer …`).
+    pub token: Option<String>,
+    /// Request body limit in bytes (→ 413).
+    pub max_body_bytes: usize,
+    /// Cancelled on shutdown: ends every MCP session and SSE stream.
+    pub cancel: CancellationToken,
+    /// Keep-alive comment interval on SSE streams (both transports).
+    pub sse_keep_alive: Duration,
+}
+
+impl RouterOptions {
+    pub fn from_config(config: &HttpConfig) -> Self {
+        Self {
+            token: config.token.clone().filter(|t| !t.is_empty()),
+            max_body_bytes: config.max_body_bytes,
+            cancel: CancellationToken::new(),
+            sse_keep_alive: Duration::from_secs(15),
+        }
+    }
+}
+
+/// Builds the router for `handler` with the settings of `config` (no shutdown token; see
+/// [`router_with`]).
+pub fn router<S>(handler: S, config: &HttpConfig) -> Router
+where
+    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+{
+    router_with(handler, RouterOptions::from_config(config))
+}
+
+/// Builds the router for `handler` with explicit options.
+pub fn router_with<S>(handler: S, options: RouterOptions) -> Router
+where
+    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+{
+    let streamable_config = StreamableHttpServerConfig::default()
+        // Sessions for the initialize era; 2026-07-28 requests are stateless regardless.
+        .with_legacy_session_mode(true)
+        .with_sse_keep_alive(Some(options.sse_keep_alive))
+        .with_cancellation_token(options.cancel.clone())
+        .with_max_request_body_bytes(options.max_body_bytes)
+        // Our own middleware already enforces these for every path (with clearer bodies);
+        // rmcp's checks stay on as a second line of defence with the same policy.
+        .with_allowed_hosts(["localhost", "127.0.0.1", "::1"])
+        .with_allowed_origins([
+            "http://localhost:*",
+            "http://127.0.0.1:*",
+            "http://[::1]:*",
+            "https://localhost:*",
+            "https://127.0.0.1:*",
+            "https://[::1]:*",
+        ]);
+    let factory_handler = handler.clone();
+    let streamable = StreamableHttpService::new(
+        move || Ok(factory_handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        streamable_config,
+    );
+    let streamable = Arc::new(streamable);
+
+    let legacy = legacy_sse::LegacySse::new(handler, options.cancel.clone(), options.sse_keep_alive, options.max_body_bytes);
+
+    let max_body = options.max_body_bytes;
+    Router::new()
+        .route(
+            MCP_PATH,
+            axum::routing::any(move |req: Request| {
+                let service = streamable.clone();
+                async move { streamable_http(&service, req, max_body).await }
+            }),
+        )
+        .route(SSE_PATH, axum::routing::get(legacy_sse::sse_get::<S>))
+        .route(MESSAGE_PATH, axum::routing::post(legacy_sse::message_post::<S>))
+        .with_state(legacy)
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(security::Security::new(options.token, options.max_body_bytes)),
+            security::guard,
+        ))
+}
+
+/// Short JSON error body: `{"error": code, "message": text}`.
+pub(crate) fn error_response(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    let body = serde_json::json!({ "error": code, "message": message.into() });
+    (status, [(http::header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+}
+
+/// A JSON-RPC error object with HTTP status (malformed bodies).
+pub(crate) fn jsonrpc_error_response(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": { "code": code, "message": message.into() }
+    });
+    (status, [(http::header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+}
+
+async fn not_found(req: Request) -> Response {
+    error_response(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!(
+            "no route for {} {}; the MCP endpoint is {MCP_PATH} (legacy SSE: GET {SSE_PATH})",
+            req.method(),
+            req.uri().path()
+        ),
+    )
+}
+
+/// Streamable HTTP: buffers the (size-limited) POST body so that, when rmcp rejects it as
+/// undeserializable, we can answer with a precise JSON-RPC error (parse error vs. wrong shape)
+/// instead of rmcp's generic 415. The happy path parses once (inside rmcp); the diagnosis runs
+/// only on failure.
+async fn streamable_http<S>(
+    service: &StreamableHttpService<S, LocalSessionManager>,
+    req: Request,
+    max_body: usize,
+) -> Response
+where
+    S: rmcp::ServerHandler + Send + 'static,
+{
+    if req.method() == http::Method::DELETE {
+        // rmcp acknowledges a session DELETE with 202; clients (the Python SDK, for one) treat
+        // only 200/204 as "terminated" and log a failure otherwise. The session is gone either
+        // way, so say so plainly.
+        let mut response = service.handle(req).await.into_response();
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::OK;
+        }
+        return response;
+    }
+    if req.method() != http::Method::POST {
+        return service.handle(req).await.into_response();
+    }
+    // rmcp answers both a wrong Content-Type and an undeserializable body with a bare 415; with
+    // a JSON content type only the latter is possible.
+    let json_content_type = req
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/json"))
+        .unwrap_or(false);
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, max_body).await {
+        Ok(b) => b,
+        Err(_) => return security::too_large(max_body),
+    };
+    let req = Request::from_parts(parts, Body::from(bytes.clone()));
+    let response = service.handle(req).await;
+    if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && json_content_type {
+        return diagnose_body(&bytes);
+    }
+    response.into_response()
+}
+
+/// Explains why a body is not a JSON-RPC message the server accepts.
+pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
+    let value: serde_json::Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return jsonrpc_error_response(StatusCode::BAD_REQUEST, -32700, format!("Parse error: body is not valid JSON ({e})"));
+        }
+    };
+    let problem = match &value {
+        serde_json::Value::Array(_) => "JSON-RPC batches (arrays) are not supported; send one message per request".to_string(),
+        serde_json::Value::Object(map) => {
+            if map.get("jsonrpc").and_then(|v| v.as_str()) != Some("2.0") {
+                "\"jsonrpc\" must be \"2.0\"".to_string()
+            } else if let Some(method) = map.get("method") {
+                match method.as_str() {
+                    None => "\"method\" must be a string".to_string(),
+                    Some(m) => match map.get("id") {
+                        Some(id) if !(id.is_string() || id.is_i64() || id.is_u64()) => {
+                            "\"id\" must be a string or an integer".to_string()
+                        }
+                        _ => format!("params of \"{m}\" do not match the MCP schema, or the method is not a known MCP method"),
+                    },
+                }
+            } else if map.contains_key("result") || map.contains_key("error") {
+                "response object has a malformed \"id\", \"result\" or \"error\"".to_string()
+            } else {
+                "object is neither a request, a notification nor a response (no \"method\", \"result\" or \"error\")".to_string()
+            }
+        }
+        other => format!("expected a JSON-RPC object, got {}", json_kind(other)),
+    };
+    jsonrpc_error_response(StatusCode::BAD_REQUEST, -32600, format!("Invalid Request: {problem}"))
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}

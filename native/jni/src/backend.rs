@@ -1,0 +1,266 @@
+//! `JniBackend`: the core's `Backend` trait implemented by calling the JVM's callback table
+//! (`DebuggerCallbacks`, docs/CALLBACK_TABLE.md).
+//!
+//! One request = `callbacks.call(requestId, op, argsJson)`, which returns at once; the JVM answers
+//! later, from any thread, with `NativeBridge.complete(requestId, ok, json)`. Rust waits on a
+//! oneshot with a timeout, so a callback that never answers costs one map entry until then and a
+//! late answer is dropped. A Java exception thrown by `call` itself becomes a `Failed` error.
+
+use crate::jvm;
+use async_trait::async_trait;
+use debugger_mcp_core::backend::*;
+use jni::objects::JString;
+use jni::signature::{Primitive, ReturnType};
+use jni::sys::jvalue;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// The answer delivered by `NativeBridge.complete`.
+pub(crate) struct Answer {
+    pub ok: bool,
+    pub json: String,
+}
+
+pub struct JniBackend {
+    callbacks: jvm::JavaRef,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
+    timeout_ms: AtomicU64,
+    launch_timeout_ms: AtomicU64,
+}
+
+impl JniBackend {
+    pub(crate) fn new(callbacks: jvm::JavaRef, timeout_ms: u64, launch_timeout_ms: u64) -> Self {
+        Self {
+            callbacks,
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            timeout_ms: AtomicU64::new(timeout_ms.max(1)),
+            launch_timeout_ms: AtomicU64::new(launch_timeout_ms.max(1)),
+        }
+    }
+
+    pub(crate) fn set_timeouts(&self, timeout_ms: u64, launch_timeout_ms: u64) {
+        self.timeout_ms.store(timeout_ms.max(1), Ordering::Relaxed);
+        self.launch_timeout_ms.store(launch_timeout_ms.max(1), Ordering::Relaxed);
+    }
+
+    /// Delivers an answer; returns false when nobody waits any more (timed out or unknown id).
+    pub(crate) fn complete(&self, request_id: u64, answer: Answer) -> bool {
+        let sender = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&request_id);
+        match sender {
+            Some(tx) => tx.send(answer).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Number of requests waiting for an answer (exposed in `status()`; tests assert it drains).
+    pub(crate) fn pending_count(&self) -> usize {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Fails every waiting request (shutdown).
+    pub(crate) fn fail_all(&self) {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// Calls op `op` with JSON `args` and parses the answer as `R`.
+    pub async fn call<R: DeserializeOwned>(&self, op: &'static str, args: Value) -> BackendResult<R> {
+        let value = self.call_raw(op, &args.to_string()).await?;
+        serde_json::from_str(&value)
+            .map_err(|e| BackendError::Failed(format!("callback `{op}` answered malformed JSON ({e}): {}", clip(&value))))
+    }
+
+    /// Calls op `op` with an already serialised argument object; returns the raw result JSON.
+    pub async fn call_raw(&self, op: &str, args_json: &str) -> BackendResult<String> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).insert(id, tx);
+        // Removes the entry however this future ends (error, timeout, or the caller dropping it).
+        let _cleanup = Pending { backend: self, id };
+
+        if let Err(e) = self.invoke(id, op, args_json) {
+            return Err(BackendError::Failed(format!("callback `{op}` threw {e}")));
+        }
+        let limit = if op == "launch" {
+            self.launch_timeout_ms.load(Ordering::Relaxed)
+        } else {
+            self.timeout_ms.load(Ordering::Relaxed)
+        };
+        let answer = match tokio::time::timeout(Duration::from_millis(limit), rx).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => return Err(BackendError::Failed(format!("callback `{op}` was abandoned (bridge shut down)"))),
+            Err(_) => return Err(BackendError::Timeout(format!("callback `{op}` gave no answer within {limit} ms"))),
+        };
+        if answer.ok {
+            Ok(answer.json)
+        } else {
+            Err(parse_error(op, &answer.json))
+        }
+    }
+
+    /// The JNI call itself: `callbacks.call(id, op, args)` on the current thread.
+    fn invoke(&self, id: u64, op: &str, args_json: &str) -> Result<(), String> {
+        let ids = jvm::ids().ok_or("bridge classes not resolved")?;
+        jvm::with_env(|env| {
+            let op = JString::from_str(env, op)?;
+            let args = JString::from_str(env, args_json)?;
+            let jargs = [jvalue { j: id as i64 }, jvalue { l: op.as_raw() }, jvalue { l: args.as_raw() }];
+            // SAFETY: method id of DebuggerCallbacks.call(JLjava/lang/String;Ljava/lang/String;)V,
+            // called on an object implementing that interface (checked by the handshake).
+            unsafe {
+                env.call_method_unchecked(
+                    self.callbacks.obj(),
+                    ids.callbacks_call,
+                    ReturnType::Primitive(Primitive::Void),
+                    &jargs,
+                )
+            }?;
+            Ok(())
+        })
+        .map_err(|e| jvm::describe(&e))
+    }
+}
+
+struct Pending<'a> {
+    backend: &'a JniBackend,
+    id: u64,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.backend.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+    }
+}
+
+fn clip(s: &str) -> &str {
+    match s.char_indices().nth(300) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// Error JSON from the JVM: `{"kind":"not_found","message":"..."}`. Anything else is still an
+/// error, reported as `Failed` with the text the JVM sent.
+fn parse_error(op: &str, json: &str) -> BackendError {
+    if let Ok(err) = serde_json::from_str::<BackendError>(json) {
+        return err;
+    }
+    let message = serde_json::from_str::<Value>(json)
+        .ok()
+        .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_string))
+        .unwrap_or_else(|| clip(json).to_string());
+    BackendError::Failed(format!("callback `{op}` failed: {message}"))
+}
+
+fn unit(v: Value) -> BackendResult<()> {
+    let _ = v;
+    Ok(())
+}
+
+// Args objects: keys are exactly the trait method's parameter names (docs/CALLBACK_TABLE.md).
+#[async_trait]
+impl Backend for JniBackend {
+    async fn handshake(&self) -> BackendResult<BackendInfo> {
+        self.call("handshake", json!({})).await
+    }
+    async fn projects(&self) -> BackendResult<Vec<ProjectInfo>> {
+        self.call("projects", json!({})).await
+    }
+    async fn run_configurations(&self, project: &str) -> BackendResult<Vec<RunConfigInfo>> {
+        self.call("run_configurations", json!({ "project": project })).await
+    }
+    async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
+        self.call("launch", json!({ "project": project, "request": request })).await
+    }
+    async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
+        self.call("sessions", json!({ "project": project })).await
+    }
+    async fn stop(&self, session_id: &str) -> BackendResult<()> {
+        unit(self.call("stop", json!({ "session_id": session_id })).await?)
+    }
+    async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>> {
+        self.call("breakpoints", json!({ "project": project })).await
+    }
+    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo> {
+        self.call("add_line_breakpoint", json!({ "project": project, "spec": spec })).await
+    }
+    async fn add_exception_breakpoint(
+        &self,
+        project: &str,
+        spec: ExceptionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.call("add_exception_breakpoint", json!({ "project": project, "spec": spec })).await
+    }
+    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo> {
+        self.call("update_breakpoint", json!({ "project": project, "id": id, "update": update })).await
+    }
+    async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()> {
+        unit(self.call("remove_breakpoint", json!({ "project": project, "id": id })).await?)
+    }
+    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
+        unit(self.call("control", json!({ "session_id": session_id, "thread_id": thread_id, "op": op })).await?)
+    }
+    async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>> {
+        self.call("threads", json!({ "session_id": session_id })).await
+    }
+    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage> {
+        self.call(
+            "frames",
+            json!({ "session_id": session_id, "thread_id": thread_id, "offset": offset, "limit": limit }),
+        )
+        .await
+    }
+    async fn select_frame(&self, session_id: &str, thread_id: &str, frame: &str) -> BackendResult<()> {
+        unit(
+            self.call("select_frame", json!({ "session_id": session_id, "thread_id": thread_id, "frame": frame }))
+                .await?,
+        )
+    }
+    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>> {
+        self.call("frame_variables", json!({ "session_id": session_id, "frame": frame })).await
+    }
+    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage> {
+        self.call(
+            "children",
+            json!({ "session_id": session_id, "handle": handle, "offset": offset, "limit": limit }),
+        )
+        .await
+    }
+    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
+        self.call("set_value", json!({ "session_id": session_id, "handle": handle, "new_value": new_value }))
+            .await
+    }
+    async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
+        self.call("evaluate", json!({ "session_id": session_id, "request": request })).await
+    }
+    async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
+        self.call("read_source", json!({ "project": project, "path": path })).await
+    }
+    async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool> {
+        self.call("confirm", json!({ "project": project, "request": request })).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_json_maps_to_backend_errors() {
+        assert_eq!(
+            parse_error("threads", r#"{"kind":"not_found","message":"no session s9"}"#),
+            BackendError::NotFound("no session s9".into())
+        );
+        assert_eq!(
+            parse_error("threads", r#"{"kind":"weird","message":"boom"}"#),
+            BackendError::Failed("callback `threads` failed: boom".into())
+        );
+        assert_eq!(parse_error("x", "not json"), BackendError::Failed("callback `x` failed: not json".into()));
+    }
+}
