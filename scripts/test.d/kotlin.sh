@@ -34,7 +34,8 @@ if [ ! -f "$PLUGIN/src/main/kotlin/com/debuggermcp/http/McpHttpRelay.kt" ]; then
   echo "(using the compile-only McpHttpRelay placeholder)"
 fi
 # -Werror is not used: deprecation warnings of the stubs' real counterparts are not errors here.
-if ! "$KOTLINC" -jvm-target 17 -no-reflect -cp "$CP" -d "$OUT/main" \
+# Language/API 2.2 = the Kotlin runtime bundled with IntelliJ 2025.2 (same as the Gradle build).
+if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.2 -no-reflect -cp "$CP" -d "$OUT/main" \
     "${MAIN[@]}" "${STUBS[@]}" "${PLACEHOLDER[@]}" 2>"$OUT/compile.log"; then
   grep -v '^warning:' "$OUT/compile.log" >&2 || true
   echo "FAILED: plugin sources do not compile" >&2

@@ -35,7 +35,16 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
     }
 
     private class SessionEvents(val project: Project, val session: XDebugSession, val id: String) : XDebugSessionListener {
+        // Runs on the debugger's own thread: never let a failure escape into it.
         override fun sessionPaused() {
+            try {
+                pushPaused()
+            } catch (t: Throwable) {
+                LOG.warn("could not report a pause", t)
+            }
+        }
+
+        private fun pushPaused() {
             val data = Sessions.data(session)
             data.values.clear()
             val context = session.suspendContext
