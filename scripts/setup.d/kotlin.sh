@@ -16,12 +16,14 @@ fail() {
   exit 1
 }
 
+SUDO=${SUDO:-}
+[ -z "$SUDO" ] && [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && SUDO="sudo"
+
 apt_install() {
   command -v apt-get >/dev/null || fail "apt-get not available to install: $*"
-  if [ "$(id -u)" != 0 ]; then fail "need root to apt-get install: $*"; fi
   # Update lazily: only when a package is missing.
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || fail "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || fail "apt-get install $* failed"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || fail "apt-get update failed"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || fail "apt-get install $* failed"
 }
 
 missing=()

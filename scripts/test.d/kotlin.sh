@@ -27,16 +27,12 @@ CP="$KLIB/kotlinx-coroutines-core-jvm.jar:$KLIB/annotations-13.0.jar:$NETTY"
 echo "== compile plugin sources against stubs"
 mapfile -t MAIN < <(find "$PLUGIN/src/main/kotlin" -name '*.kt' | sort)
 mapfile -t STUBS < <(find "$PLUGIN/stubs/src" -name '*.kt' -o -name '*.java' | sort)
-# The compile-only McpHttpRelay placeholder is used only until the real relay is merged.
-PLACEHOLDER=()
-if [ ! -f "$PLUGIN/src/main/kotlin/com/debuggermcp/http/McpHttpRelay.kt" ]; then
-  PLACEHOLDER=("$PLUGIN/stubs/placeholder/com/debuggermcp/http/McpHttpRelay.kt")
-  echo "(using the compile-only McpHttpRelay placeholder)"
-fi
+# All of src/main is compiled: the bridge package and McpHttpRelay.kt (JNI side) included.
+[ -f "$PLUGIN/src/main/kotlin/com/debuggermcp/http/McpHttpRelay.kt" ] || { echo "McpHttpRelay.kt missing" >&2; exit 1; }
 # -Werror is not used: deprecation warnings of the stubs' real counterparts are not errors here.
 # Language/API 2.2 = the Kotlin runtime bundled with IntelliJ 2025.2 (same as the Gradle build).
 if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.2 -no-reflect -cp "$CP" -d "$OUT/main" \
-    "${MAIN[@]}" "${STUBS[@]}" "${PLACEHOLDER[@]}" 2>"$OUT/compile.log"; then
+    "${MAIN[@]}" "${STUBS[@]}" 2>"$OUT/compile.log"; then
   grep -v '^warning:' "$OUT/compile.log" >&2 || true
   echo "FAILED: plugin sources do not compile" >&2
   exit 1
