@@ -44,6 +44,7 @@ echo "== unit tests"
 PURE=(
   "$PLUGIN/src/main/kotlin/com/debuggermcp/json/Json.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Ops.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/OpRunner.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Wire.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Handles.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/nativelib/NativeLibraryLocator.kt"
