@@ -20,6 +20,8 @@ pub struct ValueRef {
     pub set_handle: Option<String>,
     pub redacted: bool,
     pub child_count: Option<u64>,
+    /// The value as the debugger rendered it (untruncated; shown through `put_value`).
+    pub value: String,
 }
 
 #[derive(Debug, Default)]
@@ -95,6 +97,7 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
         set_handle: node.set_handle.clone(),
         redacted,
         child_count: node.child_count,
+        value: node.value.clone(),
     });
     let mut m = Map::new();
     m.insert("id".into(), json!(id));
@@ -178,7 +181,7 @@ mod tests {
     #[test]
     fn ids_go_stale_after_invalidate() {
         let mut t = ValueTable::default();
-        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None };
+        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None, value: String::new() };
         let a = t.register(r.clone());
         assert!(matches!(t.get(&a), Lookup::Found(_)));
         t.invalidate();
