@@ -116,8 +116,10 @@ pub fn child_path(parent: &str, child: &str) -> String {
     let key = child.trim_matches(['\'', '"']);
     if child.starts_with('[') {
         format!("{parent}{child}")
-    } else if key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
-        format!("{parent}[{key}]")
+    } else if child == key && key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
+        // "03" (debugpy pads list indices) is index 3.
+        let index = key.trim_start_matches('0');
+        format!("{parent}[{}]", if index.is_empty() { "0" } else { index })
     } else if child != key {
         format!("{parent}[{child}]")
     } else {
@@ -171,6 +173,12 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
 /// matches a path segment.
 pub fn name_matches(name: &str, segment: &str) -> bool {
     let n = name.trim().trim_start_matches('[').trim_end_matches(']').trim_matches(['\'', '"']);
+    // debugpy names list items with zero padding ("03" in a 30-item list); `items[3]` means it.
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let quoted = name.trim().trim_start_matches('[').starts_with(['\'', '"']);
+    if !quoted && digits(n) && digits(segment) {
+        return n.trim_start_matches('0') == segment.trim_start_matches('0');
+    }
     n == segment
 }
 
@@ -201,6 +209,9 @@ mod tests {
         assert_eq!(child_path("config", "'api_key'"), "config['api_key']");
         assert_eq!(child_path("user", "name"), "user.name");
         assert!(name_matches("'api_key'", "api_key") && name_matches("[3]", "3"));
+        assert!(name_matches("03", "3") && name_matches("00", "0") && !name_matches("'03'", "3"));
+        assert_eq!(child_path("items", "03"), "items[3]");
+        assert_eq!(child_path("d", "'03'"), "d['03']");
     }
 
     #[test]
