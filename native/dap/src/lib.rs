@@ -1365,7 +1365,12 @@ impl Backend for DapBackend {
             }
             e => e,
         })?;
-        let all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        if !paging {
+            // debugpy lists its "special variables"/"function variables" groups first; they are
+            // not program values and would shift offsets (offset 25 of a list must be item 25).
+            all.retain(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables")));
+        }
         let (page, total): (Vec<Value>, Option<u64>) = if paging {
             (all.into_iter().take(limit as usize).collect(), None)
         } else {
