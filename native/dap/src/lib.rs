@@ -831,6 +831,14 @@ impl Inner {
         self.emit(BackendEvent::SessionStarted { session: session.info() });
         match self.configure(&session, &resolved).await {
             Ok(()) => {}
+            // The program ran and ended while the adapter was still being configured (run mode
+            // starts it at `launch`; a short program is done before `configurationDone` is
+            // answered): a finished session, not a failed launch.
+            Err(BackendError::InvalidState(_) | BackendError::Failed(_))
+                if session.ended.lock().unwrap().as_deref() == Some("the debuggee terminated") =>
+            {
+                session.shutdown().await;
+            }
             Err(e) => {
                 let tail = client.stderr_tail();
                 self.mark_ended(&session, format!("launch failed: {e}"));
