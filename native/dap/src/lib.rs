@@ -876,6 +876,14 @@ impl Inner {
         self.emit(BackendEvent::SessionStarted { session: session.info() });
         match self.configure(&session, &resolved).await {
             Ok(()) => {}
+            // The program ran and ended while the adapter was still being configured (run mode
+            // starts it at `launch`; a short program is done before `configurationDone` is
+            // answered): a finished session, not a failed launch.
+            Err(BackendError::InvalidState(_) | BackendError::Failed(_))
+                if session.ended.lock().unwrap().as_deref() == Some("the debuggee terminated") =>
+            {
+                session.shutdown().await;
+            }
             Err(e) => {
                 let tail = client.stderr_tail();
                 self.mark_ended(&session, format!("launch failed: {e}"));
@@ -1432,7 +1440,12 @@ impl Backend for DapBackend {
             }
             e => e,
         })?;
-        let all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        if !paging {
+            // debugpy lists its "special variables"/"function variables" groups first; they are
+            // not program values and would shift offsets (offset 25 of a list must be item 25).
+            all.retain(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables")));
+        }
         let (page, total): (Vec<Value>, Option<u64>) = if paging {
             let known = s.values.lock().unwrap().ref_count.get(&r).copied();
             (all.into_iter().take(limit as usize).collect(), known)

@@ -20,6 +20,8 @@ pub struct ValueRef {
     pub set_handle: Option<String>,
     pub redacted: bool,
     pub child_count: Option<u64>,
+    /// The value as the debugger rendered it (untruncated; shown through `put_value`).
+    pub value: String,
 }
 
 #[derive(Debug, Default)]
@@ -155,6 +157,7 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
         set_handle: node.set_handle.clone(),
         redacted,
         child_count: node.child_count,
+        value: node.value.clone(),
     });
     let mut m = Map::new();
     m.insert("id".into(), json!(id));
@@ -173,8 +176,10 @@ pub fn child_path(parent: &str, child: &str) -> String {
     let key = child.trim_matches(['\'', '"']);
     if child.starts_with('[') {
         format!("{parent}{child}")
-    } else if key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
-        format!("{parent}[{key}]")
+    } else if child == key && key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
+        // "03" (debugpy pads list indices) is index 3.
+        let index = key.trim_start_matches('0');
+        format!("{parent}[{}]", if index.is_empty() { "0" } else { index })
     } else if child != key {
         format!("{parent}[{child}]")
     } else {
@@ -228,6 +233,12 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
 /// matches a path segment.
 pub fn name_matches(name: &str, segment: &str) -> bool {
     let n = name.trim().trim_start_matches('[').trim_end_matches(']').trim_matches(['\'', '"']);
+    // debugpy names list items with zero padding ("03" in a 30-item list); `items[3]` means it.
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let quoted = name.trim().trim_start_matches('[').starts_with(['\'', '"']);
+    if !quoted && digits(n) && digits(segment) {
+        return n.trim_start_matches('0') == segment.trim_start_matches('0');
+    }
     n == segment
 }
 
@@ -238,7 +249,7 @@ mod tests {
     #[test]
     fn ids_go_stale_after_invalidate() {
         let mut t = ValueTable::default();
-        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None };
+        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None, value: String::new() };
         let a = t.register(r.clone());
         assert!(matches!(t.get(&a), Lookup::Found(_)));
         t.invalidate();
@@ -258,6 +269,9 @@ mod tests {
         assert_eq!(child_path("config", "'api_key'"), "config['api_key']");
         assert_eq!(child_path("user", "name"), "user.name");
         assert!(name_matches("'api_key'", "api_key") && name_matches("[3]", "3"));
+        assert!(name_matches("03", "3") && name_matches("00", "0") && !name_matches("'03'", "3"));
+        assert_eq!(child_path("items", "03"), "items[3]");
+        assert_eq!(child_path("d", "'03'"), "d['03']");
     }
 
     #[test]
