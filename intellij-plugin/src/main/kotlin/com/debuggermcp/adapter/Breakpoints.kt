@@ -194,6 +194,33 @@ internal object Breakpoints {
         forget(bp)
     }
 
+    /**
+     * launch's `stop_on_exception`: an "any uncaught exception" breakpoint of the installed
+     * language support, owned by the session and removed when it stops. Uncaught only: the
+     * runtime throws and catches exceptions internally all the time (class loading, ...).
+     */
+    suspend fun addStopOnException(project: Project): XBreakpoint<*> {
+        val support = LanguageDebugSupport.all().firstOrNull()
+            ?: unsupported("stop_on_exception needs a language plugin with exception breakpoints (e.g. Java)")
+        return Ide.writeAction {
+            support.addExceptionBreakpoint(project, support.anyException, false, true)
+                ?: unsupported("stop_on_exception is not available for this debugger")
+        }
+    }
+
+    /** Removes a breakpoint we own, ignoring one the user already deleted. */
+    suspend fun removeQuietly(project: Project, bp: XBreakpoint<*>) {
+        try {
+            Ide.writeAction {
+                val manager = manager(project)
+                if (manager.allBreakpoints.any { it === bp }) manager.removeBreakpoint(bp)
+            }
+        } catch (_: Exception) {
+            // Project closing or breakpoint gone: nothing left to clean.
+        }
+        forget(bp)
+    }
+
     private fun applyCommon(bp: XBreakpoint<*>, condition: String?, logMessage: String?, policy: SuspendPolicy, enabled: Boolean) {
         bp.conditionExpression = condition?.takeIf { it.isNotEmpty() }?.let { XAsync.expression(it, EvaluationMode.EXPRESSION) }
         setLog(bp, logMessage ?: "")

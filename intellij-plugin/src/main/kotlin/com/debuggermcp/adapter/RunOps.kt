@@ -70,10 +70,20 @@ internal object RunOps {
                     }
                 })
                 watchStartFailure(connection, env, started)
-                Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
-                val session = started.await()
-                Sessions.data(session).mode = "debug"
-                Sessions.info(session)
+                // Set before starting so an exception thrown during start-up is caught too.
+                val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
+                try {
+                    Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                    val session = started.await()
+                    Sessions.data(session).mode = "debug"
+                    exceptionStop?.let { Sessions.data(session).ownedBreakpoints.add(it) }
+                    // stop_on_entry has no portable meaning in the XDebugger API (the first user
+                    // line is language and configuration specific); agents set a breakpoint instead.
+                    Sessions.info(session)
+                } catch (t: Throwable) {
+                    exceptionStop?.let { Breakpoints.removeQuietly(project, it) }
+                    throw t
+                }
             } else {
                 val started = CompletableDeferred<ProcessHandler>()
                 connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {

@@ -20,6 +20,10 @@ internal class SessionData {
     @Volatile
     var mode: String = "debug"
 
+    /** Breakpoints created for this session only (stop_on_exception), removed when it stops. */
+    val ownedBreakpoints: MutableList<com.intellij.xdebugger.breakpoints.XBreakpoint<*>> =
+        java.util.Collections.synchronizedList(ArrayList())
+
     /** Frame handles remember their stack so select_frame can switch threads. */
     class FrameRef(val stack: XExecutionStack, val frame: XStackFrame)
 }

@@ -41,6 +41,8 @@ class JavaDebugSupport : LanguageDebugSupport {
         return true
     }
 
+    override val anyException: String = "java.lang.Throwable"
+
     override fun hitCount(breakpoint: XBreakpoint<*>): Int? {
         val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return null
         return if (p.isCOUNT_FILTER_ENABLED() && p.getCOUNT_FILTER() > 0) p.getCOUNT_FILTER() else null

@@ -26,6 +26,9 @@ interface LanguageDebugSupport {
     /** The hit-count condition of [breakpoint], or null. */
     fun hitCount(breakpoint: XBreakpoint<*>): Int?
 
+    /** The exception class meaning "any exception" in this language (launch's `stop_on_exception`). */
+    val anyException: String
+
     companion object {
         val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")
 

@@ -10,12 +10,16 @@ import com.debuggermcp.json.jsonObject
 import com.intellij.execution.process.ProcessEvent
 import com.intellij.execution.process.ProcessListener
 import com.intellij.execution.process.ProcessOutputTypes
+import com.intellij.openapi.application.ApplicationManager
+import com.intellij.openapi.application.ModalityState
 import com.intellij.openapi.diagnostic.Logger
+import com.intellij.openapi.util.Computable
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.util.Key
 import com.intellij.xdebugger.XDebugProcess
 import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebugSessionListener
+import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerManagerListener
 
 /**
@@ -36,6 +40,20 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
     }
 
     private class SessionEvents(val project: Project, val session: XDebugSession, val id: String) : XDebugSessionListener {
+        /** Session-owned breakpoints (stop_on_exception) go away with the session. */
+        fun releaseOwnedBreakpoints() {
+            val owned = Sessions.data(session).ownedBreakpoints
+            val copy = synchronized(owned) { owned.toList().also { owned.clear() } }
+            if (copy.isEmpty()) return
+            ApplicationManager.getApplication().invokeLater({
+                val manager = XDebuggerManager.getInstance(project).breakpointManager
+                ApplicationManager.getApplication().runWriteAction(Computable {
+                    copy.filter { bp -> manager.allBreakpoints.any { it === bp } }.forEach { manager.removeBreakpoint(it) }
+                })
+                copy.forEach { Breakpoints.forget(it) }
+            }, ModalityState.nonModal())
+        }
+
         // Runs on the debugger's own thread: never let a failure escape into it.
         override fun sessionPaused() {
             try {
@@ -81,6 +99,7 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
 
         override fun sessionStopped() {
             Sessions.data(session).values.clear()
+            releaseOwnedBreakpoints()
             val exit = session.debugProcess.processHandler.exitCode
             push(jsonObject("event" to "stopped", "session_id" to id, "exit_code" to exit?.toLong()))
         }
