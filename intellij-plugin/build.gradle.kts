@@ -53,7 +53,7 @@ intellijPlatform {
     // Name of the plugin's directory in the sandbox and in the zip (<name>/lib/*.jar, <name>/lib/native).
     projectName = providers.gradleProperty("pluginName")
     pluginConfiguration {
-        name = providers.gradleProperty("pluginName")
+        // The display name stays the one in plugin.xml ("Debugger MCP").
         version = providers.gradleProperty("pluginVersion")
         ideaVersion {
             sinceBuild = providers.gradleProperty("pluginSinceBuild")
