@@ -303,8 +303,11 @@ impl DapBackend {
 
 impl Inner {
     fn check_project(&self, project: &str) -> BackendResult<()> {
+        // The root as `projects` returns it; the project's name is accepted too (one project
+        // per backend, so it is unambiguous).
         let p = std::fs::canonicalize(project).unwrap_or_else(|_| PathBuf::from(project));
-        if p == self.root || project.is_empty() {
+        let name = self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if p == self.root || project.is_empty() || project == name {
             Ok(())
         } else {
             Err(BackendError::NotFound(format!("project '{project}' (open: {})", self.root.display())))
@@ -634,7 +637,6 @@ impl Inner {
     /// Translates one DAP event of session `s` into backend events.
     async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
         tracing::trace!(session = %s.id, event = %ev.event, body = %ev.body, "dap event");
-        if std::env::var_os("DAP_TRACE").is_some() { eprintln!("{:?} {} {} {}", std::time::SystemTime::now(), s.id, ev.event, ev.body.to_string().chars().take(150).collect::<String>()); }
         let b = &ev.body;
         match ev.event.as_str() {
             "initialized" => {
