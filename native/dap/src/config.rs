@@ -622,6 +622,64 @@ mod tests {
         assert!(e.contains("${file}") && e.contains("cfg"), "{e}");
     }
 
+    fn write(dir: &Path, rel: &str, text: &str) {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("dap-config-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn cppdbg_entries_become_gdb_launches() {
+        let root = scratch("cppdbg");
+        write(
+            &root,
+            ".vscode/launch.json",
+            r#"{ "configurations": [ /* cpptools */ {
+                "name": "native", "type": "cppdbg", "request": "launch",
+                "program": "${workspaceFolder}/build/app", "args": ["-v"], "stopAtEntry": true,
+                "environment": [{"name": "MODE", "value": "test"}], "MIMode": "gdb",
+            }, ] }"#,
+        );
+        let r = resolve(&root, &LaunchRequest { configuration: Some("native".into()), ..Default::default() }).unwrap();
+        assert_eq!(r.adapter, AdapterKind::Gdb);
+        assert_eq!(r.arguments["program"], json!(format!("{}/build/app", root.display())));
+        assert_eq!(r.arguments["args"], json!(["-v"]));
+        assert_eq!(r.arguments["env"], json!({"MODE": "test"}));
+        assert_eq!(r.arguments["stopAtBeginningOfMainSubprogram"], json!(true));
+        assert!(r.arguments.get("MIMode").is_none(), "cpptools-only keys are not sent to gdb");
+        let listed = list(&root).unwrap();
+        assert_eq!((listed[0].name.as_str(), listed[0].type_name.as_str()), ("native", "cppdbg"));
+    }
+
+    #[test]
+    fn toml_entries_with_commands_and_extra_args() {
+        let root = scratch("toml");
+        write(
+            &root,
+            "debugger-mcp.toml",
+            "brave_mode = true\n[[launch]]\nname = \"cli\"\ncommand = \"python3 tool.py --fast\"\nargs = [\"x\"]\n\
+             env = { LEVEL = 2 }\nstop_on_exception = true\n[launch.adapter_args]\njustMyCode = false\n",
+        );
+        let r = resolve(&root, &LaunchRequest { configuration: Some("cli".into()), ..Default::default() }).unwrap();
+        assert_eq!(r.adapter, AdapterKind::Debugpy);
+        assert_eq!(r.arguments["program"], json!(format!("{}/tool.py", root.display())));
+        assert_eq!(r.arguments["args"], json!(["--fast", "x"]));
+        assert_eq!(r.arguments["env"], json!({"LEVEL": "2"}));
+        assert_eq!(r.arguments["justMyCode"], json!(false));
+        assert_eq!(r.arguments["console"], json!("internalConsole"));
+        assert!(r.stop_on_exception && !r.stop_on_entry);
+        // Settings beside the launch entries do not disturb them; unknown configurations list the known.
+        let e = resolve(&root, &LaunchRequest { configuration: Some("other".into()), ..Default::default() }).unwrap_err();
+        assert!(e.to_string().contains("'cli'"), "{e}");
+    }
+
     #[test]
     fn python_command_infers_debugpy() {
         let (a, g) = from_words(Path::new("/tmp"), split_command("python3 -u app.py --n 3").unwrap(), None).unwrap();

@@ -101,6 +101,8 @@ struct Session {
     /// Why the session ended, once it did.
     ended: Mutex<Option<String>>,
     stopped_sent: AtomicBool,
+    /// The adapter reported the debuggee's end (as opposed to dying itself).
+    terminated: AtomicBool,
     initialized: AtomicBool,
     initialized_notify: Notify,
     stop_on_entry: bool,
@@ -270,9 +272,11 @@ impl Session {
     /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
     /// the debuggee is gone: gdb leaves a ptrace'd inferior running when gdb itself is killed.
     async fn shutdown(&self) {
+        // A launched debuggee ends with the session; an attached one is left running.
+        let terminate = self.request == "launch";
         let _ = self
             .client
-            .request("disconnect", json!({"terminateDebuggee": true, "restart": false}), DISCONNECT_TIMEOUT)
+            .request("disconnect", json!({"terminateDebuggee": terminate, "restart": false}), DISCONNECT_TIMEOUT)
             .await;
         self.client.kill().await;
         if self.request == "launch"
@@ -743,6 +747,7 @@ impl Inner {
                 *s.exit_code.lock().unwrap() = b.get("exitCode").and_then(Value::as_i64);
             }
             "terminated" => {
+                s.terminated.store(true, Ordering::SeqCst);
                 self.mark_ended(s, "the debuggee terminated".into());
                 let s = s.clone();
                 tokio::spawn(async move {
@@ -850,6 +855,7 @@ impl Inner {
             exit_code: Mutex::new(None),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
+            terminated: AtomicBool::new(false),
             initialized: AtomicBool::new(false),
             initialized_notify: Notify::new(),
             stop_on_entry: resolved.stop_on_entry
@@ -878,6 +884,9 @@ impl Inner {
         self.emit(BackendEvent::SessionStarted { session: session.info() });
         match self.configure(&session, &resolved).await {
             Ok(()) => {}
+            // A program that ran to its end during the start sequence (quick scripts, run
+            // mode) was launched fine; the Stopped event already tells that it ended.
+            Err(_) if session.terminated.load(Ordering::SeqCst) => {}
             Err(e) => {
                 let tail = client.stderr_tail();
                 self.mark_ended(&session, format!("launch failed: {e}"));

@@ -319,3 +319,14 @@ async fn step_over_ignoring_breakpoints_and_temporary_breakpoints() {
     h.control(&s, &thread, ControlOp::Resume).await;
     assert_eq!(h.wait_stopped(&s).await, Some(0));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_mode_runs_without_stopping() {
+    let mut h = Harness::new("py", "run_mode");
+    h.bp("app.py", 17).await;
+    let s = h.backend.launch(&h.project, LaunchRequest { mode: LaunchMode::Run, ..cmd("python3 app.py") }).await.unwrap();
+    assert_eq!(s.mode, LaunchMode::Run);
+    h.wait_output(&s.id, "total=8").await;
+    assert_eq!(h.wait_stopped(&s.id).await, Some(0));
+    assert!(!h.log.iter().any(|e| matches!(e, BackendEvent::Paused { .. })), "no breakpoint stops a run: {:#?}", h.log);
+}
