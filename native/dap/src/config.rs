@@ -567,6 +567,12 @@ fn from_words(cwd: &Path, words: Vec<String>, adapter: Option<AdapterKind>) -> R
         if g.program.is_none() && g.module.is_none() {
             return Err(BackendError::Failed(format!("'{first}' needs a script or -m module to debug")));
         }
+        // Caught here, the mistake gets a clear error instead of a session that ends at once.
+        if let Some(p) = &g.program
+            && !Path::new(p).is_file()
+        {
+            return Err(BackendError::NotFound(format!("script '{p}'")));
+        }
         g.args = rest.collect();
         return Ok((AdapterKind::Debugpy, g));
     }
@@ -661,6 +667,7 @@ mod tests {
     #[test]
     fn toml_entries_with_commands_and_extra_args() {
         let root = scratch("toml");
+        write(&root, "tool.py", "print(1)\n");
         write(
             &root,
             "debugger-mcp.toml",
@@ -682,9 +689,13 @@ mod tests {
 
     #[test]
     fn python_command_infers_debugpy() {
-        let (a, g) = from_words(Path::new("/tmp"), split_command("python3 -u app.py --n 3").unwrap(), None).unwrap();
+        let root = scratch("pycmd");
+        write(&root, "app.py", "print(1)\n");
+        let (a, g) = from_words(&root, split_command("python3 -u app.py --n 3").unwrap(), None).unwrap();
         assert_eq!(a, AdapterKind::Debugpy);
-        assert_eq!(g.program.as_deref(), Some("/tmp/app.py"));
+        assert_eq!(g.program, Some(root.join("app.py").display().to_string()));
+        let missing = from_words(&root, split_command("python3 nope.py").unwrap(), None).unwrap_err();
+        assert!(matches!(&missing, BackendError::NotFound(m) if m.contains("nope.py")), "{missing:?}");
         assert_eq!(g.args, vec!["--n", "3"]);
         let (_, g) = from_words(Path::new("/tmp"), split_command("python3 -m pkg.mod x").unwrap(), None).unwrap();
         assert_eq!(g.module.as_deref(), Some("pkg.mod"));
