@@ -178,3 +178,47 @@ async fn stop_kills_the_debuggee_and_log_points_print() {
     let sessions = h.backend.sessions(&h.project).await.unwrap();
     assert_eq!(sessions[0].state, SessionState::Stopped);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_concurrent_sessions_each_with_its_own_adapter() {
+    let mut h = project("gdb_five");
+    let bp = h.bp("prog.c", 26).await;
+    let mut sessions = Vec::new();
+    for _ in 0..5 {
+        let info = h.backend.launch(&h.project, LaunchRequest { command: Some("./prog".into()), ..Default::default() }).await.unwrap();
+        sessions.push(info.id);
+    }
+    assert_eq!(sessions, vec!["s1", "s2", "s3", "s4", "s5"]);
+    let mut pids = Vec::new();
+    for s in &sessions {
+        // Pauses of different sessions interleave: search the whole log for each.
+        h.rewind();
+        let (thread, _, ids, _) = h.wait_paused(s).await;
+        assert_eq!(ids, vec![bp.id.clone()]);
+        let f = h.top_frame(s, &thread).await;
+        assert_eq!(f.line, Some(26));
+        // Each session is its own program: change one value per session and read it back.
+        let n = sessions.iter().position(|x| x == s).unwrap();
+        let vars = h.backend.frame_variables(s, &f.handle).await.unwrap();
+        let handle = find(&vars, "counter").set_handle.clone().unwrap();
+        h.backend.set_value(s, &handle, &(100 + n).to_string()).await.unwrap();
+    }
+    for (n, s) in sessions.iter().enumerate() {
+        let info = h.backend.sessions(&h.project).await.unwrap().into_iter().find(|i| &i.id == s).unwrap();
+        assert_eq!(info.state, SessionState::Paused);
+        pids.push(info.process_id.expect("pid"));
+        let thread = h.backend.threads(s).await.unwrap().remove(0).id;
+        let f = h.top_frame(s, &thread).await;
+        assert_eq!(h.eval(s, &f.handle, "counter", EvalContext::Watch, false).await.unwrap().value, (100 + n).to_string());
+    }
+    let mut distinct = pids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 5);
+    for s in &sessions {
+        h.backend.stop(s).await.unwrap();
+    }
+    for pid in pids {
+        assert!(wait_pid_gone(pid).await, "debuggee {pid} still runs");
+    }
+}
