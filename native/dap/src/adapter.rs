@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The program and arguments that start an adapter speaking DAP on stdio.
-pub fn command(kind: AdapterKind, python: Option<&str>) -> Result<(String, Vec<String>), BackendError> {
+pub fn command(
+    kind: AdapterKind,
+    python: Option<&str>,
+) -> Result<(String, Vec<String>), BackendError> {
     match kind {
         AdapterKind::Debugpy => {
             // The adapter runs under the same interpreter as the debuggee by default; debugpy
@@ -17,10 +20,14 @@ pub fn command(kind: AdapterKind, python: Option<&str>) -> Result<(String, Vec<S
                 .unwrap_or_else(|| "python3".into());
             Ok((py, vec!["-m".into(), "debugpy.adapter".into()]))
         }
-        AdapterKind::Gdb => Ok((gdb()?.display().to_string(), vec!["--quiet".into(), "-i".into(), "dap".into()])),
+        AdapterKind::Gdb => Ok((
+            gdb()?.display().to_string(),
+            vec!["--quiet".into(), "-i".into(), "dap".into()],
+        )),
         AdapterKind::Lldb => Ok((lldb_dap()?.display().to_string(), vec![])),
         AdapterKind::Delve => Err(BackendError::Unsupported(
-            "delve is not supported by the headless DAP backend yet (it speaks DAP over TCP only)".into(),
+            "delve is not supported by the headless DAP backend yet (it speaks DAP over TCP only)"
+                .into(),
         )),
     }
 }
@@ -29,8 +36,12 @@ pub fn command(kind: AdapterKind, python: Option<&str>) -> Result<(String, Vec<S
 pub fn spawn_hint(kind: AdapterKind) -> &'static str {
     match kind {
         AdapterKind::Debugpy => "is debugpy installed for this Python? (pip install debugpy)",
-        AdapterKind::Gdb => "gdb >= 14 with DAP is needed (pip install gdb-for-pwndbg, or set DEBUGGER_MCP_GDB)",
-        AdapterKind::Lldb => "lldb-dap is needed (apt install lldb-19, or set DEBUGGER_MCP_LLDB_DAP)",
+        AdapterKind::Gdb => {
+            "gdb >= 14 with DAP is needed (pip install gdb-for-pwndbg, or set DEBUGGER_MCP_GDB)"
+        }
+        AdapterKind::Lldb => {
+            "lldb-dap is needed (apt install lldb-19, or set DEBUGGER_MCP_LLDB_DAP)"
+        }
         AdapterKind::Delve => "",
     }
 }
@@ -57,7 +68,10 @@ pub fn gdb_major(version_line: &str) -> Option<u32> {
 }
 
 fn gdb_version(p: &Path) -> Option<(u32, String)> {
-    let out = std::process::Command::new(p).arg("--version").output().ok()?;
+    let out = std::process::Command::new(p)
+        .arg("--version")
+        .output()
+        .ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().next()?.to_string();
     Some((gdb_major(&line)?, line))
@@ -74,7 +88,10 @@ pub fn gdb() -> Result<PathBuf, BackendError> {
                 "DEBUGGER_MCP_GDB={} is '{line}'; DAP needs gdb >= 14 (pip install gdb-for-pwndbg)",
                 p.display()
             ))),
-            None => Err(BackendError::Unsupported(format!("DEBUGGER_MCP_GDB={} does not run", p.display()))),
+            None => Err(BackendError::Unsupported(format!(
+                "DEBUGGER_MCP_GDB={} does not run",
+                p.display()
+            ))),
         };
     }
     FOUND
@@ -117,7 +134,8 @@ pub fn lldb_dap() -> Result<PathBuf, BackendError> {
         }
     }
     Err(BackendError::Unsupported(
-        "lldb-dap not found; install lldb (e.g. apt install lldb-19) or set DEBUGGER_MCP_LLDB_DAP".into(),
+        "lldb-dap not found; install lldb (e.g. apt install lldb-19) or set DEBUGGER_MCP_LLDB_DAP"
+            .into(),
     ))
 }
 

@@ -66,9 +66,19 @@ struct Generic {
 }
 
 const UNRESOLVABLE: &[&str] = &[
-    "file", "fileBasename", "fileBasenameNoExtension", "fileDirname", "fileExtname", "relativeFile",
-    "relativeFileDirname", "fileWorkspaceFolder", "lineNumber", "selectedText", "execPath",
-    "defaultBuildTask", "cwd",
+    "file",
+    "fileBasename",
+    "fileBasenameNoExtension",
+    "fileDirname",
+    "fileExtname",
+    "relativeFile",
+    "relativeFileDirname",
+    "fileWorkspaceFolder",
+    "lineNumber",
+    "selectedText",
+    "execPath",
+    "defaultBuildTask",
+    "cwd",
 ];
 
 /// Substitutes VS Code variables that make sense headless; anything that needs an editor (the
@@ -87,11 +97,18 @@ pub fn substitute(s: &str, root: &Path, config: &str) -> Result<String, BackendE
         let var = &after[..end];
         let value = match var {
             "workspaceFolder" | "workspaceRoot" => root.display().to_string(),
-            "workspaceFolderBasename" => root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            "workspaceFolderBasename" => root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             "userHome" => std::env::var("HOME").unwrap_or_default(),
             "pathSeparator" | "/" => std::path::MAIN_SEPARATOR.to_string(),
             v if v.starts_with("env:") => std::env::var(&v[4..]).unwrap_or_default(),
-            v if UNRESOLVABLE.contains(&v) || v.starts_with("input:") || v.starts_with("command:") || v.starts_with("config:") => {
+            v if UNRESOLVABLE.contains(&v)
+                || v.starts_with("input:")
+                || v.starts_with("command:")
+                || v.starts_with("config:") =>
+            {
                 return Err(BackendError::Failed(format!(
                     "run configuration '{config}' uses ${{{v}}}, which needs an editor and cannot be resolved headless; \
                      use a debugger-mcp.toml [[launch]] entry or start the session from a command instead"
@@ -137,10 +154,16 @@ enum Entry {
 
 fn read_launch_json(root: &Path) -> Result<Vec<Map<String, Value>>, BackendError> {
     let path = root.join(".vscode").join("launch.json");
-    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(vec![]) };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(vec![]);
+    };
     // VS Code writes JSON with comments and trailing commas; JSON5 reads both.
-    let doc: Value = json5::from_str(&text)
-        .map_err(|e| BackendError::Failed(format!("{} is not valid JSON (with comments): {e}", path.display())))?;
+    let doc: Value = json5::from_str(&text).map_err(|e| {
+        BackendError::Failed(format!(
+            "{} is not valid JSON (with comments): {e}",
+            path.display()
+        ))
+    })?;
     Ok(doc
         .get("configurations")
         .and_then(Value::as_array)
@@ -150,14 +173,21 @@ fn read_launch_json(root: &Path) -> Result<Vec<Map<String, Value>>, BackendError
 
 fn read_toml(root: &Path) -> Result<Vec<Map<String, Value>>, BackendError> {
     let path = root.join("debugger-mcp.toml");
-    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(vec![]) };
-    let doc: toml::Table =
-        toml::from_str(&text).map_err(|e| BackendError::Failed(format!("{} is not valid TOML: {e}", path.display())))?;
-    let Some(launch) = doc.get("launch") else { return Ok(vec![]) };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(vec![]);
+    };
+    let doc: toml::Table = toml::from_str(&text)
+        .map_err(|e| BackendError::Failed(format!("{} is not valid TOML: {e}", path.display())))?;
+    let Some(launch) = doc.get("launch") else {
+        return Ok(vec![]);
+    };
     let launch = serde_json::to_value(launch).map_err(|e| BackendError::Failed(e.to_string()))?;
-    let arr = launch
-        .as_array()
-        .ok_or_else(|| BackendError::Failed(format!("{}: 'launch' must be an array of tables ([[launch]])", path.display())))?;
+    let arr = launch.as_array().ok_or_else(|| {
+        BackendError::Failed(format!(
+            "{}: 'launch' must be an array of tables ([[launch]])",
+            path.display()
+        ))
+    })?;
     Ok(arr.iter().filter_map(|c| c.as_object().cloned()).collect())
 }
 
@@ -182,17 +212,33 @@ pub fn list(root: &Path) -> Result<Vec<RunConfigInfo>, BackendError> {
         .map(|(name, e)| match e {
             Entry::LaunchJson(c) => RunConfigInfo {
                 name,
-                type_name: c.get("type").and_then(Value::as_str).unwrap_or("").to_string(),
-                type_id: c.get("request").and_then(Value::as_str).unwrap_or("launch").to_string(),
+                type_name: c
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                type_id: c
+                    .get("request")
+                    .and_then(Value::as_str)
+                    .unwrap_or("launch")
+                    .to_string(),
                 can_run: true,
                 can_debug: true,
                 source: Some(".vscode/launch.json".into()),
-                description: c.get("program").or(c.get("module")).and_then(Value::as_str).map(str::to_string),
+                description: c
+                    .get("program")
+                    .or(c.get("module"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
                 ..Default::default()
             },
             Entry::Toml(c) => RunConfigInfo {
                 name,
-                type_name: c.get("adapter").and_then(Value::as_str).unwrap_or("").to_string(),
+                type_name: c
+                    .get("adapter")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 type_id: "launch".into(),
                 can_run: true,
                 can_debug: true,
@@ -217,7 +263,11 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             let names: Vec<_> = all.iter().map(|(n, _)| format!("'{n}'")).collect();
             return Err(BackendError::NotFound(format!(
                 "run configuration '{name}' (known: {})",
-                if names.is_empty() { "none; add .vscode/launch.json or debugger-mcp.toml [[launch]] entries".into() } else { names.join(", ") }
+                if names.is_empty() {
+                    "none; add .vscode/launch.json or debugger-mcp.toml [[launch]] entries".into()
+                } else {
+                    names.join(", ")
+                }
             )));
         };
         match entry {
@@ -225,11 +275,18 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             Entry::Toml(c) => from_toml(root, name, c, req)?,
         }
     } else if let Some(cmd) = &req.command {
-        let cwd = req.cwd.as_deref().map(|c| absolutize(root, c)).unwrap_or_else(|| root.to_path_buf());
+        let cwd = req
+            .cwd
+            .as_deref()
+            .map(|c| absolutize(root, c))
+            .unwrap_or_else(|| root.to_path_buf());
         let words = split_command(cmd)?;
         let adapter = req.adapter.as_deref().map(AdapterKind::parse).transpose()?;
         let (adapter, g) = from_words(&cwd, words, adapter)?;
-        let g = Generic { cwd: Some(cwd.display().to_string()), ..g };
+        let g = Generic {
+            cwd: Some(cwd.display().to_string()),
+            ..g
+        };
         ResolvedLaunch {
             name: cmd.clone(),
             adapter,
@@ -242,7 +299,9 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             stop_on_exception: false,
         }
     } else {
-        return Err(BackendError::Failed("give either a run configuration name or a command to start".into()));
+        return Err(BackendError::Failed(
+            "give either a run configuration name or a command to start".into(),
+        ));
     };
     apply_flags(&mut resolved, req);
     Ok(resolved)
@@ -275,15 +334,35 @@ fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
 
 fn absolutize(root: &Path, p: &str) -> PathBuf {
     let p = Path::new(p);
-    if p.is_absolute() { p.to_path_buf() } else { root.join(p) }
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        root.join(p)
+    }
 }
 
 const VSCODE_ONLY: &[&str] = &[
-    "name", "type", "request", "preLaunchTask", "postDebugTask", "presentation", "internalConsoleOptions",
-    "debugServer", "windows", "osx", "linux", "serverReadyAction", "purpose",
+    "name",
+    "type",
+    "request",
+    "preLaunchTask",
+    "postDebugTask",
+    "presentation",
+    "internalConsoleOptions",
+    "debugServer",
+    "windows",
+    "osx",
+    "linux",
+    "serverReadyAction",
+    "purpose",
 ];
 
-fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchRequest) -> Result<ResolvedLaunch, BackendError> {
+fn from_launch_json(
+    root: &Path,
+    name: &str,
+    c: &Map<String, Value>,
+    req: &LaunchRequest,
+) -> Result<ResolvedLaunch, BackendError> {
     let mut c = Value::Object(c.clone());
     substitute_value(&mut c, root, name)?;
     let c = c.as_object().unwrap().clone();
@@ -297,10 +376,21 @@ fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &Launc
             ))
         })?,
     };
-    let request = c.get("request").and_then(Value::as_str).unwrap_or("launch").to_string();
-    let cwd = c.get("cwd").and_then(Value::as_str).map(|p| absolutize(root, p)).unwrap_or_else(|| root.to_path_buf());
-    let mut args: Map<String, Value> =
-        c.iter().filter(|(k, _)| !VSCODE_ONLY.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let request = c
+        .get("request")
+        .and_then(Value::as_str)
+        .unwrap_or("launch")
+        .to_string();
+    let cwd = c
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(|p| absolutize(root, p))
+        .unwrap_or_else(|| root.to_path_buf());
+    let mut args: Map<String, Value> = c
+        .iter()
+        .filter(|(k, _)| !VSCODE_ONLY.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let mut python = None;
     match (adapter, type_name) {
         (AdapterKind::Gdb, "cppdbg") => {
@@ -313,7 +403,9 @@ fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &Launc
             };
             if let Some(env) = c.get("environment").and_then(Value::as_array) {
                 for e in env {
-                    if let (Some(n), Some(v)) = (e.get("name").and_then(Value::as_str), e.get("value")) {
+                    if let (Some(n), Some(v)) =
+                        (e.get("name").and_then(Value::as_str), e.get("value"))
+                    {
                         g.env.insert(n.into(), v.clone());
                     }
                 }
@@ -326,7 +418,8 @@ fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &Launc
         (AdapterKind::Debugpy, _) => {
             // No terminal headless: the debuggee's output must come back as output events.
             args.insert("console".into(), json!("internalConsole"));
-            args.entry("cwd").or_insert(json!(cwd.display().to_string()));
+            args.entry("cwd")
+                .or_insert(json!(cwd.display().to_string()));
             python = match c.get("python") {
                 Some(Value::String(s)) => Some(s.clone()),
                 Some(Value::Array(a)) => a.first().and_then(Value::as_str).map(str::to_string),
@@ -334,7 +427,8 @@ fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &Launc
             };
         }
         _ => {
-            args.entry("cwd").or_insert(json!(cwd.display().to_string()));
+            args.entry("cwd")
+                .or_insert(json!(cwd.display().to_string()));
         }
     }
     Ok(ResolvedLaunch {
@@ -352,18 +446,41 @@ fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &Launc
 
 fn str_list(v: Option<&Value>) -> Vec<String> {
     match v {
-        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| x.to_string())
+            })
+            .collect(),
         Some(Value::String(s)) => split_command(s).unwrap_or_default(),
         _ => vec![],
     }
 }
 
 const TOML_KEYS: &[&str] = &[
-    "name", "adapter", "command", "program", "module", "args", "cwd", "env", "python", "request",
-    "stop_on_entry", "stop_on_exception", "adapter_args",
+    "name",
+    "adapter",
+    "command",
+    "program",
+    "module",
+    "args",
+    "cwd",
+    "env",
+    "python",
+    "request",
+    "stop_on_entry",
+    "stop_on_exception",
+    "adapter_args",
 ];
 
-fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchRequest) -> Result<ResolvedLaunch, BackendError> {
+fn from_toml(
+    root: &Path,
+    name: &str,
+    c: &Map<String, Value>,
+    req: &LaunchRequest,
+) -> Result<ResolvedLaunch, BackendError> {
     let mut cv = Value::Object(c.clone());
     substitute_value(&mut cv, root, name)?;
     let c = cv.as_object().unwrap();
@@ -373,12 +490,27 @@ fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchReques
             TOML_KEYS.join(", ")
         )));
     }
-    let cwd = c.get("cwd").and_then(Value::as_str).map(|p| absolutize(root, p)).unwrap_or_else(|| root.to_path_buf());
-    let adapter = req.adapter.as_deref().or(c.get("adapter").and_then(Value::as_str)).map(AdapterKind::parse).transpose()?;
+    let cwd = c
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(|p| absolutize(root, p))
+        .unwrap_or_else(|| root.to_path_buf());
+    let adapter = req
+        .adapter
+        .as_deref()
+        .or(c.get("adapter").and_then(Value::as_str))
+        .map(AdapterKind::parse)
+        .transpose()?;
     let (adapter, mut g) = if let Some(cmd) = c.get("command").and_then(Value::as_str) {
         from_words(&cwd, split_command(cmd)?, adapter)?
     } else if let Some(module) = c.get("module").and_then(Value::as_str) {
-        (adapter.unwrap_or(AdapterKind::Debugpy), Generic { module: Some(module.into()), ..Default::default() })
+        (
+            adapter.unwrap_or(AdapterKind::Debugpy),
+            Generic {
+                module: Some(module.into()),
+                ..Default::default()
+            },
+        )
     } else if let Some(program) = c.get("program").and_then(Value::as_str) {
         let (a, mut g) = from_words(&cwd, vec![program.to_string()], adapter)?;
         g.args.clear();
@@ -392,7 +524,14 @@ fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchReques
     g.cwd = Some(cwd.display().to_string());
     if let Some(env) = c.get("env").and_then(Value::as_object) {
         for (k, v) in env {
-            g.env.insert(k.clone(), Value::String(v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())));
+            g.env.insert(
+                k.clone(),
+                Value::String(
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string()),
+                ),
+            );
         }
     }
     if let Some(p) = c.get("python").and_then(Value::as_str) {
@@ -408,7 +547,11 @@ fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchReques
     Ok(ResolvedLaunch {
         name: name.to_string(),
         adapter,
-        request: c.get("request").and_then(Value::as_str).unwrap_or("launch").to_string(),
+        request: c
+            .get("request")
+            .and_then(Value::as_str)
+            .unwrap_or("launch")
+            .to_string(),
         arguments,
         cwd,
         run_configuration: Some(name.to_string()),
@@ -448,12 +591,25 @@ fn to_arguments(adapter: AdapterKind, g: &Generic) -> Map<String, Value> {
                 a.insert("env".into(), Value::Object(g.env.clone()));
             }
             if adapter == AdapterKind::Delve {
-                a.insert("mode".into(), json!(if g.program.as_deref().is_some_and(|p| p.ends_with(".go")) { "debug" } else { "exec" }));
+                a.insert(
+                    "mode".into(),
+                    json!(
+                        if g.program.as_deref().is_some_and(|p| p.ends_with(".go")) {
+                            "debug"
+                        } else {
+                            "exec"
+                        }
+                    ),
+                );
             }
         }
         AdapterKind::Lldb => {
             if !g.env.is_empty() {
-                let list: Vec<String> = g.env.iter().map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or(""))).collect();
+                let list: Vec<String> = g
+                    .env
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+                    .collect();
                 a.insert("env".into(), json!(list));
             }
         }
@@ -475,7 +631,11 @@ pub fn split_command(s: &str) -> Result<Vec<String>, BackendError> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(x) => cur.push(x),
-                        None => return Err(BackendError::Failed(format!("unterminated ' quote in command: {s}"))),
+                        None => {
+                            return Err(BackendError::Failed(format!(
+                                "unterminated ' quote in command: {s}"
+                            )));
+                        }
                     }
                 }
             }
@@ -490,10 +650,18 @@ pub fn split_command(s: &str) -> Result<Vec<String>, BackendError> {
                                 cur.push('\\');
                                 cur.push(x)
                             }
-                            None => return Err(BackendError::Failed(format!("unterminated \" quote in command: {s}"))),
+                            None => {
+                                return Err(BackendError::Failed(format!(
+                                    "unterminated \" quote in command: {s}"
+                                )));
+                            }
                         },
                         Some(x) => cur.push(x),
-                        None => return Err(BackendError::Failed(format!("unterminated \" quote in command: {s}"))),
+                        None => {
+                            return Err(BackendError::Failed(format!(
+                                "unterminated \" quote in command: {s}"
+                            )));
+                        }
                     }
                 }
             }
@@ -525,8 +693,14 @@ pub fn split_command(s: &str) -> Result<Vec<String>, BackendError> {
 }
 
 fn is_python_exe(word: &str) -> bool {
-    let base = Path::new(word).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    base == "python" || base.starts_with("python3") || base.starts_with("python2") || base == "pypy3"
+    let base = Path::new(word)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    base == "python"
+        || base.starts_with("python3")
+        || base.starts_with("python2")
+        || base == "pypy3"
 }
 
 fn which(word: &str, cwd: &Path) -> Option<PathBuf> {
@@ -538,15 +712,26 @@ fn which(word: &str, cwd: &Path) -> Option<PathBuf> {
     if local.is_file() {
         return Some(local);
     }
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(word)).find(|p| p.is_file()))
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(word))
+            .find(|p| p.is_file())
+    })
 }
 
 /// Infers the adapter from a command's words: python/.py → debugpy, an ELF binary → gdb
 /// (a Mach-O one → lldb), a .go file → delve; `adapter` overrides.
-fn from_words(cwd: &Path, words: Vec<String>, adapter: Option<AdapterKind>) -> Result<(AdapterKind, Generic), BackendError> {
+fn from_words(
+    cwd: &Path,
+    words: Vec<String>,
+    adapter: Option<AdapterKind>,
+) -> Result<(AdapterKind, Generic), BackendError> {
     let first = words[0].clone();
     if is_python_exe(&first) && adapter.is_none_or(|a| a == AdapterKind::Debugpy) {
-        let mut g = Generic { python: Some(first.clone()), ..Default::default() };
+        let mut g = Generic {
+            python: Some(first.clone()),
+            ..Default::default()
+        };
         let mut rest = words[1..].iter().cloned().peekable();
         // Skip interpreter options that come before the script (e.g. -u, -X dev).
         while let Some(w) = rest.peek().cloned() {
@@ -560,19 +745,36 @@ fn from_words(cwd: &Path, words: Vec<String>, adapter: Option<AdapterKind>) -> R
                     rest.next();
                 }
             } else {
-                g.program = rest.next().map(|p| absolutize(cwd, &p).display().to_string());
+                g.program = rest
+                    .next()
+                    .map(|p| absolutize(cwd, &p).display().to_string());
                 break;
             }
         }
         if g.program.is_none() && g.module.is_none() {
-            return Err(BackendError::Failed(format!("'{first}' needs a script or -m module to debug")));
+            return Err(BackendError::Failed(format!(
+                "'{first}' needs a script or -m module to debug"
+            )));
+        }
+        // Caught here, the mistake gets a clear error instead of a session that ends at once.
+        if let Some(p) = &g.program
+            && !Path::new(p).is_file()
+        {
+            return Err(BackendError::NotFound(format!("script '{p}'")));
         }
         g.args = rest.collect();
         return Ok((AdapterKind::Debugpy, g));
     }
     let path = which(&first, cwd);
-    let program = path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| absolutize(cwd, &first).display().to_string());
-    let g = Generic { program: Some(program.clone()), args: words[1..].to_vec(), ..Default::default() };
+    let program = path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| absolutize(cwd, &first).display().to_string());
+    let g = Generic {
+        program: Some(program.clone()),
+        args: words[1..].to_vec(),
+        ..Default::default()
+    };
     if let Some(a) = adapter {
         return Ok((a, g));
     }
@@ -589,7 +791,9 @@ fn from_words(cwd: &Path, words: Vec<String>, adapter: Option<AdapterKind>) -> R
         )));
     };
     let mut head = [0u8; 128];
-    let n = std::fs::File::open(&path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    let n = std::fs::File::open(&path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
     let head = &head[..n];
     if head.starts_with(b"\x7fELF") {
         return Ok((AdapterKind::Gdb, g));
@@ -597,7 +801,12 @@ fn from_words(cwd: &Path, words: Vec<String>, adapter: Option<AdapterKind>) -> R
     if head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe]) || head.starts_with(&[0xca, 0xfe, 0xba, 0xbe]) {
         return Ok((AdapterKind::Lldb, g));
     }
-    if head.starts_with(b"#!") && String::from_utf8_lossy(head).lines().next().is_some_and(|l| l.contains("python")) {
+    if head.starts_with(b"#!")
+        && String::from_utf8_lossy(head)
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("python"))
+    {
         return Ok((AdapterKind::Debugpy, g));
     }
     Err(BackendError::Failed(format!(
@@ -611,24 +820,140 @@ mod tests {
 
     #[test]
     fn splits_quotes() {
-        assert_eq!(split_command(r#"python3 "a b.py" 'x y' z\ w"#).unwrap(), vec!["python3", "a b.py", "x y", "z w"]);
+        assert_eq!(
+            split_command(r#"python3 "a b.py" 'x y' z\ w"#).unwrap(),
+            vec!["python3", "a b.py", "x y", "z w"]
+        );
     }
 
     #[test]
     fn substitutes_and_refuses_editor_variables() {
         let root = Path::new("/p/proj");
-        assert_eq!(substitute("${workspaceFolder}/a.py", root, "c").unwrap(), "/p/proj/a.py");
+        assert_eq!(
+            substitute("${workspaceFolder}/a.py", root, "c").unwrap(),
+            "/p/proj/a.py"
+        );
         let e = substitute("${file}", root, "cfg").unwrap_err().to_string();
         assert!(e.contains("${file}") && e.contains("cfg"), "{e}");
     }
 
+    fn write(dir: &Path, rel: &str, text: &str) {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("dap-config-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn cppdbg_entries_become_gdb_launches() {
+        let root = scratch("cppdbg");
+        write(
+            &root,
+            ".vscode/launch.json",
+            r#"{ "configurations": [ /* cpptools */ {
+                "name": "native", "type": "cppdbg", "request": "launch",
+                "program": "${workspaceFolder}/build/app", "args": ["-v"], "stopAtEntry": true,
+                "environment": [{"name": "MODE", "value": "test"}], "MIMode": "gdb",
+            }, ] }"#,
+        );
+        let r = resolve(
+            &root,
+            &LaunchRequest {
+                configuration: Some("native".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.adapter, AdapterKind::Gdb);
+        assert_eq!(
+            r.arguments["program"],
+            json!(format!("{}/build/app", root.display()))
+        );
+        assert_eq!(r.arguments["args"], json!(["-v"]));
+        assert_eq!(r.arguments["env"], json!({"MODE": "test"}));
+        assert_eq!(r.arguments["stopAtBeginningOfMainSubprogram"], json!(true));
+        assert!(
+            r.arguments.get("MIMode").is_none(),
+            "cpptools-only keys are not sent to gdb"
+        );
+        let listed = list(&root).unwrap();
+        assert_eq!(
+            (listed[0].name.as_str(), listed[0].type_name.as_str()),
+            ("native", "cppdbg")
+        );
+    }
+
+    #[test]
+    fn toml_entries_with_commands_and_extra_args() {
+        let root = scratch("toml");
+        write(&root, "tool.py", "print(1)\n");
+        write(
+            &root,
+            "debugger-mcp.toml",
+            "brave_mode = true\n[[launch]]\nname = \"cli\"\ncommand = \"python3 tool.py --fast\"\nargs = [\"x\"]\n\
+             env = { LEVEL = 2 }\nstop_on_exception = true\n[launch.adapter_args]\njustMyCode = false\n",
+        );
+        let r = resolve(
+            &root,
+            &LaunchRequest {
+                configuration: Some("cli".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.adapter, AdapterKind::Debugpy);
+        assert_eq!(
+            r.arguments["program"],
+            json!(format!("{}/tool.py", root.display()))
+        );
+        assert_eq!(r.arguments["args"], json!(["--fast", "x"]));
+        assert_eq!(r.arguments["env"], json!({"LEVEL": "2"}));
+        assert_eq!(r.arguments["justMyCode"], json!(false));
+        assert_eq!(r.arguments["console"], json!("internalConsole"));
+        assert!(r.stop_on_exception && !r.stop_on_entry);
+        // Settings beside the launch entries do not disturb them; unknown configurations list the known.
+        let e = resolve(
+            &root,
+            &LaunchRequest {
+                configuration: Some("other".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("'cli'"), "{e}");
+    }
+
     #[test]
     fn python_command_infers_debugpy() {
-        let (a, g) = from_words(Path::new("/tmp"), split_command("python3 -u app.py --n 3").unwrap(), None).unwrap();
+        let root = scratch("pycmd");
+        write(&root, "app.py", "print(1)\n");
+        let (a, g) = from_words(
+            &root,
+            split_command("python3 -u app.py --n 3").unwrap(),
+            None,
+        )
+        .unwrap();
         assert_eq!(a, AdapterKind::Debugpy);
-        assert_eq!(g.program.as_deref(), Some("/tmp/app.py"));
+        assert_eq!(g.program, Some(root.join("app.py").display().to_string()));
+        let missing =
+            from_words(&root, split_command("python3 nope.py").unwrap(), None).unwrap_err();
+        assert!(
+            matches!(&missing, BackendError::NotFound(m) if m.contains("nope.py")),
+            "{missing:?}"
+        );
         assert_eq!(g.args, vec!["--n", "3"]);
-        let (_, g) = from_words(Path::new("/tmp"), split_command("python3 -m pkg.mod x").unwrap(), None).unwrap();
+        let (_, g) = from_words(
+            Path::new("/tmp"),
+            split_command("python3 -m pkg.mod x").unwrap(),
+            None,
+        )
+        .unwrap();
         assert_eq!(g.module.as_deref(), Some("pkg.mod"));
     }
 }

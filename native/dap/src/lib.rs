@@ -34,7 +34,12 @@ const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
-const SYNTHETIC_GROUPS: &[&str] = &["special variables", "function variables", "class variables", "protected variables"];
+const SYNTHETIC_GROUPS: &[&str] = &[
+    "special variables",
+    "function variables",
+    "class variables",
+    "protected variables",
+];
 /// Ended sessions kept for status and clear errors.
 const KEEP_ENDED: usize = 16;
 
@@ -101,6 +106,8 @@ struct Session {
     /// Why the session ended, once it did.
     ended: Mutex<Option<String>>,
     stopped_sent: AtomicBool,
+    /// The adapter reported the debuggee's end (as opposed to dying itself).
+    terminated: AtomicBool,
     initialized: AtomicBool,
     initialized_notify: Notify,
     stop_on_entry: bool,
@@ -139,7 +146,12 @@ impl Session {
     }
 
     fn cap(&self, name: &str) -> bool {
-        self.caps.lock().unwrap().get(name).and_then(Value::as_bool).unwrap_or(false)
+        self.caps
+            .lock()
+            .unwrap()
+            .get(name)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
 
     fn filters(&self) -> Vec<ExceptionFilter> {
@@ -153,7 +165,11 @@ impl Session {
                     .filter_map(|f| {
                         Some(ExceptionFilter {
                             id: f.get("filter")?.as_str()?.to_string(),
-                            label: f.get("label").and_then(Value::as_str).unwrap_or("").to_string(),
+                            label: f
+                                .get("label")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_string(),
                         })
                     })
                     .collect()
@@ -171,9 +187,15 @@ impl Session {
 
     async fn req_t(&self, command: &str, args: Value, t: Duration) -> BackendResult<Value> {
         if let Some(why) = self.ended.lock().unwrap().clone() {
-            return Err(BackendError::InvalidState(format!("session {} has ended ({why})", self.id)));
+            return Err(BackendError::InvalidState(format!(
+                "session {} has ended ({why})",
+                self.id
+            )));
         }
-        self.client.request(command, args, t).await.map_err(|e| err_from(self, e))
+        self.client
+            .request(command, args, t)
+            .await
+            .map_err(|e| err_from(self, e))
     }
 
     fn require_paused(&self) -> BackendResult<()> {
@@ -203,12 +225,37 @@ impl Session {
     }
 
     /// Turns a DAP variable (or evaluate result) into a ValueNode.
-    fn node(&self, v: &Value, parent_ref: Option<i64>, frame_id: Option<i64>, scope: ValueScope) -> ValueNode {
-        let name = v.get("name").and_then(Value::as_str).unwrap_or("").to_string();
-        let value = v.get("value").or(v.get("result")).and_then(Value::as_str).unwrap_or("").to_string();
-        let type_name = v.get("type").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string);
-        let r = v.get("variablesReference").and_then(Value::as_i64).unwrap_or(0);
-        let evaluate_name = v.get("evaluateName").and_then(Value::as_str).map(str::to_string);
+    fn node(
+        &self,
+        v: &Value,
+        parent_ref: Option<i64>,
+        frame_id: Option<i64>,
+        scope: ValueScope,
+    ) -> ValueNode {
+        let name = v
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let value = v
+            .get("value")
+            .or(v.get("result"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let type_name = v
+            .get("type")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string);
+        let r = v
+            .get("variablesReference")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        let evaluate_name = v
+            .get("evaluateName")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let named = v.get("namedVariables").and_then(Value::as_u64);
         let indexed = v.get("indexedVariables").and_then(Value::as_u64);
         let child_count = match (named, indexed) {
@@ -249,7 +296,9 @@ impl Session {
         };
         let scope = if synthetic {
             ValueScope::Synthetic
-        } else if matches!(scope, ValueScope::Local | ValueScope::Argument) && (name == "self" || name == "this") {
+        } else if matches!(scope, ValueScope::Local | ValueScope::Argument)
+            && (name == "self" || name == "this")
+        {
             ValueScope::This
         } else {
             scope
@@ -270,16 +319,25 @@ impl Session {
     /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
     /// the debuggee is gone: gdb leaves a ptrace'd inferior running when gdb itself is killed.
     async fn shutdown(&self) {
+        // A launched debuggee ends with the session; an attached one is left running.
+        let terminate = self.request == "launch";
         let _ = self
             .client
-            .request("disconnect", json!({"terminateDebuggee": true, "restart": false}), DISCONNECT_TIMEOUT)
+            .request(
+                "disconnect",
+                json!({"terminateDebuggee": terminate, "restart": false}),
+                DISCONNECT_TIMEOUT,
+            )
             .await;
         self.client.kill().await;
         if self.request == "launch"
             && let Some(pid) = *self.process_id.lock().unwrap()
             && Path::new(&format!("/proc/{pid}")).exists()
         {
-            let _ = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            let _ = std::process::Command::new("kill")
+                .arg("-9")
+                .arg(pid.to_string())
+                .status();
         }
     }
 }
@@ -294,7 +352,10 @@ impl DapBackend {
                 events,
                 sessions: Mutex::new(Vec::new()),
                 next_session: AtomicU32::new(1),
-                bps: Mutex::new(BpStore { next: 1, list: Vec::new() }),
+                bps: Mutex::new(BpStore {
+                    next: 1,
+                    list: Vec::new(),
+                }),
                 known_filters: Mutex::new(Vec::new()),
             }),
         })
@@ -303,11 +364,21 @@ impl DapBackend {
 
 impl Inner {
     fn check_project(&self, project: &str) -> BackendResult<()> {
+        // The root as `projects` returns it; the project's name is accepted too (one project
+        // per backend, so it is unambiguous).
         let p = std::fs::canonicalize(project).unwrap_or_else(|_| PathBuf::from(project));
-        if p == self.root || project.is_empty() {
+        let name = self
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if p == self.root || project.is_empty() || project == name {
             Ok(())
         } else {
-            Err(BackendError::NotFound(format!("project '{project}' (open: {})", self.root.display())))
+            Err(BackendError::NotFound(format!(
+                "project '{project}' (open: {})",
+                self.root.display()
+            )))
         }
     }
 
@@ -324,18 +395,30 @@ impl Inner {
     fn live(&self, id: &str) -> BackendResult<Arc<Session>> {
         let s = self.session(id)?;
         if let Some(why) = s.ended.lock().unwrap().clone() {
-            return Err(BackendError::InvalidState(format!("session {id} has ended ({why})")));
+            return Err(BackendError::InvalidState(format!(
+                "session {id} has ended ({why})"
+            )));
         }
         Ok(s)
     }
 
     fn live_sessions(&self) -> Vec<Arc<Session>> {
-        self.sessions.lock().unwrap().iter().filter(|s| !s.is_ended()).cloned().collect()
+        self.sessions
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|s| !s.is_ended())
+            .cloned()
+            .collect()
     }
 
     fn absolute(&self, file: &str) -> PathBuf {
         let p = Path::new(file);
-        let p = if p.is_absolute() { p.to_path_buf() } else { self.root.join(p) };
+        let p = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root.join(p)
+        };
         std::fs::canonicalize(&p).unwrap_or(p)
     }
 
@@ -353,7 +436,9 @@ impl Inner {
     fn update_bp(&self, id: &str, f: impl FnOnce(&mut BreakpointInfo)) {
         let changed = {
             let mut store = self.bps.lock().unwrap();
-            let Some(bp) = store.list.iter_mut().find(|b| b.id == id) else { return };
+            let Some(bp) = store.list.iter_mut().find(|b| b.id == id) else {
+                return;
+            };
             let before = bp.clone();
             f(bp);
             (*bp != before).then(|| bp.clone())
@@ -377,7 +462,9 @@ impl Inner {
                 .unwrap()
                 .list
                 .iter()
-                .filter(|b| b.kind == BreakpointKind::Line && b.enabled && b.file.as_deref() == Some(file))
+                .filter(|b| {
+                    b.kind == BreakpointKind::Line && b.enabled && b.file.as_deref() == Some(file)
+                })
                 .cloned()
                 .collect()
         };
@@ -398,16 +485,25 @@ impl Inner {
             })
             .collect();
         let temp_index = match &ov.temp {
-            Some((f, line)) if f == file && !bps.iter().any(|b| b.requested_line == Some(*line)) => {
+            Some((f, line))
+                if f == file && !bps.iter().any(|b| b.requested_line == Some(*line)) =>
+            {
                 dap.push(json!({"line": line}));
                 Some(dap.len() - 1)
             }
             _ => None,
         };
         let body = s
-            .req("setBreakpoints", json!({"source": {"path": file}, "breakpoints": dap, "sourceModified": false}))
+            .req(
+                "setBreakpoints",
+                json!({"source": {"path": file}, "breakpoints": dap, "sourceModified": false}),
+            )
             .await?;
-        let results = body.get("breakpoints").and_then(Value::as_array).cloned().unwrap_or_default();
+        let results = body
+            .get("breakpoints")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         for (i, r) in results.iter().enumerate() {
             let dap_id = r.get("id").and_then(Value::as_i64);
             if Some(i) == temp_index {
@@ -439,7 +535,11 @@ impl Inner {
             if line.is_some() {
                 bp.line = line;
             }
-            bp.message = if verified { None } else { message.or(Some("not bound yet".into())) };
+            bp.message = if verified {
+                None
+            } else {
+                message.or(Some("not bound yet".into()))
+            };
         });
     }
 
@@ -477,7 +577,12 @@ impl Inner {
 
     async fn sync_all_lines(&self, s: &Session) -> BackendResult<()> {
         let mut files = self.bp_files();
-        if let Some((f, _)) = s.override_.lock().unwrap().as_ref().and_then(|o| o.temp.clone())
+        if let Some((f, _)) = s
+            .override_
+            .lock()
+            .unwrap()
+            .as_ref()
+            .and_then(|o| o.temp.clone())
             && !files.contains(&f)
         {
             files.push(f);
@@ -500,7 +605,11 @@ impl Inner {
             AdapterKind::Lldb => &["cpp_throw", "objc_throw", "swift_throw"],
             AdapterKind::Delve => &[],
         };
-        wanted.iter().filter(|w| offered.iter().any(|o| o == *w)).map(|w| w.to_string()).collect()
+        wanted
+            .iter()
+            .filter(|w| offered.iter().any(|o| o == *w))
+            .map(|w| w.to_string())
+            .collect()
     }
 
     /// Maps one exception breakpoint to the filter ids of this session's adapter.
@@ -511,7 +620,10 @@ impl Inner {
             return vec![ex];
         }
         // "Any exception" (IDE style: a base class or "*") → the adapter's catch-all filters.
-        if matches!(ex.as_str(), "*" | "any" | "Exception" | "BaseException" | "") {
+        if matches!(
+            ex.as_str(),
+            "*" | "any" | "Exception" | "BaseException" | ""
+        ) {
             let (caught, uncaught): (&[&str], &[&str]) = match s.adapter {
                 AdapterKind::Debugpy => (&["raised"], &["uncaught"]),
                 AdapterKind::Gdb => (&["throw"], &["throw"]),
@@ -563,7 +675,9 @@ impl Inner {
             }
             for id in ids {
                 match bp.condition.as_ref().filter(|c| !c.is_empty()) {
-                    Some(c) if with_options => options.push(json!({"filterId": id, "condition": c})),
+                    Some(c) if with_options => {
+                        options.push(json!({"filterId": id, "condition": c}))
+                    }
                     _ => {
                         if !filters.contains(&id) {
                             filters.push(id)
@@ -589,8 +703,15 @@ impl Inner {
         if !self.live_sessions().is_empty() {
             return;
         }
-        let ids: Vec<String> =
-            self.bps.lock().unwrap().list.iter().filter(|b| b.kind == BreakpointKind::Line).map(|b| b.id.clone()).collect();
+        let ids: Vec<String> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Line)
+            .map(|b| b.id.clone())
+            .collect();
         for id in ids {
             self.update_bp(&id, |b| {
                 b.verified = false;
@@ -612,7 +733,10 @@ impl Inner {
             // Breakpoints first: whoever reacts to Stopped sees them pending already.
             self.after_session_end();
             let exit_code = *s.exit_code.lock().unwrap();
-            self.emit(BackendEvent::Stopped { session_id: s.id.clone(), exit_code });
+            self.emit(BackendEvent::Stopped {
+                session_id: s.id.clone(),
+                exit_code,
+            });
         }
         // Wake anyone waiting for the configuration phase or the process event.
         s.initialized_notify.notify_waiters();
@@ -621,7 +745,9 @@ impl Inner {
 
     fn map_reason(reason: &str) -> PauseReason {
         match reason {
-            "breakpoint" | "function breakpoint" | "data breakpoint" | "instruction breakpoint" => PauseReason::Breakpoint,
+            "breakpoint" | "function breakpoint" | "data breakpoint" | "instruction breakpoint" => {
+                PauseReason::Breakpoint
+            }
             "step" => PauseReason::Step,
             "pause" => PauseReason::Pause,
             "exception" => PauseReason::Exception,
@@ -634,7 +760,6 @@ impl Inner {
     /// Translates one DAP event of session `s` into backend events.
     async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
         tracing::trace!(session = %s.id, event = %ev.event, body = %ev.body, "dap event");
-        if std::env::var_os("DAP_TRACE").is_some() { eprintln!("{:?} {} {} {}", std::time::SystemTime::now(), s.id, ev.event, ev.body.to_string().chars().take(150).collect::<String>()); }
         let b = &ev.body;
         match ev.event.as_str() {
             "initialized" => {
@@ -654,8 +779,11 @@ impl Inner {
                 }
                 let dap_reason = b.get("reason").and_then(Value::as_str).unwrap_or("");
                 let mut reason = Self::map_reason(dap_reason);
-                let hit: Vec<i64> =
-                    b.get("hitBreakpointIds").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
+                let hit: Vec<i64> = b
+                    .get("hitBreakpointIds")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                    .unwrap_or_default();
                 let ids: Vec<String> = {
                     let map = s.bp_ids.lock().unwrap();
                     hit.iter().filter_map(|h| map.get(h).cloned()).collect()
@@ -663,13 +791,16 @@ impl Inner {
                 let hit_temp = hit.iter().any(|h| s.temp_ids.lock().unwrap().contains(h));
                 let first = !s.first_stop_seen.swap(true, Ordering::SeqCst);
                 // gdb reports its stop at main (stopAtBeginningOfMainSubprogram) as a breakpoint.
-                let entry = first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
+                let entry =
+                    first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
                 if entry {
                     reason = PauseReason::Entry;
                     if s.adapter == AdapterKind::Lldb {
                         // The entry breakpoint on main has served.
                         s.temp_ids.lock().unwrap().clear();
-                        let _ = s.req("setFunctionBreakpoints", json!({"breakpoints": []})).await;
+                        let _ = s
+                            .req("setFunctionBreakpoints", json!({"breakpoints": []}))
+                            .await;
                     }
                 }
                 let mut description = b
@@ -685,9 +816,19 @@ impl Inner {
                     && let Some(t) = thread
                     && let Ok(info) = s.req("exceptionInfo", json!({"threadId": t})).await
                 {
-                    let id = info.get("exceptionId").and_then(Value::as_str).unwrap_or("");
-                    let d = info.get("description").and_then(Value::as_str).unwrap_or("");
-                    description = Some(if d.is_empty() { id.to_string() } else { format!("{id}: {d}") });
+                    let id = info
+                        .get("exceptionId")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    let d = info
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    description = Some(if d.is_empty() {
+                        id.to_string()
+                    } else {
+                        format!("{id}: {d}")
+                    });
                 }
                 // Restore what run-to / ignore-breakpoints changed before anyone can resume.
                 let ov = s.override_.lock().unwrap().take();
@@ -706,7 +847,12 @@ impl Inner {
                 // Temporary breakpoints go away once hit.
                 let temporary: Vec<(String, Option<String>)> = {
                     let store = self.bps.lock().unwrap();
-                    store.list.iter().filter(|b| b.temporary && ids.contains(&b.id)).map(|b| (b.id.clone(), b.file.clone())).collect()
+                    store
+                        .list
+                        .iter()
+                        .filter(|b| b.temporary && ids.contains(&b.id))
+                        .map(|b| (b.id.clone(), b.file.clone()))
+                        .collect()
                 };
                 for (id, file) in temporary {
                     self.bps.lock().unwrap().list.retain(|b| b.id != id);
@@ -734,13 +880,16 @@ impl Inner {
                     *st = SessionState::Running;
                     drop(st);
                     s.clear_values();
-                    self.emit(BackendEvent::Resumed { session_id: s.id.clone() });
+                    self.emit(BackendEvent::Resumed {
+                        session_id: s.id.clone(),
+                    });
                 }
             }
             "exited" => {
                 *s.exit_code.lock().unwrap() = b.get("exitCode").and_then(Value::as_i64);
             }
             "terminated" => {
+                s.terminated.store(true, Ordering::SeqCst);
                 self.mark_ended(s, "the debuggee terminated".into());
                 let s = s.clone();
                 tokio::spawn(async move {
@@ -752,47 +901,90 @@ impl Inner {
                 });
             }
             transport::SYNTHETIC_CLOSED => {
-                let why = s.client.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter exited".into());
+                let why = s
+                    .client
+                    .exit_info()
+                    .map(|e| e.describe())
+                    .unwrap_or_else(|| "adapter exited".into());
                 self.mark_ended(s, why);
             }
             "output" => {
-                let text = b.get("output").and_then(Value::as_str).unwrap_or("").to_string();
-                let category = match b.get("category").and_then(Value::as_str).unwrap_or("console") {
+                let text = b
+                    .get("output")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let category = match b
+                    .get("category")
+                    .and_then(Value::as_str)
+                    .unwrap_or("console")
+                {
                     "stdout" => OutputCategory::Stdout,
                     "stderr" => OutputCategory::Stderr,
                     "telemetry" => return,
                     _ => OutputCategory::Console,
                 };
                 // Log-point output carries the breakpoint's source location (debugpy does).
-                let at = b.pointer("/source/path").and_then(Value::as_str).zip(b.get("line").and_then(Value::as_u64));
+                let at = b
+                    .pointer("/source/path")
+                    .and_then(Value::as_str)
+                    .zip(b.get("line").and_then(Value::as_u64));
                 let is_log = at.is_some_and(|(f, l)| {
-                    let f = std::fs::canonicalize(f).map(|p| p.display().to_string()).unwrap_or(f.to_string());
+                    let f = std::fs::canonicalize(f)
+                        .map(|p| p.display().to_string())
+                        .unwrap_or(f.to_string());
                     self.bps.lock().unwrap().list.iter().any(|bp| {
                         bp.log_message.is_some()
                             && bp.file.as_deref() == Some(f.as_str())
                             && (bp.line == Some(l as u32) || bp.requested_line == Some(l as u32))
                     })
                 });
-                let any_log = || self.bps.lock().unwrap().list.iter().any(|bp| bp.log_message.is_some());
+                let any_log = || {
+                    self.bps
+                        .lock()
+                        .unwrap()
+                        .list
+                        .iter()
+                        .any(|bp| bp.log_message.is_some())
+                };
                 // debugpy marks it only with an empty `source` object (program output has none);
                 // gdb sends log-point text as "console" (its own chatter comes as "stdout").
                 let is_log = is_log
-                    || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty())) && any_log())
-                    || (matches!(s.adapter, AdapterKind::Gdb | AdapterKind::Lldb) && category == OutputCategory::Console && any_log());
+                    || (b
+                        .get("source")
+                        .is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty()))
+                        && any_log())
+                    || (matches!(s.adapter, AdapterKind::Gdb | AdapterKind::Lldb)
+                        && category == OutputCategory::Console
+                        && any_log());
                 // gdb reports breakpoints set before the program is loaded as CLI chatter on
                 // "stdout"; the binding itself arrives as a `breakpoint` event.
                 if s.adapter == AdapterKind::Gdb
                     && category == OutputCategory::Stdout
-                    && (text.contains("No source file named ") || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending.")))
+                    && (text.contains("No source file named ")
+                        || (text.starts_with("Breakpoint ")
+                            && text.trim_end().ends_with("pending.")))
                 {
                     return;
                 }
-                let category = if is_log { OutputCategory::Tracepoint } else { category };
-                self.emit(BackendEvent::Output { session_id: s.id.clone(), category, text });
+                let category = if is_log {
+                    OutputCategory::Tracepoint
+                } else {
+                    category
+                };
+                self.emit(BackendEvent::Output {
+                    session_id: s.id.clone(),
+                    category,
+                    text,
+                });
             }
             "breakpoint" => {
-                let Some(bp) = b.get("breakpoint") else { return };
-                let Some(dap_id) = bp.get("id").and_then(Value::as_i64) else { return };
+                let Some(bp) = b.get("breakpoint") else {
+                    return;
+                };
+                let Some(dap_id) = bp.get("id").and_then(Value::as_i64) else {
+                    return;
+                };
                 if b.get("reason").and_then(Value::as_str) == Some("removed") {
                     return;
                 }
@@ -829,8 +1021,13 @@ impl Inner {
     async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
         let resolved: ResolvedLaunch = config::resolve(&self.root, &req)?;
         let (program, args) = adapter::command(resolved.adapter, resolved.python.as_deref())?;
-        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd).map_err(|e| {
-            BackendError::Failed(format!("cannot start the {} adapter ({program}): {e}; {}", resolved.adapter.name(), adapter::spawn_hint(resolved.adapter)))
+        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd)
+            .map_err(|e| {
+            BackendError::Failed(format!(
+                "cannot start the {} adapter ({program}): {e}; {}",
+                resolved.adapter.name(),
+                adapter::spawn_hint(resolved.adapter)
+            ))
         })?;
         let id = format!("s{}", self.next_session.fetch_add(1, Ordering::SeqCst));
         let session = Arc::new(Session {
@@ -848,11 +1045,20 @@ impl Inner {
             exit_code: Mutex::new(None),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
+            terminated: AtomicBool::new(false),
             initialized: AtomicBool::new(false),
             initialized_notify: Notify::new(),
             stop_on_entry: resolved.stop_on_entry
-                || resolved.arguments.get("stopOnEntry").and_then(Value::as_bool).unwrap_or(false)
-                || resolved.arguments.get("stopAtBeginningOfMainSubprogram").and_then(Value::as_bool).unwrap_or(false),
+                || resolved
+                    .arguments
+                    .get("stopOnEntry")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false)
+                || resolved
+                    .arguments
+                    .get("stopAtBeginningOfMainSubprogram")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
             stop_on_exception: resolved.stop_on_exception,
             first_stop_seen: AtomicBool::new(false),
             bp_ids: Mutex::new(HashMap::new()),
@@ -865,33 +1071,45 @@ impl Inner {
             let mut list = self.sessions.lock().unwrap();
             list.push(session.clone());
             // Bound the ended sessions kept around for status.
-            let ended: Vec<String> = list.iter().filter(|s| s.is_ended()).map(|s| s.id.clone()).collect();
+            let ended: Vec<String> = list
+                .iter()
+                .filter(|s| s.is_ended())
+                .map(|s| s.id.clone())
+                .collect();
             if ended.len() > KEEP_ENDED {
-                let drop_ids: BTreeSet<&String> = ended[..ended.len() - KEEP_ENDED].iter().collect();
+                let drop_ids: BTreeSet<&String> =
+                    ended[..ended.len() - KEEP_ENDED].iter().collect();
                 list.retain(|s| !drop_ids.contains(&s.id));
             }
         }
         self.spawn_pump(session.clone(), rx);
         // SessionStarted goes out before anything the adapter can report (a stop on entry).
-        self.emit(BackendEvent::SessionStarted { session: session.info() });
+        self.emit(BackendEvent::SessionStarted {
+            session: session.info(),
+        });
         match self.configure(&session, &resolved).await {
             Ok(()) => {}
-            // The program ran and ended while the adapter was still being configured (run mode
-            // starts it at `launch`; a short program is done before `configurationDone` is
-            // answered): a finished session, not a failed launch.
-            Err(BackendError::InvalidState(_) | BackendError::Failed(_))
-                if session.ended.lock().unwrap().as_deref() == Some("the debuggee terminated") =>
-            {
-                session.shutdown().await;
-            }
+            // A program that ran to its end during the start sequence (quick scripts, run
+            // mode) was launched fine; the Stopped event already tells that it ended.
+            Err(_) if session.terminated.load(Ordering::SeqCst) => {}
             Err(e) => {
                 let tail = client.stderr_tail();
                 self.mark_ended(&session, format!("launch failed: {e}"));
                 session.shutdown().await;
-                let hint = if tail.trim().is_empty() { String::new() } else { format!(" (adapter stderr: {})", tail.trim()) };
+                let hint = if tail.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!(" (adapter stderr: {})", tail.trim())
+                };
                 return Err(match e {
-                    BackendError::Failed(m) => BackendError::Failed(format!("launching '{}' failed: {m}{hint}", resolved.name)),
-                    BackendError::InvalidState(m) => BackendError::Failed(format!("launching '{}' failed: {m}{hint}", resolved.name)),
+                    BackendError::Failed(m) => BackendError::Failed(format!(
+                        "launching '{}' failed: {m}{hint}",
+                        resolved.name
+                    )),
+                    BackendError::InvalidState(m) => BackendError::Failed(format!(
+                        "launching '{}' failed: {m}{hint}",
+                        resolved.name
+                    )),
                     other => other,
                 });
             }
@@ -901,7 +1119,11 @@ impl Inner {
 
     /// initialize → launch/attach (answered late) → initialized → breakpoints →
     /// configurationDone → launch response → process event.
-    async fn configure(self: &Arc<Self>, s: &Arc<Session>, r: &ResolvedLaunch) -> BackendResult<()> {
+    async fn configure(
+        self: &Arc<Self>,
+        s: &Arc<Session>,
+        r: &ResolvedLaunch,
+    ) -> BackendResult<()> {
         let caps = s
             .req(
                 "initialize",
@@ -935,7 +1157,11 @@ impl Inner {
         let init = s.initialized_notify.notified();
         tokio::pin!(init);
         init.as_mut().enable();
-        let mut launch_rx = s.client.send(&r.request, Value::Object(r.arguments.clone())).await.map_err(|e| err_from(s, e))?;
+        let mut launch_rx = s
+            .client
+            .send(&r.request, Value::Object(r.arguments.clone()))
+            .await
+            .map_err(|e| err_from(s, e))?;
         let mut launch_result: Option<Result<Value, DapError>> = None;
         if !s.initialized.load(Ordering::SeqCst) {
             tokio::select! {
@@ -956,24 +1182,39 @@ impl Inner {
             }
         }
         if s.is_ended() {
-            return Err(BackendError::Failed(s.ended.lock().unwrap().clone().unwrap_or_default()));
+            return Err(BackendError::Failed(
+                s.ended.lock().unwrap().clone().unwrap_or_default(),
+            ));
         }
         self.sync_all_lines(s).await?;
         self.sync_exceptions(s).await?;
         if s.stop_on_entry && s.adapter == AdapterKind::Lldb && r.request == "launch" {
             // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
-            let body = s.req("setFunctionBreakpoints", json!({"breakpoints": [{"name": "main"}]})).await?;
-            for b in body.get("breakpoints").and_then(Value::as_array).into_iter().flatten() {
+            let body = s
+                .req(
+                    "setFunctionBreakpoints",
+                    json!({"breakpoints": [{"name": "main"}]}),
+                )
+                .await?;
+            for b in body
+                .get("breakpoints")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(id) = b.get("id").and_then(Value::as_i64) {
                     s.temp_ids.lock().unwrap().insert(id);
                 }
             }
         }
         if s.cap("supportsConfigurationDoneRequest") {
-            s.req_t("configurationDone", Value::Null, LAUNCH_TIMEOUT).await?;
+            s.req_t("configurationDone", Value::Null, LAUNCH_TIMEOUT)
+                .await?;
         }
         if launch_result.is_none() {
-            Client::wait(&r.request, launch_rx, LAUNCH_TIMEOUT).await.map_err(|e| err_from(s, e))?;
+            Client::wait(&r.request, launch_rx, LAUNCH_TIMEOUT)
+                .await
+                .map_err(|e| err_from(s, e))?;
         }
         {
             let mut st = s.state.lock().unwrap();
@@ -996,7 +1237,9 @@ impl Inner {
 
     async fn resolve_thread(&self, s: &Session, thread: Option<&str>) -> BackendResult<i64> {
         if let Some(t) = thread {
-            return t.parse().map_err(|_| BackendError::NotFound(format!("thread '{t}'")));
+            return t
+                .parse()
+                .map_err(|_| BackendError::NotFound(format!("thread '{t}'")));
         }
         if let Some(t) = *s.last_thread.lock().unwrap() {
             return Ok(t);
@@ -1009,12 +1252,20 @@ impl Inner {
 }
 
 fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
-    h.parse().map_err(|_| BackendError::NotFound(format!("{what} '{h}'")))
+    h.parse()
+        .map_err(|_| BackendError::NotFound(format!("{what} '{h}'")))
 }
 
 fn scope_kind(scope: &Value) -> Option<ValueScope> {
-    let hint = scope.get("presentationHint").and_then(Value::as_str).unwrap_or("");
-    let name = scope.get("name").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
+    let hint = scope
+        .get("presentationHint")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let name = scope
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if hint == "locals" || name == "locals" || name == "local" {
         Some(ValueScope::Local)
     } else if hint == "arguments" || name == "arguments" {
@@ -1041,7 +1292,10 @@ impl Backend for DapBackend {
     async fn projects(&self) -> BackendResult<Vec<ProjectInfo>> {
         let root = &self.inner.root;
         Ok(vec![ProjectInfo {
-            name: root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| root.display().to_string()),
+            name: root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| root.display().to_string()),
             root: root.display().to_string(),
         }])
     }
@@ -1064,7 +1318,14 @@ impl Backend for DapBackend {
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
         self.inner.check_project(project)?;
-        Ok(self.inner.sessions.lock().unwrap().iter().map(|s| s.info()).collect())
+        Ok(self
+            .inner
+            .sessions
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|s| s.info())
+            .collect())
     }
 
     async fn stop(&self, session_id: &str) -> BackendResult<()> {
@@ -1084,7 +1345,11 @@ impl Backend for DapBackend {
         Ok(self.inner.bps.lock().unwrap().list.clone())
     }
 
-    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo> {
+    async fn add_line_breakpoint(
+        &self,
+        project: &str,
+        spec: LineBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
         self.inner.check_project(project)?;
         if spec.line == 0 {
             return Err(BackendError::Failed("line numbers are 1-based".into()));
@@ -1102,7 +1367,11 @@ impl Backend for DapBackend {
             .unwrap()
             .list
             .iter()
-            .find(|b| b.kind == BreakpointKind::Line && b.file.as_deref() == Some(&file) && b.requested_line == Some(spec.line))
+            .find(|b| {
+                b.kind == BreakpointKind::Line
+                    && b.file.as_deref() == Some(&file)
+                    && b.requested_line == Some(spec.line)
+            })
             .map(|b| b.id.clone());
         let id = {
             let mut store = self.inner.bps.lock().unwrap();
@@ -1133,7 +1402,11 @@ impl Backend for DapBackend {
             }
             id
         };
-        if let Err(e) = self.inner.sync_everywhere(BreakpointKind::Line, Some(&file)).await {
+        if let Err(e) = self
+            .inner
+            .sync_everywhere(BreakpointKind::Line, Some(&file))
+            .await
+        {
             // The breakpoint is stored either way (a later session may bind it); say why the
             // running one did not take it.
             self.inner.update_bp(&id, |b| {
@@ -1141,23 +1414,46 @@ impl Backend for DapBackend {
                 b.message = Some(format!("the debugger refused it: {e}"));
             });
         }
-        let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
+        let bp = self
+            .inner
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .find(|b| b.id == id)
+            .cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
 
-    async fn add_exception_breakpoint(&self, project: &str, spec: ExceptionBreakpointSpec) -> BackendResult<BreakpointInfo> {
+    async fn add_exception_breakpoint(
+        &self,
+        project: &str,
+        spec: ExceptionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
         self.inner.check_project(project)?;
         // Validate against what the adapters offer, once known.
         let known: Vec<ExceptionFilter> = {
             let live = self.inner.live_sessions();
-            if let Some(s) = live.first() { s.filters() } else { self.inner.known_filters.lock().unwrap().clone() }
+            if let Some(s) = live.first() {
+                s.filters()
+            } else {
+                self.inner.known_filters.lock().unwrap().clone()
+            }
         };
-        let any = matches!(spec.exception.as_str(), "*" | "any" | "Exception" | "BaseException" | "");
+        let any = matches!(
+            spec.exception.as_str(),
+            "*" | "any" | "Exception" | "BaseException" | ""
+        );
         if !known.is_empty() && !any && !known.iter().any(|f| f.id == spec.exception) {
             return Err(BackendError::Unsupported(format!(
                 "exception breakpoint '{}' is not offered by the debug adapter; available filters: {}",
                 spec.exception,
-                known.iter().map(|f| format!("{} ({})", f.id, f.label)).collect::<Vec<_>>().join(", ")
+                known
+                    .iter()
+                    .map(|f| format!("{} ({})", f.id, f.label))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
         let id = {
@@ -1179,16 +1475,35 @@ impl Backend for DapBackend {
             });
             id
         };
-        self.inner.sync_everywhere(BreakpointKind::Exception, None).await?;
-        let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
+        self.inner
+            .sync_everywhere(BreakpointKind::Exception, None)
+            .await?;
+        let bp = self
+            .inner
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .find(|b| b.id == id)
+            .cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
 
-    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo> {
+    async fn update_breakpoint(
+        &self,
+        project: &str,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<BreakpointInfo> {
         self.inner.check_project(project)?;
         let (kind, file) = {
             let mut store = self.inner.bps.lock().unwrap();
-            let bp = store.list.iter_mut().find(|b| b.id == id).ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+            let bp = store
+                .list
+                .iter_mut()
+                .find(|b| b.id == id)
+                .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
             let set = |field: &mut Option<String>, v: Option<String>| {
                 if let Some(v) = v {
                     *field = if v.is_empty() { None } else { Some(v) };
@@ -1215,7 +1530,15 @@ impl Backend for DapBackend {
             (bp.kind, bp.file.clone())
         };
         self.inner.sync_everywhere(kind, file.as_deref()).await?;
-        let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
+        let bp = self
+            .inner
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .find(|b| b.id == id)
+            .cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
 
@@ -1223,21 +1546,35 @@ impl Backend for DapBackend {
         self.inner.check_project(project)?;
         let removed = {
             let mut store = self.inner.bps.lock().unwrap();
-            let pos = store.list.iter().position(|b| b.id == id).ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+            let pos = store
+                .list
+                .iter()
+                .position(|b| b.id == id)
+                .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
             store.list.remove(pos)
         };
         for s in self.inner.live_sessions() {
             s.bp_ids.lock().unwrap().retain(|_, v| v != id);
         }
-        self.inner.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
-        self.inner.sync_everywhere(removed.kind, removed.file.as_deref()).await
+        self.inner
+            .emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
+        self.inner
+            .sync_everywhere(removed.kind, removed.file.as_deref())
+            .await
     }
 
-    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
+    async fn control(
+        &self,
+        session_id: &str,
+        thread_id: Option<&str>,
+        op: ControlOp,
+    ) -> BackendResult<()> {
         let s = self.inner.live(session_id)?;
         if op == ControlOp::Pause {
             if *s.state.lock().unwrap() == SessionState::Paused {
-                return Err(BackendError::InvalidState(format!("session {session_id} is already paused")));
+                return Err(BackendError::InvalidState(format!(
+                    "session {session_id} is already paused"
+                )));
             }
             let t = self.inner.resolve_thread(&s, thread_id).await?;
             s.req("pause", json!({"threadId": t})).await?;
@@ -1247,16 +1584,30 @@ impl Backend for DapBackend {
         let t = self.inner.resolve_thread(&s, thread_id).await?;
         let (command, ov) = match &op {
             ControlOp::Resume => ("continue", None),
-            ControlOp::StepOver { ignore_breakpoints } => {
-                ("next", ignore_breakpoints.then(|| Override { temp: None, suppress: true }))
-            }
+            ControlOp::StepOver { ignore_breakpoints } => (
+                "next",
+                ignore_breakpoints.then(|| Override {
+                    temp: None,
+                    suppress: true,
+                }),
+            ),
             // `force` (step into library code) cannot be changed per step in DAP; debugpy's
             // justMyCode is fixed at launch.
             ControlOp::StepInto { .. } => ("stepIn", None),
             ControlOp::StepOut => ("stepOut", None),
-            ControlOp::RunTo { file, line, ignore_breakpoints } => {
+            ControlOp::RunTo {
+                file,
+                line,
+                ignore_breakpoints,
+            } => {
                 let f = self.inner.absolute(file).display().to_string();
-                ("continue", Some(Override { temp: Some((f, *line)), suppress: *ignore_breakpoints }))
+                (
+                    "continue",
+                    Some(Override {
+                        temp: Some((f, *line)),
+                        suppress: *ignore_breakpoints,
+                    }),
+                )
             }
             ControlOp::Pause => unreachable!(),
         };
@@ -1300,7 +1651,9 @@ impl Backend for DapBackend {
                     thread_id: t.to_string(),
                     reason: PauseReason::Other,
                     breakpoint_ids: vec![],
-                    description: Some(format!("still paused: the debugger refused '{command}': {e}")),
+                    description: Some(format!(
+                        "still paused: the debugger refused '{command}': {e}"
+                    )),
                 });
             }
             return Err(e);
@@ -1322,7 +1675,11 @@ impl Backend for DapBackend {
                 a.iter()
                     .map(|t| ThreadInfo {
                         id: t.get("id").and_then(Value::as_i64).unwrap_or(0).to_string(),
-                        name: t.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+                        name: t
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string(),
                         state: state.into(),
                         group: None,
                     })
@@ -1331,30 +1688,62 @@ impl Backend for DapBackend {
             .unwrap_or_default())
     }
 
-    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage> {
+    async fn frames(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<FramePage> {
         let s = self.inner.live(session_id)?;
         s.require_paused()?;
         let t = parse_handle(thread_id, "thread")?;
         // limit 0 means "all" (as DAP's levels 0 does).
-        let body = s.req("stackTrace", json!({"threadId": t, "startFrame": offset, "levels": limit})).await?;
-        let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
-        let take = if limit == 0 { usize::MAX } else { limit as usize };
+        let body = s
+            .req(
+                "stackTrace",
+                json!({"threadId": t, "startFrame": offset, "levels": limit}),
+            )
+            .await?;
+        let frames = body
+            .get("stackFrames")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let take = if limit == 0 {
+            usize::MAX
+        } else {
+            limit as usize
+        };
         let frames: Vec<FrameInfo> = frames
             .iter()
             .take(take)
             .enumerate()
             .map(|(i, f)| {
                 let file = f.pointer("/source/path").and_then(Value::as_str).map(|p| {
-                    std::fs::canonicalize(p).map(|c| c.display().to_string()).unwrap_or_else(|_| p.to_string())
+                    std::fs::canonicalize(p)
+                        .map(|c| c.display().to_string())
+                        .unwrap_or_else(|_| p.to_string())
                 });
-                let name = f.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+                let name = f
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 // "Class.method" (Python/Java style) or "ns::Class::method" (C++).
-                let (class_name, method_name) = match name.rsplit_once("::").or_else(|| name.rsplit_once('.')) {
-                    Some((c, m)) if !c.is_empty() && !m.is_empty() && !name.starts_with('<') => (Some(c.to_string()), m.to_string()),
+                let (class_name, method_name) = match name
+                    .rsplit_once("::")
+                    .or_else(|| name.rsplit_once('.'))
+                {
+                    Some((c, m)) if !c.is_empty() && !m.is_empty() && !name.starts_with('<') => {
+                        (Some(c.to_string()), m.to_string())
+                    }
                     _ => (None, name.clone()),
                 };
                 let hint = f.get("presentationHint").and_then(Value::as_str);
-                let src_hint = f.pointer("/source/presentationHint").and_then(Value::as_str);
+                let src_hint = f
+                    .pointer("/source/presentationHint")
+                    .and_then(Value::as_str);
                 let is_library = self.inner.is_library(file.as_deref())
                     || matches!(hint, Some("subtle") | Some("deemphasize"))
                     || src_hint == Some("deemphasize");
@@ -1362,31 +1751,54 @@ impl Backend for DapBackend {
                     index: offset + i as u32,
                     handle: f.get("id").and_then(Value::as_i64).unwrap_or(0).to_string(),
                     file,
-                    line: f.get("line").and_then(Value::as_u64).filter(|l| *l > 0).map(|l| l as u32),
+                    line: f
+                        .get("line")
+                        .and_then(Value::as_u64)
+                        .filter(|l| *l > 0)
+                        .map(|l| l as u32),
                     class_name,
                     method_name: Some(method_name),
                     is_library,
                 }
             })
             .collect();
-        let total = body.get("totalFrames").and_then(Value::as_u64).map(|t| t as u32);
+        let total = body
+            .get("totalFrames")
+            .and_then(Value::as_u64)
+            .map(|t| t as u32);
         Ok(FramePage { frames, total })
     }
 
-    async fn select_frame(&self, session_id: &str, _thread_id: &str, _frame: &str) -> BackendResult<()> {
+    async fn select_frame(
+        &self,
+        session_id: &str,
+        _thread_id: &str,
+        _frame: &str,
+    ) -> BackendResult<()> {
         self.inner.live(session_id)?;
         Ok(())
     }
 
-    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>> {
+    async fn frame_variables(
+        &self,
+        session_id: &str,
+        frame: &str,
+    ) -> BackendResult<Vec<ValueNode>> {
         let s = self.inner.live(session_id)?;
         s.require_paused()?;
         let frame_id = parse_handle(frame, "frame")?;
         let body = s.req("scopes", json!({"frameId": frame_id})).await?;
-        let scopes = body.get("scopes").and_then(Value::as_array).cloned().unwrap_or_default();
+        let scopes = body
+            .get("scopes")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let mut out = Vec::new();
         for scope in &scopes {
-            let r = scope.get("variablesReference").and_then(Value::as_i64).unwrap_or(0);
+            let r = scope
+                .get("variablesReference")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
             if r == 0 {
                 continue;
             }
@@ -1394,16 +1806,31 @@ impl Backend for DapBackend {
             match scope_kind(scope) {
                 Some(kind) => {
                     let vars = s.req("variables", json!({"variablesReference": r})).await?;
-                    for v in vars.get("variables").and_then(Value::as_array).into_iter().flatten() {
+                    for v in vars
+                        .get("variables")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
                         out.push(s.node(v, Some(r), Some(frame_id), kind));
                     }
                 }
                 None => {
                     // Globals, registers and the like: one expandable group node.
-                    let name = scope.get("name").and_then(Value::as_str).unwrap_or("scope").to_string();
-                    let count = scope.get("namedVariables").and_then(Value::as_u64).map(|n| {
-                        n + scope.get("indexedVariables").and_then(Value::as_u64).unwrap_or(0)
-                    });
+                    let name = scope
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("scope")
+                        .to_string();
+                    let count = scope
+                        .get("namedVariables")
+                        .and_then(Value::as_u64)
+                        .map(|n| {
+                            n + scope
+                                .get("indexedVariables")
+                                .and_then(Value::as_u64)
+                                .unwrap_or(0)
+                        });
                     let global = name.to_ascii_lowercase().contains("global");
                     out.push(ValueNode {
                         name: name.clone(),
@@ -1414,7 +1841,11 @@ impl Backend for DapBackend {
                         set_handle: None,
                         evaluate_name: None,
                         child_count: count,
-                        scope: if global { ValueScope::Global } else { ValueScope::Synthetic },
+                        scope: if global {
+                            ValueScope::Global
+                        } else {
+                            ValueScope::Synthetic
+                        },
                     });
                 }
             }
@@ -1422,7 +1853,13 @@ impl Backend for DapBackend {
         Ok(out)
     }
 
-    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage> {
+    async fn children(
+        &self,
+        session_id: &str,
+        handle: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<ChildPage> {
         let s = self.inner.live(session_id)?;
         s.require_paused()?;
         let r = parse_handle(handle, "value handle")?;
@@ -1435,9 +1872,9 @@ impl Backend for DapBackend {
             json!({"variablesReference": r})
         };
         let body = s.req("variables", args).await.map_err(|e| match e {
-            BackendError::Failed(m) => {
-                BackendError::Failed(format!("{m} (value handle {handle}; handles are valid until the next resume)"))
-            }
+            BackendError::Failed(m) => BackendError::Failed(format!(
+                "{m} (value handle {handle}; handles are valid until the next resume)"
+            )),
             e => e,
         })?;
         let mut all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -1451,23 +1888,53 @@ impl Backend for DapBackend {
             (all.into_iter().take(limit as usize).collect(), known)
         } else {
             let total = all.len() as u64;
-            (all.into_iter().skip(offset as usize).take(limit as usize).collect(), Some(total))
+            (
+                all.into_iter()
+                    .skip(offset as usize)
+                    .take(limit as usize)
+                    .collect(),
+                Some(total),
+            )
         };
         Ok(ChildPage {
-            children: page.iter().map(|v| s.node(v, Some(r), frame_id, ValueScope::Local)).collect(),
+            children: page
+                .iter()
+                .map(|v| s.node(v, Some(r), frame_id, ValueScope::Local))
+                .collect(),
             total,
         })
     }
 
-    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
+    async fn set_value(
+        &self,
+        session_id: &str,
+        handle: &str,
+        new_value: &str,
+    ) -> BackendResult<ValueNode> {
         let s = self.inner.live(session_id)?;
         s.require_paused()?;
-        let idx: usize = handle.parse().map_err(|_| BackendError::NotFound(format!("set handle '{handle}'")))?;
-        let target = s.values.lock().unwrap().set_targets.get(idx).cloned().ok_or_else(|| {
-            BackendError::NotFound(format!("set handle '{handle}' (handles are valid until the next resume)"))
-        })?;
-        let result = if let (Some(parent), true) = (target.parent_ref, s.cap("supportsSetVariable")) {
-            s.req("setVariable", json!({"variablesReference": parent, "name": target.name, "value": new_value})).await
+        let idx: usize = handle
+            .parse()
+            .map_err(|_| BackendError::NotFound(format!("set handle '{handle}'")))?;
+        let target = s
+            .values
+            .lock()
+            .unwrap()
+            .set_targets
+            .get(idx)
+            .cloned()
+            .ok_or_else(|| {
+                BackendError::NotFound(format!(
+                    "set handle '{handle}' (handles are valid until the next resume)"
+                ))
+            })?;
+        let result = if let (Some(parent), true) = (target.parent_ref, s.cap("supportsSetVariable"))
+        {
+            s.req(
+                "setVariable",
+                json!({"variablesReference": parent, "name": target.name, "value": new_value}),
+            )
+            .await
         } else {
             Err(BackendError::Unsupported("setVariable".into()))
         };
@@ -1511,7 +1978,10 @@ impl Backend for DapBackend {
             }
         };
         let body = s
-            .req("evaluate", json!({"expression": request.expression, "frameId": frame_id, "context": context}))
+            .req(
+                "evaluate",
+                json!({"expression": request.expression, "frameId": frame_id, "context": context}),
+            )
             .await?;
         let mut v = body.clone();
         v["name"] = json!(request.expression);
@@ -1522,11 +1992,15 @@ impl Backend for DapBackend {
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
         self.inner.check_project(project)?;
         let p = self.inner.absolute(path);
-        tokio::fs::read_to_string(&p).await.map_err(|e| BackendError::NotFound(format!("file '{}': {e}", p.display())))
+        tokio::fs::read_to_string(&p)
+            .await
+            .map_err(|e| BackendError::NotFound(format!("file '{}': {e}", p.display())))
     }
 
     async fn confirm(&self, _project: &str, _request: ConfirmRequest) -> BackendResult<bool> {
-        Err(BackendError::Unsupported("the headless DAP backend has no UI to ask the user".into()))
+        Err(BackendError::Unsupported(
+            "the headless DAP backend has no UI to ask the user".into(),
+        ))
     }
 }
 
@@ -1540,7 +2014,10 @@ impl Drop for DapBackend {
                 && s.request == "launch"
                 && let Some(pid) = *s.process_id.lock().unwrap()
             {
-                let _ = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status();
+                let _ = std::process::Command::new("kill")
+                    .arg("-9")
+                    .arg(pid.to_string())
+                    .status();
             }
         }
     }

@@ -16,7 +16,15 @@ use tokio::sync::{mpsc, oneshot, watch};
 /// request is sent, before its bytes reach the adapter: the `stopped` event that ends the step
 /// can then never be overtaken by the "resumed" the backend emits. (Adapters often send no
 /// `continued` event, and lldb-dap answers `next` only after the `stopped` event.)
-const RESUMING: &[&str] = &["continue", "next", "stepIn", "stepOut", "stepBack", "reverseContinue", "goto"];
+const RESUMING: &[&str] = &[
+    "continue",
+    "next",
+    "stepIn",
+    "stepOut",
+    "stepBack",
+    "reverseContinue",
+    "goto",
+];
 
 /// Name of the synthetic event queued after a resuming command's success.
 pub const SYNTHETIC_RESUMED: &str = "_resumed";
@@ -56,7 +64,11 @@ impl ExitInfo {
             Some(c) => format!("adapter exited with code {c}"),
             None => "adapter was killed".to_string(),
         };
-        if self.stderr_tail.trim().is_empty() { code } else { format!("{code}: {}", self.stderr_tail.trim()) }
+        if self.stderr_tail.trim().is_empty() {
+            code
+        } else {
+            format!("{code}: {}", self.stderr_tail.trim())
+        }
     }
 }
 
@@ -117,7 +129,9 @@ impl Client {
                 t.push('\n');
                 if t.len() > STDERR_TAIL {
                     let cut = t.len() - STDERR_TAIL;
-                    let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
+                    let cut = (cut..t.len())
+                        .find(|i| t.is_char_boundary(*i))
+                        .unwrap_or(t.len());
                     t.drain(..cut);
                 }
             }
@@ -146,13 +160,19 @@ impl Client {
             // stderr reaches EOF when the process exited: let its task drain it so the error
             // message carries the adapter's last words.
             let _ = tokio::time::timeout(Duration::from_secs(1), stderr_task).await;
-            let info = ExitInfo { code, stderr_tail: tail.lock().unwrap().clone() };
+            let info = ExitInfo {
+                code,
+                stderr_tail: tail.lock().unwrap().clone(),
+            };
             let msg = info.describe();
             for (_, (_, tx)) in pending.lock().unwrap().drain() {
                 let _ = tx.send(Err(DapError::Closed(msg.clone())));
             }
             let _ = exit_tx.send(Some(info));
-            let _ = events_tx.send(DapEvent { event: SYNTHETIC_CLOSED.into(), body: Value::Null });
+            let _ = events_tx.send(DapEvent {
+                event: SYNTHETIC_CLOSED.into(),
+                body: Value::Null,
+            });
         });
         Ok((client, events_rx))
     }
@@ -180,7 +200,11 @@ impl Client {
             None => false,
         };
         drop(guard);
-        if ok { Ok(()) } else { Err(self.closed_error().await) }
+        if ok {
+            Ok(())
+        } else {
+            Err(self.closed_error().await)
+        }
     }
 
     /// The error for a dead adapter, with its exit code and stderr once known: a broken pipe
@@ -188,20 +212,34 @@ impl Client {
     async fn closed_error(&self) -> DapError {
         let mut exit = self.exit.clone();
         let _ = tokio::time::timeout(Duration::from_secs(3), exit.wait_for(|e| e.is_some())).await;
-        DapError::Closed(self.exit_info().map(|e| e.describe()).unwrap_or_else(|| "the adapter closed its input".into()))
+        DapError::Closed(
+            self.exit_info()
+                .map(|e| e.describe())
+                .unwrap_or_else(|| "the adapter closed its input".into()),
+        )
     }
 
     /// Sends a request and returns a receiver for its response body; used where the answer
     /// comes late (launch/attach are answered only after `configurationDone`).
-    pub async fn send(&self, command: &str, arguments: Value) -> Result<oneshot::Receiver<Result<Value, DapError>>, DapError> {
+    pub async fn send(
+        &self,
+        command: &str,
+        arguments: Value,
+    ) -> Result<oneshot::Receiver<Result<Value, DapError>>, DapError> {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         if let Some(info) = self.exit_info() {
             return Err(DapError::Closed(info.describe()));
         }
-        self.pending.lock().unwrap().insert(seq, (command.to_string(), tx));
+        self.pending
+            .lock()
+            .unwrap()
+            .insert(seq, (command.to_string(), tx));
         if RESUMING.contains(&command) {
-            let _ = self.events.send(DapEvent { event: SYNTHETIC_RESUMED.into(), body: Value::Null });
+            let _ = self.events.send(DapEvent {
+                event: SYNTHETIC_RESUMED.into(),
+                body: Value::Null,
+            });
         }
         let mut msg = json!({"seq": seq, "type": "request", "command": command});
         if !arguments.is_null() {
@@ -215,7 +253,12 @@ impl Client {
     }
 
     /// Sends a request and waits for its response body, at most `timeout`.
-    pub async fn request(&self, command: &str, arguments: Value, timeout: Duration) -> Result<Value, DapError> {
+    pub async fn request(
+        &self,
+        command: &str,
+        arguments: Value,
+        timeout: Duration,
+    ) -> Result<Value, DapError> {
         let rx = self.send(command, arguments).await?;
         Self::wait(command, rx, timeout).await
     }
@@ -228,7 +271,10 @@ impl Client {
         match tokio::time::timeout(timeout, rx).await {
             Ok(Ok(r)) => r,
             Ok(Err(_)) => Err(DapError::Closed("adapter connection dropped".into())),
-            Err(_) => Err(DapError::Timeout(command.to_string(), timeout.as_millis() as u64)),
+            Err(_) => Err(DapError::Timeout(
+                command.to_string(),
+                timeout.as_millis() as u64,
+            )),
         }
     }
 
@@ -292,7 +338,11 @@ async fn read_message<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> Result<Valu
         if let Some((k, v)) = l.split_once(':')
             && k.trim().eq_ignore_ascii_case("content-length")
         {
-            len = Some(v.trim().parse().map_err(|_| format!("bad Content-Length: {l}"))?);
+            len = Some(
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("bad Content-Length: {l}"))?,
+            );
         }
     }
     let mut buf = vec![0u8; len.unwrap()];
@@ -315,7 +365,9 @@ async fn read_loop<R: AsyncRead + Unpin>(
         match msg.get("type").and_then(Value::as_str) {
             Some("response") => {
                 let rs = msg.get("request_seq").and_then(Value::as_i64).unwrap_or(-1);
-                let Some((_command, tx)) = pending.lock().unwrap().remove(&rs) else { continue };
+                let Some((_command, tx)) = pending.lock().unwrap().remove(&rs) else {
+                    continue;
+                };
                 let success = msg.get("success").and_then(Value::as_bool).unwrap_or(false);
                 if success {
                     let _ = tx.send(Ok(msg.get("body").cloned().unwrap_or(Value::Null)));
@@ -330,7 +382,11 @@ async fn read_loop<R: AsyncRead + Unpin>(
                 }
             }
             Some("event") => {
-                let event = msg.get("event").and_then(Value::as_str).unwrap_or("").to_string();
+                let event = msg
+                    .get("event")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 let body = msg.get("body").cloned().unwrap_or(Value::Null);
                 let _ = events.send(DapEvent { event, body });
             }
@@ -339,10 +395,20 @@ async fn read_loop<R: AsyncRead + Unpin>(
                 // UI for child sessions; refusing makes adapters fall back (debugpy then uses
                 // its internal console) instead of waiting forever.
                 let seq = msg.get("seq").and_then(Value::as_i64).unwrap_or(0);
-                let command = msg.get("command").and_then(Value::as_str).unwrap_or("").to_string();
+                let command = msg
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 if let Some(c) = client.upgrade() {
                     tokio::spawn(async move {
-                        c.respond(seq, &command, false, Some("not supported by the headless debugger-mcp client")).await;
+                        c.respond(
+                            seq,
+                            &command,
+                            false,
+                            Some("not supported by the headless debugger-mcp client"),
+                        )
+                        .await;
                     });
                 }
             }

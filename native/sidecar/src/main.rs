@@ -171,7 +171,7 @@ async fn stop_debug_sessions(backend: &DapBackend) {
     let work = async {
         let Ok(projects) = backend.projects().await else { return };
         for project in projects {
-            let Ok(sessions) = backend.sessions(&project.name).await else { continue };
+            let Ok(sessions) = backend.sessions(&project.root).await else { continue };
             for s in sessions {
                 if let Err(e) = backend.stop(&s.id).await {
                     tracing::warn!(session = %s.id, "stopping debug session at shutdown: {e}");

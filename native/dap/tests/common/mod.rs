@@ -36,7 +36,9 @@ fn copy_dir(from: &Path, to: &Path) {
 impl Harness {
     /// Copies `tests/fixtures/<fixture>` into a directory of its own for test `name`.
     pub fn new(fixture: &str, name: &str) -> Self {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(fixture);
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(fixture);
         let base = std::env::var_os("CARGO_TARGET_TMPDIR")
             .map(PathBuf::from)
             .unwrap_or_else(std::env::temp_dir)
@@ -47,7 +49,14 @@ impl Harness {
         let root = std::fs::canonicalize(&base).unwrap();
         let (sink, events) = event_channel();
         let backend = DapBackend::new(&root, sink).unwrap();
-        Harness { backend, events, log: Vec::new(), cursor: 0, project: root.display().to_string(), root }
+        Harness {
+            backend,
+            events,
+            log: Vec::new(),
+            cursor: 0,
+            project: root.display().to_string(),
+            root,
+        }
     }
 
     pub fn file(&self, rel: &str) -> String {
@@ -60,7 +69,11 @@ impl Harness {
     }
 
     /// Waits for the next event (after the previous match) that satisfies `pred`.
-    pub async fn wait_for(&mut self, what: &str, pred: impl Fn(&BackendEvent) -> bool) -> BackendEvent {
+    pub async fn wait_for(
+        &mut self,
+        what: &str,
+        pred: impl Fn(&BackendEvent) -> bool,
+    ) -> BackendEvent {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
             while self.cursor < self.log.len() {
@@ -73,7 +86,10 @@ impl Harness {
             match tokio::time::timeout_at(deadline, self.events.recv()).await {
                 Ok(Some(e)) => self.log.push(e),
                 Ok(None) => panic!("event stream closed while waiting for {what}"),
-                Err(_) => panic!("timed out waiting for {what}; events so far: {:#?}", self.log),
+                Err(_) => panic!(
+                    "timed out waiting for {what}; events so far: {:#?}",
+                    self.log
+                ),
             }
         }
     }
@@ -87,7 +103,11 @@ impl Harness {
         let mut all = String::new();
         loop {
             while seen < self.log.len() {
-                if let BackendEvent::Output { session_id, text: t, category } = &self.log[seen]
+                if let BackendEvent::Output {
+                    session_id,
+                    text: t,
+                    category,
+                } = &self.log[seen]
                     && session_id == session
                 {
                     all.push_str(t);
@@ -100,13 +120,19 @@ impl Harness {
             match tokio::time::timeout_at(deadline, self.events.recv()).await {
                 Ok(Some(e)) => self.log.push(e),
                 Ok(None) => panic!("event stream closed while waiting for output '{text}'"),
-                Err(_) => panic!("timed out waiting for output '{text}' of {session}; output so far: {all:?}; events: {:#?}", self.log),
+                Err(_) => panic!(
+                    "timed out waiting for output '{text}' of {session}; output so far: {all:?}; events: {:#?}",
+                    self.log
+                ),
             }
         }
     }
 
     /// Waits for the next pause of `session`: (thread, reason, breakpoint ids, description).
-    pub async fn wait_paused(&mut self, session: &str) -> (String, PauseReason, Vec<String>, Option<String>) {
+    pub async fn wait_paused(
+        &mut self,
+        session: &str,
+    ) -> (String, PauseReason, Vec<String>, Option<String>) {
         match self
             .wait_for(&format!("pause of {session}"), |e| {
                 matches!(e, BackendEvent::Paused { session_id, .. } if session_id == session)
@@ -121,7 +147,10 @@ impl Harness {
 
     pub async fn wait_stopped(&mut self, session: &str) -> Option<i64> {
         match self
-            .wait_for(&format!("end of {session}"), |e| matches!(e, BackendEvent::Stopped { session_id, .. } if session_id == session))
+            .wait_for(
+                &format!("end of {session}"),
+                |e| matches!(e, BackendEvent::Stopped { session_id, .. } if session_id == session),
+            )
             .await
         {
             BackendEvent::Stopped { exit_code, .. } => exit_code,
@@ -140,17 +169,35 @@ impl Harness {
     }
 
     pub async fn control(&self, session: &str, thread: &str, op: ControlOp) {
-        self.backend.control(session, Some(thread), op).await.unwrap();
+        self.backend
+            .control(session, Some(thread), op)
+            .await
+            .unwrap();
     }
 
     pub async fn bp(&self, file: &str, line: u32) -> BreakpointInfo {
         self.backend
-            .add_line_breakpoint(&self.project, LineBreakpointSpec { file: self.file(file), line, enabled: true, ..Default::default() })
+            .add_line_breakpoint(
+                &self.project,
+                LineBreakpointSpec {
+                    file: self.file(file),
+                    line,
+                    enabled: true,
+                    ..Default::default()
+                },
+            )
             .await
             .unwrap()
     }
 
-    pub async fn eval(&self, session: &str, frame: &str, expr: &str, context: EvalContext, side_effects: bool) -> BackendResult<ValueNode> {
+    pub async fn eval(
+        &self,
+        session: &str,
+        frame: &str,
+        expr: &str,
+        context: EvalContext,
+        side_effects: bool,
+    ) -> BackendResult<ValueNode> {
         self.backend
             .evaluate(
                 session,
@@ -165,20 +212,40 @@ impl Harness {
             .await
     }
 
-    pub async fn children_of(&self, session: &str, node: &ValueNode, offset: u32, limit: u32) -> ChildPage {
-        let h = node.children_handle.as_deref().unwrap_or_else(|| panic!("{} has no children handle: {node:?}", node.name));
-        self.backend.children(session, h, offset, limit).await.unwrap()
+    pub async fn children_of(
+        &self,
+        session: &str,
+        node: &ValueNode,
+        offset: u32,
+        limit: u32,
+    ) -> ChildPage {
+        let h = node
+            .children_handle
+            .as_deref()
+            .unwrap_or_else(|| panic!("{} has no children handle: {node:?}", node.name));
+        self.backend
+            .children(session, h, offset, limit)
+            .await
+            .unwrap()
     }
 }
 
 pub fn find<'a>(nodes: &'a [ValueNode], name: &str) -> &'a ValueNode {
-    nodes.iter().find(|n| n.name == name).unwrap_or_else(|| panic!("no value '{name}' among {nodes:#?}"))
+    nodes
+        .iter()
+        .find(|n| n.name == name)
+        .unwrap_or_else(|| panic!("no value '{name}' among {nodes:#?}"))
 }
 
 pub fn pid_alive(pid: u32) -> bool {
     // A zombie has exited; only a running/sleeping process counts as alive.
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+        Ok(stat) => !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
         Err(_) => false,
     }
 }
