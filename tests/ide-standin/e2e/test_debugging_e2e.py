@@ -161,3 +161,34 @@ def test_expand_variable_pages_nested_objects_and_arrays(standin):
         await agent.call("remove_breakpoint", breakpoint_id=bp["id"])
         await agent.call("stop_debug_session", session_id=sid)
     run(standin, scenario)
+
+
+def test_confirmation_refused_by_the_user_and_settings_reload(standin):
+    """With brave mode off (settings file edited on disk: Rust watches it), starting a session
+    asks the IDE (callback `confirm`); the stand-in is told to refuse, so nothing starts."""
+    import time
+    import urllib.request
+
+    def set_settings(text):
+        with open(standin.settings, "w") as f:
+            f.write(text)
+        time.sleep(1.0)  # the watcher applies the change asynchronously
+
+    def confirm(answer):
+        urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{standin.port}/standin/confirm?answer={answer}", method="POST"), timeout=5).read()
+
+    async def scenario(agent):
+        before = (await agent.call("list_debug_sessions"))["sessions"]
+        text = await agent.fails("start_debug_session", run_configuration="App")
+        assert "declin" in text.lower() or "refus" in text.lower() or "confirm" in text.lower(), text
+        after = (await agent.call("list_debug_sessions"))["sessions"]
+        assert len(after) == len(before), "a refused start must not start anything"
+
+    set_settings("brave_mode = false\nbackend_timeout_ms = 20000\n")
+    confirm("false")
+    try:
+        run(standin, scenario)
+    finally:
+        confirm("true")
+        set_settings("brave_mode = true\nbackend_timeout_ms = 20000\n")
