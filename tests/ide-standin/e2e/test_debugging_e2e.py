@@ -192,3 +192,24 @@ def test_confirmation_refused_by_the_user_and_settings_reload(standin):
     finally:
         confirm("true")
         set_settings("brave_mode = true\nbackend_timeout_ms = 20000\n")
+
+
+def test_history_records_tool_calls_for_the_tool_window(standin):
+    import urllib.request
+
+    def get(path):
+        with urllib.request.urlopen(f"http://127.0.0.1:{standin.port}{path}", timeout=5) as r:
+            return r.read().decode()
+
+    async def scenario(agent):
+        await agent.call("list_run_configurations")
+        await agent.fails("evaluate_expression", expression="1", session_id="nope")
+    run(standin, scenario)
+    entries = json.loads(get("/standin/history"))
+    tools = [e["tool"] for e in entries]
+    assert "list_run_configurations" in tools and "evaluate_expression" in tools, tools
+    assert tools.index("evaluate_expression") < tools.index("list_run_configurations"), "newest first"
+    failed = next(e for e in entries if e["tool"] == "evaluate_expression")
+    assert failed["status"] == "error"
+    csv = get("/standin/history?format=csv")
+    assert csv.splitlines()[0].startswith("id,") and "list_run_configurations" in csv
