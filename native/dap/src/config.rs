@@ -50,6 +50,8 @@ pub struct ResolvedLaunch {
     pub run_configuration: Option<String>,
     /// Python interpreter to run debugpy's adapter with (launch.json `python`).
     pub python: Option<String>,
+    pub stop_on_entry: bool,
+    pub stop_on_exception: bool,
 }
 
 /// Adapter-neutral launch description, turned into each adapter's dialect by `to_arguments`.
@@ -236,6 +238,8 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             cwd,
             run_configuration: None,
             python: g.python.clone(),
+            stop_on_entry: false,
+            stop_on_exception: false,
         }
     } else {
         return Err(BackendError::Failed("give either a run configuration name or a command to start".into()));
@@ -244,16 +248,21 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
     Ok(resolved)
 }
 
-/// Applies stop_on_entry and run mode in each adapter's dialect.
+/// Applies stop_on_entry, stop_on_exception and run mode in each adapter's dialect.
 fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
+    r.stop_on_entry |= req.stop_on_entry;
+    r.stop_on_exception |= req.stop_on_exception;
     let a = &mut r.arguments;
-    if req.stop_on_entry {
+    if r.stop_on_entry {
         match r.adapter {
             // gdb's stopOnEntry stops at the first instruction (in the dynamic loader); what a
             // user means is the start of main.
             AdapterKind::Gdb => {
                 a.insert("stopAtBeginningOfMainSubprogram".into(), json!(true));
             }
+            // lldb-dap's stopOnEntry stops in the dynamic loader too; the backend sets a
+            // function breakpoint on `main` instead (see `configure`).
+            AdapterKind::Lldb => {}
             _ => {
                 a.insert("stopOnEntry".into(), json!(true));
             }
@@ -336,6 +345,8 @@ fn from_launch_json(root: &Path, name: &str, c: &Map<String, Value>, req: &Launc
         cwd,
         run_configuration: Some(name.to_string()),
         python,
+        stop_on_entry: false,
+        stop_on_exception: false,
     })
 }
 
@@ -349,7 +360,7 @@ fn str_list(v: Option<&Value>) -> Vec<String> {
 
 const TOML_KEYS: &[&str] = &[
     "name", "adapter", "command", "program", "module", "args", "cwd", "env", "python", "request",
-    "stop_on_entry", "adapter_args",
+    "stop_on_entry", "stop_on_exception", "adapter_args",
 ];
 
 fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchRequest) -> Result<ResolvedLaunch, BackendError> {
@@ -393,9 +404,7 @@ fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchReques
             arguments.insert(k.clone(), v.clone());
         }
     }
-    if c.get("stop_on_entry").and_then(Value::as_bool) == Some(true) {
-        apply_flags_entry(adapter, &mut arguments);
-    }
+    let flag = |k: &str| c.get(k).and_then(Value::as_bool) == Some(true);
     Ok(ResolvedLaunch {
         name: name.to_string(),
         adapter,
@@ -404,22 +413,9 @@ fn from_toml(root: &Path, name: &str, c: &Map<String, Value>, req: &LaunchReques
         cwd,
         run_configuration: Some(name.to_string()),
         python: g.python,
+        stop_on_entry: flag("stop_on_entry"),
+        stop_on_exception: flag("stop_on_exception"),
     })
-}
-
-fn apply_flags_entry(adapter: AdapterKind, a: &mut Map<String, Value>) {
-    let r = LaunchRequest { stop_on_entry: true, ..Default::default() };
-    let mut tmp = ResolvedLaunch {
-        name: String::new(),
-        adapter,
-        request: String::new(),
-        arguments: std::mem::take(a),
-        cwd: PathBuf::new(),
-        run_configuration: None,
-        python: None,
-    };
-    apply_flags(&mut tmp, &r);
-    *a = tmp.arguments;
 }
 
 fn to_arguments(adapter: AdapterKind, g: &Generic) -> Map<String, Value> {

@@ -22,12 +22,16 @@ use std::time::Duration;
 use tokio::sync::{Notify, mpsc};
 use transport::{Client, DapError, DapEvent};
 
-/// Ordinary requests (stack, variables, evaluate, breakpoints…).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
-/// launch/attach and configurationDone: adapters start the debuggee there (gdb loads symbols).
-const LAUNCH_TIMEOUT: Duration = Duration::from_secs(45);
+/// Ordinary requests (stack, variables, evaluate, breakpoints…); below the core's own 10 s
+/// budget per backend call so the error names the DAP request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
+/// Each phase of a launch (initialized, configurationDone, the launch response): adapters start
+/// the debuggee there (debugpy spawns a launcher, gdb loads symbols).
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(25);
 /// A polite disconnect before the adapter process is killed.
 const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long an adapter may still deliver output after `terminated` before it is disconnected.
+const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
 const SYNTHETIC_GROUPS: &[&str] = &["special variables", "function variables", "class variables", "protected variables"];
@@ -77,6 +81,8 @@ struct ValueTable {
     set_targets: Vec<SetTarget>,
     /// variablesReference → frame it belongs to (for setExpression on children).
     ref_frame: HashMap<i64, i64>,
+    /// variablesReference → number of children, when the adapter said (for paged totals).
+    ref_count: HashMap<i64, u64>,
 }
 
 struct Session {
@@ -210,6 +216,11 @@ impl Session {
             (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
         };
         let synthetic = SYNTHETIC_GROUPS.contains(&name.as_str());
+        if r > 0
+            && let Some(c) = child_count
+        {
+            self.values.lock().unwrap().ref_count.insert(r, c);
+        }
         if r > 0
             && let Some(f) = frame_id
         {
@@ -445,6 +456,25 @@ impl Inner {
         set.into_iter().collect()
     }
 
+    /// Sends one breakpoint's file list (or the exception filters) to every live session.
+    /// Every session is tried; a session that ended meanwhile is no error.
+    async fn sync_everywhere(&self, kind: BreakpointKind, file: Option<&str>) -> BackendResult<()> {
+        let mut first_err = None;
+        for s in self.live_sessions() {
+            let r = match (kind, file) {
+                (BreakpointKind::Line, Some(f)) => self.sync_file(&s, f).await,
+                _ => self.sync_exceptions(&s).await,
+            };
+            if let Err(e) = r
+                && !s.is_ended()
+                && first_err.is_none()
+            {
+                first_err = Some(e);
+            }
+        }
+        first_err.map_or(Ok(()), Err)
+    }
+
     async fn sync_all_lines(&self, s: &Session) -> BackendResult<()> {
         let mut files = self.bp_files();
         if let Some((f, _)) = s.override_.lock().unwrap().as_ref().and_then(|o| o.temp.clone())
@@ -579,9 +609,10 @@ impl Inner {
         *s.state.lock().unwrap() = SessionState::Stopped;
         s.clear_values();
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
+            // Breakpoints first: whoever reacts to Stopped sees them pending already.
+            self.after_session_end();
             let exit_code = *s.exit_code.lock().unwrap();
             self.emit(BackendEvent::Stopped { session_id: s.id.clone(), exit_code });
-            self.after_session_end();
         }
         // Wake anyone waiting for the configuration phase or the process event.
         s.initialized_notify.notify_waiters();
@@ -602,6 +633,8 @@ impl Inner {
 
     /// Translates one DAP event of session `s` into backend events.
     async fn on_event(self: &Arc<Self>, s: &Arc<Session>, ev: DapEvent) {
+        tracing::trace!(session = %s.id, event = %ev.event, body = %ev.body, "dap event");
+        if std::env::var_os("DAP_TRACE").is_some() { eprintln!("{:?} {} {} {}", std::time::SystemTime::now(), s.id, ev.event, ev.body.to_string().chars().take(150).collect::<String>()); }
         let b = &ev.body;
         match ev.event.as_str() {
             "initialized" => {
@@ -630,15 +663,21 @@ impl Inner {
                 let hit_temp = hit.iter().any(|h| s.temp_ids.lock().unwrap().contains(h));
                 let first = !s.first_stop_seen.swap(true, Ordering::SeqCst);
                 // gdb reports its stop at main (stopAtBeginningOfMainSubprogram) as a breakpoint.
-                if first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint {
+                let entry = first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
+                if entry {
                     reason = PauseReason::Entry;
+                    if s.adapter == AdapterKind::Lldb {
+                        // The entry breakpoint on main has served.
+                        s.temp_ids.lock().unwrap().clear();
+                        let _ = s.req("setFunctionBreakpoints", json!({"breakpoints": []})).await;
+                    }
                 }
                 let mut description = b
                     .get("text")
                     .or(b.get("description"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                if hit_temp && ids.is_empty() {
+                if hit_temp && ids.is_empty() && !entry {
                     description = Some("reached the run-to location".into());
                 }
                 if reason == PauseReason::Exception
@@ -704,7 +743,13 @@ impl Inner {
             "terminated" => {
                 self.mark_ended(s, "the debuggee terminated".into());
                 let s = s.clone();
-                tokio::spawn(async move { s.shutdown().await });
+                tokio::spawn(async move {
+                    // gdb forwards the inferior's output from a thread of its own, which can
+                    // lag behind `terminated`; disconnecting at once would lose the program's
+                    // last lines. The debuggee is gone already, so a grace period costs nothing.
+                    tokio::time::sleep(TERMINATED_GRACE).await;
+                    s.shutdown().await
+                });
             }
             transport::SYNTHETIC_CLOSED => {
                 let why = s.client.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter exited".into());
@@ -733,7 +778,7 @@ impl Inner {
                 // gdb sends log-point text as "console" (its own chatter comes as "stdout").
                 let is_log = is_log
                     || (b.get("source").is_some_and(|v| v.as_object().is_some_and(|o| o.is_empty())) && any_log())
-                    || (s.adapter == AdapterKind::Gdb && category == OutputCategory::Console && any_log());
+                    || (matches!(s.adapter, AdapterKind::Gdb | AdapterKind::Lldb) && category == OutputCategory::Console && any_log());
                 // gdb reports breakpoints set before the program is loaded as CLI chatter on
                 // "stdout"; the binding itself arrives as a `breakpoint` event.
                 if s.adapter == AdapterKind::Gdb
@@ -805,10 +850,10 @@ impl Inner {
             stopped_sent: AtomicBool::new(false),
             initialized: AtomicBool::new(false),
             initialized_notify: Notify::new(),
-            stop_on_entry: req.stop_on_entry
+            stop_on_entry: resolved.stop_on_entry
                 || resolved.arguments.get("stopOnEntry").and_then(Value::as_bool).unwrap_or(false)
                 || resolved.arguments.get("stopAtBeginningOfMainSubprogram").and_then(Value::as_bool).unwrap_or(false),
-            stop_on_exception: req.stop_on_exception,
+            stop_on_exception: resolved.stop_on_exception,
             first_stop_seen: AtomicBool::new(false),
             bp_ids: Mutex::new(HashMap::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
@@ -831,6 +876,14 @@ impl Inner {
         self.emit(BackendEvent::SessionStarted { session: session.info() });
         match self.configure(&session, &resolved).await {
             Ok(()) => {}
+            // The program ran and ended while the adapter was still being configured (run mode
+            // starts it at `launch`; a short program is done before `configurationDone` is
+            // answered): a finished session, not a failed launch.
+            Err(BackendError::InvalidState(_) | BackendError::Failed(_))
+                if session.ended.lock().unwrap().as_deref() == Some("the debuggee terminated") =>
+            {
+                session.shutdown().await;
+            }
             Err(e) => {
                 let tail = client.stderr_tail();
                 self.mark_ended(&session, format!("launch failed: {e}"));
@@ -907,6 +960,15 @@ impl Inner {
         }
         self.sync_all_lines(s).await?;
         self.sync_exceptions(s).await?;
+        if s.stop_on_entry && s.adapter == AdapterKind::Lldb && r.request == "launch" {
+            // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
+            let body = s.req("setFunctionBreakpoints", json!({"breakpoints": [{"name": "main"}]})).await?;
+            for b in body.get("breakpoints").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(id) = b.get("id").and_then(Value::as_i64) {
+                    s.temp_ids.lock().unwrap().insert(id);
+                }
+            }
+        }
         if s.cap("supportsConfigurationDoneRequest") {
             s.req_t("configurationDone", Value::Null, LAUNCH_TIMEOUT).await?;
         }
@@ -991,7 +1053,13 @@ impl Backend for DapBackend {
 
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
         self.inner.check_project(project)?;
-        self.inner.launch(request).await
+        // A task of its own: if the caller gives up (the core's timeout drops this future), the
+        // launch still either completes or cleans up after itself instead of leaving a
+        // half-configured adapter behind.
+        let inner = self.inner.clone();
+        tokio::spawn(async move { inner.launch(request).await })
+            .await
+            .unwrap_or_else(|e| Err(BackendError::Failed(format!("launch task failed: {e}"))))
     }
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
@@ -1065,20 +1133,16 @@ impl Backend for DapBackend {
             }
             id
         };
-        let mut first_err = None;
-        for s in self.inner.live_sessions() {
-            if let Err(e) = self.inner.sync_file(&s, &file).await
-                && first_err.is_none()
-            {
-                first_err = Some(e);
-            }
+        if let Err(e) = self.inner.sync_everywhere(BreakpointKind::Line, Some(&file)).await {
+            // The breakpoint is stored either way (a later session may bind it); say why the
+            // running one did not take it.
+            self.inner.update_bp(&id, |b| {
+                b.verified = false;
+                b.message = Some(format!("the debugger refused it: {e}"));
+            });
         }
         let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
-        let bp = bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
-        if let (Some(e), false) = (first_err, bp.verified) {
-            tracing::debug!("setBreakpoints failed: {e}");
-        }
-        Ok(bp)
+        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
 
     async fn add_exception_breakpoint(&self, project: &str, spec: ExceptionBreakpointSpec) -> BackendResult<BreakpointInfo> {
@@ -1115,9 +1179,7 @@ impl Backend for DapBackend {
             });
             id
         };
-        for s in self.inner.live_sessions() {
-            self.inner.sync_exceptions(&s).await?;
-        }
+        self.inner.sync_everywhere(BreakpointKind::Exception, None).await?;
         let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
@@ -1152,12 +1214,7 @@ impl Backend for DapBackend {
             }
             (bp.kind, bp.file.clone())
         };
-        for s in self.inner.live_sessions() {
-            match (kind, &file) {
-                (BreakpointKind::Line, Some(f)) => self.inner.sync_file(&s, f).await?,
-                _ => self.inner.sync_exceptions(&s).await?,
-            }
-        }
+        self.inner.sync_everywhere(kind, file.as_deref()).await?;
         let bp = self.inner.bps.lock().unwrap().list.iter().find(|b| b.id == id).cloned();
         bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
     }
@@ -1171,13 +1228,9 @@ impl Backend for DapBackend {
         };
         for s in self.inner.live_sessions() {
             s.bp_ids.lock().unwrap().retain(|_, v| v != id);
-            match (&removed.kind, &removed.file) {
-                (BreakpointKind::Line, Some(f)) => self.inner.sync_file(&s, f).await?,
-                _ => self.inner.sync_exceptions(&s).await?,
-            }
         }
         self.inner.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
-        Ok(())
+        self.inner.sync_everywhere(removed.kind, removed.file.as_deref()).await
     }
 
     async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
@@ -1231,6 +1284,25 @@ impl Backend for DapBackend {
             if s.override_.lock().unwrap().take().is_some() {
                 let _ = self.inner.sync_all_lines(&s).await;
             }
+            // The adapter refused to run: the program is still where it was. Undo the
+            // "resumed" already reported, unless a stop came in the meantime.
+            let repause = {
+                let mut st = s.state.lock().unwrap();
+                let r = *st == SessionState::Running && !s.is_ended();
+                if r {
+                    *st = SessionState::Paused;
+                }
+                r
+            };
+            if repause {
+                self.inner.emit(BackendEvent::Paused {
+                    session_id: s.id.clone(),
+                    thread_id: t.to_string(),
+                    reason: PauseReason::Other,
+                    breakpoint_ids: vec![],
+                    description: Some(format!("still paused: the debugger refused '{command}': {e}")),
+                });
+            }
             return Err(e);
         }
         Ok(())
@@ -1263,11 +1335,13 @@ impl Backend for DapBackend {
         let s = self.inner.live(session_id)?;
         s.require_paused()?;
         let t = parse_handle(thread_id, "thread")?;
+        // limit 0 means "all" (as DAP's levels 0 does).
         let body = s.req("stackTrace", json!({"threadId": t, "startFrame": offset, "levels": limit})).await?;
         let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
+        let take = if limit == 0 { usize::MAX } else { limit as usize };
         let frames: Vec<FrameInfo> = frames
             .iter()
-            .take(limit as usize)
+            .take(take)
             .enumerate()
             .map(|(i, f)| {
                 let file = f.pointer("/source/path").and_then(Value::as_str).map(|p| {
@@ -1353,7 +1427,8 @@ impl Backend for DapBackend {
         s.require_paused()?;
         let r = parse_handle(handle, "value handle")?;
         let frame_id = s.values.lock().unwrap().ref_frame.get(&r).copied();
-        let paging = s.cap("supportsVariablePaging");
+        let paging = s.cap("supportsVariablePaging") && limit > 0;
+        let limit = if limit == 0 { u32::MAX } else { limit };
         let args = if paging {
             json!({"variablesReference": r, "start": offset, "count": limit})
         } else {
@@ -1365,9 +1440,15 @@ impl Backend for DapBackend {
             }
             e => e,
         })?;
-        let all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        if !paging {
+            // debugpy lists its "special variables"/"function variables" groups first; they are
+            // not program values and would shift offsets (offset 25 of a list must be item 25).
+            all.retain(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables")));
+        }
         let (page, total): (Vec<Value>, Option<u64>) = if paging {
-            (all.into_iter().take(limit as usize).collect(), None)
+            let known = s.values.lock().unwrap().ref_count.get(&r).copied();
+            (all.into_iter().take(limit as usize).collect(), known)
         } else {
             let total = all.len() as u64;
             (all.into_iter().skip(offset as usize).take(limit as usize).collect(), Some(total))

@@ -12,10 +12,10 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
-/// Commands after whose successful response the debuggee runs. The reader task queues a
-/// synthetic `_resumed` event in stream order, so a `stopped` event that follows the response
-/// can never be overtaken by the "resumed" the backend emits (adapters often send no
-/// `continued` event of their own).
+/// Commands that make the debuggee run. A synthetic `_resumed` event is queued when such a
+/// request is sent, before its bytes reach the adapter: the `stopped` event that ends the step
+/// can then never be overtaken by the "resumed" the backend emits. (Adapters often send no
+/// `continued` event, and lldb-dap answers `next` only after the `stopped` event.)
 const RESUMING: &[&str] = &["continue", "next", "stepIn", "stepOut", "stepBack", "reverseContinue", "goto"];
 
 /// Name of the synthetic event queued after a resuming command's success.
@@ -68,6 +68,8 @@ pub struct Client {
     stderr_tail: Arc<Mutex<String>>,
     child: Arc<tokio::sync::Mutex<Option<Child>>>,
     exit: watch::Receiver<Option<ExitInfo>>,
+    /// The event channel, for synthetic events queued in order with the adapter's.
+    events: mpsc::UnboundedSender<DapEvent>,
 }
 
 const STDERR_TAIL: usize = 2000;
@@ -102,10 +104,11 @@ impl Client {
             stderr_tail: Arc::new(Mutex::new(String::new())),
             child: Arc::new(tokio::sync::Mutex::new(Some(child))),
             exit: exit_rx,
+            events: events_tx.clone(),
         });
         // stderr: keep a bounded tail for error messages.
         let tail = client.stderr_tail.clone();
-        tokio::spawn(async move {
+        let stderr_task = tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 tracing::debug!(target: "dap.stderr", "{line}");
@@ -140,8 +143,9 @@ impl Client {
                     None => None,
                 }
             };
-            // Give the stderr task a moment's worth of ordering: it ends at EOF of stderr, which
-            // happens when the process exits; read what is there.
+            // stderr reaches EOF when the process exited: let its task drain it so the error
+            // message carries the adapter's last words.
+            let _ = tokio::time::timeout(Duration::from_secs(1), stderr_task).await;
             let info = ExitInfo { code, stderr_tail: tail.lock().unwrap().clone() };
             let msg = info.describe();
             for (_, (_, tx)) in pending.lock().unwrap().drain() {
@@ -171,11 +175,20 @@ impl Client {
         let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
         frame.extend_from_slice(&body);
         let mut guard = self.stdin.lock().await;
-        let closed = || DapError::Closed(self.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter input closed".into()));
-        let stdin = guard.as_mut().ok_or_else(closed)?;
-        stdin.write_all(&frame).await.map_err(|_| closed())?;
-        stdin.flush().await.map_err(|_| closed())?;
-        Ok(())
+        let ok = match guard.as_mut() {
+            Some(stdin) => stdin.write_all(&frame).await.is_ok() && stdin.flush().await.is_ok(),
+            None => false,
+        };
+        drop(guard);
+        if ok { Ok(()) } else { Err(self.closed_error().await) }
+    }
+
+    /// The error for a dead adapter, with its exit code and stderr once known: a broken pipe
+    /// is usually noticed before the reader task has collected the exit status.
+    async fn closed_error(&self) -> DapError {
+        let mut exit = self.exit.clone();
+        let _ = tokio::time::timeout(Duration::from_secs(3), exit.wait_for(|e| e.is_some())).await;
+        DapError::Closed(self.exit_info().map(|e| e.describe()).unwrap_or_else(|| "the adapter closed its input".into()))
     }
 
     /// Sends a request and returns a receiver for its response body; used where the answer
@@ -187,6 +200,9 @@ impl Client {
             return Err(DapError::Closed(info.describe()));
         }
         self.pending.lock().unwrap().insert(seq, (command.to_string(), tx));
+        if RESUMING.contains(&command) {
+            let _ = self.events.send(DapEvent { event: SYNTHETIC_RESUMED.into(), body: Value::Null });
+        }
         let mut msg = json!({"seq": seq, "type": "request", "command": command});
         if !arguments.is_null() {
             msg["arguments"] = arguments;
@@ -299,12 +315,9 @@ async fn read_loop<R: AsyncRead + Unpin>(
         match msg.get("type").and_then(Value::as_str) {
             Some("response") => {
                 let rs = msg.get("request_seq").and_then(Value::as_i64).unwrap_or(-1);
-                let Some((command, tx)) = pending.lock().unwrap().remove(&rs) else { continue };
+                let Some((_command, tx)) = pending.lock().unwrap().remove(&rs) else { continue };
                 let success = msg.get("success").and_then(Value::as_bool).unwrap_or(false);
                 if success {
-                    if RESUMING.contains(&command.as_str()) {
-                        let _ = events.send(DapEvent { event: SYNTHETIC_RESUMED.into(), body: Value::Null });
-                    }
                     let _ = tx.send(Ok(msg.get("body").cloned().unwrap_or(Value::Null)));
                 } else {
                     let text = msg

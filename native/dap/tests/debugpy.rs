@@ -284,3 +284,38 @@ async fn editor_variables_in_launch_json_are_a_clear_error() {
         .to_string();
     assert!(err.contains("Run app"), "lists the known configurations: {err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn step_over_ignoring_breakpoints_and_temporary_breakpoints() {
+    let mut h = Harness::new("py", "ignore_and_temporary");
+    let at_call = h.bp("app.py", 17).await;
+    // Inside add(): a plain step over line 17 would stop here.
+    let inside = h.bp("app.py", 6).await;
+    let once = h
+        .backend
+        .add_line_breakpoint(&h.project, LineBreakpointSpec { file: h.file("app.py"), line: 20, temporary: true, enabled: true, ..Default::default() })
+        .await
+        .unwrap();
+    let s = h.backend.launch(&h.project, cmd("python3 app.py")).await.unwrap().id;
+    let (thread, _, ids, _) = h.wait_paused(&s).await;
+    assert_eq!(ids, vec![at_call.id.clone()]);
+
+    h.control(&s, &thread, ControlOp::StepOver { ignore_breakpoints: true }).await;
+    let (_, reason, ids, _) = h.wait_paused(&s).await;
+    assert_eq!((reason, ids.len()), (PauseReason::Step, 0));
+    assert_eq!(h.line(&s, &thread).await, 18, "the breakpoint in add() was ignored");
+    // ...and restored afterwards.
+    let bps = h.backend.breakpoints(&h.project).await.unwrap();
+    assert!(bps.iter().any(|b| b.id == inside.id && b.verified), "{bps:?}");
+
+    h.control(&s, &thread, ControlOp::Resume).await;
+    let (_, _, ids, _) = h.wait_paused(&s).await;
+    assert_eq!(ids, vec![once.id.clone()]);
+    // Removed before the pause is reported (so a quick resume cannot hit it again).
+    h.rewind();
+    h.wait_for("removal of the temporary breakpoint", |e| matches!(e, BackendEvent::BreakpointRemoved { id } if id == &once.id)).await;
+    assert!(h.backend.breakpoints(&h.project).await.unwrap().iter().all(|b| b.id != once.id));
+    // Line 20 runs four more times; the temporary breakpoint does not stop it again.
+    h.control(&s, &thread, ControlOp::Resume).await;
+    assert_eq!(h.wait_stopped(&s).await, Some(0));
+}

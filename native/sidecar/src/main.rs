@@ -84,6 +84,9 @@ fn main() {
             Command::Stdio { project, config } => stdio(project, config).await,
         }
     });
+    // Background tasks (adapters' readers, watchers) must not hold the exit.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    tracing::debug!("runtime shut down");
     if let Err(e) = result {
         eprintln!("debugger-mcp: error: {e:#}");
         std::process::exit(2);
@@ -247,7 +250,9 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         Ok(Err(e)) => tracing::warn!("server task: {e}"),
         Err(_) => tracing::warn!("connections still open after 5 s; exiting anyway"),
     }
+    tracing::debug!("HTTP server stopped");
     stop_debug_sessions(&host.backend).await;
+    tracing::debug!("debug sessions stopped");
     Ok(())
 }
 

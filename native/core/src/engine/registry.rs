@@ -385,7 +385,7 @@ fn defs() -> Vec<Def> {
                 "frame_index": frame_index(),
                 "offset": {"type": "integer", "minimum": 0, "default": 0},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}}), &[]),
-            output: out(json!({"variable": value_node(), "children": {"type": "array", "items": value_node()}, "offset": {"type": "integer"}, "total": {"type": ["integer", "null"]}, "truncated": {"type": "boolean"}}), &["children"]),
+            output: out(json!({"variable": {"type": "object", "required": ["id", "path"]}, "children": {"type": "array", "items": value_node()}, "offset": {"type": "integer"}, "total": {"type": ["integer", "null"]}, "truncated": {"type": "boolean"}}), &["children"]),
         },
         Def {
             name: "set_variable",

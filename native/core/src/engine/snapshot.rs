@@ -220,9 +220,7 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         };
         let secret = values::is_secret(&call.cfg, &expression);
         results.push((id, r.map(|mut v| {
-            if secret {
-                v.value = "<redacted>".into();
-            }
+            v.value = if secret { "<redacted>".into() } else { values::scrub(&call.cfg, &v.value) };
             v
         })));
     }

@@ -20,6 +20,8 @@ pub struct ValueRef {
     pub set_handle: Option<String>,
     pub redacted: bool,
     pub child_count: Option<u64>,
+    /// The value as the debugger rendered it (untruncated; shown through `put_value`).
+    pub value: String,
 }
 
 #[derive(Debug, Default)]
@@ -67,6 +69,66 @@ pub fn is_secret(cfg: &Config, name: &str) -> bool {
     cfg.redaction.patterns.iter().any(|p| !p.is_empty() && lower.contains(&p.to_lowercase()))
 }
 
+/// Masks `key: value` / `key=value` pairs whose key looks like a secret inside a rendered
+/// composite value, e.g. `{'api_key': 'sk-1'}` -> `{'api_key': <redacted>}`; a parent's
+/// rendering must not leak what the child's name-based redaction hides.
+pub fn scrub(cfg: &Config, value: &str) -> String {
+    if !cfg.redaction.enabled || cfg.redaction.patterns.is_empty() {
+        return value.to_string();
+    }
+    let lower = value.to_lowercase();
+    let chars: Vec<(usize, char)> = value.char_indices().collect();
+    let mut out = String::with_capacity(value.len());
+    let mut copied = 0; // byte offset copied so far
+    let mut i = 0; // index into chars
+    while i < chars.len() {
+        let (pos, _) = chars[i];
+        let hit = cfg.redaction.patterns.iter().filter(|p| !p.is_empty()).find(|p| lower[pos..].starts_with(&p.to_lowercase()));
+        let Some(p) = hit else {
+            i += 1;
+            continue;
+        };
+        // Skip the rest of the key (identifier chars and a closing quote) and find ':' or '='.
+        let mut j = i + p.chars().count();
+        while j < chars.len() && (chars[j].1.is_alphanumeric() || chars[j].1 == '_' || chars[j].1 == '\'' || chars[j].1 == '"') {
+            j += 1;
+        }
+        while j < chars.len() && chars[j].1 == ' ' {
+            j += 1;
+        }
+        if j >= chars.len() || !(chars[j].1 == ':' || chars[j].1 == '=') {
+            i += 1;
+            continue;
+        }
+        j += 1;
+        while j < chars.len() && chars[j].1 == ' ' {
+            j += 1;
+        }
+        // The value: a quoted string, or everything up to , } ) ].
+        let start = j;
+        if j < chars.len() && (chars[j].1 == '\'' || chars[j].1 == '"') {
+            let q = chars[j].1;
+            j += 1;
+            while j < chars.len() && chars[j].1 != q {
+                j += 1;
+            }
+            j = (j + 1).min(chars.len());
+        } else {
+            while j < chars.len() && !matches!(chars[j].1, ',' | '}' | ')' | ']') {
+                j += 1;
+            }
+        }
+        let start_byte = chars.get(start).map_or(value.len(), |c| c.0);
+        let end_byte = chars.get(j).map_or(value.len(), |c| c.0);
+        out.push_str(&value[copied..start_byte]);
+        out.push_str("<redacted>");
+        copied = end_byte;
+        i = j.max(i + 1);
+    }
+    out.push_str(&value[copied..]);
+    out
+}
+
 /// Puts `value` into `out`, truncated to `max` characters with "…" and the full length stated.
 pub fn put_value(out: &mut Map<String, Value>, value: &str, max: usize, redacted: bool) {
     if redacted {
@@ -95,11 +157,12 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
         set_handle: node.set_handle.clone(),
         redacted,
         child_count: node.child_count,
+        value: node.value.clone(),
     });
     let mut m = Map::new();
     m.insert("id".into(), json!(id));
     m.insert("name".into(), json!(node.name));
-    put_value(&mut m, &node.value, cfg.max_value_length, redacted);
+    put_value(&mut m, &scrub(cfg, &node.value), cfg.max_value_length, redacted);
     m.insert("type".into(), json!(node.type_name));
     m.insert("has_children".into(), json!(node.has_children));
     if let Some(c) = node.child_count {
@@ -113,8 +176,10 @@ pub fn child_path(parent: &str, child: &str) -> String {
     let key = child.trim_matches(['\'', '"']);
     if child.starts_with('[') {
         format!("{parent}{child}")
-    } else if key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
-        format!("{parent}[{key}]")
+    } else if child == key && key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty() {
+        // "03" (debugpy pads list indices) is index 3.
+        let index = key.trim_start_matches('0');
+        format!("{parent}[{}]", if index.is_empty() { "0" } else { index })
     } else if child != key {
         format!("{parent}[{child}]")
     } else {
@@ -168,6 +233,12 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
 /// matches a path segment.
 pub fn name_matches(name: &str, segment: &str) -> bool {
     let n = name.trim().trim_start_matches('[').trim_end_matches(']').trim_matches(['\'', '"']);
+    // debugpy names list items with zero padding ("03" in a 30-item list); `items[3]` means it.
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let quoted = name.trim().trim_start_matches('[').starts_with(['\'', '"']);
+    if !quoted && digits(n) && digits(segment) {
+        return n.trim_start_matches('0') == segment.trim_start_matches('0');
+    }
     n == segment
 }
 
@@ -178,7 +249,7 @@ mod tests {
     #[test]
     fn ids_go_stale_after_invalidate() {
         let mut t = ValueTable::default();
-        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None };
+        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None, value: String::new() };
         let a = t.register(r.clone());
         assert!(matches!(t.get(&a), Lookup::Found(_)));
         t.invalidate();
@@ -198,6 +269,20 @@ mod tests {
         assert_eq!(child_path("config", "'api_key'"), "config['api_key']");
         assert_eq!(child_path("user", "name"), "user.name");
         assert!(name_matches("'api_key'", "api_key") && name_matches("[3]", "3"));
+        assert!(name_matches("03", "3") && name_matches("00", "0") && !name_matches("'03'", "3"));
+        assert_eq!(child_path("items", "03"), "items[3]");
+        assert_eq!(child_path("d", "'03'"), "d['03']");
+    }
+
+    #[test]
+    fn scrub_masks_secret_pairs_only() {
+        let cfg = Config::default();
+        assert_eq!(scrub(&cfg, "{'host': 'h', 'api_key': 'sk-1'}"), "{'host': 'h', 'api_key': <redacted>}");
+        assert_eq!(scrub(&cfg, "Conf(token=abc, n=1)"), "Conf(token=<redacted>, n=1)");
+        assert_eq!(scrub(&cfg, "my password is long"), "my password is long");
+        let mut off = Config::default();
+        off.redaction.enabled = false;
+        assert_eq!(scrub(&off, "{'api_key': 'sk-1'}"), "{'api_key': 'sk-1'}");
     }
 
     #[test]

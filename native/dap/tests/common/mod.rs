@@ -7,7 +7,8 @@ use debugger_mcp_dap::DapBackend;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub const WAIT: Duration = Duration::from_secs(30);
+/// Generous: only a failing test waits this long, and the machine is shared with builds.
+pub const WAIT: Duration = Duration::from_secs(60);
 
 pub struct Harness {
     pub backend: DapBackend,

@@ -66,7 +66,22 @@ pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult
     let thread = a.thread_id.or(thread);
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
+    let resumes = !matches!(op, ControlOp::Pause);
     c.bk("control", backend.control(&sid, thread.as_deref(), op)).await?;
+    if resumes {
+        // The program left the pause it was in, even if the backend's `Resumed` event is still
+        // queued: mark it running now (unless a newer pause already arrived), so a following
+        // wait_for_pause does not return the old stop.
+        let seq = sub.seq;
+        c.engine.with_state(|s| {
+            if let Some(x) = s.sessions.get_mut(&sid).filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused) {
+                x.invalidate();
+                x.pause = None;
+                x.info.state = SessionState::Running;
+                x.notify();
+            }
+        });
+    }
     if !a.wait.unwrap_or(true) {
         return Ok(json!({
             "session_id": sid,

@@ -174,6 +174,9 @@ pub struct StatusArgs {
     max_stack_frames: Option<u32>,
 }
 
+/// Output entries get_debug_session_status returns (the latest ones).
+const RECENT_OUTPUT: usize = 50;
+
 pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolResult {
     let root = c.project(a.project_path.as_deref()).await?;
     let sid = match c.session(&root, a.session_id.as_deref()).await {
@@ -192,11 +195,15 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
         }
         Err(e) => return Err(e),
     };
-    let (info, pause, seq, exit_code, thread, selected) = c.engine.with_state(|s| {
+    let (info, pause, seq, exit_code, thread, selected, output) = c.engine.with_state(|s| {
         let x = &s.sessions[&sid];
-        (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame)
+        // The debuggee's latest output (stdout/stderr/tracepoints): the only way, until a
+        // console-output tool exists, for an agent to see prints and log-message breakpoints.
+        let skip = x.output.len().saturating_sub(RECENT_OUTPUT);
+        let output: Vec<Value> = x.output.iter().skip(skip).map(|(cat, text)| json!({"category": cat, "text": text})).collect();
+        (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame, output)
     });
-    let mut out = json!({"session_id": sid, "name": info.name, "state": state_name(info.state)});
+    let mut out = json!({"session_id": sid, "name": info.name, "state": state_name(info.state), "recent_output": output});
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {
         out["exit_code"] = json!(exit_code);

@@ -148,6 +148,7 @@ async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, f
                 set_handle: node.set_handle.clone(),
                 redacted,
                 child_count: node.child_count,
+                value: node.value.clone(),
             })
         }
         (Some(_), Some(_)) => Err("give variable_id or path, not both".into()),
@@ -222,9 +223,16 @@ pub async fn expand_variable(c: &mut Call<'_>, a: ExpandArgs) -> ToolResult {
         c.engine.with_state(|s| s.sessions.get_mut(&sid).map(|x| x.values.register(t.clone())).unwrap_or_default())
     });
     let total = page.total.or(t.child_count);
+    // The expanded value itself, shaped like every value node (`value` is required by the schema).
+    let mut variable = Map::new();
+    variable.insert("id".into(), json!(id));
+    variable.insert("name".into(), json!(t.name));
+    values::put_value(&mut variable, &t.value, c.cfg.max_value_length, t.redacted);
+    variable.insert("path".into(), json!(t.path));
+    variable.insert("child_count".into(), json!(total));
     let mut out = json!({
         "session_id": sid,
-        "variable": {"id": id, "name": t.name, "path": t.path, "child_count": total},
+        "variable": Value::Object(variable),
         "children": kids, "offset": offset, "total": total,
     });
     let end = offset + n;

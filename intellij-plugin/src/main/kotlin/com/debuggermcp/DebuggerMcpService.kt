@@ -1,6 +1,7 @@
 package com.debuggermcp
 
 import com.debuggermcp.adapter.XDebuggerAdapter
+import com.debuggermcp.bridge.LogSink
 import com.debuggermcp.bridge.NativeBridge
 import com.debuggermcp.json.Json
 import com.debuggermcp.nativelib.NativeLibraryLocator
@@ -52,9 +53,13 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
         state = try {
             val lib = NativeLibraryLocator.locate(DebuggerMcpService::class.java)
             System.load(lib.toAbsolutePath().toString())
+            // Rust's log records go to idea.log (set before init so its start-up is logged too).
+            NativeBridge.logSink = LogSink { level, target, message -> logFromRust(level, target, message) }
             val config = configPath()
             Files.createDirectories(config.parent)
             val handshake = NativeBridge.init(config.toString(), adapter)
+            // Rust reports the URL in status(); only the IDE knows the built-in server's port.
+            NativeBridge.setServerUrl(url())
             LOG.info("Debugger MCP engine started: $handshake")
             State.Ready(handshake)
         } catch (t: Throwable) {
@@ -64,6 +69,19 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
             State.Failed(t.message ?: t.javaClass.name)
         }
         return state is State.Ready
+    }
+
+    /**
+     * Rust's levels: 1 error, 2 warn, 3 info, 4 debug, 5 trace. Engine errors are logged as
+     * warnings: Logger.error would report them to the user as IDE internal errors.
+     */
+    private fun logFromRust(level: Int, target: String, message: String) {
+        val text = "[$target] $message"
+        when (level) {
+            1, 2 -> RUST_LOG.warn(text)
+            3 -> RUST_LOG.info(text)
+            else -> RUST_LOG.debug(text)
+        }
     }
 
     /** The MCP endpoint on the IDE's built-in server. */
@@ -92,6 +110,7 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
         const val ENDPOINT = "/debugger-mcp"
         const val PLUGIN_ID = "com.debuggermcp"
         private val LOG = Logger.getInstance(DebuggerMcpService::class.java)
+        private val RUST_LOG = Logger.getInstance("#com.debuggermcp.native")
 
         /** Settings TOML owned by Rust, kept with the IDE's other settings. */
         fun configPath() = Paths.get(PathManager.getConfigPath(), "debugger-mcp", "settings.toml")

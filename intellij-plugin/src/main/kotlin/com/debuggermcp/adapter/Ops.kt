@@ -41,6 +41,9 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     }
 }
 
+/** Version of the op table; must equal `TABLE_VERSION` in native/core/src/backend.rs (unit-tested). */
+const val TABLE_VERSION = 1
+
 /** The error kinds of `BackendError` (serde tag "kind", content "message"). */
 enum class ErrorKind(val wire: String) {
     NOT_FOUND("not_found"),

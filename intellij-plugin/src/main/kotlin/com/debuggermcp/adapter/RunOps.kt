@@ -12,6 +12,7 @@ import com.intellij.execution.executors.DefaultRunExecutor
 import com.intellij.execution.process.ProcessHandler
 import com.intellij.execution.runners.ExecutionEnvironment
 import com.intellij.execution.runners.ExecutionEnvironmentBuilder
+import com.intellij.execution.runners.ProgramRunner
 import com.intellij.openapi.project.Project
 import com.intellij.xdebugger.XDebugProcess
 import com.intellij.xdebugger.XDebugSession
@@ -28,8 +29,8 @@ internal object RunOps {
                 "type" to s.type.displayName,
                 "type_id" to s.type.id,
                 "is_temporary" to s.isTemporary,
-                "can_run" to (ProgramRunnerUtil.getRunner(DefaultRunExecutor.EXECUTOR_ID, s) != null),
-                "can_debug" to (ProgramRunnerUtil.getRunner(DefaultDebugExecutor.EXECUTOR_ID, s) != null),
+                "can_run" to (ProgramRunner.getRunner(DefaultRunExecutor.EXECUTOR_ID, s.configuration) != null),
+                "can_debug" to (ProgramRunner.getRunner(DefaultDebugExecutor.EXECUTOR_ID, s.configuration) != null),
                 "folder" to s.folderName,
                 "source" to "RunManager",
             )

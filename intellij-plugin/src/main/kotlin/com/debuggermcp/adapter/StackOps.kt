@@ -39,10 +39,17 @@ internal object StackOps {
         val (frames, bottom) = XAsync.frames(stack, offset + limit, 10_000)
         val data = Sessions.data(session)
         val project = session.project
-        val page = frames.drop(offset).take(limit).mapIndexed { i, f ->
+        val wanted = frames.drop(offset).take(limit)
+        // Frame texts come from the same renderer as the Frames view (an EDT component API),
+        // library detection from the project's file index: one round trip each for the page.
+        val texts = Ide.onEdt { wanted.map { XAsync.frameText(it) } }
+        val library = Ide.read {
+            val index = ProjectFileIndex.getInstance(project)
+            wanted.map { f -> f.sourcePosition?.file?.let { !index.isInContent(it) } ?: true }
+        }
+        val page = wanted.mapIndexed { i, f ->
             val pos = f.sourcePosition
-            val (method, cls) = Wire.parseFrameText(XAsync.frameText(f))
-            val library = pos?.file?.let { file -> Ide.read { !ProjectFileIndex.getInstance(project).isInContent(file) } } ?: true
+            val (method, cls) = Wire.parseFrameText(texts[i])
             jsonObject(
                 "index" to offset + i,
                 "handle" to data.values.register("f", f, "", SessionData.FrameRef(stack, f)),
@@ -50,7 +57,7 @@ internal object StackOps {
                 "line" to pos?.let { Wire.toWireLine(it.line) },
                 "class_name" to cls,
                 "method_name" to method,
-                "is_library" to library,
+                "is_library" to library[i],
             )
         }
         return jsonObject("frames" to page, "total" to if (bottom) frames.size else null)

@@ -118,6 +118,11 @@ internal object XAsync {
         override fun setPresentation(icon: Icon?, presentation: XValuePresentation, hasChildren: Boolean) =
             record(presentation.type, render(presentation), hasChildren)
 
+        // Still abstract (deprecated) in XValueNode; old debuggers may call it.
+        @Deprecated("platform-deprecated; implemented because the interface still declares it")
+        override fun setPresentation(icon: Icon?, type: String?, separator: String, value: String?, hasChildren: Boolean) =
+            record(type, value ?: "", hasChildren)
+
         // Debuggers cut long values at XValueNode.MAX_VALUE_LENGTH (1000) and offer the rest on
         // request; the core truncates to far less anyway, so the full text is not fetched.
         override fun setFullValueEvaluator(fullValueEvaluator: XFullValueEvaluator) {}

@@ -2,14 +2,11 @@ package com.debuggermcp.adapter
 
 import com.debuggermcp.bridge.DebuggerCallbacks
 import com.debuggermcp.bridge.NativeBridge
-import com.debuggermcp.json.Json
 import com.debuggermcp.json.JsonArgs
 import com.debuggermcp.json.jsonObject
 import com.debuggermcp.lang.LanguageDebugSupport
 import com.intellij.openapi.diagnostic.Logger
 import kotlinx.coroutines.CoroutineScope
-import kotlinx.coroutines.launch
-import kotlinx.coroutines.withTimeout
 
 /**
  * The IDE side of the JNI callback table (SPEC §4): Rust calls [call] from its own threads;
@@ -24,35 +21,9 @@ class XDebuggerAdapter(
 ) : DebuggerCallbacks {
     override fun tableVersion(): Int = TABLE_VERSION
 
-    override fun call(requestId: Long, op: String, argsJson: String) {
-        val known = Op.fromWire(op)
-        if (known == null) {
-            answer(requestId, false, OpException(ErrorKind.UNSUPPORTED, "unknown op '$op' (table version $TABLE_VERSION)").toJson())
-            return
-        }
-        scope.launch {
-            val (ok, json) = try {
-                val args = JsonArgs.parse(argsJson)
-                val result = withTimeout(known.timeoutMs) { dispatch(known, args) }
-                true to Json.write(result)
-            } catch (t: Throwable) {
-                if (t !is OpException && t !is IllegalArgumentException && t !is kotlinx.coroutines.TimeoutCancellationException) {
-                    LOG.warn("op $op failed", t)
-                }
-                false to errorJson(t)
-            }
-            answer(requestId, ok, json)
-        }
-    }
+    private val runner = OpRunner(scope, completer, { op, t -> LOG.warn("op $op failed", t) }) { op, args -> dispatch(op, args) }
 
-    private fun answer(requestId: Long, ok: Boolean, json: String) {
-        try {
-            completer(requestId, ok, json)
-        } catch (t: Throwable) {
-            // Rust gone (shutdown) or the request already timed out there: nothing to tell anyone.
-            LOG.debug("complete($requestId) failed: ${t.message}")
-        }
-    }
+    override fun call(requestId: Long, op: String, argsJson: String) = runner.start(requestId, op, argsJson)
 
     /** One handler per op; the `when` is exhaustive over [Op], so none can be missing. */
     private suspend fun dispatch(op: Op, a: JsonArgs): Any? = when (op) {
@@ -90,8 +61,6 @@ class XDebuggerAdapter(
     )
 
     companion object {
-        /** Must equal `TABLE_VERSION` in native/core/src/backend.rs (checked by a unit test). */
-        const val TABLE_VERSION = 1
         private val LOG = Logger.getInstance(XDebuggerAdapter::class.java)
     }
 }

@@ -27,7 +27,7 @@ interface LanguageDebugSupport {
     fun hitCount(breakpoint: XBreakpoint<*>): Int?
 
     companion object {
-        val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName.create("com.debuggermcp.languageDebugSupport")
+        val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")
 
         fun all(): List<LanguageDebugSupport> = EP_NAME.extensionList
     }

@@ -26,7 +26,8 @@ import com.intellij.xdebugger.XDebuggerManagerListener
  */
 class DebuggerEventsListener(private val project: Project) : XDebuggerManagerListener {
     override fun processStarted(debugProcess: XDebugProcess) {
-        if (!ready()) return
+        // Listeners are attached even while the engine is not running yet, so a session started
+        // before the first agent call still reports its pauses once the engine is up.
         val session = debugProcess.session
         val id = Sessions.id(session)
         push(jsonObject("event" to "session_started", "session" to Sessions.info(session)))
@@ -35,9 +36,19 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
     }
 
     private class SessionEvents(val project: Project, val session: XDebugSession, val id: String) : XDebugSessionListener {
+        // Runs on the debugger's own thread: never let a failure escape into it.
         override fun sessionPaused() {
+            try {
+                pushPaused()
+            } catch (t: Throwable) {
+                LOG.warn("could not report a pause", t)
+            }
+        }
+
+        private fun pushPaused() {
             val data = Sessions.data(session)
             data.values.clear()
+            if (!ready()) return
             val context = session.suspendContext
             val active = context?.activeExecutionStack
             // Thread ids come from the same name→id map the threads op uses.

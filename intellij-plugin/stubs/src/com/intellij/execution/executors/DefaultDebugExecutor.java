@@ -3,7 +3,7 @@ package com.intellij.execution.executors;
 import com.intellij.execution.Executor;
 import org.jetbrains.annotations.NotNull;
 
-// intellij-community: platform/execution/src/com/intellij/execution/executors/DefaultDebugExecutor.java
+// intellij-community: platform/xdebugger-api/src/com/intellij/execution/executors/DefaultDebugExecutor.java
 public class DefaultDebugExecutor extends Executor {
   public static final String EXECUTOR_ID = "Debug";
   @Override public @NotNull String getId() { return EXECUTOR_ID; }

@@ -4,7 +4,7 @@ import com.intellij.openapi.util.Key;
 
 // intellij-community: platform/util/src/com/intellij/execution/process/ProcessOutputTypes.java
 public class ProcessOutputTypes {
-  public static final Key SYSTEM = new Key();
-  public static final Key STDOUT = new Key();
-  public static final Key STDERR = new Key();
+  public static final Key SYSTEM = new Key("stub");
+  public static final Key STDOUT = new Key("stub");
+  public static final Key STDERR = new Key("stub");
 }

@@ -5,6 +5,7 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/util/src/com/intellij/openapi/diagnostic/Logger.java
 public abstract class Logger {
+  public static @NotNull Logger getInstance(@NotNull String category) { throw new UnsupportedOperationException("stub"); }
   public static @NotNull Logger getInstance(@NotNull Class<?> cl) { throw new UnsupportedOperationException("stub"); }
   public abstract void debug(String message);
   public abstract void info(String message);

@@ -1,11 +1,8 @@
 package com.intellij.openapi.vfs;
 
-import org.jetbrains.annotations.NotNull;
-import org.jetbrains.annotations.Nullable;
-
+// Real hierarchy: LocalFileSystem extends NewVirtualFileSystem extends VirtualFileSystem; the
+// intermediate class adds nothing this plugin uses, so the stub extends VirtualFileSystem directly.
 // intellij-community: platform/analysis-api/src/com/intellij/openapi/vfs/LocalFileSystem.java
-public abstract class LocalFileSystem {
+public abstract class LocalFileSystem extends VirtualFileSystem {
   public static LocalFileSystem getInstance() { throw new UnsupportedOperationException("stub"); }
-  public abstract @Nullable VirtualFile findFileByPath(@NotNull String path);
-  public abstract @Nullable VirtualFile refreshAndFindFileByPath(@NotNull String path);
 }

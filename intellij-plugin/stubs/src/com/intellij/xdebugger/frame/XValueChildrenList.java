@@ -9,6 +9,6 @@ public class XValueChildrenList {
   public int size() { throw new UnsupportedOperationException("stub"); }
   public String getName(int i) { throw new UnsupportedOperationException("stub"); }
   public XValue getValue(int i) { throw new UnsupportedOperationException("stub"); }
-  public @NotNull List<XValueGroup> getTopGroups() { throw new UnsupportedOperationException("stub"); }
-  public @NotNull List<XValueGroup> getBottomGroups() { throw new UnsupportedOperationException("stub"); }
+  public List<XValueGroup> getTopGroups() { throw new UnsupportedOperationException("stub"); }
+  public List<XValueGroup> getBottomGroups() { throw new UnsupportedOperationException("stub"); }
 }

@@ -1,6 +1,6 @@
 package org.jetbrains.java.debugger.breakpoints.properties;
 
-// intellij-community: java/debugger/openapi/src/org/jetbrains/java/debugger/breakpoints/properties/JavaExceptionBreakpointProperties.java
+// intellij-community: java/debugger/impl/src/org/jetbrains/java/debugger/breakpoints/properties/JavaExceptionBreakpointProperties.java
 public class JavaExceptionBreakpointProperties extends JavaBreakpointProperties<JavaExceptionBreakpointProperties> {
   public boolean NOTIFY_CAUGHT = true;
   public boolean NOTIFY_UNCAUGHT = true;

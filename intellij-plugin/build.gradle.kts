@@ -1,0 +1,139 @@
+import org.jetbrains.kotlin.gradle.dsl.JvmTarget
+import org.jetbrains.kotlin.gradle.dsl.KotlinVersion
+
+// The Debugger MCP IntelliJ plugin: Kotlin sources in src/main/kotlin, plugin.xml in
+// src/main/resources/META-INF, and the Rust JNI library (native/jni) packaged under
+// lib/native/<os>-<arch>/ of the plugin, where NativeLibraryLocator finds it.
+//
+// The stubs/ folder is NOT part of this build: it only lets scripts/test.d/kotlin.sh compile the
+// sources without the IntelliJ SDK. Here the real SDK comes from the IntelliJ Platform Gradle Plugin.
+
+plugins {
+    id("java")
+    alias(libs.plugins.kotlin)
+    alias(libs.plugins.intelliJPlatform)
+}
+
+group = providers.gradleProperty("pluginGroup").get()
+version = providers.gradleProperty("pluginVersion").get()
+
+kotlin {
+    jvmToolchain(21)
+    compilerOptions {
+        jvmTarget.set(JvmTarget.JVM_21)
+        // Only use what the IDE's bundled Kotlin runtime (2.2 in 2025.2) provides.
+        apiVersion.set(KotlinVersion.KOTLIN_2_2)
+        languageVersion.set(KotlinVersion.KOTLIN_2_2)
+    }
+}
+
+repositories {
+    mavenCentral()
+    intellijPlatform {
+        defaultRepositories()
+    }
+}
+
+dependencies {
+    intellijPlatform {
+        // IntelliJ IDEA Community 2025.2: the open-source platform the stubs mirror.
+        intellijIdeaCommunity(providers.gradleProperty("platformVersion"))
+        // Compile-time access for the optional Java part (debugger-mcp-java.xml); at run time it
+        // is only loaded when the Java plugin is present.
+        bundledPlugin("com.intellij.java")
+        pluginVerifier()
+        zipSigner()
+    }
+    testImplementation(platform(libs.junit.bom))
+    testImplementation(libs.junit.jupiter)
+    testRuntimeOnly(libs.junit.platform.launcher)
+}
+
+intellijPlatform {
+    // Name of the plugin's directory in the sandbox and in the zip (<name>/lib/*.jar, <name>/lib/native).
+    projectName = providers.gradleProperty("pluginName")
+    pluginConfiguration {
+        name = providers.gradleProperty("pluginName")
+        version = providers.gradleProperty("pluginVersion")
+        ideaVersion {
+            sinceBuild = providers.gradleProperty("pluginSinceBuild")
+            untilBuild = provider { null }
+        }
+    }
+    pluginVerification {
+        ides {
+            recommended()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Native library. The same <os>-<arch> names as NativeLibraryLocator (linux-x64, macos-arm64, ...).
+
+fun hostPlatform(): String {
+    val os = System.getProperty("os.name").lowercase()
+    val arch = System.getProperty("os.arch").lowercase()
+    val osName = when {
+        os.startsWith("windows") -> "windows"
+        os.startsWith("mac") -> "macos"
+        else -> "linux"
+    }
+    val archName = if (arch == "aarch64" || arch == "arm64") "arm64" else "x64"
+    return "$osName-$archName"
+}
+
+fun libraryFile(platform: String): String = when {
+    platform.startsWith("windows") -> "debugger_mcp_jni.dll"
+    platform.startsWith("macos") -> "libdebugger_mcp_jni.dylib"
+    else -> "libdebugger_mcp_jni.so"
+}
+
+val workspaceDir: File = rootDir
+val host = hostPlatform()
+val cargoTarget = providers.environmentVariable("CARGO_TARGET_DIR").map { File(it) }.orElse(provider { workspaceDir.resolve("target") })
+
+// -PnativeLibsDir=<dir> packages prebuilt libraries laid out as <dir>/<os>-<arch>/<lib> (the CI
+// collects one per platform); without it the host library is built with cargo.
+val prebuiltNative = providers.gradleProperty("nativeLibsDir")
+
+val cargoBuild by tasks.registering(Exec::class) {
+    group = "build"
+    description = "Builds the Rust JNI library (debugger-mcp-jni) for the host with cargo."
+    onlyIf { !prebuiltNative.isPresent }
+    workingDir = workspaceDir
+    commandLine("cargo", "build", "--release", "-p", "debugger-mcp-jni")
+    inputs.files(fileTree(workspaceDir.resolve("native")) { include("**/*.rs", "**/Cargo.toml") })
+    inputs.files(workspaceDir.resolve("Cargo.toml"), workspaceDir.resolve("Cargo.lock"))
+    outputs.file(cargoTarget.map { it.resolve("release/${libraryFile(host)}") })
+}
+
+val stageNative by tasks.registering(Sync::class) {
+    group = "build"
+    description = "Collects native libraries as lib/native/<os>-<arch>/ for the sandbox and the plugin zip."
+    into(layout.buildDirectory.dir("native"))
+    if (prebuiltNative.isPresent) {
+        from(prebuiltNative)
+    } else {
+        dependsOn(cargoBuild)
+        from(cargoTarget.map { it.resolve("release/${libraryFile(host)}") }) { into(host) }
+    }
+}
+
+tasks {
+    // The sandbox (runIde, tests) and buildPlugin's zip are both made from prepareSandbox's output.
+    prepareSandbox {
+        from(stageNative) {
+            into(pluginName.map { "$it/lib/native" })
+        }
+    }
+
+    test {
+        useJUnitPlatform()
+        // OpTableTest reads native/core/src/backend.rs to compare the op tables.
+        systemProperty("repo.root", workspaceDir.absolutePath)
+    }
+
+    wrapper {
+        gradleVersion = "9.4.1"
+    }
+}

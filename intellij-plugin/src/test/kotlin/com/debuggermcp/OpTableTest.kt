@@ -1,0 +1,64 @@
+package com.debuggermcp
+
+import com.debuggermcp.adapter.Op
+import com.debuggermcp.adapter.TABLE_VERSION
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Test
+import java.io.File
+
+/**
+ * The Kotlin op table must match the Rust trait (native/core/src/backend.rs): same op names,
+ * same table version, and every dispatch line reads exactly the trait method's parameter names.
+ * The repository root comes from the `repo.root` system property (set by scripts/test.d/kotlin.sh).
+ */
+class OpTableTest {
+    private val root = File(System.getProperty("repo.root") ?: ".")
+    private val backend = File(root, "native/core/src/backend.rs").readText()
+    private val adapter = File(root, "intellij-plugin/src/main/kotlin/com/debuggermcp/adapter/XDebuggerAdapter.kt").readText()
+
+    /** Trait method name → parameter names (without self), parsed from the Backend trait. */
+    private fun traitMethods(): Map<String, List<String>> {
+        val trait = backend.substringAfter("pub trait Backend")
+        val out = LinkedHashMap<String, List<String>>()
+        Regex("""async fn (\w+)\s*\(([^)]*)\)""").findAll(trait).forEach { m ->
+            val params = m.groupValues[2].split(',')
+                .map { it.trim() }
+                .filter { it.isNotEmpty() && !it.startsWith("&self") && !it.startsWith("self") }
+                .map { it.substringBefore(':').trim() }
+            out[m.groupValues[1]] = params
+        }
+        return out
+    }
+
+    @Test
+    fun `table version matches Rust`() {
+        val rust = Regex("""pub const TABLE_VERSION: u32 = (\d+);""").find(backend)!!.groupValues[1].toInt()
+        assertEquals(rust, TABLE_VERSION)
+    }
+
+    @Test
+    fun `every op of the Rust trait has a Kotlin op and vice versa`() {
+        val methods = traitMethods()
+        assertEquals(methods.keys.sorted(), Op.entries.map { it.wire }.sorted())
+        // The `/// op \`name\`` comments say the same thing.
+        val documented = Regex("""/// op `(\w+)`""").findAll(backend).map { it.groupValues[1] }.toList()
+        assertEquals(methods.keys.sorted(), documented.sorted())
+    }
+
+    @Test
+    fun `every dispatch line reads exactly the trait parameters`() {
+        val methods = traitMethods()
+        for (op in Op.entries) {
+            val line = adapter.lines().firstOrNull { it.trim().startsWith("Op.${op.name} ->") }
+                ?: throw AssertionError("no dispatch line for Op.${op.name}")
+            val keys = Regex("""a\.\w+\("(\w+)"""").findAll(line).map { it.groupValues[1] }.toList()
+            assertEquals(methods.getValue(op.wire).sorted(), keys.sorted(), "arguments of op ${op.wire}")
+        }
+    }
+
+    @Test
+    fun `op names round trip`() {
+        for (op in Op.entries) assertEquals(op, Op.fromWire(op.wire))
+        assertEquals(null, Op.fromWire("no_such_op"))
+    }
+}

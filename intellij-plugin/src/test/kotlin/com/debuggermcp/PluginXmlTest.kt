@@ -1,0 +1,56 @@
+package com.debuggermcp
+
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import java.io.File
+import javax.xml.parsers.DocumentBuilderFactory
+import org.w3c.dom.Element
+
+/**
+ * plugin.xml and the optional Java config only name classes that exist in this plugin, so a
+ * rename cannot silently break registration (the IDE would only log it at run time).
+ */
+class PluginXmlTest {
+    private val root = File(System.getProperty("repo.root") ?: ".")
+    private val meta = File(root, "intellij-plugin/src/main/resources/META-INF")
+    private val sources = File(root, "intellij-plugin/src/main/kotlin")
+
+    private fun classExists(fqn: String): Boolean {
+        val pkg = fqn.substringBeforeLast('.')
+        val simple = fqn.substringAfterLast('.')
+        val dir = File(sources, pkg.replace('.', '/'))
+        val decl = Regex("""(class|interface|object)\s+$simple\b""")
+        return dir.listFiles { f -> f.name.endsWith(".kt") }.orEmpty().any { decl.containsMatchIn(it.readText()) }
+    }
+
+    private fun ownClasses(file: File): List<String> {
+        val doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file)
+        val out = ArrayList<String>()
+        val all = doc.getElementsByTagName("*")
+        for (i in 0 until all.length) {
+            val e = all.item(i) as Element
+            for (attr in listOf("implementation", "class", "factoryClass", "instance", "interface")) {
+                val v = e.getAttribute(attr)
+                if (v.startsWith("com.debuggermcp.")) out.add(v)
+            }
+        }
+        return out
+    }
+
+    @Test
+    fun `every class named in plugin xml exists`() {
+        val named = ownClasses(File(meta, "plugin.xml")) + ownClasses(File(meta, "debugger-mcp-java.xml"))
+        assertTrue(named.size >= 8, "expected the handler, tool window, settings, startup, listeners, EP: $named")
+        for (fqn in named) assertTrue(classExists(fqn), "plugin.xml names $fqn, which is not declared in src/main/kotlin")
+    }
+
+    @Test
+    fun `optional Java config is wired as an optional dependency`() {
+        val text = File(meta, "plugin.xml").readText()
+        assertTrue(text.contains("""<depends optional="true" config-file="debugger-mcp-java.xml">com.intellij.java</depends>"""))
+        assertTrue(text.contains("<depends>com.intellij.modules.xdebugger</depends>"))
+        // The Java support class is only referenced from the optional config.
+        assertEquals(listOf("com.debuggermcp.java.JavaDebugSupport"), ownClasses(File(meta, "debugger-mcp-java.xml")))
+    }
+}

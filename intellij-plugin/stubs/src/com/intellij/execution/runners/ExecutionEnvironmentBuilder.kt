@@ -1,0 +1,16 @@
+package com.intellij.execution.runners
+
+import com.intellij.execution.Executor
+import com.intellij.execution.RunnerAndConfigurationSettings
+
+// intellij-community: platform/execution/src/com/intellij/execution/runners/ExecutionEnvironmentBuilder.kt
+class ExecutionEnvironmentBuilder {
+  companion object {
+    @JvmStatic
+    fun createOrNull(executor: Executor, settings: RunnerAndConfigurationSettings): ExecutionEnvironmentBuilder? =
+      throw UnsupportedOperationException("stub")
+  }
+
+  @JvmOverloads
+  fun build(callback: ProgramRunner.Callback? = null): ExecutionEnvironment = throw UnsupportedOperationException("stub")
+}

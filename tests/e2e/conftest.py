@@ -1,0 +1,227 @@
+"""End-to-end fixtures: a real `debugger-mcp serve` per test module on a temporary copy of a
+fixture project, driven by the official Python MCP SDK (`mcp` 2.x) over Streamable HTTP.
+
+The MCP client runs on its own event loop in a background thread; tests call tools
+synchronously through `Mcp.call` (result) / `Mcp.ok` (asserts success, returns structured
+content) / `Mcp.err` (asserts isError, returns the message).
+
+The binary is DEBUGGER_MCP_BIN, else $CARGO_TARGET_DIR/debug/debugger-mcp, else
+<repo>/target/debug/debugger-mcp (scripts/test.d/e2e.sh builds it first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+PROJECTS = pathlib.Path(__file__).resolve().parent / "projects"
+# Generous: a real debugger under a loaded 2-core machine.
+CALL_TIMEOUT_S = 90
+
+
+def sidecar_binary() -> str:
+    if os.environ.get("DEBUGGER_MCP_BIN"):
+        return os.environ["DEBUGGER_MCP_BIN"]
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    path = target / "debug" / "debugger-mcp"
+    if not path.exists():
+        pytest.exit(f"sidecar binary not found at {path}: run `cargo build -p debugger-mcp` or set DEBUGGER_MCP_BIN", 2)
+    return str(path)
+
+
+class ToolFailed(AssertionError):
+    pass
+
+
+class Mcp:
+    """A synchronous facade over an MCP ClientSession living on a background event loop."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self._ready = asyncio.run_coroutine_threadsafe(self._open(), self.loop)
+        self._ready.result(timeout=60)
+
+    async def _open(self):
+        self._stop = asyncio.Event()
+        started = asyncio.get_running_loop().create_future()
+
+        async def run():
+            try:
+                async with streamable_http_client(self.url) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        self.session = session
+                        started.set_result(None)
+                        await self._stop.wait()
+            except BaseException as e:  # noqa: BLE001 - surfaced through `started`
+                if not started.done():
+                    started.set_exception(e)
+                else:
+                    raise
+
+        self._task = asyncio.create_task(run())
+        await started
+
+    def _run(self, coro, timeout=CALL_TIMEOUT_S):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=timeout)
+
+    def list_tools(self):
+        return self._run(self.session.list_tools())
+
+    def call(self, name: str, args: dict | None = None):
+        return self._run(self.session.call_tool(name, args or {}))
+
+    def ok(self, name: str, args: dict | None = None) -> dict:
+        res = self.call(name, args)
+        text = " ".join(getattr(c, "text", "") for c in res.content)
+        if res.is_error:
+            raise ToolFailed(f"{name}({json.dumps(args)}) failed: {text}")
+        sc = res.structured_content
+        assert isinstance(sc, dict), f"{name}: no structuredContent: {res}"
+        # The same JSON is also given as text (SPEC §3).
+        assert json.loads(text) == sc, f"{name}: text content differs from structuredContent"
+        return sc
+
+    def err(self, name: str, args: dict | None = None) -> str:
+        res = self.call(name, args)
+        text = " ".join(getattr(c, "text", "") for c in res.content)
+        assert res.is_error, f"{name}({json.dumps(args)}) should have failed but returned {res.structured_content or text}"
+        assert text.strip(), f"{name}: error without a message"
+        return text
+
+    def close(self):
+        async def shut():
+            self._stop.set()
+            try:
+                await asyncio.wait_for(self._task, 15)
+            except Exception:  # noqa: BLE001 - teardown best effort
+                pass
+
+        try:
+            self._run(shut(), timeout=30)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=10)
+
+
+class Server:
+    """`debugger-mcp serve --project DIR --listen 127.0.0.1:0` on a copy of a fixture project."""
+
+    def __init__(self, fixture: str, settings: str = "", env: dict | None = None):
+        self.tmp = tempfile.mkdtemp(prefix=f"dmcp-e2e-{fixture}-")
+        # Resolved: the backend reports canonical paths (macOS /private/var and the like).
+        self.project = pathlib.Path(self.tmp, fixture).resolve()
+        shutil.copytree(PROJECTS / fixture, self.project)
+        toml = self.project / "debugger-mcp.toml"
+        existing = toml.read_text() if toml.exists() else ""
+        # Settings keys must come before any [[launch]] table; a long watchdog keeps a slow
+        # machine from resuming a paused session between two calls of a test.
+        toml.write_text(settings + "\n[watchdog]\nidle_seconds = 600\n\n" + existing)
+        self.proc = subprocess.Popen(
+            [sidecar_binary(), "serve", "--project", str(self.project), "--listen", "127.0.0.1:0"],
+            stdout=subprocess.PIPE,
+            stderr=sys.stderr,
+            text=True,
+            env={**os.environ, **(env or {})},
+        )
+        line = self.proc.stdout.readline().strip()
+        if not line.startswith("http://127.0.0.1:"):
+            self.proc.kill()
+            raise RuntimeError(f"first stdout line of the sidecar is not its URL: {line!r}")
+        self.url = line
+
+    def stop(self) -> int:
+        self.proc.terminate()
+        try:
+            code = self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            code = -9
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        return code
+
+
+def start(fixture: str, settings: str = "", prepare=None):
+    server = Server(fixture, settings)
+    if prepare:
+        prepare(server.project)
+    client = Mcp(server.url)
+    return server, client
+
+
+def compile_c(project: pathlib.Path):
+    gcc = shutil.which("gcc")
+    if not gcc:
+        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
+    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "prog"), str(project / "prog.c")], check=True)
+
+
+def gdb_env_check():
+    """gdb >= 14 with DAP, as the backend finds it (DEBUGGER_MCP_GDB or PATH)."""
+    gdb = os.environ.get("DEBUGGER_MCP_GDB") or shutil.which("gdb")
+    if not gdb:
+        pytest.fail("no gdb found: pip install gdb-for-pwndbg (scripts/setup.d/e2e.sh) or set DEBUGGER_MCP_GDB")
+
+
+@pytest.fixture(scope="module")
+def py_brave():
+    server, client = start("py", "brave_mode = true\n")
+    yield server.project, client
+    client.close()
+    assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
+
+
+@pytest.fixture(scope="module")
+def c_brave():
+    gdb_env_check()
+    server, client = start("c", "brave_mode = true\n", prepare=compile_c)
+    yield server.project, client
+    client.close()
+    assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
+
+
+@pytest.fixture(scope="module")
+def py_careful():
+    """The Python project without brave mode: destructive tools must be refused."""
+    server, client = start("py", "")
+    yield server.project, client
+    client.close()
+    assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
+
+
+def cleanup(m: Mcp):
+    """Leaves the server as a fresh test expects it: no live session, no agent breakpoint, no
+    watch. Every test starts its own session."""
+    for s in m.ok("list_debug_sessions")["sessions"]:
+        if s["state"] != "stopped":
+            m.ok("stop_debug_session", {"session_id": s["id"]})
+    m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+    for w in m.ok("list_watches")["watches"]:
+        m.ok("remove_watch", {"watch_id": w["id"]})
+
+
+def var(variables: list, name: str) -> dict:
+    found = [v for v in variables if v["name"] == name]
+    assert found, f"no variable {name!r} among {[v['name'] for v in variables]}"
+    return found[0]
+
+
+def output_text(m: Mcp, session_id: str) -> str:
+    st = m.ok("get_debug_session_status", {"session_id": session_id})
+    return "".join(o["text"] for o in st.get("recent_output", []))

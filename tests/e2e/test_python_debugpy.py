@@ -1,0 +1,499 @@
+"""Every tool end to end against real debugpy, through the Python MCP SDK over Streamable HTTP
+against `debugger-mcp serve` on a copy of tests/e2e/projects/py (brave mode on).
+
+Line numbers are those of projects/py/app.py (and spin.py, crash.py); values are what the
+fixture program computes. Each test starts its own session; `clean` stops it and removes the
+agent's breakpoints and watches afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from conftest import REPO, cleanup, output_text, var
+
+LONG = 55000  # the longest wait a tool accepts; the tools block until the stop, no polling here
+
+
+@pytest.fixture
+def py(py_brave):
+    project, m = py_brave
+    cleanup(m)
+    yield project, m
+    cleanup(m)
+
+
+def app(project: pathlib.Path) -> str:
+    return str(project / "app.py")
+
+
+def start_at(m, line: int, file="app.py", **extra) -> dict:
+    """Breakpoint at `line`, start "Run app", return the first pause."""
+    bp = m.ok("set_breakpoint", {"file_path": file, "line": line})
+    r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000, **extra})
+    assert r["state"] == "paused", r
+    p = r["pause"]
+    assert p["reason"] == "breakpoint" and p["location"]["line"] == line, p
+    assert p["breakpoint_ids"] == [bp["id"]]
+    return {"bp": bp, "start": r, "pause": p}
+
+
+# --- tool list --------------------------------------------------------------------------------
+
+def test_thirty_tools_with_schemas(py):
+    _, m = py
+    tools = m.list_tools().tools
+    names = {t.name for t in tools}
+    expected = {
+        "list_run_configurations", "run_configuration", "list_debug_sessions", "start_debug_session",
+        "stop_debug_session", "get_debug_session_status", "list_breakpoints", "set_breakpoint",
+        "remove_breakpoint", "toggle_breakpoint", "set_exception_breakpoint", "resume", "pause",
+        "step_over", "step_into", "step_out", "run_to_line", "wait_for_pause", "get_stack_trace",
+        "select_stack_frame", "list_threads", "get_variables", "expand_variable", "set_variable",
+        "evaluate_expression", "evaluate_code_fragment", "list_watches", "add_watch", "remove_watch",
+        "get_source_context",
+    }
+    assert len(tools) == 30 and names == expected
+    for t in tools:
+        assert t.input_schema["additionalProperties"] is False, t.name
+        assert t.output_schema and t.annotations is not None, t.name
+    by = {t.name: t for t in tools}
+    assert by["get_variables"].annotations.read_only_hint is True
+    assert by["set_variable"].annotations.destructive_hint is True
+
+
+# --- run configurations and sessions ------------------------------------------------------------
+
+def test_list_run_configurations_reads_launch_json(py):
+    _, m = py
+    cfgs = m.ok("list_run_configurations")["configurations"]
+    assert [c["name"] for c in cfgs] == ["Run app"]
+    assert cfgs[0]["type"] == "debugpy" and cfgs[0]["source"] == ".vscode/launch.json"
+
+
+def test_issue_done_when_flow(py):
+    """The issue's done-when: breakpoint, start from launch.json, stopped at it, read and expand
+    variables, evaluate, step and see the new line and values, stop."""
+    project, m = py
+    bp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 28})
+    assert bp["source_line"] == "    count = 3" and bp["line"] == 28 and bp["owner"] == "agent"
+    assert bp["verified"] is False and "pending" in bp["note"]  # no session yet
+
+    r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})
+    sid = r["session_id"]
+    assert r["state"] == "paused" and "paused (breakpoint)" in r["message"]
+    p = r["pause"]
+    assert p["location"] == {"file": app(project), "line": 28, "method": "main", "class": None}
+    assert p["breakpoint_ids"] == [bp["id"]] and p["reason"] == "breakpoint"
+
+    sessions = m.ok("list_debug_sessions")["sessions"]
+    mine = [s for s in sessions if s["id"] == sid][0]
+    assert mine["state"] == "paused" and mine["is_current"] is True and mine["run_configuration"] == "Run app"
+    listed = m.ok("list_breakpoints")["breakpoints"]
+    assert [(b["id"], b["line"], b["verified"], b["hit_count"]) for b in listed] == [(bp["id"], 28, True, 1)]
+
+    v = m.ok("get_variables")
+    assert v["location"]["line"] == 28
+    vs = v["variables"]
+    assert "count" not in [x["name"] for x in vs]  # line 28 has not run yet
+    long_text = var(vs, "long_text")
+    assert long_text["truncated"] is True and long_text["value_length"] == 5002  # 5000 x + quotes
+    assert long_text["value"].startswith("'xxxx") and long_text["value"].endswith("…")
+    assert len(long_text["value"]) < 300
+    token = var(vs, "api_token")
+    assert token["value"] == "<redacted>" and token["redacted"] is True
+    assert "s3cr3t" not in json.dumps(v)
+    items = var(vs, "items")
+    assert items["type"] == "list" and items["has_children"] is True
+    order = var(vs, "order")
+    assert order["type"] == "Order" and order["value"].startswith("<__main__.Order object")
+
+    # expand by id, then a nested dict by path
+    kids = m.ok("expand_variable", {"variable_id": order["id"]})["children"]
+    assert var(kids, "oid")["value"] == "7"
+    meta = var(kids, "meta")
+    assert meta["value"] == "{'customer': {'name': 'Ada', 'tier': 2}, 'tags': ['a', 'b']}"
+    cust = m.ok("expand_variable", {"path": "order.meta['customer']"})
+    assert cust["variable"]["path"] == "order.meta['customer']"
+    assert {c["name"]: c["value"] for c in cust["children"] if c["name"] != "len()"} == {"'name'": "'Ada'", "'tier'": "2"}
+    tags = m.ok("expand_variable", {"path": "order.meta['tags']"})["children"]
+    assert [c["value"] for c in tags if c["name"] != "len()"] == ["'a'", "'b'"]
+
+    e = m.ok("evaluate_expression", {"expression": "len(items) + order.oid"})
+    assert e["result"]["value"] == "37" and e["result"]["type"] == "int"
+
+    s = m.ok("step_over")
+    assert s["state"] == "paused" and s["reason"] == "step" and s["location"]["line"] == 29
+    assert var(s["frame"]["variables"], "count")["value"] == "3"
+
+    stopped = m.ok("stop_debug_session")
+    assert stopped == {**stopped, "session_id": sid, "state": "stopped"}
+    sessions = m.ok("list_debug_sessions")["sessions"]
+    assert all(x["state"] == "stopped" for x in sessions if x["id"] == sid)
+    st = m.ok("get_debug_session_status")
+    assert st["state"] == "no_session" and "Run app" in st["message"]
+
+
+def test_start_by_command_stop_on_entry(py):
+    project, m = py
+    r = m.ok("start_debug_session", {"command": "python3 app.py", "stop_on_entry": True, "wait_for_pause": True, "timeout_ms": 55000})
+    assert r["state"] == "paused" and r["pause"]["reason"] == "entry"
+    assert r["pause"]["location"]["file"] == app(project) and r["pause"]["location"]["line"] == 1
+    assert r["name"] == "python3 app.py"
+    stop = m.ok("stop_debug_session", {"session_id": r["session_id"]})
+    assert stop["state"] == "stopped"
+
+
+def test_start_by_command_stop_on_exception(py):
+    project, m = py
+    r = m.ok("start_debug_session", {"command": "python3 crash.py", "stop_on_exception": True, "wait_for_pause": True, "timeout_ms": 55000})
+    p = r["pause"]
+    assert p["reason"] == "exception"
+    assert p["location"] == {"file": str(project / "crash.py"), "line": 5, "method": "parse", "class": None}
+    assert "invalid literal for int()" in p["description"]
+    assert var(p["frame"]["variables"], "text")["value"] == "'not a number'"
+
+
+def test_run_configuration_debug_mode_and_wait_for_pause_filter(py):
+    project, m = py
+    b13 = m.ok("set_breakpoint", {"file_path": "app.py", "line": 13})
+    b19 = m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
+    r = m.ok("run_configuration", {"name": "Run app", "mode": "debug"})
+    assert r["mode"] == "debug" and r["name"] == "Run app"
+    # line 19 comes first: a pause, but not the awaited breakpoint
+    w = m.ok("wait_for_pause", {"breakpoint_ids": [b13["id"]], "timeout_ms": LONG})
+    assert w["state"] == "paused" and w["location"]["line"] == 19 and w["breakpoint_ids"] == [b19["id"]]
+    assert w["matched"] is False and b13["id"] in w["message"]
+    # already paused: wait_for_pause returns at once with the same stop
+    again = m.ok("wait_for_pause", {"timeout_ms": 1000})
+    assert again["state"] == "paused" and again["location"]["line"] == 19 and not again.get("timed_out")
+    m.ok("remove_breakpoint", {"breakpoint_id": b19["id"]})
+    m.ok("resume", {"wait": False})
+    w = m.ok("wait_for_pause", {"breakpoint_ids": [b13["id"]], "timeout_ms": LONG})
+    assert w["matched"] is True and w["location"] == {"file": app(project), "line": 13, "method": "price", "class": None}
+    assert var(w["frame"]["variables"], "base")["value"] == "2"  # item0: price 1 * qty 2
+
+
+def test_run_configuration_run_mode(py):
+    """mode 'run': the program runs without the debugger and its output is kept."""
+    _, m = py
+    r = m.ok("run_configuration", {"name": "Run app", "mode": "run"})
+    assert r["mode"] == "run"
+    w = m.ok("wait_for_pause", {"session_id": r["session_id"], "timeout_ms": 30000})
+    assert w["state"] == "stopped"
+    assert "total=930 count=3" in output_text(m, r["session_id"])
+
+
+# --- breakpoints -------------------------------------------------------------------------------
+
+def test_breakpoint_moved_from_blank_line_and_updated_in_place(py):
+    project, m = py
+    pending = m.ok("set_breakpoint", {"file_path": "app.py", "line": 36})
+    assert pending["verified"] is False and pending["source_line"] == ""
+    start_at(m, 28)
+    # while a session runs the debugger binds (and moves) breakpoints at once
+    moved = m.ok("set_breakpoint", {"file_path": "app.py", "line": 36})
+    assert moved["id"] == pending["id"] and moved["status"] == "updated"
+    assert moved["verified"] is True and moved["requested_line"] == 36 and moved["line"] == 35
+    assert moved["source_line"] == '    print("done", len(long_text), len(api_token))'
+    assert "moved it from line 36 to line 35" in moved["note"]
+    # the moved breakpoint is where the program stops
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert r["location"]["line"] == 35 and r["breakpoint_ids"] == [moved["id"]]
+    listed = m.ok("list_breakpoints", {"file_path": "app.py", "owner": "agent"})
+    assert listed["total"] == 2
+    assert {(b["requested_line"], b["line"]) for b in listed["breakpoints"]} == {(28, 28), (36, 35)}
+
+
+def test_conditional_breakpoint(py):
+    project, m = py
+    bp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 13, "condition": "base == 40"})
+    assert bp["condition"] == "base == 40"
+    r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})
+    p = r["pause"]
+    assert p["location"]["line"] == 13 and p["breakpoint_ids"] == [bp["id"]]
+    vs = p["frame"]["variables"]
+    assert var(vs, "base")["value"] == "40"
+    assert var(vs, "item")["value"] == "{'name': 'item19', 'price': 20, 'qty': 2}"
+
+
+def test_hit_condition_breakpoint(py):
+    _, m = py
+    bp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 19, "hit_condition": "3"})
+    assert bp["hit_condition"] == "3"
+    p = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})["pause"]
+    assert p["location"]["line"] == 19
+    vs = p["frame"]["variables"]
+    assert var(vs, "item")["value"] == "{'name': 'item2', 'price': 3, 'qty': 2}"
+    assert var(vs, "acc")["value"] == "6"  # 2 + 4 from the first two items
+
+
+def test_log_message_breakpoint_writes_output_without_stopping(py):
+    _, m = py
+    log = m.ok("set_breakpoint", {"file_path": "app.py", "line": 12, "log_message": "price of {item['name']} is {item['price']}"})
+    assert log["log_message"] == "price of {item['name']} is {item['price']}"
+    r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})
+    assert r["state"] == "stopped", "a log point must not stop the program"
+    text = output_text(m, r["session_id"])
+    assert "price of item0 is 1\n" in text and "price of item29 is 30\n" in text
+    assert "total=930 count=3" in text and "done 5000 12" in text
+
+
+def test_temporary_breakpoint_is_removed_after_its_hit(py):
+    _, m = py
+    tmp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 13, "temporary": True})
+    assert tmp["temporary"] is True
+    p = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})["pause"]
+    assert p["location"]["line"] == 13 and p["breakpoint_ids"] == [tmp["id"]]
+    assert m.ok("list_breakpoints")["breakpoints"] == []
+    # it is gone from the debugger too: the program runs to its end
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0
+
+
+def test_remove_and_toggle_breakpoints(py):
+    _, m = py
+    a = m.ok("set_breakpoint", {"file_path": "app.py", "line": 13})
+    b = m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
+    c = m.ok("set_breakpoint", {"file_path": "app.py", "line": 28})
+    d = m.ok("set_breakpoint", {"file_path": "app.py", "line": 30})
+    off = m.ok("toggle_breakpoint", {"breakpoint_id": c["id"]})
+    assert off["enabled"] is False and off["id"] == c["id"]
+    assert [x["id"] for x in m.ok("list_breakpoints", {"enabled_only": True})["breakpoints"]] == [a["id"], b["id"], d["id"]]
+    gone = m.ok("remove_breakpoint", {"breakpoint_id": a["id"]})
+    assert gone["removed"] == [a["id"]]
+    gone = m.ok("remove_breakpoint", {"file_path": "app.py", "line": 19})
+    assert gone["removed"] == [b["id"]]
+    none = m.ok("remove_breakpoint", {"file_path": "app.py", "line": 3})
+    assert none["removed"] == [] and "nothing" in none["message"]
+    # the disabled breakpoint on 28 is skipped; 30 is hit
+    p = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})["pause"]
+    assert p["location"]["line"] == 30 and p["breakpoint_ids"] == [d["id"]]
+    on = m.ok("toggle_breakpoint", {"breakpoint_id": c["id"], "enabled": True})
+    assert on["enabled"] is True
+    flipped = m.ok("toggle_breakpoint", {"breakpoint_id": c["id"]})
+    assert flipped["enabled"] is False
+    all_gone = m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+    assert sorted(all_gone["removed"]) == sorted([c["id"], d["id"]])
+    assert m.ok("list_breakpoints")["total"] == 0
+
+
+def test_exception_breakpoint_raised_stops_on_line_32(py):
+    project, m = py
+    ex = m.ok("set_exception_breakpoint", {"exception_class": "raised"})
+    assert ex["type"] == "exception" and ex["exception_class"] == "raised"
+    assert ex["caught"] is True and ex["uncaught"] is True
+    p = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})["pause"]
+    listed = m.ok("list_breakpoints")["breakpoints"]
+    assert [(b["id"], b["type"], b["verified"]) for b in listed] == [(ex["id"], "exception", True)]
+    assert p["reason"] == "exception"
+    assert p["location"] == {"file": app(project), "line": 32, "method": "main", "class": None}
+    assert "ValueError" in p["description"] and "bad order" in p["description"]
+    assert var(p["frame"]["variables"], "t")["value"] == "930"
+    bad = m.err("set_exception_breakpoint", {"exception_class": "NoSuchFilter"})
+    assert "raised" in bad and "uncaught" in bad  # names the filters debugpy offers
+
+
+# --- execution and stack -------------------------------------------------------------------------
+
+def test_step_into_over_out_stack_and_frames(py):
+    project, m = py
+    start_at(m, 29)
+    s = m.ok("step_into")
+    assert s["location"] == {"file": app(project), "line": 17, "method": "total", "class": None}
+    assert s["reason"] == "step"
+    assert m.ok("step_over")["location"]["line"] == 18
+    s = m.ok("step_over")
+    assert s["location"]["line"] == 19 and var(s["frame"]["variables"], "acc")["value"] == "0"
+    s = m.ok("step_into")
+    assert s["location"] == {"file": app(project), "line": 12, "method": "price", "class": None}
+    assert var(s["frame"]["variables"], "item")["value"] == "{'name': 'item0', 'price': 1, 'qty': 2}"
+
+    st = m.ok("get_stack_trace")
+    assert [(f["method"], f["line"]) for f in st["frames"]] == [("price", 12), ("total", 19), ("main", 29), ("<module>", 39)]
+    assert all(f["file"] == app(project) for f in st["frames"]) and st["frames"][0]["is_current"] is True
+    page = m.ok("get_stack_trace", {"offset": 1, "max_frames": 2})
+    assert [(f["index"], f["method"]) for f in page["frames"]] == [(1, "total"), (2, "main")]
+
+    threads = m.ok("list_threads")
+    assert [(t["name"], t["state"], t["is_current"]) for t in threads["threads"]] == [("MainThread", "paused", True)]
+    assert threads["current_thread"] == threads["threads"][0]["id"]
+
+    sel = m.ok("select_stack_frame", {"frame_index": 2})
+    assert sel["location"]["method"] == "main" and sel["location"]["line"] == 29
+    caller = m.ok("get_variables")
+    assert caller["frame_index"] == 2
+    names = {v["name"] for v in caller["variables"]}
+    assert {"count", "order", "items", "long_text", "api_token"} <= names and "item" not in names
+    assert var(caller["variables"], "count")["value"] == "3"
+    assert m.ok("evaluate_expression", {"expression": "count * 2"})["result"]["value"] == "6"  # selected frame
+    assert m.ok("evaluate_expression", {"expression": "item['qty']", "frame_index": 0})["result"]["value"] == "2"
+    m.ok("select_stack_frame", {"frame_index": 0})
+
+    s = m.ok("step_out")
+    assert s["location"]["method"] == "total" and s["location"]["line"] == 19
+    s = m.ok("step_out")
+    assert s["location"]["method"] == "main" and s["location"]["line"] == 29
+    s = m.ok("step_over")
+    assert s["location"]["line"] == 30 and var(s["frame"]["variables"], "t")["value"] == "930"
+
+
+def test_run_to_line_and_resume_to_end(py):
+    project, m = py
+    start_at(m, 25)
+    r = m.ok("run_to_line", {"file_path": "app.py", "line": 30})
+    assert r["state"] == "paused" and r["location"]["line"] == 30
+    assert var(r["frame"]["variables"], "t")["value"] == "930"
+    assert m.ok("get_source_context", {"context_lines": 0})["lines"] == [
+        {"number": 30, "content": '    print(f"total={t} count={count}")', "is_current": True}]
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0
+    assert "done 5000 12" in output_text(m, end["session_id"])
+
+
+def test_pause_a_running_program_and_wait_timeout(py):
+    project, m = py
+    bp = m.ok("set_breakpoint", {"file_path": "spin.py", "line": 9})
+    r = m.ok("start_debug_session", {"command": "python3 spin.py", "wait_for_pause": True, "timeout_ms": 55000})
+    sid = r["session_id"]
+    assert r["pause"]["location"]["line"] == 9
+    m.ok("remove_breakpoint", {"breakpoint_id": bp["id"]})
+    sent = m.ok("resume", {"wait": False})
+    assert "wait_for_pause" in sent["message"]
+    w = m.ok("wait_for_pause", {"timeout_ms": 1000})
+    assert w["timed_out"] is True and w["state"] == "running" and "still running" in w["message"]
+    st = m.ok("get_debug_session_status")
+    assert st["state"] == "running"
+    p = m.ok("pause")
+    assert p["state"] == "paused" and p["reason"] == "pause"
+    assert p["location"]["file"] == str(project / "spin.py") and p["location"]["method"] == "spin"
+    assert p["location"]["line"] in (8, 9, 10)
+    assert int(var(p["frame"]["variables"], "rounds")["value"]) > 0
+    # set_variable changes what the program does: the loop ends and the program exits
+    sv = m.ok("set_variable", {"path": "keep_going", "new_value": "False"})
+    assert sv["variable"]["value"] == "False" and "keep_going is now False" in sv["message"]
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0
+    assert "spun True" in output_text(m, sid)
+
+
+# --- variables, evaluation, watches, source ------------------------------------------------------
+
+def test_expand_variable_paging_and_depth(py):
+    _, m = py
+    p = start_at(m, 28)["pause"]
+    items = var(m.ok("get_variables")["variables"], "items")
+    first = m.ok("expand_variable", {"variable_id": items["id"], "offset": 0, "limit": 5})
+    assert [c["value"] for c in first["children"]] == [
+        f"{{'name': 'item{i}', 'price': {i + 1}, 'qty': 2}}" for i in range(5)]
+    assert first["truncated"] is True and first["next_offset"] == 5 and first["offset"] == 0
+    tail = m.ok("expand_variable", {"path": "items", "offset": 25, "limit": 10})
+    values = [c["value"] for c in tail["children"] if c["name"] != "len()"]
+    assert values == [f"{{'name': 'item{i}', 'price': {i + 1}, 'qty': 2}}" for i in range(25, 30)]
+    assert tail["truncated"] is False
+    third = m.ok("expand_variable", {"path": "items[3]"})
+    assert third["variable"]["path"] == "items[3]"
+    assert {c["name"]: c["value"] for c in third["children"] if c["name"] != "len()"} == {
+        "'name'": "'item3'", "'price'": "4", "'qty'": "2"}
+    deep = m.ok("get_variables", {"scope": "local", "depth": 2, "max_children": 3})
+    assert deep["truncated"] is True and deep["total"] == 4  # items, order, long_text, api_token
+    its = var(deep["variables"], "items")
+    assert [c["value"] for c in its["children"]][:3] == [
+        f"{{'name': 'item{i}', 'price': {i + 1}, 'qty': 2}}" for i in range(3)]
+    # a secret stays redacted wherever it appears
+    assert m.ok("evaluate_expression", {"expression": "api_token"})["result"]["value"] == "<redacted>"
+
+
+def test_set_variable_changes_program_output(py):
+    _, m = py
+    start_at(m, 29)
+    count = var(m.ok("get_variables")["variables"], "count")
+    r = m.ok("set_variable", {"variable_id": count["id"], "new_value": "42"})
+    assert r["variable"]["value"] == "42" and r["message"] == "count is now 42"
+    assert m.ok("evaluate_expression", {"expression": "count + 1"})["result"]["value"] == "43"
+    m.ok("run_to_line", {"file_path": "app.py", "line": 35})
+    r = m.ok("set_variable", {"path": "long_text", "new_value": "'short'"})
+    assert r["variable"]["value"] == "'short'"
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped"
+    text = output_text(m, end["session_id"])
+    assert "total=930 count=42" in text and "done 5 12" in text
+
+
+def test_evaluate_expression_and_code_fragment(py):
+    _, m = py
+    start_at(m, 29)
+    e = m.ok("evaluate_expression", {"expression": "order.meta['customer']['name']"})
+    assert e["result"]["value"] == "'Ada'" and e["expression"] == "order.meta['customer']['name']"
+    d = m.ok("evaluate_expression", {"expression": "order.meta"})
+    kids = m.ok("expand_variable", {"variable_id": d["result"]["id"]})["children"]
+    assert var(kids, "'tags'")["value"] == "['a', 'b']"
+    # a statement is not an expression: without allow_side_effects it cannot change the program
+    msg = m.err("evaluate_expression", {"expression": "count = 99"})
+    assert "SyntaxError" in msg or "invalid syntax" in msg
+    assert m.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "3"
+    m.ok("evaluate_expression", {"expression": "count = 99", "allow_side_effects": True})
+    assert m.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "99"
+
+    refused = m.err("evaluate_code_fragment", {"code": "count = 5"})
+    assert "allow_side_effects: true" in refused
+    assert m.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "99"
+    m.ok("evaluate_code_fragment", {"code": "z = count * 2\ncount = z + 1", "allow_side_effects": True})
+    assert m.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "199"
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert "total=930 count=199" in output_text(m, end["session_id"])
+
+
+def test_watches_update_at_each_pause(py):
+    _, m = py
+    empty = m.ok("add_watch", {"expression": "acc * 10"})  # no session: evaluated at the next pause
+    assert empty["expression"] == "acc * 10" and empty["value"] is None
+    w2 = m.ok("add_watch", {"expression": "item['name']"})
+    m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
+    p = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})["pause"]
+    watches = {w["expression"]: w["value"] for w in p["watches"]}
+    assert watches == {"acc * 10": "0", "item['name']": "'item0'"}
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert {w["expression"]: w["value"] for w in r["watches"]} == {"acc * 10": "20", "item['name']": "'item1'"}
+    r = m.ok("resume", {"timeout_ms": LONG})
+    listed = m.ok("list_watches")["watches"]
+    assert {w["expression"]: w["value"] for w in listed} == {"acc * 10": "60", "item['name']": "'item2'"}
+    assert all(w["evaluated_at"]["line"] == 19 and w["evaluated_at"]["step"] == r["step"] for w in listed)
+    out = m.ok("remove_watch", {"watch_id": w2["id"]})
+    assert out["removed"] is True
+    assert [w["expression"] for w in m.ok("list_watches")["watches"]] == ["acc * 10"]
+    # a watch that cannot be evaluated here says why instead of failing the stop
+    m.ok("add_watch", {"expression": "no_such_name"})
+    r = m.ok("resume", {"timeout_ms": LONG})
+    bad = [w for w in r["watches"] if w["expression"] == "no_such_name"][0]
+    assert bad["value"] is None and "NameError" in bad["error"]
+
+
+def test_get_source_context_and_status(py):
+    project, m = py
+    bp = start_at(m, 28)["bp"]
+    src = m.ok("get_source_context")
+    assert src["file"] == app(project) and src["current_line"] == 28
+    assert (src["start_line"], src["end_line"]) == (23, 33)
+    current = [l for l in src["lines"] if l.get("is_current")]
+    assert current == [{"number": 28, "content": "    count = 3", "is_current": True}]
+    assert src["breakpoints"] == [28]
+    other = m.ok("get_source_context", {"file_path": "app.py", "line": 12, "context_lines": 1})
+    assert [(l["number"], l["content"]) for l in other["lines"]] == [
+        (11, "def price(item):"), (12, '    base = item["price"] * item["qty"]'), (13, "    return base")]
+    refused = m.err("get_source_context", {"file_path": "/etc/passwd"})
+    assert "outside the project" in refused
+    refused = m.err("get_source_context", {"file_path": "../../../../etc/hostname"})
+    assert "outside the project" in refused or "not found" in refused
+
+    st = m.ok("get_debug_session_status")
+    assert st["state"] == "paused" and st["paused_reason"] == "breakpoint"
+    assert st["location"]["line"] == 28 and st["name"] == "Run app"
+    assert st["breakpoint_hit"][0]["id"] == bp["id"] and st["breakpoint_hit"][0]["line"] == 28
+    assert [(f["method"], f["line"]) for f in st["stack_summary"]] == [("main", 28), ("<module>", 39)]
+    assert var(st["variables"], "api_token")["value"] == "<redacted>"
+    assert st["source_context"]["current_line"] == 28
+    assert st["thread_count"] == 1 and st["current_thread"]["name"] == "MainThread"

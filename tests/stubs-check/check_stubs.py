@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Asserts that every declaration in the compile-only IntelliJ stubs cites its source.
+
+Each class/interface/enum/object/annotation declared in intellij-plugin/stubs/src (top-level and
+nested) must be directly preceded (annotations in between allowed) by a comment
+`// intellij-community: <path>` naming the file of JetBrains/intellij-community whose signature
+it mirrors. The cited path must end with the stub's own file name (so a Java stub cites a .java
+file and a Kotlin stub a .kt file) and its package directories must match the stub's package.
+"""
+import os
+import re
+import sys
+
+DECL = re.compile(
+    r"^\s*(?:(?:public|protected|private|internal|abstract|final|open|static|sealed|data|enum|annotation|fun)\s+)*"
+    r"(class|interface|enum|object|@interface)\s+([A-Za-z_][A-Za-z0-9_]*)"
+)
+CITE = re.compile(r"^\s*// intellij-community: ((?:[\w.-]+/)+[\w.-]+\.(?:java|kt))\s*$")
+PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;?\s*$")
+
+
+def check_file(path):
+    errors = []
+    lines = open(path, encoding="utf-8").read().splitlines()
+    name = os.path.basename(path)
+    package = next((m.group(1) for m in map(PACKAGE.match, lines) if m), None)
+    if package is None:
+        return [f"{path}: no package declaration"]
+    expected_dir = package.replace(".", "/")
+    rel_dir = os.path.dirname(path).replace(os.sep, "/")
+    if not rel_dir.endswith(expected_dir):
+        errors.append(f"{path}: package {package} does not match the directory")
+    in_block_comment = False
+    count = 0
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if in_block_comment:
+            in_block_comment = "*/" not in stripped
+            continue
+        if stripped.startswith("/*"):
+            in_block_comment = "*/" not in stripped
+            continue
+        if stripped.startswith("//") or stripped.startswith("*"):
+            continue
+        m = DECL.match(line)
+        if not m or m.group(1) == "object" and "companion" in line.split("object")[0]:
+            continue
+        count += 1
+        j = i - 1
+        while j >= 0 and lines[j].strip().startswith("@"):
+            j -= 1
+        cite = CITE.match(lines[j]) if j >= 0 else None
+        where = f"{path}:{i + 1} ({m.group(2)})"
+        if not cite:
+            errors.append(f"{where}: missing '// intellij-community: <path>' citation on the line before")
+            continue
+        cited = cite.group(1)
+        if os.path.basename(cited) != name:
+            errors.append(f"{where}: cites {cited}, but the stub file is {name}")
+        if f"/{expected_dir}/" not in f"/{cited}":
+            errors.append(f"{where}: cites {cited}, which is not in package {package}")
+    if count == 0:
+        errors.append(f"{path}: declares nothing")
+    return errors
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "intellij-plugin/stubs/src"
+    files = sorted(
+        os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith((".java", ".kt"))
+    )
+    if not files:
+        print(f"no stubs under {root}", file=sys.stderr)
+        return 1
+    errors = [e for f in files for e in check_file(f)]
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        print(f"stub citations: {len(errors)} problem(s) in {len(files)} files", file=sys.stderr)
+        return 1
+    print(f"stub citations ok: {len(files)} files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
