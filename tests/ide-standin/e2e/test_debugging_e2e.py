@@ -213,3 +213,59 @@ def test_history_records_tool_calls_for_the_tool_window(standin):
     assert failed["status"] == "error"
     csv = get("/standin/history?format=csv")
     assert csv.splitlines()[0].startswith("id,") and "list_run_configurations" in csv
+
+
+def test_set_variable_exceptions_conditions_threads_and_source(standin):
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+
+    async def scenario(agent):
+        bp = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@counter"))
+        exc = await agent.call("set_exception_breakpoint", exception_class="java.lang.IllegalStateException")
+        cond = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@loop"), condition="i == 2")
+        started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
+        sid = started["session_id"]
+        assert started["pause"]["location"]["line"] == marker(app, "@counter")
+
+        # set_variable, then the program sees the new value.
+        v = (await agent.call("get_variables", session_id=sid))["variables"]
+        await agent.call("set_variable", session_id=sid, variable_id=var(v, "sq")["id"], new_value="100")
+        assert (await agent.call("evaluate_expression", session_id=sid, expression="sq"))["result"]["value"] == "100"
+        await agent.fails("set_variable", session_id=sid, variable_id=var(v, "flag")["id"], new_value="maybe")
+
+        threads = (await agent.call("list_threads", session_id=sid))["threads"]
+        assert any(t["name"] == "main" for t in threads), threads
+        src = await agent.call("get_source_context", session_id=sid)
+        assert "@counter" in json.dumps(src), src
+
+        # The caught exception pauses with its message.
+        r = await agent.call("resume", session_id=sid)
+        assert r["reason"] == "exception", r
+        assert "boom" in json.dumps(r), r
+
+        # The conditional breakpoint stops only when i == 2.
+        r = await agent.call("resume", session_id=sid)
+        assert r["location"]["line"] == marker(app, "@loop"), r
+        assert (await agent.call("evaluate_expression", session_id=sid, expression="i"))["result"]["value"] == "2"
+
+        await agent.call("toggle_breakpoint", breakpoint_id=cond["id"], enabled=False)
+        end = await agent.call("resume", session_id=sid)
+        assert end["state"] == "stopped", end
+        for b in (bp, exc, cond):
+            await agent.call("remove_breakpoint", breakpoint_id=b["id"])
+    run(standin, scenario)
+
+
+def test_pause_a_running_program_and_stop_it(standin):
+    spinner = os.path.join(standin.project, "src", "demo", "Spinner.java")
+
+    async def scenario(agent):
+        started = await agent.call("start_debug_session", run_configuration="Spinner")
+        sid = started["session_id"]
+        import asyncio
+        await asyncio.sleep(1.0)
+        p = await agent.call("pause", session_id=sid)
+        assert p["state"] == "paused" and p["reason"] == "pause", p
+        stack = await agent.call("get_stack_trace", session_id=sid)
+        assert any(f.get("file") == spinner for f in stack["frames"]), stack
+        await agent.call("stop_debug_session", session_id=sid)
+    run(standin, scenario)
