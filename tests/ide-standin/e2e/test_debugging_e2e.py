@@ -269,3 +269,17 @@ def test_pause_a_running_program_and_stop_it(standin):
         assert any(f.get("file") == spinner for f in stack["frames"]), stack
         await agent.call("stop_debug_session", session_id=sid)
     run(standin, scenario)
+
+
+@pytest.fixture(autouse=True)
+def clean_slate(standin):
+    """Each test starts without breakpoints or live sessions, even after a failed one."""
+    yield
+
+    async def cleanup(agent):
+        await agent.s.call_tool("remove_breakpoint", {"all_agent_breakpoints": True})
+        sessions = (await agent.call("list_debug_sessions"))["sessions"]
+        for s in sessions:
+            if s.get("state") != "stopped":
+                await agent.s.call_tool("stop_debug_session", {"session_id": s["id"]})
+    run(standin, cleanup)
