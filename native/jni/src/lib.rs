@@ -152,6 +152,8 @@ fn test_hooks_enabled() -> bool {
 }
 
 /// Loads ids with the plugin's class loader when possible (see jvm.rs for why).
+// The JVM is the only caller and always passes its valid JavaVM pointer.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 #[unsafe(no_mangle)]
 pub extern "system" fn JNI_OnLoad(vm: *mut jni::sys::JavaVM, _reserved: *mut std::ffi::c_void) -> jint {
     let result = std::panic::catch_unwind(|| {
