@@ -306,9 +306,15 @@ fn shutdown_bridge() {
         b.backend.fail_all();
         let runtime = b.runtime.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(rt) = runtime {
-            // Called from a Java thread (never a runtime thread), so a bounded blocking wait is
-            // allowed; tasks still running after it are dropped by the runtime.
-            rt.shutdown_timeout(Duration::from_millis(500));
+            if tokio::runtime::Handle::try_current().is_ok() {
+                // Called from inside a runtime thread (e.g. from a callback Rust is running):
+                // blocking here would panic, so let the runtime wind down on its own.
+                rt.shutdown_background();
+            } else {
+                // A Java thread: a bounded wait lets tasks drop their Java references cleanly;
+                // tasks still running after it are dropped by the runtime.
+                rt.shutdown_timeout(Duration::from_millis(500));
+            }
         }
         tracing::info!("Debugger MCP native bridge stopped");
     }
