@@ -152,6 +152,8 @@ fn test_hooks_enabled() -> bool {
 }
 
 /// Loads ids with the plugin's class loader when possible (see jvm.rs for why).
+// The JVM is the only caller and always passes its valid JavaVM pointer.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 #[unsafe(no_mangle)]
 pub extern "system" fn JNI_OnLoad(vm: *mut jni::sys::JavaVM, _reserved: *mut std::ffi::c_void) -> jint {
     let result = std::panic::catch_unwind(|| {
@@ -304,9 +306,15 @@ fn shutdown_bridge() {
         b.backend.fail_all();
         let runtime = b.runtime.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(rt) = runtime {
-            // Called from a Java thread (never a runtime thread), so a bounded blocking wait is
-            // allowed; tasks still running after it are dropped by the runtime.
-            rt.shutdown_timeout(Duration::from_millis(500));
+            if tokio::runtime::Handle::try_current().is_ok() {
+                // Called from inside a runtime thread (e.g. from a callback Rust is running):
+                // blocking here would panic, so let the runtime wind down on its own.
+                rt.shutdown_background();
+            } else {
+                // A Java thread: a bounded wait lets tasks drop their Java references cleanly;
+                // tasks still running after it are dropped by the runtime.
+                rt.shutdown_timeout(Duration::from_millis(500));
+            }
         }
         tracing::info!("Debugger MCP native bridge stopped");
     }

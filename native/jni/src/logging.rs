@@ -121,7 +121,7 @@ impl Visit for MessageVisitor {
         use std::fmt::Write;
         if field.name() == "message" {
             if !self.0.is_empty() {
-                self.0.insert_str(0, " ");
+                self.0.insert(0, ' ');
             }
             let mut msg = format!("{value:?}");
             msg.push_str(&self.0);

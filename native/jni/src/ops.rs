@@ -77,3 +77,61 @@ pub const OPS: &[&str] = &[
     "read_source",
     "confirm",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use debugger_mcp_core::fake::FakeBackend;
+    use serde_json::json;
+
+    /// Args for every op, keyed by the trait's parameter names (as docs/CALLBACK_TABLE.md says).
+    fn args(op: &str, root: &str) -> Value {
+        let file = format!("{root}/main.py");
+        match op {
+            "handshake" | "projects" => json!({}),
+            "run_configurations" | "sessions" | "breakpoints" => json!({"project": root}),
+            "launch" => json!({"project": root, "request": {"configuration": "main"}}),
+            "stop" | "threads" => json!({"session_id": "s1"}),
+            "add_line_breakpoint" => json!({"project": root, "spec": {"file": file, "line": 4}}),
+            "add_exception_breakpoint" => json!({"project": root, "spec": {"exception": "ValueError"}}),
+            "update_breakpoint" => json!({"project": root, "id": "1", "update": {"enabled": false}}),
+            "remove_breakpoint" => json!({"project": root, "id": "1"}),
+            "control" => json!({"session_id": "s1", "thread_id": null, "op": {"op": "resume"}}),
+            "frames" => json!({"session_id": "s1", "thread_id": "1", "offset": 0, "limit": 5}),
+            "select_frame" => json!({"session_id": "s1", "thread_id": "1", "frame": "0"}),
+            "frame_variables" => json!({"session_id": "s1", "frame": "0"}),
+            "children" => json!({"session_id": "s1", "handle": "x", "offset": 0, "limit": 5}),
+            "set_value" => json!({"session_id": "s1", "handle": "x", "new_value": "1"}),
+            "evaluate" => json!({"session_id": "s1", "request": {"thread_id": "1", "frame": "0", "expression": "1"}}),
+            "read_source" => json!({"project": root, "path": file}),
+            "confirm" => json!({"project": root, "request": {"title": "t", "message": "m"}}),
+            other => panic!("no args for {other}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn every_op_reaches_its_trait_method_and_is_documented() {
+        let dir = std::env::temp_dir().join(format!("jni-ops-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let root = dir.display().to_string();
+        let (fake, _events) = FakeBackend::new(&dir);
+        let doc = include_str!("../../../docs/CALLBACK_TABLE.md");
+        for op in OPS {
+            let before = fake.calls().len();
+            // Errors are fine (a fake session may not exist): the op must reach the backend.
+            let _ = dispatch(&*fake, op, &args(op, &root)).await;
+            let calls = fake.calls();
+            assert!(
+                calls[before..].iter().any(|c| c == op || c.starts_with(&format!("{op} "))),
+                "op {op} did not reach the backend: {:?}",
+                &calls[before..]
+            );
+            assert!(doc.contains(&format!("| `{op}` |")), "op {op} missing from docs/CALLBACK_TABLE.md");
+        }
+        let unknown = dispatch(&*fake, "nope", &json!({})).await.unwrap_err();
+        assert!(matches!(unknown, BackendError::NotFound(_)));
+        let missing = dispatch(&*fake, "frames", &json!({"session_id": "s1"})).await.unwrap_err();
+        assert!(matches!(missing, BackendError::Failed(m) if m.contains("thread_id")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

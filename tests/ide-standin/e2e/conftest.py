@@ -19,7 +19,8 @@ def _env(name):
 
 
 class StandIn:
-    def __init__(self, proc, port, project, log_path):
+    def __init__(self, proc, port, project, log_path, settings):
+        self.settings = settings
         self.proc = proc
         self.port = port
         self.project = project
@@ -59,7 +60,7 @@ def standin():
     if port is None:
         proc.kill()
         raise RuntimeError("the stand-in did not start:\n" + open(log.name).read())
-    yield StandIn(proc, port, project, log.name)
+    yield StandIn(proc, port, project, log.name, settings.name)
     proc.terminate()
     try:
         proc.wait(timeout=10)

@@ -161,3 +161,125 @@ def test_expand_variable_pages_nested_objects_and_arrays(standin):
         await agent.call("remove_breakpoint", breakpoint_id=bp["id"])
         await agent.call("stop_debug_session", session_id=sid)
     run(standin, scenario)
+
+
+def test_confirmation_refused_by_the_user_and_settings_reload(standin):
+    """With brave mode off (settings file edited on disk: Rust watches it), starting a session
+    asks the IDE (callback `confirm`); the stand-in is told to refuse, so nothing starts."""
+    import time
+    import urllib.request
+
+    def set_settings(text):
+        with open(standin.settings, "w") as f:
+            f.write(text)
+        time.sleep(1.0)  # the watcher applies the change asynchronously
+
+    def confirm(answer):
+        urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{standin.port}/standin/confirm?answer={answer}", method="POST"), timeout=5).read()
+
+    async def scenario(agent):
+        before = (await agent.call("list_debug_sessions"))["sessions"]
+        text = await agent.fails("start_debug_session", run_configuration="App")
+        assert "declin" in text.lower() or "refus" in text.lower() or "confirm" in text.lower(), text
+        after = (await agent.call("list_debug_sessions"))["sessions"]
+        assert len(after) == len(before), "a refused start must not start anything"
+
+    set_settings("brave_mode = false\nbackend_timeout_ms = 20000\n")
+    confirm("false")
+    try:
+        run(standin, scenario)
+    finally:
+        confirm("true")
+        set_settings("brave_mode = true\nbackend_timeout_ms = 20000\n")
+
+
+def test_history_records_tool_calls_for_the_tool_window(standin):
+    import urllib.request
+
+    def get(path):
+        with urllib.request.urlopen(f"http://127.0.0.1:{standin.port}{path}", timeout=5) as r:
+            return r.read().decode()
+
+    async def scenario(agent):
+        await agent.call("list_run_configurations")
+        await agent.fails("evaluate_expression", expression="1", session_id="nope")
+    run(standin, scenario)
+    entries = json.loads(get("/standin/history"))
+    tools = [e["tool"] for e in entries]
+    assert "list_run_configurations" in tools and "evaluate_expression" in tools, tools
+    assert tools.index("evaluate_expression") < tools.index("list_run_configurations"), "newest first"
+    failed = next(e for e in entries if e["tool"] == "evaluate_expression")
+    assert failed["status"] == "error"
+    csv = get("/standin/history?format=csv")
+    assert csv.splitlines()[0].startswith("id,") and "list_run_configurations" in csv
+
+
+def test_set_variable_exceptions_conditions_threads_and_source(standin):
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+
+    async def scenario(agent):
+        bp = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@counter"))
+        exc = await agent.call("set_exception_breakpoint", exception_class="java.lang.IllegalStateException")
+        cond = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@loop"), condition="i == 2")
+        started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
+        sid = started["session_id"]
+        assert started["pause"]["location"]["line"] == marker(app, "@counter")
+
+        # set_variable, then the program sees the new value.
+        v = (await agent.call("get_variables", session_id=sid))["variables"]
+        await agent.call("set_variable", session_id=sid, variable_id=var(v, "sq")["id"], new_value="100")
+        assert (await agent.call("evaluate_expression", session_id=sid, expression="sq"))["result"]["value"] == "100"
+        await agent.fails("set_variable", session_id=sid, variable_id=var(v, "flag")["id"], new_value="maybe")
+
+        threads = (await agent.call("list_threads", session_id=sid))["threads"]
+        assert any(t["name"] == "main" for t in threads), threads
+        src = await agent.call("get_source_context", session_id=sid)
+        assert "@counter" in json.dumps(src), src
+
+        # The caught exception pauses with its message.
+        r = await agent.call("resume", session_id=sid)
+        assert r["reason"] == "exception", r
+        assert "boom" in json.dumps(r), r
+
+        # The conditional breakpoint stops only when i == 2.
+        r = await agent.call("resume", session_id=sid)
+        assert r["location"]["line"] == marker(app, "@loop"), r
+        assert (await agent.call("evaluate_expression", session_id=sid, expression="i"))["result"]["value"] == "2"
+
+        await agent.call("toggle_breakpoint", breakpoint_id=cond["id"], enabled=False)
+        end = await agent.call("resume", session_id=sid)
+        assert end["state"] == "stopped", end
+        for b in (bp, exc, cond):
+            await agent.call("remove_breakpoint", breakpoint_id=b["id"])
+    run(standin, scenario)
+
+
+def test_pause_a_running_program_and_stop_it(standin):
+    spinner = os.path.join(standin.project, "src", "demo", "Spinner.java")
+
+    async def scenario(agent):
+        started = await agent.call("start_debug_session", run_configuration="Spinner")
+        sid = started["session_id"]
+        import asyncio
+        await asyncio.sleep(1.0)
+        p = await agent.call("pause", session_id=sid)
+        assert p["state"] == "paused" and p["reason"] == "pause", p
+        stack = await agent.call("get_stack_trace", session_id=sid)
+        assert any(f.get("file") == spinner for f in stack["frames"]), stack
+        await agent.call("stop_debug_session", session_id=sid)
+    run(standin, scenario)
+
+
+@pytest.fixture(autouse=True)
+def clean_slate(standin):
+    """Each test starts without breakpoints or live sessions, even after a failed one."""
+    yield
+
+    async def cleanup(agent):
+        await agent.s.call_tool("remove_breakpoint", {"all_agent_breakpoints": True})
+        sessions = (await agent.call("list_debug_sessions"))["sessions"]
+        for s in sessions:
+            if s.get("state") != "stopped":
+                await agent.s.call_tool("stop_debug_session", {"session_id": s["id"]})
+    run(standin, cleanup)

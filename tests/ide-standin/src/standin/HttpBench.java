@@ -41,7 +41,11 @@ public final class HttpBench {
                 ? "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"list_debug_sessions\",\"arguments\":{}}}"
                 : "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}";
         HttpRequest req = post(url, sid, body);
-        for (int i = 0; i < Math.min(n, 2000); i++) check(http.send(req, HttpResponse.BodyHandlers.ofString()));
+        // Warm up by time, not count: C2 keeps compiling Netty/HttpClient paths for seconds and
+        // would otherwise dominate the figures (seen with perf: ~half the CPU in C2 threads).
+        long warm = Long.parseLong(System.getenv().getOrDefault("HTTP_BENCH_WARMUP_S", "10")) * 1_000_000_000L;
+        long w0 = System.nanoTime();
+        while (System.nanoTime() - w0 < warm) check(http.send(req, HttpResponse.BodyHandlers.ofString()));
         long[] samples = new long[n];
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {

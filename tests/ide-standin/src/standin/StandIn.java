@@ -26,7 +26,8 @@ import java.nio.file.Path;
  *
  * Usage: StandIn <libdebugger_mcp_jni.so> <project dir> <settings.toml> [port]
  * Prints "STANDIN READY <port>" on stdout once serving. Extra endpoint for tests:
- * GET /standin/status → NativeBridge.status(); POST /standin/confirm?answer=false.
+ * GET /standin/status → NativeBridge.status(); GET /standin/history[?format=json|csv] → the
+ * tool window's history; POST /standin/confirm?answer=false (the user refuses confirmations).
  */
 public final class StandIn {
     public static volatile JdiCallbacks callbacks;
@@ -76,6 +77,10 @@ public final class StandIn {
                 McpHttpRelay.relay(req, ctx); // returns at once; SimpleChannelInboundHandler releases req
             } else if (path.equals("/standin/status")) {
                 reply(ctx, req, NativeBridge.status());
+            } else if (path.equals("/standin/history")) {
+                // What the IDE tool window renders: Rust-owned history, as JSON or an export.
+                String format = new QueryStringDecoder(req.uri()).parameters().getOrDefault("format", java.util.List.of("")).get(0);
+                reply(ctx, req, format.isEmpty() ? NativeBridge.history("{}") : NativeBridge.exportHistory(format, "{}"));
             } else if (path.equals("/standin/confirm")) {
                 String answer = new QueryStringDecoder(req.uri()).parameters().getOrDefault("answer", java.util.List.of("true")).get(0);
                 callbacks.confirmAnswer = Boolean.parseBoolean(answer);

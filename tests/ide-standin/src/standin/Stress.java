@@ -45,6 +45,24 @@ public final class Stress {
             th.start();
         }
         for (Thread th : ts) th.join();
+        // The HTTP relay under the same checks: handleHttp, responder start/chunk/end (Rust
+        // threads), cancelHttp on channel close, and the log thread.
+        io.netty.channel.Channel server = StandIn.start(0);
+        int port = ((java.net.InetSocketAddress) server.localAddress()).getPort();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String url = "http://127.0.0.1:" + port + "/debugger-mcp";
+        for (int i = 0; i < 200; i++) {
+            java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                    .header("content-type", "application/json").header("accept", "application/json, text/event-stream")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":" + i
+                            + ",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                            + "\"clientInfo\":{\"name\":\"stress\",\"version\":\"1\"}}}")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200 || !r.body().contains("protocolVersion")) {
+                if (failures.incrementAndGet() < 5) System.err.println("bad HTTP answer: " + r.statusCode() + " " + r.body());
+            }
+        }
+        server.close().sync();
         // Exercise the other entry points too, so -Xcheck:jni sees every one of them.
         NativeBridge.pushEvent("{\"event\":\"resumed\",\"session_id\":\"s1\"}");
         NativeBridge.history("{}");
