@@ -240,6 +240,14 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
             cancel.cancel();
         }
     };
+    // TCP_NODELAY: responses are written in several small frames (headers, SSE events); with
+    // Nagle's algorithm and the client's delayed ACK each request would stall ~40 ms.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     let server = axum::serve(listener, app).with_graceful_shutdown(shutdown);
     let server = tokio::spawn(async move { server.await });
     cancel.cancelled().await;
