@@ -378,7 +378,12 @@ impl Inner {
                     o["condition"] = json!(c);
                 }
                 if let Some(c) = b.hit_condition.as_ref().filter(|c| !c.is_empty()) {
-                    o["hitCondition"] = json!(c);
+                    o["hitCondition"] = match (s.adapter, c.trim().parse::<u64>()) {
+                        // gdb takes hitCondition as an ignore count ("2" stops on the 3rd hit);
+                        // the tool's meaning is "stop on the Nth hit", as debugpy has it.
+                        (AdapterKind::Gdb, Ok(n)) => json!(n.saturating_sub(1).to_string()),
+                        _ => json!(c),
+                    };
                 }
                 if let Some(c) = b.log_message.as_ref().filter(|c| !c.is_empty()) {
                     o["logMessage"] = json!(c);
