@@ -169,7 +169,8 @@ def compile_c(project: pathlib.Path):
     gcc = shutil.which("gcc")
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "prog"), str(project / "prog.c")], check=True)
+    for name in ("prog", "spin"):
+        subprocess.run([gcc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
 
 
 def gdb_env_check():
