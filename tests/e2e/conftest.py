@@ -48,8 +48,9 @@ class ToolFailed(AssertionError):
 class Mcp:
     """A synchronous facade over an MCP ClientSession living on a background event loop."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, elicitation_callback=None):
         self.url = url
+        self.elicitation_callback = elicitation_callback
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -63,7 +64,8 @@ class Mcp:
         async def run():
             try:
                 async with streamable_http_client(self.url) as (read, write):
-                    async with ClientSession(read, write) as session:
+                    kw = {"elicitation_callback": self.elicitation_callback} if self.elicitation_callback else {}
+                    async with ClientSession(read, write, **kw) as session:
                         await session.initialize()
                         self.session = session
                         started.set_result(None)
@@ -199,9 +201,22 @@ def c_brave():
 
 @pytest.fixture(scope="module")
 def py_careful():
-    """The Python project without brave mode: destructive tools must be refused."""
+    """The Python project without brave mode: destructive tools must be refused (this client
+    cannot ask its user), or asked through MCP elicitation (the `asking` client, whose user's
+    answers are queued in `answers`; each question is recorded in `asked`)."""
+    from mcp import types
+
     server, client = start("py", "")
-    yield server.project, client
+    answers: list[bool] = []
+    asked: list[str] = []
+
+    async def on_elicit(context, params):
+        asked.append(params.message)
+        return types.ElicitResult(action="accept" if answers.pop(0) else "decline", content={})
+
+    asking = Mcp(server.url, elicitation_callback=on_elicit)
+    yield server.project, client, asking, answers, asked
+    asking.close()
     client.close()
     assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
 
