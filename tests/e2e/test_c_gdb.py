@@ -229,3 +229,37 @@ def test_set_array_element(c):
     start(m)
     m.ok("set_variable", {"path": "numbers[2]", "new_value": "33"})
     assert m.ok("evaluate_expression", {"expression": "numbers[2]"})["result"]["value"] == "33"
+
+
+def test_run_configuration_sessions_status_and_wait_filter(c):
+    project, m = c
+    b24 = m.ok("set_breakpoint", {"file_path": "prog.c", "line": 24})
+    b35 = m.ok("set_breakpoint", {"file_path": "prog.c", "line": 35})
+    r = m.ok("run_configuration", {"name": "prog (gdb)", "mode": "debug"})
+    sid = r["session_id"]
+    assert r["mode"] == "debug"
+    w = m.ok("wait_for_pause", {"breakpoint_ids": [b35["id"]], "timeout_ms": LONG})
+    assert w["matched"] is False and w["location"]["line"] == 24 and w["breakpoint_ids"] == [b24["id"]]
+    sessions = m.ok("list_debug_sessions")["sessions"]
+    assert [(s["id"], s["state"], s["is_current"], s["run_configuration"]) for s in sessions if s["id"] == sid] == [
+        (sid, "paused", True, "prog (gdb)")]
+    st = m.ok("get_debug_session_status", {"source_context_lines": 0, "max_stack_frames": 1})
+    assert st["state"] == "paused" and st["paused_reason"] == "breakpoint"
+    assert st["location"] == loc(project, 24, "sum_squares")
+    assert st["breakpoint_hit"][0]["id"] == b24["id"]
+    assert [(f["method"], f["line"]) for f in st["stack_summary"]] == [("sum_squares", 24)]
+    assert var(st["variables"], "i")["value"] == "1"
+    assert [l["number"] for l in st["source_context"]["lines"]] == [24]
+    assert m.ok("remove_breakpoint", {"breakpoint_id": b24["id"]})["removed"] == [b24["id"]]
+    m.ok("resume", {"wait": False})
+    w = m.ok("wait_for_pause", {"breakpoint_ids": [b35["id"]], "timeout_ms": LONG})
+    assert w["matched"] is True and w["location"] == loc(project, 35, "main")
+    assert var(w["frame"]["variables"], "result")["value"] == "30"
+    stop = m.ok("stop_debug_session", {"session_id": sid})
+    assert stop["state"] == "stopped"
+    assert m.ok("get_debug_session_status", {"session_id": sid})["state"] == "stopped"
+
+    run = m.ok("run_configuration", {"name": "prog (gdb)", "mode": "run"})
+    done = m.ok("wait_for_pause", {"session_id": run["session_id"], "timeout_ms": LONG})
+    assert done["state"] == "stopped"  # no debugger: breakpoints do not stop it
+    assert "result=30 counter=7" in output_text(m, run["session_id"])
