@@ -221,8 +221,9 @@ def test_exception_breakpoints_unsupported_for_c_with_clear_message(c):
     assert m.ok("list_breakpoints")["total"] == 1  # nothing was added
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: gdb's setVariable cannot find array elements by the name it "
-                   "lists them with ('2'); the DAP backend has no evaluateName to fall back to setExpression")
+@pytest.mark.xfail(strict=True, reason="known bug: gdb's DAP setVariable answers \"no variable named '2'\" for an "
+                   "array element (it keys array children by int index, the request names them by string); "
+                   "gdb sends no evaluateName, so the backend cannot fall back to setExpression")
 def test_set_array_element(c):
     _, m = c
     m.ok("set_breakpoint", {"file_path": "prog.c", "line": 34})
