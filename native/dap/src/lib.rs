@@ -109,6 +109,15 @@ struct Session {
     values: Mutex<ValueTable>,
 }
 
+/// gdb's CLI echo of a breakpoint set in a live session ("Breakpoint 3 at 0x5555…: file
+/// prog.c, line 36."); the binding itself arrives as a `breakpoint` event.
+fn is_gdb_breakpoint_set_line(text: &str) -> bool {
+    let rest = text.strip_prefix("Temporary breakpoint ").or_else(|| text.strip_prefix("Breakpoint "));
+    rest.and_then(|r| r.split_once(' ')).is_some_and(|(n, tail)| {
+        !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && tail.starts_with("at 0x") && !tail.trim_end().contains('\n')
+    })
+}
+
 fn err_from(session: &Session, e: DapError) -> BackendError {
     match e {
         DapError::Failed(m) => BackendError::Failed(m),
@@ -743,7 +752,9 @@ impl Inner {
                 // "stdout"; the binding itself arrives as a `breakpoint` event.
                 if s.adapter == AdapterKind::Gdb
                     && category == OutputCategory::Stdout
-                    && (text.contains("No source file named ") || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending.")))
+                    && (text.contains("No source file named ")
+                        || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
+                        || is_gdb_breakpoint_set_line(&text))
                 {
                     return;
                 }
