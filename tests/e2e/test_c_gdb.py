@@ -148,6 +148,7 @@ def test_set_variable_run_to_line_and_output(c):
     assert end["state"] == "stopped" and end["exit_code"] == 0
     text = output_text(m, sid)
     assert "result=30 counter=11\n" in text and "hello triangle 4 30\n" in text
+    assert " at 0x" not in text  # gdb's CLI echo of the run-to breakpoint is not program output
 
 
 def test_condition_hit_condition_log_message_temporary(c):
