@@ -31,6 +31,8 @@ const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
 const SYNTHETIC_GROUPS: &[&str] = &["special variables", "function variables", "class variables", "protected variables"];
+/// How long gdb may keep delivering the output of a program that ended (see shutdown_after_output).
+const GDB_OUTPUT_GRACE: Duration = Duration::from_millis(1500);
 /// Ended sessions kept for status and clear errors.
 const KEEP_ENDED: usize = 16;
 
@@ -267,6 +269,16 @@ impl Session {
 
     /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
     /// the debuggee is gone: gdb leaves a ptrace'd inferior running when gdb itself is killed.
+    /// Shutdown after the debuggee ended by itself. gdb reads the program's output on its own
+    /// thread, independently of the exit event: killing gdb at once loses the program's last
+    /// lines (all of a short program's output under load), so it gets a grace period.
+    async fn shutdown_after_output(&self) {
+        if self.adapter == AdapterKind::Gdb {
+            tokio::time::sleep(GDB_OUTPUT_GRACE).await;
+        }
+        self.shutdown().await;
+    }
+
     async fn shutdown(&self) {
         let _ = self
             .client
@@ -718,7 +730,7 @@ impl Inner {
             "terminated" => {
                 self.mark_ended(s, "the debuggee terminated".into());
                 let s = s.clone();
-                tokio::spawn(async move { s.shutdown().await });
+                tokio::spawn(async move { s.shutdown_after_output().await });
             }
             transport::SYNTHETIC_CLOSED => {
                 let why = s.client.exit_info().map(|e| e.describe()).unwrap_or_else(|| "adapter exited".into());
@@ -851,10 +863,7 @@ impl Inner {
             // starts it at `launch`; a short program is done before `configurationDone` is
             // answered): a finished session, not a failed launch.
             Err(BackendError::InvalidState(_) | BackendError::Failed(_))
-                if session.ended.lock().unwrap().as_deref() == Some("the debuggee terminated") =>
-            {
-                session.shutdown().await;
-            }
+                if session.ended.lock().unwrap().as_deref() == Some("the debuggee terminated") => {}
             Err(e) => {
                 let tail = client.stderr_tail();
                 self.mark_ended(&session, format!("launch failed: {e}"));
