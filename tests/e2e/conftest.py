@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 import pytest
 from mcp import ClientSession
@@ -238,6 +239,19 @@ def var(variables: list, name: str) -> dict:
     return found[0]
 
 
-def output_text(m: Mcp, session_id: str) -> str:
-    st = m.ok("get_debug_session_status", {"session_id": session_id})
-    return "".join(o["text"] for o in st.get("recent_output", []))
+def output_text(m: Mcp, session_id: str, category: str = "stdout", expect: str | None = None) -> str:
+    """The session's output of one category (stdout, stderr, tracepoint), joined. Streams are
+    joined separately: the debuggee's stdout and the debugger's tracepoint output arrive on
+    different channels and interleave arbitrarily.
+
+    With `expect`, waits (bounded) until that text has arrived: the debuggee's output is read
+    from its pipe by the adapter independently of the exit event, so it may trail the
+    "stopped" state by a moment, and no tool can wait for output (there is no console-output
+    tool among the 30)."""
+    deadline = time.monotonic() + 30
+    while True:
+        st = m.ok("get_debug_session_status", {"session_id": session_id})
+        text = "".join(o["text"] for o in st.get("recent_output", []) if o["category"] == category)
+        if expect is None or expect in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.05)

@@ -146,7 +146,7 @@ def test_set_variable_run_to_line_and_output(c):
     assert m.ok("get_source_context", {"context_lines": 2})["breakpoints"] == [34]
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0
-    text = output_text(m, sid)
+    text = output_text(m, sid, expect="hello triangle 4 30\n")
     assert "result=30 counter=11\n" in text and "hello triangle 4 30\n" in text
     assert " at 0x" not in text  # gdb's CLI echo of the run-to breakpoint is not program output
 
@@ -170,7 +170,7 @@ def test_condition_hit_condition_log_message_temporary(c):
     assert p["location"] == loc(project, 35, "main") and p["breakpoint_ids"] == [tmp["id"]]
     remaining = {b["id"] for b in m.ok("list_breakpoints")["breakpoints"]}
     assert remaining == {cond["id"], log["id"], hit["id"]}  # the temporary one is gone
-    text = output_text(m, sid)
+    text = output_text(m, sid, "tracepoint", expect="square 4 is 16")
     assert all(f"square {v} is {v * v}" in text for v in (1, 2, 3, 4)), text
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0
@@ -210,7 +210,7 @@ def test_pause_running_c_program_and_wait_timeout(c):
     m.ok("set_variable", {"path": "keep_going", "new_value": "0"})
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0
-    assert "spun 1" in output_text(m, sid)
+    assert "spun 1" in output_text(m, sid, expect="spun 1")
 
 
 def test_exception_breakpoints_unsupported_for_c_with_clear_message(c):
@@ -264,4 +264,4 @@ def test_run_configuration_sessions_status_and_wait_filter(c):
     run = m.ok("run_configuration", {"name": "prog (gdb)", "mode": "run"})
     done = m.ok("wait_for_pause", {"session_id": run["session_id"], "timeout_ms": LONG})
     assert done["state"] == "stopped"  # no debugger: breakpoints do not stop it
-    assert "result=30 counter=7" in output_text(m, run["session_id"])
+    assert "result=30 counter=7" in output_text(m, run["session_id"], expect="result=30 counter=7")
