@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 import pytest
 from mcp import ClientSession
@@ -48,8 +49,9 @@ class ToolFailed(AssertionError):
 class Mcp:
     """A synchronous facade over an MCP ClientSession living on a background event loop."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, elicitation_callback=None):
         self.url = url
+        self.elicitation_callback = elicitation_callback
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -63,7 +65,8 @@ class Mcp:
         async def run():
             try:
                 async with streamable_http_client(self.url) as (read, write):
-                    async with ClientSession(read, write) as session:
+                    kw = {"elicitation_callback": self.elicitation_callback} if self.elicitation_callback else {}
+                    async with ClientSession(read, write, **kw) as session:
                         await session.initialize()
                         self.session = session
                         started.set_result(None)
@@ -169,7 +172,8 @@ def compile_c(project: pathlib.Path):
     gcc = shutil.which("gcc")
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "prog"), str(project / "prog.c")], check=True)
+    for name in ("prog", "spin"):
+        subprocess.run([gcc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
 
 
 def gdb_env_check():
@@ -198,9 +202,22 @@ def c_brave():
 
 @pytest.fixture(scope="module")
 def py_careful():
-    """The Python project without brave mode: destructive tools must be refused."""
+    """The Python project without brave mode: destructive tools must be refused (this client
+    cannot ask its user), or asked through MCP elicitation (the `asking` client, whose user's
+    answers are queued in `answers`; each question is recorded in `asked`)."""
+    from mcp import types
+
     server, client = start("py", "")
-    yield server.project, client
+    answers: list[bool] = []
+    asked: list[str] = []
+
+    async def on_elicit(context, params):
+        asked.append(params.message)
+        return types.ElicitResult(action="accept" if answers.pop(0) else "decline", content={})
+
+    asking = Mcp(server.url, elicitation_callback=on_elicit)
+    yield server.project, client, asking, answers, asked
+    asking.close()
     client.close()
     assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
 
@@ -222,6 +239,19 @@ def var(variables: list, name: str) -> dict:
     return found[0]
 
 
-def output_text(m: Mcp, session_id: str) -> str:
-    st = m.ok("get_debug_session_status", {"session_id": session_id})
-    return "".join(o["text"] for o in st.get("recent_output", []))
+def output_text(m: Mcp, session_id: str, category: str = "stdout", expect: str | None = None) -> str:
+    """The session's output of one category (stdout, stderr, tracepoint), joined. Streams are
+    joined separately: the debuggee's stdout and the debugger's tracepoint output arrive on
+    different channels and interleave arbitrarily.
+
+    With `expect`, waits (bounded) until that text has arrived: the debuggee's output is read
+    from its pipe by the adapter independently of the exit event, so it may trail the
+    "stopped" state by a moment, and no tool can wait for output (there is no console-output
+    tool among the 30)."""
+    deadline = time.monotonic() + 30
+    while True:
+        st = m.ok("get_debug_session_status", {"session_id": session_id})
+        text = "".join(o["text"] for o in st.get("recent_output", []) if o["category"] == category)
+        if expect is None or expect in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.05)

@@ -122,6 +122,15 @@ struct Session {
     values: Mutex<ValueTable>,
 }
 
+/// gdb's CLI echo of a breakpoint set in a live session ("Breakpoint 3 at 0x5555…: file
+/// prog.c, line 36."); the binding itself arrives as a `breakpoint` event.
+fn is_gdb_breakpoint_set_line(text: &str) -> bool {
+    let rest = text.strip_prefix("Temporary breakpoint ").or_else(|| text.strip_prefix("Breakpoint "));
+    rest.and_then(|r| r.split_once(' ')).is_some_and(|(n, tail)| {
+        !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && tail.starts_with("at 0x") && !tail.trim_end().contains('\n')
+    })
+}
+
 fn err_from(session: &Session, e: DapError) -> BackendError {
     match e {
         DapError::Failed(m) => BackendError::Failed(m),
@@ -476,7 +485,12 @@ impl Inner {
                     o["condition"] = json!(c);
                 }
                 if let Some(c) = b.hit_condition.as_ref().filter(|c| !c.is_empty()) {
-                    o["hitCondition"] = json!(c);
+                    o["hitCondition"] = match (s.adapter, c.trim().parse::<u64>()) {
+                        // gdb takes hitCondition as an ignore count ("2" stops on the 3rd hit);
+                        // the tool's meaning is "stop on the Nth hit", as debugpy has it.
+                        (AdapterKind::Gdb, Ok(n)) => json!(n.saturating_sub(1).to_string()),
+                        _ => json!(c),
+                    };
                 }
                 if let Some(c) = b.log_message.as_ref().filter(|c| !c.is_empty()) {
                     o["logMessage"] = json!(c);
@@ -962,8 +976,8 @@ impl Inner {
                 if s.adapter == AdapterKind::Gdb
                     && category == OutputCategory::Stdout
                     && (text.contains("No source file named ")
-                        || (text.starts_with("Breakpoint ")
-                            && text.trim_end().ends_with("pending.")))
+                        || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
+                        || is_gdb_breakpoint_set_line(&text))
                 {
                     return;
                 }

@@ -74,8 +74,9 @@ async fn launch_json_pending_breakpoint_variables_paging_set_value_evaluate() {
     // Nested dict: nested['outer']['inner'] == 42.
     let nested = find(&vars, "nested");
     let kids = h.children_of(&s, nested, 0, 100).await;
-    let special = find(&kids.children, "special variables");
-    assert_eq!(special.scope, ValueScope::Synthetic);
+    // debugpy's "special variables"/"function variables" groups are not program values and are
+    // left out of pages (they would shift offsets).
+    assert!(kids.children.iter().all(|c| c.name != "special variables" && c.name != "function variables"), "{kids:?}");
     let outer = find(&kids.children, "'outer'");
     let inner = h.children_of(&s, outer, 0, 100).await;
     assert_eq!(find(&inner.children, "'inner'").value, "42");

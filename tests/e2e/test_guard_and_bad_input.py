@@ -1,0 +1,145 @@
+"""Without brave mode destructive tools are refused (a client that cannot ask its user) or asked
+through MCP elicitation; bad input of every kind gets isError with a clear message and the
+server keeps working. Real sidecar, real debugpy, Python MCP SDK over Streamable HTTP."""
+
+from __future__ import annotations
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from conftest import cleanup, var
+
+LONG = 55000
+
+
+def still_works(m):
+    cfgs = m.ok("list_run_configurations")["configurations"]
+    assert [c["name"] for c in cfgs] == ["Run app"]
+
+
+# --- confirmation (no brave mode) ----------------------------------------------------------------
+
+def test_destructive_tools_refused_without_brave_mode(py_careful):
+    project, m, *_ = py_careful
+    msg = m.err("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True})
+    assert "needs the user's confirmation" in msg and "brave_mode = true" in msg
+    msg = m.err("run_configuration", {"name": "Run app", "mode": "run"})
+    assert "brave_mode = true" in msg
+    assert m.ok("list_debug_sessions")["sessions"] == []  # nothing was started
+    # non-destructive tools still work
+    bp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 28})
+    assert bp["source_line"] == "    count = 3"
+    m.ok("remove_breakpoint", {"breakpoint_id": bp["id"]})
+
+
+def test_elicitation_asks_the_user_and_respects_the_answer(py_careful):
+    project, m, asking, answers, asked = py_careful
+    cleanup(asking)
+    try:
+        m.ok("set_breakpoint", {"file_path": "app.py", "line": 29})
+        answers[:] = [False]
+        msg = asking.err("start_debug_session", {"run_configuration": "Run app"})
+        assert "declined" in msg and asked and "Run app" in asked[-1]
+        assert asking.ok("list_debug_sessions")["sessions"] == []
+
+        answers[:] = [True]
+        r = asking.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})
+        assert r["pause"]["location"]["line"] == 29
+        answers[:] = [False]
+        msg = asking.err("set_variable", {"path": "count", "new_value": "5"})
+        assert "declined" in msg and "count = 5" in asked[-1]
+        assert asking.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "3"
+        # the client without elicitation gets the refusal, the one with it is asked
+        assert "brave_mode" in m.err("evaluate_code_fragment", {"code": "count = 6", "allow_side_effects": True})
+        answers[:] = [True]
+        asking.ok("evaluate_code_fragment", {"code": "count = 6", "allow_side_effects": True})
+        assert asking.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "6"
+        assert answers == []
+    finally:
+        cleanup(asking)
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+def test_wrong_types_name_field_expected_and_received(py_careful):
+    _, m, *_ = py_careful
+    msg = m.err("set_breakpoint", {"file_path": 12})
+    assert "field 'file_path': expected string, received integer 12" in msg
+    assert "field 'line': required" in msg
+    msg = m.err("set_breakpoint", {"file_path": "app.py", "line": "x", "bogus": 1})
+    assert "field 'line': expected integer, received string \"x\"" in msg
+    assert "field 'bogus': unknown parameter" in msg and "file_path" in msg
+    msg = m.err("run_configuration", {"name": "Run app", "mode": "fast"})
+    assert "mode" in msg and "run" in msg and "debug" in msg and "fast" in msg
+    msg = m.err("resume", {"timeout_ms": 60000})
+    assert "field 'timeout_ms'" in msg and "55000" in msg
+    msg = m.err("set_breakpoint", {"file_path": "app.py", "line": 0})
+    assert "field 'line'" in msg
+    still_works(m)
+
+
+def test_unknown_tool(py_careful):
+    _, m, *_ = py_careful
+    # The server answers an unknown tool with a JSON-RPC error (-32602), which the SDK raises;
+    # either form must name the tool.
+    try:
+        res = m.call("no_such_tool", {})
+    except MCPError as e:
+        assert "no_such_tool" in str(e)
+    else:
+        assert res.is_error and "no_such_tool" in res.content[0].text
+    still_works(m)
+
+
+def test_unknown_ids(py_careful):
+    _, m, *_ = py_careful
+    msg = m.err("stop_debug_session", {"session_id": "s99"})
+    assert "s99" in msg
+    msg = m.err("get_debug_session_status", {"session_id": "s99"})
+    assert "s99" in msg
+    msg = m.err("toggle_breakpoint", {"breakpoint_id": "b99"})
+    assert "unknown breakpoint id 'b99'" in msg
+    none = m.ok("remove_breakpoint", {"breakpoint_id": "b99"})
+    assert none["removed"] == [] and "nothing" in none["message"]
+    gone = m.ok("remove_watch", {"watch_id": "w77"})
+    assert gone["removed"] is False
+    msg = m.err("expand_variable", {"variable_id": "v9999"})
+    assert "v9999" in msg or "no debug session" in msg
+    msg = m.err("resume", {})
+    assert "no debug session" in msg and "start_debug_session" in msg
+    msg = m.err("get_source_context", {"file_path": "/etc/passwd", "line": 1})
+    assert "outside the project" in msg
+    still_works(m)
+
+
+def test_bad_ids_while_paused_and_stale_value_after_resume(py_brave):
+    project, m = py_brave
+    cleanup(m)
+    try:
+        msg = m.err("start_debug_session", {"run_configuration": "Nope"})
+        assert "run configuration 'Nope'" in msg and "'Run app'" in msg  # lists the known ones
+        m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
+        r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})
+        sid = r["session_id"]
+        acc = var(m.ok("get_variables")["variables"], "acc")
+        msg = m.err("expand_variable", {"variable_id": "v9999"})
+        assert "unknown variable id 'v9999'" in msg
+        msg = m.err("get_variables", {"session_id": "s42"})
+        assert "s42" in msg
+        msg = m.err("select_stack_frame", {"frame_index": 40})
+        assert "40" in msg
+        msg = m.err("expand_variable", {"path": "order.nope"})
+        assert "'order' has no child 'nope'" in msg
+        msg = m.err("get_variables", {"thread_id": "777"})
+        assert "777" in msg
+        m.ok("resume", {"timeout_ms": LONG})
+        msg = m.err("set_variable", {"variable_id": acc["id"], "new_value": "1"})
+        assert f"value id {acc['id']} is stale" in msg and "get_variables" in msg
+        msg = m.err("expand_variable", {"variable_id": acc["id"]})
+        assert "stale" in msg
+        # the server and the session keep working
+        again = var(m.ok("get_variables")["variables"], "acc")
+        assert again["value"] == "2" and again["id"] != acc["id"]
+        assert m.ok("get_debug_session_status")["session_id"] == sid
+    finally:
+        cleanup(m)
