@@ -352,7 +352,14 @@ impl FakeBackend {
     }
 
     async fn enter(&self, op: String) {
-        self.log.lock().unwrap().push(op);
+        {
+            let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+            // Bounded: benchmarks call millions of ops.
+            if log.len() >= 10_000 {
+                log.drain(..5_000);
+            }
+            log.push(op);
+        }
         if self.hang.load(Ordering::SeqCst) {
             std::future::pending::<()>().await;
         }

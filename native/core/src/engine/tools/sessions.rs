@@ -192,10 +192,14 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
         }
         Err(e) => return Err(e),
     };
-    let (info, pause, seq, exit_code, thread, selected) = c.engine.with_state(|s| {
-        let x = &s.sessions[&sid];
-        (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame)
-    });
+    let (info, pause, seq, exit_code, thread, selected) = c
+        .engine
+        .with_state(|s| {
+            s.sessions
+                .get(&sid)
+                .map(|x| (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame))
+        })
+        .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
     let mut out = json!({"session_id": sid, "name": info.name, "state": state_name(info.state)});
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {

@@ -130,6 +130,9 @@ async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, f
                 Some(Lookup::Stale) => Err(ToolError(format!(
                     "value id {id} is stale: the program resumed since it was read; call get_variables again"
                 ))),
+                Some(Lookup::Expired) => Err(ToolError(format!(
+                    "value id {id} expired: too many values were read during this pause; read it again with get_variables or expand_variable by path"
+                ))),
                 _ => Err(ToolError(format!(
                     "unknown variable id '{id}'; ids come from get_variables, expand_variable or evaluate_expression of this session"
                 ))),
