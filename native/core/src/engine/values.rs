@@ -90,12 +90,14 @@ impl ValueTable {
     }
 }
 
+/// ASCII case-insensitive substring test without allocating (patterns are ASCII key names).
+fn contains_ci(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    !n.is_empty() && h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
 pub fn is_secret(cfg: &Config, name: &str) -> bool {
-    if !cfg.redaction.enabled {
-        return false;
-    }
-    let lower = name.to_lowercase();
-    cfg.redaction.patterns.iter().any(|p| !p.is_empty() && lower.contains(&p.to_lowercase()))
+    cfg.redaction.enabled && cfg.redaction.patterns.iter().any(|p| contains_ci(name, p))
 }
 
 /// Masks `key: value` / `key=value` pairs whose key looks like a secret inside a rendered
@@ -105,10 +107,13 @@ pub fn scrub(cfg: &Config, value: &str) -> String {
     if !cfg.redaction.enabled || cfg.redaction.patterns.is_empty() {
         return value.to_string();
     }
+    // Fast path, no allocation: most values mention no secret at all.
+    if !cfg.redaction.patterns.iter().any(|p| contains_ci(value, p)) {
+        return value.to_string();
+    }
     let lower = value.to_lowercase();
     let patterns: Vec<String> = cfg.redaction.patterns.iter().filter(|p| !p.is_empty()).map(|p| p.to_lowercase()).collect();
-    // Fast path: most values mention no secret at all.
-    if lower.len() != value.len() || !patterns.iter().any(|p| lower.contains(p.as_str())) {
+    if lower.len() != value.len() {
         // (A lowercase form of different byte length would misalign offsets; such values are
         // only scrubbed by name.)
         return value.to_string();
