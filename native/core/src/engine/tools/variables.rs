@@ -37,6 +37,8 @@ impl Scope {
     }
 }
 
+type BoxedNode<'a> = Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>>;
+
 /// Registers `node` and, while `depth > 1`, its children (at most `max` per node).
 fn build<'a>(
     c: &'a Call<'a>,
@@ -46,7 +48,7 @@ fn build<'a>(
     depth: u32,
     max: u32,
     parent_redacted: bool,
-) -> Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>> {
+) -> BoxedNode<'a> {
     Box::pin(async move {
         let redacted = parent_redacted || is_secret(&c.cfg, &node.name);
         let shown = register(c, sid, &node, path.clone(), parent_redacted)?;
