@@ -102,6 +102,15 @@ impl FValue {
         }
     }
 
+    fn child_len(&self) -> usize {
+        match self {
+            FValue::List(items) => items.len(),
+            FValue::Dict(entries) => entries.len(),
+            FValue::Obj { fields, .. } => fields.len(),
+            _ => 0,
+        }
+    }
+
     fn child_mut(&mut self, index: usize) -> Option<&mut FValue> {
         match self {
             FValue::List(items) => items.get_mut(index),
@@ -352,7 +361,14 @@ impl FakeBackend {
     }
 
     async fn enter(&self, op: String) {
-        self.log.lock().unwrap().push(op);
+        {
+            let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+            // Bounded: benchmarks call millions of ops.
+            if log.len() >= 10_000 {
+                log.drain(..5_000);
+            }
+            log.push(op);
+        }
         if self.hang.load(Ordering::SeqCst) {
             std::future::pending::<()>().await;
         }
@@ -411,16 +427,16 @@ impl FakeBackend {
     }
 
     fn node(&self, name: String, v: &FValue, scope: ValueScope, handle_base: &str, settable: bool) -> ValueNode {
-        let children = v.children();
+        let n = v.child_len();
         ValueNode {
             name,
             value: v.render(),
             type_name: Some(v.type_name()),
-            has_children: !children.is_empty(),
-            children_handle: (!children.is_empty()).then(|| format!("c:{handle_base}")),
+            has_children: n > 0,
+            children_handle: (n > 0).then(|| format!("c:{handle_base}")),
             set_handle: settable.then(|| format!("s:{handle_base}")),
             evaluate_name: None,
-            child_count: (!children.is_empty()).then_some(children.len() as u64),
+            child_count: (n > 0).then_some(n as u64),
             scope,
         }
     }

@@ -6,6 +6,7 @@
 //! - `history`: the bounded command history the IDE tool window renders.
 //! - `config`: the Rust-owned TOML settings.
 //! - `fake` (feature `fake-backend`): a deterministic in-memory backend for tests and benches.
+//!
 //! The core never binds sockets, speaks DAP or touches JNI; hosts give it a backend and serve
 //! the handler/router it builds.
 

@@ -60,7 +60,7 @@ async fn breakpoint_is_pending_then_binds_moved_with_source_text() {
     let h = H::new(brave());
     let bp = h.ok("set_breakpoint", json!({"file_path": "main.py", "line": 14})).await;
     assert_eq!(bp["verified"], false);
-    assert!(bp["note"].as_str().unwrap().contains("pending: binds when a session starts"), "{bp}");
+    assert_eq!(bp["message"], "pending: binds when a session starts", "{bp}");
     assert_eq!(bp["owner"], "agent");
     // A session binds it, moving it from the blank line 14 to the next code line (16).
     let started = h.ok("start_debug_session", json!({"run_configuration": "main", "wait_for_pause": true})).await;
@@ -74,7 +74,7 @@ async fn breakpoint_is_pending_then_binds_moved_with_source_text() {
     let moved = h.ok("set_breakpoint", json!({"file_path": h.path("main.py"), "line": 2})).await;
     assert_eq!(moved["line"], 3);
     assert_eq!(moved["source_line"], "def main(limit):");
-    assert!(moved["note"].as_str().unwrap().contains("moved it from line 2 to line 3"), "{moved}");
+    assert!(moved["moved"].as_str().unwrap().contains("moved it from line 2 to line 3"), "{moved}");
 }
 
 #[tokio::test]
@@ -557,4 +557,26 @@ async fn every_call_is_recorded_in_history() {
     assert_eq!(entries[1].params["line"], 8);
     assert_eq!(entries[1].project, h.root.to_string_lossy());
     assert_eq!(entries[1].result.as_ref().unwrap()["line"], 8);
+}
+
+/// Many steps on a multi-threaded runtime: every step must report the line the fake moved to,
+/// never the previous stop (events can arrive before or after the control op returns).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steps_never_report_a_stale_stop_on_a_multi_threaded_runtime() {
+    let h = H::new(brave());
+    for _ in 0..5 {
+        h.ok("set_breakpoint", json!({"file_path": "main.py", "line": 4})).await;
+        h.ok("start_debug_session", json!({"run_configuration": "main", "wait_for_pause": true})).await;
+        let mut last = 0;
+        let mut lines = Vec::new();
+        for _ in 0..6 {
+            let r = h.ok("step_over", json!({})).await;
+            let line = r["location"]["line"].as_u64().unwrap();
+            assert_ne!(line, last, "{r:#}");
+            last = line;
+            lines.push(line);
+        }
+        assert_eq!(lines, [5, 6, 7, 8, 9, 10]);
+        h.ok("stop_debug_session", json!({})).await;
+    }
 }

@@ -100,9 +100,16 @@ impl<'a> Call<'a> {
     /// Session to act on: the requested id, else the current session, else the only live one.
     pub async fn session(&mut self, root: &str, requested: Option<&str>) -> Result<String, ToolError> {
         if let Some(id) = requested {
-            if self.engine.with_state(|s| s.sessions.contains_key(id)) {
-                self.engine.claim_session(id, root);
-                return Ok(id.to_string());
+            let owner = self.engine.with_state(|s| s.sessions.get(id).map(|x| x.project.clone()));
+            match owner {
+                Some(Some(p)) if p != root => {
+                    return Err(ToolError(format!("session {id} belongs to project {p}; pass project_path \"{p}\"")));
+                }
+                Some(_) => {
+                    self.engine.claim_session(id, root);
+                    return Ok(id.to_string());
+                }
+                None => {}
             }
             let listed = self.backend_sessions(root).await?;
             if listed.iter().any(|s| s.id == id) {

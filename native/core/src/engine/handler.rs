@@ -4,14 +4,18 @@
 use super::context::{CallContext, Confirmer};
 use super::{Engine, registry};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ElicitRequestParams, ElicitationAction, ElicitationSchema, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema,
+    Implementation, InputRequest, InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{ElicitationMode, Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// Key of the confirmation in a 2026-07-28 `input_required` round trip.
+const CONFIRM_KEY: &str = "confirm";
 
 const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. Typical workflow: \
 1) set_breakpoint on the lines you suspect (file paths relative to the project root are fine); \
@@ -38,19 +42,43 @@ impl McpHandler {
     }
 }
 
-/// Asks through the connected client with an empty form: accept = go ahead.
+fn confirm_form(message: &str) -> ElicitRequestParams {
+    ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: message.to_string(),
+        requested_schema: ElicitationSchema::new(BTreeMap::new()),
+    }
+}
+
+/// Asks through the connected client with an empty form: accept = go ahead. Session-based
+/// protocol revisions (server-to-client requests allowed).
 struct PeerConfirmer(Peer<RoleServer>);
 
 #[async_trait::async_trait]
 impl Confirmer for PeerConfirmer {
     async fn confirm(&self, message: &str) -> Result<bool, String> {
-        let params = ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: message.to_string(),
-            requested_schema: ElicitationSchema::new(BTreeMap::new()),
-        };
-        let answer = self.0.create_elicitation(params).await.map_err(|e| e.to_string())?;
+        let answer = self.0.create_elicitation(confirm_form(message)).await.map_err(|e| e.to_string())?;
         Ok(matches!(answer.action, ElicitationAction::Accept))
+    }
+}
+
+/// Stateless revisions (2026-07-28) forbid server-to-client requests: the first round records
+/// the question (the call then ends with `input_required`), the client's retry carries the answer.
+/// Tools ask before doing anything destructive, so re-running the call on retry is safe.
+#[derive(Default)]
+struct RoundTripConfirmer {
+    answer: Option<bool>,
+    asked: Mutex<Option<String>>,
+}
+
+#[async_trait::async_trait]
+impl Confirmer for RoundTripConfirmer {
+    async fn confirm(&self, message: &str) -> Result<bool, String> {
+        if let Some(answer) = self.answer {
+            return Ok(answer);
+        }
+        *self.asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(message.to_string());
+        Err("asked through input_required".into())
     }
 }
 
@@ -85,11 +113,33 @@ impl ServerHandler for McpHandler {
         if !registry::registry().specs.contains_key(request.name.as_ref()) {
             return Err(McpError::invalid_params(format!("unknown tool '{}'", request.name), None));
         }
-        // Stateless (2026-07-28) requests cannot send server-to-client requests; rmcp then
-        // fails the elicitation and the guard falls back to its refusal message.
-        let can_elicit = context.peer.supported_elicitation_modes().contains(&ElicitationMode::Form);
-        let ctx = CallContext { confirmer: can_elicit.then(|| Arc::new(PeerConfirmer(context.peer.clone())) as Arc<dyn Confirmer>) };
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        let mut round_trip = None;
+        let confirmer: Option<Arc<dyn Confirmer>> = if stateless {
+            let answer = request.input_responses.as_ref().and_then(|r| r.get(CONFIRM_KEY)).map(|v| v["action"] == "accept");
+            let client_elicits = context.client_capabilities().is_some_and(|c| c.elicitation.is_some());
+            (answer.is_some() || client_elicits).then(|| {
+                let rt = Arc::new(RoundTripConfirmer { answer, asked: Mutex::new(None) });
+                round_trip = Some(rt.clone());
+                rt as Arc<dyn Confirmer>
+            })
+        } else if context.peer.supported_elicitation_modes().contains(&ElicitationMode::Form) {
+            Some(Arc::new(PeerConfirmer(context.peer.clone())))
+        } else {
+            None
+        };
+        let ctx = CallContext { confirmer };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        Ok(CallToolResponse::Complete(self.engine.call_tool(&request.name, args, &ctx).await))
+        let result = self.engine.call_tool(&request.name, args, &ctx).await;
+        if let Some(question) = round_trip.and_then(|rt| rt.asked.lock().unwrap_or_else(|e| e.into_inner()).take()) {
+            let ask = InputRequest::Elicitation(ElicitRequest::new(confirm_form(&question)));
+            return Ok(CallToolResponse::InputRequired(InputRequiredResult::from_input_requests(BTreeMap::from([(
+                CONFIRM_KEY.to_string(),
+                ask,
+            )]))));
+        }
+        Ok(CallToolResponse::Complete(result))
     }
 }

@@ -74,7 +74,11 @@ fn line(what: &str) -> Value {
 fn input(props: Value, required: &[&str]) -> Value {
     let mut props = obj(props);
     props.insert("project_path".into(), project_path());
-    json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+    let mut schema = json!({"type": "object", "properties": props, "additionalProperties": false});
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schema
 }
 
 fn input_session(props: Value, required: &[&str]) -> Value {

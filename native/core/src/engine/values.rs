@@ -8,7 +8,7 @@
 use crate::backend::ValueNode;
 use crate::config::Config;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone)]
 pub struct ValueRef {
@@ -24,29 +24,57 @@ pub struct ValueRef {
     pub value: String,
 }
 
+/// Ids kept per pause at most; older ones expire (bounded memory on huge object graphs).
+const MAX_IDS: usize = 20_000;
+
 #[derive(Debug, Default)]
 pub struct ValueTable {
     next: u64,
     first_valid: u64,
-    entries: HashMap<u64, ValueRef>,
+    /// Ids below this (and at least `first_valid`) were dropped by the size cap.
+    expired_below: u64,
+    entries: BTreeMap<u64, ValueRef>,
+    /// Same backend value read twice during one pause gets the same id.
+    by_key: HashMap<String, u64>,
 }
 
 pub enum Lookup<'a> {
     Found(&'a ValueRef),
     Stale,
+    Expired,
     Unknown,
 }
 
 impl ValueTable {
     pub fn register(&mut self, r: ValueRef) -> String {
+        let key = r
+            .children_handle
+            .clone()
+            .or_else(|| r.set_handle.clone())
+            .map(|h| format!("h:{h}"))
+            .unwrap_or_else(|| format!("p:{}", r.path));
+        if let Some(n) = self.by_key.get(&key) {
+            if let Some(existing) = self.entries.get_mut(n) {
+                *existing = r;
+                return format!("v{n}");
+            }
+        }
         self.next += 1;
         self.entries.insert(self.next, r);
+        self.by_key.insert(key, self.next);
+        while self.entries.len() > MAX_IDS {
+            if let Some((n, _)) = self.entries.pop_first() {
+                self.expired_below = n + 1;
+            }
+        }
         format!("v{}", self.next)
     }
 
     pub fn invalidate(&mut self) {
         self.entries.clear();
+        self.by_key.clear();
         self.first_valid = self.next + 1;
+        self.expired_below = self.first_valid;
     }
 
     pub fn get(&self, id: &str) -> Lookup<'_> {
@@ -57,16 +85,21 @@ impl ValueTable {
         if n < self.first_valid {
             return Lookup::Stale;
         }
+        if n < self.expired_below {
+            return Lookup::Expired;
+        }
         self.entries.get(&n).map_or(Lookup::Unknown, Lookup::Found)
     }
 }
 
+/// ASCII case-insensitive substring test without allocating (patterns are ASCII key names).
+fn contains_ci(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    !n.is_empty() && h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
 pub fn is_secret(cfg: &Config, name: &str) -> bool {
-    if !cfg.redaction.enabled {
-        return false;
-    }
-    let lower = name.to_lowercase();
-    cfg.redaction.patterns.iter().any(|p| !p.is_empty() && lower.contains(&p.to_lowercase()))
+    cfg.redaction.enabled && cfg.redaction.patterns.iter().any(|p| contains_ci(name, p))
 }
 
 /// Masks `key: value` / `key=value` pairs whose key looks like a secret inside a rendered
@@ -76,14 +109,24 @@ pub fn scrub(cfg: &Config, value: &str) -> String {
     if !cfg.redaction.enabled || cfg.redaction.patterns.is_empty() {
         return value.to_string();
     }
+    // Fast path, no allocation: most values mention no secret at all.
+    if !cfg.redaction.patterns.iter().any(|p| contains_ci(value, p)) {
+        return value.to_string();
+    }
     let lower = value.to_lowercase();
+    let patterns: Vec<String> = cfg.redaction.patterns.iter().filter(|p| !p.is_empty()).map(|p| p.to_lowercase()).collect();
+    if lower.len() != value.len() {
+        // (A lowercase form of different byte length would misalign offsets; such values are
+        // only scrubbed by name.)
+        return value.to_string();
+    }
     let chars: Vec<(usize, char)> = value.char_indices().collect();
     let mut out = String::with_capacity(value.len());
     let mut copied = 0; // byte offset copied so far
     let mut i = 0; // index into chars
     while i < chars.len() {
         let (pos, _) = chars[i];
-        let hit = cfg.redaction.patterns.iter().filter(|p| !p.is_empty()).find(|p| lower[pos..].starts_with(&p.to_lowercase()));
+        let hit = patterns.iter().find(|p| lower.get(pos..).is_some_and(|rest| rest.starts_with(p.as_str())));
         let Some(p) = hit else {
             i += 1;
             continue;
@@ -256,8 +299,22 @@ mod tests {
         assert!(matches!(t.get(&a), Lookup::Stale));
         assert!(matches!(t.get("v99"), Lookup::Unknown));
         assert!(matches!(t.get("zz"), Lookup::Unknown));
-        let b = t.register(r);
+        let b = t.register(r.clone());
         assert_ne!(a, b);
+        // The same value read again keeps its id.
+        assert_eq!(t.register(r), b);
+    }
+
+    #[test]
+    fn ids_beyond_the_cap_expire() {
+        let mut t = ValueTable::default();
+        let mk = |i: usize| ValueRef { name: "x".into(), value: String::new(), path: format!("x{i}"), children_handle: None, set_handle: None, redacted: false, child_count: None };
+        let first = t.register(mk(0));
+        for i in 1..=MAX_IDS {
+            t.register(mk(i));
+        }
+        assert!(matches!(t.get(&first), Lookup::Expired));
+        assert!(matches!(t.get(&format!("v{}", MAX_IDS + 1)), Lookup::Found(_)));
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! a non-loopback `--listen`; the IDE's built-in server is loopback already).
 //!
 //! Usage (sidecar and JNI alike):
-//! ```ignore
+//! ```text
 //! let app: axum::Router = debugger_mcp_core::http::router(engine.handler(), &config.http);
 //! // sidecar: axum::serve(listener, app)
 //! // JNI:     app.oneshot(request).await  (tower::ServiceExt)

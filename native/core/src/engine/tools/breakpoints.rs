@@ -169,25 +169,22 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
             m.insert("source_line".into(), json!(src.trim_end()));
         }
     }
-    let mut notes = Vec::new();
     if info.verified && actual != a.line {
-        notes.push(format!("the debugger moved it from line {} to line {actual} (the nearest line with code)", a.line));
+        m.insert("moved".into(), json!(format!("the debugger moved it from line {} to line {actual} (the nearest line with code)", a.line)));
     }
     if !info.verified {
         let live = c.engine.with_state(|s| {
             s.sessions.values().any(|x| x.project.as_deref() == Some(root.as_str()) && x.state() != SessionState::Stopped)
         });
-        notes.push(match (&info.message, live) {
+        let why = match (&info.message, live) {
             (Some(msg), _) => format!("not bound: {msg}"),
             (None, false) => "pending: binds when a session starts".to_string(),
             (None, true) => "not verified yet: the debugger has not bound it (it may be on a line without code)".to_string(),
-        });
+        };
+        m.insert("message".into(), json!(why));
     }
     if updated {
-        notes.push(format!("line {} already had breakpoint {}; it was updated", a.line, info.id));
-    }
-    if !notes.is_empty() {
-        m.insert("note".into(), json!(notes.join("; ")));
+        m.insert("note".into(), json!(format!("line {} already had breakpoint {}; it was updated", a.line, info.id)));
     }
     Ok(Value::Object(m))
 }

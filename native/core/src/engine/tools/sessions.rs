@@ -195,14 +195,19 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
         }
         Err(e) => return Err(e),
     };
-    let (info, pause, seq, exit_code, thread, selected, output) = c.engine.with_state(|s| {
-        let x = &s.sessions[&sid];
-        // The debuggee's latest output (stdout/stderr/tracepoints): the only way, until a
-        // console-output tool exists, for an agent to see prints and log-message breakpoints.
-        let skip = x.output.len().saturating_sub(RECENT_OUTPUT);
-        let output: Vec<Value> = x.output.iter().skip(skip).map(|(cat, text)| json!({"category": cat, "text": text})).collect();
-        (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame, output)
-    });
+    let (info, pause, seq, exit_code, thread, selected, output) = c
+        .engine
+        .with_state(|s| {
+            s.sessions.get(&sid).map(|x| {
+                // The debuggee's latest output (stdout/stderr/tracepoints): the only way, until a
+                // console-output tool exists, for an agent to see prints and log-message breakpoints.
+                let skip = x.output.len().saturating_sub(RECENT_OUTPUT);
+                let output: Vec<Value> =
+                    x.output.iter().skip(skip).map(|(cat, text)| json!({"category": cat, "text": text})).collect();
+                (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame, output)
+            })
+        })
+        .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
     let mut out = json!({"session_id": sid, "name": info.name, "state": state_name(info.state), "recent_output": output});
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {

@@ -37,6 +37,8 @@ impl Scope {
     }
 }
 
+type BoxedNode<'a> = Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>>;
+
 /// Registers `node` and, while `depth > 1`, its children (at most `max` per node).
 fn build<'a>(
     c: &'a Call<'a>,
@@ -46,7 +48,7 @@ fn build<'a>(
     depth: u32,
     max: u32,
     parent_redacted: bool,
-) -> Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>> {
+) -> BoxedNode<'a> {
     Box::pin(async move {
         let redacted = parent_redacted || is_secret(&c.cfg, &node.name);
         let shown = register(c, sid, &node, path.clone(), parent_redacted)?;
@@ -129,6 +131,9 @@ async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, f
                 Some(Lookup::Found(r)) => Ok(r.clone()),
                 Some(Lookup::Stale) => Err(ToolError(format!(
                     "value id {id} is stale: the program resumed since it was read; call get_variables again"
+                ))),
+                Some(Lookup::Expired) => Err(ToolError(format!(
+                    "value id {id} expired: too many values were read during this pause; read it again with get_variables or expand_variable by path"
                 ))),
                 _ => Err(ToolError(format!(
                     "unknown variable id '{id}'; ids come from get_variables, expand_variable or evaluate_expression of this session"
