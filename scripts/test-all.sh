@@ -44,7 +44,7 @@ cargo build --workspace --all-targets || failed+=("cargo build")
 cargo build --release -p debugger-mcp-jni -p debugger-mcp || failed+=("cargo build --release")
 
 echo "== cargo test (workspace: core engine, transports, DAP on real debugpy and gdb)"
-cargo test --workspace --all-features -- --test-threads=2 || failed+=("cargo test")
+cargo test --workspace --all-features --no-fail-fast -- --test-threads=2 || failed+=("cargo test")
 
 for t in scripts/test.d/*.sh; do
   [ -e "$t" ] || continue
