@@ -26,6 +26,9 @@ def test_destructive_tools_refused_without_brave_mode(py_careful):
     msg = m.err("run_configuration", {"name": "Run app", "mode": "run"})
     assert "brave_mode = true" in msg
     assert m.ok("list_debug_sessions")["sessions"] == []  # nothing was started
+    # An unknown configuration is reported as such, not as a confirmation to give.
+    msg = m.err("start_debug_session", {"run_configuration": "Nope"})
+    assert "run configuration 'Nope' not found" in msg and "'Run app'" in msg and "brave_mode" not in msg
     # non-destructive tools still work
     bp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 28})
     assert bp["source_line"] == "    count = 3"

@@ -13,7 +13,7 @@ import json
 import anyio
 import httpx2
 import pytest
-from mcp import Client, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -49,6 +49,30 @@ async def test_streamable_http_initialize_era_engine_tools(sidecar):
         assert await _tool_names(client) == EXPECTED_TOOLS
         result = await client.call_tool("list_debug_sessions", {})
         assert not result.is_error, result
+
+
+async def test_logging_level_gates_tool_outcome_notifications(sidecar):
+    """Nothing is logged until the client asks; after logging/setLevel, a failed call is logged at
+    warning, and a level above warning silences it again."""
+    received = []
+
+    async def on_log(params):
+        received.append(params)
+
+    async with streamable_http_client(sidecar.url) as streams:
+        async with ClientSession(streams[0], streams[1], logging_callback=on_log) as session:
+            await session.initialize()
+            bad = {"session_id": "s99"}
+            assert (await session.call_tool("get_stack_trace", bad)).is_error
+            assert received == [], "logged before the client set a level"
+            await session.set_logging_level("warning")
+            assert (await session.call_tool("get_stack_trace", bad)).is_error
+            assert len(received) == 1, received
+            assert received[0].level == "warning" and received[0].logger == "debugger-mcp"
+            assert "get_stack_trace failed" in str(received[0].data), received[0].data
+            await session.set_logging_level("error")
+            assert (await session.call_tool("get_stack_trace", bad)).is_error
+            assert len(received) == 1, "a warning was logged although the client asked for error and above"
 
 
 # --- Streamable HTTP, stateless 2026-07-28 ----------------------------------------------------

@@ -8,6 +8,8 @@ use rmcp::model::{
     Implementation, InputRequest, InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
     ServerCapabilities, ServerConfig, Tool,
 };
+#[allow(deprecated)]
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
 use rmcp::service::{ElicitationMode, Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::Value;
@@ -30,11 +32,45 @@ Starting sessions, setting variables and side-effecting evaluation ask the user 
 #[derive(Clone)]
 pub struct McpHandler {
     engine: Arc<Engine>,
+    /// Minimum level of `notifications/message` the client asked for with `logging/setLevel`
+    /// (initialize-era revisions; SEP-2577 drops logging from 2026-07-28). `None` until a client
+    /// sets one: agents pay for every token, so nothing is logged unasked. The level is shared by
+    /// the clients of one server: the last `setLevel` wins.
+    #[allow(deprecated)]
+    log_level: Arc<Mutex<Option<LoggingLevel>>>,
 }
 
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
-        Self { engine }
+        Self { engine, log_level: Arc::new(Mutex::new(None)) }
+    }
+
+    /// Sends a one-line log of a finished tool call when the client asked for that level:
+    /// failures at `warning`, stops and session changes at `info`.
+    #[allow(deprecated)]
+    async fn log_outcome(&self, peer: &Peer<RoleServer>, tool: &str, result: &rmcp::model::CallToolResult) {
+        let Some(min) = *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) else { return };
+        let (level, line) = if result.is_error == Some(true) {
+            let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+            (LoggingLevel::Warning, format!("{tool} failed: {text}"))
+        } else {
+            let Some(v) = result.structured_content.as_ref() else { return };
+            let (Some(sid), Some(state)) = (v["session_id"].as_str(), v["state"].as_str()) else { return };
+            let mut line = format!("{tool}: session {sid} {state}");
+            if let (Some(file), Some(n)) = (v["location"]["file"].as_str(), v["location"]["line"].as_u64()) {
+                line.push_str(&format!(" at {file}:{n}"));
+            }
+            if let Some(reason) = v["reason"].as_str() {
+                line.push_str(&format!(" ({reason})"));
+            }
+            (LoggingLevel::Info, line)
+        };
+        if level_rank(level) < level_rank(min) {
+            return;
+        }
+        let note = LoggingMessageNotificationParam::new(level, Value::String(line)).with_logger("debugger-mcp");
+        // A client that went away cannot be logged to; the tool result still stands.
+        let _ = peer.notify_logging_message(note).await;
     }
 
     pub fn engine(&self) -> &Arc<Engine> {
@@ -84,7 +120,9 @@ impl Confirmer for RoundTripConfirmer {
 
 impl ServerHandler for McpHandler {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new("debugger-mcp", env!("CARGO_PKG_VERSION"))
                     .with_title("Debugger MCP")
@@ -140,6 +178,33 @@ impl ServerHandler for McpHandler {
                 ask,
             )]))));
         }
+        if !stateless {
+            self.log_outcome(&context.peer, &request.name, &result).await;
+        }
         Ok(CallToolResponse::Complete(result))
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = Some(request.level);
+        Ok(())
+    }
+}
+
+#[allow(deprecated)]
+fn level_rank(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
     }
 }

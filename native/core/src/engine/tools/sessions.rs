@@ -33,12 +33,29 @@ pub async fn run_configuration(c: &mut Call<'_>, a: RunArgs) -> ToolResult {
     let root = c.project(a.project_path.as_deref()).await?;
     let mode = if a.mode.as_deref() == Some("debug") { LaunchMode::Debug } else { LaunchMode::Run };
     let mode_name = if mode == LaunchMode::Debug { "debug" } else { "run" };
+    require_configuration(c, &root, &a.name).await?;
     c.confirm(&root, &format!("{mode_name} the configuration '{}'", a.name), &format!("project: {root}")).await?;
     let request = LaunchRequest { configuration: Some(a.name.clone()), mode, ..Default::default() };
     let info = launch(c, &root, request).await?;
     Ok(json!({
         "session_id": info.id, "name": info.name, "mode": mode_name, "state": state_name(current_state(c, &info.id, info.state)),
         "message": format!("started '{}' in {mode_name} mode as session {}", a.name, info.id),
+    }))
+}
+
+/// An unknown name is reported before the user is asked to confirm: a confirmation for
+/// something that cannot start wastes the user's attention and hides the real error.
+async fn require_configuration(c: &Call<'_>, root: &str, name: &str) -> Result<(), ToolError> {
+    let backend = c.engine.backend.clone();
+    let configs = c.bk("run_configurations", backend.run_configurations(root)).await?;
+    if configs.iter().any(|rc| rc.name == name) {
+        return Ok(());
+    }
+    let known: Vec<&str> = configs.iter().map(|rc| rc.name.as_str()).collect();
+    Err(ToolError(if known.is_empty() {
+        format!("run configuration '{name}' not found: the project has none. Start a session with `command` instead (e.g. 'python3 app.py')")
+    } else {
+        format!("run configuration '{name}' not found; available: '{}'", known.join("', '"))
     }))
 }
 
@@ -109,6 +126,9 @@ pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
         }
     };
     let cwd = a.cwd.as_deref().map(|d| c.file_in_project(&root, d)).transpose()?;
+    if let Some(name) = &a.run_configuration {
+        require_configuration(c, &root, name).await?;
+    }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}")).await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
