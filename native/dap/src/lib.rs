@@ -372,6 +372,17 @@ impl DapBackend {
 }
 
 impl Inner {
+    /// The stored breakpoint `id` as it is now (after syncs updated its binding).
+    fn breakpoint(&self, id: &str) -> BackendResult<BreakpointInfo> {
+        let store = self.bps.lock().unwrap();
+        store
+            .list
+            .iter()
+            .find(|b| b.id == id)
+            .cloned()
+            .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+    }
+
     fn check_project(&self, project: &str) -> BackendResult<()> {
         // The root as `projects` returns it; the project's name is accepted too (one project
         // per backend, so it is unambiguous).
@@ -1428,16 +1439,7 @@ impl Backend for DapBackend {
                 b.message = Some(format!("the debugger refused it: {e}"));
             });
         }
-        let bp = self
-            .inner
-            .bps
-            .lock()
-            .unwrap()
-            .list
-            .iter()
-            .find(|b| b.id == id)
-            .cloned();
-        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+        self.inner.breakpoint(&id)
     }
 
     async fn add_exception_breakpoint(
@@ -1492,16 +1494,7 @@ impl Backend for DapBackend {
         self.inner
             .sync_everywhere(BreakpointKind::Exception, None)
             .await?;
-        let bp = self
-            .inner
-            .bps
-            .lock()
-            .unwrap()
-            .list
-            .iter()
-            .find(|b| b.id == id)
-            .cloned();
-        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+        self.inner.breakpoint(&id)
     }
 
     async fn update_breakpoint(
@@ -1544,16 +1537,7 @@ impl Backend for DapBackend {
             (bp.kind, bp.file.clone())
         };
         self.inner.sync_everywhere(kind, file.as_deref()).await?;
-        let bp = self
-            .inner
-            .bps
-            .lock()
-            .unwrap()
-            .list
-            .iter()
-            .find(|b| b.id == id)
-            .cloned();
-        bp.ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+        self.inner.breakpoint(&id)
     }
 
     async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()> {
