@@ -79,6 +79,15 @@ def test_breakpoint_variables_struct_array_and_paging(c):
     e = m.ok("evaluate_expression", {"expression": "numbers[1] + counter"})
     assert e["result"]["value"] == "27" and e["result"]["type"] == "int"
     assert m.ok("evaluate_expression", {"expression": "tri.corners[1].x * tri.sides"})["result"]["value"] == "12"
+    # gdb would assign in the watch context; the core's expression guard refuses first
+    msg = m.err("evaluate_expression", {"expression": "counter = 9"})
+    assert "looks like it changes the program (assignment '=')" in msg and "allow_side_effects: true" in msg
+    assert m.err("evaluate_expression", {"expression": "counter++"})
+    assert m.ok("evaluate_expression", {"expression": "counter"})["result"]["value"] == "7"
+    # allowed, gdb evaluates in its CLI (DAP `repl` context), hence `set var`
+    m.ok("evaluate_expression", {"expression": "set var counter = 9", "allow_side_effects": True})
+    assert m.ok("evaluate_expression", {"expression": "counter"})["result"]["value"] == "9"
+    m.ok("evaluate_expression", {"expression": "set var counter = 7", "allow_side_effects": True})
 
 
 def test_step_into_square_out_and_frames(c):

@@ -432,9 +432,17 @@ def test_evaluate_expression_and_code_fragment(py):
     d = m.ok("evaluate_expression", {"expression": "order.meta"})
     kids = m.ok("expand_variable", {"variable_id": d["result"]["id"]})["children"]
     assert var(kids, "'tags'")["value"] == "['a', 'b']"
-    # a statement is not an expression: without allow_side_effects it cannot change the program
+    # without allow_side_effects the core's expression guard refuses state changes before
+    # debugpy sees them (debugpy itself would run `items.append(1)`)
     msg = m.err("evaluate_expression", {"expression": "count = 99"})
-    assert "SyntaxError" in msg or "invalid syntax" in msg
+    assert "looks like it changes the program (assignment '=')" in msg and "allow_side_effects: true" in msg
+    msg = m.err("evaluate_expression", {"expression": "items.append(1)"})
+    assert "(call to mutating method 'append')" in msg and "allow_side_effects: true" in msg
+    assert m.ok("evaluate_expression", {"expression": "len(items)"})["result"]["value"] == "30"
+    m.ok("evaluate_expression", {"expression": "items.append(1)", "allow_side_effects": True})
+    assert m.ok("evaluate_expression", {"expression": "len(items)"})["result"]["value"] == "31"
+    m.ok("evaluate_expression", {"expression": "items.pop()", "allow_side_effects": True})  # total() needs dicts
+    assert m.ok("evaluate_expression", {"expression": "len(items)"})["result"]["value"] == "30"
     assert m.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "3"
     m.ok("evaluate_expression", {"expression": "count = 99", "allow_side_effects": True})
     assert m.ok("evaluate_expression", {"expression": "count"})["result"]["value"] == "99"

@@ -22,6 +22,7 @@ pub struct Config {
     pub watchdog: WatchdogConfig,
     pub redaction: RedactionConfig,
     pub http: HttpConfig,
+    pub expression_safety: ExpressionSafetyConfig,
     /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -55,6 +56,22 @@ pub struct HttpConfig {
     pub max_body_bytes: usize,
 }
 
+/// The core's check that refuses state-changing expressions evaluated without
+/// `allow_side_effects` (see `engine::expression_guard`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExpressionSafetyConfig {
+    pub enabled: bool,
+    /// Method names refused as `.name(` calls in addition to the built-in deny list.
+    pub extra_mutating_methods: Vec<String>,
+}
+
+impl Default for ExpressionSafetyConfig {
+    fn default() -> Self {
+        Self { enabled: true, extra_mutating_methods: Vec::new() }
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Self {
@@ -67,6 +84,7 @@ impl Default for Config {
             watchdog: WatchdogConfig::default(),
             redaction: RedactionConfig::default(),
             http: HttpConfig::default(),
+            expression_safety: ExpressionSafetyConfig::default(),
             launch: Vec::new(),
         }
     }
@@ -143,6 +161,18 @@ mod tests {
         let c = Config::from_toml("brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n").unwrap();
         assert_eq!(c.launch.len(), 1);
         assert_eq!(c.launch[0]["name"].as_str(), Some("prog"));
+    }
+
+    #[test]
+    fn expression_safety_defaults_on_and_takes_extra_methods() {
+        assert!(Config::default().expression_safety.enabled);
+        let c = Config::from_toml("[expression_safety]\nextra_mutating_methods = [\"invalidate\"]\n").unwrap();
+        assert!(c.expression_safety.enabled);
+        assert_eq!(c.expression_safety.extra_mutating_methods, ["invalidate"]);
+        let c = Config::from_toml("[expression_safety]\nenabled = false\n").unwrap();
+        assert!(!c.expression_safety.enabled);
+        let err = Config::from_toml("[expression_safety]\nenable = false\n").unwrap_err();
+        assert!(err.contains("enable"), "{err}");
     }
 
     #[test]

@@ -445,7 +445,7 @@ async fn evaluation_is_side_effect_free_unless_allowed() {
     let r = h.ok("evaluate_expression", json!({"expression": "total + 41"})).await;
     assert_eq!((r["result"]["value"].clone(), r["result"]["type"].clone()), (json!("41"), json!("int")));
     let e = h.err("evaluate_expression", json!({"expression": "total = 5"})).await;
-    assert!(e.contains("side effect"), "{e}");
+    assert!(e.contains("assignment '='") && e.contains("allow_side_effects: true"), "{e}");
     let e = h.err("evaluate_expression", json!({"expression": "missing_name"})).await;
     assert!(e.contains("NameError"), "{e}");
     h.ok("evaluate_expression", json!({"expression": "total = 5", "allow_side_effects": true})).await;
@@ -457,6 +457,33 @@ async fn evaluation_is_side_effect_free_unless_allowed() {
     let r = h.ok("evaluate_expression", json!({"expression": "user"})).await;
     let kids = h.ok("expand_variable", json!({"variable_id": r["result"]["id"]})).await;
     assert_eq!(kids["children"][0]["name"], "name");
+}
+
+#[tokio::test]
+async fn state_changing_expressions_are_refused_before_the_backend_sees_them() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let evaluations = || h.fake.calls().iter().filter(|c| c.starts_with("evaluate")).count();
+    let before = evaluations();
+    for (expr, what) in [("items.append(1)", "call to mutating method 'append'"), ("counter = 9", "assignment '='"), ("i++", "increment/decrement '++'")] {
+        let e = h.err("evaluate_expression", json!({"expression": expr})).await;
+        assert!(e.contains(&format!("expression `{expr}` looks like it changes the program ({what}")), "{e}");
+        assert!(e.contains("Pass allow_side_effects: true"), "{e}");
+    }
+    let e = h.err("add_watch", json!({"expression": "items.pop()"})).await;
+    assert!(e.contains("mutating method 'pop'"), "{e}");
+    assert_eq!(evaluations(), before, "the backend must not be asked: {:?}", h.fake.calls());
+    // Pure reads still go through; with allow_side_effects (brave mode here) the change happens.
+    let r = h.ok("evaluate_expression", json!({"expression": "total + 1"})).await;
+    assert_eq!(r["result"]["value"], "1");
+    h.ok("evaluate_expression", json!({"expression": "total = 7", "allow_side_effects": true})).await;
+    assert_eq!(h.ok("evaluate_expression", json!({"expression": "total"})).await["result"]["value"], "7");
+    // The switch in [expression_safety] turns the guard off (the backend then decides).
+    let mut cfg = h.engine.config();
+    cfg.expression_safety.enabled = false;
+    h.engine.set_config(cfg);
+    let e = h.err("evaluate_expression", json!({"expression": "total = 5"})).await;
+    assert!(!e.contains("looks like it changes"), "{e}");
 }
 
 #[tokio::test]

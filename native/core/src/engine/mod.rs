@@ -7,10 +7,15 @@
 //!
 //! Layout: `registry` (tool list + schemas), `validate` (input errors), `context` (per-call
 //! resolution of project/session/paths, backend timeouts), `state` (what events tell us),
-//! `values` (short ids, truncation, redaction), `guard` (confirmation), `snapshot` (pause
+//! `values` (short ids, truncation, redaction), `guard` (confirmation), `expression_guard` (refuses
+//! state-changing expressions evaluated without `allow_side_effects` — assignments, `++`,
+//! `del`/`import`/`exec(`, mutating calls such as `.append(`/`.setName(` — because DAP adapters
+//! cannot enforce side-effect-free evaluation; used by evaluate_expression, add_watch and watch
+//! re-evaluation), `snapshot` (pause
 //! results, waits, watches), `tools/*` (the tools by area), `handler` (rmcp glue).
 
 mod context;
+mod expression_guard;
 mod guard;
 mod handler;
 mod registry;

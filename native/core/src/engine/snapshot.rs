@@ -205,8 +205,12 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
     let backend = call.engine.backend.clone();
     let mut results = Vec::new();
     for (id, expression) in todo {
-        let r = match &frame {
-            Ok(f) => {
+        // A watch added before the guard was switched on (or its deny list grew) is checked
+        // again so a re-evaluation never changes the program.
+        let guarded = super::expression_guard::check(&expression, &call.cfg.expression_safety);
+        let r = match (&frame, guarded) {
+            (_, Err(e)) => Err(e),
+            (Ok(f), Ok(())) => {
                 let req = EvalRequest {
                     thread_id: thread.clone(),
                     frame: f.handle.clone(),
@@ -216,7 +220,7 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
                 };
                 call.bk("evaluate", backend.evaluate(sid, req)).await
             }
-            Err(e) => Err(e.clone()),
+            (Err(e), Ok(())) => Err(e.clone()),
         };
         let secret = values::is_secret(&call.cfg, &expression);
         results.push((id, r.map(|mut v| {

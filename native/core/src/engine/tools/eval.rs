@@ -2,7 +2,7 @@
 //! code fragments go through the confirmation guard.
 
 use super::super::context::{Call, ToolError, ToolResult};
-use super::super::values;
+use super::super::{expression_guard, values};
 use crate::backend::{EvalContext, EvalRequest};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -28,6 +28,11 @@ async fn evaluate(c: &mut Call<'_>, a: EvalArgs, text: String, fragment: bool) -
         return Err(ToolError(
             "evaluate_code_fragment runs statements that can change the program; pass allow_side_effects: true (the user is asked to confirm unless brave mode is on). For a read-only value use evaluate_expression".into(),
         ));
+    }
+    // Adapters cannot keep an expression side-effect free (debugpy runs `items.append(1)`, gdb
+    // assigns), so the core refuses visible state changes before the backend sees them.
+    if !fragment && !side_effects {
+        expression_guard::check(&text, &c.cfg.expression_safety)?;
     }
     let context = match (fragment, side_effects) {
         (true, _) => EvalContext::CodeFragment,

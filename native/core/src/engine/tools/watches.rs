@@ -1,6 +1,7 @@
 //! Watches: per-project expressions the core re-evaluates (side-effect free) at every pause.
 
 use super::super::context::{Call, ToolResult};
+use super::super::expression_guard;
 use super::super::snapshot::{self, watch_json};
 use super::super::state::Watch;
 use crate::backend::SessionState;
@@ -29,6 +30,8 @@ pub struct AddArgs {
 
 pub async fn add_watch(c: &mut Call<'_>, a: AddArgs) -> ToolResult {
     let root = c.project(a.project_path.as_deref()).await?;
+    // Watches are evaluated at every pause without side effects; refuse state changes up front.
+    expression_guard::check(&a.expression, &c.cfg.expression_safety)?;
     // An explicit session must exist; otherwise any paused session of the project will do.
     let session = match a.session_id.as_deref() {
         Some(id) => Some(c.session(&root, Some(id)).await?),
