@@ -80,7 +80,7 @@ def test_issue_done_when_flow(py):
     project, m = py
     bp = m.ok("set_breakpoint", {"file_path": "app.py", "line": 28})
     assert bp["source_line"] == "    count = 3" and bp["line"] == 28 and bp["owner"] == "agent"
-    assert bp["verified"] is False and "pending" in bp["note"]  # no session yet
+    assert bp["verified"] is False and "pending" in bp["message"]  # no session yet
 
     r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})
     sid = r["session_id"]
@@ -199,7 +199,8 @@ def test_breakpoint_moved_from_blank_line_and_updated_in_place(py):
     assert moved["id"] == pending["id"] and moved["status"] == "updated"
     assert moved["verified"] is True and moved["requested_line"] == 36 and moved["line"] == 35
     assert moved["source_line"] == '    print("done", len(long_text), len(api_token))'
-    assert "moved it from line 36 to line 35" in moved["note"]
+    assert "moved it from line 36 to line 35" in moved["moved"]
+    assert "already had breakpoint" in moved["note"]  # re-setting a line updates it
     # the moved breakpoint is where the program stops
     r = m.ok("resume", {"timeout_ms": LONG})
     assert r["location"]["line"] == 35 and r["breakpoint_ids"] == [moved["id"]]

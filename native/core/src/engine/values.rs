@@ -47,12 +47,14 @@ pub enum Lookup<'a> {
 
 impl ValueTable {
     pub fn register(&mut self, r: ValueRef) -> String {
-        let key = r
-            .children_handle
-            .clone()
-            .or_else(|| r.set_handle.clone())
-            .map(|h| format!("h:{h}"))
-            .unwrap_or_else(|| format!("p:{}", r.path));
+        // Children handles and set handles are separate namespaces of the backend (DAP: a
+        // variablesReference vs an index into its set targets), so "5" in one is not "5" in
+        // the other.
+        let key = match (&r.children_handle, &r.set_handle) {
+            (Some(h), _) => format!("c:{h}"),
+            (None, Some(h)) => format!("s:{h}"),
+            (None, None) => format!("p:{}", r.path),
+        };
         if let Some(n) = self.by_key.get(&key) {
             if let Some(existing) = self.entries.get_mut(n) {
                 *existing = r;
@@ -287,6 +289,28 @@ pub fn name_matches(name: &str, segment: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_children_handle_and_a_set_handle_with_the_same_text_are_different_values() {
+        let mut t = ValueTable::default();
+        let v = |name: &str, children: Option<&str>, set: Option<&str>| ValueRef {
+            name: name.into(),
+            path: name.into(),
+            children_handle: children.map(Into::into),
+            set_handle: set.map(Into::into),
+            redacted: false,
+            child_count: None,
+            value: String::new(),
+        };
+        let order = t.register(v("order", Some("5"), Some("2")));
+        let count = t.register(v("count", None, Some("5")));
+        assert_ne!(order, count);
+        let Lookup::Found(found) = t.get(&count) else { panic!("count's id must resolve") };
+        assert_eq!(found.name, "count");
+        // The same value read again in the same pause keeps its id.
+        assert_eq!(t.register(v("count", None, Some("5"))), count);
+    }
+
     use super::*;
 
     #[test]
