@@ -126,39 +126,28 @@ impl Engine {
             .unwrap_or_default();
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         let time_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
-        match outcome {
+        let (result, status, recorded, error) = match outcome {
             Ok(value) => {
-                let text = value.to_string();
-                self.history.record(HistoryEntry {
-                    id: 0,
-                    time_ms,
-                    project,
-                    tool: name.to_string(),
-                    params: args,
-                    status: "ok".into(),
-                    duration_ms,
-                    result: Some(value.clone()),
-                    error: None,
-                });
-                let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
-                r.structured_content = Some(value);
-                r
+                let mut r = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+                r.structured_content = Some(value.clone());
+                (r, "ok", Some(value), None)
             }
             Err(ToolError(message)) => {
-                self.history.record(HistoryEntry {
-                    id: 0,
-                    time_ms,
-                    project,
-                    tool: name.to_string(),
-                    params: args,
-                    status: "error".into(),
-                    duration_ms,
-                    result: None,
-                    error: Some(message.clone()),
-                });
-                CallToolResult::error(vec![ContentBlock::text(message)])
+                (CallToolResult::error(vec![ContentBlock::text(message.clone())]), "error", None, Some(message))
             }
-        }
+        };
+        self.history.record(HistoryEntry {
+            id: 0,
+            time_ms,
+            project,
+            tool: name.to_string(),
+            params: args,
+            status: status.into(),
+            duration_ms,
+            result: recorded,
+            error,
+        });
+        result
     }
 
     // ---- internals shared by the tools -------------------------------------------------

@@ -161,10 +161,11 @@ pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
     Ok(out)
 }
 
+/// Arguments of the tools that take only a project and a session.
 #[derive(Deserialize)]
 pub struct SessionArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+    pub(super) project_path: Option<String>,
+    pub(super) session_id: Option<String>,
 }
 
 pub async fn stop_debug_session(c: &mut Call<'_>, a: SessionArgs) -> ToolResult {

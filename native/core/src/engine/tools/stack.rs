@@ -86,13 +86,7 @@ pub async fn select_stack_frame(c: &mut Call<'_>, a: SelectArgs) -> ToolResult {
               "message": "get_variables and evaluate_expression now use this frame by default"}))
 }
 
-#[derive(Deserialize)]
-pub struct ThreadArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-}
-
-pub async fn list_threads(c: &mut Call<'_>, a: ThreadArgs) -> ToolResult {
+pub async fn list_threads(c: &mut Call<'_>, a: super::sessions::SessionArgs) -> ToolResult {
     let root = c.project(a.project_path.as_deref()).await?;
     let sid = c.session(&root, a.session_id.as_deref()).await?;
     let backend = c.engine.backend.clone();
