@@ -157,6 +157,27 @@ def test_start_by_command_stop_on_exception(py):
     assert var(p["frame"]["variables"], "text")["value"] == "'not a number'"
 
 
+def test_program_that_dies_at_launch_shows_exit_code_and_stderr(py):
+    _, m = py
+    r = m.ok("start_debug_session", {"command": "python3 bad_indent.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped" and "exit code 1" in r["message"], r
+    assert r["pause"]["exit_code"] == 1
+    assert "IndentationError" in r["pause"]["stderr"] and "bad_indent.py" in r["pause"]["stderr"], r
+    # Without waiting, the early end is still reported by start_debug_session itself (the
+    # interpreter is warm now: the error comes well within the start's short watch).
+    r = m.ok("start_debug_session", {"command": "python3 bad_indent.py"})
+    assert r["state"] == "stopped", r
+    assert "ended during launch with exit code 1" in r["message"], r
+    assert "IndentationError" in r["pause"]["stderr"], r
+
+
+def test_uncaught_exception_end_shows_the_traceback(py):
+    _, m = py
+    r = m.ok("start_debug_session", {"command": "python3 crash.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped", r
+    assert "ValueError: invalid literal for int()" in r["pause"]["stderr"], r
+
+
 def test_run_configuration_debug_mode_and_wait_for_pause_filter(py):
     project, m = py
     b13 = m.ok("set_breakpoint", {"file_path": "app.py", "line": 13})

@@ -393,6 +393,8 @@ pub enum PauseReason {
     Exception,
     Entry,
     Goto,
+    /// The debuggee received a signal (gdb: SIGSEGV, SIGABRT, …); the description names it.
+    Signal,
     #[default]
     Other,
 }

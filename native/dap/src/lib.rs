@@ -778,8 +778,26 @@ impl Inner {
             "exception" => PauseReason::Exception,
             "entry" => PauseReason::Entry,
             "goto" => PauseReason::Goto,
+            // gdb (events.py): "signal-received" becomes DAP reason "signal", with no text.
+            "signal" => PauseReason::Signal,
             _ => PauseReason::Other,
         }
+    }
+
+    /// Names the signal of a `signal` stop. gdb's DAP stop event carries none, but its CLI
+    /// says it: "It stopped with signal SIGSEGV, Segmentation fault."
+    async fn signal_description(&self, s: &Session) -> String {
+        let said = s
+            .req(
+                "evaluate",
+                json!({"expression": "info program", "context": "repl"}),
+            )
+            .await
+            .ok()
+            .and_then(|b| b.get("result").and_then(Value::as_str).map(str::to_string));
+        said.as_deref()
+            .and_then(parse_signal)
+            .unwrap_or_else(|| "signal (the debugger did not say which)".into())
     }
 
     /// Translates one DAP event of session `s` into backend events.
@@ -854,6 +872,9 @@ impl Inner {
                     } else {
                         format!("{id}: {d}")
                     });
+                }
+                if reason == PauseReason::Signal && description.is_none() {
+                    description = Some(self.signal_description(s).await);
                 }
                 // Restore what run-to / ignore-breakpoints changed before anyone can resume.
                 let ov = s.override_.lock().unwrap().take();
@@ -1274,6 +1295,23 @@ impl Inner {
             .and_then(Value::as_i64)
             .ok_or_else(|| BackendError::InvalidState(format!("session {} has no threads", s.id)))
     }
+}
+
+/// "…It stopped with signal SIGSEGV, Segmentation fault." → "signal SIGSEGV (Segmentation fault)".
+fn parse_signal(info_program: &str) -> Option<String> {
+    let at = info_program.find("signal ")?;
+    let rest = info_program[at + "signal ".len()..].lines().next()?.trim_end_matches('.');
+    let (name, meaning) = match rest.split_once(", ") {
+        Some((n, m)) => (n.trim(), Some(m.trim())),
+        None => (rest.trim(), None),
+    };
+    if !name.starts_with("SIG") {
+        return None;
+    }
+    Some(match meaning {
+        Some(m) if !m.is_empty() => format!("signal {name} ({m})"),
+        _ => format!("signal {name}"),
+    })
 }
 
 fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
@@ -2018,5 +2056,17 @@ impl Drop for DapBackend {
                     .status();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_signal;
+
+    #[test]
+    fn gdb_info_program_names_the_signal() {
+        let text = "\tUsing the running image of child process 25508.\nProgram stopped at 0x55555555515c.\nIt stopped with signal SIGSEGV, Segmentation fault.\n";
+        assert_eq!(parse_signal(text).as_deref(), Some("signal SIGSEGV (Segmentation fault)"));
+        assert_eq!(parse_signal("It stopped at a breakpoint that has since been deleted."), None);
     }
 }
