@@ -373,7 +373,7 @@ fn defs() -> Vec<Def> {
             input: input_session(json!({
                 "frame_index": frame_index(),
                 "thread_id": thread_id(),
-                "scope": {"enum": ["local", "arguments", "this", "all"], "default": "all", "description": "Which variables: local, arguments, this, or all."},
+                "scope": {"enum": ["frame", "local", "arguments", "this", "globals", "all"], "default": "frame", "description": "Which variables: frame (locals, arguments, this), local, arguments, this, globals, or all (adds the debugger's groups)."},
                 "depth": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1, "description": "Levels of children to include (1 = top-level only)."},
                 "max_children": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20, "description": "Children per node at most."}}), &[]),
             output: out(json!({"frame_index": {"type": "integer"}, "variables": {"type": "array", "items": value_node()}, "total": {"type": "integer"}, "truncated": {"type": "boolean"}}), &["variables"]),

@@ -117,7 +117,7 @@ pub struct StartArgs {
 
 /// How long start_debug_session (without wait_for_pause) watches for a program that ends at
 /// once; Python reports a syntax error within a few ms of starting the file.
-const EARLY_END_MS: u64 = 400;
+const EARLY_END_MS: u64 = 300;
 /// … and how long more once it wrote to stderr in that time.
 const EARLY_END_DYING_MS: u64 = 3_000;
 
@@ -313,7 +313,7 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
     out["stack_summary"] = json!(frames);
     out["total_stack_depth"] = json!(page.total.unwrap_or(page.frames.len() as u32));
     if a.include_variables.unwrap_or(true) {
-        match variables::frame_values(c, &sid, &thread, selected, variables::Scope::All, 1, c.cfg.max_children).await {
+        match variables::frame_values(c, &sid, &thread, selected, variables::Scope::Frame, 1, c.cfg.max_children).await {
             Ok(v) => out["variables"] = v["variables"].clone(),
             Err(e) => out["variables_error"] = json!(e.0),
         }

@@ -12,9 +12,13 @@ use std::pin::Pin;
 
 #[derive(Clone, Copy)]
 pub enum Scope {
+    /// The default: the frame's own values (locals, arguments, this), without globals and the
+    /// debugger's groups ("Globals", "special variables", registers) an agent rarely wants.
+    Frame,
     Local,
     Arguments,
     This,
+    Globals,
     All,
 }
 
@@ -24,15 +28,19 @@ impl Scope {
             Some("local") => Scope::Local,
             Some("arguments") => Scope::Arguments,
             Some("this") => Scope::This,
-            _ => Scope::All,
+            Some("globals") => Scope::Globals,
+            Some("all") => Scope::All,
+            _ => Scope::Frame,
         }
     }
     fn admits(self, v: &ValueNode) -> bool {
         match self {
             Scope::All => true,
+            Scope::Frame => !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic),
             Scope::Local => v.scope == ValueScope::Local,
             Scope::Arguments => v.scope == ValueScope::Argument,
             Scope::This => v.scope == ValueScope::This,
+            Scope::Globals => v.scope == ValueScope::Global,
         }
     }
 }
