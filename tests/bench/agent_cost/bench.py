@@ -111,7 +111,25 @@ async def ours_heavy(r: Recorder, project: pathlib.Path):
     await r.call("stop_debug_session", {})
 
 
-async def run_ours(binary: str, scenario, profile: str | None = None):
+def latency(n: int):
+    """Per-call round trips of a full MCP call at a pause (the top layer of docs/DAP_LATENCY.md)."""
+
+    async def scenario(r: Recorder, project: pathlib.Path):
+        line = line_of(project / "heavy.py", "heavy: stop here")
+        await r.call("set_breakpoint", {"file_path": "heavy.py", "line": line})
+        await r.call("start_debug_session", {"command": "python3 heavy.py", "wait_for_pause": True})
+        r.calls.clear()
+        for _ in range(n):
+            await r.call("evaluate_expression", {"expression": "len(records)"})
+            await r.call("get_stack_trace", {"max_frames": 20})
+        med = lambda tool: sorted(c["ms"] for c in r.calls if c["tool"] == tool)[n // 2]  # noqa: E731
+        r.latency = {"evaluate_expression": med("evaluate_expression"), "get_stack_trace": med("get_stack_trace")}
+        await r.call("stop_debug_session", {})
+
+    return scenario
+
+
+async def run_ours(binary: str, scenario, profile: str | None = None, env: dict | None = None):
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="agent-cost-"))
     project = tmp / "proj"
     project.mkdir()
@@ -119,7 +137,7 @@ async def run_ours(binary: str, scenario, profile: str | None = None):
         shutil.copy(HERE / f, project / f)
     (project / "debugger-mcp.toml").write_text("brave_mode = true\n")
     proc = subprocess.Popen([binary, "serve", "--project", str(project), "--listen", "127.0.0.1:0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, **(env or {})})
     try:
         url = proc.stdout.readline().strip()
         if profile:
@@ -137,6 +155,8 @@ async def run_ours(binary: str, scenario, profile: str | None = None):
                 await scenario(r, project)
                 out = r.summary((time.perf_counter() - t) * 1000)
                 out["tools_list_bytes"] = tools_bytes
+                if hasattr(r, "latency"):
+                    return r.latency
                 return out
     finally:
         proc.terminate()
@@ -241,6 +261,8 @@ async def main():
     res["ours"]["tools_list_compact_bytes"] = compact_list["tools_list_bytes"] if compact_list["tools"] < full["tools"] else None
     for name, sc in (("calc", ours_calc), ("heavy", ours_heavy)):
         res["ours"][name] = await run_ours(binary, sc)
+    res["ours"]["mcp_round_trip_ms"] = await run_ours(binary, latency(20))
+    res["ours"]["mcp_round_trip_ms_without_quickack"] = await run_ours(binary, latency(20), env={"DEBUGGER_MCP_DEBUGPY_QUICKACK": "0"})
     if not a.no_peer:
         if not os.path.exists(cli):
             res["peer"]["error"] = f"not installed ({cli}); run.sh installs it"
@@ -262,6 +284,8 @@ def report(res):
     print(f"tools/list: ours full {o['tools_list_full_bytes']} B ({o['tools_full']} tools; target <= 16384), "
           f"compact {comp if comp is not None else 'n/a'} B (target <= 3072)"
           + (f"; peer {p['calc']['tools_list_bytes']} B ({p['calc']['tools']} tools)" if isinstance(p.get("calc"), dict) and "tools_list_bytes" in p["calc"] else ""))
+    print(f"MCP round trip at a pause (median of 20): {o['mcp_round_trip_ms']} ms; "
+          f"with debugpy's adapter started plainly: {o['mcp_round_trip_ms_without_quickack']} ms")
     for sc in ("calc", "heavy"):
         for who in ("ours", "peer"):
             x = (o if who == "ours" else p).get(sc)

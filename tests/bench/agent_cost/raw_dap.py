@@ -94,6 +94,7 @@ class Dap:
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     d = Dap()
+    t0 = time.perf_counter()
     d.call("initialize", {"adapterID": "debugpy", "linesStartAt1": True, "columnsStartAt1": True,
                           "pathFormat": "path", "supportsVariableType": True, "supportsVariablePaging": True})
     launch = d.send("launch", {"program": PROG, "console": "internalConsole", "justMyCode": True, "cwd": HERE})
@@ -102,6 +103,7 @@ def main():
     d.call("configurationDone")
     d.wait_response(launch)
     stopped = d.wait_event("stopped")["body"]
+    start_ms = (time.perf_counter() - t0) * 1000
     tid = stopped["threadId"]
     frame = d.call("stackTrace", {"threadId": tid, "startFrame": 0, "levels": 20})["stackFrames"][0]
     scopes = d.call("scopes", {"frameId": frame["id"]})["scopes"]
@@ -127,7 +129,7 @@ def main():
     d.send("disconnect", {"terminateDebuggee": True})
     time.sleep(0.2)
     d.p.kill()
-    print(json.dumps({"n": n, **{k: round(statistics.median(x), 2) for k, x in times.items()},
+    print(json.dumps({"n": n, "start_to_stop_ms": round(start_ms), **{k: round(statistics.median(x), 2) for k, x in times.items()},
                       "min": {k: round(min(x), 2) for k, x in times.items()}, "facts": facts}, indent=1))
 
 
