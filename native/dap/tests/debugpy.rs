@@ -1,4 +1,4 @@
-//! End-to-end tests of the DAP backend under debugpy (`python3 -m debugpy.adapter`).
+//! End-to-end tests of the DAP backend under debugpy (`debugpy.adapter`, started as adapter.rs does).
 //! Fixture: tests/fixtures/py/app.py (line numbers below refer to it).
 
 mod common;
