@@ -887,7 +887,9 @@ impl Inner {
 
     /// Names the signal of a `signal` stop. gdb's DAP stop event carries none, but its CLI
     /// says it: "It stopped with signal SIGSEGV, Segmentation fault."
-    async fn signal_description(&self, s: &Session) -> String {
+    /// When the signal arrived in library code (abort() inside libc), the description also
+    /// names the first frame in the project, where the program went wrong.
+    async fn signal_description(&self, s: &Session, thread: Option<i64>) -> String {
         let said = s
             .req(
                 "evaluate",
@@ -896,9 +898,30 @@ impl Inner {
             .await
             .ok()
             .and_then(|b| b.get("result").and_then(Value::as_str).map(str::to_string));
-        said.as_deref()
+        let mut text = said
+            .as_deref()
             .and_then(parse_signal)
-            .unwrap_or_else(|| "signal (the debugger did not say which)".into())
+            .unwrap_or_else(|| "signal (the debugger did not say which)".into());
+        let Some(t) = thread else { return text };
+        let Ok(body) = s.req("stackTrace", json!({"threadId": t, "startFrame": 0, "levels": 30})).await else {
+            return text;
+        };
+        let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
+        let in_project = |f: &Value| {
+            f.pointer("/source/path")
+                .and_then(Value::as_str)
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p)))
+                .filter(|p| p.starts_with(&self.root))
+        };
+        if frames.first().is_some_and(|f| in_project(f).is_none())
+            && let Some((f, path)) = frames.iter().find_map(|f| in_project(f).map(|p| (f, p)))
+        {
+            let rel = path.strip_prefix(&self.root).unwrap_or(&path).display().to_string();
+            let line = f.get("line").and_then(Value::as_u64).unwrap_or(0);
+            let name = f.get("name").and_then(Value::as_str).unwrap_or("?");
+            text.push_str(&format!(", raised from {rel}:{line} in {name}"));
+        }
+        text
     }
 
     /// Translates one DAP event of session `s` into backend events.
@@ -975,7 +998,7 @@ impl Inner {
                     });
                 }
                 if reason == PauseReason::Signal && description.is_none() {
-                    description = Some(self.signal_description(s).await);
+                    description = Some(self.signal_description(s, thread).await);
                 }
                 // Restore what run-to / ignore-breakpoints changed before anyone can resume.
                 let ov = s.override_.lock().unwrap().take();
