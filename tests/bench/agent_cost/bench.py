@@ -122,8 +122,10 @@ def latency(n: int):
         for _ in range(n):
             await r.call("evaluate_expression", {"expression": "len(records)"})
             await r.call("get_stack_trace", {"max_frames": 20})
+            # No debugger request at all: the MCP client, HTTP and the core alone.
+            await r.call("list_breakpoints", {})
         med = lambda tool: sorted(c["ms"] for c in r.calls if c["tool"] == tool)[n // 2]  # noqa: E731
-        r.latency = {"evaluate_expression": med("evaluate_expression"), "get_stack_trace": med("get_stack_trace")}
+        r.latency = {t: med(t) for t in ("evaluate_expression", "get_stack_trace", "list_breakpoints")}
         await r.call("stop_debug_session", {})
 
     return scenario
@@ -214,7 +216,7 @@ async def peer_heavy(r: Recorder, project: pathlib.Path):
     await r.call("evaluate_expression", {"sessionId": sid, "expression": "text"})
     await r.call("set_breakpoint", {"sessionId": sid, "file": str(project / "heavy.py"), "line": bottom})
     await r.call("continue_execution", {"sessionId": sid})
-    await r.call("get_stack_trace", {"sessionId": sid})
+    await peer_wait_paused(r, sid)  # continue returns before the stop
     await r.call("close_debug_session", {"sessionId": sid})
 
 
