@@ -125,7 +125,7 @@ class Mcp:
 class Server:
     """`debugger-mcp serve --project DIR --listen 127.0.0.1:0` on a copy of a fixture project."""
 
-    def __init__(self, fixture: str, settings: str = "", env: dict | None = None):
+    def __init__(self, fixture: str, settings: str = "", env: dict | None = None, args: tuple = ()):
         self.tmp = tempfile.mkdtemp(prefix=f"dmcp-e2e-{fixture}-")
         # Resolved: the backend reports canonical paths (macOS /private/var and the like).
         self.project = pathlib.Path(self.tmp, fixture).resolve()
@@ -136,7 +136,7 @@ class Server:
         # machine from resuming a paused session between two calls of a test.
         toml.write_text(settings + "\n[watchdog]\nidle_seconds = 600\n\n" + existing)
         self.proc = subprocess.Popen(
-            [sidecar_binary(), "serve", "--project", str(self.project), "--listen", "127.0.0.1:0"],
+            [sidecar_binary(), "serve", "--project", str(self.project), "--listen", "127.0.0.1:0", *args],
             stdout=subprocess.PIPE,
             stderr=sys.stderr,
             text=True,
@@ -172,7 +172,7 @@ def compile_c(project: pathlib.Path):
     gcc = shutil.which("gcc")
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    for name in ("prog", "spin"):
+    for name in ("prog", "spin", "crash"):
         subprocess.run([gcc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
 
 

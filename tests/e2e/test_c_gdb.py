@@ -274,3 +274,11 @@ def test_run_configuration_sessions_status_and_wait_filter(c):
     done = m.ok("wait_for_pause", {"session_id": run["session_id"], "timeout_ms": LONG})
     assert done["state"] == "stopped"  # no debugger: breakpoints do not stop it
     assert "result=30 counter=7" in output_text(m, run["session_id"], expect="result=30 counter=7")
+
+
+def test_crash_stop_names_the_signal_and_the_faulting_line(c):
+    _, m = c
+    r = m.ok("start_debug_session", {"command": "./crash", "wait_for_pause": True, "timeout_ms": 55000})
+    p = r["pause"]
+    assert (p["reason"], p["description"]) == ("signal", "signal SIGSEGV (Segmentation fault)"), p
+    assert p["location"]["line"] == 8 and p["location"]["file"].endswith("crash.c"), p

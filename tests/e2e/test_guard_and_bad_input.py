@@ -23,6 +23,8 @@ def test_destructive_tools_refused_without_brave_mode(py_careful):
     project, m, *_ = py_careful
     msg = m.err("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True})
     assert "needs the user's confirmation" in msg and "brave_mode = true" in msg
+    # Headless users learn both ways to allow it, not only the IDE setting.
+    assert "debugger-mcp.toml" in msg and "--brave" in msg, msg
     msg = m.err("run_configuration", {"name": "Run app", "mode": "run"})
     assert "brave_mode = true" in msg
     assert m.ok("list_debug_sessions")["sessions"] == []  # nothing was started
@@ -146,3 +148,17 @@ def test_bad_ids_while_paused_and_stale_value_after_resume(py_brave):
         assert m.ok("get_debug_session_status")["session_id"] == sid
     finally:
         cleanup(m)
+
+
+def test_brave_flag_allows_starting_without_settings_file_change():
+    """`serve --brave` is brave mode without touching debugger-mcp.toml."""
+    from conftest import Mcp, Server
+
+    server = Server("py", "", args=("--brave",))
+    m = Mcp(server.url)
+    try:
+        r = m.ok("start_debug_session", {"command": "python3 bad_indent.py", "wait_for_pause": True, "timeout_ms": LONG})
+        assert r["state"] == "stopped", r
+    finally:
+        m.close()
+        server.stop()

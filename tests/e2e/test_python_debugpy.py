@@ -158,6 +158,31 @@ def test_start_by_command_stop_on_exception(py):
     assert var(p["frame"]["variables"], "text")["value"] == "'not a number'"
 
 
+def test_program_that_dies_at_launch_shows_exit_code_and_stderr(py):
+    _, m = py
+    r = m.ok("start_debug_session", {"command": "python3 bad_indent.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped" and "exit code 1" in r["message"], r
+    assert r["pause"]["exit_code"] == 1
+    assert "IndentationError" in r["pause"]["stderr"] and "bad_indent.py" in r["pause"]["stderr"], r
+    # Without waiting, start_debug_session watches only briefly (300 ms) for an early end, so
+    # on a loaded machine it may still say "started"; the next call then tells the end.
+    r = m.ok("start_debug_session", {"command": "python3 bad_indent.py"})
+    if r["state"] != "stopped":
+        r = m.ok("wait_for_pause", {"session_id": r["session_id"], "timeout_ms": LONG})
+        assert r["state"] == "stopped" and r["exit_code"] == 1, r
+        assert "IndentationError" in r["stderr"], r
+    else:
+        assert "ended during launch with exit code 1" in r["message"], r
+        assert "IndentationError" in r["pause"]["stderr"], r
+
+
+def test_uncaught_exception_end_shows_the_traceback(py):
+    _, m = py
+    r = m.ok("start_debug_session", {"command": "python3 crash.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped", r
+    assert "ValueError: invalid literal for int()" in r["pause"]["stderr"], r
+
+
 def test_run_configuration_debug_mode_and_wait_for_pause_filter(py):
     project, m = py
     b13 = m.ok("set_breakpoint", {"file_path": "app.py", "line": 13})
@@ -408,6 +433,25 @@ def test_expand_variable_paging_and_depth(py):
         f"{{'name': 'item{i}', 'price': {i + 1}, 'qty': 2}}" for i in range(3)]
     # a secret stays redacted wherever it appears
     assert m.ok("evaluate_expression", {"expression": "api_token"})["result"]["value"] == "<redacted>"
+
+
+def test_big_values_read_with_their_real_size(py):
+    _, m = py
+    m.ok("set_breakpoint", {"file_path": "big.py", "line": 9})
+    r = m.ok("start_debug_session", {"command": "python3 big.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    vs = m.ok("get_variables")["variables"]
+    # No "Globals" or debugpy groups unless asked for.
+    assert sorted(v["name"] for v in vs) == ["records", "small", "text", "total"], vs
+    records = var(vs, "records")
+    assert records["child_count"] == 5000, records  # not 102: debugpy lists 100 items
+    text = var(vs, "text")
+    assert text["value_length"] == 100_000 and text["truncated"] is True, {k: v for k, v in text.items() if k != "value"}
+    page = m.ok("expand_variable", {"path": "records", "offset": 4998, "limit": 5})
+    assert [c["value"] for c in page["children"]] == ["{'id': 4998}", "{'id': 4999}"], page
+    everything = m.ok("get_variables", {"scope": "all"})["variables"]
+    assert "Globals" in [v["name"] for v in everything]
+    assert [v["name"] for v in m.ok("get_variables", {"scope": "globals"})["variables"]] == ["Globals"]
 
 
 def test_set_variable_changes_program_output(py):

@@ -337,9 +337,14 @@ pub struct ValueNode {
     /// Expression that re-evaluates to this value in its frame, when the debugger knows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evaluate_name: Option<String>,
-    /// Number of children when known without fetching them.
+    /// Number of children when known without fetching them (for a collection: its real
+    /// size, not the number of entries the debugger lists).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub child_count: Option<u64>,
+    /// Set only when `value` is a rendering the debugger already cut (debugpy shortens long
+    /// strings): the real length of the value (characters of a string).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_length: Option<u64>,
     #[serde(default)]
     pub scope: ValueScope,
 }
@@ -393,6 +398,8 @@ pub enum PauseReason {
     Exception,
     Entry,
     Goto,
+    /// The debuggee received a signal (gdb: SIGSEGV, SIGABRT, …); the description names it.
+    Signal,
     #[default]
     Other,
 }

@@ -437,6 +437,7 @@ impl FakeBackend {
             set_handle: settable.then(|| format!("s:{handle_base}")),
             evaluate_name: None,
             child_count: (n > 0).then_some(n as u64),
+            value_length: None,
             scope,
         }
     }

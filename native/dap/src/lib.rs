@@ -40,6 +40,13 @@ const SYNTHETIC_GROUPS: &[&str] = &[
     "class variables",
     "protected variables",
 ];
+/// Builtin Python containers whose `len()` is their size and has no side effects.
+const COLLECTION_TYPES: &[&str] = &[
+    "list", "tuple", "dict", "set", "frozenset", "deque", "defaultdict", "OrderedDict", "Counter",
+];
+/// Size look-ups (`len(...)` evaluations) per backend call at most, and the time each may take.
+const SIZE_LOOKUPS: usize = 20;
+const SIZE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Ended sessions kept for status and clear errors.
 const KEEP_ENDED: usize = 16;
 
@@ -321,8 +328,102 @@ impl Session {
             set_handle,
             evaluate_name,
             child_count,
+            value_length: None,
             scope,
         }
+    }
+
+    /// debugpy renders values cut: a long string keeps its first and last 32 K characters, a
+    /// big collection its first items then "...". For such values (at most
+    /// SIZE_LOOKUPS per call) the real size is asked with a bounded `len(...)` of the value's
+    /// evaluateName: `child_count` for collections, `value_length` for strings. Builtin types
+    /// only, whose `len` has no side effects.
+    async fn real_sizes(&self, nodes: &mut [ValueNode], frame_id: Option<i64>) {
+        if self.adapter != AdapterKind::Debugpy {
+            return;
+        }
+        let mut asked = 0;
+        for n in nodes.iter_mut() {
+            if asked >= SIZE_LOOKUPS {
+                break;
+            }
+            let Some(expr) = n.evaluate_name.clone().filter(|e| is_plain_path(e)) else {
+                continue;
+            };
+            let ty = n.type_name.as_deref().unwrap_or("");
+            let v = n.value.trim_end();
+            let is_text = matches!(ty, "str" | "bytes" | "bytearray") && v.contains("...");
+            let is_cut_collection = COLLECTION_TYPES.contains(&ty)
+                && (v.ends_with("...]") || v.ends_with("...}") || v.ends_with("...)"));
+            if !is_text && !is_cut_collection {
+                continue;
+            }
+            asked += 1;
+            let mut args = json!({"expression": format!("len({expr})"), "context": "watch"});
+            if let Some(f) = frame_id {
+                args["frameId"] = json!(f);
+            }
+            let Ok(body) = self.req_t("evaluate", args, SIZE_TIMEOUT).await else {
+                continue;
+            };
+            let Some(len) = body.get("result").and_then(Value::as_str).and_then(|r| r.trim().parse::<u64>().ok()) else {
+                continue;
+            };
+            if is_text {
+                // The repr has quotes (and a b prefix): shown content is shorter than that.
+                if len > v.chars().count().saturating_sub(2) as u64 {
+                    n.value_length = Some(len);
+                }
+            } else {
+                n.child_count = Some(len);
+            }
+        }
+    }
+
+    /// Items `[from, end)` of a debugpy collection beyond its first `first` items, from the
+    /// buckets under its "more" node (named "[100:1100]", "[1100:2100]", …).
+    async fn more_items(&self, more: i64, first: u64, from: u64, end: u64) -> BackendResult<Vec<Value>> {
+        let body = self.req("variables", json!({"variablesReference": more})).await?;
+        let mut out = Vec::new();
+        let mut next = first;
+        for b in body.get("variables").and_then(Value::as_array).into_iter().flatten() {
+            let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+            let range = name
+                .strip_prefix('[')
+                .and_then(|n| n.strip_suffix(']'))
+                .and_then(|n| n.split_once(':'))
+                .and_then(|(a, z)| Some((a.trim().parse::<u64>().ok()?, z.trim().parse::<u64>().ok()?)));
+            let r = b.get("variablesReference").and_then(Value::as_i64).unwrap_or(0);
+            let (a, z) = match range {
+                Some(az) if r > 0 => az,
+                // Not a bucket (only one bucket's worth left: debugpy lists the items inline).
+                _ => {
+                    if (from..end).contains(&next) {
+                        out.push(b.clone());
+                    }
+                    next += 1;
+                    continue;
+                }
+            };
+            next = z;
+            if z <= from || a >= end {
+                continue;
+            }
+            let items = self.req("variables", json!({"variablesReference": r})).await?;
+            let items: Vec<&Value> = items
+                .get("variables")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables" | "len()")))
+                .collect();
+            for (i, v) in items.into_iter().enumerate() {
+                if (from..end).contains(&(a + i as u64)) {
+                    out.push(v.clone());
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
@@ -778,8 +879,49 @@ impl Inner {
             "exception" => PauseReason::Exception,
             "entry" => PauseReason::Entry,
             "goto" => PauseReason::Goto,
+            // gdb (events.py): "signal-received" becomes DAP reason "signal", with no text.
+            "signal" => PauseReason::Signal,
             _ => PauseReason::Other,
         }
+    }
+
+    /// Names the signal of a `signal` stop. gdb's DAP stop event carries none, but its CLI
+    /// says it: "It stopped with signal SIGSEGV, Segmentation fault."
+    /// When the signal arrived in library code (abort() inside libc), the description also
+    /// names the first frame in the project, where the program went wrong.
+    async fn signal_description(&self, s: &Session, thread: Option<i64>) -> String {
+        let said = s
+            .req(
+                "evaluate",
+                json!({"expression": "info program", "context": "repl"}),
+            )
+            .await
+            .ok()
+            .and_then(|b| b.get("result").and_then(Value::as_str).map(str::to_string));
+        let mut text = said
+            .as_deref()
+            .and_then(parse_signal)
+            .unwrap_or_else(|| "signal (the debugger did not say which)".into());
+        let Some(t) = thread else { return text };
+        let Ok(body) = s.req("stackTrace", json!({"threadId": t, "startFrame": 0, "levels": 30})).await else {
+            return text;
+        };
+        let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
+        let in_project = |f: &Value| {
+            f.pointer("/source/path")
+                .and_then(Value::as_str)
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p)))
+                .filter(|p| p.starts_with(&self.root))
+        };
+        if frames.first().is_some_and(|f| in_project(f).is_none())
+            && let Some((f, path)) = frames.iter().find_map(|f| in_project(f).map(|p| (f, p)))
+        {
+            let rel = path.strip_prefix(&self.root).unwrap_or(&path).display().to_string();
+            let line = f.get("line").and_then(Value::as_u64).unwrap_or(0);
+            let name = f.get("name").and_then(Value::as_str).unwrap_or("?");
+            text.push_str(&format!(", raised from {rel}:{line} in {name}"));
+        }
+        text
     }
 
     /// Translates one DAP event of session `s` into backend events.
@@ -854,6 +996,9 @@ impl Inner {
                     } else {
                         format!("{id}: {d}")
                     });
+                }
+                if reason == PauseReason::Signal && description.is_none() {
+                    description = Some(self.signal_description(s, thread).await);
                 }
                 // Restore what run-to / ignore-breakpoints changed before anyone can resume.
                 let ov = s.override_.lock().unwrap().take();
@@ -1274,6 +1419,31 @@ impl Inner {
             .and_then(Value::as_i64)
             .ok_or_else(|| BackendError::InvalidState(format!("session {} has no threads", s.id)))
     }
+}
+
+/// "…It stopped with signal SIGSEGV, Segmentation fault." → "signal SIGSEGV (Segmentation fault)".
+fn parse_signal(info_program: &str) -> Option<String> {
+    let at = info_program.find("signal ")?;
+    let rest = info_program[at + "signal ".len()..].lines().next()?.trim_end_matches('.');
+    let (name, meaning) = match rest.split_once(", ") {
+        Some((n, m)) => (n.trim(), Some(m.trim())),
+        None => (rest.trim(), None),
+    };
+    if !name.starts_with("SIG") {
+        return None;
+    }
+    Some(match meaning {
+        Some(m) if !m.is_empty() => format!("signal {name} ({m})"),
+        _ => format!("signal {name}"),
+    })
+}
+
+/// An expression that only names a value (`records`, `tree['child']`, `self.items[3]`): safe
+/// to evaluate again, unlike one with a call.
+fn is_plain_path(e: &str) -> bool {
+    !e.is_empty()
+        && !e.contains('(')
+        && e.chars().all(|c| c.is_alphanumeric() || "_.[]'\"-".contains(c))
 }
 
 fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
@@ -1803,6 +1973,7 @@ impl Backend for DapBackend {
             s.values.lock().unwrap().ref_frame.insert(r, frame_id);
             match scope_kind(scope) {
                 Some(kind) => {
+                    let start = out.len();
                     let vars = s.req("variables", json!({"variablesReference": r})).await?;
                     for v in vars
                         .get("variables")
@@ -1812,6 +1983,7 @@ impl Backend for DapBackend {
                     {
                         out.push(s.node(v, Some(r), Some(frame_id), kind));
                     }
+                    s.real_sizes(&mut out[start..], Some(frame_id)).await;
                 }
                 None => {
                     // Globals, registers and the like: one expandable group node.
@@ -1839,6 +2011,7 @@ impl Backend for DapBackend {
                         set_handle: None,
                         evaluate_name: None,
                         child_count: count,
+                        value_length: None,
                         scope: if global {
                             ValueScope::Global
                         } else {
@@ -1876,31 +2049,38 @@ impl Backend for DapBackend {
             e => e,
         })?;
         let mut all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
-        if !paging {
-            // debugpy lists its "special variables"/"function variables" groups first; they are
-            // not program values and would shift offsets (offset 25 of a list must be item 25).
-            all.retain(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables")));
-        }
         let (page, total): (Vec<Value>, Option<u64>) = if paging {
             let known = s.values.lock().unwrap().ref_count.get(&r).copied();
             (all.into_iter().take(limit as usize).collect(), known)
         } else {
-            let total = all.len() as u64;
-            (
-                all.into_iter()
-                    .skip(offset as usize)
-                    .take(limit as usize)
-                    .collect(),
-                Some(total),
-            )
+            // debugpy lists its "special variables"/"function variables" groups first; they are
+            // not program values and would shift offsets (offset 25 of a list must be item 25).
+            all.retain(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables")));
+            // debugpy shows a collection's first 100 items, then "more" (buckets of the rest) and
+            // "len()" (its real size): a 5,000-item list must read as 5,000, and its item 4,000
+            // must be reachable by offset.
+            let take_named = |all: &mut Vec<Value>, name: &str| {
+                let i = all.iter().position(|v| v.get("name").and_then(Value::as_str) == Some(name))?;
+                Some(all.remove(i))
+            };
+            let real_len = take_named(&mut all, "len()").and_then(|v| v.get("value").and_then(Value::as_str).and_then(|x| x.trim().parse::<u64>().ok()));
+            let more = if real_len.is_some() {
+                take_named(&mut all, "more").and_then(|v| v.get("variablesReference").and_then(Value::as_i64)).filter(|r| *r > 0)
+            } else {
+                None
+            };
+            let end = offset as u64 + limit as u64;
+            let mut page: Vec<Value> = all.iter().skip(offset as usize).take(limit as usize).cloned().collect();
+            if let Some(more) = more
+                && end > all.len() as u64
+            {
+                page.extend(s.more_items(more, all.len() as u64, offset as u64, end).await?);
+            }
+            (page, Some(real_len.unwrap_or(all.len() as u64)))
         };
-        Ok(ChildPage {
-            children: page
-                .iter()
-                .map(|v| s.node(v, Some(r), frame_id, ValueScope::Local))
-                .collect(),
-            total,
-        })
+        let mut children: Vec<ValueNode> = page.iter().map(|v| s.node(v, Some(r), frame_id, ValueScope::Local)).collect();
+        s.real_sizes(&mut children, frame_id).await;
+        Ok(ChildPage { children, total })
     }
 
     async fn set_value(
@@ -1984,7 +2164,10 @@ impl Backend for DapBackend {
         let mut v = body.clone();
         v["name"] = json!(request.expression);
         v["evaluateName"] = json!(request.expression);
-        Ok(s.node(&v, None, Some(frame_id), ValueScope::Local))
+        let mut node = [s.node(&v, None, Some(frame_id), ValueScope::Local)];
+        s.real_sizes(&mut node, Some(frame_id)).await;
+        let [node] = node;
+        Ok(node)
     }
 
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
@@ -2018,5 +2201,17 @@ impl Drop for DapBackend {
                     .status();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_signal;
+
+    #[test]
+    fn gdb_info_program_names_the_signal() {
+        let text = "\tUsing the running image of child process 25508.\nProgram stopped at 0x55555555515c.\nIt stopped with signal SIGSEGV, Segmentation fault.\n";
+        assert_eq!(parse_signal(text).as_deref(), Some("signal SIGSEGV (Segmentation fault)"));
+        assert_eq!(parse_signal("It stopped at a breakpoint that has since been deleted."), None);
     }
 }

@@ -1,4 +1,4 @@
-//! End-to-end tests of the DAP backend under debugpy (`python3 -m debugpy.adapter`).
+//! End-to-end tests of the DAP backend under debugpy (`debugpy.adapter`, started as adapter.rs does).
 //! Fixture: tests/fixtures/py/app.py (line numbers below refer to it).
 
 mod common;
@@ -588,4 +588,53 @@ async fn run_mode_runs_without_stopping() {
         "no breakpoint stops a run: {:#?}",
         h.log
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn big_values_report_their_real_size_and_length() {
+    let mut h = Harness::new("py", "big_values");
+    h.bp("big.py", 9).await;
+    let s = h.backend.launch(&h.project, cmd("python3 big.py")).await.unwrap().id;
+    let (thread, _, _, _) = h.wait_paused(&s).await;
+    let f = h.top_frame(&s, &thread).await;
+    let vars = h.backend.frame_variables(&s, &f.handle).await.unwrap();
+    // debugpy lists 100 items and cuts the repr; the real size is 5,000.
+    let records = find(&vars, "records");
+    assert_eq!(records.child_count, Some(5000), "{records:?}");
+    // The repr of a 100,000-character string is cut to ~65,536 by debugpy.
+    let text = find(&vars, "text");
+    assert!(text.value.chars().count() < 100_000);
+    assert_eq!(text.value_length, Some(100_000), "{text:?}");
+    // Small values are shown whole: no extra look-up, nothing claimed.
+    let small = find(&vars, "small");
+    assert_eq!((small.child_count, small.value_length), (None, None), "{small:?}");
+    // Frame variables of a function: no "Globals" or debugpy group among them.
+    assert!(
+        vars.iter().all(|v| v.scope != ValueScope::Synthetic),
+        "{:?}",
+        vars.iter().map(|v| (&v.name, v.scope)).collect::<Vec<_>>()
+    );
+
+    let first = h.children_of(&s, records, 0, 3).await;
+    assert_eq!(first.total, Some(5000));
+    assert_eq!(
+        first.children.iter().map(|c| c.value.as_str()).collect::<Vec<_>>(),
+        ["{'id': 0}", "{'id': 1}", "{'id': 2}"]
+    );
+    // Beyond debugpy's first 100 items: reached through its buckets, at the right index.
+    let deep = h.children_of(&s, records, 4098, 3).await;
+    assert_eq!(deep.total, Some(5000));
+    assert_eq!(
+        deep.children.iter().map(|c| c.value.as_str()).collect::<Vec<_>>(),
+        ["{'id': 4098}", "{'id': 4099}", "{'id': 4100}"]
+    );
+    let straddle = h.children_of(&s, records, 98, 4).await;
+    assert_eq!(
+        straddle.children.iter().map(|c| c.value.as_str()).collect::<Vec<_>>(),
+        ["{'id': 98}", "{'id': 99}", "{'id': 100}", "{'id': 101}"]
+    );
+
+    let e = h.eval(&s, &f.handle, "text", EvalContext::Expression, false).await.unwrap();
+    assert_eq!(e.value_length, Some(100_000));
+    h.backend.stop(&s).await.unwrap();
 }

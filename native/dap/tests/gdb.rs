@@ -399,3 +399,64 @@ async fn five_concurrent_sessions_each_with_its_own_adapter() {
         assert!(wait_pid_gone(pid).await, "debuggee {pid} still runs");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_stop_names_the_signal_at_the_faulting_line() {
+    let mut h = project("gdb_segv");
+    let out = std::process::Command::new("gcc")
+        .args(["-g", "-O0", "-o", "crash", "crash.c"])
+        .current_dir(&h.root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = h
+        .backend
+        .launch(
+            &h.project,
+            LaunchRequest {
+                command: Some("./crash".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let (thread, reason, _, description) = h.wait_paused(&s).await;
+    assert_eq!(reason, PauseReason::Signal);
+    assert_eq!(
+        description.as_deref(),
+        Some("signal SIGSEGV (Segmentation fault)")
+    );
+    let f = h.top_frame(&s, &thread).await;
+    assert_eq!((f.line, f.method_name.as_deref()), (Some(8), Some("main")));
+    h.backend.stop(&s).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signal_raised_in_a_library_names_the_programs_line() {
+    let mut h = project("gdb_abort");
+    let out = std::process::Command::new("gcc")
+        .args(["-g", "-O0", "-o", "aborts", "aborts.c"])
+        .current_dir(&h.root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = h
+        .backend
+        .launch(
+            &h.project,
+            LaunchRequest {
+                command: Some("./aborts".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let (_, reason, _, description) = h.wait_paused(&s).await;
+    assert_eq!(reason, PauseReason::Signal);
+    let d = description.unwrap_or_default();
+    assert!(d.starts_with("signal SIGABRT"), "{d}");
+    assert!(d.ends_with(", raised from aborts.c:6 in main"), "{d}");
+    h.backend.stop(&s).await.unwrap();
+}

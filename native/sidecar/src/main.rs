@@ -1,8 +1,8 @@
 //! `debugger-mcp`: the headless Debugger MCP server (SPEC §1–§2).
 //!
 //! ```text
-//! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN]
-//! debugger-mcp stdio --project DIR [--config FILE]
+//! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN] [--brave]
+//! debugger-mcp stdio --project DIR [--config FILE] [--brave]
 //! ```
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
 //!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
@@ -51,6 +51,11 @@ enum Command {
         /// Require this bearer token on every HTTP request (overrides http.token).
         #[arg(long)]
         token: Option<String>,
+        /// Brave mode: agents may start sessions, set values and run side effects without
+        /// confirmation (overrides `brave_mode` of the settings file). Headless there is no one
+        /// to ask, so without it those tools are refused unless the MCP client can ask.
+        #[arg(long)]
+        brave: bool,
     },
     /// Serve MCP on stdin/stdout (logs on stderr).
     Stdio {
@@ -58,6 +63,9 @@ enum Command {
         project: PathBuf,
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
+        /// Brave mode (see `serve --brave`).
+        #[arg(long)]
+        brave: bool,
     },
 }
 
@@ -80,8 +88,8 @@ fn main() {
         .expect("tokio runtime");
     let result = runtime.block_on(async move {
         match cli.command {
-            Command::Serve { project, listen, config, token } => serve(project, listen, config, token).await,
-            Command::Stdio { project, config } => stdio(project, config).await,
+            Command::Serve { project, listen, config, token, brave } => serve(project, listen, config, token, brave).await,
+            Command::Stdio { project, config, brave } => stdio(project, config, brave).await,
         }
     });
     // Background tasks (adapters' readers, watchers) must not hold the exit.
@@ -202,10 +210,11 @@ async fn shutdown_signal() {
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
 }
 
-async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token: Option<String>) -> Result<()> {
+async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token: Option<String>, brave: bool) -> Result<()> {
     let addr = parse_listen(&listen)?;
     let project = check_project(&project)?;
     let mut config = load_config(&project, config)?;
+    config.brave_mode |= brave;
     let token = token.or_else(|| std::env::var("DEBUGGER_MCP_TOKEN").ok());
     if let Some(t) = token.filter(|t| !t.is_empty()) {
         config.http.token = Some(t);
@@ -264,9 +273,10 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
     Ok(())
 }
 
-async fn stdio(project: PathBuf, config: Option<PathBuf>) -> Result<()> {
+async fn stdio(project: PathBuf, config: Option<PathBuf>, brave: bool) -> Result<()> {
     let project = check_project(&project)?;
-    let config = load_config(&project, config)?;
+    let mut config = load_config(&project, config)?;
+    config.brave_mode |= brave;
     let host = build(&project, config)?;
     let cancel = CancellationToken::new();
     let signal_cancel = cancel.clone();

@@ -11,8 +11,9 @@ const CONFIRM_MS: u64 = 50_000;
 pub fn refusal(action: &str) -> ToolError {
     ToolError(format!(
         "{action} needs the user's confirmation, but neither the IDE nor this MCP client can ask (no elicitation support). \
-         Ask the user to allow it: set `brave_mode = true` in the Debugger MCP settings TOML (IDE: Settings > Tools > Debugger MCP > Brave mode) \
-         to let agents run destructive actions without confirmation"
+         Ask the user to allow it by enabling brave mode (destructive actions without confirmation): \
+         headless, add `brave_mode = true` to `debugger-mcp.toml` in the project directory or start the server with `debugger-mcp serve --brave` / `debugger-mcp stdio --brave`; \
+         in the IDE, Settings > Tools > Debugger MCP > Brave mode"
     ))
 }
 

@@ -10,6 +10,9 @@ use serde_json::{Map, Value, json};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
+/// Bytes of the debuggee's stderr shown when a result reports its end.
+pub const STDERR_TAIL: usize = 600;
+
 /// Variables shown in a stop result's frame snapshot.
 const SNAPSHOT_VARS: usize = 20;
 
@@ -104,6 +107,9 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         }
         (SessionState::Stopped, _) => {
             out.insert("exit_code".into(), json!(exit_code));
+            if let Some(tail) = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL))) {
+                out.insert("stderr".into(), json!(tail));
+            }
             out.insert("message".into(), json!(format!("the session has ended{}", exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default())));
         }
         _ => {

@@ -69,6 +69,25 @@ impl SessionSlot {
         self.frame_total.clear();
     }
 
+    /// The end of the debuggee's stderr, at most `max` bytes starting at a line, for results
+    /// that report an end: a traceback or a syntax error explains itself there.
+    pub fn stderr_tail(&self, max: usize) -> Option<String> {
+        let all: String = self.output.iter().filter(|(c, _)| *c == OutputCategory::Stderr).map(|(_, t)| t.as_str()).collect();
+        let all = all.trim_end();
+        if all.trim().is_empty() {
+            return None;
+        }
+        let mut start = all.len().saturating_sub(max);
+        while !all.is_char_boundary(start) {
+            start += 1;
+        }
+        if start > 0 {
+            // Whole lines only; a cut line would read as a different message.
+            start = all[start..].find('\n').map_or(start, |i| start + i + 1);
+        }
+        Some(all[start..].to_string())
+    }
+
     pub fn notify(&self) {
         self.changed.send_modify(|v| *v += 1);
     }
@@ -132,6 +151,7 @@ pub fn reason_name(r: PauseReason) -> &'static str {
         PauseReason::Exception => "exception",
         PauseReason::Entry => "entry",
         PauseReason::Goto => "goto",
+        PauseReason::Signal => "signal",
         PauseReason::Other => "other",
     }
 }

@@ -208,6 +208,12 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
     m.insert("id".into(), json!(id));
     m.insert("name".into(), json!(node.name));
     put_value(&mut m, &scrub(cfg, &node.value), cfg.max_value_length, redacted);
+    // The debugger's rendering was cut before it reached us: the length the agent needs is
+    // the value's own, which only the backend knows.
+    if let (false, Some(n)) = (redacted, node.value_length) {
+        m.insert("truncated".into(), json!(true));
+        m.insert("value_length".into(), json!(n));
+    }
     m.insert("type".into(), json!(node.type_name));
     m.insert("has_children".into(), json!(node.has_children));
     if let Some(c) = node.child_count {

@@ -160,6 +160,12 @@ tool!(StartDebugSession, "start_debug_session", Kind::Destructive { idempotent: 
     out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}, "pause": out::stop_result()}), &["session_id", "state", "message"]),
     start_debug_session);
 
+/// How long start_debug_session (without wait_for_pause) watches for a program that ends at
+/// once; Python reports a syntax error within a few ms of starting the file.
+const EARLY_END_MS: u64 = 300;
+/// … and how long more once it wrote to stderr in that time.
+const EARLY_END_DYING_MS: u64 = 3_000;
+
 async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResult {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let what = match (&a.run_configuration, &a.command) {
@@ -193,14 +199,36 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResu
         let pause = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
         out["message"] = json!(match pause["state"].as_str() {
             Some("paused") => format!("started {what}; paused ({})", pause["reason"].as_str().unwrap_or("")),
-            Some("stopped") => format!("started {what}; it ended before pausing (no breakpoint was hit)"),
+            Some("stopped") => format!(
+                "started {what}; it ended before pausing (no breakpoint was hit){}",
+                pause["exit_code"].as_i64().map(|c| format!(", exit code {c}")).unwrap_or_default()
+            ),
             _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
         });
         out["pause"] = pause;
     } else {
-        out["message"] = json!(format!(
-            "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
-        ));
+        // A program that dies at once (syntax error, missing module) is reported here rather
+        // than one call later: a short, event-driven wait for an early end.
+        let mut sub = c.subscribe(&info.id)?;
+        let settled = |x: &super::super::state::SessionSlot| x.state() == SessionState::Stopped || x.pause_seq > 0;
+        let mut ended = c.wait_until(&info.id, &mut sub, EARLY_END_MS, settled).await;
+        // Writing to stderr right at the start usually means dying (a traceback is on its way
+        // out); the adapter reports the end a few hundred ms after the output.
+        if !ended && c.engine.with_state(|s| s.sessions.get(&info.id).is_some_and(|x| x.stderr_tail(1).is_some())) {
+            ended = c.wait_until(&info.id, &mut sub, EARLY_END_DYING_MS, settled).await;
+        }
+        if ended && current_state(c, &info.id, info.state) == SessionState::Stopped {
+            let pause = snapshot::stop_result(c, &info.id, None).await;
+            out["message"] = json!(format!(
+                "started {what}; it ended during launch{}",
+                pause["exit_code"].as_i64().map(|c| format!(" with exit code {c}")).unwrap_or_default()
+            ));
+            out["pause"] = pause;
+        } else {
+            out["message"] = json!(format!(
+                "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
+            ));
+        }
     }
     out["state"] = json!(state_name(current_state(c, &info.id, info.state)));
     Ok(out)
@@ -349,7 +377,7 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
     out["stack_summary"] = json!(frames);
     out["total_stack_depth"] = json!(page.total.unwrap_or(page.frames.len() as u32));
     if a.include_variables {
-        match variables::frame_values(c, &sid, &thread, selected, variables::Scope::All, 1, c.cfg.max_children).await {
+        match variables::frame_values(c, &sid, &thread, selected, variables::Scope::Frame, 1, c.cfg.max_children).await {
             Ok(v) => out["variables"] = v["variables"].clone(),
             Err(e) => out["variables_error"] = json!(e.0),
         }

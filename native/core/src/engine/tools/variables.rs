@@ -12,14 +12,19 @@ use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::pin::Pin;
 
-// Which variables (get_variables `scope`).
+// Which variables (get_variables `scope`). The default, `frame`, is the frame's own values
+// (locals, arguments, this) without globals and the debugger's groups ("Globals", "special
+// variables", registers) an agent rarely wants; `all` adds them, `globals` is only globals.
+// (Plain comments: doc comments would become schema text in every tools/list.)
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
+    #[default]
+    Frame,
     Local,
     Arguments,
     This,
-    #[default]
+    Globals,
     All,
 }
 
@@ -27,9 +32,11 @@ impl Scope {
     fn admits(self, v: &ValueNode) -> bool {
         match self {
             Scope::All => true,
+            Scope::Frame => !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic),
             Scope::Local => v.scope == ValueScope::Local,
             Scope::Arguments => v.scope == ValueScope::Argument,
             Scope::This => v.scope == ValueScope::This,
+            Scope::Globals => v.scope == ValueScope::Global,
         }
     }
 }
