@@ -392,6 +392,22 @@ fn defs() -> Vec<Def> {
             output: out(json!({"variable": {"type": "object", "required": ["id", "path"]}, "children": {"type": "array", "items": value_node()}, "offset": {"type": "integer"}, "total": {"type": ["integer", "null"]}, "truncated": {"type": "boolean"}}), &["children"]),
         },
         Def {
+            name: "inspect_variable",
+            title: "Filter a value with JSONPath",
+            description: "Read only part of a value: a JSONPath (RFC 9535) `filter` over its tree, e.g. '$.items[?@.qty > 1].name', '$..price'. Value by `variable_id` or `path`; fetches ≤ 3 levels, only the branches the filter names. Numbers, booleans, strings and None/null are parsed from the debugger's rendering. Without filter: the value's shape at `depth` 1.",
+            kind: Kind::Read,
+            input: input_session(json!({
+                "variable_id": {"type": "string", "minLength": 1},
+                "path": {"type": "string", "minLength": 1, "description": "Dotted/indexed path from a variable of the selected frame."},
+                "frame_index": frame_index(),
+                "filter": {"type": "string", "minLength": 1, "description": "JSONPath from the value as `$`."},
+                "depth": {"type": "integer", "minimum": 1, "maximum": 3, "description": "Levels to fetch (default: what the filter needs)."},
+                "max_children": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+                "offset": {"type": "integer", "minimum": 0, "default": 0},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20}}), &[]),
+            output: out(json!({"variable": {"type": "object"}, "matches": {"type": "array", "items": {"type": "object", "required": ["path", "value"]}}, "total": {"type": "integer"}, "offset": {"type": "integer"}, "truncated": {"type": "boolean"}, "next_offset": {"type": "integer"}, "message": {"type": "string"}}), &["matches", "total"]),
+        },
+        Def {
             name: "set_variable",
             title: "Set a variable",
             description: "Change a variable's value in the paused program, by `variable_id` or `path`. `new_value` is an expression in the program's language. Needs the user's confirmation unless brave mode is on.",
@@ -505,7 +521,7 @@ mod tests {
     #[test]
     fn thirty_tools_with_strict_schemas_and_annotations() {
         let r = registry();
-        assert_eq!(r.tools.len(), 30);
+        assert_eq!(r.tools.len(), 31);
         for t in r.tools.iter() {
             assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
             assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);

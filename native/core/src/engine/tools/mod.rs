@@ -5,6 +5,7 @@
 pub mod breakpoints;
 mod eval;
 mod execution;
+mod inspect;
 mod sessions;
 mod source;
 mod stack;
@@ -38,6 +39,7 @@ pub async fn dispatch(c: &mut Call<'_>, name: &str, args: &Value) -> ToolResult 
         "get_variables" => variables::get_variables(c, parse(args)?).await,
         "expand_variable" => variables::expand_variable(c, parse(args)?).await,
         "set_variable" => variables::set_variable(c, parse(args)?).await,
+        "inspect_variable" => inspect::inspect_variable(c, parse(args)?).await,
         "evaluate_expression" => eval::evaluate_expression(c, parse(args)?).await,
         "evaluate_code_fragment" => eval::evaluate_code_fragment(c, parse(args)?).await,
         "list_watches" => watches::list_watches(c, parse(args)?).await,

@@ -124,7 +124,7 @@ pub async fn get_variables(c: &mut Call<'_>, a: GetArgs) -> ToolResult {
 }
 
 /// The value an id or a path names.
-async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, frame_index: Option<u32>) -> Result<ValueRef, ToolError> {
+pub(super) async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, frame_index: Option<u32>) -> Result<ValueRef, ToolError> {
     match (id, path) {
         (Some(id), None) => {
             let found = c.engine.with_state(|s| match s.sessions.get(sid).map(|x| x.values.get(id)) {

@@ -1,0 +1,69 @@
+//! inspect_variable, trace_function and debug_test through the engine and the fake backend.
+
+#[path = "tools_common/mod.rs"]
+mod common;
+
+use common::{H, brave};
+use serde_json::{Value, json};
+
+fn values(r: &Value) -> Vec<Value> {
+    r["matches"].as_array().unwrap().iter().map(|m| m["value"].clone()).collect()
+}
+
+fn children_calls(h: &H) -> usize {
+    h.fake.calls().iter().filter(|c| c.starts_with("children")).count()
+}
+
+#[tokio::test]
+async fn inspect_filters_a_value_tree_with_jsonpath() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 10).await;
+    // Named branches only: user → address → city, one children call per level.
+    let before = children_calls(&h);
+    let r = h.ok("inspect_variable", json!({"path": "user", "filter": "$.address.city"})).await;
+    assert_eq!(values(&r), vec![json!("London")]);
+    assert_eq!(r["matches"][0]["path"], "user.address.city");
+    assert_eq!(children_calls(&h) - before, 2, "{:?}", h.fake.calls());
+    // Filters compare numbers parsed from the debugger's rendering.
+    let r = h.ok("inspect_variable", json!({"path": "items", "filter": "$[?@ > 1]"})).await;
+    assert_eq!(values(&r), vec![json!(2), json!(3)]);
+    assert_eq!(r["matches"][0]["path"], "items[1]");
+    // Descendants.
+    let r = h.ok("inspect_variable", json!({"path": "user", "filter": "$..city"})).await;
+    assert_eq!(values(&r), vec![json!("London")]);
+    // Paging: 5 matches, 2 per page.
+    let r = h.ok("inspect_variable", json!({"path": "numbers", "filter": "$[?@ >= 45]", "limit": 2})).await;
+    assert_eq!((r["total"].clone(), r["truncated"].clone(), r["next_offset"].clone()), (json!(5), json!(true), json!(2)));
+    assert_eq!(values(&r), vec![json!(45), json!(46)]);
+    let r = h.ok("inspect_variable", json!({"path": "numbers", "filter": "$[?@ >= 45]", "offset": 4})).await;
+    assert_eq!((values(&r), r["truncated"].clone()), (vec![json!(49)], json!(false)));
+    // Secrets stay redacted inside filters (object members come in key order).
+    let r = h.ok("inspect_variable", json!({"path": "config", "filter": "$.*"})).await;
+    assert_eq!(values(&r), vec![json!("<redacted>"), json!("localhost")]);
+    // Without a filter: the shape, one level deep, with an id to expand further.
+    let r = h.ok("inspect_variable", json!({"path": "user"})).await;
+    assert_eq!(r["matches"][0]["value"]["name"], "ada");
+    assert!(r["matches"][0]["value"]["address"].as_str().unwrap().starts_with("Address("), "{r:#}");
+    let id = r["matches"][0]["id"].as_str().unwrap().to_string();
+    let r = h.ok("inspect_variable", json!({"variable_id": id, "filter": "$.address.zip"})).await;
+    assert_eq!(values(&r), vec![json!("N1")]);
+    // No match says so.
+    let r = h.ok("inspect_variable", json!({"path": "user", "filter": "$.nope"})).await;
+    assert_eq!(r["total"], 0);
+    assert!(r["message"].as_str().unwrap().contains("no match"), "{r:#}");
+}
+
+#[tokio::test]
+async fn inspect_rejects_a_bad_jsonpath_quoting_the_position_before_reading_anything() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 10).await;
+    let before = children_calls(&h);
+    let e = h.err("inspect_variable", json!({"path": "user", "filter": "$.items[?@.qty >]"})).await;
+    assert!(e.starts_with("invalid JSONPath filter at position"), "{e}");
+    assert!(e.contains("$.items[?@.qty >]") && e.contains('^'), "{e}");
+    assert_eq!(children_calls(&h), before);
+    let e = h.err("inspect_variable", json!({"path": "nope", "filter": "$.a"})).await;
+    assert!(e.contains("no variable 'nope'"), "{e}");
+    let e = h.err("inspect_variable", json!({"filter": "$.a"})).await;
+    assert!(e.contains("give variable_id"), "{e}");
+}
