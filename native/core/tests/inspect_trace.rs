@@ -67,3 +67,53 @@ async fn inspect_rejects_a_bad_jsonpath_quoting_the_position_before_reading_anyt
     let e = h.err("inspect_variable", json!({"filter": "$.a"})).await;
     assert!(e.contains("give variable_id"), "{e}");
 }
+
+fn lines(r: &Value) -> Vec<u64> {
+    r["rows"].as_array().unwrap().iter().map(|row| row["line"].as_u64().unwrap()).collect()
+}
+
+#[tokio::test]
+async fn trace_function_records_a_loop_until_the_function_returns() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 10).await;
+    let r = h.ok("trace_function", json!({})).await;
+    assert_eq!(r["function"], "main");
+    assert_eq!(r["returned"], true, "{r:#}");
+    assert_eq!(lines(&r), vec![10, 11, 10, 11, 10, 11, 12, 13]);
+    let rows = r["rows"].as_array().unwrap();
+    // The counter and the running total change on their lines, each iteration.
+    assert_eq!(rows[0]["changed"], json!({"i": "1"}));
+    assert_eq!(rows[1]["changed"], json!({"total": "1"}));
+    assert_eq!(rows[3]["changed"], json!({"total": "3"}));
+    assert_eq!(rows[4]["changed"], json!({"i": "3"}));
+    assert_eq!(rows[5]["changed"], json!({"total": "6"}));
+    assert!(rows[6].get("changed").is_none());
+    assert_eq!(rows[7]["returned"], true);
+    assert_eq!(r["start_locals"]["limit"], "3");
+    // Secrets inside values are masked in the table too.
+    assert_eq!(r["start_locals"]["config"], "{'host': 'localhost', 'api_key': <redacted>}");
+    // The server did the stepping; the program now waits in the caller.
+    assert_eq!(r["now"]["location"]["method"], "<module>");
+    assert_eq!(r["steps"], 8);
+}
+
+#[tokio::test]
+async fn trace_function_enters_the_call_on_the_line_and_respects_its_bounds() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 11).await;
+    let r = h.ok("trace_function", json!({"enter": true})).await;
+    assert_eq!((r["function"].clone(), r["start_line"].clone()), (json!("add"), json!(2)));
+    assert_eq!(r["start_locals"], json!({"a": "0", "b": "1"}));
+    assert_eq!(lines(&r), vec![2, 3]);
+    assert_eq!(r["rows"][0]["changed"], json!({"result": "1"}));
+    // Back in main: a bounded trace stops early and says how to go on.
+    let r = h.ok("trace_function", json!({"max_lines": 2})).await;
+    assert_eq!((lines(&r).len(), r["returned"].clone()), (2, json!(false)));
+    assert!(r["message"].as_str().unwrap().contains("max_lines (2)"), "{r:#}");
+    // Not on a call line: enter refuses and says why.
+    let e = h.err("trace_function", json!({"enter": true})).await;
+    assert!(e.contains("no call was entered"), "{e}");
+    h.ok("resume", json!({"wait": false})).await;
+    let e = h.err("trace_function", json!({})).await;
+    assert!(e.contains("is running"), "{e}");
+}

@@ -326,6 +326,21 @@ fn defs() -> Vec<Def> {
             output: stop_result(),
         },
         Def {
+            name: "trace_function",
+            title: "Trace a function to its return",
+            description: "The server steps the current function (step_over) until it returns and returns one row per executed line with the locals that changed on it. `enter`: first step into the call on the current line. Bounded by max_lines, max_bytes and timeout_ms; stops early at a breakpoint inside a call or an exception.",
+            kind: Kind::Write { idempotent: false },
+            input: input_session(json!({
+                "thread_id": thread_id(),
+                "enter": {"type": "boolean", "default": false},
+                "max_lines": {"type": "integer", "minimum": 1, "maximum": 500, "default": 100},
+                "max_bytes": {"type": "integer", "minimum": 200, "maximum": 16000, "default": 4000},
+                "timeout_ms": timeout_ms()}), &[]),
+            output: out(json!({"function": {"type": ["string", "null"]}, "start_line": {"type": ["integer", "null"]}, "start_locals": {"type": "object"},
+                "rows": {"type": "array", "items": {"type": "object", "required": ["line"]}}, "steps": {"type": "integer"}, "returned": {"type": "boolean"},
+                "now": {"type": "object"}, "message": {"type": "string"}}), &["rows", "returned"]),
+        },
+        Def {
             name: "wait_for_pause",
             title: "Wait for a pause",
             description: "Block until the session pauses or stops, or the timeout (max 55 s). Returns at once if it is already paused. With `breakpoint_ids`, reports whether the pause was at one of them.",
@@ -521,7 +536,7 @@ mod tests {
     #[test]
     fn thirty_tools_with_strict_schemas_and_annotations() {
         let r = registry();
-        assert_eq!(r.tools.len(), 31);
+        assert_eq!(r.tools.len(), 32);
         for t in r.tools.iter() {
             assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
             assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);

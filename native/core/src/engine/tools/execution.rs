@@ -69,18 +69,7 @@ pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult
     let resumes = !matches!(op, ControlOp::Pause);
     c.bk("control", backend.control(&sid, thread.as_deref(), op)).await?;
     if resumes {
-        // The program left the pause it was in, even if the backend's `Resumed` event is still
-        // queued: mark it running now (unless a newer pause already arrived), so a following
-        // wait_for_pause does not return the old stop.
-        let seq = sub.seq;
-        c.engine.with_state(|s| {
-            if let Some(x) = s.sessions.get_mut(&sid).filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused) {
-                x.invalidate();
-                x.pause = None;
-                x.info.state = SessionState::Running;
-                x.notify();
-            }
-        });
+        left_pause(c, &sid, sub.seq);
     }
     if !a.wait.unwrap_or(true) {
         return Ok(json!({
@@ -130,4 +119,18 @@ pub async fn wait_for_pause(c: &mut Call<'_>, a: WaitArgs) -> ToolResult {
         }
     }
     Ok(r)
+}
+
+/// The program left the pause `seq` it was in, even if the backend's `Resumed` event is still
+/// queued: mark it running now (unless a newer pause already arrived), so a following
+/// wait_for_pause does not return the old stop.
+pub(super) fn left_pause(c: &Call<'_>, sid: &str, seq: u64) {
+    c.engine.with_state(|s| {
+        if let Some(x) = s.sessions.get_mut(sid).filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused) {
+            x.invalidate();
+            x.pause = None;
+            x.info.state = SessionState::Running;
+            x.notify();
+        }
+    });
 }

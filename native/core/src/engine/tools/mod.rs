@@ -9,6 +9,7 @@ mod inspect;
 mod sessions;
 mod source;
 mod stack;
+mod trace;
 mod variables;
 mod watches;
 
@@ -33,6 +34,7 @@ pub async fn dispatch(c: &mut Call<'_>, name: &str, args: &Value) -> ToolResult 
             execution::control(c, name, parse(args)?).await
         }
         "wait_for_pause" => execution::wait_for_pause(c, parse(args)?).await,
+        "trace_function" => trace::trace_function(c, parse(args)?).await,
         "get_stack_trace" => stack::get_stack_trace(c, parse(args)?).await,
         "select_stack_frame" => stack::select_stack_frame(c, parse(args)?).await,
         "list_threads" => stack::list_threads(c, parse(args)?).await,
