@@ -18,7 +18,9 @@ use super::super::context::{Call, ToolError, ToolResult};
 use super::super::values::{self, ValueRef, child_path, is_secret, name_matches};
 use super::variables::target;
 use crate::backend::{ValueNode, ValueScope};
-use serde::Deserialize;
+use super::{Kind, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use serde_json_path::JsonPath;
 use std::collections::HashMap;
@@ -32,19 +34,49 @@ const MAX_NODES: usize = 2_000;
 /// Bytes of match values per answer; more goes to the next page.
 const MAX_RESULT_BYTES: usize = 8_000;
 
-#[derive(Deserialize)]
-pub struct InspectArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    variable_id: Option<String>,
-    path: Option<String>,
-    frame_index: Option<u32>,
-    filter: Option<String>,
-    depth: Option<u32>,
-    max_children: Option<u32>,
-    offset: Option<u32>,
-    limit: Option<u32>,
+fn fifty() -> u32 {
+    50
 }
+
+fn twenty() -> u32 {
+    20
+}
+
+/// # Filter a value with JSONPath
+/// Part of a value (by `variable_id` or `path`): a JSONPath (RFC 9535) `filter` over its tree, e.g. '$.items[?@.qty > 1].name', '$..price'. Leaves are parsed to numbers/booleans/strings/null. No filter: its shape.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct InspectVariable {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[schemars(length(min = 1))]
+    variable_id: Option<String>,
+    /// Dotted/indexed path from a variable of the frame.
+    #[schemars(length(min = 1))]
+    path: Option<String>,
+    /// Stack frame, 0 = top. Default: the selected frame.
+    frame_index: Option<u32>,
+    /// JSONPath with the value as `$`.
+    #[schemars(length(min = 1))]
+    filter: Option<String>,
+    /// Levels to fetch. Default: what the filter needs.
+    #[schemars(range(min = 1, max = 3))]
+    depth: Option<u32>,
+    /// Children fetched per value at most.
+    #[serde(default = "fifty")]
+    #[schemars(range(min = 1, max = 200))]
+    max_children: u32,
+    #[serde(default)]
+    offset: u32,
+    /// Matches per page.
+    #[serde(default = "twenty")]
+    #[schemars(range(min = 1, max = 200))]
+    limit: u32,
+}
+tool!(InspectVariable, "inspect_variable", Kind::Read,
+    out::obj(json!({"variable": {"type": "object"}, "matches": {"type": "array", "items": {"type": "object", "required": ["path", "value"]}},
+        "total": {"type": "integer"}, "offset": {"type": "integer"}, "truncated": {"type": "boolean"}, "next_offset": {"type": "integer"},
+        "message": {"type": "string"}}), &["matches", "total"]),
+    inspect_variable);
 
 /// What the query needs fetched, read from its leading segments.
 #[derive(Debug, PartialEq)]
@@ -370,9 +402,9 @@ fn shorten(v: &mut Value, max: usize) -> bool {
     }
 }
 
-pub async fn inspect_variable(c: &mut Call<'_>, a: InspectArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     // The query is checked before the debugger is asked anything.
     let filter = a.filter.clone().unwrap_or_else(|| "$".into());
     let query = JsonPath::parse(&filter).map_err(|e| {
@@ -399,7 +431,7 @@ pub async fn inspect_variable(c: &mut Call<'_>, a: InspectArgs) -> ToolResult {
     let mut f = Fetch {
         c,
         sid: &sid,
-        max_children: a.max_children.unwrap_or(50).clamp(1, 200),
+        max_children: a.max_children.clamp(1, 200),
         nodes: 0,
         incomplete: false,
         capped: false,
@@ -412,8 +444,8 @@ pub async fn inspect_variable(c: &mut Call<'_>, a: InspectArgs) -> ToolResult {
 
     let located = query.query_located(&tree);
     let total = located.len();
-    let offset = a.offset.unwrap_or(0) as usize;
-    let limit = a.limit.unwrap_or(20).clamp(1, 200) as usize;
+    let offset = a.offset as usize;
+    let limit = a.limit.clamp(1, 200) as usize;
     let mut matches = Vec::new();
     let mut bytes = 0usize;
     let mut cut = false;

@@ -9,7 +9,9 @@ use super::super::state::reason_name;
 use super::super::values::{self, is_secret};
 use super::execution::left_pause;
 use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
-use serde::Deserialize;
+use super::{Kind, MAX_WAIT_MS, SessionArg, TimeoutArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -21,17 +23,41 @@ const MAX_STACK: u32 = 500;
 /// Characters of a value in a row.
 const ROW_VALUE_CHARS: usize = 80;
 
-#[derive(Deserialize)]
-pub struct TraceArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+fn hundred() -> u32 {
+    100
+}
+
+fn four_kb() -> u32 {
+    4_000
+}
+
+/// # Trace a function to its return
+/// Step the current function to its return (server-side); one row per executed line with the locals that changed. `enter`: trace the call on the current line. Stops early at a breakpoint in a call or an exception.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct TraceFunction {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Default: the thread that stopped.
     thread_id: Option<String>,
+    /// Step into the call on the current line first.
     #[serde(default)]
     enter: bool,
-    max_lines: Option<u32>,
-    max_bytes: Option<u32>,
-    timeout_ms: Option<u64>,
+    /// Rows at most.
+    #[serde(default = "hundred")]
+    #[schemars(range(min = 1, max = 500))]
+    max_lines: u32,
+    /// Bytes of rows at most.
+    #[serde(default = "four_kb")]
+    #[schemars(range(min = 200, max = 16000))]
+    max_bytes: u32,
+    #[serde(flatten)]
+    t: TimeoutArg,
 }
+tool!(TraceFunction, "trace_function", Kind::Write { idempotent: false },
+    out::obj(json!({"function": {"type": ["string", "null"]}, "start_line": {"type": ["integer", "null"]}, "start_locals": {"type": "object"},
+        "rows": {"type": "array", "items": {"type": "object", "required": ["line"]}}, "steps": {"type": "integer"}, "returned": {"type": "boolean"},
+        "now": {"type": "object"}, "message": {"type": "string"}}), &["rows", "returned"]),
+    trace_function);
 
 /// Stack depth of `thread` at the current pause.
 async fn depth(c: &Call<'_>, sid: &str, thread: &str) -> Result<u32, ToolError> {
@@ -97,14 +123,14 @@ async fn now(c: &Call<'_>, sid: &str, thread: &str) -> Value {
     out
 }
 
-pub async fn trace_function(c: &mut Call<'_>, a: TraceArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (paused_thread, _) = c.paused(&sid)?;
     let thread = a.thread_id.unwrap_or(paused_thread);
-    let max_lines = a.max_lines.unwrap_or(100).clamp(1, 500) as usize;
-    let max_bytes = a.max_bytes.unwrap_or(4_000).clamp(200, 16_000) as usize;
-    let budget = Duration::from_millis(a.timeout_ms.unwrap_or(30_000).clamp(1, 55_000));
+    let max_lines = a.max_lines.clamp(1, 500) as usize;
+    let max_bytes = a.max_bytes.clamp(200, 16_000) as usize;
+    let budget = Duration::from_millis(a.t.timeout_ms.clamp(1, MAX_WAIT_MS));
     let started = Instant::now();
     let left = |cap: u64| (budget.saturating_sub(started.elapsed()).as_millis() as u64).min(cap);
 
