@@ -117,3 +117,17 @@ async fn trace_function_enters_the_call_on_the_line_and_respects_its_bounds() {
     let e = h.err("trace_function", json!({})).await;
     assert!(e.contains("is running"), "{e}");
 }
+
+#[tokio::test]
+async fn debug_test_refuses_ids_it_cannot_run_before_starting_anything() {
+    let h = H::new(brave());
+    let e = h.err("debug_test", json!({"test_id": "tests/test_nope.py::test_x"})).await;
+    assert!(e.starts_with("unknown test id 'tests/test_nope.py::test_x'") && e.contains("not found"), "{e}");
+    let e = h.err("debug_test", json!({"test_id": "Suite.Case", "framework": "gtest"})).await;
+    assert!(e.contains("gtest needs `binary`"), "{e}");
+    let e = h.err("debug_test", json!({"test_id": "TestAdd", "framework": "go"})).await;
+    assert!(e.contains("delve"), "{e}");
+    let e = h.err("debug_test", json!({"test_id": "com.acme.FooTest#bar"})).await;
+    assert!(e.contains("cannot tell how to run test"), "{e}");
+    assert!(!h.fake.calls().iter().any(|c| c.starts_with("launch")), "{:?}", h.fake.calls());
+}

@@ -35,6 +35,7 @@ pub(super) mod out;
 mod sessions;
 mod source;
 mod stack;
+mod tests;
 mod trace;
 mod variables;
 mod watches;
@@ -143,6 +144,7 @@ tool_table![
     watches::AddWatch,
     watches::RemoveWatch,
     source::GetSourceContext,
+    tests::DebugTest,
 ];
 
 
