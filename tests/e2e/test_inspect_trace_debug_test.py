@@ -156,7 +156,7 @@ def test_trace_function_on_gdb(c):
 def test_debug_test_pytest_node_id_stops_in_the_test(py):
     project, m = py
     m.ok("set_breakpoint", {"file_path": "test_orders.py", "line": 6})
-    r = m.ok("debug_test", {"test_id": "test_orders.py::test_total", "timeout_ms": LONG})
+    r = m.ok("debug_test", {"test_id": "test_orders.py::test_total"})
     assert r["framework"] == "pytest" and r["state"] == "paused", r
     assert r["pause"]["location"]["file"] == str(project / "test_orders.py") and r["pause"]["location"]["line"] == 6, r
     assert r["pause"]["location"]["method"] == "test_total"
@@ -166,13 +166,13 @@ def test_debug_test_pytest_node_id_stops_in_the_test(py):
 
 def test_debug_test_without_breakpoint_reports_the_verdict(py):
     _, m = py
-    r = m.ok("debug_test", {"test_id": "test_orders.py::test_other", "timeout_ms": LONG})
+    r = m.ok("debug_test", {"test_id": "test_orders.py::test_other"})
     assert r["state"] == "stopped" and "passed" in r["message"], r
 
 
 def test_debug_test_unknown_pytest_id_is_an_error(py):
     _, m = py
-    e = m.err("debug_test", {"test_id": "test_orders.py::test_nope", "timeout_ms": LONG})
+    e = m.err("debug_test", {"test_id": "test_orders.py::test_nope"})
     assert e.startswith("unknown test id 'test_orders.py::test_nope'") and "not found" in e, e
     e = m.err("debug_test", {"test_id": "tests/missing.py::test_x"})
     assert e.startswith("unknown test id") and "not found" in e, e
@@ -182,10 +182,10 @@ def test_debug_test_gtest_filter_under_gdb(gt_mod):
     project, m = gt_mod
     cleanup(m)
     m.ok("set_breakpoint", {"file_path": "gtest_like.c", "line": 12})
-    r = m.ok("debug_test", {"test_id": "Math.Add", "binary": "gtest_like", "timeout_ms": LONG})
+    r = m.ok("debug_test", {"test_id": "Math.Add", "binary": "gtest_like"})
     assert r["framework"] == "gtest" and r["state"] == "paused", r
     assert r["pause"]["location"]["line"] == 12 and r["pause"]["location"]["method"] == "test_math_add", r
     cleanup(m)
-    e = m.err("debug_test", {"test_id": "Math.Nope", "binary": "gtest_like", "timeout_ms": LONG})
+    e = m.err("debug_test", {"test_id": "Math.Nope", "binary": "gtest_like"})
     assert e.startswith("unknown test id 'Math.Nope'") and "Running 0 tests" in e, e
     cleanup(m)

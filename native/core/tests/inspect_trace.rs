@@ -123,11 +123,11 @@ async fn debug_test_refuses_ids_it_cannot_run_before_starting_anything() {
     let h = H::new(brave());
     let e = h.err("debug_test", json!({"test_id": "tests/test_nope.py::test_x"})).await;
     assert!(e.starts_with("unknown test id 'tests/test_nope.py::test_x'") && e.contains("not found"), "{e}");
-    let e = h.err("debug_test", json!({"test_id": "Suite.Case", "framework": "gtest"})).await;
-    assert!(e.contains("gtest needs `binary`"), "{e}");
-    let e = h.err("debug_test", json!({"test_id": "TestAdd", "framework": "go"})).await;
-    assert!(e.contains("delve"), "{e}");
+    let e = h.err("debug_test", json!({"test_id": "Suite.Case", "binary": "build/missing_tests"})).await;
+    assert!(e.contains("'build/missing_tests' not found"), "{e}");
+    // Ids only the IDE could resolve: the fake answers like a headless backend.
     let e = h.err("debug_test", json!({"test_id": "com.acme.FooTest#bar"})).await;
-    assert!(e.contains("cannot tell how to run test"), "{e}");
+    assert!(e.contains("cannot run test 'com.acme.FooTest#bar' headless") && e.contains("in the IDE"), "{e}");
+    assert!(h.fake.calls().iter().any(|c| c.ends_with("com.acme.FooTest#bar")), "the IDE op is tried first");
     assert!(!h.fake.calls().iter().any(|c| c.starts_with("launch")), "{:?}", h.fake.calls());
 }

@@ -34,40 +34,28 @@ const MAX_NODES: usize = 2_000;
 /// Bytes of match values per answer; more goes to the next page.
 const MAX_RESULT_BYTES: usize = 8_000;
 
-fn fifty() -> u32 {
-    50
-}
-
 fn twenty() -> u32 {
     20
 }
 
-/// # Filter a value with JSONPath
-/// Part of a value (by `variable_id` or `path`): a JSONPath (RFC 9535) `filter` over its tree, e.g. '$.items[?@.qty > 1].name', '$..price'. Leaves are parsed to numbers/booleans/strings/null. No filter: its shape.
+/// Children fetched per value at most (values with more are searched in their first ones).
+const MAX_CHILDREN: u32 = 50;
+
+/// # Filter a value
+/// JSONPath `filter` over a value's tree, e.g. '$.items[?@.qty > 1].name', '$..price'.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct InspectVariable {
     #[serde(flatten)]
     s: SessionArg,
     #[schemars(length(min = 1))]
     variable_id: Option<String>,
-    /// Dotted/indexed path from a variable of the frame.
     #[schemars(length(min = 1))]
     path: Option<String>,
-    /// Stack frame, 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
-    /// JSONPath with the value as `$`.
     #[schemars(length(min = 1))]
     filter: Option<String>,
-    /// Levels to fetch. Default: what the filter needs.
-    #[schemars(range(min = 1, max = 3))]
-    depth: Option<u32>,
-    /// Children fetched per value at most.
-    #[serde(default = "fifty")]
-    #[schemars(range(min = 1, max = 200))]
-    max_children: u32,
     #[serde(default)]
     offset: u32,
-    /// Matches per page.
     #[serde(default = "twenty")]
     #[schemars(range(min = 1, max = 200))]
     limit: u32,
@@ -418,7 +406,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
     let t: ValueRef = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
     let plan = plan(&query);
     let needed = if a.filter.is_some() { plan.reach.max(1) } else { 1 };
-    let depth = a.depth.unwrap_or(needed).clamp(1, MAX_DEPTH);
+    let depth = needed.clamp(1, MAX_DEPTH);
     let root_node = ValueNode {
         name: t.name.clone(),
         value: t.value.clone(),
@@ -431,7 +419,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
     let mut f = Fetch {
         c,
         sid: &sid,
-        max_children: a.max_children.clamp(1, 200),
+        max_children: MAX_CHILDREN,
         nodes: 0,
         incomplete: false,
         capped: false,
@@ -504,15 +492,12 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
         notes.push(format!("answer limited to {MAX_RESULT_BYTES} bytes; call again with offset {end}"));
     }
     if a.filter.is_some() && plan.reach > depth {
-        notes.push(format!(
-            "the filter reaches {} levels below '{}' but only {depth} were fetched; raise depth (max {MAX_DEPTH}) or inspect a deeper path",
-            plan.reach, t.path
-        ));
-    } else if plan.reach >= MAX_DEPTH && a.filter.is_some() && depth == MAX_DEPTH {
+        notes.push(format!("the filter reaches {} levels below '{}' but only {depth} were fetched; inspect a deeper path", plan.reach, t.path));
+    } else if plan.reach >= MAX_DEPTH && a.filter.is_some() {
         notes.push(format!("values deeper than {MAX_DEPTH} levels are shown as their rendering; inspect a deeper path to filter inside them"));
     }
     if capped {
-        notes.push("some values have more children than max_children; only the first ones were searched (raise max_children, up to 200)".into());
+        notes.push(format!("some values have more than {MAX_CHILDREN} children; only the first {MAX_CHILDREN} were searched: inspect a deeper path or page it with expand_variable").into());
     }
     if incomplete {
         notes.push(format!("stopped fetching after {MAX_NODES} values; narrow the filter or inspect a deeper path"));

@@ -3,53 +3,39 @@
 //! a backend without it (headless DAP) gets a command line instead:
 //! - pytest node ids → `python3 -m pytest -q <node id>` under debugpy;
 //! - gtest/ctest → `<binary> --gtest_filter=<id>` under gdb;
-//! - Go → refused with the reason (the headless backend cannot drive delve yet).
+//! - anything else (JUnit, Go) → refused with the reason: the headless backend cannot drive
+//!   delve yet (it speaks DAP over TCP only), and JUnit needs the IDE.
 //!
 //! A test id that selects nothing ends the session at once; that is reported as an error naming
 //! the id, with the runner's last output lines, instead of a silent "it ended".
 
 use super::super::context::{Call, ToolError, ToolResult};
 use super::super::snapshot;
-use super::super::state::state_name;
 use super::sessions::launch;
-use super::{Kind, ProjectArg, TimeoutArg, out, yes};
+use super::{Kind, MAX_WAIT_MS, ProjectArg, out};
 use crate::backend::{BackendError, LaunchMode, LaunchRequest, OutputCategory, SessionState, TestRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Framework {
     Pytest,
     Gtest,
-    Go,
-    /// Whatever the IDE recognises for the id (JUnit `pkg.Class#method`, ...).
+    /// Whatever the IDE recognises for the id (JUnit `pkg.Class#method`, Go `TestX`, ...).
     Ide,
 }
 
 /// # Debug a test
-/// Debug one test by id, no run configuration needed: a pytest node id ('tests/test_x.py::test_y'), a gtest filter ('Suite.Case', with `binary`), or in the IDE any test (JUnit 'pkg.Class#method'). Set breakpoints first; waits for the first pause.
+/// Debug one test by id: pytest 'tests/t.py::test_x', gtest 'Suite.Case' + `binary`, or any the IDE knows. Waits for the first pause.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]
     p: ProjectArg,
-    /// The test id.
     #[schemars(length(min = 1))]
     test_id: String,
-    /// Default: pytest for ids naming a .py file, gtest when `binary` is given, else the IDE's.
-    framework: Option<Framework>,
-    /// gtest/ctest: the test binary, relative to the project.
     #[schemars(length(min = 1))]
     binary: Option<String>,
-    /// Pause when an exception is raised.
-    #[serde(default)]
-    stop_on_exception: bool,
-    /// Block until the first pause, the end, or the timeout.
-    #[serde(default = "yes")]
-    wait_for_pause: bool,
-    #[serde(flatten)]
-    t: TimeoutArg,
 }
 tool!(DebugTest, "debug_test", Kind::Destructive { idempotent: false },
     out::obj(json!({"session_id": {"type": "string"}, "framework": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"},
@@ -62,11 +48,12 @@ fn quote(word: &str) -> String {
 }
 
 fn infer(a: &DebugTest) -> Framework {
-    match a.framework {
-        Some(f) => f,
-        None if a.binary.is_some() => Framework::Gtest,
-        None if a.test_id.split("::").next().is_some_and(|f| f.ends_with(".py")) => Framework::Pytest,
-        None => Framework::Ide,
+    if a.binary.is_some() {
+        Framework::Gtest
+    } else if a.test_id.split("::").next().is_some_and(|f| f.ends_with(".py")) {
+        Framework::Pytest
+    } else {
+        Framework::Ide
     }
 }
 
@@ -74,7 +61,6 @@ fn name(f: Framework) -> &'static str {
     match f {
         Framework::Pytest => "pytest",
         Framework::Gtest => "gtest",
-        Framework::Go => "go",
         Framework::Ide => "ide",
     }
 }
@@ -94,11 +80,10 @@ fn command(c: &Call<'_>, root: &str, f: Framework, a: &DebugTest) -> Result<(Str
             let path = c.file_in_project(root, bin)?;
             Ok((format!("{} {}", quote(&path), quote(&format!("--gtest_filter={}", a.test_id))), Some("gdb".into()), Some(path)))
         }
-        Framework::Go => Err(ToolError(
-            "Go tests need delve, which the headless backend cannot drive yet (dlv speaks DAP over TCP only); debug Go tests in the IDE".into(),
-        )),
+        // Go tests would need delve, which the headless backend cannot drive yet (dlv speaks
+        // DAP over TCP only).
         Framework::Ide => Err(ToolError(format!(
-            "cannot tell how to run test '{}' headless: give a pytest node id ('tests/test_x.py::test_y'), or framework gtest with binary",
+            "cannot run test '{}' headless: give a pytest node id ('tests/test_x.py::test_y') or a gtest name with `binary` (Go and JUnit tests: in the IDE)",
             a.test_id
         ))),
     }
@@ -119,7 +104,7 @@ fn selected_nothing(f: Framework, exit: Option<i64>, tail: &[String]) -> bool {
     match f {
         Framework::Pytest => matches!(exit, Some(4 | 5)) || tail.iter().any(|l| l.contains("no tests ran") || l.contains("ERROR: not found")),
         Framework::Gtest => tail.iter().any(|l| l.contains("Running 0 tests")),
-        _ => false,
+        Framework::Ide => false,
     }
 }
 
@@ -135,7 +120,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
     let file = headless.as_ref().ok().and_then(|(_, _, file)| file.clone());
     c.confirm(&root, "debug a test", &format!("{} in {root}", a.test_id)).await?;
     // The IDE's op first: it knows every framework the IDE does, through its producers.
-    let request = TestRequest { framework: name(f).into(), test_id: a.test_id.clone(), file, stop_on_exception: a.stop_on_exception };
+    let request = TestRequest { framework: name(f).into(), test_id: a.test_id.clone(), file, stop_on_exception: false };
     let info = match tokio::time::timeout(
         std::time::Duration::from_millis(c.cfg.launch_timeout_ms),
         backend.debug_test(&root, request),
@@ -155,7 +140,6 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
                 command: Some(cmd),
                 adapter,
                 mode: LaunchMode::Debug,
-                stop_on_exception: a.stop_on_exception,
                 cwd: Some(root.clone()),
                 ..Default::default()
             };
@@ -166,12 +150,8 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
     };
     let sid = info.id.clone();
     let mut out = json!({"session_id": sid, "framework": name(f)});
-    if !a.wait_for_pause {
-        out["state"] = json!(state_name(info.state));
-        out["message"] = json!(format!("started test '{}'; call wait_for_pause to block until it stops", a.test_id));
-        return Ok(out);
-    }
-    let timeout = a.t.timeout_ms;
+    // Tests may build and collect for a while; the cap every wait has.
+    let timeout = MAX_WAIT_MS;
     let mut sub = c.subscribe(&sid)?;
     let stopped = c.wait_until(&sid, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
     let pause = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;

@@ -9,7 +9,7 @@ use super::super::state::reason_name;
 use super::super::values::{self, is_secret};
 use super::execution::left_pause;
 use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
-use super::{Kind, MAX_WAIT_MS, SessionArg, TimeoutArg, out};
+use super::{Kind, MAX_WAIT_MS, SessionArg, out};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -27,31 +27,22 @@ fn hundred() -> u32 {
     100
 }
 
-fn four_kb() -> u32 {
-    4_000
-}
+/// Bytes of rows per answer; a longer function is continued by calling again.
+const MAX_BYTES: usize = 4_000;
+/// The whole trace's bound: clients give up on calls around 60 s.
+const TOTAL_MS: u64 = MAX_WAIT_MS;
 
-/// # Trace a function to its return
-/// Step the current function to its return (server-side); one row per executed line with the locals that changed. `enter`: trace the call on the current line. Stops early at a breakpoint in a call or an exception.
+/// # Trace a function
+/// Step the current function to its return; one row per line with the locals it changed. `enter`: trace the call on this line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct TraceFunction {
     #[serde(flatten)]
     s: SessionArg,
-    /// Default: the thread that stopped.
-    thread_id: Option<String>,
-    /// Step into the call on the current line first.
     #[serde(default)]
     enter: bool,
-    /// Rows at most.
     #[serde(default = "hundred")]
     #[schemars(range(min = 1, max = 500))]
     max_lines: u32,
-    /// Bytes of rows at most.
-    #[serde(default = "four_kb")]
-    #[schemars(range(min = 200, max = 16000))]
-    max_bytes: u32,
-    #[serde(flatten)]
-    t: TimeoutArg,
 }
 tool!(TraceFunction, "trace_function", Kind::Write { idempotent: false },
     out::obj(json!({"function": {"type": ["string", "null"]}, "start_line": {"type": ["integer", "null"]}, "start_locals": {"type": "object"},
@@ -127,10 +118,9 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (paused_thread, _) = c.paused(&sid)?;
-    let thread = a.thread_id.unwrap_or(paused_thread);
-    let max_lines = a.max_lines.clamp(1, 500) as usize;
-    let max_bytes = a.max_bytes.clamp(200, 16_000) as usize;
-    let budget = Duration::from_millis(a.t.timeout_ms.clamp(1, MAX_WAIT_MS));
+    let thread = paused_thread;
+    let (max_lines, max_bytes) = (a.max_lines as usize, MAX_BYTES);
+    let budget = Duration::from_millis(TOTAL_MS);
     let started = Instant::now();
     let left = |cap: u64| (budget.saturating_sub(started.elapsed()).as_millis() as u64).min(cap);
 
@@ -205,7 +195,7 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
                     row["exception"] = json!(true);
                 }
                 if !push(row, &mut rows) {
-                    break format!("max_bytes ({max_bytes}) reached before the function returned; call trace_function again to continue");
+                    break format!("{max_bytes} bytes of rows reached before the function returned; call trace_function again to continue");
                 }
                 prev = cur;
                 line = top.line;
