@@ -24,6 +24,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     assert_eq!(values(&r), vec![json!("London")]);
     assert_eq!(r["matches"][0]["path"], "user.address.city");
     assert_eq!(children_calls(&h) - before, 2, "{:?}", h.fake.calls());
+    assert!(r.get("message").is_none(), "a complete answer needs no note: {r:#}");
     // Filters compare numbers parsed from the debugger's rendering.
     let r = h.ok("inspect_variable", json!({"path": "items", "filter": "$[?@ > 1]"})).await;
     assert_eq!(values(&r), vec![json!(2), json!(3)]);
@@ -47,6 +48,11 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     let id = r["matches"][0]["id"].as_str().unwrap().to_string();
     let r = h.ok("inspect_variable", json!({"variable_id": id, "filter": "$.address.zip"})).await;
     assert_eq!(values(&r), vec![json!("N1")]);
+    // Deeper than 3 levels is not fetched, and the answer says what to do.
+    let r = h.ok("inspect_variable", json!({"path": "user", "filter": "$.address.city.a.b"})).await;
+    assert!(r["message"].as_str().unwrap().contains("reaches 4 levels below 'user'"), "{r:#}");
+    let r = h.ok("inspect_variable", json!({"path": "user.address", "filter": "$.city"})).await;
+    assert_eq!(values(&r), vec![json!("London")]);
     // No match says so.
     let r = h.ok("inspect_variable", json!({"path": "user", "filter": "$.nope"})).await;
     assert_eq!(r["total"], 0);

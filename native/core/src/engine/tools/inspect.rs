@@ -72,8 +72,11 @@ pub struct Plan {
     /// Child names to fetch at each leading level (`$.items.name` → [["items"], ["name"]]);
     /// levels after these fetch every child (up to `max_children`).
     pub names: Vec<String>,
-    /// Levels below the root the query reaches (descendant segments count as the maximum).
+    /// Levels below the root the query reaches (a descendant segment counts as the most that is
+    /// ever fetched); may exceed what is fetched, which the answer then says.
     pub reach: u32,
+    /// A `..` segment: matches may lie deeper than anything fetched.
+    pub descendant: bool,
 }
 
 /// Reads the fetch plan from the parsed query's canonical text (`serde_json_path` keeps its AST
@@ -83,17 +86,21 @@ pub fn plan(q: &JsonPath) -> Plan {
     let segs = segments(text.strip_prefix('$').unwrap_or(&text));
     let mut names = Vec::new();
     let mut leading = true;
+    let mut level = 0u32;
     let mut reach = 0u32;
+    let mut descendant = false;
     for s in &segs {
         if s.starts_with("..") {
-            reach = MAX_DEPTH;
+            reach = reach.max(MAX_DEPTH);
+            descendant = true;
             leading = false;
             continue;
         }
-        reach += 1;
+        level += 1;
+        reach = reach.max(level);
         if s.starts_with("[?") {
-            // A filter looks into each candidate: `@.a.b` needs two more levels.
-            reach += filter_reach(s);
+            // A filter looks into each candidate: `@.a.b` needs two levels below this one.
+            reach = reach.max(level + filter_reach(s));
         }
         if leading {
             match simple_name(s) {
@@ -102,7 +109,7 @@ pub fn plan(q: &JsonPath) -> Plan {
             }
         }
     }
-    Plan { names, reach: reach.min(MAX_DEPTH) }
+    Plan { names, reach, descendant }
 }
 
 /// Splits `['a'].b[?@.x > 1]..c` into its top-level segments.
@@ -347,7 +354,9 @@ impl<'a> Fetch<'a> {
         let backend = self.c.engine.backend.clone();
         let page = self.c.bk("children", backend.children(self.sid, handle, 0, self.max_children.min(room))).await?;
         self.nodes += page.children.len();
-        if page.total.is_some_and(|t| t > page.children.len() as u64) {
+        // Without a total (some IDE values), a full page means there may be more.
+        let more = page.total.map_or(page.children.len() as u32 >= self.max_children.min(room), |t| t > page.children.len() as u64);
+        if more {
             if self.max_children > room {
                 self.incomplete = true;
             } else {
@@ -368,7 +377,8 @@ impl<'a> Fetch<'a> {
                 return Ok(Some(k.clone()));
             }
             offset += page.children.len() as u32;
-            if page.children.is_empty() || page.total.is_none_or(|t| offset as u64 >= t) {
+            let last = page.total.map_or(page.children.len() < 200, |t| offset as u64 >= t);
+            if page.children.is_empty() || last {
                 return Ok(None);
             }
         }
@@ -493,7 +503,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
     }
     if a.filter.is_some() && plan.reach > depth {
         notes.push(format!("the filter reaches {} levels below '{}' but only {depth} were fetched; inspect a deeper path", plan.reach, t.path));
-    } else if plan.reach >= MAX_DEPTH && a.filter.is_some() {
+    } else if plan.descendant {
         notes.push(format!("values deeper than {MAX_DEPTH} levels are shown as their rendering; inspect a deeper path to filter inside them"));
     }
     if capped {
@@ -521,14 +531,15 @@ mod tests {
 
     #[test]
     fn plans_fetch_named_branches_and_enough_depth() {
-        assert_eq!(p("$.items[?@.qty > 1].name"), Plan { names: vec!["items".into()], reach: 3 });
-        assert_eq!(p("$['order'].customer"), Plan { names: vec!["order".into(), "customer".into()], reach: 2 });
-        assert_eq!(p("$..price"), Plan { names: vec![], reach: 3 });
-        assert_eq!(p("$.a..b"), Plan { names: vec!["a".into()], reach: 3 });
-        assert_eq!(p("$[*].x"), Plan { names: vec![], reach: 2 });
-        assert_eq!(p("$"), Plan { names: vec![], reach: 0 });
-        assert_eq!(p("$[?@.a.b == 1]"), Plan { names: vec![], reach: 3 });
-        assert_eq!(p("$[0]"), Plan { names: vec![], reach: 1 });
+        assert_eq!(p("$.items[?@.qty > 1].name"), Plan { names: vec!["items".into()], reach: 3, descendant: false });
+        assert_eq!(p("$.a.b.c.d"), Plan { names: vec!["a".into(), "b".into(), "c".into(), "d".into()], reach: 4, descendant: false });
+        assert_eq!(p("$['order'].customer"), Plan { names: vec!["order".into(), "customer".into()], reach: 2, descendant: false });
+        assert_eq!(p("$..price"), Plan { names: vec![], reach: 3, descendant: true });
+        assert_eq!(p("$.a..b"), Plan { names: vec!["a".into()], reach: 3, descendant: true });
+        assert_eq!(p("$[*].x"), Plan { names: vec![], reach: 2, descendant: false });
+        assert_eq!(p("$"), Plan { names: vec![], reach: 0, descendant: false });
+        assert_eq!(p("$[?@.a.b == 1]"), Plan { names: vec![], reach: 3, descendant: false });
+        assert_eq!(p("$[0]"), Plan { names: vec![], reach: 1, descendant: false });
     }
 
     #[test]
