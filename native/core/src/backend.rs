@@ -107,6 +107,23 @@ pub struct LaunchRequest {
     pub cwd: Option<String>,
 }
 
+/// Debug one test without a run configuration (op `debug_test`). The IDE resolves `test_id` to
+/// the test's PSI element and creates a temporary run configuration through the platform's
+/// producers; headless backends do not implement the op (the core launches a command instead).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct TestRequest {
+    /// "pytest", "gtest", "go", ... as the agent gave or the core inferred it.
+    pub framework: String,
+    /// Framework-specific id: pytest node id `tests/test_x.py::test_y`, gtest `Suite.Case`,
+    /// JUnit `com.acme.FooTest#bar`, Go `TestName`.
+    pub test_id: String,
+    /// Absolute path of the test's file (or test binary), when the id names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default)]
+    pub stop_on_exception: bool,
+}
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum SessionState {
@@ -510,6 +527,12 @@ pub trait Backend: Send + Sync + 'static {
     /// op `launch`: returns once the session exists (not necessarily paused). A
     /// `SessionStarted` event is also sent.
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo>;
+    /// op `debug_test`: starts a debug session for one test (see [`TestRequest`]). The default
+    /// says the backend has no test support, and the core falls back to launching a command.
+    async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
+        let _ = (project, request);
+        Err(BackendError::Unsupported("no debug_test op".into()))
+    }
     /// op `sessions`: the sessions of the project, including ones the user started.
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>>;
     /// op `stop`

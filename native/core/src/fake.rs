@@ -760,6 +760,12 @@ impl Backend for FakeBackend {
         Ok(info)
     }
 
+    /// Like a headless backend: logged, then unsupported (the core falls back to a command).
+    async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
+        self.enter(format!("debug_test {project} {}", request.test_id)).await;
+        Err(BackendError::Unsupported("the fake backend has no test runner".into()))
+    }
+
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
         self.enter(format!("sessions {project}")).await;
         Ok(self

@@ -93,7 +93,8 @@ impl JniBackend {
         if let Ok(answer) = rx.try_recv() {
             return if answer.ok { Ok(answer.json) } else { Err(parse_error(op, &answer.json)) };
         }
-        let limit = if op == "launch" {
+        // Starting a test builds it first in the IDE, like a launch.
+        let limit = if op == "launch" || op == "debug_test" {
             self.launch_timeout_ms.load(Ordering::Relaxed)
         } else {
             self.timeout_ms.load(Ordering::Relaxed)
@@ -195,6 +196,9 @@ impl Backend for JniBackend {
     }
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
         self.call("launch", json!({ "project": project, "request": request })).await
+    }
+    async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
+        self.call("debug_test", json!({ "project": project, "request": request })).await
     }
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
         self.call("sessions", json!({ "project": project })).await

@@ -283,3 +283,23 @@ def clean_slate(standin):
             if s.get("state") != "stopped":
                 await agent.s.call_tool("stop_debug_session", {"session_id": s["id"]})
     run(standin, cleanup)
+
+
+def test_debug_test_goes_through_the_ide_op(standin):
+    """debug_test reaches the callback table's `debug_test` op (the IDE builds the configuration
+    from the test's PSI element; the stand-in runs the named class), and inspect_variable filters
+    the JVM's values through JNI like on any session."""
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+
+    async def scenario(agent):
+        await agent.call("set_breakpoint", file_path=app, line=marker(app, "@print"))
+        r = await agent.call("debug_test", test_id="demo.App#main")
+        assert r["framework"] == "ide" and r["state"] == "paused", r
+        assert r["pause"]["location"]["line"] == marker(app, "@print"), r
+        big = await agent.call("inspect_variable", path="app", filter="$.values[?@ > 25]")
+        assert [m["value"] for m in big["matches"]] == [30, 40, 50], big
+        await agent.call("stop_debug_session", session_id=r["session_id"])
+        await agent.call("remove_breakpoint", all_agent_breakpoints=True)
+        e = await agent.fails("debug_test", test_id="demo.Nope#test")
+        assert "no test 'demo.Nope#test'" in e, e
+    run(standin, scenario)

@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn thirty_tools_with_strict_schemas_and_annotations() {
         let r = registry();
-        assert_eq!(r.tools.len(), 30);
+        assert_eq!(r.tools.len(), 33);
         for t in r.tools.iter() {
             assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
             assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);

@@ -122,6 +122,9 @@ public final class JdiCallbacks implements DebuggerCallbacks {
             case "launch":
                 project(a);
                 return launch((Map<String, Object>) a.get("request"));
+            case "debug_test":
+                project(a);
+                return debugTest((Map<String, Object>) a.get("request"));
             case "sessions":
                 project(a);
                 return sessions.values().stream().sorted(Comparator.comparing(s -> s.seq))
@@ -282,6 +285,24 @@ public final class JdiCallbacks implements DebuggerCallbacks {
 
     // ------------------------------------------------------------------------------------------
     // Launch and sessions
+
+    /**
+     * Stands in for the IDE's run configuration producers: a test id `pkg.Class#method` or
+     * `pkg.Class` whose class has a main method runs that class under the debugger (the plugin
+     * builds a temporary JUnit/pytest configuration from the PSI element instead). An id naming
+     * no class of the project is not_found, like the plugin's PSI lookup.
+     */
+    Object debugTest(Map<String, Object> req) throws Exception {
+        String id = req == null ? null : (String) req.get("test_id");
+        if (id == null || id.isBlank()) throw failed("debug_test needs a test_id");
+        String cls = id.contains("#") ? id.substring(0, id.indexOf('#')) : id;
+        for (Object o : runConfigurations()) {
+            if (cls.equals(((Map<?, ?>) o).get("description"))) {
+                return launch(m("command", cls, "mode", "debug", "stop_on_exception", bool(req, "stop_on_exception", false)));
+            }
+        }
+        throw notFound("no test '" + id + "' in the project");
+    }
 
     Object launch(Map<String, Object> req) throws Exception {
         String config = req == null ? null : (String) req.get("configuration");

@@ -126,18 +126,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Too
     let resumes = !matches!(op, ControlOp::Pause);
     c.bk("control", backend.control(&sid, thread.as_deref(), op)).await?;
     if resumes {
-        // The program left the pause it was in, even if the backend's `Resumed` event is still
-        // queued: mark it running now (unless a newer pause already arrived), so a following
-        // wait_for_pause does not return the old stop.
-        let seq = sub.seq;
-        c.engine.with_state(|s| {
-            if let Some(x) = s.sessions.get_mut(&sid).filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused) {
-                x.invalidate();
-                x.pause = None;
-                x.info.state = SessionState::Running;
-                x.notify();
-            }
-        });
+        left_pause(c, &sid, sub.seq);
     }
     if !a.wait {
         return Ok(json!({
@@ -192,4 +181,18 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> ToolResult {
         }
     }
     Ok(r)
+}
+
+/// The program left the pause `seq` it was in, even if the backend's `Resumed` event is still
+/// queued: mark it running now (unless a newer pause already arrived), so a following
+/// wait_for_pause does not return the old stop.
+pub(super) fn left_pause(c: &Call<'_>, sid: &str, seq: u64) {
+    c.engine.with_state(|s| {
+        if let Some(x) = s.sessions.get_mut(sid).filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused) {
+            x.invalidate();
+            x.pause = None;
+            x.info.state = SessionState::Running;
+            x.notify();
+        }
+    });
 }

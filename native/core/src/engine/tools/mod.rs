@@ -30,10 +30,13 @@ macro_rules! tool {
 pub mod breakpoints;
 mod eval;
 mod execution;
+mod inspect;
 pub(super) mod out;
 mod sessions;
 mod source;
 mod stack;
+mod tests;
+mod trace;
 mod variables;
 mod watches;
 
@@ -127,11 +130,13 @@ tool_table![
     execution::StepOut,
     execution::RunToLine,
     execution::WaitForPause,
+    trace::TraceFunction,
     stack::GetStackTrace,
     stack::SelectStackFrame,
     stack::ListThreads,
     variables::GetVariables,
     variables::ExpandVariable,
+    inspect::InspectVariable,
     variables::SetVariable,
     eval::EvaluateExpression,
     eval::EvaluateCodeFragment,
@@ -139,6 +144,7 @@ tool_table![
     watches::AddWatch,
     watches::RemoveWatch,
     source::GetSourceContext,
+    tests::DebugTest,
 ];
 
 

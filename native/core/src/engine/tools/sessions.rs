@@ -83,7 +83,7 @@ async fn require_configuration(c: &Call<'_>, root: &str, name: &str) -> Result<(
     }))
 }
 
-async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
+pub(super) async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
     let backend = c.engine.backend.clone();
     let info = c.bk_within("launch", c.cfg.launch_timeout_ms, backend.launch(root, request)).await?;
     c.engine.register_session(info.clone(), Some(root));

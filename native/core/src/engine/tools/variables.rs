@@ -144,7 +144,7 @@ async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> ToolResult {
 }
 
 /// The value an id or a path names.
-async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, frame_index: Option<u32>) -> Result<ValueRef, ToolError> {
+pub(super) async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, frame_index: Option<u32>) -> Result<ValueRef, ToolError> {
     match (id, path) {
         (Some(id), None) => {
             let found = c.engine.with_state(|s| match s.sessions.get(sid).map(|x| x.values.get(id)) {

@@ -12,4 +12,8 @@ abstract class RunManager {
   abstract val allSettings: List<RunnerAndConfigurationSettings>
 
   abstract fun findConfigurationByName(name: String?): RunnerAndConfigurationSettings?
+
+  abstract fun removeConfiguration(settings: RunnerAndConfigurationSettings?)
+
+  abstract fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?)
 }

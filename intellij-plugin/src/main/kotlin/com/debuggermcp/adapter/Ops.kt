@@ -13,6 +13,7 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     // Launch waits for the debugger to attach; Rust's launch_timeout_ms (30 s default) is the
     // binding limit, ours is a backstop so a lost session never leaks a waiting coroutine.
     LAUNCH("launch", 60_000),
+    DEBUG_TEST("debug_test", 60_000),
     SESSIONS("sessions", 5_000),
     STOP("stop", 10_000),
     BREAKPOINTS("breakpoints", 10_000),

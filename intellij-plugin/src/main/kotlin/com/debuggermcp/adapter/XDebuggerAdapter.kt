@@ -31,6 +31,7 @@ class XDebuggerAdapter(
         Op.PROJECTS -> Ide.openProjects().map { jsonObject("name" to it.name, "root" to Ide.projectRoot(it)) }
         Op.RUN_CONFIGURATIONS -> RunOps.configurations(Ide.project(a.string("project")))
         Op.LAUNCH -> RunOps.launch(Ide.project(a.string("project")), a.obj("request"))
+        Op.DEBUG_TEST -> TestOps.debugTest(Ide.project(a.string("project")), a.obj("request"))
         Op.SESSIONS -> RunOps.sessions(Ide.project(a.string("project")))
         Op.STOP -> RunOps.stop(a.string("session_id"))
         Op.BREAKPOINTS -> Breakpoints.list(Ide.project(a.string("project")))

@@ -1,0 +1,17 @@
+package com.intellij.execution.actions;
+
+import com.intellij.execution.RunnerAndConfigurationSettings;
+import com.intellij.psi.PsiElement;
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+// intellij-community: platform/lang-api/src/com/intellij/execution/actions/ConfigurationContext.java
+public class ConfigurationContext {
+  public ConfigurationContext(@NotNull PsiElement element) {
+    throw new UnsupportedOperationException("stub");
+  }
+
+  public synchronized @Nullable RunnerAndConfigurationSettings getConfiguration() {
+    throw new UnsupportedOperationException("stub");
+  }
+}

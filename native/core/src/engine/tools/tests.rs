@@ -1,0 +1,207 @@
+//! debug_test: debug one test by id, without a run configuration. The backend's `debug_test` op
+//! is tried first (the IDE builds a temporary run configuration from the test's PSI element);
+//! a backend without it (headless DAP) gets a command line instead:
+//! - pytest node ids → `python3 -m pytest -q <node id>` under debugpy;
+//! - gtest/ctest → `<binary> --gtest_filter=<id>` under gdb;
+//! - anything else (JUnit, Go) → refused with the reason: the headless backend cannot drive
+//!   delve yet (it speaks DAP over TCP only), and JUnit needs the IDE.
+//!
+//! A test id that selects nothing ends the session at once; that is reported as an error naming
+//! the id, with the runner's last output lines, instead of a silent "it ended".
+
+use super::super::context::{Call, ToolError, ToolResult};
+use super::super::snapshot;
+use super::sessions::launch;
+use super::{Kind, MAX_WAIT_MS, ProjectArg, out};
+use crate::backend::{BackendError, LaunchMode, LaunchRequest, OutputCategory, SessionState, TestRequest};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Framework {
+    Pytest,
+    Gtest,
+    /// Whatever the IDE recognises for the id (JUnit `pkg.Class#method`, Go `TestX`, ...).
+    Ide,
+}
+
+/// # Debug a test
+/// Debug one test by id: pytest 'tests/t.py::test_x', gtest 'Suite.Case' + `binary`, or any the IDE knows. Waits for the first pause.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct DebugTest {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
+    test_id: String,
+    #[schemars(length(min = 1))]
+    binary: Option<String>,
+}
+tool!(DebugTest, "debug_test", Kind::Destructive { idempotent: false },
+    out::obj(json!({"session_id": {"type": "string"}, "framework": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"},
+        "pause": out::stop_result(), "output": {"type": "array", "items": {"type": "string"}}}), &["session_id", "state", "message"]),
+    debug_test);
+
+/// Quotes a word for the backend's POSIX-like command splitting.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+fn infer(a: &DebugTest) -> Framework {
+    if a.binary.is_some() {
+        Framework::Gtest
+    } else if a.test_id.split("::").next().is_some_and(|f| f.ends_with(".py")) {
+        Framework::Pytest
+    } else {
+        Framework::Ide
+    }
+}
+
+fn name(f: Framework) -> &'static str {
+    match f {
+        Framework::Pytest => "pytest",
+        Framework::Gtest => "gtest",
+        Framework::Ide => "ide",
+    }
+}
+
+/// The headless command for the test, after checking the files it names exist.
+fn command(c: &Call<'_>, root: &str, f: Framework, a: &DebugTest) -> Result<(String, Option<String>, Option<String>), ToolError> {
+    match f {
+        Framework::Pytest => {
+            let file = a.test_id.split("::").next().unwrap_or_default();
+            let path = c.file_in_project(root, file).map_err(|e| ToolError(format!("unknown test id '{}': {}", a.test_id, e.0)))?;
+            Ok((format!("python3 -m pytest -q -p no:cacheprovider {}", quote(&a.test_id)), Some("debugpy".into()), Some(path)))
+        }
+        Framework::Gtest => {
+            let Some(bin) = a.binary.as_deref() else {
+                return Err("gtest needs `binary`: the test executable (relative to the project), built with -g".into());
+            };
+            let path = c.file_in_project(root, bin)?;
+            Ok((format!("{} {}", quote(&path), quote(&format!("--gtest_filter={}", a.test_id))), Some("gdb".into()), Some(path)))
+        }
+        // Go tests would need delve, which the headless backend cannot drive yet (dlv speaks
+        // DAP over TCP only).
+        Framework::Ide => Err(ToolError(format!(
+            "cannot run test '{}' headless: give a pytest node id ('tests/test_x.py::test_y') or a gtest name with `binary` (Go and JUnit tests: in the IDE)",
+            a.test_id
+        ))),
+    }
+}
+
+/// The runner's last lines of output, to show why a test selected nothing or failed.
+fn output_tail(c: &Call<'_>, sid: &str, n: usize) -> Vec<String> {
+    c.engine.with_state(|s| {
+        let Some(x) = s.sessions.get(sid) else { return Vec::new() };
+        let text: String = x.output.iter().filter(|(cat, _)| matches!(cat, OutputCategory::Stdout | OutputCategory::Stderr)).map(|(_, t)| t.as_str()).collect();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(n)..].iter().map(|l| l.chars().take(200).collect()).collect()
+    })
+}
+
+/// Whether the runner said no test matched (pytest exit codes 4 and 5, gtest's "0 tests").
+fn selected_nothing(f: Framework, exit: Option<i64>, tail: &[String]) -> bool {
+    match f {
+        Framework::Pytest => matches!(exit, Some(4 | 5)) || tail.iter().any(|l| l.contains("no tests ran") || l.contains("ERROR: not found")),
+        Framework::Gtest => tail.iter().any(|l| l.contains("Running 0 tests")),
+        Framework::Ide => false,
+    }
+}
+
+async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    let f = infer(&a);
+    let backend = c.engine.backend.clone();
+    // Ids naming a file are checked before anything starts or the user is asked.
+    let headless = command(c, &root, f, &a);
+    if let (Framework::Pytest | Framework::Gtest, Err(e)) = (f, &headless) {
+        return Err(e.clone());
+    }
+    let file = headless.as_ref().ok().and_then(|(_, _, file)| file.clone());
+    c.confirm(&root, "debug a test", &format!("{} in {root}", a.test_id)).await?;
+    // The IDE's op first: it knows every framework the IDE does, through its producers.
+    let request = TestRequest { framework: name(f).into(), test_id: a.test_id.clone(), file, stop_on_exception: false };
+    let info = match tokio::time::timeout(
+        std::time::Duration::from_millis(c.cfg.launch_timeout_ms),
+        backend.debug_test(&root, request),
+    )
+    .await
+    {
+        Ok(Ok(info)) => {
+            c.engine.register_session(info.clone(), Some(&root));
+            c.engine.with_state(|s| {
+                s.current.insert(root.clone(), info.id.clone());
+            });
+            info
+        }
+        Ok(Err(BackendError::Unsupported(_))) => {
+            let (cmd, adapter, _) = headless?;
+            let request = LaunchRequest {
+                command: Some(cmd),
+                adapter,
+                mode: LaunchMode::Debug,
+                cwd: Some(root.clone()),
+                ..Default::default()
+            };
+            launch(c, &root, request).await?
+        }
+        Ok(Err(e)) => return Err(super::super::context::backend_error("debug_test", &c.engine.backend_name(), e)),
+        Err(_) => return Err(ToolError(format!("the debugger did not start test '{}' within {} ms", a.test_id, c.cfg.launch_timeout_ms))),
+    };
+    let sid = info.id.clone();
+    let mut out = json!({"session_id": sid, "framework": name(f)});
+    // Tests may build and collect for a while; the cap every wait has.
+    let timeout = MAX_WAIT_MS;
+    let mut sub = c.subscribe(&sid)?;
+    let stopped = c.wait_until(&sid, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
+    let pause = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
+    let state = pause["state"].as_str().unwrap_or("running").to_string();
+    if state == "stopped" {
+        // Output can trail the end event a little.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let tail = output_tail(c, &sid, 12);
+        let exit = c.engine.with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
+        if selected_nothing(f, exit, &tail) {
+            return Err(ToolError(format!(
+                "unknown test id '{}': the {} run selected no test (exit code {}). Last output:\n{}",
+                a.test_id,
+                name(f),
+                exit.map(|e| e.to_string()).unwrap_or_else(|| "unknown".into()),
+                tail.join("\n")
+            )));
+        }
+        let verdict = match exit {
+            Some(0) => "passed".to_string(),
+            Some(code) => format!("failed (exit code {code})"),
+            None => "ended".to_string(),
+        };
+        out["message"] = json!(format!("test '{}' {verdict} without pausing (no breakpoint was hit)", a.test_id));
+        out["output"] = json!(tail);
+    } else if state == "paused" {
+        out["message"] = json!(format!("test '{}' paused ({})", a.test_id, pause["reason"].as_str().unwrap_or("")));
+    } else {
+        out["message"] = json!(format!("test '{}' still running after {timeout} ms: call wait_for_pause", a.test_id));
+    }
+    out["state"] = json!(state);
+    out["pause"] = pause;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_survives_brackets_spaces_and_quotes() {
+        assert_eq!(quote("t.py::test_a[x y]"), "'t.py::test_a[x y]'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn runners_that_selected_nothing_are_recognised() {
+        assert!(selected_nothing(Framework::Pytest, Some(4), &[]));
+        assert!(selected_nothing(Framework::Pytest, Some(1), &["ERROR: not found: /p/t.py::nope".into()]));
+        assert!(!selected_nothing(Framework::Pytest, Some(1), &["1 failed".into()]));
+        assert!(selected_nothing(Framework::Gtest, Some(0), &["[==========] Running 0 tests from 0 test suites.".into()]));
+    }
+}

@@ -1,0 +1,241 @@
+//! trace_function: the server steps the current function call (step_over) until it returns,
+//! recording each executed line and the locals that changed on it — a function-level view for
+//! the agent instead of one step per tool call. Every step has its own timeout and the whole
+//! trace a total bound (≤ 55 s); rows are bounded in count and bytes.
+
+use super::super::context::{Call, ToolError, ToolResult};
+use super::super::snapshot::location;
+use super::super::state::reason_name;
+use super::super::values::{self, is_secret};
+use super::execution::left_pause;
+use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
+use super::{Kind, MAX_WAIT_MS, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Longest wait for one step; a step that takes longer ends the trace (the program runs on).
+const STEP_MS: u64 = 10_000;
+/// Frames counted when the backend does not report the stack depth.
+const MAX_STACK: u32 = 500;
+/// Characters of a value in a row.
+const ROW_VALUE_CHARS: usize = 80;
+
+fn hundred() -> u32 {
+    100
+}
+
+/// Bytes of rows per answer; a longer function is continued by calling again.
+const MAX_BYTES: usize = 4_000;
+/// The whole trace's bound: clients give up on calls around 60 s.
+const TOTAL_MS: u64 = MAX_WAIT_MS;
+
+/// # Trace a function
+/// Step the current function to its return; one row per line with the locals it changed. `enter`: trace the call on this line.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct TraceFunction {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[serde(default)]
+    enter: bool,
+    #[serde(default = "hundred")]
+    #[schemars(range(min = 1, max = 500))]
+    max_lines: u32,
+}
+tool!(TraceFunction, "trace_function", Kind::Write { idempotent: false },
+    out::obj(json!({"function": {"type": ["string", "null"]}, "start_line": {"type": ["integer", "null"]}, "start_locals": {"type": "object"},
+        "rows": {"type": "array", "items": {"type": "object", "required": ["line"]}}, "steps": {"type": "integer"}, "returned": {"type": "boolean"},
+        "now": {"type": "object"}, "message": {"type": "string"}}), &["rows", "returned"]),
+    trace_function);
+
+/// Stack depth of `thread` at the current pause.
+async fn depth(c: &Call<'_>, sid: &str, thread: &str) -> Result<u32, ToolError> {
+    c.frame(sid, thread, 0).await?;
+    let known = c.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.frame_total.get(thread).copied().flatten()));
+    if let Some(t) = known {
+        return Ok(t);
+    }
+    let backend = c.engine.backend.clone();
+    Ok(c.bk("frames", backend.frames(sid, thread, 0, MAX_STACK)).await?.frames.len() as u32)
+}
+
+/// The frame's locals and arguments as name → short rendering (secrets redacted).
+async fn locals(c: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<BTreeMap<String, String>, ToolError> {
+    let backend = c.engine.backend.clone();
+    let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    Ok(vars
+        .into_iter()
+        .filter(|v| matches!(v.scope, ValueScope::Local | ValueScope::Argument | ValueScope::This))
+        .map(|v| {
+            let shown = if is_secret(&c.cfg, &v.name) { "<redacted>".to_string() } else { short(&values::scrub(&c.cfg, &v.value)) };
+            (v.name, shown)
+        })
+        .collect())
+}
+
+fn short(v: &str) -> String {
+    if v.chars().count() > ROW_VALUE_CHARS {
+        format!("{}…", v.chars().take(ROW_VALUE_CHARS).collect::<String>())
+    } else {
+        v.to_string()
+    }
+}
+
+/// Values in `now` that are new or differ from `before`.
+fn changed(before: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> Map<String, Value> {
+    now.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), json!(v))).collect()
+}
+
+/// Sends one control op and waits for the next stop; false when none came in `ms`.
+async fn step(c: &Call<'_>, sid: &str, thread: &str, op: ControlOp, ms: u64) -> Result<bool, ToolError> {
+    let mut sub = c.subscribe(sid)?;
+    let backend = c.engine.backend.clone();
+    c.bk("control", backend.control(sid, Some(thread), op)).await?;
+    left_pause(c, sid, sub.seq);
+    Ok(c.wait_for_stop(sid, &mut sub, ms).await)
+}
+
+/// Where the session is now, compactly.
+async fn now(c: &Call<'_>, sid: &str, thread: &str) -> Value {
+    let (state, reason) = c.engine.with_state(|s| {
+        s.sessions.get(sid).map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason))).unwrap_or((SessionState::Stopped, None))
+    });
+    let mut out = json!({"state": super::super::state::state_name(state)});
+    if let Some(r) = reason {
+        out["reason"] = json!(reason_name(r));
+    }
+    if state == SessionState::Paused {
+        if let Ok(f) = c.frame(sid, thread, 0).await {
+            out["location"] = location(&f);
+        }
+    }
+    out
+}
+
+async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
+    let (paused_thread, _) = c.paused(&sid)?;
+    let thread = paused_thread;
+    let (max_lines, max_bytes) = (a.max_lines as usize, MAX_BYTES);
+    let budget = Duration::from_millis(TOTAL_MS);
+    let started = Instant::now();
+    let left = |cap: u64| (budget.saturating_sub(started.elapsed()).as_millis() as u64).min(cap);
+
+    if a.enter {
+        let before = depth(c, &sid, &thread).await?;
+        if !step(c, &sid, &thread, ControlOp::StepInto { force: false }, left(STEP_MS)).await? {
+            return Err(ToolError(format!("step_into did not stop within {} ms; the program is running: call wait_for_pause", left(STEP_MS))));
+        }
+        c.paused(&sid)?;
+        if depth(c, &sid, &thread).await? <= before {
+            let at = now(c, &sid, &thread).await;
+            return Err(ToolError(format!(
+                "no call was entered from the current line (now at {}); pause on a line that calls a function, or omit enter to trace the current function",
+                at["location"]
+            )));
+        }
+    }
+
+    let top = c.frame(&sid, &thread, 0).await?;
+    let start_depth = depth(c, &sid, &thread).await?;
+    let mut prev = locals(c, &sid, &top).await?;
+    let start_locals: Map<String, Value> = prev.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let mut line = top.line;
+    let mut rows: Vec<Value> = Vec::new();
+    let mut bytes = 0usize;
+    let mut steps = 0u32;
+    let ended = loop {
+        if rows.len() >= max_lines {
+            break format!("max_lines ({max_lines}) reached before the function returned; call trace_function again to continue");
+        }
+        let ms = left(STEP_MS);
+        if ms == 0 {
+            break format!("time limit ({} ms) reached before the function returned", budget.as_millis());
+        }
+        let stopped = step(c, &sid, &thread, ControlOp::StepOver { ignore_breakpoints: false }, ms).await?;
+        steps += 1;
+        let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason))));
+        let row_line = line;
+        let mut push = |row: Value, rows: &mut Vec<Value>| -> bool {
+            let size = row.to_string().len();
+            if bytes + size > max_bytes && !rows.is_empty() {
+                return false;
+            }
+            bytes += size;
+            rows.push(row);
+            true
+        };
+        match state {
+            Some((SessionState::Stopped, _)) => {
+                push(json!({"line": row_line}), &mut rows);
+                break "the program ended".into();
+            }
+            Some((SessionState::Paused, reason)) if stopped => {
+                let d = depth(c, &sid, &thread).await?;
+                if d < start_depth {
+                    push(json!({"line": row_line, "returned": true}), &mut rows);
+                    break "returned".into();
+                }
+                if d > start_depth {
+                    // A breakpoint (or exception) inside a callee interrupted the step over.
+                    push(json!({"line": row_line}), &mut rows);
+                    break format!("stopped inside a call ({}); trace_function there or step_out", reason.map(reason_name).unwrap_or("pause"));
+                }
+                let top = c.frame(&sid, &thread, 0).await?;
+                let cur = locals(c, &sid, &top).await?;
+                let mut row = json!({"line": row_line});
+                let diff = changed(&prev, &cur);
+                if !diff.is_empty() {
+                    row["changed"] = Value::Object(diff);
+                }
+                if reason == Some(PauseReason::Exception) {
+                    row["exception"] = json!(true);
+                }
+                if !push(row, &mut rows) {
+                    break format!("{max_bytes} bytes of rows reached before the function returned; call trace_function again to continue");
+                }
+                prev = cur;
+                line = top.line;
+                if reason == Some(PauseReason::Exception) {
+                    break "an exception stopped the program".into();
+                }
+            }
+            _ => {
+                break format!("a step did not stop within {ms} ms (the program is running: call wait_for_pause or pause)");
+            }
+        }
+    };
+    let returned = ended == "returned";
+    let mut out = json!({
+        "session_id": sid,
+        "function": top.method_name,
+        "file": top.file,
+        "start_line": top.line,
+        "start_locals": start_locals,
+        "rows": rows,
+        "steps": steps,
+        "returned": returned,
+        "now": now(c, &sid, &thread).await,
+    });
+    if !returned {
+        out["message"] = json!(ended);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_new_or_different_values_are_changes() {
+        let a: BTreeMap<String, String> = [("i".into(), "1".into()), ("t".into(), "0".into())].into();
+        let b: BTreeMap<String, String> = [("i".into(), "2".into()), ("t".into(), "0".into()), ("x".into(), "'a'".into())].into();
+        let d = changed(&a, &b);
+        assert_eq!(Value::Object(d), json!({"i": "2", "x": "'a'"}));
+        assert_eq!(short(&"y".repeat(100)).chars().count(), ROW_VALUE_CHARS + 1);
+    }
+}
