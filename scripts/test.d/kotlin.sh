@@ -21,6 +21,10 @@ export JAVA_OPTS="${JAVA_OPTS:--Xmx1g}"
 echo "== stub citations"
 python3 tests/stubs-check/check_stubs.py "$PLUGIN/stubs/src"
 
+echo "== gradle script lint (wrapper placement, configuration-cache captures, Kotlin API level)"
+python3 tests/stubs-check/check_gradle.py --self-test
+python3 tests/stubs-check/check_gradle.py "$ROOT"
+
 NETTY="$(for j in buffer codec codec-http common transport; do printf '%s:' "/usr/share/java/netty-$j.jar"; done)"
 CP="$KLIB/kotlinx-coroutines-core-jvm.jar:$KLIB/annotations-13.0.jar:$NETTY"
 
@@ -30,8 +34,9 @@ mapfile -t STUBS < <(find "$PLUGIN/stubs/src" -name '*.kt' -o -name '*.java' | s
 # All of src/main is compiled: the bridge package and McpHttpRelay.kt (JNI side) included.
 [ -f "$PLUGIN/src/main/kotlin/com/debuggermcp/http/McpHttpRelay.kt" ] || { echo "McpHttpRelay.kt missing" >&2; exit 1; }
 # -Werror is not used: deprecation warnings of the stubs' real counterparts are not errors here.
-# Language/API 2.2 = the Kotlin runtime bundled with IntelliJ 2025.2 (same as the Gradle build).
-if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.2 -no-reflect -cp "$CP" -d "$OUT/main" \
+# API 2.1 = the kotlin-stdlib bundled with IntelliJ 2025.2 (2.1.20), as in the Gradle build;
+# check_gradle.py keeps both in step.
+if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflect -cp "$CP" -d "$OUT/main" \
     "${MAIN[@]}" "${STUBS[@]}" 2>"$OUT/compile.log"; then
   grep -v '^warning:' "$OUT/compile.log" >&2 || true
   echo "FAILED: plugin sources do not compile" >&2
@@ -52,7 +57,7 @@ PURE=(
 )
 mapfile -t TESTS < <(find "$PLUGIN/src/test/kotlin" -name '*.kt' | sort)
 JUNIT=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar
-if ! "$KOTLINC" -jvm-target 17 -no-reflect -cp "$CP:$JUNIT" -d "$OUT/test" "${PURE[@]}" "${TESTS[@]}" 2>"$OUT/test-compile.log"; then
+if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflect -cp "$CP:$JUNIT" -d "$OUT/test" "${PURE[@]}" "${TESTS[@]}" 2>"$OUT/test-compile.log"; then
   grep -v '^warning:' "$OUT/test-compile.log" >&2 || true
   echo "FAILED: unit tests do not compile" >&2
   exit 1
