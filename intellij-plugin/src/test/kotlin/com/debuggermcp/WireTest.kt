@@ -74,6 +74,57 @@ class WireTest {
     }
 
     @Test
+    fun `thread ids survive a status change in the Java thread label`() {
+        // JavaExecutionStack's display name carries the thread status, which changes between pauses.
+        val ids = Wire.ThreadIds()
+        val running = ids.idsFor(listOf(
+            Wire.threadKey(null, "\"main\"@1 in group \"main\": RUNNING"),
+            Wire.threadKey(null, "\"worker\"@17: WAIT"),
+        ))
+        val waiting = ids.idsFor(listOf(
+            Wire.threadKey(null, "\"worker\"@17: RUNNING"),
+            Wire.threadKey(null, "\"main\"@1 in group \"main\": WAIT"),
+        ))
+        assertEquals(listOf(running[1], running[0]), waiting)
+        // Two threads with the same name differ by their unique id.
+        assertNotEquals(Wire.threadKey(null, "\"pool\"@20: WAIT"), Wire.threadKey(null, "\"pool\"@21: WAIT"))
+        // A stack that defines equality is keyed by it, whatever its label says.
+        assertEquals(Wire.threadKey("S#7", "thread A: RUNNING"), Wire.threadKey("S#7", "thread A: WAIT"))
+        assertEquals("plain name", Wire.threadKey(null, "plain name"))
+    }
+
+    /**
+     * Like a live Java session: requests are built from the breakpoint's properties when it is
+     * registered (added or enabled) and rebuilt only on breakpoint events; changing a property
+     * object fires none.
+     */
+    private class LiveSession {
+        var hitCount: Int? = null // what the breakpoint's properties say
+        var enabled = true
+        var requestHitCount: Int? = null // what the debuggee's request uses
+        fun changeEnabled(value: Boolean) {
+            if (value == enabled) return
+            enabled = value
+            // breakpointChanged → unregister / register with the current properties.
+            requestHitCount = if (value) hitCount else null
+        }
+    }
+
+    @Test
+    fun `a hit count changed on a live breakpoint reaches the session`() {
+        val session = LiveSession()
+        session.hitCount = 3
+        Wire.refreshLiveBreakpoint(session.enabled) { session.changeEnabled(it) }
+        assertEquals(3, session.requestHitCount)
+        assertTrue(session.enabled)
+        // A disabled breakpoint stays disabled and untouched.
+        val off = LiveSession().apply { enabled = false; hitCount = 5 }
+        Wire.refreshLiveBreakpoint(off.enabled) { off.changeEnabled(it) }
+        assertEquals(false, off.enabled)
+        assertNull(off.requestHitCount)
+    }
+
+    @Test
     fun `handle table reuses handles and never reuses numbers after clear`() {
         val t = HandleTable()
         val a = Any()

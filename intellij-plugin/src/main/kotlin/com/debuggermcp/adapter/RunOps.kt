@@ -7,6 +7,8 @@ import com.intellij.execution.ExecutionManager
 import com.intellij.execution.ProgramRunnerUtil
 import com.intellij.execution.RunManager
 import com.intellij.execution.RunnerAndConfigurationSettings
+import com.intellij.execution.configurations.RuntimeConfigurationError
+import com.intellij.execution.configurations.RuntimeConfigurationException
 import com.intellij.execution.executors.DefaultDebugExecutor
 import com.intellij.execution.executors.DefaultRunExecutor
 import com.intellij.execution.process.ProcessHandler
@@ -22,7 +24,7 @@ import kotlinx.coroutines.CompletableDeferred
 
 /** Run configurations, launching, listing and stopping sessions. */
 internal object RunOps {
-    fun configurations(project: Project): List<Map<String, Any?>> = Ide.read {
+    suspend fun configurations(project: Project): List<Map<String, Any?>> = Ide.read {
         RunManager.getInstance(project).allSettings.map { s ->
             jsonObject(
                 "name" to s.name,
@@ -37,7 +39,7 @@ internal object RunOps {
         }
     }
 
-    private fun settings(project: Project, name: String): RunnerAndConfigurationSettings = Ide.read {
+    private suspend fun settings(project: Project, name: String): RunnerAndConfigurationSettings = Ide.read {
         RunManager.getInstance(project).findConfigurationByName(name)
     } ?: notFound("no run configuration named '$name'; available: " +
         Ide.read { RunManager.getInstance(project).allSettings.joinToString { it.name } })
@@ -54,7 +56,21 @@ internal object RunOps {
         val debug = (request.stringOrNull("mode") ?: "debug") == "debug"
         val settings = settings(project, name)
         val executor = if (debug) DefaultDebugExecutor.getDebugExecutorInstance() else DefaultRunExecutor.getRunExecutorInstance()
-        val env = ExecutionEnvironmentBuilder.createOrNull(executor, settings)?.build()
+        // A configuration with errors would make ProgramRunnerUtil (showSettings=false) show an
+        // error balloon and never start: no event would end our wait. Check first, as the Run
+        // button does: errors stop the launch, warnings do not.
+        Ide.read {
+            try {
+                settings.checkSettings(executor)
+            } catch (e: RuntimeConfigurationError) {
+                failed("run configuration '$name' has errors: ${e.localizedMessage ?: e.javaClass.simpleName}; fix it in Run > Edit Configurations")
+            } catch (_: RuntimeConfigurationException) {
+                // A warning: the IDE runs such configurations too.
+            }
+        }
+        // The platform's own path (ExecutionUtil / the Run toolbar): the execution target
+        // selected in the toolbar, no run-content tab to reuse, no data context.
+        val env = ExecutionEnvironmentBuilder.createOrNull(executor, settings)?.activeTarget()?.build()
             ?: unsupported("run configuration '$name' cannot be started in ${if (debug) "debug" else "run"} mode")
 
         val connection = project.messageBus.connect()

@@ -11,6 +11,8 @@ class ExecutionEnvironmentBuilder {
       throw UnsupportedOperationException("stub")
   }
 
+  fun activeTarget(): ExecutionEnvironmentBuilder = throw UnsupportedOperationException("stub")
+
   @JvmOverloads
   fun build(callback: ProgramRunner.Callback? = null): ExecutionEnvironment = throw UnsupportedOperationException("stub")
 }
