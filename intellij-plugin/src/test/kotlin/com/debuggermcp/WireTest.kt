@@ -44,6 +44,10 @@ class WireTest {
         assertTrue(Wire.isPlaceholderValue("Collecting data..."))
         assertFalse(Wire.isPlaceholderValue("42"))
         assertFalse(Wire.isPlaceholderValue(""))
+        // A localised IDE: the bundle's own text is recognised, with or without quotes.
+        assertTrue(Wire.isPlaceholderValue("正在收集数据…", "正在收集数据…"))
+        assertTrue(Wire.isPlaceholderValue("\"Daten werden gesammelt...\"", "Daten werden gesammelt…"))
+        assertFalse(Wire.isPlaceholderValue("42", "正在收集数据…"))
     }
 
     @Test

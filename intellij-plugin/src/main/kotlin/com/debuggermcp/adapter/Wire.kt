@@ -68,9 +68,12 @@ object Wire {
     /**
      * Placeholders the platform shows while a value is still being computed (Java's renderers
      * first set "Collecting data…" and call setPresentation again when done). We wait past them.
+     * The text is localised (language packs translate XDebuggerBundle), so the IDE passes the
+     * bundle's own message as [collectingData]; the English text stays as a fallback.
      */
-    fun isPlaceholderValue(value: String): Boolean {
-        val v = value.trim()
+    fun isPlaceholderValue(value: String, collectingData: String? = null): Boolean {
+        val v = value.trim().removeSurrounding("\"")
+        if (collectingData != null && collectingData.isNotBlank() && v.startsWith(collectingData.trim().trimEnd('…', '.'))) return true
         return v.startsWith("Collecting data") || v == "..." || v == "…"
     }
 

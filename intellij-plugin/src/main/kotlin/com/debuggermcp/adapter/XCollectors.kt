@@ -3,6 +3,7 @@ package com.debuggermcp.adapter
 import com.intellij.ui.ColoredTextContainer
 import com.intellij.ui.SimpleTextAttributes
 import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerBundle
 import com.intellij.xdebugger.XDebuggerUtil
 import com.intellij.xdebugger.XExpression
 import com.intellij.xdebugger.evaluation.EvaluationMode
@@ -74,6 +75,15 @@ internal object XAsync {
             runNext = { next -> Ide.onEdt { next.run() } },
         )
 
+    /** The localised "Collecting data…" (XDebuggerUIConstants.getCollectingDataMessage() is impl API; this is its source). */
+    private val collectingDataMessage: String? by lazy {
+        try {
+            XDebuggerBundle.message("xdebugger.building.tree.node.message")
+        } catch (_: Exception) {
+            null
+        }
+    }
+
     /** A value's rendering. */
     class Presentation(val type: String?, val value: String, val hasChildren: Boolean, val complete: Boolean)
 
@@ -83,7 +93,7 @@ internal object XAsync {
         @Volatile var obsolete = false
 
         private fun record(type: String?, value: String, hasChildren: Boolean) {
-            val placeholder = Wire.isPlaceholderValue(value)
+            val placeholder = Wire.isPlaceholderValue(value, collectingDataMessage)
             latest = Presentation(type, value, hasChildren, !placeholder)
             if (!placeholder) real.complete(Unit)
         }
