@@ -1,3 +1,5 @@
+import org.jetbrains.intellij.platform.gradle.IntelliJPlatformType
+import org.jetbrains.intellij.platform.gradle.TestFrameworkType
 import org.jetbrains.kotlin.gradle.dsl.JvmTarget
 import org.jetbrains.kotlin.gradle.dsl.KotlinVersion
 
@@ -45,9 +47,16 @@ dependencies {
         bundledPlugin("com.intellij.java")
         pluginVerifier()
         zipSigner()
+        // IntelliJ Platform tests (src/test/kotlin/**/platform/): a real IDE application in the
+        // test JVM; the Java test framework for the Java debugger used there.
+        testFramework(TestFrameworkType.Platform)
+        testFramework(TestFrameworkType.Plugin.Java)
     }
     testImplementation(platform(libs.junit.bom))
     testImplementation(libs.junit.jupiter)
+    // The platform's test cases (HeavyPlatformTestCase) are JUnit 3/4 style: run by the vintage engine.
+    testImplementation(libs.junit4)
+    testRuntimeOnly(libs.junit.vintage.engine)
     testRuntimeOnly(libs.junit.platform.launcher)
 }
 
@@ -63,8 +72,12 @@ intellijPlatform {
         }
     }
     pluginVerification {
+        // The since-build and the two releases after it. From 2025.3 on, IntelliJ IDEA ships as
+        // one distribution (no separate Community build), hence the type change.
         ides {
-            recommended()
+            create(IntelliJPlatformType.IntellijIdeaCommunity, "2025.2")
+            create(IntelliJPlatformType.IntellijIdeaUltimate, "2025.3")
+            create(IntelliJPlatformType.IntellijIdeaUltimate, "2026.1")
         }
     }
 }
@@ -147,5 +160,7 @@ tasks {
         useJUnitPlatform()
         // OpTableTest reads native/core/src/backend.rs to compare the op tables.
         systemProperty("repo.root", workspaceDir.absolutePath)
+        // The platform test compiles and starts its debuggee with this JDK's javac/java.
+        environment("JAVA_HOME", System.getenv("JAVA_HOME") ?: System.getProperty("java.home"))
     }
 }
