@@ -107,8 +107,9 @@ internal object RunOps {
                         if (sameLaunch(e, env)) started.complete(handler)
                     }
 
-                    override fun processNotStarted(executorId: String, e: ExecutionEnvironment) {
-                        if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, "run configuration '$name' did not start"))
+                    // The platform calls the 3-argument form (its default delegates to the 2-argument one).
+                    override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
+                        if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("run configuration '$name' did not start", cause)))
                     }
                 })
                 Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
@@ -122,11 +123,17 @@ internal object RunOps {
     /** Debug launches that fail before a session exists (build errors, bad settings) end the wait. */
     private fun watchStartFailure(connection: com.intellij.util.messages.MessageBusConnection, env: ExecutionEnvironment, started: CompletableDeferred<XDebugSession>) {
         connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
-            override fun processNotStarted(executorId: String, e: ExecutionEnvironment) {
-                if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, "the debug session did not start (see the IDE's Run/Debug window)"))
+            override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
+                if (sameLaunch(e, env)) {
+                    started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("the debug session did not start (see the IDE's Run/Debug window)", cause)))
+                }
             }
         })
     }
+
+    /** The platform's reason, when it gives one, saves the agent a trip to the IDE. */
+    private fun notStarted(what: String, cause: Throwable?): String =
+        cause?.message?.takeIf { it.isNotBlank() }?.let { "$what: $it" } ?: what
 
     private fun sameLaunch(a: ExecutionEnvironment?, b: ExecutionEnvironment): Boolean =
         a != null && (a === b || a.executionId == b.executionId)

@@ -4,7 +4,7 @@ import com.intellij.execution.Executor
 import com.intellij.execution.RunnerAndConfigurationSettings
 
 // intellij-community: platform/execution/src/com/intellij/execution/runners/ExecutionEnvironmentBuilder.kt
-class ExecutionEnvironmentBuilder {
+class ExecutionEnvironmentBuilder private constructor() {
   companion object {
     @JvmStatic
     fun createOrNull(executor: Executor, settings: RunnerAndConfigurationSettings): ExecutionEnvironmentBuilder? =
