@@ -289,8 +289,8 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
     # What the compiled plugin references.
     refs = set()
     out = subprocess.run(["javap", "-v", "-cp", cp] + plugin_names, capture_output=True, text=True)
-    for m in re.finditer(r"= (Class|Methodref|InterfaceMethodref|Fieldref)\s+\S+\s+// +\"?([^\s\"]+)", out.stdout):
-        target = m.group(2)
+    for m in re.finditer(r"= (Class|Methodref|InterfaceMethodref|Fieldref)\s+\S+\s+// +(\S+)", out.stdout):
+        target = m.group(2).replace('"', "")  # javap quotes "<init>" and array class names
         if re.match(r"^\[*L?(com/intellij|org/jetbrains/(ide|concurrency|java))", target):
             if m.group(1) == "Class":
                 target = re.sub(r"^\[+L?", "", target).rstrip(";")
