@@ -62,6 +62,22 @@ if ! javac -nowarn -d "$OUT/stubs" -cp "$OUT/annc:$OUT/main:$KLIB/kotlin-stdlib.
 fi
 python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs"
 
+echo "== API check self-test: a stub altered like the one that hid defect 4 must be rejected"
+# XCompositeNode's tooManyChildren(int, Runnable) made abstract (the real one is a default method).
+XCN="$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XCompositeNode.java"
+mkdir -p "$OUT/mutant-src" "$OUT/mutant"
+sed 's|default void tooManyChildren(int remaining, @NotNull Runnable addNextChildren) { tooManyChildren(remaining); }|void tooManyChildren(int remaining, @NotNull Runnable addNextChildren);|' \
+  "$XCN" > "$OUT/mutant-src/XCompositeNode.java"
+if cmp -s "$XCN" "$OUT/mutant-src/XCompositeNode.java"; then echo "FAILED: the self-test mutation no longer applies to $XCN" >&2; exit 1; fi
+cp -r "$OUT/stubs/." "$OUT/mutant/"
+javac -nowarn -d "$OUT/mutant" -cp "$OUT/annc:$OUT/stubs:$OUT/main:$KLIB/kotlin-stdlib.jar:$CP" "$OUT/mutant-src/XCompositeNode.java"
+if python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/mutant" >/dev/null 2>"$OUT/mutant.log"; then
+  echo "FAILED: the API check accepted an altered stub" >&2; exit 1
+fi
+grep -q "XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' but the dump says ''" "$OUT/mutant.log" || {
+  cat "$OUT/mutant.log" >&2; echo "FAILED: the API check rejected the altered stub for another reason" >&2; exit 1; }
+echo "api check self-test: ok (altered stub rejected)"
+
 echo "== unit tests"
 # Pure sources only: tests run without IntelliJ classes.
 PURE=(
