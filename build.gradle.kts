@@ -4,3 +4,9 @@ plugins {
     alias(libs.plugins.kotlin) apply false
     alias(libs.plugins.intelliJPlatform) apply false
 }
+
+// Gradle registers the `wrapper` task in the root project only; configuring it in a subproject's
+// script does not compile (checked by tests/stubs-check/check_gradle.py).
+tasks.wrapper {
+    gradleVersion = "9.4.1"
+}

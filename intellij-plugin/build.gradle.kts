@@ -1,3 +1,5 @@
+import org.jetbrains.intellij.platform.gradle.IntelliJPlatformType
+import org.jetbrains.intellij.platform.gradle.TestFrameworkType
 import org.jetbrains.kotlin.gradle.dsl.JvmTarget
 import org.jetbrains.kotlin.gradle.dsl.KotlinVersion
 
@@ -21,8 +23,10 @@ kotlin {
     jvmToolchain(21)
     compilerOptions {
         jvmTarget.set(JvmTarget.JVM_21)
-        // Only use what the IDE's bundled Kotlin runtime (2.2 in 2025.2) provides.
-        apiVersion.set(KotlinVersion.KOTLIN_2_2)
+        // IntelliJ 2025.2 (the since-build) bundles kotlin-stdlib 2.1.20 and plugins use the IDE's
+        // stdlib (kotlin.stdlib.default.dependency=false), so no API newer than 2.1 may be called.
+        // The language may be newer: language features compile down to the 2.1 API.
+        apiVersion.set(KotlinVersion.KOTLIN_2_1)
         languageVersion.set(KotlinVersion.KOTLIN_2_2)
     }
 }
@@ -43,9 +47,16 @@ dependencies {
         bundledPlugin("com.intellij.java")
         pluginVerifier()
         zipSigner()
+        // IntelliJ Platform tests (src/test/kotlin/**/platform/): a real IDE application in the
+        // test JVM; the Java test framework for the Java debugger used there.
+        testFramework(TestFrameworkType.Platform)
+        testFramework(TestFrameworkType.Plugin.Java)
     }
     testImplementation(platform(libs.junit.bom))
     testImplementation(libs.junit.jupiter)
+    // The platform's test cases (HeavyPlatformTestCase) are JUnit 3/4 style: run by the vintage engine.
+    testImplementation(libs.junit4)
+    testRuntimeOnly(libs.junit.vintage.engine)
     testRuntimeOnly(libs.junit.platform.launcher)
 }
 
@@ -61,14 +72,24 @@ intellijPlatform {
         }
     }
     pluginVerification {
+        // The since-build and the two releases after it. From 2025.3 on, IntelliJ IDEA ships as
+        // one distribution (no separate Community build), hence the type change.
         ides {
-            recommended()
+            create(IntelliJPlatformType.IntellijIdeaCommunity, "2025.2")
+            create(IntelliJPlatformType.IntellijIdeaUltimate, "2025.3")
+            create(IntelliJPlatformType.IntellijIdeaUltimate, "2026.1")
         }
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Native library. The same <os>-<arch> names as NativeLibraryLocator (linux-x64, macos-arm64, ...).
+//
+// Configuration cache (on in gradle.properties): task lambdas (onlyIf, map, doLast, ...) are
+// serialized, so they may only capture plain values computed at configuration time. Script-level
+// vals and functions are members of the script object, which cannot be serialized; they are used
+// only outside lambdas, and each task copies what its lambdas need into locals.
+// tests/stubs-check/check_gradle.py enforces this.
 
 fun hostPlatform(): String {
     val os = System.getProperty("os.name").lowercase()
@@ -89,8 +110,11 @@ fun libraryFile(platform: String): String = when {
 }
 
 val workspaceDir: File = rootDir
-val host = hostPlatform()
-val cargoTarget = providers.environmentVariable("CARGO_TARGET_DIR").map { File(it) }.orElse(provider { workspaceDir.resolve("target") })
+val host: String = hostPlatform()
+/** `release/<library file>` under cargo's target directory, for the host. */
+val hostLibraryPath: String = "release/" + libraryFile(host)
+val cargoTarget: Provider<File> = providers.environmentVariable("CARGO_TARGET_DIR").map { File(it) }
+    .orElse(workspaceDir.resolve("target"))
 
 // -PnativeLibsDir=<dir> packages prebuilt libraries laid out as <dir>/<os>-<arch>/<lib> (the CI
 // collects one per platform); without it the host library is built with cargo.
@@ -99,23 +123,28 @@ val prebuiltNative = providers.gradleProperty("nativeLibsDir")
 val cargoBuild by tasks.registering(Exec::class) {
     group = "build"
     description = "Builds the Rust JNI library (debugger-mcp-jni) for the host with cargo."
-    onlyIf { !prebuiltNative.isPresent }
+    // Plain values for the lambdas below (see the configuration-cache note above).
+    val usePrebuilt: Boolean = prebuiltNative.isPresent
+    val libraryPath: String = hostLibraryPath
+    onlyIf { !usePrebuilt }
     workingDir = workspaceDir
     commandLine("cargo", "build", "--release", "-p", "debugger-mcp-jni")
     inputs.files(fileTree(workspaceDir.resolve("native")) { include("**/*.rs", "**/Cargo.toml") })
     inputs.files(workspaceDir.resolve("Cargo.toml"), workspaceDir.resolve("Cargo.lock"))
-    outputs.file(cargoTarget.map { it.resolve("release/${libraryFile(host)}") })
+    outputs.file(cargoTarget.map { it.resolve(libraryPath) })
 }
 
 val stageNative by tasks.registering(Sync::class) {
     group = "build"
     description = "Collects native libraries as lib/native/<os>-<arch>/ for the sandbox and the plugin zip."
+    val libraryPath: String = hostLibraryPath
+    val hostDir: String = host
     into(layout.buildDirectory.dir("native"))
     if (prebuiltNative.isPresent) {
         from(prebuiltNative)
     } else {
         dependsOn(cargoBuild)
-        from(cargoTarget.map { it.resolve("release/${libraryFile(host)}") }) { into(host) }
+        from(cargoTarget.map { it.resolve(libraryPath) }) { into(hostDir) }
     }
 }
 
@@ -131,9 +160,7 @@ tasks {
         useJUnitPlatform()
         // OpTableTest reads native/core/src/backend.rs to compare the op tables.
         systemProperty("repo.root", workspaceDir.absolutePath)
-    }
-
-    wrapper {
-        gradleVersion = "9.4.1"
+        // The platform test compiles and starts its debuggee with this JDK's javac/java.
+        environment("JAVA_HOME", System.getenv("JAVA_HOME") ?: System.getProperty("java.home"))
     }
 }

@@ -21,6 +21,10 @@ export JAVA_OPTS="${JAVA_OPTS:--Xmx1g}"
 echo "== stub citations"
 python3 tests/stubs-check/check_stubs.py "$PLUGIN/stubs/src"
 
+echo "== gradle script lint (wrapper placement, configuration-cache captures, Kotlin API level)"
+python3 tests/stubs-check/check_gradle.py --self-test
+python3 tests/stubs-check/check_gradle.py "$ROOT"
+
 NETTY="$(for j in buffer codec codec-http common transport; do printf '%s:' "/usr/share/java/netty-$j.jar"; done)"
 CP="$KLIB/kotlinx-coroutines-core-jvm.jar:$KLIB/annotations-13.0.jar:$NETTY"
 
@@ -30,14 +34,49 @@ mapfile -t STUBS < <(find "$PLUGIN/stubs/src" -name '*.kt' -o -name '*.java' | s
 # All of src/main is compiled: the bridge package and McpHttpRelay.kt (JNI side) included.
 [ -f "$PLUGIN/src/main/kotlin/com/debuggermcp/http/McpHttpRelay.kt" ] || { echo "McpHttpRelay.kt missing" >&2; exit 1; }
 # -Werror is not used: deprecation warnings of the stubs' real counterparts are not errors here.
-# Language/API 2.2 = the Kotlin runtime bundled with IntelliJ 2025.2 (same as the Gradle build).
-if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.2 -no-reflect -cp "$CP" -d "$OUT/main" \
+# API 2.1 = the kotlin-stdlib bundled with IntelliJ 2025.2 (2.1.20), as in the Gradle build;
+# check_gradle.py keeps both in step.
+if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflect -cp "$CP" -d "$OUT/main" \
     "${MAIN[@]}" "${STUBS[@]}" 2>"$OUT/compile.log"; then
   grep -v '^warning:' "$OUT/compile.log" >&2 || true
   echo "FAILED: plugin sources do not compile" >&2
   exit 1
 fi
 echo "compiled ${#MAIN[@]} plugin sources against ${#STUBS[@]} stubs"
+
+echo "== API signature check (stubs and plugin references vs intellij-community api dumps)"
+# kotlinc only reads the Java stubs; javac compiles them so javap can read them back. The
+# annotations-13 jar lacks TYPE_USE, so a two-annotation shim stands in (annotations do not
+# change signatures).
+mkdir -p "$OUT/ann/org/jetbrains/annotations" "$OUT/annc" "$OUT/stubs"
+for a in NotNull Nullable; do
+  printf 'package org.jetbrains.annotations;\nimport java.lang.annotation.*;\n@Retention(RetentionPolicy.CLASS) @Target({ElementType.METHOD, ElementType.FIELD, ElementType.PARAMETER, ElementType.LOCAL_VARIABLE, ElementType.TYPE_USE})\npublic @interface %s { String value() default ""; }\n' "$a" \
+    > "$OUT/ann/org/jetbrains/annotations/$a.java"
+done
+javac -nowarn -d "$OUT/annc" "$OUT"/ann/org/jetbrains/annotations/*.java
+mapfile -t JSTUBS < <(find "$PLUGIN/stubs/src" -name '*.java' | sort)
+if ! javac -nowarn -d "$OUT/stubs" -cp "$OUT/annc:$OUT/main:$KLIB/kotlin-stdlib.jar:$CP" "${JSTUBS[@]}" 2>"$OUT/javac.log"; then
+  cat "$OUT/javac.log" >&2
+  echo "FAILED: the Java stubs do not compile on their own" >&2
+  exit 1
+fi
+python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs"
+
+echo "== API check self-test: a stub altered like the one that hid defect 4 must be rejected"
+# XCompositeNode's tooManyChildren(int, Runnable) made abstract (the real one is a default method).
+XCN="$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XCompositeNode.java"
+mkdir -p "$OUT/mutant-src" "$OUT/mutant"
+sed 's|default void tooManyChildren(int remaining, @NotNull Runnable addNextChildren) { tooManyChildren(remaining); }|void tooManyChildren(int remaining, @NotNull Runnable addNextChildren);|' \
+  "$XCN" > "$OUT/mutant-src/XCompositeNode.java"
+if cmp -s "$XCN" "$OUT/mutant-src/XCompositeNode.java"; then echo "FAILED: the self-test mutation no longer applies to $XCN" >&2; exit 1; fi
+cp -r "$OUT/stubs/." "$OUT/mutant/"
+javac -nowarn -d "$OUT/mutant" -cp "$OUT/annc:$OUT/stubs:$OUT/main:$KLIB/kotlin-stdlib.jar:$CP" "$OUT/mutant-src/XCompositeNode.java"
+if python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/mutant" >/dev/null 2>"$OUT/mutant.log"; then
+  echo "FAILED: the API check accepted an altered stub" >&2; exit 1
+fi
+grep -q "XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' but the dump says ''" "$OUT/mutant.log" || {
+  cat "$OUT/mutant.log" >&2; echo "FAILED: the API check rejected the altered stub for another reason" >&2; exit 1; }
+echo "api check self-test: ok (altered stub rejected)"
 
 echo "== unit tests"
 # Pure sources only: tests run without IntelliJ classes.
@@ -47,12 +86,16 @@ PURE=(
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/OpRunner.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Wire.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Handles.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Paging.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/OrderedEvents.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/http/RequestGuard.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/nativelib/NativeLibraryLocator.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/HistoryEntries.kt"
 )
-mapfile -t TESTS < <(find "$PLUGIN/src/test/kotlin" -name '*.kt' | sort)
+# src/test/kotlin/**/platform/ holds IntelliJ Platform tests: they need the real SDK (Gradle/CI only).
+mapfile -t TESTS < <(find "$PLUGIN/src/test/kotlin" -name '*.kt' -not -path '*/platform/*' | sort)
 JUNIT=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar
-if ! "$KOTLINC" -jvm-target 17 -no-reflect -cp "$CP:$JUNIT" -d "$OUT/test" "${PURE[@]}" "${TESTS[@]}" 2>"$OUT/test-compile.log"; then
+if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflect -cp "$CP:$JUNIT" -d "$OUT/test" "${PURE[@]}" "${TESTS[@]}" 2>"$OUT/test-compile.log"; then
   grep -v '^warning:' "$OUT/test-compile.log" >&2 || true
   echo "FAILED: unit tests do not compile" >&2
   exit 1

@@ -15,6 +15,8 @@ DECL = re.compile(
     r"^\s*(?:(?:public|protected|private|internal|abstract|final|open|static|sealed|data|enum|annotation|fun)\s+)*"
     r"(class|interface|enum|object|@interface)\s+([A-Za-z_][A-Za-z0-9_]*)"
 )
+# Top-level Kotlin functions (e.g. coroutines.kt's readAction) are declarations too.
+TOP_FUN = re.compile(r"^(?:suspend\s+|inline\s+)*fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 CITE = re.compile(r"^\s*// intellij-community: ((?:[\w.-]+/)+[\w.-]+\.(?:java|kt))\s*$")
 PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;?\s*$")
 
@@ -43,7 +45,13 @@ def check_file(path):
         if stripped.startswith("//") or stripped.startswith("*"):
             continue
         m = DECL.match(line)
-        if not m or m.group(1) == "object" and "companion" in line.split("object")[0]:
+        if m and m.group(1) == "object" and "companion" in line.split("object")[0]:
+            continue
+        if not m and name.endswith(".kt"):
+            m = TOP_FUN.match(line)
+            if m:
+                m = re.match(r"(.*?)(\w+)\s*\(", "fun " + m.group(1) + "(")  # group(2) = name
+        if not m:
             continue
         count += 1
         j = i - 1

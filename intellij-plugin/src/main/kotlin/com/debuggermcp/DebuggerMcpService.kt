@@ -1,5 +1,6 @@
 package com.debuggermcp
 
+import com.debuggermcp.adapter.OrderedEvents
 import com.debuggermcp.adapter.XDebuggerAdapter
 import com.debuggermcp.bridge.LogSink
 import com.debuggermcp.bridge.NativeBridge
@@ -10,7 +11,14 @@ import com.intellij.openapi.application.ApplicationManager
 import com.intellij.openapi.application.PathManager
 import com.intellij.openapi.components.Service
 import com.intellij.openapi.diagnostic.Logger
+import com.debuggermcp.http.ServerUrl
 import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.launch
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.TimeoutException
+import kotlin.coroutines.cancellation.CancellationException
 import org.jetbrains.ide.BuiltInServerManager
 import java.nio.file.Files
 import java.nio.file.Paths
@@ -21,7 +29,11 @@ import java.nio.file.Paths
  * One engine serves every open project (agents name the project per call).
  *
  * The [scope] is injected by the platform (light service with a coroutine scope), so every
- * coroutine the adapter starts is cancelled when the plugin is unloaded.
+ * coroutine the adapter starts is cancelled with the service.
+ *
+ * The plugin declares require-restart="true": a cdylib loaded by System.load stays bound to the
+ * classloader that loaded it, so a dynamically reloaded plugin (new PluginClassLoader) could
+ * never load it again (UnsatisfiedLinkError "already loaded in another classloader").
  */
 @Service(Service.Level.APP)
 class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
@@ -37,6 +49,9 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
 
     val adapter: XDebuggerAdapter by lazy { XDebuggerAdapter(scope) }
 
+    /** Debugger events for Rust, in order, off the debugger's threads. */
+    val events = OrderedEvents(scope) { LOG.warn("a debugger event could not be reported", it) }
+
     val isReady: Boolean get() = state is State.Ready
 
     /**
@@ -51,15 +66,19 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
             State.NotStarted -> {}
         }
         state = try {
-            val lib = NativeLibraryLocator.locate(DebuggerMcpService::class.java)
+            // PathManager.getJarPathForClass works for PluginClassLoader (no code source there).
+            val lib = NativeLibraryLocator.locate(DebuggerMcpService::class.java) { cls ->
+                PathManager.getJarPathForClass(cls)?.let { Paths.get(it) }
+            }
             System.load(lib.toAbsolutePath().toString())
             // Rust's log records go to idea.log (set before init so its start-up is logged too).
             NativeBridge.logSink = LogSink { level, target, message -> logFromRust(level, target, message) }
             val config = configPath()
             Files.createDirectories(config.parent)
             val handshake = NativeBridge.init(config.toString(), adapter)
-            // Rust reports the URL in status(); only the IDE knows the built-in server's port.
-            NativeBridge.setServerUrl(url())
+            // Rust reports the URL in status(); only the IDE knows the built-in server's port,
+            // and only once the server has bound.
+            publishUrlWhenBound()
             LOG.info("Debugger MCP engine started: $handshake")
             State.Ready(handshake)
         } catch (t: Throwable) {
@@ -84,8 +103,35 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
         }
     }
 
-    /** The MCP endpoint on the IDE's built-in server. */
-    fun url(): String = "http://127.0.0.1:${BuiltInServerManager.getInstance().port}$ENDPOINT"
+    private val urlFuture = CompletableFuture<String>()
+
+    /**
+     * The MCP endpoint on the IDE's built-in server, or null until the server has bound (the
+     * port before that is a guess: the server takes the next free port when 63342 is busy).
+     */
+    val url: String? get() = urlFuture.getNow(null)
+
+    /** Waits (off the EDT) up to [timeoutMs] for the server's real URL; null if it does not come. */
+    fun awaitUrl(timeoutMs: Long): String? = try {
+        urlFuture.get(timeoutMs, TimeUnit.MILLISECONDS)
+    } catch (_: TimeoutException) {
+        null
+    }
+
+    /** waitForStart blocks, so it runs on the IO pool of the service scope, never on the EDT. */
+    private fun publishUrlWhenBound() {
+        scope.launch(Dispatchers.IO) {
+            try {
+                val server = BuiltInServerManager.getInstance()
+                val url = ServerUrl.afterBind({ server.waitForStart() }, { server.port })
+                NativeBridge.setServerUrl(url)
+                urlFuture.complete(url)
+            } catch (t: Throwable) {
+                if (t is CancellationException) throw t
+                LOG.warn("could not determine the built-in server's port", t)
+            }
+        }
+    }
 
     /** Rust's status JSON as a map, or null while the engine is not running. */
     fun status(): Map<String, Any?>? = if (!isReady) null else try {
@@ -107,7 +153,7 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
     }
 
     companion object {
-        const val ENDPOINT = "/debugger-mcp"
+        const val ENDPOINT = ServerUrl.ENDPOINT
         const val PLUGIN_ID = "com.debuggermcp"
         private val LOG = Logger.getInstance(DebuggerMcpService::class.java)
         private val RUST_LOG = Logger.getInstance("#com.debuggermcp.native")

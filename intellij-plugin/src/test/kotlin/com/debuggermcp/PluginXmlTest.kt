@@ -53,4 +53,13 @@ class PluginXmlTest {
         // The Java support class is only referenced from the optional config.
         assertEquals(listOf("com.debuggermcp.java.JavaDebugSupport"), ownClasses(File(meta, "debugger-mcp-java.xml")))
     }
+
+    @Test
+    fun `the plugin requires a restart because its native library cannot be loaded twice`() {
+        // System.load binds the cdylib to one classloader; a dynamically reloaded plugin gets a
+        // new PluginClassLoader and its System.load fails for good ("already loaded in another
+        // classloader"), so install/update/unload must restart the IDE.
+        val doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(File(meta, "plugin.xml"))
+        assertEquals("true", doc.documentElement.getAttribute("require-restart"))
+    }
 }

@@ -44,6 +44,10 @@ class WireTest {
         assertTrue(Wire.isPlaceholderValue("Collecting data..."))
         assertFalse(Wire.isPlaceholderValue("42"))
         assertFalse(Wire.isPlaceholderValue(""))
+        // A localised IDE: the bundle's own text is recognised, with or without quotes.
+        assertTrue(Wire.isPlaceholderValue("正在收集数据…", "正在收集数据…"))
+        assertTrue(Wire.isPlaceholderValue("\"Daten werden gesammelt...\"", "Daten werden gesammelt…"))
+        assertFalse(Wire.isPlaceholderValue("42", "正在收集数据…"))
     }
 
     @Test
@@ -71,6 +75,57 @@ class WireTest {
         assertEquals(3, first.toSet().size)
         assertEquals(first, ids.idsFor(listOf("main", "worker", "worker")))
         assertEquals(listOf(first[1], first[0]), ids.idsFor(listOf("worker", "main")))
+    }
+
+    @Test
+    fun `thread ids survive a status change in the Java thread label`() {
+        // JavaExecutionStack's display name carries the thread status, which changes between pauses.
+        val ids = Wire.ThreadIds()
+        val running = ids.idsFor(listOf(
+            Wire.threadKey(null, "\"main\"@1 in group \"main\": RUNNING"),
+            Wire.threadKey(null, "\"worker\"@17: WAIT"),
+        ))
+        val waiting = ids.idsFor(listOf(
+            Wire.threadKey(null, "\"worker\"@17: RUNNING"),
+            Wire.threadKey(null, "\"main\"@1 in group \"main\": WAIT"),
+        ))
+        assertEquals(listOf(running[1], running[0]), waiting)
+        // Two threads with the same name differ by their unique id.
+        assertNotEquals(Wire.threadKey(null, "\"pool\"@20: WAIT"), Wire.threadKey(null, "\"pool\"@21: WAIT"))
+        // A stack that defines equality is keyed by it, whatever its label says.
+        assertEquals(Wire.threadKey("S#7", "thread A: RUNNING"), Wire.threadKey("S#7", "thread A: WAIT"))
+        assertEquals("plain name", Wire.threadKey(null, "plain name"))
+    }
+
+    /**
+     * Like a live Java session: requests are built from the breakpoint's properties when it is
+     * registered (added or enabled) and rebuilt only on breakpoint events; changing a property
+     * object fires none.
+     */
+    private class LiveSession {
+        var hitCount: Int? = null // what the breakpoint's properties say
+        var enabled = true
+        var requestHitCount: Int? = null // what the debuggee's request uses
+        fun changeEnabled(value: Boolean) {
+            if (value == enabled) return
+            enabled = value
+            // breakpointChanged → unregister / register with the current properties.
+            requestHitCount = if (value) hitCount else null
+        }
+    }
+
+    @Test
+    fun `a hit count changed on a live breakpoint reaches the session`() {
+        val session = LiveSession()
+        session.hitCount = 3
+        Wire.refreshLiveBreakpoint(session.enabled) { session.changeEnabled(it) }
+        assertEquals(3, session.requestHitCount)
+        assertTrue(session.enabled)
+        // A disabled breakpoint stays disabled and untouched.
+        val off = LiveSession().apply { enabled = false; hitCount = 5 }
+        Wire.refreshLiveBreakpoint(off.enabled) { off.changeEnabled(it) }
+        assertEquals(false, off.enabled)
+        assertNull(off.requestHitCount)
     }
 
     @Test

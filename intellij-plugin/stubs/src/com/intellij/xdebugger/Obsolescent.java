@@ -2,5 +2,5 @@ package com.intellij.xdebugger;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/Obsolescent.java
 public interface Obsolescent {
-  boolean isObsolete();
+  default boolean isObsolete() { return false; }
 }

@@ -10,4 +10,5 @@ public interface XDebugSessionListener extends EventListener {
   default void stackFrameChanged() { }
   default void beforeSessionResume() { }
   default void settingsChanged() { }
+  default void breakpointsMuted(boolean muted) { }
 }

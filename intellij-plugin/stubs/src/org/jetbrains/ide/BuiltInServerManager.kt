@@ -8,4 +8,7 @@ abstract class BuiltInServerManager {
   }
 
   abstract val port: Int
+
+  /** Blocks until the server is bound; [port] is only meaningful afterwards. */
+  abstract fun waitForStart(): BuiltInServerManager
 }

@@ -44,7 +44,7 @@ internal object Breakpoints {
 
     private fun manager(project: Project) = XDebuggerManager.getInstance(project).breakpointManager
 
-    fun find(project: Project, id: String): XBreakpoint<*> {
+    suspend fun find(project: Project, id: String): XBreakpoint<*> {
         ids.find(id)?.let { return it }
         // Breakpoints the user set get their id when first listed; make sure they have one.
         Ide.read { manager(project).allBreakpoints.forEach { ids.idOf(it) } }
@@ -99,25 +99,25 @@ internal object Breakpoints {
         )
     }
 
-    fun list(project: Project): List<Map<String, Any?>> = Ide.read {
+    suspend fun list(project: Project): List<Map<String, Any?>> = Ide.read {
         manager(project).allBreakpoints.mapNotNull { info(it) }
     }
 
     /** Breakpoint ids at a 0-based line of a file (for pause reasons). */
-    fun enabledLineBreakpointsAt(project: Project, file: VirtualFile, line: Int): List<String> = Ide.read {
+    suspend fun enabledLineBreakpointsAt(project: Project, file: VirtualFile, line: Int): List<String> = Ide.read {
         manager(project).allBreakpoints.filter {
             it is XLineBreakpoint<*> && it.isEnabled && it.line == line && VfsUtilCore.urlToPath(it.fileUrl) == file.path
         }.map { id(it) }
     }
 
-    fun anyEnabledExceptionBreakpoint(project: Project): Boolean = Ide.read {
+    suspend fun anyEnabledExceptionBreakpoint(project: Project): Boolean = Ide.read {
         manager(project).allBreakpoints.any { bp ->
             bp.isEnabled && LanguageDebugSupport.all().any { it.describeException(bp) != null }
         }
     }
 
     /** First breakpoint type that accepts [line], searching downwards up to [MAX_MOVE] lines. */
-    private fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
+    private suspend fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
         val types = XDebuggerUtil.getInstance().lineBreakpointTypes
         val lastLine = line + MAX_MOVE
         var found: Pair<XLineBreakpointType<*>, Int>? = null
@@ -144,12 +144,16 @@ internal object Breakpoints {
             @Suppress("UNCHECKED_CAST")
             val bp: XBreakpoint<*> = existing ?: run {
                 val t = type as XLineBreakpointType<XBreakpointProperties<*>>
-                manager.addLineBreakpoint(t, file.url, actual, t.createBreakpointProperties(file, actual), spec.boolOr("temporary", false))
+                // Language properties (hit count) go in before the breakpoint exists: a running
+                // session creates its requests from them when the breakpoint is added.
+                val properties = t.createBreakpointProperties(file, actual)
+                if (hit != null) setHitCount(properties, hit)
+                manager.addLineBreakpoint(t, file.url, actual, properties, spec.boolOr("temporary", false))
             }
             applyCommon(bp, spec.stringOrNull("condition"), spec.stringOrNull("log_message"),
                 policyFromWire(spec.stringOrNull("suspend_policy") ?: "all"), spec.boolOr("enabled", true))
             if (bp is XLineBreakpoint<*>) bp.isTemporary = spec.boolOr("temporary", false)
-            if (hit != null) setHitCount(bp, hit)
+            if (existing != null && hit != null) updateHitCount(bp, hit)
             bp
         }
         if (actual != line) requested[bp] = line else requested.remove(bp)
@@ -183,7 +187,7 @@ internal object Breakpoints {
             update.boolOrNull("temporary")?.let { t ->
                 (bp as? XLineBreakpoint<*>)?.let { it.isTemporary = t } ?: if (t) unsupported("only line breakpoints can be temporary") else Unit
             }
-            if (hit != null) setHitCount(bp, if (hit.isEmpty()) null else parseHitCount(hit))
+            if (hit != null) updateHitCount(bp, if (hit.isEmpty()) null else parseHitCount(hit))
         }
         return Ide.read { info(bp) } ?: unsupported("breakpoint '$id' is of a kind this table does not describe")
     }
@@ -241,9 +245,18 @@ internal object Breakpoints {
         return n
     }
 
-    private fun setHitCount(bp: XBreakpoint<*>, count: Int?) {
-        if (LanguageDebugSupport.all().none { it.setHitCount(bp, count) }) {
-            if (count != null) unsupported("this breakpoint's debugger has no hit counts in the IDE")
-        }
+    private fun setHitCount(properties: XBreakpointProperties<*>?, count: Int?): Boolean {
+        val set = properties != null && LanguageDebugSupport.all().any { it.setHitCount(properties, count) }
+        if (!set && count != null) unsupported("this breakpoint's debugger has no hit counts in the IDE")
+        return set
+    }
+
+    /**
+     * Hit count of an existing breakpoint: a property change fires no breakpoint event, so the
+     * live session keeps its old request until the breakpoint is re-registered, which toggling
+     * `enabled` does (each setter fires breakpointChanged; the session unregisters and registers it).
+     */
+    private fun updateHitCount(bp: XBreakpoint<*>, count: Int?) {
+        if (setHitCount(bp.properties, count)) Wire.refreshLiveBreakpoint(bp.isEnabled) { bp.isEnabled = it }
     }
 }

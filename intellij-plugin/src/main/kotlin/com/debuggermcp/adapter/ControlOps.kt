@@ -47,7 +47,7 @@ internal object ControlOps {
     /** Steps act on the session's current thread; make [threadId] current first. */
     private suspend fun switchThread(session: XDebugSession, data: SessionData, threadId: String) {
         val stacks = XAsync.executionStacks(XAsync.suspendContext(session), 5_000)
-        val ids = data.threads.idsFor(stacks.map { it.displayName })
+        val ids = StackOps.threadIds(data, stacks)
         val stack = stacks.getOrNull(ids.indexOf(threadId)) ?: notFound("no thread '$threadId' in this pause")
         val top = stack.topFrame ?: invalidState("thread '$threadId' has no frames")
         Ide.onEdt { session.setCurrentStackFrame(stack, top, true) }

@@ -2,6 +2,7 @@ package com.debuggermcp.adapter
 
 import com.intellij.openapi.application.ApplicationManager
 import com.intellij.openapi.application.ModalityState
+import com.intellij.openapi.application.readAction
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.project.ProjectManager
 import com.intellij.openapi.util.Computable
@@ -43,8 +44,13 @@ internal object Ide {
         ApplicationManager.getApplication().runWriteAction(Computable { block() })
     }
 
-    /** A short read action on the calling (background) thread. */
-    fun <T> read(block: () -> T): T = ApplicationManager.getApplication().runReadAction(Computable { block() })
+    /**
+     * A read action that suspends instead of blocking: `readAction` waits for the lock without
+     * holding a thread and is cancelled and retried when a write action comes (so [block] must be
+     * idempotent). Blocking `runReadAction` inside a coroutine can stall the write lock and the
+     * EDT behind it.
+     */
+    suspend fun <T> read(block: () -> T): T = readAction(block)
 
     fun canonical(path: String): String = try {
         File(path).canonicalPath

@@ -7,6 +7,8 @@ import com.intellij.execution.ExecutionManager
 import com.intellij.execution.ProgramRunnerUtil
 import com.intellij.execution.RunManager
 import com.intellij.execution.RunnerAndConfigurationSettings
+import com.intellij.execution.configurations.RuntimeConfigurationError
+import com.intellij.execution.configurations.RuntimeConfigurationException
 import com.intellij.execution.executors.DefaultDebugExecutor
 import com.intellij.execution.executors.DefaultRunExecutor
 import com.intellij.execution.process.ProcessHandler
@@ -22,7 +24,7 @@ import kotlinx.coroutines.CompletableDeferred
 
 /** Run configurations, launching, listing and stopping sessions. */
 internal object RunOps {
-    fun configurations(project: Project): List<Map<String, Any?>> = Ide.read {
+    suspend fun configurations(project: Project): List<Map<String, Any?>> = Ide.read {
         RunManager.getInstance(project).allSettings.map { s ->
             jsonObject(
                 "name" to s.name,
@@ -37,7 +39,7 @@ internal object RunOps {
         }
     }
 
-    private fun settings(project: Project, name: String): RunnerAndConfigurationSettings = Ide.read {
+    private suspend fun settings(project: Project, name: String): RunnerAndConfigurationSettings = Ide.read {
         RunManager.getInstance(project).findConfigurationByName(name)
     } ?: notFound("no run configuration named '$name'; available: " +
         Ide.read { RunManager.getInstance(project).allSettings.joinToString { it.name } })
@@ -54,7 +56,21 @@ internal object RunOps {
         val debug = (request.stringOrNull("mode") ?: "debug") == "debug"
         val settings = settings(project, name)
         val executor = if (debug) DefaultDebugExecutor.getDebugExecutorInstance() else DefaultRunExecutor.getRunExecutorInstance()
-        val env = ExecutionEnvironmentBuilder.createOrNull(executor, settings)?.build()
+        // A configuration with errors would make ProgramRunnerUtil (showSettings=false) show an
+        // error balloon and never start: no event would end our wait. Check first, as the Run
+        // button does: errors stop the launch, warnings do not.
+        Ide.read {
+            try {
+                settings.checkSettings(executor)
+            } catch (e: RuntimeConfigurationError) {
+                failed("run configuration '$name' has errors: ${e.localizedMessage ?: e.javaClass.simpleName}; fix it in Run > Edit Configurations")
+            } catch (_: RuntimeConfigurationException) {
+                // A warning: the IDE runs such configurations too.
+            }
+        }
+        // The platform's own path (ExecutionUtil / the Run toolbar): the execution target
+        // selected in the toolbar, no run-content tab to reuse, no data context.
+        val env = ExecutionEnvironmentBuilder.createOrNull(executor, settings)?.activeTarget()?.build()
             ?: unsupported("run configuration '$name' cannot be started in ${if (debug) "debug" else "run"} mode")
 
         val connection = project.messageBus.connect()
@@ -91,8 +107,9 @@ internal object RunOps {
                         if (sameLaunch(e, env)) started.complete(handler)
                     }
 
-                    override fun processNotStarted(executorId: String, e: ExecutionEnvironment) {
-                        if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, "run configuration '$name' did not start"))
+                    // The platform calls the 3-argument form (its default delegates to the 2-argument one).
+                    override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
+                        if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("run configuration '$name' did not start", cause)))
                     }
                 })
                 Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
@@ -106,11 +123,17 @@ internal object RunOps {
     /** Debug launches that fail before a session exists (build errors, bad settings) end the wait. */
     private fun watchStartFailure(connection: com.intellij.util.messages.MessageBusConnection, env: ExecutionEnvironment, started: CompletableDeferred<XDebugSession>) {
         connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
-            override fun processNotStarted(executorId: String, e: ExecutionEnvironment) {
-                if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, "the debug session did not start (see the IDE's Run/Debug window)"))
+            override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
+                if (sameLaunch(e, env)) {
+                    started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("the debug session did not start (see the IDE's Run/Debug window)", cause)))
+                }
             }
         })
     }
+
+    /** The platform's reason, when it gives one, saves the agent a trip to the IDE. */
+    private fun notStarted(what: String, cause: Throwable?): String =
+        cause?.message?.takeIf { it.isNotBlank() }?.let { "$what: $it" } ?: what
 
     private fun sameLaunch(a: ExecutionEnvironment?, b: ExecutionEnvironment): Boolean =
         a != null && (a === b || a.executionId == b.executionId)

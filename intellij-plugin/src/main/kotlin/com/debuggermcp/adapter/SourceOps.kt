@@ -6,7 +6,7 @@ import com.intellij.openapi.vfs.VfsUtilCore
 
 /** Current text of a file: the editor's document when open (unsaved edits included), else disk. */
 internal object SourceOps {
-    fun read(project: Project, path: String): String {
+    suspend fun read(project: Project, path: String): String {
         val root = Ide.projectRoot(project)
         val canonical = Ide.canonical(path)
         // Rust refuses paths outside the project first; this is the IDE's own guard.

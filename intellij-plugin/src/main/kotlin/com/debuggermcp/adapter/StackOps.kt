@@ -9,7 +9,22 @@ import com.intellij.xdebugger.frame.XExecutionStack
 internal object StackOps {
     private suspend fun stacks(session: XDebugSession): Pair<List<XExecutionStack>, List<String>> {
         val stacks = XAsync.executionStacks(XAsync.suspendContext(session), 5_000)
-        return stacks to Sessions.data(session).threads.idsFor(stacks.map { it.displayName })
+        return stacks to threadIds(Sessions.data(session), stacks)
+    }
+
+    /** Session-stable thread ids for [stacks] (display names carry the thread status; see [Wire.threadKey]). */
+    fun threadIds(data: SessionData, stacks: List<XExecutionStack>): List<String> =
+        data.threads.idsFor(stacks.map { Wire.threadKey(identity(it), it.displayName) })
+
+    /** `Class#hash` when the stack class defines equals/hashCode (Java: by thread), else null. */
+    private fun identity(stack: XExecutionStack): String? {
+        val declaring = try {
+            stack.javaClass.getMethod("equals", Any::class.java).declaringClass
+        } catch (_: NoSuchMethodException) {
+            null
+        }
+        if (declaring == null || declaring == Any::class.java || declaring == XExecutionStack::class.java) return null
+        return stack.javaClass.name + "#" + stack.hashCode()
     }
 
     suspend fun threads(sessionId: String): List<Map<String, Any?>> {

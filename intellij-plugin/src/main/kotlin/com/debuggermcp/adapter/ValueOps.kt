@@ -21,6 +21,8 @@ internal object ValueOps {
     /** Per value; a slow renderer yields a marked partial value instead of failing the page. */
     private const val PRESENTATION_TIMEOUT_MS = 3_000L
     private const val CHILDREN_TIMEOUT_MS = 10_000L
+    /** Java computes evaluation expressions on its debugger thread; usually a few ms. */
+    private const val EVALUATE_NAME_TIMEOUT_MS = 2_000L
 
     private fun frame(session: XDebugSession, handle: String): XStackFrame {
         if (handle.isEmpty()) {
@@ -37,6 +39,12 @@ internal object ValueOps {
     /** ValueNode JSON for [value], registering it for children/set_value. */
     private suspend fun node(session: XDebugSession, name: String, value: XValue, scope: String): Map<String, Any?> {
         val p = XAsync.presentation(value, PRESENTATION_TIMEOUT_MS)
+        val evaluateName = evaluationName(
+            EVALUATE_NAME_TIMEOUT_MS,
+            // onProcessed also runs on rejection (with null).
+            fromPromise = { resolve -> value.calculateEvaluationExpression().onProcessed { resolve(it?.expression) } },
+            synchronous = { value.evaluationExpression },
+        )
         val handle = Sessions.data(session).values.register("v", value, name)
         return jsonObject(
             "name" to name,
@@ -45,7 +53,7 @@ internal object ValueOps {
             "has_children" to p.hasChildren,
             "children_handle" to if (p.hasChildren) handle else null,
             "set_handle" to if (value.modifier != null) handle else null,
-            "evaluate_name" to value.evaluationExpression,
+            "evaluate_name" to evaluateName,
             "scope" to scope,
         )
     }
@@ -80,35 +88,16 @@ internal object ValueOps {
         return jsonObject("children" to page, "total" to if (all.complete) all.items.size else null)
     }
 
-    private class Collected(val items: List<Any>, val complete: Boolean)
-
     /**
-     * Collects children (groups first, then values, then bottom groups) until [wanted] items or
-     * the end. Debuggers that paginate (Java sends 100, then "more") are asked again, as the
-     * Variables view does when the user clicks "more".
+     * Children in the order the Variables view shows them (groups first, then values, then
+     * bottom groups, batch by batch), paging through the debugger's "more" Runnable.
      */
-    private suspend fun collect(container: XValueContainer, wanted: Int): Collected {
-        val items = ArrayList<Any>()
-        val seen = HashSet<String>()
-        var rounds = 0
-        while (true) {
-            val batch = XAsync.children(container, CHILDREN_TIMEOUT_MS)
-            batch.error?.let { if (items.isEmpty() && batch.values.isEmpty()) failed(it) }
-            var added = 0
-            for (g in batch.topGroups) if (seen.add("g:" + g.name)) { items.add(g); added++ }
-            for (v in batch.values) if (seen.add("v:" + v.first)) { items.add(v); added++ }
-            for (g in batch.bottomGroups) if (seen.add("g:" + g.name)) { items.add(g); added++ }
-            rounds++
-            // A debugger that returns the same batch again cannot page this way: stop there.
-            if (!batch.more || items.size >= wanted || added == 0 || rounds >= 50) {
-                return Collected(items, !batch.more)
-            }
-        }
-    }
+    private suspend fun collect(container: XValueContainer, wanted: Int): Paged<Any> =
+        XAsync.children(container, wanted, CHILDREN_TIMEOUT_MS)
 
     private suspend fun present(
         session: XDebugSession,
-        all: Collected,
+        all: Paged<Any>,
         offset: Int,
         limit: Int,
         scope: (String) -> String,

@@ -68,9 +68,12 @@ object Wire {
     /**
      * Placeholders the platform shows while a value is still being computed (Java's renderers
      * first set "Collecting data…" and call setPresentation again when done). We wait past them.
+     * The text is localised (language packs translate XDebuggerBundle), so the IDE passes the
+     * bundle's own message as [collectingData]; the English text stays as a fallback.
      */
-    fun isPlaceholderValue(value: String): Boolean {
-        val v = value.trim()
+    fun isPlaceholderValue(value: String, collectingData: String? = null): Boolean {
+        val v = value.trim().removeSurrounding("\"")
+        if (collectingData != null && collectingData.isNotBlank() && v.startsWith(collectingData.trim().trimEnd('…', '.'))) return true
         return v.startsWith("Collecting data") || v == "..." || v == "…"
     }
 
@@ -98,6 +101,18 @@ object Wire {
         return t.substringBefore(':').trim().ifEmpty { null } to null
     }
 
+    /**
+     * Makes running sessions pick up a property change of a breakpoint (hit count): they build
+     * their requests when a breakpoint is registered and only re-register on breakpoint events,
+     * which property changes do not fire. Toggling `enabled` does; a disabled breakpoint needs
+     * nothing (its requests are built from the current properties when it is enabled).
+     */
+    fun refreshLiveBreakpoint(enabled: Boolean, setEnabled: (Boolean) -> Unit) {
+        if (!enabled) return
+        setEnabled(false)
+        setEnabled(true)
+    }
+
     /** Last command an agent (or the user, as far as we can tell) issued to a session. */
     enum class Command { NONE, RESUME, PAUSE, STEP, RUN_TO }
 
@@ -118,8 +133,24 @@ object Wire {
             else -> "other"
         }
 
+    /** Java's thread label: `"main"@1 in group "main": RUNNING` (status and group localised). */
+    private val JAVA_THREAD = Regex("^(\".*\"@\\d+)(?: |:).*")
+
     /**
-     * Gives each distinct thread name a stable id within a session ("t1", "t2", ...). Execution
+     * A key for an execution stack that stays the same across pauses. Display names carry the
+     * thread's status (Java: `"main"@1 in group "main": RUNNING`, then `...: WAIT`), so they
+     * cannot be the key. [identity] is set when the stack class defines equality (Java's
+     * JavaExecutionStack compares its thread proxy, which lives as long as the thread); else the
+     * Java label is cut before the status; else the name is all there is.
+     */
+    fun threadKey(identity: String?, displayName: String): String {
+        if (identity != null) return "#$identity"
+        JAVA_THREAD.matchEntire(displayName)?.let { return it.groupValues[1] }
+        return displayName
+    }
+
+    /**
+     * Gives each distinct thread key (see [threadKey]) a stable id within a session ("t1", "t2", ...). Execution
      * stacks are recreated at every pause, so object identity cannot be the key; names repeat
      * rarely, and a repeated name gets an occurrence suffix.
      */

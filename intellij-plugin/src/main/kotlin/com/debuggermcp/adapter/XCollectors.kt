@@ -3,6 +3,7 @@ package com.debuggermcp.adapter
 import com.intellij.ui.ColoredTextContainer
 import com.intellij.ui.SimpleTextAttributes
 import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerBundle
 import com.intellij.xdebugger.XDebuggerUtil
 import com.intellij.xdebugger.XExpression
 import com.intellij.xdebugger.evaluation.EvaluationMode
@@ -33,69 +34,54 @@ import javax.swing.Icon
  * coroutine gives up so debuggers can skip work nobody will read.
  */
 internal object XAsync {
-    /** One batch of children, as delivered to a node. */
-    class Children(
-        val values: List<Pair<String, XValue>>,
-        val topGroups: List<XValueGroup>,
-        val bottomGroups: List<XValueGroup>,
-        /** True when the debugger said there are more children (it paginates, e.g. Java at 100). */
-        val more: Boolean,
-        val error: String?,
-    )
-
-    private class ChildrenCollector : XCompositeNode {
-        val values = ArrayList<Pair<String, XValue>>()
-        val top = ArrayList<XValueGroup>()
-        val bottom = ArrayList<XValueGroup>()
-        val done = CompletableDeferred<Unit>()
-        @Volatile var more = false
-        @Volatile var error: String? = null
-        @Volatile var obsolete = false
-
+    /**
+     * The node handed to `computeChildren`: forwards each batch to [ChildBatches], which pages
+     * through `tooManyChildren(remaining, addNextChildren)` (see [collectPaged]). Items are the
+     * groups (XValueGroup) and named values (Pair<String, XValue>) in the order shown.
+     */
+    private class ChildrenNode(val batches: ChildBatches<Any>) : XCompositeNode {
         override fun addChildren(children: XValueChildrenList, last: Boolean) {
-            synchronized(this) {
-                top.addAll(children.topGroups)
-                for (i in 0 until children.size()) values.add(children.getName(i) to children.getValue(i))
-                bottom.addAll(children.bottomGroups)
-            }
-            if (last) done.complete(Unit)
+            val items = ArrayList<Any>(children.size() + children.topGroups.size + children.bottomGroups.size)
+            items.addAll(children.topGroups)
+            for (i in 0 until children.size()) items.add(children.getName(i) to children.getValue(i))
+            items.addAll(children.bottomGroups)
+            batches.add(items, last)
         }
 
-        override fun tooManyChildren(remaining: Int) {
-            more = true
-            done.complete(Unit)
-        }
+        @Deprecated("the platform's own deprecation; debuggers that still call it cannot be paged")
+        override fun tooManyChildren(remaining: Int) = batches.tooMany(null)
+
+        override fun tooManyChildren(remaining: Int, addNextChildren: Runnable) = batches.tooMany(addNextChildren)
 
         override fun setAlreadySorted(alreadySorted: Boolean) {}
 
-        override fun setErrorMessage(errorMessage: String) {
-            error = errorMessage
-            done.complete(Unit)
-        }
+        override fun setErrorMessage(errorMessage: String) = batches.error(errorMessage)
 
-        override fun setErrorMessage(errorMessage: String, link: XDebuggerTreeNodeHyperlink?) = setErrorMessage(errorMessage)
+        override fun setErrorMessage(errorMessage: String, link: XDebuggerTreeNodeHyperlink?) = batches.error(errorMessage)
 
         // Informational messages ("No local variables") are not errors and may come with no children.
         override fun setMessage(message: String, icon: Icon?, attributes: SimpleTextAttributes, link: XDebuggerTreeNodeHyperlink?) {}
 
-        override fun isObsolete(): Boolean = obsolete
+        override fun isObsolete(): Boolean = batches.obsolete
     }
 
-    suspend fun children(container: XValueContainer, timeoutMs: Long): Children {
-        val c = ChildrenCollector()
-        Ide.onEdt { container.computeChildren(c) }
-        val finished = withTimeoutOrNull(timeoutMs) { c.done.await() }
-        if (finished == null) {
-            c.obsolete = true
-            // Whatever arrived is still useful; no data at all is a timeout.
-            synchronized(c) {
-                if (c.values.isEmpty() && c.top.isEmpty() && c.bottom.isEmpty()) {
-                    throw OpException(ErrorKind.TIMEOUT, "the debugger did not list the children in ${timeoutMs} ms")
-                }
-            }
-            return synchronized(c) { Children(c.values.toList(), c.top.toList(), c.bottom.toList(), true, c.error) }
+    /** Children of [container] until [wanted] items or the end, paging like the Variables view. */
+    suspend fun children(container: XValueContainer, wanted: Int, timeoutMs: Long): Paged<Any> =
+        collectPaged(
+            wanted,
+            timeoutMs,
+            start = { batches -> Ide.onEdt { container.computeChildren(ChildrenNode(batches)) } },
+            // The Runnable "is called from the Event Dispatch thread" (XCompositeNode's contract).
+            runNext = { next -> Ide.onEdt { next.run() } },
+        )
+
+    /** The localised "Collecting data…" (XDebuggerUIConstants.getCollectingDataMessage() is impl API; this is its source). */
+    private val collectingDataMessage: String? by lazy {
+        try {
+            XDebuggerBundle.message("xdebugger.building.tree.node.message")
+        } catch (_: Exception) {
+            null
         }
-        return synchronized(c) { Children(c.values.toList(), c.top.toList(), c.bottom.toList(), c.more, c.error) }
     }
 
     /** A value's rendering. */
@@ -107,7 +93,7 @@ internal object XAsync {
         @Volatile var obsolete = false
 
         private fun record(type: String?, value: String, hasChildren: Boolean) {
-            val placeholder = Wire.isPlaceholderValue(value)
+            val placeholder = Wire.isPlaceholderValue(value, collectingDataMessage)
             latest = Presentation(type, value, hasChildren, !placeholder)
             if (!placeholder) real.complete(Unit)
         }
@@ -117,11 +103,6 @@ internal object XAsync {
 
         override fun setPresentation(icon: Icon?, presentation: XValuePresentation, hasChildren: Boolean) =
             record(presentation.type, render(presentation), hasChildren)
-
-        // Still abstract (deprecated) in XValueNode; old debuggers may call it.
-        @Deprecated("platform-deprecated; implemented because the interface still declares it")
-        override fun setPresentation(icon: Icon?, type: String?, separator: String, value: String?, hasChildren: Boolean) =
-            record(type, value ?: "", hasChildren)
 
         // Debuggers cut long values at XValueNode.MAX_VALUE_LENGTH (1000) and offer the rest on
         // request; the core truncates to far less anyway, so the full text is not fetched.

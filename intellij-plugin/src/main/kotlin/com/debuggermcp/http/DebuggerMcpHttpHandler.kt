@@ -13,13 +13,15 @@ import io.netty.handler.codec.http.HttpUtil
 import io.netty.handler.codec.http.HttpVersion
 import io.netty.handler.codec.http.QueryStringDecoder
 import org.jetbrains.ide.HttpRequestHandler
+import java.net.InetSocketAddress
 import java.nio.charset.StandardCharsets
 
 /**
  * Claims `/debugger-mcp` and `/debugger-mcp/sse` on the IDE's built-in server (port 63342) and
  * hands each request to [McpHttpRelay], which forwards it to the Rust router without blocking
- * Netty. No MCP logic lives here. The platform's own accessibility check (loopback Host, local
- * Origin) stays in force in front of Rust's identical checks.
+ * Netty. No MCP logic lives here. The platform's accessibility checks are weaker than they look
+ * (its CORS handler echoes any Origin, its host check ignores the port), so [RequestGuard] checks
+ * Host and Origin against the port the request arrived on before anything reaches Rust.
  */
 class DebuggerMcpHttpHandler : HttpRequestHandler() {
     override fun isSupported(request: FullHttpRequest): Boolean {
@@ -30,6 +32,12 @@ class DebuggerMcpHttpHandler : HttpRequestHandler() {
 
     override fun process(urlDecoder: QueryStringDecoder, request: FullHttpRequest, context: ChannelHandlerContext): Boolean {
         if (!isMcpPath(urlDecoder.path())) return false
+        // The port this request arrived on: the built-in server may not be on 63342.
+        val port = (context.channel().localAddress() as? InetSocketAddress)?.port ?: -1
+        RequestGuard.check(request.headers().get(HttpHeaderNames.HOST), request.headers().get(HttpHeaderNames.ORIGIN), port)?.let {
+            sendPlain(request, context, HttpResponseStatus.valueOf(it.status), "Debugger MCP refused the request: ${it.message}\n")
+            return true
+        }
         val service = DebuggerMcpService.getInstance()
         // Normally started by the startup activity; a request that arrives first starts it here
         // (a one-time library load of a few milliseconds).

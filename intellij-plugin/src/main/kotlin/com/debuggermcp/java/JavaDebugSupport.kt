@@ -6,6 +6,7 @@ import com.intellij.openapi.project.Project
 import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerUtil
 import com.intellij.xdebugger.breakpoints.XBreakpoint
+import com.intellij.xdebugger.breakpoints.XBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaExceptionBreakpointProperties
 
@@ -34,8 +35,8 @@ class JavaDebugSupport : LanguageDebugSupport {
         return LanguageDebugSupport.ExceptionInfo(name, p.NOTIFY_CAUGHT, p.NOTIFY_UNCAUGHT)
     }
 
-    override fun setHitCount(breakpoint: XBreakpoint<*>, count: Int?): Boolean {
-        val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return false
+    override fun setHitCount(properties: XBreakpointProperties<*>, count: Int?): Boolean {
+        val p = properties as? JavaBreakpointProperties<*> ?: return false
         p.setCOUNT_FILTER_ENABLED(count != null)
         if (count != null) p.setCOUNT_FILTER(count)
         return true

@@ -3,6 +3,7 @@ package com.debuggermcp.lang
 import com.intellij.openapi.extensions.ExtensionPointName
 import com.intellij.openapi.project.Project
 import com.intellij.xdebugger.breakpoints.XBreakpoint
+import com.intellij.xdebugger.breakpoints.XBreakpointProperties
 
 /**
  * What the platform's XDebugger API cannot express generically: exception breakpoints and hit
@@ -20,8 +21,13 @@ interface LanguageDebugSupport {
     /** Describes [breakpoint] if it is one of this language's exception breakpoints. */
     fun describeException(breakpoint: XBreakpoint<*>): ExceptionInfo?
 
-    /** Sets (or clears, with null) "stop on the n-th hit"; false if the breakpoint is not of this language. */
-    fun setHitCount(breakpoint: XBreakpoint<*>, count: Int?): Boolean
+    /**
+     * Sets (or clears, with null) "stop on the n-th hit" in breakpoint [properties]; false if they
+     * are not of this language. Changing properties fires no breakpoint event, so a live session
+     * does not see it: callers set it before adding the breakpoint, or refresh it afterwards
+     * (see [com.debuggermcp.adapter.Wire.refreshLiveBreakpoint]).
+     */
+    fun setHitCount(properties: XBreakpointProperties<*>, count: Int?): Boolean
 
     /** The hit-count condition of [breakpoint], or null. */
     fun hitCount(breakpoint: XBreakpoint<*>): Int?

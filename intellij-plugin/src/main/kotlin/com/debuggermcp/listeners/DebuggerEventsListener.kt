@@ -3,6 +3,7 @@ package com.debuggermcp.listeners
 import com.debuggermcp.DebuggerMcpService
 import com.debuggermcp.adapter.Breakpoints
 import com.debuggermcp.adapter.Sessions
+import com.debuggermcp.adapter.StackOps
 import com.debuggermcp.adapter.Wire
 import com.debuggermcp.bridge.NativeBridge
 import com.debuggermcp.json.Json
@@ -69,27 +70,33 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
             if (!ready()) return
             val context = session.suspendContext
             val active = context?.activeExecutionStack
-            // Thread ids come from the same name→id map the threads op uses.
+            // Thread ids come from the same key→id map the threads op uses.
             val threadId = active?.let { a ->
                 val stacks = context.executionStacks.toList().ifEmpty { listOf(a) }
-                val ids = data.threads.idsFor(stacks.map { it.displayName })
-                ids.getOrNull(stacks.indexOf(a)) ?: data.threads.idsFor(listOf(a.displayName)).first()
+                val ids = StackOps.threadIds(data, stacks)
+                ids.getOrNull(stacks.indexOf(a)) ?: StackOps.threadIds(data, listOf(a)).first()
             } ?: ""
             val position = session.topFramePosition
-            val bpIds = try {
-                position?.let { Breakpoints.enabledLineBreakpointsAt(project, it.file, it.line) } ?: emptyList()
-            } catch (t: Throwable) {
-                emptyList()
-            }
-            val reason = Wire.pauseReason(data.lastCommand, bpIds, Breakpoints.anyEnabledExceptionBreakpoint(project))
+            val lastCommand = data.lastCommand
             data.lastCommand = Wire.Command.NONE
-            push(jsonObject(
-                "event" to "paused",
-                "session_id" to id,
-                "thread_id" to threadId,
-                "reason" to reason,
-                "breakpoint_ids" to if (reason == "breakpoint") bpIds else emptyList<String>(),
-            ))
+            // The breakpoint model needs a read action: taken in a coroutine, not on this
+            // (debugger) thread; the queue keeps this event ahead of the next resume.
+            submit {
+                val bpIds = try {
+                    position?.let { Breakpoints.enabledLineBreakpointsAt(project, it.file, it.line) } ?: emptyList()
+                } catch (t: Throwable) {
+                    if (t is kotlin.coroutines.cancellation.CancellationException) throw t
+                    emptyList()
+                }
+                val reason = Wire.pauseReason(lastCommand, bpIds, Breakpoints.anyEnabledExceptionBreakpoint(project))
+                pushNow(jsonObject(
+                    "event" to "paused",
+                    "session_id" to id,
+                    "thread_id" to threadId,
+                    "reason" to reason,
+                    "breakpoint_ids" to if (reason == "breakpoint") bpIds else emptyList<String>(),
+                ))
+            }
         }
 
         override fun sessionResumed() {
@@ -121,8 +128,15 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
 
         fun ready(): Boolean = DebuggerMcpService.getInstance().isReady
 
+        /** Queues [event] behind earlier ones (see [com.debuggermcp.adapter.OrderedEvents]). */
         fun push(event: Map<String, Any?>) {
             if (!ready()) return
+            submit { pushNow(event) }
+        }
+
+        private fun submit(job: suspend () -> Unit) = DebuggerMcpService.getInstance().events.submit(job)
+
+        private fun pushNow(event: Map<String, Any?>) {
             try {
                 NativeBridge.pushEvent(Json.write(event))
             } catch (t: Throwable) {

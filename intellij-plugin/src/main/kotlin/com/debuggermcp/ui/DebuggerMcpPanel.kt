@@ -3,7 +3,7 @@ package com.debuggermcp.ui
 import com.debuggermcp.DebuggerMcpService
 import com.debuggermcp.adapter.Ide
 import com.debuggermcp.bridge.NativeBridge
-import com.intellij.notification.NotificationGroupManager
+import com.intellij.notification.Notification
 import com.intellij.notification.NotificationType
 import com.intellij.openapi.Disposable
 import com.intellij.openapi.application.ApplicationManager
@@ -35,6 +35,7 @@ import javax.swing.JSplitPane
 import javax.swing.JTextArea
 import javax.swing.JTextField
 import javax.swing.ListSelectionModel
+import javax.swing.SwingUtilities
 import javax.swing.Timer
 import javax.swing.event.DocumentEvent
 import javax.swing.event.DocumentListener
@@ -89,7 +90,10 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
 
         val buttons = JPanel(FlowLayout(FlowLayout.LEFT, 4, 2))
         buttons.add(button("Refresh") { refresh() })
-        buttons.add(button("Copy URL") { copy(DebuggerMcpService.getInstance().url(), "Server URL copied") })
+        buttons.add(button("Copy URL") {
+            val url = DebuggerMcpService.getInstance().url
+            if (url != null) copy(url, "Server URL copied") else notify("The IDE's built-in server has not started yet", "Try again in a moment.")
+        })
         buttons.add(button("Clear") { clear() })
         buttons.add(button("Export JSON") { export("json") })
         buttons.add(button("Export CSV") { export("csv") })
@@ -129,14 +133,21 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
         Ide.projectRoot(project), selected(toolFilter), selected(statusFilter), textFilter.text, 1_000,
     )
 
-    /** Reads status and history off the EDT, then renders on the EDT. */
+    /**
+     * Reads the filters on the EDT (Swing state), status and history off the EDT, then renders on
+     * the EDT. Callable from any thread: off the EDT it re-posts itself.
+     */
     fun refresh() {
         if (disposed) return
+        if (!SwingUtilities.isEventDispatchThread()) {
+            ApplicationManager.getApplication().invokeLater({ refresh() }, ModalityState.stateForComponent(this))
+            return
+        }
         val filter = currentFilter()
         ApplicationManager.getApplication().executeOnPooledThread {
             val service = DebuggerMcpService.getInstance()
             val state = service.state
-            val url = try { service.url() } catch (_: Throwable) { "" }
+            val url = service.url ?: ""
             val (entries, error) = if (state is DebuggerMcpService.State.Ready) {
                 try {
                     HistoryEntries.parse(NativeBridge.history(filter)) to null
@@ -153,7 +164,7 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
                 }
                 urlLabel.text = url
                 render(entries)
-            }, ModalityState.any())
+            }, ModalityState.stateForComponent(this))
         }
     }
 
@@ -197,9 +208,7 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
     }
 
     private fun notify(title: String, content: String, type: NotificationType = NotificationType.INFORMATION) {
-        NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
-            .createNotification(title, content, type)
-            .notify(project)
+        Notification(NOTIFICATION_GROUP, title, content, type).notify(project)
     }
 
     /** Plain Swing chooser: saving a file needs nothing from the VFS. */

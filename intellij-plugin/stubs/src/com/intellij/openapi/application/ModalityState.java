@@ -6,4 +6,5 @@ import org.jetbrains.annotations.NotNull;
 public abstract class ModalityState {
   public static @NotNull ModalityState nonModal() { throw new UnsupportedOperationException("stub"); }
   public static @NotNull ModalityState any() { throw new UnsupportedOperationException("stub"); }
+  public static @NotNull ModalityState stateForComponent(@NotNull java.awt.Component component) { throw new UnsupportedOperationException("stub"); }
 }

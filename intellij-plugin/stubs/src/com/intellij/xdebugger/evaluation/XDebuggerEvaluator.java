@@ -15,5 +15,6 @@ public abstract class XDebuggerEvaluator {
   // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/evaluation/XDebuggerEvaluator.java
   public interface XEvaluationCallback extends XValueCallback {
     void evaluated(@NotNull XValue result);
+    default void invalidExpression(@NotNull String error) { errorOccurred(error); }
   }
 }

@@ -13,6 +13,7 @@ public interface XCompositeNode extends Obsolescent {
   void addChildren(@NotNull XValueChildrenList children, final boolean last);
   @Deprecated
   void tooManyChildren(int remaining);
+  default void tooManyChildren(int remaining, @NotNull Runnable addNextChildren) { tooManyChildren(remaining); }
   void setAlreadySorted(boolean alreadySorted);
   void setErrorMessage(@NotNull String errorMessage);
   void setErrorMessage(@NotNull String errorMessage, @Nullable XDebuggerTreeNodeHyperlink link);

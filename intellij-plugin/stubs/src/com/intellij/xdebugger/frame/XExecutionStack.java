@@ -8,6 +8,7 @@ import java.util.List;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XExecutionStack.java
 public abstract class XExecutionStack {
+  protected XExecutionStack(@NotNull String displayName) { }
   public final @NotNull String getDisplayName() { throw new UnsupportedOperationException("stub"); }
   public abstract @Nullable XStackFrame getTopFrame();
   public abstract void computeStackFrames(int firstFrameIndex, XStackFrameContainer container);

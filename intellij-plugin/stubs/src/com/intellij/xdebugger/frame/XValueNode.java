@@ -12,7 +12,5 @@ public interface XValueNode extends Obsolescent {
   int MAX_VALUE_LENGTH = 1000;
   void setPresentation(@Nullable Icon icon, @Nullable String type, @NotNull String value, boolean hasChildren);
   void setPresentation(@Nullable Icon icon, @NotNull XValuePresentation presentation, boolean hasChildren);
-  @Deprecated
-  void setPresentation(@Nullable Icon icon, @Nullable String type, @NotNull String separator, @Nullable String value, boolean hasChildren);
   void setFullValueEvaluator(@NotNull XFullValueEvaluator fullValueEvaluator);
 }

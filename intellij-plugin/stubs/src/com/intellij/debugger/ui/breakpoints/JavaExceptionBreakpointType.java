@@ -4,4 +4,5 @@ import org.jetbrains.java.debugger.breakpoints.properties.JavaExceptionBreakpoin
 
 // intellij-community: java/debugger/impl/src/com/intellij/debugger/ui/breakpoints/JavaExceptionBreakpointType.java
 public class JavaExceptionBreakpointType extends JavaBreakpointTypeBase<JavaExceptionBreakpointProperties> {
+  public JavaExceptionBreakpointType() { super("java-exception", "Java Exception Breakpoints"); }
 }

@@ -1,0 +1,7 @@
+package com.intellij.openapi.util;
+
+// intellij-community: platform/util/src/com/intellij/openapi/util/ThrowableComputable.java
+@FunctionalInterface
+public interface ThrowableComputable<T, E extends Throwable> {
+  T compute() throws E;
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Lints the Gradle Kotlin scripts for mistakes that only show up on a machine that can run Gradle.
+
+Rules (each one broke `./gradlew runIde` once):
+  wrapper       the `wrapper` task exists in the root project only; configuring it in a
+                subproject's script does not compile.
+  script-capture with the configuration cache on, lambdas that Gradle stores (onlyIf, doFirst,
+                doLast, map, flatMap, provider, filter, zip, orElseGet) are serialized; a reference to a
+                script-level val or fun inside one captures the script object, which cannot be
+                serialized ("cannot serialize Gradle script object references").
+  project-in-action `project` inside doFirst/doLast is not available under the configuration cache.
+  kotlin-api    the plugin's Kotlin apiVersion must be the one of the stdlib bundled by the
+                since-build IDE (the plugin uses the IDE's stdlib), in Gradle and in the local
+                kotlinc compile (scripts/test.d/kotlin.sh).
+
+Usage: check_gradle.py <repo root>      lint the repository
+       check_gradle.py --self-test      run the rules on known-bad and known-good snippets
+"""
+import os
+import re
+import sys
+
+STORED_LAMBDAS = ("onlyIf", "doFirst", "doLast", "map", "flatMap", "provider", "filter", "zip", "orElseGet")
+LAMBDA_START = re.compile(r"(?:\.|\b)(%s)\s*(?:\([^()]*\))?\s*\{" % "|".join(STORED_LAMBDAS))
+TOP_DECL = re.compile(r"^(?:private\s+|internal\s+)?(?:val|var|fun)\s+(?:<[^>]*>\s*)?([A-Za-z_]\w*)", re.M)
+WRAPPER = re.compile(r"(\btasks\.wrapper\b|^\s*wrapper\s*\{|named\(\s*\"wrapper\"|withType<Wrapper>)", re.M)
+
+# Since-build → Kotlin stdlib bundled by that IDE (major.minor). 2025.2 ships 2.1.20.
+BUNDLED_KOTLIN = {"252": "2.1", "253": "2.2", "261": "2.2"}
+
+
+def strip_comments(text):
+    """Blanks // and /* */ comments, leaving string literals ("**/*.rs" is not a comment) and line numbers intact."""
+    out = []
+    i, n = 0, len(text)
+    in_string = False
+    while i < n:
+        c = text[i]
+        if in_string:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if c == '"':
+                in_string = False
+            i += 1
+        elif c == '"':
+            in_string = True
+            out.append(c)
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:end]))
+            i = end
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def matching_brace(text, open_index):
+    depth = 0
+    i = open_index
+    in_string = False
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text) - 1
+
+
+def line_of(text, index):
+    return text.count("\n", 0, index) + 1
+
+
+def lint_script(name, text, is_root):
+    errors = []
+    code = strip_comments(text)
+    if not is_root:
+        for m in WRAPPER.finditer(code):
+            errors.append(f"{name}:{line_of(code, m.start())}: [wrapper] the wrapper task exists only in the root project; configure it in the root build.gradle.kts")
+    script_names = set(TOP_DECL.findall(code))
+    for m in LAMBDA_START.finditer(code):
+        open_index = code.index("{", m.end() - 1)
+        close = matching_brace(code, open_index)
+        body = code[open_index + 1:close]
+        # Names the lambda declares itself (parameters, locals) shadow script-level ones.
+        local = set(re.findall(r"\b(?:val|var)\s+([A-Za-z_]\w*)", body))
+        params = re.match(r"\s*([\w\s,]+)->", body)
+        if params:
+            local |= {p.strip() for p in params.group(1).split(",")}
+        for ident in sorted(script_names - local):
+            hit = re.search(r"(?<![\w.$])%s\b" % re.escape(ident), body)
+            if hit:
+                errors.append(f"{name}:{line_of(code, open_index + 1 + hit.start())}: [script-capture] '{ident}' is a script-level "
+                              f"declaration used inside {m.group(1)} {{ }}; copy it into a local val of the task configuration")
+        if m.group(1) in ("doFirst", "doLast"):
+            hit = re.search(r"(?<![\w.])project\b", body)
+            if hit:
+                errors.append(f"{name}:{line_of(code, open_index + 1 + hit.start())}: [project-in-action] 'project' inside {m.group(1)} "
+                              f"is not configuration-cache safe")
+    return errors
+
+
+def lint_api_version(plugin_script, since_build, kotlin_sh):
+    want = BUNDLED_KOTLIN.get(since_build)
+    if want is None:
+        return [f"gradle.properties: [kotlin-api] unknown since-build {since_build}; add its bundled Kotlin to check_gradle.py"]
+    errors = []
+    enum = "KOTLIN_" + want.replace(".", "_")
+    m = re.search(r"apiVersion\.set\(KotlinVersion\.(KOTLIN_\d+_\d+)\)", strip_comments(plugin_script))
+    if not m or m.group(1) != enum:
+        errors.append(f"intellij-plugin/build.gradle.kts: [kotlin-api] apiVersion must be KotlinVersion.{enum} "
+                      f"(since-build {since_build} bundles kotlin-stdlib {want}), found {m.group(1) if m else 'none'}")
+    if kotlin_sh is not None:
+        calls = [l for l in kotlin_sh.splitlines() if '"$KOTLINC"' in l and not l.lstrip().startswith("#") and "-d " in l]
+        if not calls:
+            errors.append("scripts/test.d/kotlin.sh: [kotlin-api] no kotlinc compile found")
+        for l in calls:
+            if f"-api-version {want}" not in l:
+                errors.append(f"scripts/test.d/kotlin.sh: [kotlin-api] kotlinc must compile with -api-version {want}: {l.strip()}")
+    return errors
+
+
+def lint_repo(root):
+    errors = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in (".git", "target", "build", "node_modules", ".gradle", ".tools")]
+        for f in filenames:
+            if f.endswith(".gradle.kts") and f != "settings.gradle.kts":
+                path = os.path.join(dirpath, f)
+                rel = os.path.relpath(path, root)
+                errors += lint_script(rel, open(path, encoding="utf-8").read(), is_root=(rel == "build.gradle.kts"))
+    props = open(os.path.join(root, "gradle.properties"), encoding="utf-8").read()
+    since = re.search(r"^pluginSinceBuild\s*=\s*(\d+)", props, re.M).group(1)
+    kotlin_sh_path = os.path.join(root, "scripts/test.d/kotlin.sh")
+    kotlin_sh = open(kotlin_sh_path, encoding="utf-8").read() if os.path.exists(kotlin_sh_path) else None
+    errors += lint_api_version(open(os.path.join(root, "intellij-plugin/build.gradle.kts"), encoding="utf-8").read(), since, kotlin_sh)
+    return errors
+
+
+BAD_SUBPROJECT = '''
+val host = hostPlatform()
+fun libraryFile(p: String) = "lib$p.so"
+val prebuilt = providers.gradleProperty("x")
+val cargoBuild by tasks.registering(Exec::class) {
+    onlyIf { !prebuilt.isPresent }
+    outputs.file(cargoTarget.map { it.resolve("release/${libraryFile(host)}") })
+    doLast { println(project.name) }
+}
+tasks {
+    wrapper {
+        gradleVersion = "9.4.1"
+    }
+}
+'''
+GOOD_SUBPROJECT = '''
+val host = hostPlatform()
+fun libraryFile(p: String) = "lib$p.so"
+val prebuilt = providers.gradleProperty("x")
+val cargoBuild by tasks.registering(Exec::class) {
+    val skip = prebuilt.isPresent
+    val lib = "release/" + libraryFile(host)
+    onlyIf { !skip }
+    outputs.file(cargoTarget.map { it.resolve(lib) })   // host in a comment: { host }
+    val hostName = "x"
+    from(x.map { h -> h + hostName })
+}
+'''
+
+
+def self_test():
+    bad = lint_script("bad.gradle.kts", BAD_SUBPROJECT, is_root=False)
+    kinds = {e.split("[")[1].split("]")[0] + ":" + e.split("'")[1] if "'" in e else e.split("[")[1].split("]")[0] for e in bad}
+    expected = {"wrapper", "script-capture:prebuilt", "script-capture:libraryFile", "script-capture:host", "project-in-action:project"}
+    problems = []
+    if not expected <= kinds:
+        problems.append(f"bad snippet: expected {sorted(expected)}, got {sorted(kinds)}")
+    good = lint_script("good.gradle.kts", GOOD_SUBPROJECT, is_root=False)
+    if good:
+        problems.append(f"good snippet flagged: {good}")
+    if not lint_script("root.gradle.kts", "tasks.wrapper { gradleVersion = \"9\" }", is_root=True) == []:
+        problems.append("wrapper in the root project must be allowed")
+    api_bad = lint_api_version("apiVersion.set(KotlinVersion.KOTLIN_2_2)", "252", '"$KOTLINC" -api-version 2.2 -d out')
+    if len(api_bad) != 2:
+        problems.append(f"api 2.2 for since-build 252 must fail twice, got {api_bad}")
+    if lint_api_version("apiVersion.set(KotlinVersion.KOTLIN_2_1)", "252", '"$KOTLINC" -api-version 2.1 -d out'):
+        problems.append("api 2.1 for since-build 252 must pass")
+    for p in problems:
+        print("SELF-TEST FAILED: " + p, file=sys.stderr)
+    print(f"gradle lint self-test: {'ok' if not problems else 'FAILED'} ({len(bad)} findings on the bad snippet)")
+    return not problems
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
+        sys.exit(0 if self_test() else 1)
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    errs = lint_repo(root)
+    for e in errs:
+        print(e, file=sys.stderr)
+    print(f"gradle lint: {len(errs)} problem(s)")
+    sys.exit(1 if errs else 0)
