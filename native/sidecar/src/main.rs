@@ -3,6 +3,7 @@
 //! ```text
 //! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN]
 //! debugger-mcp stdio --project DIR [--config FILE]
+//! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall]
 //! ```
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
 //!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
@@ -52,6 +53,31 @@ enum Command {
         #[arg(long)]
         token: Option<String>,
     },
+    /// Add (or remove) this server in AI agents' config files; without --agent, every agent found.
+    Install {
+        /// Agent to configure (repeatable): claude-code, codex, cursor, vscode, vscode-workspace,
+        /// windsurf, gemini, cline, continue, zed, claude-desktop.
+        #[arg(long = "agent", value_name = "NAME")]
+        agents: Vec<String>,
+        /// MCP endpoint to write (default: the IDE's http://127.0.0.1:63342/debugger-mcp).
+        #[arg(long, value_name = "URL", conflicts_with = "stdio")]
+        url: Option<String>,
+        /// Write `debugger-mcp stdio` (the bridge that finds the running server) instead of a URL.
+        #[arg(long)]
+        stdio: bool,
+        /// Print the diff of every file that would change; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Remove the server's entry instead.
+        #[arg(long)]
+        uninstall: bool,
+        /// Project directory for workspace-level configs (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Server settings file that receives the token (default: ~/.config/debugger-mcp/config.toml).
+        #[arg(long, value_name = "FILE")]
+        settings: Option<PathBuf>,
+    },
     /// Serve MCP on stdin/stdout (logs on stderr).
     Stdio {
         #[arg(long, value_name = "DIR")]
@@ -61,8 +87,18 @@ enum Command {
     },
 }
 
+mod install_cmd;
+
 fn main() {
     let cli = Cli::parse();
+    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings } = cli.command {
+        // No runtime needed: the installer only reads and writes files.
+        if let Err(e) = install_cmd::run(install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings }) {
+            eprintln!("debugger-mcp: error: {e:#}");
+            std::process::exit(2);
+        }
+        return;
+    }
     // Logs always on stderr: stdout carries the URL line (serve) or the protocol (stdio).
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -82,6 +118,7 @@ fn main() {
         match cli.command {
             Command::Serve { project, listen, config, token } => serve(project, listen, config, token).await,
             Command::Stdio { project, config } => stdio(project, config).await,
+            Command::Install { .. } => unreachable!("handled before the runtime starts"),
         }
     });
     // Background tasks (adapters' readers, watchers) must not hold the exit.
