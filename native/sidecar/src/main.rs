@@ -267,6 +267,21 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         out.flush()?;
     }
     tracing::info!(%url, project = %project.display(), token = config.http.token.is_some(), "serving");
+    // The discovery record lets `debugger-mcp stdio` find this server; removed on exit (drop).
+    let _published = match debugger_mcp_core::discovery::publish(&debugger_mcp_core::discovery::Record {
+        pid: std::process::id(),
+        url: url.clone(),
+        port: local.port(),
+        token: config.http.token.clone(),
+        product: "debugger-mcp serve".into(),
+        roots: vec![project.clone()],
+    }) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            tracing::warn!("cannot write the discovery record (stdio bridges will not find this server): {e}");
+            None
+        }
+    };
 
     let shutdown = {
         let cancel = cancel.clone();
