@@ -12,4 +12,6 @@ export DEBUGGER_MCP_BIN="$CARGO_TARGET_DIR/debug/debugger-mcp"
 failed=0
 echo "== agents: real agent CLIs"
 tests/agents/run.sh || failed=1
+echo "== agents: stdio bridge (Python MCP SDK; one, two and no servers)"
+python3 -m pytest -q -p no:cacheprovider tests/bridge || failed=1
 exit $failed

@@ -9,7 +9,10 @@
 //!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
 //!   stderr. Non-loopback listen addresses are refused.
-//! - `stdio` serves MCP on stdin/stdout with the same backend; logs on stderr only.
+//! - `stdio` relays MCP on stdin/stdout to the running IDE or `serve` that has the project open
+//!   (discovery records, see `debugger_mcp_core::discovery`; bridge.rs); with none it serves
+//!   headless with the DAP backend, saying so in its instructions. Logs on stderr only.
+//! - `serve` writes a discovery record while it runs.
 //! - Settings: `--config FILE`; otherwise `DIR/debugger-mcp.toml` when it exists; otherwise
 //!   `$XDG_CONFIG_HOME/debugger-mcp/config.toml` (default `~/.config/debugger-mcp/config.toml`);
 //!   a missing file means defaults. `--token` (or env `DEBUGGER_MCP_TOKEN`) overrides
@@ -78,15 +81,21 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         settings: Option<PathBuf>,
     },
-    /// Serve MCP on stdin/stdout (logs on stderr).
+    /// MCP on stdin/stdout (logs on stderr): relays to the running IDE / `serve` whose projects
+    /// contain the project (found through discovery records); with none, serves headless.
     Stdio {
+        /// Project directory (default: the current directory).
         #[arg(long, value_name = "DIR")]
-        project: PathBuf,
+        project: Option<PathBuf>,
+        /// Serve headless over DAP even when a running server could be reached.
+        #[arg(long)]
+        headless: bool,
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
 }
 
+mod bridge;
 mod install_cmd;
 
 fn main() {
@@ -117,7 +126,7 @@ fn main() {
     let result = runtime.block_on(async move {
         match cli.command {
             Command::Serve { project, listen, config, token } => serve(project, listen, config, token).await,
-            Command::Stdio { project, config } => stdio(project, config).await,
+            Command::Stdio { project, config, headless } => stdio(project, config, headless).await,
             Command::Install { .. } => unreachable!("handled before the runtime starts"),
         }
     });
@@ -260,14 +269,8 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => format!("http://[::1]:{}/debugger-mcp", local.port()),
         ip => format!("http://{ip}:{}/debugger-mcp", local.port()),
     };
-    {
-        // The first stdout line is the contract with launchers (tests, IDE discovery).
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{url}")?;
-        out.flush()?;
-    }
-    tracing::info!(%url, project = %project.display(), token = config.http.token.is_some(), "serving");
     // The discovery record lets `debugger-mcp stdio` find this server; removed on exit (drop).
+    // Written before the URL line so a launcher that read the URL can count on it.
     let _published = match debugger_mcp_core::discovery::publish(&debugger_mcp_core::discovery::Record {
         pid: std::process::id(),
         url: url.clone(),
@@ -283,6 +286,13 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         }
     };
 
+    {
+        // The first stdout line is the contract with launchers (tests, IDE discovery).
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{url}")?;
+        out.flush()?;
+    }
+    tracing::info!(%url, project = %project.display(), token = config.http.token.is_some(), "serving");
     let shutdown = {
         let cancel = cancel.clone();
         async move {
@@ -316,8 +326,26 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
     Ok(())
 }
 
-async fn stdio(project: PathBuf, config: Option<PathBuf>) -> Result<()> {
-    let project = check_project(&project)?;
+async fn stdio(project: Option<PathBuf>, config: Option<PathBuf>, headless: bool) -> Result<()> {
+    let explicit = project.is_some();
+    let project = check_project(&match project {
+        Some(p) => p,
+        None => std::env::current_dir()?,
+    })?;
+    if !headless {
+        let servers = bridge::find_servers().await;
+        // An explicit --project needs a server that has it open; from a bare working directory
+        // (Claude Desktop starts us in /) a single running server is the one meant.
+        let usable = if explicit {
+            servers.iter().any(|r| r.best_root_for(&project).is_some())
+        } else {
+            !servers.is_empty()
+        };
+        if usable {
+            tracing::info!(servers = servers.len(), project = %project.display(), "relaying stdio to the running server(s)");
+            return bridge::run(project, servers).await;
+        }
+    }
     let config = load_config(&project, config)?;
     let host = build(&project, config)?;
     let cancel = CancellationToken::new();
@@ -326,7 +354,13 @@ async fn stdio(project: PathBuf, config: Option<PathBuf>) -> Result<()> {
         shutdown_signal().await;
         signal_cancel.cancel();
     });
-    let result = debugger_mcp_core::stdio::serve_stdio(host.engine.handler(), cancel).await;
+    let note = format!(
+        "This is `debugger-mcp stdio` running headless over DAP for {} (no running IDE or `debugger-mcp serve` has this project open{}). Debug sessions here use debugpy, gdb or lldb-dap directly; to debug in the IDE instead, open the project there and restart this server.",
+        project.display(),
+        if headless { "; --headless was given" } else { "" }
+    );
+    let handler = host.engine.handler().with_instructions_note(note);
+    let result = debugger_mcp_core::stdio::serve_stdio(handler, cancel).await;
     stop_debug_sessions(&host.backend).await;
     match result {
         Ok(()) => Ok(()),
