@@ -18,6 +18,7 @@ mod edit_json;
 mod edit_toml;
 mod edit_yaml;
 mod fsio;
+pub mod report;
 pub mod token;
 
 pub use agents::{AGENTS, Agent, AgentId, Format, Val};

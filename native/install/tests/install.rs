@@ -229,3 +229,43 @@ fn token_goes_into_server_settings() {
     assert_eq!(install::token::read(&path).unwrap().as_deref(), Some(t.as_str()));
     assert_eq!(install::token::plan(&path, &t).unwrap().status, Status::Unchanged);
 }
+
+/// The IDE's request/report (through JNI): plan lists every agent with detection, path and diff;
+/// apply writes, reports backups, and one broken file is an error row, not a failure of all.
+#[test]
+fn ide_report_plan_then_apply() {
+    let home = TempHome::new("report");
+    let env = home.env(Os::Linux);
+    std::fs::create_dir_all(env.home.join(".codex")).unwrap();
+    seed(&env, AgentId::Cursor, "broken.json");
+    let settings = home.0.join("ide-config").join("settings.toml");
+    let request = |agents: &str| {
+        serde_json::from_value::<install::report::Request>(serde_json::json!({
+            "agents": serde_json::from_str::<serde_json::Value>(agents).unwrap(),
+            "project": env.workspace, "settings": settings, "command": "/opt/dmcp",
+        }))
+        .unwrap()
+    };
+    let plan = install::report::run_in(&env, request("null"), false).unwrap();
+    let rows = plan["agents"].as_array().unwrap();
+    assert_eq!(rows.len(), AGENTS.len());
+    let codex = rows.iter().find(|r| r["agent"] == "codex").unwrap();
+    assert_eq!(codex["detected"], true);
+    assert_eq!(codex["status"], "create");
+    assert!(codex["diff"].as_str().unwrap().contains("+[mcp_servers.debugger-mcp]"));
+    assert!(codex["copy"].as_str().unwrap().contains("[mcp_servers.debugger-mcp]"));
+    let cursor = rows.iter().find(|r| r["agent"] == "cursor").unwrap();
+    assert_eq!(cursor["status"], "error");
+    assert!(cursor["error"].as_str().unwrap().contains("mcp.json:6:"), "{cursor}");
+    assert!(!settings.exists(), "planning writes nothing");
+
+    let applied = install::report::run_in(&env, request(r#"["codex", "claude-desktop"]"#), true).unwrap();
+    assert_eq!(applied["settings"]["status"], "create");
+    let token = install::token::read(&settings).unwrap().expect("token written to the IDE settings");
+    let codex_text = std::fs::read_to_string(env.home.join(".codex/config.toml")).unwrap();
+    assert!(codex_text.contains(&format!("Bearer {token}")));
+    let desktop = std::fs::read_to_string(install::agents::config_path(AgentId::ClaudeDesktop, &env)).unwrap();
+    assert!(desktop.contains("\"/opt/dmcp\"") && desktop.contains("\"stdio\""), "{desktop}");
+    let err = install::report::run_in(&env, request(r#"["emacs"]"#), false).unwrap_err();
+    assert!(err.contains("unknown agent 'emacs'"), "{err}");
+}

@@ -12,6 +12,7 @@
 //! blocking diagnostic `backendCall`; every callback has a timeout; logs go to the IDE log.
 
 pub mod backend;
+mod install;
 mod jvm;
 mod logging;
 pub mod ops;

@@ -1,0 +1,90 @@
+//! JNI entry points of the tool window's "Install on Agents" and of the IDE's discovery record
+//! (Kotlin: `com.debuggermcp.bridge.InstallBridge`). The installer itself is the
+//! `debugger-mcp-install` crate — the same code as `debugger-mcp install`.
+
+use crate::{R, ThrowPolicy, jstr, new_jstring};
+use debugger_mcp_core::discovery::{self, Published, Record};
+use jni::EnvUnowned;
+use jni::objects::{JClass, JString};
+use std::sync::Mutex;
+
+static PUBLISHED: Mutex<Option<Published>> = Mutex::new(None);
+
+/// Plans an install request (JSON, see `debugger_mcp_install::report`): every agent's status,
+/// file, diff and copy text. Writes nothing.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_plan<'local>(
+    mut unowned: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) -> JString<'local> {
+    unowned
+        .with_env(|env| -> R<JString<'local>> {
+            let request = jstr(env, &request)?;
+            let report = debugger_mcp_install::report::run(&request, false).map_err(crate::BridgeError)?;
+            new_jstring(env, &report.to_string())
+        })
+        .resolve::<ThrowPolicy>()
+}
+
+/// Applies an install request; returns the per-agent report (errors per agent, not thrown).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_apply<'local>(
+    mut unowned: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) -> JString<'local> {
+    unowned
+        .with_env(|env| -> R<JString<'local>> {
+            let request = jstr(env, &request)?;
+            let report = debugger_mcp_install::report::run(&request, true).map_err(crate::BridgeError)?;
+            new_jstring(env, &report.to_string())
+        })
+        .resolve::<ThrowPolicy>()
+}
+
+/// Writes (or rewrites) this IDE's discovery record from its JSON (pid is filled in here);
+/// returns "" or the error message. Called when the server starts and when projects open/close.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_publishDiscovery<'local>(
+    mut unowned: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    record: JString<'local>,
+) -> JString<'local> {
+    unowned
+        .with_env(|env| -> R<JString<'local>> {
+            let text = jstr(env, &record)?;
+            let message = match serde_json::from_str::<serde_json::Value>(&text).and_then(|mut v| {
+                v["pid"] = serde_json::json!(std::process::id());
+                serde_json::from_value::<Record>(v)
+            }) {
+                Err(e) => format!("bad discovery record: {e}"),
+                Ok(record) => {
+                    let mut slot = PUBLISHED.lock().unwrap_or_else(|e| e.into_inner());
+                    let result = match slot.as_ref() {
+                        Some(p) => p.update(&record),
+                        None => discovery::publish(&record).map(|p| {
+                            *slot = Some(p);
+                        }),
+                    };
+                    result.err().map(|e| format!("cannot write the discovery record: {e}")).unwrap_or_default()
+                }
+            };
+            new_jstring(env, &message)
+        })
+        .resolve::<ThrowPolicy>()
+}
+
+/// Removes this IDE's discovery record (server stopped, plugin unloaded).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_withdrawDiscovery<'local>(
+    mut unowned: EnvUnowned<'local>,
+    _class: JClass<'local>,
+) {
+    unowned
+        .with_env(|_env| -> R<()> {
+            PUBLISHED.lock().unwrap_or_else(|e| e.into_inner()).take();
+            Ok(())
+        })
+        .resolve::<ThrowPolicy>()
+}
