@@ -49,6 +49,7 @@ PURE=(
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Handles.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/nativelib/NativeLibraryLocator.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/HistoryEntries.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/InstallOnAgentsModel.kt"
 )
 mapfile -t TESTS < <(find "$PLUGIN/src/test/kotlin" -name '*.kt' | sort)
 JUNIT=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar

@@ -56,6 +56,13 @@ pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_publishDiscover
             let text = jstr(env, &record)?;
             let message = match serde_json::from_str::<serde_json::Value>(&text).and_then(|mut v| {
                 v["pid"] = serde_json::json!(std::process::id());
+                // The token the IDE's server enforces, from its settings (Kotlin never sees it).
+                if v.get("token").is_none_or(|t| t.is_null())
+                    && let Ok(b) = crate::bridge()
+                    && let Some(t) = b.engine.config().http.token.filter(|t| !t.is_empty())
+                {
+                    v["token"] = serde_json::json!(t);
+                }
                 serde_json::from_value::<Record>(v)
             }) {
                 Err(e) => format!("bad discovery record: {e}"),

@@ -60,6 +60,7 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
             val handshake = NativeBridge.init(config.toString(), adapter)
             // Rust reports the URL in status(); only the IDE knows the built-in server's port.
             NativeBridge.setServerUrl(url())
+            com.debuggermcp.ui.InstallOnAgentsDiscovery.publish(url(), BuiltInServerManager.getInstance().port)
             LOG.info("Debugger MCP engine started: $handshake")
             State.Ready(handshake)
         } catch (t: Throwable) {
@@ -97,6 +98,7 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
 
     override fun dispose() {
         if (state is State.Ready) {
+            com.debuggermcp.ui.InstallOnAgentsDiscovery.withdraw()
             try {
                 NativeBridge.shutdown()
             } catch (t: Throwable) {
