@@ -7,15 +7,35 @@ use super::super::state::BpMeta;
 use crate::backend::SessionState;
 use super::same_file;
 use crate::backend::{BreakpointInfo, BreakpointKind, BreakpointUpdate, ExceptionBreakpointSpec, LineBreakpointSpec, SuspendPolicy};
-use serde::Deserialize;
+use super::{Kind, ProjectArg, out, yes};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-fn policy(p: Option<&str>) -> SuspendPolicy {
+// Threads to suspend on hit (no doc comment: it would become the property description).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Suspend {
+    #[default]
+    All,
+    Thread,
+    None,
+}
+
+fn policy(p: Suspend) -> SuspendPolicy {
     match p {
-        Some("thread") => SuspendPolicy::Thread,
-        Some("none") => SuspendPolicy::None,
-        _ => SuspendPolicy::All,
+        Suspend::All => SuspendPolicy::All,
+        Suspend::Thread => SuspendPolicy::Thread,
+        Suspend::None => SuspendPolicy::None,
     }
+}
+
+// Who set a breakpoint: the agent (through these tools) or the user (in the IDE).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    Agent,
+    User,
 }
 
 fn policy_name(p: SuspendPolicy) -> &'static str {
@@ -86,17 +106,24 @@ fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
     })
 }
 
-#[derive(Deserialize)]
-pub struct ListArgs {
-    project_path: Option<String>,
+/// # List breakpoints
+/// Breakpoints: id, file, line, verified, condition, hits, owner (agent/user).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListBreakpoints {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     file_path: Option<String>,
     #[serde(default)]
     enabled_only: bool,
-    owner: Option<String>,
+    owner: Option<Owner>,
 }
+tool!(ListBreakpoints, "list_breakpoints", Kind::Read,
+    out::obj(json!({"breakpoints": {"type": "array", "items": out::breakpoint()}, "total": {"type": "integer"}}), &["breakpoints", "total"]),
+    list_breakpoints);
 
-pub async fn list_breakpoints(c: &mut Call<'_>, a: ListArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let file = a.file_path.as_deref().map(|f| c.file_in_project(&root, f)).transpose()?;
     let all = fetch(c, &root).await?;
     let items: Vec<Value> = all
@@ -104,27 +131,39 @@ pub async fn list_breakpoints(c: &mut Call<'_>, a: ListArgs) -> ToolResult {
         .filter(|(i, _)| file.as_deref().is_none_or(|f| i.file.as_deref().is_some_and(|bf| same_file(bf, f))))
         .filter(|(i, _)| !a.enabled_only || i.enabled)
         .map(|(i, m)| bp_json(i, m.as_ref()))
-        .filter(|m| a.owner.as_deref().is_none_or(|o| m["owner"] == o))
+        .filter(|m| a.owner.is_none_or(|o| m["owner"] == if o == Owner::Agent { "agent" } else { "user" }))
         .map(Value::Object)
         .collect();
     Ok(json!({"total": items.len(), "breakpoints": items}))
 }
 
-#[derive(Deserialize)]
-pub struct SetArgs {
-    project_path: Option<String>,
+/// # Set a line breakpoint
+/// Set or update a line breakpoint; returns its id, verified, the actual line and its source.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct SetBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    /// Relative to the project or absolute.
+    #[schemars(length(min = 1))]
     file_path: String,
+    #[schemars(range(min = 1))]
     line: u32,
     condition: Option<String>,
+    /// Log instead of stopping; {expr} is evaluated.
     log_message: Option<String>,
+    /// e.g. '3' = stop on the 3rd hit.
     hit_condition: Option<String>,
-    suspend_policy: Option<String>,
-    enabled: Option<bool>,
-    temporary: Option<bool>,
+    #[serde(default)]
+    suspend_policy: Suspend,
+    #[serde(default = "yes")]
+    enabled: bool,
+    #[serde(default)]
+    temporary: bool,
 }
+tool!(SetBreakpoint, "set_breakpoint", Kind::Write { idempotent: true }, out::breakpoint(), set_breakpoint);
 
-pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let file = c.file_in_project(&root, &a.file_path)?;
     let backend = c.engine.backend.clone();
     let existing = fetch(c, &root).await?.into_iter().find(|(i, _)| {
@@ -136,12 +175,12 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
         Some((old, _)) => {
             // Re-setting a line updates the breakpoint instead of stacking a duplicate.
             let update = BreakpointUpdate {
-                enabled: Some(a.enabled.unwrap_or(true)),
+                enabled: Some(a.enabled),
                 condition: Some(a.condition.clone().unwrap_or_default()),
                 log_message: Some(a.log_message.clone().unwrap_or_default()),
                 hit_condition: Some(a.hit_condition.clone().unwrap_or_default()),
-                suspend_policy: Some(policy(a.suspend_policy.as_deref())),
-                temporary: Some(a.temporary.unwrap_or(false)),
+                suspend_policy: Some(policy(a.suspend_policy)),
+                temporary: Some(a.temporary),
             };
             (c.bk("update_breakpoint", backend.update_breakpoint(&root, &old.id, update)).await?, true)
         }
@@ -152,9 +191,9 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
                 condition: a.condition.clone().filter(|s| !s.is_empty()),
                 log_message: a.log_message.clone().filter(|s| !s.is_empty()),
                 hit_condition: a.hit_condition.clone().filter(|s| !s.is_empty()),
-                suspend_policy: policy(a.suspend_policy.as_deref()),
-                enabled: a.enabled.unwrap_or(true),
-                temporary: a.temporary.unwrap_or(false),
+                suspend_policy: policy(a.suspend_policy),
+                enabled: a.enabled,
+                temporary: a.temporary,
             };
             (c.bk("add_line_breakpoint", backend.add_line_breakpoint(&root, spec)).await?, false)
         }
@@ -189,18 +228,27 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
     Ok(Value::Object(m))
 }
 
-#[derive(Deserialize)]
-pub struct RemoveArgs {
-    project_path: Option<String>,
+/// # Remove breakpoints
+/// Remove by breakpoint_id, file_path (+ line), or all_agent_breakpoints.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct RemoveBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     breakpoint_id: Option<String>,
+    #[schemars(length(min = 1))]
     file_path: Option<String>,
+    #[schemars(range(min = 1))]
     line: Option<u32>,
     #[serde(default)]
     all_agent_breakpoints: bool,
 }
+tool!(RemoveBreakpoint, "remove_breakpoint", Kind::Destructive { idempotent: true },
+    out::obj(json!({"removed": {"type": "array", "items": {"type": "string"}}, "message": {"type": "string"}}), &["removed", "message"]),
+    remove_breakpoint);
 
-pub async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let modes = [a.breakpoint_id.is_some(), a.file_path.is_some(), a.all_agent_breakpoints].iter().filter(|b| **b).count();
     if modes != 1 {
         return Err(ToolError(
@@ -238,15 +286,20 @@ pub async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveArgs) -> ToolResult {
     Ok(json!({"removed": targets, "message": message}))
 }
 
-#[derive(Deserialize)]
-pub struct ToggleArgs {
-    project_path: Option<String>,
+/// # Enable or disable a breakpoint
+/// Enable or disable a breakpoint (omit enabled to flip).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ToggleBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     breakpoint_id: String,
     enabled: Option<bool>,
 }
+tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), toggle_breakpoint);
 
-pub async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let all = fetch(c, &root).await?;
     let Some((current, _)) = all.iter().find(|(i, _)| i.id == a.breakpoint_id) else {
         let ids: Vec<&str> = all.iter().map(|(i, _)| i.id.as_str()).collect();
@@ -268,30 +321,39 @@ pub async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleArgs) -> ToolResult {
     Ok(Value::Object(bp_json(&info, Some(&meta))))
 }
 
-#[derive(Deserialize)]
-pub struct ExceptionArgs {
-    project_path: Option<String>,
+/// # Break on exceptions
+/// Stop on exceptions: a class name, or a DAP filter (debugpy: raised, uncaught).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct SetExceptionBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     exception_class: String,
-    caught: Option<bool>,
-    uncaught: Option<bool>,
+    #[serde(default = "yes")]
+    caught: bool,
+    #[serde(default = "yes")]
+    uncaught: bool,
     condition: Option<String>,
-    enabled: Option<bool>,
-    suspend_policy: Option<String>,
+    #[serde(default = "yes")]
+    enabled: bool,
+    #[serde(default)]
+    suspend_policy: Suspend,
 }
+tool!(SetExceptionBreakpoint, "set_exception_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), set_exception_breakpoint);
 
-pub async fn set_exception_breakpoint(c: &mut Call<'_>, a: ExceptionArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_exception_breakpoints {
         return Err(ToolError(format!("the {} debugger backend does not support exception breakpoints", info.name)));
     }
     let spec = ExceptionBreakpointSpec {
         exception: a.exception_class.clone(),
-        caught: a.caught.unwrap_or(true),
-        uncaught: a.uncaught.unwrap_or(true),
+        caught: a.caught,
+        uncaught: a.uncaught,
         condition: a.condition.filter(|s| !s.is_empty()),
-        enabled: a.enabled.unwrap_or(true),
-        suspend_policy: policy(a.suspend_policy.as_deref()),
+        enabled: a.enabled,
+        suspend_policy: policy(a.suspend_policy),
     };
     let backend = c.engine.backend.clone();
     let bp = c.bk("add_exception_breakpoint", backend.add_exception_breakpoint(&root, spec)).await.map_err(|e| {

@@ -6,32 +6,56 @@ use super::super::snapshot::{self, location};
 use super::super::state::{reason_name, state_name};
 use super::{source, variables};
 use crate::backend::{LaunchMode, LaunchRequest, SessionState};
-use serde::Deserialize;
+use super::{Kind, ProjectArg, SessionArg, TimeoutArg, out, yes};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-#[derive(Deserialize)]
-pub struct ProjectArgs {
-    project_path: Option<String>,
+/// # List run configurations
+/// Run/debug configurations (IDE, launch.json or debugger-mcp.toml) to start by name.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListRunConfigurations {
+    #[serde(flatten)]
+    p: ProjectArg,
 }
+tool!(ListRunConfigurations, "list_run_configurations", Kind::Read,
+    out::obj(json!({"configurations": {"type": "array", "items": {"type": "object", "required": ["name", "type"]}}}), &["configurations"]),
+    list_run_configurations);
 
-pub async fn list_run_configurations(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn list_run_configurations(c: &mut Call<'_>, a: ListRunConfigurations) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let backend = c.engine.backend.clone();
     let configs = c.bk("run_configurations", backend.run_configurations(&root)).await?;
     Ok(json!({ "configurations": configs }))
 }
 
-#[derive(Deserialize)]
-pub struct RunArgs {
-    project_path: Option<String>,
-    name: String,
-    #[serde(default)]
-    mode: Option<String>,
+// run_configuration's `mode` (no doc comment: it would become the property description).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RunMode {
+    #[default]
+    Run,
+    Debug,
 }
 
-pub async fn run_configuration(c: &mut Call<'_>, a: RunArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let mode = if a.mode.as_deref() == Some("debug") { LaunchMode::Debug } else { LaunchMode::Run };
+/// # Run a configuration
+/// Start a configuration without debugger (mode run) or with (prefer start_debug_session). Asks the user first.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct RunConfiguration {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
+    name: String,
+    #[serde(default)]
+    mode: RunMode,
+}
+tool!(RunConfiguration, "run_configuration", Kind::Destructive { idempotent: false },
+    out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "mode": {"enum": ["run", "debug"]}, "state": {"type": "string"}, "message": {"type": "string"}}), &["session_id", "state"]),
+    run_configuration);
+
+async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    let mode = if a.mode == RunMode::Debug { LaunchMode::Debug } else { LaunchMode::Run };
     let mode_name = if mode == LaunchMode::Debug { "debug" } else { "run" };
     require_configuration(c, &root, &a.name).await?;
     c.confirm(&root, &format!("{mode_name} the configuration '{}'", a.name), &format!("project: {root}")).await?;
@@ -73,8 +97,19 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
     c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.state())).unwrap_or(fallback)
 }
 
-pub async fn list_debug_sessions(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+/// # List debug sessions
+/// Debug sessions: id, name, state, and the current one (the default target).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListDebugSessions {
+    #[serde(flatten)]
+    p: ProjectArg,
+}
+tool!(ListDebugSessions, "list_debug_sessions", Kind::Read,
+    out::obj(json!({"sessions": {"type": "array", "items": {"type": "object", "required": ["id", "name", "state", "is_current"]}}}), &["sessions"]),
+    list_debug_sessions);
+
+async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let listed = c.backend_sessions(&root).await?;
     let sessions = c.engine.with_state(|s| {
         let current = s.current.get(&root).cloned();
@@ -99,11 +134,17 @@ pub async fn list_debug_sessions(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult
     Ok(json!({ "sessions": sessions }))
 }
 
-#[derive(Deserialize)]
-pub struct StartArgs {
-    project_path: Option<String>,
+/// # Start a debug session
+/// Debug a run_configuration or a command ('python3 app.py'). Set breakpoints first; wait_for_pause returns the first stop. Asks the user first.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StartDebugSession {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     run_configuration: Option<String>,
+    #[schemars(length(min = 1))]
     command: Option<String>,
+    /// debugpy, gdb, lldb or delve, when not inferable.
     adapter: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
@@ -112,11 +153,15 @@ pub struct StartArgs {
     stop_on_exception: bool,
     #[serde(default)]
     wait_for_pause: bool,
-    timeout_ms: Option<u64>,
+    #[serde(flatten)]
+    t: TimeoutArg,
 }
+tool!(StartDebugSession, "start_debug_session", Kind::Destructive { idempotent: false },
+    out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}, "pause": out::stop_result()}), &["session_id", "state", "message"]),
+    start_debug_session);
 
-pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let what = match (&a.run_configuration, &a.command) {
         (Some(rc), None) => format!("run configuration '{rc}'"),
         (None, Some(cmd)) => format!("command `{cmd}`"),
@@ -142,7 +187,7 @@ pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
     let info = launch(c, &root, request).await?;
     let mut out = json!({"session_id": info.id, "name": info.name});
     if a.wait_for_pause {
-        let timeout = a.timeout_ms.unwrap_or(30_000);
+        let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c.wait_until(&info.id, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
         let pause = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
@@ -161,16 +206,20 @@ pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
     Ok(out)
 }
 
-/// Arguments of the tools that take only a project and a session.
-#[derive(Deserialize)]
-pub struct SessionArgs {
-    pub(super) project_path: Option<String>,
-    pub(super) session_id: Option<String>,
+/// # Stop a debug session
+/// Terminate a session and its process.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StopDebugSession {
+    #[serde(flatten)]
+    s: SessionArg,
 }
+tool!(StopDebugSession, "stop_debug_session", Kind::Destructive { idempotent: true },
+    out::obj(json!({"session_id": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}}), &["session_id", "state"]),
+    stop_debug_session);
 
-pub async fn stop_debug_session(c: &mut Call<'_>, a: SessionArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
         return Ok(json!({"session_id": sid, "state": "stopped", "message": "the session had already ended"}));
     }
@@ -185,24 +234,39 @@ pub async fn stop_debug_session(c: &mut Call<'_>, a: SessionArgs) -> ToolResult 
     }))
 }
 
-#[derive(Deserialize)]
-pub struct StatusArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    include_variables: Option<bool>,
-    include_source_context: Option<bool>,
-    source_context_lines: Option<u32>,
-    max_stack_frames: Option<u32>,
+fn five() -> u32 {
+    5
 }
+
+/// # Debug session status
+/// State, stop reason, location, stack, variables, watches, source and output of a session in one call.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetDebugSessionStatus {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[serde(default = "yes")]
+    include_variables: bool,
+    #[serde(default = "yes")]
+    include_source_context: bool,
+    #[serde(default = "five")]
+    #[schemars(range(max = 50))]
+    source_context_lines: u32,
+    #[serde(default = "five")]
+    #[schemars(range(min = 1, max = 100))]
+    max_stack_frames: u32,
+}
+tool!(GetDebugSessionStatus, "get_debug_session_status", Kind::Read,
+    out::obj(json!({"session_id": {"type": ["string", "null"]}, "state": {"type": "string"}, "message": {"type": "string"}}), &["state"]),
+    get_debug_session_status);
 
 /// Output entries get_debug_session_status returns (the latest ones).
 const RECENT_OUTPUT: usize = 50;
 
-pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = match c.session(&root, a.session_id.as_deref()).await {
+async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = match c.session(&root, a.s.session_id.as_deref()).await {
         Ok(sid) => sid,
-        Err(e) if a.session_id.is_none() && e.0.starts_with("no debug session") => {
+        Err(e) if a.s.session_id.is_none() && e.0.starts_with("no debug session") => {
             let backend = c.engine.backend.clone();
             let configs = c.bk("run_configurations", backend.run_configurations(&root)).await.unwrap_or_default();
             let names: Vec<&str> = configs.iter().map(|r| r.name.as_str()).collect();
@@ -267,7 +331,7 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
         });
         out["breakpoint_hit"] = json!(hits);
     }
-    let max = a.max_stack_frames.unwrap_or(5);
+    let max = a.max_stack_frames;
     let page = c.bk("frames", backend.frames(&sid, &thread, 0, max)).await?;
     let frames: Vec<Value> = page
         .frames
@@ -284,7 +348,7 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
     out["location"] = current_frame.as_ref().map(location).unwrap_or(Value::Null);
     out["stack_summary"] = json!(frames);
     out["total_stack_depth"] = json!(page.total.unwrap_or(page.frames.len() as u32));
-    if a.include_variables.unwrap_or(true) {
+    if a.include_variables {
         match variables::frame_values(c, &sid, &thread, selected, variables::Scope::All, 1, c.cfg.max_children).await {
             Ok(v) => out["variables"] = v["variables"].clone(),
             Err(e) => out["variables_error"] = json!(e.0),
@@ -292,11 +356,11 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
     }
     snapshot::refresh_watches(c, &sid).await;
     out["watches"] = json!(snapshot::project_watches(c, &sid));
-    if a.include_source_context.unwrap_or(true) {
+    if a.include_source_context {
         if let Some(f) = current_frame.as_ref().filter(|f| f.file.is_some() && f.line.is_some()) {
             let file = f.file.clone().unwrap_or_default();
             match c.file_in_project(&root, &file) {
-                Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines.unwrap_or(5)).await {
+                Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines).await {
                     Ok(ctx) => out["source_context"] = ctx,
                     Err(e) => out["source_context_error"] = json!(e.0),
                 },
