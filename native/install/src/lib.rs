@@ -258,7 +258,7 @@ pub fn plan(env: &Env, ids: &[AgentId], server: &Server, action: Action) -> Vec<
 pub fn copy_text(id: AgentId, server: &Server) -> String {
     let agent = agents::agent(id);
     let entry = agents::entry(id, server);
-    let path_hint = match agent.format {
+    match agent.format {
         Format::Json { servers_key } => {
             let mut text = edit_json::edit("snippet", "{}\n", servers_key, &server.name, Some(&entry)).unwrap_or_default();
             if let Some(hint) = cli_hint(id, server) {
@@ -274,8 +274,7 @@ pub fn copy_text(id: AgentId, server: &Server) -> String {
             text
         }
         Format::YamlList { key } => edit_yaml::edit("snippet", "", key, &server.name, Some(&entry)).unwrap_or_default(),
-    };
-    path_hint
+    }
 }
 
 /// The agent's own command doing the same (shown to users; never run by the installer).
