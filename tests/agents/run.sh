@@ -41,6 +41,17 @@ stop_server() { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; 
 # A first run only to learn a free port; the server is restarted on it after the install.
 start_server
 stop_server
+# --dry-run prints the diff and writes nothing.
+out=$("$BIN" install --dry-run --agent codex --url "$URL" 2>&1)
+{ echo "$out" | grep -q '^+\[mcp_servers.debugger-mcp\]' && [ ! -e "$HOME/.codex/config.toml" ] && [ ! -e "$HOME/.config/debugger-mcp/config.toml" ]; } \
+  && ok "install --dry-run shows the diff and writes nothing" || { bad "install --dry-run"; echo "$out"; }
+# A broken file is refused with file:line (exit 2); the other agents are still installed.
+printf '{\n  "mcpServers": {\n' > "$HOME/.gemini/settings.json"
+out=$("$BIN" install --agent gemini --agent codex --url "$URL" 2>&1); rc=$?
+{ [ "$rc" = 2 ] && echo "$out" | grep -q "gemini: error: $HOME/.gemini/settings.json:2:17: Unterminated object" && grep -q debugger-mcp "$HOME/.codex/config.toml" \
+  && [ "$(cat "$HOME/.gemini/settings.json")" = "$(printf '{\n  "mcpServers": {')" ]; } \
+  && ok "a broken file is refused with file:line, others installed" || { bad "broken file (rc=$rc)"; echo "$out"; }
+rm -f "$HOME/.gemini/settings.json"
 "$BIN" install --agent claude-code --agent codex --agent gemini --url "$URL" > "$T/install.out" 2>&1 \
   && ok "debugger-mcp install (3 agents)" || { bad "debugger-mcp install"; cat "$T/install.out"; }
 # serve reads the installed token from ~/.config/debugger-mcp/config.toml (no debugger-mcp.toml in the project).
