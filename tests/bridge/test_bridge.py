@@ -164,3 +164,17 @@ async def test_explicit_project_no_server_has_open_is_headless(world):
         async with Client(world.stdio(world.root, "--project", str(beta)), mode="legacy") as client:
             assert "running headless over DAP" in client.instructions
             assert "beta-launch" in await launches(client)
+
+
+async def test_record_of_a_server_that_is_gone_is_ignored(world):
+    # A record left behind whose pid is alive (here: this test process) but nothing listens.
+    alpha = world.project("alpha")
+    disc = world.root / "discovery"
+    disc.mkdir(parents=True, exist_ok=True)
+    (disc / f"{os.getpid()}.json").write_text(json.dumps({
+        "pid": os.getpid(), "url": "http://127.0.0.1:9/debugger-mcp", "port": 9,
+        "product": "ghost", "roots": [str(alpha)]}))
+    with anyio.fail_after(60):
+        async with Client(world.stdio(alpha), mode="legacy") as client:
+            assert "running headless over DAP" in client.instructions
+            assert "alpha-launch" in await launches(client)

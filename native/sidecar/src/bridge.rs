@@ -35,7 +35,16 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(75);
 
 /// Live servers: discovery records, else whatever answers on the IDE port range.
 pub async fn find_servers() -> Vec<Record> {
-    let records = discovery::list();
+    let mut records = Vec::new();
+    for r in discovery::list() {
+        // A record whose process id was reused by another program looks alive: only servers
+        // that accept a connection count.
+        let addr = format!("127.0.0.1:{}", r.port);
+        match tokio::time::timeout(Duration::from_millis(500), tokio::net::TcpStream::connect(addr)).await {
+            Ok(Ok(_)) => records.push(r),
+            _ => tracing::debug!(url = %r.url, "discovery record of a server that does not accept connections; skipped"),
+        }
+    }
     if !records.is_empty() {
         return records;
     }
