@@ -8,7 +8,21 @@ use jni::EnvUnowned;
 use jni::objects::{JClass, JString};
 use std::sync::Mutex;
 
-static PUBLISHED: Mutex<Option<Published>> = Mutex::new(None);
+static PUBLISHED: Mutex<Option<(Published, Record)>> = Mutex::new(None);
+
+/// The settings' token changed (watcher): the discovery record must carry the new one, or the
+/// stdio bridge would be refused.
+pub(crate) fn token_changed(token: Option<String>) {
+    let mut slot = PUBLISHED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((published, record)) = slot.as_mut()
+        && record.token != token
+    {
+        record.token = token;
+        if let Err(e) = published.update(record) {
+            tracing::warn!("cannot update the discovery record with the new token: {e}");
+        }
+    }
+}
 
 /// Plans an install request (JSON, see `debugger_mcp_install::report`): every agent's status,
 /// file, diff and copy text. Writes nothing.
@@ -68,10 +82,10 @@ pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_publishDiscover
                 Err(e) => format!("bad discovery record: {e}"),
                 Ok(record) => {
                     let mut slot = PUBLISHED.lock().unwrap_or_else(|e| e.into_inner());
-                    let result = match slot.as_ref() {
-                        Some(p) => p.update(&record),
+                    let result = match slot.as_mut() {
+                        Some((p, current)) => p.update(&record).map(|()| *current = record),
                         None => discovery::publish(&record).map(|p| {
-                            *slot = Some(p);
+                            *slot = Some((p, record));
                         }),
                     };
                     result.err().map(|e| format!("cannot write the discovery record: {e}")).unwrap_or_default()

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import anyio
@@ -126,3 +127,40 @@ def test_two_ides_routed_by_directory_and_project_path(ides):
     anyio.run(main)
     assert "list_run_configurations" in b.history_tools() and "list_run_configurations" not in a.history_tools()
     assert "list_breakpoints" in a.history_tools() and "list_breakpoints" not in b.history_tools()
+
+
+def test_token_installed_from_the_tool_window_is_enforced_at_once(ides):
+    """Install through the plugin's InstallBridge path writes the token into the IDE settings;
+    the IDE's server enforces it without a restart, its discovery record carries it, and the
+    stdio bridge still gets through."""
+    ide = ides("tok")
+    url = f"http://127.0.0.1:{ide.port}/debugger-mcp"
+
+    def post(token=None):
+        req = urllib.request.Request(url, data=b'{"jsonrpc":"2.0","id":1,"method":"ping"}', method="POST",
+                                     headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    assert post() != 401, "no token configured yet"
+    # What InstallBridge.apply does to the IDE settings (the installer crate's token writer).
+    settings = [a for a in ide.proc.args if a.endswith(".toml")][0]
+    with open(settings, "a") as f:
+        f.write('\n[http]\ntoken = "from-the-tool-window"\n')
+    deadline = time.time() + 10
+    while post() != 401 and time.time() < deadline:
+        time.sleep(0.1)
+    assert post() == 401, "the new token is enforced without a restart"
+    assert post("from-the-tool-window") != 401
+    record = json.load(open(os.path.join(ides.discovery, os.listdir(ides.discovery)[0])))
+    assert record["token"] == "from-the-tool-window"
+
+    async def main():
+        with anyio.fail_after(60):
+            async with Client(stdio(ides, ide.project), mode="legacy") as client:
+                data(await client.call_tool("list_breakpoints", {}))
+    anyio.run(main)
