@@ -97,7 +97,7 @@ object InstallOnAgentsModel {
         if (report.settingsStatus == "error") {
             append("Server settings: not changed — ${report.settingsError}\n")
         } else if (report.settingsStatus == "create" || report.settingsStatus == "update") {
-            append("Server settings: bearer token written to ${shortPath(report.settingsPath ?: "", home)} (takes effect when the IDE's server restarts)\n")
+            append("Server settings: bearer token written to ${shortPath(report.settingsPath ?: "", home)} (enforced from now on)\n")
         }
         for (row in report.rows) {
             val file = shortPath(row.path, home)
