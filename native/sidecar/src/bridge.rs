@@ -131,6 +131,35 @@ async fn post(
     Ok(sender.send_request(req.body(Full::new(Bytes::from(body)))?).await?)
 }
 
+/// Splits an SSE byte stream into the `data` of its events. Works on bytes until a line is
+/// complete: a chunk may end inside a UTF-8 character.
+#[derive(Default)]
+struct SseDecoder {
+    buf: Vec<u8>,
+    data: String,
+}
+
+impl SseDecoder {
+    fn push(&mut self, chunk: &[u8]) -> Vec<String> {
+        self.buf.extend_from_slice(chunk);
+        let mut events = Vec::new();
+        while let Some(nl) = self.buf.iter().position(|&b| b == b'\n') {
+            let raw: Vec<u8> = self.buf.drain(..=nl).collect();
+            let line = String::from_utf8_lossy(&raw[..nl]);
+            let line = line.trim_end_matches('\r');
+            if let Some(d) = line.strip_prefix("data:") {
+                if !self.data.is_empty() {
+                    self.data.push('\n');
+                }
+                self.data.push_str(d.strip_prefix(' ').unwrap_or(d));
+            } else if line.is_empty() && !self.data.is_empty() {
+                events.push(std::mem::take(&mut self.data));
+            }
+        }
+        events
+    }
+}
+
 #[derive(Default)]
 struct Upstream {
     session: Option<String>,
@@ -255,8 +284,7 @@ impl Bridge {
         }
         let mut pending = Vec::new();
         if is_sse {
-            let mut buf = String::new();
-            let mut data = String::new();
+            let mut decoder = SseDecoder::default();
             loop {
                 let frame = match tokio::time::timeout(CALL_TIMEOUT, body.frame()).await {
                     Err(_) => return Err(Failure::Gone(format!("{} stopped answering mid-call", server.url))),
@@ -265,20 +293,9 @@ impl Bridge {
                     Ok(Some(Ok(f))) => f,
                 };
                 let Ok(chunk) = frame.into_data() else { continue };
-                buf.push_str(&String::from_utf8_lossy(&chunk));
-                while let Some(nl) = buf.find('\n') {
-                    let line = buf[..nl].trim_end_matches('\r').to_owned();
-                    buf.drain(..=nl);
-                    if let Some(d) = line.strip_prefix("data:") {
-                        if !data.is_empty() {
-                            data.push('\n');
-                        }
-                        data.push_str(d.strip_prefix(' ').unwrap_or(d));
-                    } else if line.is_empty() && !data.is_empty() {
-                        if let Ok(msg) = serde_json::from_str::<Value>(&data) {
-                            relay(msg, &mut pending, &mut answer);
-                        }
-                        data.clear();
+                for data in decoder.push(&chunk) {
+                    if let Ok(msg) = serde_json::from_str::<Value>(&data) {
+                        relay(msg, &mut pending, &mut answer);
                     }
                 }
                 if answer.is_some() {
@@ -481,6 +498,17 @@ mod tests {
 
     fn rec(pid: u32, roots: &[&str]) -> Record {
         Record { pid, url: format!("http://127.0.0.1:{pid}/debugger-mcp"), port: 1, token: None, product: "p".into(), roots: roots.iter().map(PathBuf::from).collect() }
+    }
+
+    #[test]
+    fn sse_events_survive_chunks_split_anywhere() {
+        let stream = "id: 1\r\ndata: {\"text\":\"Grüße – 完了\"}\r\n\r\n: keep-alive\n\ndata: {\"a\":\ndata: 1}\n\n".as_bytes();
+        for split in 1..stream.len() {
+            let mut d = SseDecoder::default();
+            let mut events = d.push(&stream[..split]);
+            events.extend(d.push(&stream[split..]));
+            assert_eq!(events, vec!["{\"text\":\"Grüße – 完了\"}".to_string(), "{\"a\":\n1}".to_string()], "split at {split}");
+        }
     }
 
     #[test]
