@@ -25,6 +25,8 @@ cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/
 trap cleanup EXIT
 export HOME="$T/home" XDG_CONFIG_HOME= DEBUGGER_MCP_DISCOVERY_DIR="$T/discovery"
 unset CODEX_HOME XDG_RUNTIME_DIR
+# No auto-update or telemetry traffic from the agents during the test.
+export DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 GEMINI_TELEMETRY_ENABLED=false
 mkdir -p "$HOME/.claude" "$HOME/.codex" "$HOME/.gemini" "$T/proj"
 # Gemini CLI suppresses user-level servers in untrusted folders; trust the test project.
 printf '{\n  "%s": "TRUST_FOLDER"\n}\n' "$T/proj" > "$HOME/.gemini/trustedFolders.json"
