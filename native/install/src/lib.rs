@@ -206,14 +206,14 @@ pub fn parse_agents(names: &[String]) -> Result<Vec<AgentId>, InstallError> {
         .collect()
 }
 
-/// Agents that look installed for this user: their own directory exists. The workspace entry
+/// Agents that look installed for this user: their own directory or their config file exists. The workspace entry
 /// (`.vscode/mcp.json`) counts when the project already has a `.vscode` directory.
 pub fn detect(env: &Env) -> Vec<AgentId> {
     AGENTS
         .iter()
         .filter(|a| match a.id {
             AgentId::VsCodeWorkspace => env.workspace.join(".vscode").is_dir(),
-            id => agents::presence_dir(id, env).is_dir(),
+            id => agents::presence_dir(id, env).is_dir() || agents::config_path(id, env).is_file(),
         })
         .map(|a| a.id)
         .collect()

@@ -209,6 +209,9 @@ fn detection_follows_agent_directories() {
     std::fs::create_dir_all(env.home.join("Library/Application Support/Claude")).unwrap();
     std::fs::create_dir_all(env.workspace.join(".vscode")).unwrap();
     assert_eq!(install::detect(&env), vec![AgentId::Codex, AgentId::VsCodeWorkspace, AgentId::ClaudeDesktop]);
+    // Claude Code without ~/.claude but with its ~/.claude.json.
+    std::fs::write(env.home.join(".claude.json"), "{}").unwrap();
+    assert!(install::detect(&env).contains(&AgentId::ClaudeCode));
 }
 
 /// The server's settings file gets `[http] token` without losing what it had.
