@@ -175,6 +175,9 @@ struct State {
     init_params: Option<Value>,
     /// Server-to-client request ids → the server that asked.
     pending_server_requests: HashMap<String, String>,
+    /// Debug session ids → the server that started them: a call naming a session goes there
+    /// even without project_path.
+    session_servers: HashMap<String, String>,
 }
 
 pub struct Bridge {
@@ -198,10 +201,16 @@ impl Bridge {
     /// Picks the server for a message: `project_path` of a tool call, else the project. Tool
     /// calls must land on the right project (`strict`); anything else (initialize, tools/list,
     /// ping: the same on every server) may go to any server.
-    async fn route(&self, project_path: Option<&str>, strict: bool) -> Result<Record, String> {
+    async fn route(&self, project_path: Option<&str>, session_id: Option<&str>, strict: bool) -> Result<Record, String> {
         let mut st = self.state.lock().await;
         if st.servers.is_empty() {
             st.servers = find_servers().await;
+        }
+        if project_path.is_none()
+            && let Some(url) = session_id.and_then(|sid| st.session_servers.get(sid))
+            && let Some(r) = st.servers.iter().find(|r| &r.url == url)
+        {
+            return Ok(r.clone());
         }
         let path = project_path.map(PathBuf::from).unwrap_or_else(|| st.project.clone());
         if let Some(r) = choose(&st.servers, &path).or(if strict { None } else { st.servers.first() }) {
@@ -369,6 +378,9 @@ impl Bridge {
         if method == "notifications/initialized" {
             return; // sent per server by ensure_initialized
         }
+        let session_id = (method == "tools/call")
+            .then(|| msg["params"]["arguments"]["session_id"].as_str().map(str::to_owned))
+            .flatten();
         let project_path = (method == "tools/call")
             .then(|| msg["params"]["arguments"]["project_path"].as_str().map(str::to_owned))
             .flatten();
@@ -377,7 +389,7 @@ impl Bridge {
         }
         let mut last_error = String::new();
         for attempt in 0..2 {
-            let server = match self.route(project_path.as_deref(), method == "tools/call").await {
+            let server = match self.route(project_path.as_deref(), session_id.as_deref(), method == "tools/call").await {
                 Ok(s) => s,
                 Err(e) => {
                     last_error = e;
@@ -408,6 +420,9 @@ impl Bridge {
                 }
                 self.ensure_initialized(&server).await?;
                 if let Some(answer) = self.exchange(&server, &msg).await? {
+                    if let Some(sid) = answer["result"]["structuredContent"]["session_id"].as_str() {
+                        self.state.lock().await.session_servers.insert(sid.to_owned(), server.url.clone());
+                    }
                     self.send(&answer);
                 }
                 Ok(())
@@ -453,6 +468,7 @@ pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
             upstreams: HashMap::new(),
             init_params: None,
             pending_server_requests: HashMap::new(),
+            session_servers: HashMap::new(),
         }),
         out: tx,
         next_id: std::sync::atomic::AtomicU64::new(1),

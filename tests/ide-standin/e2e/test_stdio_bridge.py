@@ -164,3 +164,23 @@ def test_token_installed_from_the_tool_window_is_enforced_at_once(ides):
             async with Client(stdio(ides, ide.project), mode="legacy") as client:
                 data(await client.call_tool("list_breakpoints", {}))
     anyio.run(main)
+
+
+def test_calls_naming_a_session_go_to_the_ide_that_runs_it(ides):
+    a, b = ides("alpha"), ides("beta")
+    app = os.path.join(a.project, "src", "demo", "App.java")
+
+    async def main():
+        with anyio.fail_after(120):
+            # Working directory in beta; the session is started in alpha by project_path.
+            async with Client(stdio(ides, b.project), mode="legacy") as client:
+                data(await client.call_tool("set_breakpoint", {"file_path": app, "line": marker(app, "@print"), "project_path": a.project}))
+                started = data(await client.call_tool("start_debug_session", {
+                    "run_configuration": "App", "wait_for_pause": True, "project_path": a.project}))
+                sid = started["session_id"]
+                # No project_path: the bridge knows alpha runs this session.
+                stack = data(await client.call_tool("get_stack_trace", {"session_id": sid}))
+                assert stack["frames"][0]["line"] == marker(app, "@print")
+                data(await client.call_tool("stop_debug_session", {"session_id": sid}))
+    anyio.run(main)
+    assert "get_stack_trace" in a.history_tools() and "get_stack_trace" not in b.history_tools()
