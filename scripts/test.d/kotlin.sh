@@ -91,6 +91,7 @@ PURE=(
   "$PLUGIN/src/main/kotlin/com/debuggermcp/http/RequestGuard.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/nativelib/NativeLibraryLocator.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/HistoryEntries.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/InstallOnAgentsModel.kt"
 )
 # src/test/kotlin/**/platform/ holds IntelliJ Platform tests: they need the real SDK (Gradle/CI only).
 mapfile -t TESTS < <(find "$PLUGIN/src/test/kotlin" -name '*.kt' -not -path '*/platform/*' | sort)

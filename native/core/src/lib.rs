@@ -12,6 +12,7 @@
 
 pub mod backend;
 pub mod config;
+pub mod discovery;
 pub mod engine;
 #[cfg(feature = "fake-backend")]
 pub mod fake;

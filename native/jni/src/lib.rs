@@ -12,6 +12,7 @@
 //! blocking diagnostic `backendCall`; every callback has a timeout; logs go to the IDE log.
 
 pub mod backend;
+mod install;
 mod jvm;
 mod logging;
 pub mod ops;
@@ -231,11 +232,15 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
         let _entered = runtime.enter();
         Engine::new(backend.clone(), stream, config.clone())
     };
+    // The router reads the bearer token from here; the settings watcher updates it, so a token
+    // the installer writes into the settings file is enforced without a restart.
+    let live_token: debugger_mcp_core::http::LiveToken =
+        Arc::new(RwLock::new(config.http.token.clone().filter(|t| !t.is_empty())));
     let (router, router_cancel) = {
         let _entered = runtime.enter();
-        router::build(&engine, &config)
+        router::build(&engine, &config, live_token.clone())
     };
-    let watcher = watch_settings(&path, engine.clone(), backend.clone());
+    let watcher = watch_settings(&path, engine.clone(), backend.clone(), live_token);
     let bridge = Arc::new(Bridge {
         handle: runtime.handle().clone(),
         runtime: Mutex::new(Some(runtime)),
@@ -269,7 +274,12 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
 
 /// Settings are owned by Rust and watched (SPEC §5): an edit of the TOML file by hand or by another
 /// process applies at once; an invalid edit is logged and the previous settings stay.
-fn watch_settings(path: &std::path::Path, engine: Arc<Engine>, backend: Arc<JniBackend>) -> Option<notify::RecommendedWatcher> {
+fn watch_settings(
+    path: &std::path::Path,
+    engine: Arc<Engine>,
+    backend: Arc<JniBackend>,
+    live_token: debugger_mcp_core::http::LiveToken,
+) -> Option<notify::RecommendedWatcher> {
     use notify::{RecursiveMode, Watcher};
     let dir = path.parent().filter(|d| d.is_dir())?.to_path_buf();
     let file = path.to_path_buf();
@@ -282,7 +292,14 @@ fn watch_settings(path: &std::path::Path, engine: Arc<Engine>, backend: Arc<JniB
         if !event.paths.iter().any(|p| p.file_name() == Some(name.as_os_str())) {
             return;
         }
-        match Config::load(&file) {
+        let loaded = Config::load(&file);
+        if let Ok(config) = &loaded {
+            // Also when the rest equals the engine's (saveSettings set it already).
+            let token = config.http.token.clone().filter(|t| !t.is_empty());
+            *live_token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+            install::token_changed(token);
+        }
+        match loaded {
             Ok(config) if config != engine.config() => {
                 backend.set_timeouts(config.backend_timeout_ms, config.launch_timeout_ms);
                 engine.set_config(config);

@@ -2,13 +2,17 @@
 //!
 //! ```text
 //! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN] [--brave]
-//! debugger-mcp stdio --project DIR [--config FILE] [--brave]
+//! debugger-mcp stdio [--project DIR] [--config FILE] [--brave] [--headless]
+//! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall]
 //! ```
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
 //!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
 //!   stderr. Non-loopback listen addresses are refused.
-//! - `stdio` serves MCP on stdin/stdout with the same backend; logs on stderr only.
+//! - `stdio` relays MCP on stdin/stdout to the running IDE or `serve` that has the project open
+//!   (discovery records, see `debugger_mcp_core::discovery`; bridge.rs); with none it serves
+//!   headless with the DAP backend, saying so in its instructions. Logs on stderr only.
+//! - `serve` writes a discovery record while it runs.
 //! - Settings: `--config FILE`; otherwise `DIR/debugger-mcp.toml` when it exists; otherwise
 //!   `$XDG_CONFIG_HOME/debugger-mcp/config.toml` (default `~/.config/debugger-mcp/config.toml`);
 //!   a missing file means defaults. `--token` (or env `DEBUGGER_MCP_TOKEN`) overrides
@@ -57,10 +61,40 @@ enum Command {
         #[arg(long)]
         brave: bool,
     },
-    /// Serve MCP on stdin/stdout (logs on stderr).
-    Stdio {
+    /// Add (or remove) this server in AI agents' config files; without --agent, every agent found.
+    Install {
+        /// Agent to configure (repeatable): claude-code, codex, cursor, vscode, vscode-workspace,
+        /// windsurf, gemini, cline, continue, zed, claude-desktop.
+        #[arg(long = "agent", value_name = "NAME")]
+        agents: Vec<String>,
+        /// MCP endpoint to write (default: the IDE's http://127.0.0.1:63342/debugger-mcp).
+        #[arg(long, value_name = "URL", conflicts_with = "stdio")]
+        url: Option<String>,
+        /// Write `debugger-mcp stdio` (the bridge that finds the running server) instead of a URL.
+        #[arg(long)]
+        stdio: bool,
+        /// Print the diff of every file that would change; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Remove the server's entry instead.
+        #[arg(long)]
+        uninstall: bool,
+        /// Project directory for workspace-level configs (default: the current directory).
         #[arg(long, value_name = "DIR")]
-        project: PathBuf,
+        project: Option<PathBuf>,
+        /// Server settings file that receives the token (default: ~/.config/debugger-mcp/config.toml).
+        #[arg(long, value_name = "FILE")]
+        settings: Option<PathBuf>,
+    },
+    /// MCP on stdin/stdout (logs on stderr): relays to the running IDE / `serve` whose projects
+    /// contain the project (found through discovery records); with none, serves headless.
+    Stdio {
+        /// Project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Serve headless over DAP even when a running server could be reached.
+        #[arg(long)]
+        headless: bool,
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
         /// Brave mode (see `serve --brave`).
@@ -69,8 +103,19 @@ enum Command {
     },
 }
 
+mod bridge;
+mod install_cmd;
+
 fn main() {
     let cli = Cli::parse();
+    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings } = cli.command {
+        // No runtime needed: the installer only reads and writes files.
+        if let Err(e) = install_cmd::run(install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings }) {
+            eprintln!("debugger-mcp: error: {e:#}");
+            std::process::exit(2);
+        }
+        return;
+    }
     // Logs always on stderr: stdout carries the URL line (serve) or the protocol (stdio).
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -89,7 +134,8 @@ fn main() {
     let result = runtime.block_on(async move {
         match cli.command {
             Command::Serve { project, listen, config, token, brave } => serve(project, listen, config, token, brave).await,
-            Command::Stdio { project, config, brave } => stdio(project, config, brave).await,
+            Command::Stdio { project, config, headless, brave } => stdio(project, config, headless, brave).await,
+            Command::Install { .. } => unreachable!("handled before the runtime starts"),
         }
     });
     // Background tasks (adapters' readers, watchers) must not hold the exit.
@@ -232,6 +278,23 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => format!("http://[::1]:{}/debugger-mcp", local.port()),
         ip => format!("http://{ip}:{}/debugger-mcp", local.port()),
     };
+    // The discovery record lets `debugger-mcp stdio` find this server; removed on exit (drop).
+    // Written before the URL line so a launcher that read the URL can count on it.
+    let _published = match debugger_mcp_core::discovery::publish(&debugger_mcp_core::discovery::Record {
+        pid: std::process::id(),
+        url: url.clone(),
+        port: local.port(),
+        token: config.http.token.clone(),
+        product: "debugger-mcp serve".into(),
+        roots: vec![project.clone()],
+    }) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            tracing::warn!("cannot write the discovery record (stdio bridges will not find this server): {e}");
+            None
+        }
+    };
+
     {
         // The first stdout line is the contract with launchers (tests, IDE discovery).
         let mut out = std::io::stdout().lock();
@@ -239,7 +302,6 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         out.flush()?;
     }
     tracing::info!(%url, project = %project.display(), token = config.http.token.is_some(), "serving");
-
     let shutdown = {
         let cancel = cancel.clone();
         async move {
@@ -273,8 +335,26 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
     Ok(())
 }
 
-async fn stdio(project: PathBuf, config: Option<PathBuf>, brave: bool) -> Result<()> {
-    let project = check_project(&project)?;
+async fn stdio(project: Option<PathBuf>, config: Option<PathBuf>, headless: bool, brave: bool) -> Result<()> {
+    let explicit = project.is_some();
+    let project = check_project(&match project {
+        Some(p) => p,
+        None => std::env::current_dir()?,
+    })?;
+    if !headless {
+        let servers = bridge::find_servers().await;
+        // An explicit --project needs a server that has it open; from a bare working directory
+        // (Claude Desktop starts us in /) a single running server is the one meant.
+        let usable = if explicit {
+            servers.iter().any(|r| r.best_root_for(&project).is_some())
+        } else {
+            !servers.is_empty()
+        };
+        if usable {
+            tracing::info!(servers = servers.len(), project = %project.display(), "relaying stdio to the running server(s)");
+            return bridge::run(project, servers).await;
+        }
+    }
     let mut config = load_config(&project, config)?;
     config.brave_mode |= brave;
     let host = build(&project, config)?;
@@ -284,7 +364,13 @@ async fn stdio(project: PathBuf, config: Option<PathBuf>, brave: bool) -> Result
         shutdown_signal().await;
         signal_cancel.cancel();
     });
-    let result = debugger_mcp_core::stdio::serve_stdio(host.engine.handler(), cancel).await;
+    let note = format!(
+        "This is `debugger-mcp stdio` running headless over DAP for {} (no running IDE or `debugger-mcp serve` has this project open{}). Debug sessions here use debugpy, gdb or lldb-dap directly; to debug in the IDE instead, open the project there and restart this server.",
+        project.display(),
+        if headless { "; --headless was given" } else { "" }
+    );
+    let handler = host.engine.handler().with_instructions_note(note);
+    let result = debugger_mcp_core::stdio::serve_stdio(handler, cancel).await;
     stop_debug_sessions(&host.backend).await;
     match result {
         Ok(()) => Ok(()),

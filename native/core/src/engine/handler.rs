@@ -41,11 +41,20 @@ pub struct McpHandler {
     /// the clients of one server: the last `setLevel` wins.
     #[allow(deprecated)]
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    /// Host-specific sentence appended to the instructions (e.g. the stdio bridge saying it
+    /// found no IDE and serves headless).
+    instructions_note: Option<Arc<str>>,
 }
 
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
-        Self { engine, log_level: Arc::new(Mutex::new(None)) }
+        Self { engine, log_level: Arc::new(Mutex::new(None)), instructions_note: None }
+    }
+
+    /// Appends `note` to the server instructions the client sees at initialize.
+    pub fn with_instructions_note(mut self, note: impl Into<Arc<str>>) -> Self {
+        self.instructions_note = Some(note.into());
+        self
     }
 
     /// Sends a one-line log of a finished tool call when the client asked for that level:
@@ -131,7 +140,10 @@ impl ServerHandler for McpHandler {
                     .with_title("Debugger MCP")
                     .with_description("Lets AI agents drive a debugger: breakpoints, sessions, stepping, variables, evaluation, watches."),
             )
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(match &self.instructions_note {
+                Some(note) => format!("{INSTRUCTIONS}\n\n{note}"),
+                None => INSTRUCTIONS.to_string(),
+            })
     }
 
     async fn list_tools(

@@ -59,7 +59,14 @@ pub struct RouterOptions {
     pub cancel: CancellationToken,
     /// Keep-alive comment interval on SSE streams (both transports).
     pub sse_keep_alive: Duration,
+    /// When set, the token is read from here on every request instead of `token`, so a host
+    /// that reloads its settings (the IDE watches its settings file; the installer writes the
+    /// token into it) enforces a new token at once.
+    pub live_token: Option<LiveToken>,
 }
+
+/// A bearer token the host can change while the router runs.
+pub type LiveToken = Arc<std::sync::RwLock<Option<String>>>;
 
 impl RouterOptions {
     pub fn from_config(config: &HttpConfig) -> Self {
@@ -68,6 +75,7 @@ impl RouterOptions {
             max_body_bytes: config.max_body_bytes,
             cancel: CancellationToken::new(),
             sse_keep_alive: Duration::from_secs(15),
+            live_token: None,
         }
     }
 }
@@ -127,7 +135,7 @@ where
         .with_state(legacy)
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(security::Security::new(options.token, options.max_body_bytes)),
+            Arc::new(security::Security::new(options.token, options.max_body_bytes).with_live_token(options.live_token)),
             security::guard,
         ))
 }

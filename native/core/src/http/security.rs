@@ -21,12 +21,19 @@ use std::sync::Arc;
 
 pub struct Security {
     token: Option<String>,
+    live_token: Option<super::LiveToken>,
     max_body_bytes: usize,
 }
 
 impl Security {
     pub fn new(token: Option<String>, max_body_bytes: usize) -> Self {
-        Self { token, max_body_bytes }
+        Self { token, live_token: None, max_body_bytes }
+    }
+
+    /// Reads the token from `live` on every request (see `RouterOptions::live_token`).
+    pub fn with_live_token(mut self, live: Option<super::LiveToken>) -> Self {
+        self.live_token = live;
+        self
     }
 }
 
@@ -73,7 +80,12 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
         }
     }
     // 3. Bearer token.
-    if let Some(expected) = &sec.token {
+    let live = sec.live_token.as_ref().map(|l| l.read().unwrap_or_else(|e| e.into_inner()));
+    let expected = match &live {
+        Some(guard) => guard.as_ref().filter(|t| !t.is_empty()),
+        None => sec.token.as_ref(),
+    };
+    if let Some(expected) = expected {
         let presented = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())

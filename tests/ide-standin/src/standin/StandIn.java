@@ -46,6 +46,12 @@ public final class StandIn {
         Channel ch = start(port);
         int bound = ((InetSocketAddress) ch.localAddress()).getPort();
         NativeBridge.setServerUrl("http://127.0.0.1:" + bound + "/debugger-mcp");
+        // Like the plugin: a discovery record so `debugger-mcp stdio` finds this "IDE".
+        String record = Json.write(Json.m("url", "http://127.0.0.1:" + bound + "/debugger-mcp", "port", bound,
+            "product", "IDE stand-in", "roots", java.util.List.of(project.toString())));
+        String published = com.debuggermcp.bridge.InstallBridge.publishDiscovery(record);
+        if (!published.isEmpty()) System.err.println("discovery: " + published);
+        Runtime.getRuntime().addShutdownHook(new Thread(com.debuggermcp.bridge.InstallBridge::withdrawDiscovery));
         System.out.println("STANDIN READY " + bound);
         System.out.flush();
         ch.closeFuture().sync();

@@ -126,6 +126,8 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
                 val url = ServerUrl.afterBind({ server.waitForStart() }, { server.port })
                 NativeBridge.setServerUrl(url)
                 urlFuture.complete(url)
+                // The stdio bridge finds the IDE through this record; it needs the bound port too.
+                com.debuggermcp.ui.InstallOnAgentsDiscovery.publish(url, server.port)
             } catch (t: Throwable) {
                 if (t is CancellationException) throw t
                 LOG.warn("could not determine the built-in server's port", t)
@@ -143,6 +145,7 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
 
     override fun dispose() {
         if (state is State.Ready) {
+            com.debuggermcp.ui.InstallOnAgentsDiscovery.withdraw()
             try {
                 NativeBridge.shutdown()
             } catch (t: Throwable) {

@@ -89,6 +89,7 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
         header.add(status)
 
         val buttons = JPanel(FlowLayout(FlowLayout.LEFT, 4, 2))
+        buttons.add(button("Install on Agents…") { InstallOnAgentsDialog.show(project, this) })
         buttons.add(button("Refresh") { refresh() })
         buttons.add(button("Copy URL") {
             val url = DebuggerMcpService.getInstance().url
@@ -148,6 +149,10 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
             val service = DebuggerMcpService.getInstance()
             val state = service.state
             val url = service.url ?: ""
+            // Projects opened or closed since: the stdio bridge must see them (no-op when unchanged).
+            if (state is DebuggerMcpService.State.Ready && url.isNotEmpty()) {
+                InstallOnAgentsDiscovery.publish(url, url.substringAfterLast(':').substringBefore('/').toIntOrNull() ?: 0)
+            }
             val (entries, error) = if (state is DebuggerMcpService.State.Ready) {
                 try {
                     HistoryEntries.parse(NativeBridge.history(filter)) to null

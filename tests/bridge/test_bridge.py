@@ -1,0 +1,180 @@
+"""`debugger-mcp stdio` as a bridge, end to end with the Python MCP SDK (stdio client):
+
+- one running `debugger-mcp serve` (found through its discovery record) → relayed, with the
+  server's bearer token; the instructions say where the bridge is connected;
+- two running servers for two projects → routed by the working directory and by each call's
+  project_path; a path in neither gets an error listing both;
+- the server closing mid-session → a clear tool error, then the call works again once a server
+  for the project is back (new port, new session);
+- no server → headless over DAP, saying so in the instructions.
+
+Each test uses its own DEBUGGER_MCP_DISCOVERY_DIR so it sees only its own servers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def binary() -> str:
+    if os.environ.get("DEBUGGER_MCP_BIN"):
+        return os.environ["DEBUGGER_MCP_BIN"]
+    return str(pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "debug" / "debugger-mcp")
+
+
+def make_project(root: pathlib.Path, name: str) -> pathlib.Path:
+    p = root / name
+    p.mkdir()
+    (p / "main.py").write_text("print('hi')\n")
+    # A launch entry named after the project shows which server answered.
+    (p / "debugger-mcp.toml").write_text(
+        f'[[launch]]\nname = "{name}-launch"\nadapter = "debugpy"\nprogram = "${{workspaceFolder}}/main.py"\n'
+    )
+    return p
+
+
+class Server:
+    def __init__(self, project: pathlib.Path, env: dict, *extra: str):
+        self.proc = subprocess.Popen(
+            [binary(), "serve", "--project", str(project), *extra],
+            stdout=subprocess.PIPE, stderr=sys.stderr, text=True, env=env,
+        )
+        self.url = self.proc.stdout.readline().strip()
+        assert self.url.startswith("http://127.0.0.1:"), self.url
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def world():
+    root = pathlib.Path(tempfile.mkdtemp(prefix="dmcp-bridge-"))
+    env = dict(os.environ, DEBUGGER_MCP_DISCOVERY_DIR=str(root / "discovery"), HOME=str(root / "home"))
+    servers: list[Server] = []
+
+    class World:
+        def __init__(self):
+            self.root, self.env = root, env
+
+        def project(self, name):
+            return make_project(root, name)
+
+        def serve(self, project, *extra):
+            s = Server(project, env, *extra)
+            servers.append(s)
+            return s
+
+        def stdio(self, cwd, *args):
+            return StdioServerParameters(command=binary(), args=["stdio", *args], env=env, cwd=str(cwd))
+
+    yield World()
+    for s in servers:
+        if s.proc.poll() is None:
+            s.stop()
+
+
+def text(result) -> str:
+    return "\n".join(c.text for c in result.content if getattr(c, "text", None))
+
+
+async def launches(client, **args) -> str:
+    r = await client.call_tool("list_run_configurations", args)
+    assert not r.is_error, text(r)
+    return text(r)
+
+
+async def test_one_server_relayed_with_its_token(world):
+    alpha = world.project("alpha")
+    server = world.serve(alpha, "--token", "bridge-secret")
+    records = list((world.root / "discovery").glob("*.json"))
+    assert len(records) == 1 and json.loads(records[0].read_text())["token"] == "bridge-secret"
+    with anyio.fail_after(60):
+        async with Client(world.stdio(alpha), mode="legacy") as client:
+            assert "Connected through `debugger-mcp stdio`" in client.instructions
+            assert server.url in client.instructions
+            assert "alpha-launch" in await launches(client)
+    server.stop()
+    assert not list((world.root / "discovery").glob("*.json")), "serve removes its record on exit"
+
+
+async def test_two_servers_routed_by_directory_and_project_path(world):
+    alpha, beta = world.project("alpha"), world.project("beta")
+    world.serve(alpha)
+    world.serve(beta)
+    with anyio.fail_after(60):
+        async with Client(world.stdio(beta), mode="legacy") as client:
+            assert "beta-launch" in await launches(client)
+            out = await launches(client, project_path=str(alpha))
+            assert "alpha-launch" in out and "beta-launch" not in out
+            assert "beta-launch" in await launches(client, project_path=str(beta / "main.py"))
+        # From outside both projects: calls must name one, and the error lists them.
+        async with Client(world.stdio(world.root), mode="legacy") as client:
+            r = await client.call_tool("list_run_configurations", {})
+            assert r.is_error
+            msg = text(r)
+            assert "several Debugger MCP servers" in msg and str(alpha) in msg and str(beta) in msg, msg
+            assert "alpha-launch" in await launches(client, project_path=str(alpha))
+
+
+async def test_server_closing_mid_session_then_coming_back(world):
+    alpha = world.project("alpha")
+    first = world.serve(alpha)
+    with anyio.fail_after(90):
+        async with Client(world.stdio(alpha), mode="legacy") as client:
+            assert "alpha-launch" in await launches(client)
+            first.stop()
+            r = await client.call_tool("list_run_configurations", {})
+            assert r.is_error
+            assert "no Debugger MCP server is running" in text(r), text(r)
+            second = world.serve(alpha)
+            assert "alpha-launch" in await launches(client)
+
+
+async def test_no_server_serves_headless_and_says_so(world):
+    alpha = world.project("alpha")
+    with anyio.fail_after(60):
+        async with Client(world.stdio(alpha), mode="legacy") as client:
+            assert "running headless over DAP" in client.instructions
+            assert "alpha-launch" in await launches(client)
+
+
+async def test_explicit_project_no_server_has_open_is_headless(world):
+    alpha, beta = world.project("alpha"), world.project("beta")
+    world.serve(alpha)
+    with anyio.fail_after(60):
+        async with Client(world.stdio(world.root, "--project", str(beta)), mode="legacy") as client:
+            assert "running headless over DAP" in client.instructions
+            assert "beta-launch" in await launches(client)
+
+
+async def test_record_of_a_server_that_is_gone_is_ignored(world):
+    # A record left behind whose pid is alive (here: this test process) but nothing listens.
+    alpha = world.project("alpha")
+    disc = world.root / "discovery"
+    disc.mkdir(parents=True, exist_ok=True)
+    (disc / f"{os.getpid()}.json").write_text(json.dumps({
+        "pid": os.getpid(), "url": "http://127.0.0.1:9/debugger-mcp", "port": 9,
+        "product": "ghost", "roots": [str(alpha)]}))
+    with anyio.fail_after(60):
+        async with Client(world.stdio(alpha), mode="legacy") as client:
+            assert "running headless over DAP" in client.instructions
+            assert "alpha-launch" in await launches(client)
