@@ -71,7 +71,7 @@ async fn tools_over_mcp_with_elicitation() {
     assert_eq!(info.server_info.as_ref().unwrap().name, "debugger-mcp");
     assert!(info.instructions.as_deref().unwrap().contains("wait_for_pause"));
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 30);
+    assert_eq!(tools.len(), 33);
     let sb = tools.iter().find(|t| t.name == "set_breakpoint").unwrap();
     assert_eq!(sb.annotations.as_ref().unwrap().read_only_hint, Some(false));
     assert!(sb.output_schema.is_some());

@@ -23,7 +23,7 @@ fn var<'a>(vars: &'a Value, name: &str) -> &'a Value {
 async fn lists_thirty_tools_and_server_info() {
     let h = H::new(Config::default());
     let names: Vec<String> = h.engine.tools().iter().map(|t| t.name.to_string()).collect();
-    assert_eq!(names.len(), 30);
+    assert_eq!(names.len(), 33);
     for n in ["get_debug_session_status", "evaluate_code_fragment", "get_source_context", "wait_for_pause"] {
         assert!(names.contains(&n.to_string()), "{n}");
     }

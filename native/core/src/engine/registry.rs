@@ -465,6 +465,40 @@ fn defs() -> Vec<Def> {
                 "context_lines": {"type": "integer", "minimum": 0, "maximum": 50, "default": 5}}), &[]),
             output: out(json!({"file": {"type": "string"}, "start_line": {"type": "integer"}, "end_line": {"type": "integer"}, "lines": {"type": "array"}, "breakpoints": {"type": "array"}}), &["file", "start_line", "end_line", "lines"]),
         },
+        // ---- memory
+        Def {
+            name: "get_debug_history",
+            title: "Value history",
+            description: "Values read earlier in a session (also after resumes and after it ended), by step (= pause number). `name` + `steps_ago`: its value N steps ago; + `changes`: each change with step and location; + `line`: its values at that line. Without `name`: the names read.",
+            kind: Kind::Read,
+            input: input_session(json!({
+                "name": {"type": "string", "minLength": 1, "description": "Variable path or expression as read, e.g. 'total', 'order.status'."},
+                "steps_ago": {"type": "integer", "minimum": 0},
+                "changes": {"type": "boolean", "default": false, "description": "Only readings where the value changed."},
+                "line": line("Only readings at this line,"),
+                "file_path": file_path("With line: the file."),
+                "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20}}), &[]),
+            output: out(json!({"session_id": {"type": "string"}, "current_step": {"type": "integer"}, "names": {"type": "array"}, "values": {"type": "array"}, "changes": {"type": "array"}, "value": {"type": ["string", "null"]}, "total": {"type": "integer"}, "message": {"type": "string"}}), &["session_id", "current_step"]),
+        },
+        Def {
+            name: "get_session_summary",
+            title: "Session summary",
+            description: "Markdown hand-off of a session: path taken, pauses and reasons, exceptions, values inspected and modified, breakpoints, output tail. Written to .debugger-mcp/sessions/<id>.md when a session ends.",
+            kind: Kind::Read,
+            input: input_session(json!({}), &[]),
+            output: out(json!({"session_id": {"type": "string"}, "state": {"type": "string"}, "markdown": {"type": "string"}, "file": {"type": "string"}}), &["session_id", "markdown"]),
+        },
+        Def {
+            name: "get_console_output",
+            title: "Console output",
+            description: "The program's stdout/stderr and tracepoint output since `cursor` (from the previous answer's next_cursor; omit for the start), bounded.",
+            kind: Kind::Read,
+            input: input_session(json!({
+                "cursor": {"type": "string", "minLength": 1},
+                "max_lines": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+                "category": {"enum": ["stdout", "stderr", "console", "tracepoint"], "description": "Only this stream."}}), &[]),
+            output: out(json!({"session_id": {"type": "string"}, "output": {"type": "array"}, "next_cursor": {"type": "string"}, "more": {"type": "boolean"}}), &["session_id", "output", "next_cursor"]),
+        },
     ]
 }
 
@@ -503,9 +537,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn thirty_tools_with_strict_schemas_and_annotations() {
+    fn thirty_three_tools_with_strict_schemas_and_annotations() {
         let r = registry();
-        assert_eq!(r.tools.len(), 30);
+        assert_eq!(r.tools.len(), 33);
         for t in r.tools.iter() {
             assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
             assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);

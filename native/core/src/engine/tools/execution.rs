@@ -67,6 +67,8 @@ pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
     let resumes = !matches!(op, ControlOp::Pause);
+    // The stop this op leads to is the agent's (the watchdog may act on it).
+    c.engine.watchdog.arm(&sid);
     c.bk("control", backend.control(&sid, thread.as_deref(), op)).await?;
     if resumes {
         // The program left the pause it was in, even if the backend's `Resumed` event is still

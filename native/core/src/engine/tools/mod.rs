@@ -5,6 +5,7 @@
 pub mod breakpoints;
 mod eval;
 mod execution;
+mod memory;
 mod sessions;
 mod source;
 mod stack;
@@ -44,6 +45,9 @@ pub async fn dispatch(c: &mut Call<'_>, name: &str, args: &Value) -> ToolResult 
         "add_watch" => watches::add_watch(c, parse(args)?).await,
         "remove_watch" => watches::remove_watch(c, parse(args)?).await,
         "get_source_context" => source::get_source_context(c, parse(args)?).await,
+        "get_debug_history" => memory::get_debug_history(c, parse(args)?).await,
+        "get_session_summary" => memory::get_session_summary(c, parse(args)?).await,
+        "get_console_output" => memory::get_console_output(c, parse(args)?).await,
         other => Err(ToolError(format!("unknown tool '{other}'"))),
     }
 }

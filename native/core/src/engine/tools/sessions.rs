@@ -61,8 +61,14 @@ async fn require_configuration(c: &Call<'_>, root: &str, name: &str) -> Result<(
 
 async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
     let backend = c.engine.backend.clone();
+    let launching = c.engine.watchdog.launch_started();
     let info = c.bk_within("launch", c.cfg.launch_timeout_ms, backend.launch(root, request)).await?;
     c.engine.register_session(info.clone(), Some(root));
+    // A session the agent launched: its first stop is the agent's, whenever it comes.
+    if current_state(c, &info.id, info.state) != SessionState::Paused {
+        c.engine.watchdog.arm(&info.id);
+    }
+    drop(launching);
     c.engine.with_state(|s| {
         s.current.insert(root.to_string(), info.id.clone());
     });
