@@ -43,7 +43,7 @@ def start_at(m, line: int, file="app.py", **extra) -> dict:
 
 # --- tool list --------------------------------------------------------------------------------
 
-def test_thirty_tools_with_schemas(py):
+def test_all_tools_with_schemas(py):
     _, m = py
     tools = m.list_tools().tools
     names = {t.name for t in tools}
@@ -54,9 +54,9 @@ def test_thirty_tools_with_schemas(py):
         "step_over", "step_into", "step_out", "run_to_line", "wait_for_pause", "get_stack_trace",
         "select_stack_frame", "list_threads", "get_variables", "expand_variable", "set_variable",
         "evaluate_expression", "evaluate_code_fragment", "list_watches", "add_watch", "remove_watch",
-        "get_source_context",
+        "get_source_context", "get_debug_history", "get_session_summary", "get_console_output",
     }
-    assert len(tools) == 30 and names == expected
+    assert len(tools) == 33 and names == expected
     for t in tools:
         assert t.input_schema["additionalProperties"] is False, t.name
         assert t.output_schema and t.annotations is not None, t.name

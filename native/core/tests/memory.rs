@@ -121,12 +121,12 @@ async fn console_output_pages_with_cursors_and_refuses_foreign_cursors() {
     let started = h.ok("start_debug_session", json!({"run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000})).await;
     let sid = started["session_id"].as_str().unwrap().to_string();
     let first = h.ok("get_console_output", json!({"max_lines": 2})).await;
-    let texts: Vec<&str> = first["output"].as_array().unwrap().iter().map(|o| o["text"].as_str().unwrap()).collect();
+    let texts: Vec<&str> = first["output"].as_array().unwrap().iter().map(|o| o["text"].as_str().unwrap().trim_end()).collect();
     assert_eq!(texts, ["total=0", "total=1"], "{first:#}");
     assert_eq!(first["output"][0]["category"], "tracepoint");
     assert_eq!(first["more"], true);
     let rest = h.ok("get_console_output", json!({"cursor": first["next_cursor"]})).await;
-    let texts: Vec<&str> = rest["output"].as_array().unwrap().iter().map(|o| o["text"].as_str().unwrap()).collect();
+    let texts: Vec<&str> = rest["output"].as_array().unwrap().iter().map(|o| o["text"].as_str().unwrap().trim_end()).collect();
     assert_eq!(texts, ["total=3", "6"], "{rest:#}");
     let none = h.ok("get_console_output", json!({"cursor": rest["next_cursor"]})).await;
     assert_eq!(none["output"], json!([]));

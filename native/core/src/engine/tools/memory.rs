@@ -254,7 +254,7 @@ pub async fn get_console_output(c: &mut Call<'_>, a: ConsoleArgs) -> ToolResult 
             continue;
         }
         bytes += text.len();
-        lines.push(json!({"category": name, "text": text.trim_end_matches('\n')}));
+        lines.push(json!({"category": name, "text": text}));
     }
     let mut out = json!({"session_id": sid, "state": state_name(state), "output": lines, "next_cursor": cursor(&sid, next), "more": cut});
     if start < first_kept {
