@@ -469,35 +469,35 @@ fn defs() -> Vec<Def> {
         Def {
             name: "get_debug_history",
             title: "Value history",
-            description: "Values read earlier in a session (also after resumes and after it ended), by step (= pause number). `name` + `steps_ago`: its value N steps ago; + `changes`: each change with step and location; + `line`: its values at that line. Without `name`: the names read.",
+            description: "Values seen earlier in a session (survives resumes and the session's end); step = pause number. With `name`: `steps_ago` N, `changes` (each change with step and location) or `line`. Without: the names seen.",
             kind: Kind::Read,
             input: input_session(json!({
-                "name": {"type": "string", "minLength": 1, "description": "Variable path or expression as read, e.g. 'total', 'order.status'."},
+                "name": {"type": "string", "minLength": 1, "description": "Path or expression as read, e.g. 'order.status'."},
                 "steps_ago": {"type": "integer", "minimum": 0},
-                "changes": {"type": "boolean", "default": false, "description": "Only readings where the value changed."},
+                "changes": {"type": "boolean", "default": false},
                 "line": line("Only readings at this line,"),
                 "file_path": file_path("With line: the file."),
                 "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20}}), &[]),
-            output: out(json!({"session_id": {"type": "string"}, "current_step": {"type": "integer"}, "names": {"type": "array"}, "values": {"type": "array"}, "changes": {"type": "array"}, "value": {"type": ["string", "null"]}, "total": {"type": "integer"}, "message": {"type": "string"}}), &["session_id", "current_step"]),
+            output: out(json!({"session_id": {"type": "string"}, "current_step": {"type": "integer"}}), &["session_id", "current_step"]),
         },
         Def {
             name: "get_session_summary",
             title: "Session summary",
-            description: "Markdown hand-off of a session: path taken, pauses and reasons, exceptions, values inspected and modified, breakpoints, output tail. Written to .debugger-mcp/sessions/<id>.md when a session ends.",
+            description: "Markdown hand-off of a session: path taken, pauses, exceptions, values seen and set, breakpoints, output tail. Also written to .debugger-mcp/sessions/<id>.md at its end.",
             kind: Kind::Read,
             input: input_session(json!({}), &[]),
-            output: out(json!({"session_id": {"type": "string"}, "state": {"type": "string"}, "markdown": {"type": "string"}, "file": {"type": "string"}}), &["session_id", "markdown"]),
+            output: out(json!({"session_id": {"type": "string"}, "markdown": {"type": "string"}}), &["session_id", "markdown"]),
         },
         Def {
             name: "get_console_output",
             title: "Console output",
-            description: "The program's stdout/stderr and tracepoint output since `cursor` (from the previous answer's next_cursor; omit for the start), bounded.",
+            description: "The program's stdout/stderr/tracepoint output since `cursor` (a previous next_cursor; omit for the start), bounded.",
             kind: Kind::Read,
             input: input_session(json!({
                 "cursor": {"type": "string", "minLength": 1},
                 "max_lines": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
                 "category": {"enum": ["stdout", "stderr", "console", "tracepoint"], "description": "Only this stream."}}), &[]),
-            output: out(json!({"session_id": {"type": "string"}, "output": {"type": "array"}, "next_cursor": {"type": "string"}, "more": {"type": "boolean"}}), &["session_id", "output", "next_cursor"]),
+            output: out(json!({"output": {"type": "array"}, "next_cursor": {"type": "string"}}), &["output", "next_cursor"]),
         },
     ]
 }
