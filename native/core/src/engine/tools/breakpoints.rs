@@ -7,15 +7,35 @@ use super::super::state::BpMeta;
 use crate::backend::SessionState;
 use super::same_file;
 use crate::backend::{BreakpointInfo, BreakpointKind, BreakpointUpdate, ExceptionBreakpointSpec, LineBreakpointSpec, SuspendPolicy};
-use serde::Deserialize;
+use super::{Kind, ProjectArg, out, yes};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-fn policy(p: Option<&str>) -> SuspendPolicy {
+/// Threads to suspend on hit.
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Suspend {
+    #[default]
+    All,
+    Thread,
+    None,
+}
+
+fn policy(p: Suspend) -> SuspendPolicy {
     match p {
-        Some("thread") => SuspendPolicy::Thread,
-        Some("none") => SuspendPolicy::None,
-        _ => SuspendPolicy::All,
+        Suspend::All => SuspendPolicy::All,
+        Suspend::Thread => SuspendPolicy::Thread,
+        Suspend::None => SuspendPolicy::None,
     }
+}
+
+/// Who set a breakpoint: the agent (through these tools) or the user (in the IDE).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    Agent,
+    User,
 }
 
 fn policy_name(p: SuspendPolicy) -> &'static str {
@@ -86,17 +106,27 @@ fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
     })
 }
 
-#[derive(Deserialize)]
-pub struct ListArgs {
-    project_path: Option<String>,
+/// # List breakpoints
+/// Breakpoints with id, file, actual and requested line, verified (bound by the debugger), condition, log message, hit count, temporary, owner (agent or user).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListBreakpoints {
+    #[serde(flatten)]
+    p: ProjectArg,
+    /// Only breakpoints in this file.
+    #[schemars(length(min = 1))]
     file_path: Option<String>,
+    /// Only enabled breakpoints.
     #[serde(default)]
     enabled_only: bool,
-    owner: Option<String>,
+    /// Only breakpoints of this owner.
+    owner: Option<Owner>,
 }
+tool!(ListBreakpoints, "list_breakpoints", Kind::Read,
+    out::obj(json!({"breakpoints": {"type": "array", "items": out::breakpoint()}, "total": {"type": "integer"}}), &["breakpoints", "total"]),
+    list_breakpoints);
 
-pub async fn list_breakpoints(c: &mut Call<'_>, a: ListArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let file = a.file_path.as_deref().map(|f| c.file_in_project(&root, f)).transpose()?;
     let all = fetch(c, &root).await?;
     let items: Vec<Value> = all
@@ -104,27 +134,42 @@ pub async fn list_breakpoints(c: &mut Call<'_>, a: ListArgs) -> ToolResult {
         .filter(|(i, _)| file.as_deref().is_none_or(|f| i.file.as_deref().is_some_and(|bf| same_file(bf, f))))
         .filter(|(i, _)| !a.enabled_only || i.enabled)
         .map(|(i, m)| bp_json(i, m.as_ref()))
-        .filter(|m| a.owner.as_deref().is_none_or(|o| m["owner"] == o))
+        .filter(|m| a.owner.is_none_or(|o| m["owner"] == if o == Owner::Agent { "agent" } else { "user" }))
         .map(Value::Object)
         .collect();
     Ok(json!({"total": items.len(), "breakpoints": items}))
 }
 
-#[derive(Deserialize)]
-pub struct SetArgs {
-    project_path: Option<String>,
+/// # Set a line breakpoint
+/// Set (or update) a line breakpoint. Returns its id, whether it is verified, the actual line and its source, and notes when it moved or could not bind. `log_message` makes a tracepoint; `temporary` removes it after the first hit.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct SetBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    /// Source file, absolute or relative to the project.
+    #[schemars(length(min = 1))]
     file_path: String,
+    /// 1-based line.
+    #[schemars(range(min = 1))]
     line: u32,
+    /// Stop only when this expression is true.
     condition: Option<String>,
+    /// Log this instead of stopping; {expr} placeholders are evaluated.
     log_message: Option<String>,
+    /// Hit count condition, e.g. '3' = stop on the 3rd hit.
     hit_condition: Option<String>,
-    suspend_policy: Option<String>,
-    enabled: Option<bool>,
-    temporary: Option<bool>,
+    #[serde(default)]
+    suspend_policy: Suspend,
+    #[serde(default = "yes")]
+    enabled: bool,
+    /// Remove after the first hit.
+    #[serde(default)]
+    temporary: bool,
 }
+tool!(SetBreakpoint, "set_breakpoint", Kind::Write { idempotent: true }, out::breakpoint(), set_breakpoint);
 
-pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let file = c.file_in_project(&root, &a.file_path)?;
     let backend = c.engine.backend.clone();
     let existing = fetch(c, &root).await?.into_iter().find(|(i, _)| {
@@ -136,12 +181,12 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
         Some((old, _)) => {
             // Re-setting a line updates the breakpoint instead of stacking a duplicate.
             let update = BreakpointUpdate {
-                enabled: Some(a.enabled.unwrap_or(true)),
+                enabled: Some(a.enabled),
                 condition: Some(a.condition.clone().unwrap_or_default()),
                 log_message: Some(a.log_message.clone().unwrap_or_default()),
                 hit_condition: Some(a.hit_condition.clone().unwrap_or_default()),
-                suspend_policy: Some(policy(a.suspend_policy.as_deref())),
-                temporary: Some(a.temporary.unwrap_or(false)),
+                suspend_policy: Some(policy(a.suspend_policy)),
+                temporary: Some(a.temporary),
             };
             (c.bk("update_breakpoint", backend.update_breakpoint(&root, &old.id, update)).await?, true)
         }
@@ -152,9 +197,9 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
                 condition: a.condition.clone().filter(|s| !s.is_empty()),
                 log_message: a.log_message.clone().filter(|s| !s.is_empty()),
                 hit_condition: a.hit_condition.clone().filter(|s| !s.is_empty()),
-                suspend_policy: policy(a.suspend_policy.as_deref()),
-                enabled: a.enabled.unwrap_or(true),
-                temporary: a.temporary.unwrap_or(false),
+                suspend_policy: policy(a.suspend_policy),
+                enabled: a.enabled,
+                temporary: a.temporary,
             };
             (c.bk("add_line_breakpoint", backend.add_line_breakpoint(&root, spec)).await?, false)
         }
@@ -189,18 +234,30 @@ pub async fn set_breakpoint(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
     Ok(Value::Object(m))
 }
 
-#[derive(Deserialize)]
-pub struct RemoveArgs {
-    project_path: Option<String>,
+/// # Remove breakpoints
+/// Remove one by `breakpoint_id`; by `file_path` + `line`; all in `file_path`; or `all_agent_breakpoints: true`. Succeeds with a note when nothing matched.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct RemoveBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     breakpoint_id: Option<String>,
+    /// File whose breakpoints to remove.
+    #[schemars(length(min = 1))]
     file_path: Option<String>,
+    /// With file_path: only this 1-based line.
+    #[schemars(range(min = 1))]
     line: Option<u32>,
+    /// Every breakpoint the agent set.
     #[serde(default)]
     all_agent_breakpoints: bool,
 }
+tool!(RemoveBreakpoint, "remove_breakpoint", Kind::Destructive { idempotent: true },
+    out::obj(json!({"removed": {"type": "array", "items": {"type": "string"}}, "message": {"type": "string"}}), &["removed", "message"]),
+    remove_breakpoint);
 
-pub async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let modes = [a.breakpoint_id.is_some(), a.file_path.is_some(), a.all_agent_breakpoints].iter().filter(|b| **b).count();
     if modes != 1 {
         return Err(ToolError(
@@ -238,15 +295,21 @@ pub async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveArgs) -> ToolResult {
     Ok(json!({"removed": targets, "message": message}))
 }
 
-#[derive(Deserialize)]
-pub struct ToggleArgs {
-    project_path: Option<String>,
+/// # Enable or disable a breakpoint
+/// Enable or disable a breakpoint without removing it. Without `enabled`, flips it.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ToggleBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     breakpoint_id: String,
+    /// New state; omit to flip.
     enabled: Option<bool>,
 }
+tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), toggle_breakpoint);
 
-pub async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let all = fetch(c, &root).await?;
     let Some((current, _)) = all.iter().find(|(i, _)| i.id == a.breakpoint_id) else {
         let ids: Vec<&str> = all.iter().map(|(i, _)| i.id.as_str()).collect();
@@ -268,30 +331,41 @@ pub async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleArgs) -> ToolResult {
     Ok(Value::Object(bp_json(&info, Some(&meta))))
 }
 
-#[derive(Deserialize)]
-pub struct ExceptionArgs {
-    project_path: Option<String>,
+/// # Break on exceptions
+/// Stop when an exception is thrown. `exception_class`: a class (java.lang.NullPointerException) or, headless, an adapter filter id (debugpy: raised, uncaught).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct SetExceptionBreakpoint {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     exception_class: String,
-    caught: Option<bool>,
-    uncaught: Option<bool>,
+    /// Stop on caught exceptions.
+    #[serde(default = "yes")]
+    caught: bool,
+    /// Stop on uncaught exceptions.
+    #[serde(default = "yes")]
+    uncaught: bool,
     condition: Option<String>,
-    enabled: Option<bool>,
-    suspend_policy: Option<String>,
+    #[serde(default = "yes")]
+    enabled: bool,
+    #[serde(default)]
+    suspend_policy: Suspend,
 }
+tool!(SetExceptionBreakpoint, "set_exception_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), set_exception_breakpoint);
 
-pub async fn set_exception_breakpoint(c: &mut Call<'_>, a: ExceptionArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_exception_breakpoints {
         return Err(ToolError(format!("the {} debugger backend does not support exception breakpoints", info.name)));
     }
     let spec = ExceptionBreakpointSpec {
         exception: a.exception_class.clone(),
-        caught: a.caught.unwrap_or(true),
-        uncaught: a.uncaught.unwrap_or(true),
+        caught: a.caught,
+        uncaught: a.uncaught,
         condition: a.condition.filter(|s| !s.is_empty()),
-        enabled: a.enabled.unwrap_or(true),
-        suspend_policy: policy(a.suspend_policy.as_deref()),
+        enabled: a.enabled,
+        suspend_policy: policy(a.suspend_policy),
     };
     let backend = c.engine.backend.clone();
     let bp = c.bk("add_exception_breakpoint", backend.add_exception_breakpoint(&root, spec)).await.map_err(|e| {

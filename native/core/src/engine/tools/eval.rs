@@ -5,26 +5,58 @@ use super::super::context::{Call, ToolError, ToolResult};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
 use crate::backend::{EvalContext, EvalRequest};
-use serde::Deserialize;
+use super::{Kind, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-#[derive(Deserialize)]
-pub struct EvalArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    expression: Option<String>,
-    code: Option<String>,
+/// Where and how to evaluate (shared by both evaluation tools).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct EvalWhere {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Stack frame, 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
+    /// Default: the thread that stopped.
     thread_id: Option<String>,
-    allow_side_effects: Option<bool>,
 }
 
-async fn evaluate(c: &mut Call<'_>, a: EvalArgs, text: String, fragment: bool) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+/// # Evaluate an expression
+/// Evaluate an expression in a frame (default: the selected one). Side-effect free unless `allow_side_effects: true`, which needs the user's confirmation unless brave mode is on. The result has an id to expand.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct EvaluateExpression {
+    #[serde(flatten)]
+    w: EvalWhere,
+    #[schemars(length(min = 1))]
+    expression: String,
+    #[serde(default)]
+    allow_side_effects: bool,
+}
+tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false },
+    out::obj(json!({"expression": {"type": "string"}, "result": out::value_node()}), &["expression", "result"]),
+    |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false));
+
+/// # Run a code fragment
+/// Execute statements in a frame and return the last value. Requires `allow_side_effects: true` and the user's confirmation unless brave mode is on.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct EvaluateCodeFragment {
+    #[serde(flatten)]
+    w: EvalWhere,
+    #[schemars(length(min = 1))]
+    code: String,
+    /// Must be true: code fragments can change the program.
+    #[serde(default)]
+    allow_side_effects: bool,
+}
+tool!(EvaluateCodeFragment, "evaluate_code_fragment", Kind::Destructive { idempotent: false },
+    out::obj(json!({"result": out::value_node()}), &["result"]),
+    |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true));
+
+async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bool, fragment: bool) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
     let thread = a.thread_id.clone().unwrap_or(thread);
-    let side_effects = a.allow_side_effects.unwrap_or(false);
     if fragment && !side_effects {
         return Err(ToolError(
             "evaluate_code_fragment runs statements that can change the program; pass allow_side_effects: true (the user is asked to confirm unless brave mode is on). For a read-only value use evaluate_expression".into(),
@@ -64,14 +96,4 @@ async fn evaluate(c: &mut Call<'_>, a: EvalArgs, text: String, fragment: bool) -
         out["expression"] = json!(text);
     }
     Ok(out)
-}
-
-pub async fn evaluate_expression(c: &mut Call<'_>, a: EvalArgs) -> ToolResult {
-    let text = a.expression.clone().unwrap_or_default();
-    evaluate(c, a, text, false).await
-}
-
-pub async fn evaluate_code_fragment(c: &mut Call<'_>, a: EvalArgs) -> ToolResult {
-    let text = a.code.clone().unwrap_or_default();
-    evaluate(c, a, text, true).await
 }

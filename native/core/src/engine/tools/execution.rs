@@ -5,29 +5,94 @@
 use super::super::context::{Call, ended, ToolResult};
 use super::super::snapshot;
 use crate::backend::{ControlOp, SessionState};
-use serde::Deserialize;
+use super::{ControlArg, Kind, SessionArg, TimeoutArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-const DEFAULT_WAIT_MS: u64 = 30_000;
+/// # Resume
+/// Continue a paused program. By default waits for the next stop and returns the new location, reason and top-frame variables; older value ids become stale.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct Resume {
+    #[serde(flatten)]
+    a: ControlArg,
+}
+tool!(Resume, "resume", Kind::Write { idempotent: false }, out::stop_result(), |c, a: Resume| control(c, "resume", a.a, Step::Resume));
 
-#[derive(Deserialize)]
-pub struct ControlArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    wait: Option<bool>,
-    timeout_ms: Option<u64>,
-    thread_id: Option<String>,
+/// # Pause
+/// Pause a running program and (by default) return where it stopped.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct Pause {
+    #[serde(flatten)]
+    a: ControlArg,
+}
+tool!(Pause, "pause", Kind::Write { idempotent: false }, out::stop_result(), |c, a: Pause| control(c, "pause", a.a, Step::Pause));
+
+/// # Step over
+/// Execute the current line without entering calls; return the new location and top-frame variables.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StepOver {
+    #[serde(flatten)]
+    a: ControlArg,
+    /// Do not stop at breakpoints inside the stepped calls.
     #[serde(default)]
     ignore_breakpoints: bool,
+}
+tool!(StepOver, "step_over", Kind::Write { idempotent: false }, out::stop_result(),
+    |c, a: StepOver| control(c, "step_over", a.a, Step::Op(ControlOp::StepOver { ignore_breakpoints: a.ignore_breakpoints })));
+
+/// # Step into
+/// Step into the call on the current line; return the new location and top-frame variables.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StepInto {
+    #[serde(flatten)]
+    a: ControlArg,
+    /// Also step into library code.
     #[serde(default)]
     force: bool,
-    file_path: Option<String>,
-    line: Option<u32>,
+}
+tool!(StepInto, "step_into", Kind::Write { idempotent: false }, out::stop_result(),
+    |c, a: StepInto| control(c, "step_into", a.a, Step::Op(ControlOp::StepInto { force: a.force })));
+
+/// # Step out
+/// Run until the current function returns; return the caller's location and variables.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StepOut {
+    #[serde(flatten)]
+    a: ControlArg,
+}
+tool!(StepOut, "step_out", Kind::Write { idempotent: false }, out::stop_result(),
+    |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::StepOut)));
+
+/// # Run to line
+/// Continue until a line is reached (or a breakpoint, unless ignored); return the location and variables.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct RunToLine {
+    #[serde(flatten)]
+    a: ControlArg,
+    /// Target file.
+    #[schemars(length(min = 1))]
+    file_path: String,
+    /// 1-based target line.
+    #[schemars(range(min = 1))]
+    line: u32,
+    #[serde(default)]
+    ignore_breakpoints: bool,
+}
+tool!(RunToLine, "run_to_line", Kind::Write { idempotent: false }, out::stop_result(),
+    |c, a: RunToLine| control(c, "run_to_line", a.a, Step::RunTo { file_path: a.file_path, line: a.line, ignore_breakpoints: a.ignore_breakpoints }));
+
+/// What a control tool asks for; run_to_line's file is resolved against the project first.
+enum Step {
+    Pause,
+    Resume,
+    Op(ControlOp),
+    RunTo { file_path: String, line: u32, ignore_breakpoints: bool },
 }
 
-pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (state, thread) = c.engine.with_state(|s| {
         let x = s.sessions.get(&sid);
         (x.map(|x| x.state()), x.and_then(|x| x.current_thread.clone()))
@@ -36,8 +101,8 @@ pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult
         let err = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| ended(&sid, x)));
         return Err(err.unwrap_or_else(|| format!("session {sid} has ended").into()));
     }
-    let op = match tool {
-        "pause" => {
+    let op = match step {
+        Step::Pause => {
             if state == Some(SessionState::Paused) {
                 let mut r = snapshot::stop_result(c, &sid, None).await;
                 r["message"] = json!("already paused");
@@ -45,20 +110,15 @@ pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult
             }
             ControlOp::Pause
         }
-        _ => {
+        step => {
             // Stepping a running program makes no sense; say what to do instead.
             c.paused(&sid)?;
-            match tool {
-                "resume" => ControlOp::Resume,
-                "step_over" => ControlOp::StepOver { ignore_breakpoints: a.ignore_breakpoints },
-                "step_into" => ControlOp::StepInto { force: a.force },
-                "step_out" => ControlOp::StepOut,
-                _ => {
-                    let (Some(path), Some(line)) = (a.file_path.as_deref(), a.line) else {
-                        return Err("run_to_line needs file_path and line".into());
-                    };
-                    let file = c.file_in_project(&root, path)?;
-                    ControlOp::RunTo { file, line, ignore_breakpoints: a.ignore_breakpoints }
+            match step {
+                Step::Pause | Step::Resume => ControlOp::Resume,
+                Step::Op(op) => op,
+                Step::RunTo { file_path, line, ignore_breakpoints } => {
+                    let file = c.file_in_project(&root, &file_path)?;
+                    ControlOp::RunTo { file, line, ignore_breakpoints }
                 }
             }
         }
@@ -84,30 +144,35 @@ pub async fn control(c: &mut Call<'_>, tool: &str, a: ControlArgs) -> ToolResult
             }
         });
     }
-    if !a.wait.unwrap_or(true) {
+    if !a.wait {
         return Ok(json!({
             "session_id": sid,
             "state": c.engine.with_state(|s| s.sessions.get(&sid).map(|x| super::super::state::state_name(x.state()))).unwrap_or("running"),
             "message": format!("{tool} sent; call wait_for_pause to wait for the next stop"),
         }));
     }
-    let timeout = a.timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
+    let timeout = a.t.timeout_ms;
     let stopped = c.wait_for_stop(&sid, &mut sub, timeout).await;
     Ok(snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await)
 }
 
-#[derive(Deserialize)]
-pub struct WaitArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    timeout_ms: Option<u64>,
+/// # Wait for a pause
+/// Block until the session pauses or stops, or the timeout (max 55 s); returns at once if already paused. With `breakpoint_ids`, says whether the pause was at one of them.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct WaitForPause {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[serde(flatten)]
+    t: TimeoutArg,
+    /// Only these breakpoints count as the awaited pause.
     breakpoint_ids: Option<Vec<String>>,
 }
+tool!(WaitForPause, "wait_for_pause", Kind::Read, out::stop_result(), wait_for_pause);
 
-pub async fn wait_for_pause(c: &mut Call<'_>, a: WaitArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
-    let timeout = a.timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
+async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
+    let timeout = a.t.timeout_ms;
     let mut sub = c.subscribe(&sid)?;
     let already = matches!(
         c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.state())),

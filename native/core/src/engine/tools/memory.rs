@@ -5,11 +5,17 @@ use super::super::context::{Call, ToolError, ToolResult};
 use super::super::ledger::{Entry, SessionLedger};
 use super::super::memory::{category_name, cursor, parse_cursor};
 use super::super::state::state_name;
-use serde::Deserialize;
+use super::{Kind, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-const DEFAULT_LIMIT: usize = 20;
-const DEFAULT_LINES: usize = 50;
+fn twenty() -> usize {
+    20
+}
+fn fifty() -> usize {
+    50
+}
 /// Bytes of output text one get_console_output answer carries at most.
 const OUTPUT_BYTES: usize = 8 * 1024;
 
@@ -40,24 +46,37 @@ fn entry_json(e: &Entry) -> Value {
     v
 }
 
-#[derive(Deserialize)]
-pub struct HistoryArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+/// # Value history
+/// Values seen earlier in a session (survives resumes and the session's end); step = pause number. With `name`: `steps_ago` N, `changes` (each change with step and location) or `line`. Without: the names seen.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetDebugHistory {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Path or expression as read, e.g. 'order.status'.
+    #[schemars(length(min = 1))]
     name: Option<String>,
     steps_ago: Option<u64>,
     #[serde(default)]
     changes: bool,
+    /// 1-based line: only readings there.
+    #[schemars(range(min = 1))]
     line: Option<u32>,
+    /// With line: the file.
+    #[schemars(length(min = 1))]
     file_path: Option<String>,
-    limit: Option<usize>,
+    #[serde(default = "twenty")]
+    #[schemars(range(min = 1, max = 200))]
+    limit: usize,
 }
+tool!(GetDebugHistory, "get_debug_history", Kind::Read,
+    out::obj(json!({"session_id": {"type": "string"}, "current_step": {"type": "integer"}}), &["session_id", "current_step"]),
+    get_debug_history);
 
-pub async fn get_debug_history(c: &mut Call<'_>, a: HistoryArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let l = c.memory_session(&root, a.session_id.as_deref()).await?;
+async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
-    let limit = a.limit.unwrap_or(DEFAULT_LIMIT);
+    let limit = a.limit;
     let current = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.pause_seq)).unwrap_or_else(|| l.last_step());
     let Some(name) = a.name.as_deref() else {
         if a.steps_ago.is_some() || a.changes || a.line.is_some() {
@@ -180,15 +199,20 @@ pub async fn get_debug_history(c: &mut Call<'_>, a: HistoryArgs) -> ToolResult {
     Ok(out)
 }
 
-#[derive(Deserialize)]
-pub struct SummaryArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+/// # Session summary
+/// Markdown hand-off of a session: path taken, pauses, exceptions, values seen and set, breakpoints, output tail. Also written to .debugger-mcp/sessions/<id>.md at its end.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetSessionSummary {
+    #[serde(flatten)]
+    s: SessionArg,
 }
+tool!(GetSessionSummary, "get_session_summary", Kind::Read,
+    out::obj(json!({"session_id": {"type": "string"}, "markdown": {"type": "string"}}), &["session_id", "markdown"]),
+    get_session_summary);
 
-pub async fn get_session_summary(c: &mut Call<'_>, a: SummaryArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let l = c.memory_session(&root, a.session_id.as_deref()).await?;
+async fn get_session_summary(c: &mut Call<'_>, a: GetSessionSummary) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
     let markdown = c.engine.summary_markdown(&sid).unwrap_or_default();
     let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| state_name(x.state()))).unwrap_or("stopped");
@@ -202,28 +226,53 @@ pub async fn get_session_summary(c: &mut Call<'_>, a: SummaryArgs) -> ToolResult
     Ok(out)
 }
 
-#[derive(Deserialize)]
-pub struct ConsoleArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    cursor: Option<String>,
-    max_lines: Option<usize>,
-    category: Option<String>,
+/// An output stream.
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum Stream {
+    Stdout,
+    Stderr,
+    Console,
+    Tracepoint,
 }
 
-pub async fn get_console_output(c: &mut Call<'_>, a: ConsoleArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+/// # Console output
+/// The program's stdout/stderr/tracepoint output since `cursor` (a previous next_cursor; omit for the start), bounded.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetConsoleOutput {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[schemars(length(min = 1))]
+    cursor: Option<String>,
+    #[serde(default = "fifty")]
+    #[schemars(range(min = 1, max = 500))]
+    max_lines: usize,
+    /// Only this stream.
+    category: Option<Stream>,
+}
+tool!(GetConsoleOutput, "get_console_output", Kind::Read,
+    out::obj(json!({"output": {"type": "array"}, "next_cursor": {"type": "string"}}), &["output", "next_cursor"]),
+    get_console_output);
+
+async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let category = a.category.map(|k| match k {
+        Stream::Stdout => "stdout",
+        Stream::Stderr => "stderr",
+        Stream::Console => "console",
+        Stream::Tracepoint => "tracepoint",
+    });
     // A cursor names its session: use it when no session is given, so the natural "pass the
     // cursor back" call works without session_id.
     let from_cursor = a.cursor.as_deref().and_then(|cur| cur.rsplit_once(':').map(|(s, _)| s.to_string()));
-    let requested = a.session_id.clone().or(from_cursor);
+    let requested = a.s.session_id.clone().or(from_cursor);
     let l = c.memory_session(&root, requested.as_deref()).await?;
     let sid = l.session_id.clone();
     let start = match a.cursor.as_deref() {
         Some(cur) => parse_cursor(cur, &sid)?,
         None => 0,
     };
-    let max_lines = a.max_lines.unwrap_or(DEFAULT_LINES);
+    let max_lines = a.max_lines;
     let (chunks, total, first_kept, state) = c
         .engine
         .with_state(|s| {
@@ -250,7 +299,7 @@ pub async fn get_console_output(c: &mut Call<'_>, a: ConsoleArgs) -> ToolResult 
         }
         next += 1;
         let name = category_name(cat);
-        if a.category.as_deref().is_some_and(|want| want != name) {
+        if category.is_some_and(|want| want != name) {
             continue;
         }
         bytes += text.len();

@@ -1,11 +1,37 @@
-//! The tools, grouped by area. Each tool parses its (already schema-validated) arguments into a
-//! typed struct, resolves project/session through [`Call`], talks to the backend with timeouts,
-//! and returns the JSON that becomes both `structuredContent` and the text content.
+//! The tools, grouped by area, each defined once as a type.
+//!
+//! A tool is its argument struct: it derives `Deserialize` (the call), `JsonSchema` (the input
+//! schema: field doc comments become property descriptions, `#[serde(default = ...)]` becomes the
+//! schema's `default`, so the advertised default and the one the code uses are the same function)
+//! and `Serialize` (a test re-serialises parsed defaults and compares them with the schema). The
+//! struct's doc comment is the tool: `# Title` on the first line, the description below. Its
+//! [`Tool`] impl adds the name, the annotations ([`Kind`]), an output schema and `run`.
+//! [`tool_table!`] lists the types once and derives both the registry entries and the dispatch.
+//!
+//! Adding a tool: write the struct + `impl Tool` in the area's file, add the type to the table
+//! below. Nothing else (registry, dispatch, validation, compact profile) needs editing.
+
+/// Implements [`Tool`] for an argument struct whose work is done by `fn(c, args)`.
+macro_rules! tool {
+    ($t:ty, $name:literal, $kind:expr, $output:expr, $run:expr) => {
+        impl $crate::engine::tools::Tool for $t {
+            const NAME: &'static str = $name;
+            const KIND: $crate::engine::tools::Kind = $kind;
+            fn output() -> serde_json::Value {
+                $output
+            }
+            async fn run(self, c: &mut $crate::engine::context::Call<'_>) -> $crate::engine::context::ToolResult {
+                ($run)(c, self).await
+            }
+        }
+    };
+}
 
 pub mod breakpoints;
 mod eval;
 mod execution;
 mod memory;
+pub(super) mod out;
 mod sessions;
 mod source;
 mod stack;
@@ -13,43 +39,165 @@ mod variables;
 mod watches;
 
 use super::context::{Call, ToolError, ToolResult};
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::future::Future;
 
-pub async fn dispatch(c: &mut Call<'_>, name: &str, args: &Value) -> ToolResult {
-    match name {
-        "list_run_configurations" => sessions::list_run_configurations(c, parse(args)?).await,
-        "run_configuration" => sessions::run_configuration(c, parse(args)?).await,
-        "list_debug_sessions" => sessions::list_debug_sessions(c, parse(args)?).await,
-        "start_debug_session" => sessions::start_debug_session(c, parse(args)?).await,
-        "stop_debug_session" => sessions::stop_debug_session(c, parse(args)?).await,
-        "get_debug_session_status" => sessions::get_debug_session_status(c, parse(args)?).await,
-        "list_breakpoints" => breakpoints::list_breakpoints(c, parse(args)?).await,
-        "set_breakpoint" => breakpoints::set_breakpoint(c, parse(args)?).await,
-        "remove_breakpoint" => breakpoints::remove_breakpoint(c, parse(args)?).await,
-        "toggle_breakpoint" => breakpoints::toggle_breakpoint(c, parse(args)?).await,
-        "set_exception_breakpoint" => breakpoints::set_exception_breakpoint(c, parse(args)?).await,
-        "resume" | "pause" | "step_over" | "step_into" | "step_out" | "run_to_line" => {
-            execution::control(c, name, parse(args)?).await
+/// How a tool changes the world, for the MCP annotations.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// Reads only.
+    Read,
+    /// Changes debugger state (breakpoints, stepping); `idempotent` when repeating is harmless.
+    Write { idempotent: bool },
+    /// Can change the program or its data (start processes, set values, run code).
+    Destructive { idempotent: bool },
+}
+
+/// One tool: its arguments type is the tool.
+pub trait Tool: DeserializeOwned + Serialize + JsonSchema + Send {
+    const NAME: &'static str;
+    const KIND: Kind;
+    /// The JSON Schema of the result (`structuredContent`).
+    fn output() -> Value;
+    fn run(self, c: &mut Call<'_>) -> impl Future<Output = ToolResult> + Send;
+}
+
+/// Type-erased view of a [`Tool`] for the registry.
+pub struct ToolDef {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub input: fn() -> schemars::Schema,
+    pub output: fn() -> Value,
+    /// Parses arguments and serialises the parsed struct back: defaults filled in as the code
+    /// sees them (used by the test that compares them with the schema defaults).
+    pub roundtrip: fn(&Value) -> Result<Value, String>,
+}
+
+impl ToolDef {
+    fn of<T: Tool>() -> Self {
+        ToolDef {
+            name: T::NAME,
+            kind: T::KIND,
+            input: super::registry::input_schema::<T>,
+            output: T::output,
+            roundtrip: |v| {
+                let parsed: T = parse(v).map_err(|e| e.0)?;
+                serde_json::to_value(parsed).map_err(|e| e.to_string())
+            },
         }
-        "wait_for_pause" => execution::wait_for_pause(c, parse(args)?).await,
-        "get_stack_trace" => stack::get_stack_trace(c, parse(args)?).await,
-        "select_stack_frame" => stack::select_stack_frame(c, parse(args)?).await,
-        "list_threads" => stack::list_threads(c, parse(args)?).await,
-        "get_variables" => variables::get_variables(c, parse(args)?).await,
-        "expand_variable" => variables::expand_variable(c, parse(args)?).await,
-        "set_variable" => variables::set_variable(c, parse(args)?).await,
-        "evaluate_expression" => eval::evaluate_expression(c, parse(args)?).await,
-        "evaluate_code_fragment" => eval::evaluate_code_fragment(c, parse(args)?).await,
-        "list_watches" => watches::list_watches(c, parse(args)?).await,
-        "add_watch" => watches::add_watch(c, parse(args)?).await,
-        "remove_watch" => watches::remove_watch(c, parse(args)?).await,
-        "get_source_context" => source::get_source_context(c, parse(args)?).await,
-        "get_debug_history" => memory::get_debug_history(c, parse(args)?).await,
-        "get_session_summary" => memory::get_session_summary(c, parse(args)?).await,
-        "get_console_output" => memory::get_console_output(c, parse(args)?).await,
-        other => Err(ToolError(format!("unknown tool '{other}'"))),
     }
+}
+
+/// The single list of tools: registry order and dispatch both come from it.
+macro_rules! tool_table {
+    ($($t:ty),* $(,)?) => {
+        pub fn defs() -> Vec<ToolDef> {
+            vec![$(ToolDef::of::<$t>()),*]
+        }
+
+        pub async fn dispatch(c: &mut Call<'_>, name: &str, args: &Value) -> ToolResult {
+            $(
+                if name == <$t as Tool>::NAME {
+                    return parse::<$t>(args)?.run(c).await;
+                }
+            )*
+            Err(ToolError(format!("unknown tool '{name}'")))
+        }
+    };
+}
+
+tool_table![
+    sessions::ListRunConfigurations,
+    sessions::RunConfiguration,
+    sessions::ListDebugSessions,
+    sessions::StartDebugSession,
+    sessions::StopDebugSession,
+    sessions::GetDebugSessionStatus,
+    breakpoints::ListBreakpoints,
+    breakpoints::SetBreakpoint,
+    breakpoints::RemoveBreakpoint,
+    breakpoints::ToggleBreakpoint,
+    breakpoints::SetExceptionBreakpoint,
+    execution::Resume,
+    execution::Pause,
+    execution::StepOver,
+    execution::StepInto,
+    execution::StepOut,
+    execution::RunToLine,
+    execution::WaitForPause,
+    stack::GetStackTrace,
+    stack::SelectStackFrame,
+    stack::ListThreads,
+    variables::GetVariables,
+    variables::ExpandVariable,
+    variables::SetVariable,
+    eval::EvaluateExpression,
+    eval::EvaluateCodeFragment,
+    watches::ListWatches,
+    watches::AddWatch,
+    watches::RemoveWatch,
+    source::GetSourceContext,
+    memory::GetDebugHistory,
+    memory::GetSessionSummary,
+    memory::GetConsoleOutput,
+];
+
+
+// ---- fields shared by many tools (flattened into each tool's struct) ------------------------
+
+/// `project_path` alone.
+#[derive(Deserialize, Serialize, JsonSchema, Default)]
+pub struct ProjectArg {
+    /// Project root or a path in it; only needed when several projects are open.
+    pub project_path: Option<String>,
+}
+
+/// `project_path` + `session_id`.
+#[derive(Deserialize, Serialize, JsonSchema, Default)]
+pub struct SessionArg {
+    /// Project root or a path in it; only needed when several projects are open.
+    pub project_path: Option<String>,
+    /// Default: the current session.
+    pub session_id: Option<String>,
+}
+
+/// Longest wait of the waiting tools, in milliseconds.
+pub const DEFAULT_WAIT_MS: u64 = 30_000;
+/// The cap on every wait: clients give up on calls around 60 s.
+pub const MAX_WAIT_MS: u64 = 55_000;
+
+pub fn default_wait_ms() -> u64 {
+    DEFAULT_WAIT_MS
+}
+
+pub fn yes() -> bool {
+    true
+}
+
+/// `timeout_ms` of the waiting tools.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct TimeoutArg {
+    /// Longest wait in ms; on timeout the result says it is still running.
+    #[serde(default = "default_wait_ms")]
+    #[schemars(range(min = 1, max = MAX_WAIT_MS))]
+    pub timeout_ms: u64,
+}
+
+/// Session, wait and thread of the execution-control tools.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ControlArg {
+    #[serde(flatten)]
+    pub s: SessionArg,
+    /// Wait for the next stop and return it; false returns at once.
+    #[serde(default = "yes")]
+    pub wait: bool,
+    #[serde(flatten)]
+    pub t: TimeoutArg,
+    /// Default: the thread that stopped.
+    pub thread_id: Option<String>,
 }
 
 /// The schema already checked types; this only maps JSON onto the tool's struct.

@@ -6,32 +6,57 @@ use super::super::snapshot::{self, location};
 use super::super::state::{reason_name, state_name};
 use super::{source, variables};
 use crate::backend::{LaunchMode, LaunchRequest, SessionState};
-use serde::Deserialize;
+use super::{Kind, ProjectArg, SessionArg, TimeoutArg, out, yes};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-#[derive(Deserialize)]
-pub struct ProjectArgs {
-    project_path: Option<String>,
+/// # List run configurations
+/// The project's run/debug configurations (IDE, or launch.json / debugger-mcp.toml headless). Use a name with start_debug_session or run_configuration.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListRunConfigurations {
+    #[serde(flatten)]
+    p: ProjectArg,
 }
+tool!(ListRunConfigurations, "list_run_configurations", Kind::Read,
+    out::obj(json!({"configurations": {"type": "array", "items": {"type": "object", "required": ["name", "type"]}}}), &["configurations"]),
+    list_run_configurations);
 
-pub async fn list_run_configurations(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn list_run_configurations(c: &mut Call<'_>, a: ListRunConfigurations) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let backend = c.engine.backend.clone();
     let configs = c.bk("run_configurations", backend.run_configurations(&root)).await?;
     Ok(json!({ "configurations": configs }))
 }
 
-#[derive(Deserialize)]
-pub struct RunArgs {
-    project_path: Option<String>,
-    name: String,
-    #[serde(default)]
-    mode: Option<String>,
+/// run_configuration's `mode`.
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RunMode {
+    #[default]
+    Run,
+    Debug,
 }
 
-pub async fn run_configuration(c: &mut Call<'_>, a: RunArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let mode = if a.mode.as_deref() == Some("debug") { LaunchMode::Debug } else { LaunchMode::Run };
+/// # Run a configuration
+/// Start a run configuration by name, 'run' (no debugger) or 'debug' (prefer start_debug_session). Starts a process: needs the user's confirmation unless brave mode is on.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct RunConfiguration {
+    #[serde(flatten)]
+    p: ProjectArg,
+    /// Name from list_run_configurations.
+    #[schemars(length(min = 1))]
+    name: String,
+    #[serde(default)]
+    mode: RunMode,
+}
+tool!(RunConfiguration, "run_configuration", Kind::Destructive { idempotent: false },
+    out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "mode": {"enum": ["run", "debug"]}, "state": {"type": "string"}, "message": {"type": "string"}}), &["session_id", "state"]),
+    run_configuration);
+
+async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    let mode = if a.mode == RunMode::Debug { LaunchMode::Debug } else { LaunchMode::Run };
     let mode_name = if mode == LaunchMode::Debug { "debug" } else { "run" };
     require_configuration(c, &root, &a.name).await?;
     c.confirm(&root, &format!("{mode_name} the configuration '{}'", a.name), &format!("project: {root}")).await?;
@@ -79,8 +104,19 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
     c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.state())).unwrap_or(fallback)
 }
 
-pub async fn list_debug_sessions(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+/// # List debug sessions
+/// Debug sessions of the project: id, name, state, and which is current (the default target of other tools).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListDebugSessions {
+    #[serde(flatten)]
+    p: ProjectArg,
+}
+tool!(ListDebugSessions, "list_debug_sessions", Kind::Read,
+    out::obj(json!({"sessions": {"type": "array", "items": {"type": "object", "required": ["id", "name", "state", "is_current"]}}}), &["sessions"]),
+    list_debug_sessions);
+
+async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let listed = c.backend_sessions(&root).await?;
     let sessions = c.engine.with_state(|s| {
         let current = s.current.get(&root).cloned();
@@ -105,24 +141,40 @@ pub async fn list_debug_sessions(c: &mut Call<'_>, a: ProjectArgs) -> ToolResult
     Ok(json!({ "sessions": sessions }))
 }
 
-#[derive(Deserialize)]
-pub struct StartArgs {
-    project_path: Option<String>,
+/// # Start a debug session
+/// Debug a run configuration (`run_configuration`) or a command line (`command`, e.g. 'python3 app.py'). Set breakpoints first. `wait_for_pause` blocks until the first stop and returns where. Needs the user's confirmation unless brave mode is on.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StartDebugSession {
+    #[serde(flatten)]
+    p: ProjectArg,
+    /// Run configuration name; or give `command`.
+    #[schemars(length(min = 1))]
     run_configuration: Option<String>,
+    /// Command line to debug headless; or give `run_configuration`.
+    #[schemars(length(min = 1))]
     command: Option<String>,
+    /// For `command` when not inferable: debugpy, gdb, lldb, delve.
     adapter: Option<String>,
+    /// Working directory for `command`. Default: project root.
     cwd: Option<String>,
+    /// Pause at the first line.
     #[serde(default)]
     stop_on_entry: bool,
+    /// Pause when an exception is raised.
     #[serde(default)]
     stop_on_exception: bool,
+    /// Block until the first pause or the timeout.
     #[serde(default)]
     wait_for_pause: bool,
-    timeout_ms: Option<u64>,
+    #[serde(flatten)]
+    t: TimeoutArg,
 }
+tool!(StartDebugSession, "start_debug_session", Kind::Destructive { idempotent: false },
+    out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}, "pause": out::stop_result()}), &["session_id", "state", "message"]),
+    start_debug_session);
 
-pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let what = match (&a.run_configuration, &a.command) {
         (Some(rc), None) => format!("run configuration '{rc}'"),
         (None, Some(cmd)) => format!("command `{cmd}`"),
@@ -148,7 +200,7 @@ pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
     let info = launch(c, &root, request).await?;
     let mut out = json!({"session_id": info.id, "name": info.name});
     if a.wait_for_pause {
-        let timeout = a.timeout_ms.unwrap_or(30_000);
+        let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c.wait_until(&info.id, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
         let pause = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
@@ -167,16 +219,20 @@ pub async fn start_debug_session(c: &mut Call<'_>, a: StartArgs) -> ToolResult {
     Ok(out)
 }
 
-/// Arguments of the tools that take only a project and a session.
-#[derive(Deserialize)]
-pub struct SessionArgs {
-    pub(super) project_path: Option<String>,
-    pub(super) session_id: Option<String>,
+/// # Stop a debug session
+/// Terminate a debug session (default: the current one) and its process.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct StopDebugSession {
+    #[serde(flatten)]
+    s: SessionArg,
 }
+tool!(StopDebugSession, "stop_debug_session", Kind::Destructive { idempotent: true },
+    out::obj(json!({"session_id": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}}), &["session_id", "state"]),
+    stop_debug_session);
 
-pub async fn stop_debug_session(c: &mut Call<'_>, a: SessionArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
         return Ok(json!({"session_id": sid, "state": "stopped", "message": "the session had already ended"}));
     }
@@ -191,24 +247,43 @@ pub async fn stop_debug_session(c: &mut Call<'_>, a: SessionArgs) -> ToolResult 
     }))
 }
 
-#[derive(Deserialize)]
-pub struct StatusArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    include_variables: Option<bool>,
-    include_source_context: Option<bool>,
-    source_context_lines: Option<u32>,
-    max_stack_frames: Option<u32>,
+fn five() -> u32 {
+    5
 }
+
+/// # Debug session status
+/// Where a session is, in one call: state, pause reason, location, breakpoint hit, stack summary, variables, watches, source around the line, threads. Start here after any stop.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetDebugSessionStatus {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Include the current frame's variables.
+    #[serde(default = "yes")]
+    include_variables: bool,
+    /// Include source lines around the current line.
+    #[serde(default = "yes")]
+    include_source_context: bool,
+    /// Lines above and below the current line.
+    #[serde(default = "five")]
+    #[schemars(range(max = 50))]
+    source_context_lines: u32,
+    /// Frames in the stack summary.
+    #[serde(default = "five")]
+    #[schemars(range(min = 1, max = 100))]
+    max_stack_frames: u32,
+}
+tool!(GetDebugSessionStatus, "get_debug_session_status", Kind::Read,
+    out::obj(json!({"session_id": {"type": ["string", "null"]}, "state": {"type": "string"}, "message": {"type": "string"}}), &["state"]),
+    get_debug_session_status);
 
 /// Output entries get_debug_session_status returns (the latest ones).
 const RECENT_OUTPUT: usize = 50;
 
-pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = match c.session(&root, a.session_id.as_deref()).await {
+async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = match c.session(&root, a.s.session_id.as_deref()).await {
         Ok(sid) => sid,
-        Err(e) if a.session_id.is_none() && e.0.starts_with("no debug session") => {
+        Err(e) if a.s.session_id.is_none() && e.0.starts_with("no debug session") => {
             let backend = c.engine.backend.clone();
             let configs = c.bk("run_configurations", backend.run_configurations(&root)).await.unwrap_or_default();
             let names: Vec<&str> = configs.iter().map(|r| r.name.as_str()).collect();
@@ -273,7 +348,7 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
         });
         out["breakpoint_hit"] = json!(hits);
     }
-    let max = a.max_stack_frames.unwrap_or(5);
+    let max = a.max_stack_frames;
     let page = c.bk("frames", backend.frames(&sid, &thread, 0, max)).await?;
     let frames: Vec<Value> = page
         .frames
@@ -290,7 +365,7 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
     out["location"] = current_frame.as_ref().map(location).unwrap_or(Value::Null);
     out["stack_summary"] = json!(frames);
     out["total_stack_depth"] = json!(page.total.unwrap_or(page.frames.len() as u32));
-    if a.include_variables.unwrap_or(true) {
+    if a.include_variables {
         match variables::frame_values(c, &sid, &thread, selected, variables::Scope::All, 1, c.cfg.max_children).await {
             Ok(v) => out["variables"] = v["variables"].clone(),
             Err(e) => out["variables_error"] = json!(e.0),
@@ -298,11 +373,11 @@ pub async fn get_debug_session_status(c: &mut Call<'_>, a: StatusArgs) -> ToolRe
     }
     snapshot::refresh_watches(c, &sid).await;
     out["watches"] = json!(snapshot::project_watches(c, &sid));
-    if a.include_source_context.unwrap_or(true) {
+    if a.include_source_context {
         if let Some(f) = current_frame.as_ref().filter(|f| f.file.is_some() && f.line.is_some()) {
             let file = f.file.clone().unwrap_or_default();
             match c.file_in_project(&root, &file) {
-                Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines.unwrap_or(5)).await {
+                Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines).await {
                     Ok(ctx) => out["source_context"] = ctx,
                     Err(e) => out["source_context_error"] = json!(e.0),
                 },

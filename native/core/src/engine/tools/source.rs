@@ -3,17 +3,35 @@
 
 use super::super::context::{Call, ToolError, ToolResult};
 use super::same_file;
-use serde::Deserialize;
+use super::{Kind, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-#[derive(Deserialize)]
-pub struct SourceArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    file_path: Option<String>,
-    line: Option<u32>,
-    context_lines: Option<u32>,
+fn five() -> u32 {
+    5
 }
+
+/// # Source around a line
+/// Numbered source lines around a line (default: the current stop), the current line marked, breakpoint lines in view. Files must be inside the project.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetSourceContext {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Default: the current location's file.
+    #[schemars(length(min = 1))]
+    file_path: Option<String>,
+    /// 1-based center line. Default: the current line.
+    #[schemars(range(min = 1))]
+    line: Option<u32>,
+    /// Lines above and below.
+    #[serde(default = "five")]
+    #[schemars(range(max = 50))]
+    context_lines: u32,
+}
+tool!(GetSourceContext, "get_source_context", Kind::Read,
+    out::obj(json!({"file": {"type": "string"}, "start_line": {"type": "integer"}, "end_line": {"type": "integer"}, "lines": {"type": "array"}, "breakpoints": {"type": "array"}}), &["file", "start_line", "end_line", "lines"]),
+    get_source_context);
 
 /// Lines `line ± n` of `file` (canonical, inside `root`), with breakpoint lines in view.
 pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) -> ToolResult {
@@ -49,10 +67,10 @@ pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) ->
     Ok(json!({"file": file, "start_line": start, "end_line": end, "current_line": line, "total_lines": count, "lines": shown, "breakpoints": bps}))
 }
 
-pub async fn get_source_context(c: &mut Call<'_>, a: SourceArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let n = a.context_lines.unwrap_or(5);
-    let here = current_location(c, &root, a.session_id.as_deref()).await;
+async fn get_source_context(c: &mut Call<'_>, a: GetSourceContext) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let n = a.context_lines;
+    let here = current_location(c, &root, a.s.session_id.as_deref()).await;
     let (file, line) = match (a.file_path.as_deref(), a.line) {
         (Some(f), line) => {
             let file = c.file_in_project(&root, f)?;

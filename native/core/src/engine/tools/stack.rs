@@ -2,22 +2,38 @@
 
 use super::super::context::{Call, ToolError, ToolResult};
 use super::super::snapshot::location;
-use serde::Deserialize;
+use super::{Kind, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-#[derive(Deserialize)]
-pub struct StackArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    thread_id: Option<String>,
-    thread_name: Option<String>,
-    max_frames: Option<u32>,
-    offset: Option<u32>,
+fn twenty() -> u32 {
+    20
 }
 
-pub async fn get_stack_trace(c: &mut Call<'_>, a: StackArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+/// # Stack trace
+/// The call stack of a thread (default: the stopped one): index, file, line, method, library flag, selected frame.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetStackTrace {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Default: the thread that stopped.
+    thread_id: Option<String>,
+    /// Thread by name instead of id.
+    thread_name: Option<String>,
+    #[serde(default = "twenty")]
+    #[schemars(range(min = 1, max = 500))]
+    max_frames: u32,
+    #[serde(default)]
+    offset: u32,
+}
+tool!(GetStackTrace, "get_stack_trace", Kind::Read,
+    out::obj(json!({"thread_id": {"type": "string"}, "frames": {"type": "array"}, "total": {"type": ["integer", "null"]}}), &["thread_id", "frames"]),
+    get_stack_trace);
+
+async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (current, _) = c.paused(&sid)?;
     let backend = c.engine.backend.clone();
     let (thread, name) = match (a.thread_id, a.thread_name) {
@@ -33,8 +49,8 @@ pub async fn get_stack_trace(c: &mut Call<'_>, a: StackArgs) -> ToolResult {
         (None, None) => (current.clone(), None),
     };
     let selected = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
-    let offset = a.offset.unwrap_or(0);
-    let page = c.bk("frames", backend.frames(&sid, &thread, offset, a.max_frames.unwrap_or(20))).await?;
+    let offset = a.offset;
+    let page = c.bk("frames", backend.frames(&sid, &thread, offset, a.max_frames)).await?;
     let frames: Vec<Value> = page
         .frames
         .iter()
@@ -60,17 +76,23 @@ pub async fn get_stack_trace(c: &mut Call<'_>, a: StackArgs) -> ToolResult {
     Ok(out)
 }
 
-#[derive(Deserialize)]
-pub struct SelectArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+/// # Select a stack frame
+/// Make a frame the default for get_variables and evaluate_expression (0 = top).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct SelectStackFrame {
+    #[serde(flatten)]
+    s: SessionArg,
     frame_index: u32,
+    /// Default: the thread that stopped.
     thread_id: Option<String>,
 }
+tool!(SelectStackFrame, "select_stack_frame", Kind::Write { idempotent: true },
+    out::obj(json!({"frame_index": {"type": "integer"}, "location": out::location()}), &["frame_index"]),
+    select_stack_frame);
 
-pub async fn select_stack_frame(c: &mut Call<'_>, a: SelectArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (current, seq) = c.paused(&sid)?;
     let thread = a.thread_id.unwrap_or(current);
     let frame = c.frame(&sid, &thread, a.frame_index).await?;
@@ -86,9 +108,20 @@ pub async fn select_stack_frame(c: &mut Call<'_>, a: SelectArgs) -> ToolResult {
               "message": "get_variables and evaluate_expression now use this frame by default"}))
 }
 
-pub async fn list_threads(c: &mut Call<'_>, a: super::sessions::SessionArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+/// # List threads
+/// Threads of the debugged process: id, name, state, group, and which is current.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListThreads {
+    #[serde(flatten)]
+    s: SessionArg,
+}
+tool!(ListThreads, "list_threads", Kind::Read,
+    out::obj(json!({"threads": {"type": "array"}, "current_thread": {"type": ["string", "null"]}}), &["threads"]),
+    list_threads);
+
+async fn list_threads(c: &mut Call<'_>, a: ListThreads) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let backend = c.engine.backend.clone();
     let threads = c.bk("threads", backend.threads(&sid)).await?;
     let current = c.engine.with_state(|s| s.sessions.get(&sid).and_then(|x| x.current_thread.clone()));

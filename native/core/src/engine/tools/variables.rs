@@ -6,28 +6,25 @@ use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::values::{self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path};
 use crate::backend::{ValueNode, ValueScope};
-use serde::Deserialize;
+use super::{Kind, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::pin::Pin;
 
-#[derive(Clone, Copy)]
+/// Which variables.
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, Default)]
+#[serde(rename_all = "lowercase")]
 pub enum Scope {
     Local,
     Arguments,
     This,
+    #[default]
     All,
 }
 
 impl Scope {
-    fn parse(s: Option<&str>) -> Self {
-        match s {
-            Some("local") => Scope::Local,
-            Some("arguments") => Scope::Arguments,
-            Some("this") => Scope::This,
-            _ => Scope::All,
-        }
-    }
     fn admits(self, v: &ValueNode) -> bool {
         match self {
             Scope::All => true,
@@ -107,25 +104,42 @@ pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u3
     Ok(r)
 }
 
-#[derive(Deserialize)]
-pub struct GetArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
-    frame_index: Option<u32>,
-    thread_id: Option<String>,
-    scope: Option<String>,
-    depth: Option<u32>,
-    max_children: Option<u32>,
+fn one() -> u32 {
+    1
 }
 
-pub async fn get_variables(c: &mut Call<'_>, a: GetArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+/// # Get variables
+/// Variables of a frame (default: the selected one). Each has a short id for expand_variable/set_variable, valid until the program resumes; long values are cut with their full length given.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetVariables {
+    #[serde(flatten)]
+    s: SessionArg,
+    /// Stack frame, 0 = top. Default: the selected frame.
+    frame_index: Option<u32>,
+    /// Default: the thread that stopped.
+    thread_id: Option<String>,
+    #[serde(default)]
+    scope: Scope,
+    /// Levels of children to include; 1 = top level only.
+    #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 3))]
+    depth: u32,
+    /// Children per node at most. Default: max_children of the config.
+    #[schemars(range(min = 1, max = 200))]
+    max_children: Option<u32>,
+}
+tool!(GetVariables, "get_variables", Kind::Read,
+    out::obj(json!({"frame_index": {"type": "integer"}, "variables": {"type": "array", "items": out::value_node()}, "total": {"type": "integer"}, "truncated": {"type": "boolean"}}), &["variables"]),
+    get_variables);
+
+async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
     let thread = a.thread_id.unwrap_or(thread);
     let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
     let max = a.max_children.unwrap_or(c.cfg.max_children);
-    frame_values(c, &sid, &thread, frame_index, Scope::parse(a.scope.as_deref()), a.depth.unwrap_or(1), max).await
+    frame_values(c, &sid, &thread, frame_index, a.scope, a.depth, max).await
 }
 
 /// The value an id or a path names.
@@ -201,25 +215,37 @@ async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, p
     Ok((node, full, redacted))
 }
 
-#[derive(Deserialize)]
-pub struct ExpandArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+/// # Expand a variable
+/// Children of a value, by `variable_id` (from get_variables/evaluate_expression) or `path` from a frame variable ('user.address.city', 'items[2]'). Pages with offset/limit.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ExpandVariable {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[schemars(length(min = 1))]
     variable_id: Option<String>,
+    /// Dotted/indexed path from a variable of the frame.
+    #[schemars(length(min = 1))]
     path: Option<String>,
+    /// Stack frame, 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
-    offset: Option<u32>,
+    #[serde(default)]
+    offset: u32,
+    /// Children at most. Default: max_children of the config.
+    #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
 }
+tool!(ExpandVariable, "expand_variable", Kind::Read,
+    out::obj(json!({"variable": {"type": "object", "required": ["id", "path"]}, "children": {"type": "array", "items": out::value_node()}, "offset": {"type": "integer"}, "total": {"type": ["integer", "null"]}, "truncated": {"type": "boolean"}}), &["children"]),
+    expand_variable);
 
-pub async fn expand_variable(c: &mut Call<'_>, a: ExpandArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let t = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
     let Some(handle) = t.children_handle.clone() else {
         return Err(ToolError(format!("'{}' has no children to expand", t.path)));
     };
-    let offset = a.offset.unwrap_or(0);
+    let offset = a.offset;
     let limit = a.limit.unwrap_or(c.cfg.max_children);
     let backend = c.engine.backend.clone();
     let page = c.bk("children", backend.children(&sid, &handle, offset, limit)).await?;
@@ -254,19 +280,28 @@ pub async fn expand_variable(c: &mut Call<'_>, a: ExpandArgs) -> ToolResult {
     Ok(out)
 }
 
-#[derive(Deserialize)]
-pub struct SetArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+/// # Set a variable
+/// Change a variable in the paused program, by `variable_id` or `path`. `new_value` is an expression in the program's language. Needs the user's confirmation unless brave mode is on.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct SetVariable {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[schemars(length(min = 1))]
     variable_id: Option<String>,
+    #[schemars(length(min = 1))]
     path: Option<String>,
+    /// Stack frame, 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
+    /// e.g. '42' or "'text'".
     new_value: String,
 }
+tool!(SetVariable, "set_variable", Kind::Destructive { idempotent: true },
+    out::obj(json!({"variable": out::value_node(), "message": {"type": "string"}}), &["variable"]),
+    set_variable);
 
-pub async fn set_variable(c: &mut Call<'_>, a: SetArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.session_id.as_deref()).await?;
+async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_set_value {
         return Err(ToolError(format!("the {} debugger backend cannot change values", info.name)));

@@ -5,35 +5,45 @@ use super::super::expression_guard;
 use super::super::snapshot::{self, watch_json};
 use super::super::state::Watch;
 use crate::backend::SessionState;
-use serde::Deserialize;
+use super::{Kind, ProjectArg, SessionArg, out};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-#[derive(Deserialize)]
-pub struct ListArgs {
-    project_path: Option<String>,
+/// # List watches
+/// Watch expressions with their last values and where they were evaluated (they are re-evaluated at every pause).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ListWatches {
+    #[serde(flatten)]
+    p: ProjectArg,
 }
+tool!(ListWatches, "list_watches", Kind::Read, out::obj(json!({"watches": {"type": "array", "items": out::watch()}}), &["watches"]), list_watches);
 
-pub async fn list_watches(c: &mut Call<'_>, a: ListArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let max = c.cfg.max_value_length;
     let watches: Vec<Value> =
         c.engine.with_state(|s| s.watches.get(&root).map(|ws| ws.iter().map(|w| watch_json(w, max)).collect()).unwrap_or_default());
     Ok(json!({"watches": watches}))
 }
 
-#[derive(Deserialize)]
-pub struct AddArgs {
-    project_path: Option<String>,
-    session_id: Option<String>,
+/// # Add a watch
+/// Add a watch expression, evaluated side-effect free at every pause (at once when paused).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct AddWatch {
+    #[serde(flatten)]
+    s: SessionArg,
+    #[schemars(length(min = 1))]
     expression: String,
 }
+tool!(AddWatch, "add_watch", Kind::Write { idempotent: false }, out::watch(), add_watch);
 
-pub async fn add_watch(c: &mut Call<'_>, a: AddArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> ToolResult {
+    let root = c.project(a.s.project_path.as_deref()).await?;
     // Watches are evaluated at every pause without side effects; refuse state changes up front.
     expression_guard::check(&a.expression, &c.cfg.expression_safety)?;
     // An explicit session must exist; otherwise any paused session of the project will do.
-    let session = match a.session_id.as_deref() {
+    let session = match a.s.session_id.as_deref() {
         Some(id) => Some(c.session(&root, Some(id)).await?),
         None => c.session(&root, None).await.ok(),
     };
@@ -66,14 +76,20 @@ pub async fn add_watch(c: &mut Call<'_>, a: AddArgs) -> ToolResult {
     Ok(out)
 }
 
-#[derive(Deserialize)]
-pub struct RemoveArgs {
-    project_path: Option<String>,
+/// # Remove a watch
+/// Remove a watch expression by id.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct RemoveWatch {
+    #[serde(flatten)]
+    p: ProjectArg,
+    #[schemars(length(min = 1))]
     watch_id: String,
 }
+tool!(RemoveWatch, "remove_watch", Kind::Write { idempotent: true },
+    out::obj(json!({"removed": {"type": "boolean"}, "message": {"type": "string"}}), &["removed"]), remove_watch);
 
-pub async fn remove_watch(c: &mut Call<'_>, a: RemoveArgs) -> ToolResult {
-    let root = c.project(a.project_path.as_deref()).await?;
+async fn remove_watch(c: &mut Call<'_>, a: RemoveWatch) -> ToolResult {
+    let root = c.project(a.p.project_path.as_deref()).await?;
     let (removed, left) = c.engine.with_state(|s| {
         let ws = s.watches.entry(root.clone()).or_default();
         let before = ws.len();
