@@ -105,6 +105,16 @@ class Mcp:
     def call(self, name: str, args: dict | None = None):
         return self._run(self.session.call_tool(name, args or {}))
 
+    def call_with_progress(self, name: str, args: dict | None = None):
+        """A call with a progress token; returns (result, [(progress, message), ...])."""
+        seen: list = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, message))
+
+        res = self._run(self.session.call_tool(name, args or {}, progress_callback=on_progress))
+        return res, seen
+
     def ok(self, name: str, args: dict | None = None) -> dict:
         res = self.call(name, args)
         text = " ".join(getattr(c, "text", "") for c in res.content)

@@ -119,6 +119,15 @@ def test_resource_update_arrives_on_pause_debugpy(py):
     assert "step 1: app.py:19" in summary, summary
 
 
+def test_progress_notifications_during_a_long_wait_debugpy(py):
+    _, m = py
+    sid = m.ok("start_debug_session", {"command": "python3 spin.py"})["session_id"]
+    res, seen = m.call_with_progress("wait_for_pause", {"session_id": sid, "timeout_ms": 3500})
+    assert not res.is_error and res.structured_content["timed_out"] is True
+    assert len(seen) >= 2, seen
+    assert [p for p, _ in seen] == sorted(p for p, _ in seen) and "wait_for_pause: waiting" in seen[0][1], seen
+
+
 def test_watchdog_resumes_an_idle_pause_after_a_short_timeout_debugpy():
     server, m = start("py", 'brave_mode = true\n[watchdog]\nidle_seconds = 2\naction = "resume"\n')
     try:

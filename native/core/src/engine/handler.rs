@@ -211,12 +211,15 @@ impl ServerHandler for McpHandler {
                 tokio::pin!(call);
                 let started = Instant::now();
                 let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
+                // Progress must increase at every notification: count them.
+                let mut n = 0u32;
                 loop {
                     tokio::select! {
                         r = &mut call => break r,
                         _ = tick.tick() => {
+                            n += 1;
                             let secs = started.elapsed().as_secs();
-                            let note = ProgressNotificationParam::new(token.clone(), secs as f64)
+                            let note = ProgressNotificationParam::new(token.clone(), f64::from(n))
                                 .with_message(format!("{}: waiting, {secs} s", request.name));
                             let _ = context.peer.notify_progress(note).await;
                         }
