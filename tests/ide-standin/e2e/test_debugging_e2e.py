@@ -302,9 +302,11 @@ def test_history_summary_and_resources_through_the_jni_path(standin):
         assert [(c["step"], c["value"]) for c in h["changes"]] == [(1, "0"), (2, "1"), (3, "2")], h
         assert h["changes"][0]["location"].endswith(f"App.java:{loop}"), h
         assert (await agent.call("get_debug_history", session_id=sid, name="i", steps_ago=2))["value"] == "0"
-        await agent.call("set_variable", session_id=sid, path="counter", new_value="100")
+        r = await agent.s.call_tool("set_variable", {"session_id": sid, "path": "sq", "new_value": "100"})
+        assert not r.is_error, r.content[0].text
+        assert r.structured_content["variable"]["value"] == "100", r.structured_content
         md = (await agent.call("get_session_summary", session_id=sid))["markdown"]
-        assert "`counter` = 100" in md and f"App.java:{loop}" in md, md
+        assert "`sq` = 100" in md and f"App.java:{loop}" in md, md
         await agent.fails("get_debug_history", session_id=sid, name="no_such")
         status = json.loads((await agent.s.read_resource("debugger://status")).contents[0].text)
         assert any(s["id"] == sid and s["state"] == "paused" for s in status["sessions"]), status
