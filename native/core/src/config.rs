@@ -19,6 +19,10 @@ pub struct Config {
     pub backend_timeout_ms: u64,
     /// Timeout for launching a session, milliseconds.
     pub launch_timeout_ms: u64,
+    /// Tool list clients get: `full` (one tool per operation) or `compact` (a single `debugger`
+    /// tool with an `op` field, for agents that pay for every listed byte). A client overrides it
+    /// per connection with `/debugger-mcp?profile=compact` (or `full`).
+    pub tool_profile: ToolProfile,
     pub watchdog: WatchdogConfig,
     pub memory: MemoryConfig,
     pub redaction: RedactionConfig,
@@ -28,6 +32,26 @@ pub struct Config {
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub launch: Vec<toml::Table>,
+}
+
+/// See [`Config::tool_profile`].
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolProfile {
+    #[default]
+    Full,
+    Compact,
+}
+
+impl ToolProfile {
+    /// `full` / `compact` (the URL query and TOML spelling).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "full" => Some(Self::Full),
+            "compact" => Some(Self::Compact),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -111,6 +135,7 @@ impl Default for Config {
             max_value_length: 200,
             backend_timeout_ms: 10_000,
             launch_timeout_ms: 30_000,
+            tool_profile: ToolProfile::Full,
             watchdog: WatchdogConfig::default(),
             memory: MemoryConfig::default(),
             redaction: RedactionConfig::default(),
@@ -198,6 +223,14 @@ mod tests {
         assert_eq!(c.max_children, 20);
         let err = Config::from_toml("brave_mod = true").unwrap_err();
         assert!(err.contains("brave_mod"), "{err}");
+    }
+
+    #[test]
+    fn tool_profile_is_read_and_misspellings_are_reported() {
+        assert_eq!(Config::default().tool_profile, ToolProfile::Full);
+        assert_eq!(Config::from_toml("tool_profile = \"compact\"").unwrap().tool_profile, ToolProfile::Compact);
+        let err = Config::from_toml("tool_profile = \"tiny\"").unwrap_err();
+        assert!(err.contains("compact"), "{err}");
     }
 
     #[test]

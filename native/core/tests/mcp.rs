@@ -74,7 +74,9 @@ async fn tools_over_mcp_with_elicitation() {
     assert_eq!(tools.len(), 33);
     let sb = tools.iter().find(|t| t.name == "set_breakpoint").unwrap();
     assert_eq!(sb.annotations.as_ref().unwrap().read_only_hint, Some(false));
-    assert!(sb.output_schema.is_some());
+    // Output schemas are not advertised (issue 6: 13.7 KB of every session's context); the
+    // fake-backend suite validates every result against the engine's output schema instead.
+    assert!(sb.output_schema.is_none());
 
     let r = client
         .call_tool(CallToolRequestParams::new("set_breakpoint").with_arguments(args(json!({"file_path": "main.py", "line": 8}))))

@@ -2,8 +2,9 @@
 //! go to [`Engine::call_tool`]. Confirmation uses MCP elicitation when the client declared it.
 
 use super::context::{CallContext, Confirmer};
+use super::Engine;
 use super::resources::{self, Subscriber};
-use super::{Engine, registry};
+use crate::config::ToolProfile;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequiredResult,
@@ -34,8 +35,10 @@ const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. Typical workflo
 4) step_over / step_into / step_out / resume / run_to_line wait for the next stop and return the new location and variables; \
 5) get_variables / expand_variable (ids like v3 are valid until the program resumes) and evaluate_expression to inspect; add_watch for values to track at every stop; \
 6) remove_breakpoint with all_agent_breakpoints: true and stop_debug_session when done. \
-Lines are 1-based. Waits are capped at 55 s; if a result says the program is still running, call wait_for_pause. \
-Starting sessions, setting variables and side-effecting evaluation ask the user first unless brave mode is on.";
+Lines are 1-based; file paths may be relative to the project. Waits are capped at 55 s; if a result says the program is still running, call wait_for_pause. \
+Every tool takes project_path (needed only when several projects are open; the error lists them) and, for session tools, session_id (default: the current session). \
+Starting sessions, setting variables and side-effecting evaluation ask the user first unless brave mode is on. \
+With the compact tool profile these tools are ops of the single `debugger` tool: {\"op\": \"step_over\"}.";
 
 pub struct McpHandler {
     engine: Arc<Engine>,
@@ -166,9 +169,19 @@ impl ServerHandler for McpHandler {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items((*registry::registry().tools).clone()))
+        let profile = match requested_profile(&context) {
+            Some(Ok(p)) => p,
+            Some(Err(bad)) => {
+                return Err(McpError::invalid_params(
+                    format!("unknown tool profile '{bad}' in the URL query; use profile=full or profile=compact"),
+                    None,
+                ));
+            }
+            None => self.engine.tool_profile(),
+        };
+        Ok(ListToolsResult::with_all_items((*self.engine.tools_for(profile)).clone()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -180,7 +193,7 @@ impl ServerHandler for McpHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if !registry::registry().specs.contains_key(request.name.as_ref()) {
+        if self.engine.tool(request.name.as_ref()).is_none() {
             return Err(McpError::invalid_params(format!("unknown tool '{}'", request.name), None));
         }
         let stateless = context
@@ -306,6 +319,16 @@ impl ServerHandler for McpHandler {
         *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = Some(request.level);
         Ok(())
     }
+}
+
+/// `?profile=full|compact` on the HTTP request that carried this MCP message (rmcp puts the
+/// request parts into the extensions). Clients send every request to the URL they were
+/// configured with, so the query holds for the whole connection. `None` without a query (stdio,
+/// legacy SSE, no `profile` key): the configured profile applies.
+fn requested_profile(context: &RequestContext<RoleServer>) -> Option<Result<ToolProfile, String>> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let value = parts.uri.query()?.split('&').find_map(|kv| kv.strip_prefix("profile="))?;
+    Some(ToolProfile::parse(value).ok_or_else(|| value.chars().take(40).collect()))
 }
 
 #[allow(deprecated)]

@@ -33,7 +33,7 @@ pub use context::{CallContext, Confirmer, ToolError};
 pub use handler::McpHandler;
 
 use crate::backend::{Backend, BackendEvent, BackendInfo, EventStream, SessionInfo, SessionState};
-use crate::config::Config;
+use crate::config::{Config, ToolProfile};
 use crate::history::{History, HistoryEntry};
 use context::Call;
 use rmcp::model::{CallToolResult, ContentBlock, Tool};
@@ -115,13 +115,31 @@ impl Engine {
         self.config.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// The tool list (built once per process).
+    /// The full tool list (built once per process).
     pub fn tools(&self) -> Arc<Vec<Tool>> {
         registry::registry().tools.clone()
     }
 
+    /// The tool list of a profile (`full`: one tool per operation; `compact`: the `debugger`
+    /// router).
+    pub fn tools_for(&self, profile: ToolProfile) -> Arc<Vec<Tool>> {
+        registry::registry().tools_for(profile)
+    }
+
+    /// The profile of this process's configuration (clients may override it per connection).
+    pub fn tool_profile(&self) -> ToolProfile {
+        self.cfg().tool_profile
+    }
+
+    /// A tool of either profile by name.
     pub fn tool(&self, name: &str) -> Option<Tool> {
-        registry::registry().specs.get(name).map(|s| s.tool.clone())
+        let r = registry::registry();
+        r.specs.get(name).map(|s| s.tool.clone()).or_else(|| r.compact.iter().find(|t| t.name == name).cloned())
+    }
+
+    /// The JSON Schema a tool's `structuredContent` follows (not advertised in `tools/list`).
+    pub fn output_schema(&self, name: &str) -> Option<Value> {
+        registry::registry().specs.get(name).map(|s| s.output.clone())
     }
 
     /// Runs one tool call: validation, the tool, history. Never panics on bad input; every
@@ -129,14 +147,29 @@ impl Engine {
     pub async fn call_tool(&self, name: &str, arguments: Value, ctx: &CallContext) -> CallToolResult {
         let started = Instant::now();
         let args = if arguments.is_null() { json!({}) } else { arguments };
+        // The compact profile's router names the operation in `op`; from here on the call is
+        // that operation's (validation, history, errors), so both profiles behave the same.
+        let (name, args, outcome) = if name == registry::ROUTER {
+            match registry::route(args.clone()) {
+                Ok(registry::Routed::Tool(op, rest)) => (op, rest, None),
+                Ok(registry::Routed::Help(v)) => (registry::HELP.to_string(), args, Some(Ok(v))),
+                Err(e) => (name.to_string(), args, Some(Err(e))),
+            }
+        } else {
+            (name.to_string(), args, None)
+        };
+        let name = name.as_str();
         let cfg = self.cfg();
         let mut call = Call { engine: self, ctx, cfg, project: None };
         let activity = self.watchdog.call_started();
-        let outcome = match registry::registry().specs.get(name) {
-            None => Err(ToolError(format!("unknown tool '{name}'; tools/list shows the available tools"))),
-            Some(spec) => match validate::check(name, spec, &args) {
-                Err(message) => Err(ToolError(message)),
-                Ok(()) => tools::dispatch(&mut call, name, &args).await,
+        let outcome = match outcome {
+            Some(done) => done,
+            None => match registry::registry().specs.get(name) {
+                None => Err(ToolError(format!("unknown tool '{name}'; tools/list shows the available tools"))),
+                Some(spec) => match validate::check(name, spec, &args) {
+                    Err(message) => Err(ToolError(message)),
+                    Ok(()) => tools::dispatch(&mut call, name, &args).await,
+                },
             },
         };
         drop(activity);

@@ -3,7 +3,9 @@
 //! process; the validators are compiled once too, so `tools/list` and input validation cost no
 //! schema work per call.
 
+use super::context::ToolError;
 use super::tools::{self, Kind, Tool};
+use crate::config::ToolProfile;
 use rmcp::model::{JsonObject, Tool as McpTool, ToolAnnotations};
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
@@ -12,6 +14,10 @@ use std::sync::{Arc, LazyLock};
 
 pub struct ToolSpec {
     pub tool: McpTool,
+    /// The JSON Schema of `structuredContent`. Not advertised (MCP makes `outputSchema`
+    /// optional, and the 30 of them cost an agent 13.7 KB of context per session); the tests
+    /// validate every result against it.
+    pub output: Value,
     pub validator: jsonschema::Validator,
     /// Property names the input accepts, for "unknown parameter" messages.
     pub properties: Vec<String>,
@@ -22,8 +28,113 @@ pub struct ToolSpec {
 
 pub struct Registry {
     pub specs: HashMap<&'static str, ToolSpec>,
-    /// In registration order, ready for `tools/list`.
+    /// In registration order, ready for `tools/list` (full profile).
     pub tools: Arc<Vec<McpTool>>,
+    /// The compact profile: the single [`ROUTER`] tool.
+    pub compact: Arc<Vec<McpTool>>,
+}
+
+impl Registry {
+    pub fn tools_for(&self, profile: ToolProfile) -> Arc<Vec<McpTool>> {
+        match profile {
+            ToolProfile::Full => self.tools.clone(),
+            ToolProfile::Compact => self.compact.clone(),
+        }
+    }
+}
+
+/// The compact profile's one tool: `{"op": "<tool name>", ...that tool's arguments}`.
+pub const ROUTER: &str = "debugger";
+/// The router's on-demand help operation.
+pub const HELP: &str = "help";
+
+/// Fields most operations accept; the router's description names them once instead of in every
+/// signature.
+const SHARED: [&str; 6] = ["project_path", "session_id", "thread_id", "wait", "timeout_ms", "frame_index"];
+
+/// Resolves a router call to the operation it names and that operation's arguments (`op`
+/// removed), or answers `help`. Every error lists what to send instead.
+pub enum Routed {
+    Tool(String, Value),
+    Help(Value),
+}
+
+pub fn route(args: Value) -> Result<Routed, ToolError> {
+    let r = registry();
+    let Value::Object(mut m) = args else {
+        return Err(ToolError("invalid arguments for debugger: expected an object with 'op'".into()));
+    };
+    let op = match m.remove("op") {
+        Some(Value::String(op)) => op,
+        Some(other) => return Err(ToolError(format!("invalid arguments for debugger: field 'op': expected string, received {other}"))),
+        None => return Err(ToolError(format!("invalid arguments for debugger: field 'op': required; one of {HELP}, {}", r.names().join(", ")))),
+    };
+    if op == HELP {
+        return help(m.get("about").and_then(Value::as_str)).map(Routed::Help);
+    }
+    if !r.specs.contains_key(op.as_str()) {
+        return Err(ToolError(format!("unknown op '{op}'; one of {HELP}, {}", r.names().join(", "))));
+    }
+    Ok(Routed::Tool(op, Value::Object(m)))
+}
+
+/// `help` without `about`: every op with its title; with `about`: that op's description and
+/// input schema (what the full profile would have listed).
+fn help(about: Option<&str>) -> Result<Value, ToolError> {
+    let r = registry();
+    match about {
+        None => Ok(json!({"ops": r.tools.iter().map(|t| json!({"op": t.name, "title": t.title})).collect::<Vec<_>>(),
+                          "hint": "{\"op\":\"help\",\"about\":\"<op>\"} for an op's parameters"})),
+        Some(name) => {
+            let spec = r.specs.get(name).ok_or_else(|| ToolError(format!("unknown op '{name}'; one of {}", r.names().join(", "))))?;
+            Ok(json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}))
+        }
+    }
+}
+
+impl Registry {
+    fn names(&self) -> Vec<&str> {
+        self.tools.iter().map(|t| t.name.as_ref()).collect()
+    }
+}
+
+/// `name(required, optional?)` for every tool, shared fields left out.
+fn signatures(tools: &[McpTool]) -> String {
+    tools
+        .iter()
+        .map(|t| {
+            let props = t.input_schema.get("properties").and_then(Value::as_object);
+            let required: Vec<&str> =
+                t.input_schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let mut params: Vec<String> = required.iter().map(|r| r.to_string()).collect();
+            params.extend(
+                props.into_iter().flatten().map(|(k, _)| k.as_str()).filter(|k| !required.contains(k) && !SHARED.contains(k)).map(|k| format!("{k}?")),
+            );
+            format!("{}({})", t.name, params.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn router_tool(tools: &[McpTool]) -> McpTool {
+    let description = format!(
+        "Drive a debugger: put the operation in `op` and its parameters beside it, e.g. \
+         {{\"op\":\"set_breakpoint\",\"file_path\":\"app.py\",\"line\":12}}. \
+         {{\"op\":\"help\",\"about\":\"<op>\"}} gives an op's description and parameters. \
+         Any op also takes project_path? (several open projects), session_id? (default: current); \
+         stepping: wait?, timeout_ms?, thread_id?; frames: frame_index? (0 = top). Lines are 1-based. \
+         Ops: {}",
+        signatures(tools)
+    );
+    let schema = json!({"type": "object", "properties": {
+        "op": {"type": "string", "description": "Operation, or help"},
+        "about": {"type": "string", "description": "With op=help: the op to explain"}},
+        "required": ["op"]});
+    let mut tool = McpTool::new(ROUTER, description, obj(schema));
+    tool.title = Some("Debugger".into());
+    // The router reaches every op, the destructive ones too (they still ask for confirmation).
+    tool.annotations = Some(ToolAnnotations::new().read_only(false).destructive(true).idempotent(false));
+    tool
 }
 
 /// The single registry of this process.
@@ -122,19 +233,21 @@ fn build() -> Registry {
             .build(&input)
             .unwrap_or_else(|e| panic!("input schema of {} does not compile: {e}", d.name));
         let mut tool = McpTool::new(d.name, description, obj(input));
-        tool.title = Some(title.clone());
-        tool.output_schema = Some(Arc::new(obj((d.output)())));
-        tool.annotations = Some(
-            ToolAnnotations::with_title(title)
-                .read_only(read_only)
-                .destructive(destructive)
-                .idempotent(idempotent)
-                .open_world(false),
-        );
+        tool.title = Some(title);
+        // The title is not repeated in the annotations, and a read-only tool does not say it is
+        // neither destructive nor idempotent-relevant: MCP defines those hints only for tools
+        // that write. Bytes in tools/list are paid by the agent on every session.
+        // openWorldHint is left out (default true): a debugged program may touch anything.
+        let mut annotations = ToolAnnotations::new().read_only(read_only);
+        if !read_only {
+            annotations = annotations.destructive(destructive).idempotent(idempotent);
+        }
+        tool.annotations = Some(annotations);
         tools.push(tool.clone());
-        specs.insert(d.name, ToolSpec { tool, validator, properties, roundtrip: d.roundtrip });
+        specs.insert(d.name, ToolSpec { tool, output: (d.output)(), validator, properties, roundtrip: d.roundtrip });
     }
-    Registry { specs, tools: Arc::new(tools) }
+    let compact = vec![router_tool(&tools)];
+    Registry { specs, tools: Arc::new(tools), compact: Arc::new(compact) }
 }
 
 #[cfg(test)]
@@ -142,11 +255,53 @@ mod tests {
     use super::*;
     use serde_json::Map;
 
+    /// Bytes of the `tools/list` result as sent (compact JSON).
+    fn list_bytes(profile: ToolProfile) -> usize {
+        let tools = (*registry().tools_for(profile)).clone();
+        let text = serde_json::to_string(&rmcp::model::ListToolsResult::with_all_items(tools)).unwrap();
+        if let Ok(dir) = std::env::var("DEBUGGER_MCP_DUMP_TOOLS") {
+            std::fs::write(format!("{dir}/tools-{profile:?}.json"), &text).unwrap();
+        }
+        text.len()
+    }
+
+    /// Issue 6 budgets: every session pays for the tool list in context.
     #[test]
-    fn dump() {
-        let v = serde_json::to_string(&*registry().tools).unwrap();
-        eprintln!("TOOLS_LIST_BYTES {}", v.len());
-        std::fs::write("/tmp/t6-tools.json", &v).unwrap();
+    fn tool_lists_fit_their_budgets() {
+        let full = list_bytes(ToolProfile::Full);
+        let compact = list_bytes(ToolProfile::Compact);
+        eprintln!("tools/list bytes: full {full}, compact {compact}");
+        assert!(full <= 16 * 1024, "full profile tools/list is {full} B (budget 16 KB)");
+        assert!(compact <= 3 * 1024, "compact profile tools/list is {compact} B (budget 3 KB)");
+        assert!(registry().compact.len() <= 8);
+    }
+
+    /// Every op of the full profile is named in the router's description with its required
+    /// parameters, and routes to the tool of that name.
+    #[test]
+    fn every_op_is_reachable_through_the_router() {
+        let r = registry();
+        let router = &r.compact[0];
+        let desc = router.description.as_deref().unwrap();
+        for t in r.tools.iter() {
+            let required: Vec<&str> =
+                t.input_schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let sig = format!("{}({}", t.name, required.join(","));
+            assert!(desc.contains(&sig), "router description lacks {sig}");
+            match route(json!({"op": t.name, "x": 1})) {
+                Ok(Routed::Tool(op, rest)) => {
+                    assert_eq!(op, t.name.as_ref());
+                    assert_eq!(rest, json!({"x": 1}));
+                }
+                _ => panic!("{} not routed", t.name),
+            }
+            let Ok(Routed::Help(h)) = route(json!({"op": "help", "about": t.name})) else { panic!("no help for {}", t.name) };
+            assert_eq!(h["input_schema"], Value::Object((*t.input_schema).clone()));
+        }
+        let Err(e) = route(json!({"op": "step"})) else { panic!("unknown op accepted") };
+        assert!(e.0.contains("unknown op 'step'") && e.0.contains("step_over"), "{}", e.0);
+        let Err(e) = route(json!({"line": 3})) else { panic!("missing op accepted") };
+        assert!(e.0.contains("'op': required"), "{}", e.0);
     }
 
     #[test]
@@ -156,11 +311,14 @@ mod tests {
         for t in r.tools.iter() {
             assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
             assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);
-            assert!(t.title.is_some() && t.description.as_ref().is_some_and(|d| d.len() > 30), "{}", t.name);
+            assert!(t.title.is_some() && t.description.as_ref().is_some_and(|d| d.len() > 15), "{}", t.name);
             let a = t.annotations.as_ref().unwrap();
-            assert!(a.read_only_hint.is_some() && a.destructive_hint.is_some() && a.idempotent_hint.is_some());
+            assert!(a.read_only_hint.is_some(), "{}", t.name);
+            if a.read_only_hint == Some(false) {
+                assert!(a.destructive_hint.is_some() && a.idempotent_hint.is_some(), "{}", t.name);
+            }
             jsonschema::draft202012::meta::validate(&Value::Object((*t.input_schema).clone())).unwrap();
-            jsonschema::draft202012::meta::validate(&Value::Object((**t.output_schema.as_ref().unwrap()).clone())).unwrap();
+            jsonschema::draft202012::meta::validate(&r.specs[t.name.as_ref()].output).unwrap();
         }
     }
 

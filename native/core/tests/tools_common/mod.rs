@@ -53,8 +53,7 @@ impl H {
             let structured = r.structured_content.clone().expect("success carries structuredContent");
             // The text content is the same JSON.
             assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured, "text and structured differ for {tool}");
-            let tool_def = self.engine.tool(tool).expect("tool exists");
-            let schema = Value::Object((**tool_def.output_schema.as_ref().unwrap()).clone());
+            let schema = self.engine.output_schema(tool).expect("tool exists");
             let validator = jsonschema::validator_for(&schema).unwrap();
             if let Err(e) = validator.validate(&structured) {
                 panic!("{tool} result does not match its output schema: {e}\n{structured:#}");

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-/// Threads to suspend on hit.
+// Threads to suspend on hit (no doc comment: it would become the property description).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Suspend {
@@ -30,7 +30,7 @@ fn policy(p: Suspend) -> SuspendPolicy {
     }
 }
 
-/// Who set a breakpoint: the agent (through these tools) or the user (in the IDE).
+// Who set a breakpoint: the agent (through these tools) or the user (in the IDE).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
 pub enum Owner {
@@ -107,18 +107,15 @@ fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
 }
 
 /// # List breakpoints
-/// Breakpoints with id, file, actual and requested line, verified (bound by the debugger), condition, log message, hit count, temporary, owner (agent or user).
+/// Breakpoints: id, file, line, verified, condition, hits, owner (agent/user).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListBreakpoints {
     #[serde(flatten)]
     p: ProjectArg,
-    /// Only breakpoints in this file.
     #[schemars(length(min = 1))]
     file_path: Option<String>,
-    /// Only enabled breakpoints.
     #[serde(default)]
     enabled_only: bool,
-    /// Only breakpoints of this owner.
     owner: Option<Owner>,
 }
 tool!(ListBreakpoints, "list_breakpoints", Kind::Read,
@@ -141,28 +138,25 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> ToolResult {
 }
 
 /// # Set a line breakpoint
-/// Set (or update) a line breakpoint. Returns its id, whether it is verified, the actual line and its source, and notes when it moved or could not bind. `log_message` makes a tracepoint; `temporary` removes it after the first hit.
+/// Set or update a line breakpoint; returns its id, verified, the actual line and its source.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetBreakpoint {
     #[serde(flatten)]
     p: ProjectArg,
-    /// Source file, absolute or relative to the project.
+    /// Relative to the project or absolute.
     #[schemars(length(min = 1))]
     file_path: String,
-    /// 1-based line.
     #[schemars(range(min = 1))]
     line: u32,
-    /// Stop only when this expression is true.
     condition: Option<String>,
-    /// Log this instead of stopping; {expr} placeholders are evaluated.
+    /// Log instead of stopping; {expr} is evaluated.
     log_message: Option<String>,
-    /// Hit count condition, e.g. '3' = stop on the 3rd hit.
+    /// e.g. '3' = stop on the 3rd hit.
     hit_condition: Option<String>,
     #[serde(default)]
     suspend_policy: Suspend,
     #[serde(default = "yes")]
     enabled: bool,
-    /// Remove after the first hit.
     #[serde(default)]
     temporary: bool,
 }
@@ -235,20 +229,17 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> ToolResult {
 }
 
 /// # Remove breakpoints
-/// Remove one by `breakpoint_id`; by `file_path` + `line`; all in `file_path`; or `all_agent_breakpoints: true`. Succeeds with a note when nothing matched.
+/// Remove by breakpoint_id, file_path (+ line), or all_agent_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RemoveBreakpoint {
     #[serde(flatten)]
     p: ProjectArg,
     #[schemars(length(min = 1))]
     breakpoint_id: Option<String>,
-    /// File whose breakpoints to remove.
     #[schemars(length(min = 1))]
     file_path: Option<String>,
-    /// With file_path: only this 1-based line.
     #[schemars(range(min = 1))]
     line: Option<u32>,
-    /// Every breakpoint the agent set.
     #[serde(default)]
     all_agent_breakpoints: bool,
 }
@@ -296,14 +287,13 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> ToolResult 
 }
 
 /// # Enable or disable a breakpoint
-/// Enable or disable a breakpoint without removing it. Without `enabled`, flips it.
+/// Enable or disable a breakpoint (omit enabled to flip).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ToggleBreakpoint {
     #[serde(flatten)]
     p: ProjectArg,
     #[schemars(length(min = 1))]
     breakpoint_id: String,
-    /// New state; omit to flip.
     enabled: Option<bool>,
 }
 tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), toggle_breakpoint);
@@ -332,17 +322,15 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> ToolResult 
 }
 
 /// # Break on exceptions
-/// Stop when an exception is thrown. `exception_class`: a class (java.lang.NullPointerException) or, headless, an adapter filter id (debugpy: raised, uncaught).
+/// Stop on exceptions: a class name, or a DAP filter (debugpy: raised, uncaught).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetExceptionBreakpoint {
     #[serde(flatten)]
     p: ProjectArg,
     #[schemars(length(min = 1))]
     exception_class: String,
-    /// Stop on caught exceptions.
     #[serde(default = "yes")]
     caught: bool,
-    /// Stop on uncaught exceptions.
     #[serde(default = "yes")]
     uncaught: bool,
     condition: Option<String>,

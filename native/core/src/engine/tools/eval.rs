@@ -15,14 +15,13 @@ use serde_json::{Value, json};
 pub struct EvalWhere {
     #[serde(flatten)]
     s: SessionArg,
-    /// Stack frame, 0 = top. Default: the selected frame.
+    /// 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
-    /// Default: the thread that stopped.
     thread_id: Option<String>,
 }
 
 /// # Evaluate an expression
-/// Evaluate an expression in a frame (default: the selected one). Side-effect free unless `allow_side_effects: true`, which needs the user's confirmation unless brave mode is on. The result has an id to expand.
+/// Evaluate an expression in a frame, read-only unless allow_side_effects (asks the user).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateExpression {
     #[serde(flatten)]
@@ -37,14 +36,14 @@ tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false
     |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false));
 
 /// # Run a code fragment
-/// Execute statements in a frame and return the last value. Requires `allow_side_effects: true` and the user's confirmation unless brave mode is on.
+/// Run statements in a frame; needs allow_side_effects and asks the user.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateCodeFragment {
     #[serde(flatten)]
     w: EvalWhere,
     #[schemars(length(min = 1))]
     code: String,
-    /// Must be true: code fragments can change the program.
+    /// Must be true.
     #[serde(default)]
     allow_side_effects: bool,
 }

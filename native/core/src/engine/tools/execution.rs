@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// # Resume
-/// Continue a paused program. By default waits for the next stop and returns the new location, reason and top-frame variables; older value ids become stale.
+/// Continue; returns the next stop with location and variables.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Resume {
     #[serde(flatten)]
@@ -20,7 +20,7 @@ pub struct Resume {
 tool!(Resume, "resume", Kind::Write { idempotent: false }, out::stop_result(), |c, a: Resume| control(c, "resume", a.a, Step::Resume));
 
 /// # Pause
-/// Pause a running program and (by default) return where it stopped.
+/// Pause a running program; returns where.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Pause {
     #[serde(flatten)]
@@ -29,12 +29,11 @@ pub struct Pause {
 tool!(Pause, "pause", Kind::Write { idempotent: false }, out::stop_result(), |c, a: Pause| control(c, "pause", a.a, Step::Pause));
 
 /// # Step over
-/// Execute the current line without entering calls; return the new location and top-frame variables.
+/// Run the current line; returns the new stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOver {
     #[serde(flatten)]
     a: ControlArg,
-    /// Do not stop at breakpoints inside the stepped calls.
     #[serde(default)]
     ignore_breakpoints: bool,
 }
@@ -42,12 +41,12 @@ tool!(StepOver, "step_over", Kind::Write { idempotent: false }, out::stop_result
     |c, a: StepOver| control(c, "step_over", a.a, Step::Op(ControlOp::StepOver { ignore_breakpoints: a.ignore_breakpoints })));
 
 /// # Step into
-/// Step into the call on the current line; return the new location and top-frame variables.
+/// Enter the call on the current line; returns the new stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepInto {
     #[serde(flatten)]
     a: ControlArg,
-    /// Also step into library code.
+    /// Also into library code.
     #[serde(default)]
     force: bool,
 }
@@ -55,7 +54,7 @@ tool!(StepInto, "step_into", Kind::Write { idempotent: false }, out::stop_result
     |c, a: StepInto| control(c, "step_into", a.a, Step::Op(ControlOp::StepInto { force: a.force })));
 
 /// # Step out
-/// Run until the current function returns; return the caller's location and variables.
+/// Run until the function returns; returns the new stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOut {
     #[serde(flatten)]
@@ -65,15 +64,13 @@ tool!(StepOut, "step_out", Kind::Write { idempotent: false }, out::stop_result()
     |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::StepOut)));
 
 /// # Run to line
-/// Continue until a line is reached (or a breakpoint, unless ignored); return the location and variables.
+/// Continue to a line (or an earlier breakpoint); returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunToLine {
     #[serde(flatten)]
     a: ControlArg,
-    /// Target file.
     #[schemars(length(min = 1))]
     file_path: String,
-    /// 1-based target line.
     #[schemars(range(min = 1))]
     line: u32,
     #[serde(default)]
@@ -157,14 +154,14 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Too
 }
 
 /// # Wait for a pause
-/// Block until the session pauses or stops, or the timeout (max 55 s); returns at once if already paused. With `breakpoint_ids`, says whether the pause was at one of them.
+/// Wait until the session pauses or ends (at once if paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct WaitForPause {
     #[serde(flatten)]
     s: SessionArg,
     #[serde(flatten)]
     t: TimeoutArg,
-    /// Only these breakpoints count as the awaited pause.
+    /// Report whether the pause was at one of these.
     breakpoint_ids: Option<Vec<String>>,
 }
 tool!(WaitForPause, "wait_for_pause", Kind::Read, out::stop_result(), wait_for_pause);

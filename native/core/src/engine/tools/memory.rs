@@ -47,26 +47,20 @@ fn entry_json(e: &Entry) -> Value {
 }
 
 /// # Value history
-/// Values seen earlier in a session (survives resumes and the session's end); step = pause number. With `name`: `steps_ago` N, `changes` (each change with step and location) or `line`. Without: the names seen.
+/// Values seen at earlier pauses, also after resumes: name+steps_ago, name+changes, name+line; no name: the names.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugHistory {
     #[serde(flatten)]
     s: SessionArg,
-    /// Path or expression as read, e.g. 'order.status'.
-    #[schemars(length(min = 1))]
     name: Option<String>,
     steps_ago: Option<u64>,
     #[serde(default)]
     changes: bool,
-    /// 1-based line: only readings there.
     #[schemars(range(min = 1))]
     line: Option<u32>,
-    /// With line: the file.
-    #[schemars(length(min = 1))]
     file_path: Option<String>,
-    #[serde(default = "twenty")]
     #[schemars(range(min = 1, max = 200))]
-    limit: usize,
+    limit: Option<usize>,
 }
 tool!(GetDebugHistory, "get_debug_history", Kind::Read,
     out::obj(json!({"session_id": {"type": "string"}, "current_step": {"type": "integer"}}), &["session_id", "current_step"]),
@@ -76,7 +70,7 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
-    let limit = a.limit;
+    let limit = a.limit.unwrap_or_else(twenty);
     let current = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.pause_seq)).unwrap_or_else(|| l.last_step());
     let Some(name) = a.name.as_deref() else {
         if a.steps_ago.is_some() || a.changes || a.line.is_some() {
@@ -200,7 +194,7 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
 }
 
 /// # Session summary
-/// Markdown hand-off of a session: path taken, pauses, exceptions, values seen and set, breakpoints, output tail. Also written to .debugger-mcp/sessions/<id>.md at its end.
+/// Markdown hand-off: path, pauses, exceptions, values seen and set, output. Saved in .debugger-mcp/ at the end.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSessionSummary {
     #[serde(flatten)]
@@ -237,17 +231,14 @@ enum Stream {
 }
 
 /// # Console output
-/// The program's stdout/stderr/tracepoint output since `cursor` (a previous next_cursor; omit for the start), bounded.
+/// Program output since `cursor` (the last next_cursor; none = start).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetConsoleOutput {
     #[serde(flatten)]
     s: SessionArg,
-    #[schemars(length(min = 1))]
     cursor: Option<String>,
-    #[serde(default = "fifty")]
     #[schemars(range(min = 1, max = 500))]
-    max_lines: usize,
-    /// Only this stream.
+    max_lines: Option<usize>,
     category: Option<Stream>,
 }
 tool!(GetConsoleOutput, "get_console_output", Kind::Read,
@@ -272,7 +263,7 @@ async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> ToolResult
         Some(cur) => parse_cursor(cur, &sid)?,
         None => 0,
     };
-    let max_lines = a.max_lines;
+    let max_lines = a.max_lines.unwrap_or_else(fifty);
     let (chunks, total, first_kept, state) = c
         .engine
         .with_state(|s| {

@@ -151,16 +151,13 @@ tool_table![
 /// `project_path` alone.
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
 pub struct ProjectArg {
-    /// Project root or a path in it; only needed when several projects are open.
     pub project_path: Option<String>,
 }
 
 /// `project_path` + `session_id`.
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
 pub struct SessionArg {
-    /// Project root or a path in it; only needed when several projects are open.
     pub project_path: Option<String>,
-    /// Default: the current session.
     pub session_id: Option<String>,
 }
 
@@ -180,7 +177,6 @@ pub fn yes() -> bool {
 /// `timeout_ms` of the waiting tools.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct TimeoutArg {
-    /// Longest wait in ms; on timeout the result says it is still running.
     #[serde(default = "default_wait_ms")]
     #[schemars(range(min = 1, max = MAX_WAIT_MS))]
     pub timeout_ms: u64,
@@ -191,12 +187,10 @@ pub struct TimeoutArg {
 pub struct ControlArg {
     #[serde(flatten)]
     pub s: SessionArg,
-    /// Wait for the next stop and return it; false returns at once.
     #[serde(default = "yes")]
     pub wait: bool,
     #[serde(flatten)]
     pub t: TimeoutArg,
-    /// Default: the thread that stopped.
     pub thread_id: Option<String>,
 }
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// # List run configurations
-/// The project's run/debug configurations (IDE, or launch.json / debugger-mcp.toml headless). Use a name with start_debug_session or run_configuration.
+/// Run/debug configurations (IDE, launch.json or debugger-mcp.toml) to start by name.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListRunConfigurations {
     #[serde(flatten)]
@@ -29,7 +29,7 @@ async fn list_run_configurations(c: &mut Call<'_>, a: ListRunConfigurations) -> 
     Ok(json!({ "configurations": configs }))
 }
 
-/// run_configuration's `mode`.
+// run_configuration's `mode` (no doc comment: it would become the property description).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum RunMode {
@@ -39,12 +39,11 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Start a run configuration by name, 'run' (no debugger) or 'debug' (prefer start_debug_session). Starts a process: needs the user's confirmation unless brave mode is on.
+/// Start a configuration without debugger (mode run) or with (prefer start_debug_session). Asks the user first.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]
     p: ProjectArg,
-    /// Name from list_run_configurations.
     #[schemars(length(min = 1))]
     name: String,
     #[serde(default)]
@@ -105,7 +104,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
-/// Debug sessions of the project: id, name, state, and which is current (the default target of other tools).
+/// Debug sessions: id, name, state, and the current one (the default target).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -142,28 +141,22 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> ToolResu
 }
 
 /// # Start a debug session
-/// Debug a run configuration (`run_configuration`) or a command line (`command`, e.g. 'python3 app.py'). Set breakpoints first. `wait_for_pause` blocks until the first stop and returns where. Needs the user's confirmation unless brave mode is on.
+/// Debug a run_configuration or a command ('python3 app.py'). Set breakpoints first; wait_for_pause returns the first stop. Asks the user first.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
     p: ProjectArg,
-    /// Run configuration name; or give `command`.
     #[schemars(length(min = 1))]
     run_configuration: Option<String>,
-    /// Command line to debug headless; or give `run_configuration`.
     #[schemars(length(min = 1))]
     command: Option<String>,
-    /// For `command` when not inferable: debugpy, gdb, lldb, delve.
+    /// debugpy, gdb, lldb or delve, when not inferable.
     adapter: Option<String>,
-    /// Working directory for `command`. Default: project root.
     cwd: Option<String>,
-    /// Pause at the first line.
     #[serde(default)]
     stop_on_entry: bool,
-    /// Pause when an exception is raised.
     #[serde(default)]
     stop_on_exception: bool,
-    /// Block until the first pause or the timeout.
     #[serde(default)]
     wait_for_pause: bool,
     #[serde(flatten)]
@@ -220,7 +213,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResu
 }
 
 /// # Stop a debug session
-/// Terminate a debug session (default: the current one) and its process.
+/// Terminate a session and its process.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
@@ -252,22 +245,18 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// Where a session is, in one call: state, pause reason, location, breakpoint hit, stack summary, variables, watches, source around the line, threads. Start here after any stop.
+/// State, stop reason, location, stack, variables, watches, source and output of a session in one call.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]
     s: SessionArg,
-    /// Include the current frame's variables.
     #[serde(default = "yes")]
     include_variables: bool,
-    /// Include source lines around the current line.
     #[serde(default = "yes")]
     include_source_context: bool,
-    /// Lines above and below the current line.
     #[serde(default = "five")]
     #[schemars(range(max = 50))]
     source_context_lines: u32,
-    /// Frames in the stack summary.
     #[serde(default = "five")]
     #[schemars(range(min = 1, max = 100))]
     max_stack_frames: u32,

@@ -13,18 +13,17 @@ fn five() -> u32 {
 }
 
 /// # Source around a line
-/// Numbered source lines around a line (default: the current stop), the current line marked, breakpoint lines in view. Files must be inside the project.
+/// Numbered source around a line (default: the current stop).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSourceContext {
     #[serde(flatten)]
     s: SessionArg,
-    /// Default: the current location's file.
+    /// Default: the current file.
     #[schemars(length(min = 1))]
     file_path: Option<String>,
-    /// 1-based center line. Default: the current line.
+    /// Default: the current line.
     #[schemars(range(min = 1))]
     line: Option<u32>,
-    /// Lines above and below.
     #[serde(default = "five")]
     #[schemars(range(max = 50))]
     context_lines: u32,

@@ -12,14 +12,12 @@ fn twenty() -> u32 {
 }
 
 /// # Stack trace
-/// The call stack of a thread (default: the stopped one): index, file, line, method, library flag, selected frame.
+/// Call stack of a thread: file, line, method per frame.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetStackTrace {
     #[serde(flatten)]
     s: SessionArg,
-    /// Default: the thread that stopped.
     thread_id: Option<String>,
-    /// Thread by name instead of id.
     thread_name: Option<String>,
     #[serde(default = "twenty")]
     #[schemars(range(min = 1, max = 500))]
@@ -77,13 +75,12 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> ToolResult {
 }
 
 /// # Select a stack frame
-/// Make a frame the default for get_variables and evaluate_expression (0 = top).
+/// Make a frame the default for variables and evaluation.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SelectStackFrame {
     #[serde(flatten)]
     s: SessionArg,
     frame_index: u32,
-    /// Default: the thread that stopped.
     thread_id: Option<String>,
 }
 tool!(SelectStackFrame, "select_stack_frame", Kind::Write { idempotent: true },
@@ -109,7 +106,7 @@ async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> ToolResult
 }
 
 /// # List threads
-/// Threads of the debugged process: id, name, state, group, and which is current.
+/// Threads: id, name, state, current.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListThreads {
     #[serde(flatten)]

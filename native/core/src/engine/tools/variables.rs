@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::pin::Pin;
 
-/// Which variables.
+// Which variables (get_variables `scope`).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
@@ -109,22 +109,21 @@ fn one() -> u32 {
 }
 
 /// # Get variables
-/// Variables of a frame (default: the selected one). Each has a short id for expand_variable/set_variable, valid until the program resumes; long values are cut with their full length given.
+/// Variables of a frame; ids (for expand/set) last until the program resumes.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetVariables {
     #[serde(flatten)]
     s: SessionArg,
-    /// Stack frame, 0 = top. Default: the selected frame.
+    /// 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
-    /// Default: the thread that stopped.
     thread_id: Option<String>,
     #[serde(default)]
     scope: Scope,
-    /// Levels of children to include; 1 = top level only.
+    /// 1 = top level only.
     #[serde(default = "one")]
     #[schemars(range(min = 1, max = 3))]
     depth: u32,
-    /// Children per node at most. Default: max_children of the config.
+    /// Default: max_children of the config.
     #[schemars(range(min = 1, max = 200))]
     max_children: Option<u32>,
 }
@@ -216,21 +215,20 @@ async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, p
 }
 
 /// # Expand a variable
-/// Children of a value, by `variable_id` (from get_variables/evaluate_expression) or `path` from a frame variable ('user.address.city', 'items[2]'). Pages with offset/limit.
+/// Children of a value by variable_id or path ('user.items[2]'), paged.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ExpandVariable {
     #[serde(flatten)]
     s: SessionArg,
     #[schemars(length(min = 1))]
     variable_id: Option<String>,
-    /// Dotted/indexed path from a variable of the frame.
     #[schemars(length(min = 1))]
     path: Option<String>,
-    /// Stack frame, 0 = top. Default: the selected frame.
+    /// 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
     #[serde(default)]
     offset: u32,
-    /// Children at most. Default: max_children of the config.
+    /// Default: max_children of the config.
     #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
 }
@@ -281,7 +279,7 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
 }
 
 /// # Set a variable
-/// Change a variable in the paused program, by `variable_id` or `path`. `new_value` is an expression in the program's language. Needs the user's confirmation unless brave mode is on.
+/// Change a value (by variable_id or path) to an expression. Asks the user first.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetVariable {
     #[serde(flatten)]
@@ -290,9 +288,9 @@ pub struct SetVariable {
     variable_id: Option<String>,
     #[schemars(length(min = 1))]
     path: Option<String>,
-    /// Stack frame, 0 = top. Default: the selected frame.
+    /// 0 = top. Default: the selected frame.
     frame_index: Option<u32>,
-    /// e.g. '42' or "'text'".
+    /// An expression, e.g. '42' or "'text'".
     new_value: String,
 }
 tool!(SetVariable, "set_variable", Kind::Destructive { idempotent: true },

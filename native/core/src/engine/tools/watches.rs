@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// # List watches
-/// Watch expressions with their last values and where they were evaluated (they are re-evaluated at every pause).
+/// Watches with their values at the last pause.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListWatches {
     #[serde(flatten)]
@@ -28,7 +28,7 @@ async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> ToolResult {
 }
 
 /// # Add a watch
-/// Add a watch expression, evaluated side-effect free at every pause (at once when paused).
+/// Add an expression evaluated at every pause.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct AddWatch {
     #[serde(flatten)]
@@ -77,7 +77,7 @@ async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> ToolResult {
 }
 
 /// # Remove a watch
-/// Remove a watch expression by id.
+/// Remove a watch by id.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RemoveWatch {
     #[serde(flatten)]

@@ -1,0 +1,115 @@
+//! Tool profiles as a client sees them: the configured profile, the per-connection URL query
+//! (`/debugger-mcp?profile=compact`), and the compact router reaching operations with the same
+//! validation as the full tools. Driven through the real HTTP router with the engine's handler.
+
+#[path = "tools_common/mod.rs"]
+mod tools_common;
+
+use axum::Router;
+use axum::body::Body;
+use debugger_mcp_core::config::{Config, HttpConfig, ToolProfile};
+use http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tools_common::{H, brave};
+use tower::ServiceExt;
+
+/// One stateless (2026-07-28) request to `uri`; returns the JSON-RPC message.
+async fn rpc(app: &Router, uri: &str, id: u64, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "profile-test", "version": "1"}
+    });
+    let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    let mut b = Request::post(uri)
+        .header("host", "127.0.0.1:1234")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(name) = msg["params"]["name"].as_str() {
+        b = b.header("mcp-name", name);
+    }
+    let response = app.clone().oneshot(b.body(Body::from(msg.to_string())).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body = String::from_utf8_lossy(&bytes).into_owned();
+    serde_json::from_str(&body)
+        .ok()
+        .or_else(|| body.lines().filter_map(|l| l.strip_prefix("data:")).find_map(|d| serde_json::from_str(d.trim()).ok()))
+        .unwrap_or_else(|| panic!("no JSON-RPC message: {body}"))
+}
+
+fn app(h: &H) -> Router {
+    debugger_mcp_core::http::router(h.engine.handler(), &HttpConfig::default())
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn url_query_selects_the_profile_per_connection() {
+    let h = H::new(Config::default());
+    let app = app(&h);
+    let full = rpc(&app, "/debugger-mcp", 1, "tools/list", json!({})).await;
+    assert_eq!(names(&full).len(), 33);
+    let compact = rpc(&app, "/debugger-mcp?profile=compact", 2, "tools/list", json!({})).await;
+    assert_eq!(names(&compact), ["debugger"]);
+    let explicit_full = rpc(&app, "/debugger-mcp?profile=full", 3, "tools/list", json!({})).await;
+    assert_eq!(names(&explicit_full).len(), 33);
+    let bad = rpc(&app, "/debugger-mcp?profile=tiny", 4, "tools/list", json!({})).await;
+    let message = bad["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("'tiny'") && message.contains("profile=compact"), "{bad}");
+}
+
+#[tokio::test]
+async fn configured_compact_profile_applies_without_a_query() {
+    let h = H::new(Config { tool_profile: ToolProfile::Compact, ..Config::default() });
+    let app = app(&h);
+    let list = rpc(&app, "/debugger-mcp", 1, "tools/list", json!({})).await;
+    assert_eq!(names(&list), ["debugger"]);
+    // A client can still ask for the full list.
+    let list = rpc(&app, "/debugger-mcp?profile=full", 2, "tools/list", json!({})).await;
+    assert_eq!(names(&list).len(), 33);
+}
+
+#[tokio::test]
+async fn the_router_runs_ops_with_the_ops_validation_and_history() {
+    let h = H::new(brave());
+    let app = app(&h);
+    let uri = "/debugger-mcp?profile=compact";
+    let call = |id: u64, args: Value| rpc(&app, uri, id, "tools/call", json!({"name": "debugger", "arguments": args}));
+
+    let r = call(1, json!({"op": "set_breakpoint", "file_path": "main.py", "line": 8})).await;
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert_eq!(r["result"]["structuredContent"]["line"], 8, "{r}");
+
+    let r = call(2, json!({"op": "start_debug_session", "run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000})).await;
+    assert_eq!(r["result"]["structuredContent"]["pause"]["state"], "paused", "{r}");
+    let r = call(3, json!({"op": "get_variables"})).await;
+    assert_eq!(r["result"]["isError"], false, "{r}");
+
+    // The op's own schema validates the rest of the arguments.
+    let r = call(4, json!({"op": "set_breakpoint", "file_path": "main.py", "line": "eight"})).await;
+    assert_eq!(r["result"]["isError"], true);
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("set_breakpoint") && text.contains("'line'") && text.contains("integer"), "{text}");
+
+    let r = call(5, json!({"op": "step"})).await;
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("unknown op 'step'") && text.contains("step_over"), "{text}");
+
+    // help lists the ops, and explains one with its full schema.
+    let r = call(6, json!({"op": "help"})).await;
+    assert_eq!(r["result"]["structuredContent"]["ops"].as_array().unwrap().len(), 33, "{r}");
+    let r = call(7, json!({"op": "help", "about": "run_to_line"})).await;
+    let about = &r["result"]["structuredContent"];
+    assert_eq!(about["input_schema"]["required"], json!(["file_path", "line"]), "{r}");
+
+    // The history records the operation, not the router.
+    let tools: Vec<String> = h.engine.history().entries(&Default::default()).iter().map(|e| e.tool.clone()).collect();
+    assert!(tools.contains(&"set_breakpoint".to_string()) && tools.contains(&"get_variables".to_string()), "{tools:?}");
+}
