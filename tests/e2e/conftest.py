@@ -52,6 +52,8 @@ class Mcp:
     def __init__(self, url: str, elicitation_callback=None):
         self.url = url
         self.elicitation_callback = elicitation_callback
+        # Server notifications (resource updates, progress, ...) in arrival order.
+        self.notifications: list = []
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -66,7 +68,12 @@ class Mcp:
             try:
                 async with streamable_http_client(self.url) as (read, write):
                     kw = {"elicitation_callback": self.elicitation_callback} if self.elicitation_callback else {}
-                    async with ClientSession(read, write, **kw) as session:
+
+                    async def on_message(message):
+                        if not isinstance(message, Exception):
+                            self.notifications.append(message)
+
+                    async with ClientSession(read, write, message_handler=on_message, **kw) as session:
                         await session.initialize()
                         self.session = session
                         started.set_result(None)
@@ -86,8 +93,27 @@ class Mcp:
     def list_tools(self):
         return self._run(self.session.list_tools())
 
+    def subscribe(self, uri: str):
+        return self._run(self.session.subscribe_resource(uri))
+
+    def read_resource(self, uri: str) -> str:
+        return self._run(self.session.read_resource(uri)).contents[0].text
+
+    def updated_uris(self) -> list[str]:
+        return [str(n.params.uri) for n in self.notifications if getattr(n, "method", "") == "notifications/resources/updated"]
+
     def call(self, name: str, args: dict | None = None):
         return self._run(self.session.call_tool(name, args or {}))
+
+    def call_with_progress(self, name: str, args: dict | None = None):
+        """A call with a progress token; returns (result, [(progress, message), ...])."""
+        seen: list = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, message))
+
+        res = self._run(self.session.call_tool(name, args or {}, progress_callback=on_progress))
+        return res, seen
 
     def ok(self, name: str, args: dict | None = None) -> dict:
         res = self.call(name, args)
@@ -134,7 +160,9 @@ class Server:
         existing = toml.read_text() if toml.exists() else ""
         # Settings keys must come before any [[launch]] table; a long watchdog keeps a slow
         # machine from resuming a paused session between two calls of a test.
-        toml.write_text(settings + "\n[watchdog]\nidle_seconds = 600\n\n" + existing)
+        # A test of the watchdog itself brings its own [watchdog] table.
+        watchdog = "" if "[watchdog]" in settings else "\n[watchdog]\nidle_seconds = 600\n"
+        toml.write_text(settings + watchdog + "\n" + existing)
         self.proc = subprocess.Popen(
             [sidecar_binary(), "serve", "--project", str(self.project), "--listen", "127.0.0.1:0", *args],
             stdout=subprocess.PIPE,

@@ -24,6 +24,7 @@ pub struct Config {
     /// per connection with `/debugger-mcp?profile=compact` (or `full`).
     pub tool_profile: ToolProfile,
     pub watchdog: WatchdogConfig,
+    pub memory: MemoryConfig,
     pub redaction: RedactionConfig,
     pub http: HttpConfig,
     pub expression_safety: ExpressionSafetyConfig,
@@ -57,10 +58,39 @@ impl ToolProfile {
 #[serde(default, deny_unknown_fields)]
 pub struct WatchdogConfig {
     pub enabled: bool,
-    /// Seconds a paused session may sit with no agent call.
+    /// Seconds a paused session may sit with no agent call (pauses the IDE user made are left
+    /// alone).
     pub idle_seconds: u64,
     /// "resume" or "stop".
     pub action: String,
+}
+
+/// The ledger of values the agent read and the session summaries (see `engine::ledger`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MemoryConfig {
+    /// Values (and pauses) remembered per session; the oldest are dropped beyond this.
+    pub max_entries_per_session: usize,
+    /// Sessions remembered; the oldest ended sessions are forgotten beyond this.
+    pub max_sessions: usize,
+    /// Write a Markdown summary (and the ledger as JSON lines) into the project when a session ends.
+    pub write_summaries: bool,
+    /// Directory for those files, relative to the project root.
+    pub summary_dir: String,
+    /// Sessions kept on disk; older files are deleted.
+    pub keep_files: usize,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        Self {
+            max_entries_per_session: 5000,
+            max_sessions: 20,
+            write_summaries: true,
+            summary_dir: ".debugger-mcp/sessions".into(),
+            keep_files: 50,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -107,6 +137,7 @@ impl Default for Config {
             launch_timeout_ms: 30_000,
             tool_profile: ToolProfile::Full,
             watchdog: WatchdogConfig::default(),
+            memory: MemoryConfig::default(),
             redaction: RedactionConfig::default(),
             http: HttpConfig::default(),
             expression_safety: ExpressionSafetyConfig::default(),
@@ -149,7 +180,20 @@ pub enum ConfigError {
 impl Config {
     /// Parse TOML text; errors name the offending key.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let c: Self = toml::from_str(text).map_err(|e| e.to_string())?;
+        c.check()?;
+        Ok(c)
+    }
+
+    /// Values serde cannot check: a typo here would otherwise surface only when used.
+    fn check(&self) -> Result<(), String> {
+        if !matches!(self.watchdog.action.as_str(), "resume" | "stop") {
+            return Err(format!("watchdog.action must be \"resume\" or \"stop\", not \"{}\"", self.watchdog.action));
+        }
+        if self.watchdog.idle_seconds == 0 {
+            return Err("watchdog.idle_seconds must be at least 1 (set watchdog.enabled = false to turn it off)".into());
+        }
+        Ok(())
     }
 
     /// Load from a file; a missing file yields the defaults.
@@ -206,6 +250,18 @@ mod tests {
         assert!(!c.expression_safety.enabled);
         let err = Config::from_toml("[expression_safety]\nenable = false\n").unwrap_err();
         assert!(err.contains("enable"), "{err}");
+    }
+
+    #[test]
+    fn memory_and_watchdog_settings_are_checked() {
+        let c = Config::from_toml("[memory]\nwrite_summaries = false\n[watchdog]\naction = \"stop\"\n").unwrap();
+        assert!(!c.memory.write_summaries);
+        assert_eq!(c.memory.summary_dir, ".debugger-mcp/sessions");
+        assert_eq!(c.watchdog.action, "stop");
+        let err = Config::from_toml("[watchdog]\naction = \"kill\"\n").unwrap_err();
+        assert!(err.contains("watchdog.action") && err.contains("kill"), "{err}");
+        let err = Config::from_toml("[watchdog]\nidle_seconds = 0\n").unwrap_err();
+        assert!(err.contains("idle_seconds"), "{err}");
     }
 
     #[test]

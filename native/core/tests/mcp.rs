@@ -71,9 +71,9 @@ async fn tools_over_mcp_with_elicitation() {
     assert_eq!(info.server_info.as_ref().unwrap().name, "debugger-mcp");
     assert!(info.instructions.as_deref().unwrap().contains("wait_for_pause"));
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 33);
+    assert_eq!(tools.len(), common::expected_tool_count());
     let sb = tools.iter().find(|t| t.name == "set_breakpoint").unwrap();
-    assert_eq!(sb.annotations.as_ref().unwrap().read_only_hint, Some(false));
+    assert_eq!(sb.annotations.as_ref().unwrap().destructive_hint, Some(false));
     // Output schemas are not advertised (issue 6: 13.7 KB of every session's context); the
     // fake-backend suite validates every result against the engine's output schema instead.
     assert!(sb.output_schema.is_none());

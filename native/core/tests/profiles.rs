@@ -55,11 +55,11 @@ async fn url_query_selects_the_profile_per_connection() {
     let h = H::new(Config::default());
     let app = app(&h);
     let full = rpc(&app, "/debugger-mcp", 1, "tools/list", json!({})).await;
-    assert_eq!(names(&full).len(), 33);
+    assert_eq!(names(&full).len(), tools_common::expected_tool_count());
     let compact = rpc(&app, "/debugger-mcp?profile=compact", 2, "tools/list", json!({})).await;
     assert_eq!(names(&compact), ["debugger"]);
     let explicit_full = rpc(&app, "/debugger-mcp?profile=full", 3, "tools/list", json!({})).await;
-    assert_eq!(names(&explicit_full).len(), 33);
+    assert_eq!(names(&explicit_full).len(), tools_common::expected_tool_count());
     let bad = rpc(&app, "/debugger-mcp?profile=tiny", 4, "tools/list", json!({})).await;
     let message = bad["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("'tiny'") && message.contains("profile=compact"), "{bad}");
@@ -73,7 +73,7 @@ async fn configured_compact_profile_applies_without_a_query() {
     assert_eq!(names(&list), ["debugger"]);
     // A client can still ask for the full list.
     let list = rpc(&app, "/debugger-mcp?profile=full", 2, "tools/list", json!({})).await;
-    assert_eq!(names(&list).len(), 33);
+    assert_eq!(names(&list).len(), tools_common::expected_tool_count());
 }
 
 #[tokio::test]
@@ -104,7 +104,7 @@ async fn the_router_runs_ops_with_the_ops_validation_and_history() {
 
     // help lists the ops, and explains one with its full schema.
     let r = call(6, json!({"op": "help"})).await;
-    assert_eq!(r["result"]["structuredContent"]["ops"].as_array().unwrap().len(), 33, "{r}");
+    assert_eq!(r["result"]["structuredContent"]["ops"].as_array().unwrap().len(), tools_common::expected_tool_count(), "{r}");
     let r = call(7, json!({"op": "help", "about": "run_to_line"})).await;
     let about = &r["result"]["structuredContent"];
     assert_eq!(about["input_schema"]["required"], json!(["file_path", "line"]), "{r}");

@@ -302,4 +302,36 @@ def test_debug_test_goes_through_the_ide_op(standin):
         await agent.call("remove_breakpoint", all_agent_breakpoints=True)
         e = await agent.fails("debug_test", test_id="demo.Nope#test")
         assert "no test 'demo.Nope#test'" in e, e
+
+    run(standin, scenario)
+
+
+def test_history_summary_and_resources_through_the_jni_path(standin):
+    """The core's memory works the same over JNI: the ledger records what the JDI table showed,
+    history answers after resumes, the summary names the exception stop and the value set."""
+    app = os.path.join(standin.project, "src", "demo", "App.java")
+    loop = marker(app, "@loop")
+
+    async def scenario(agent):
+        await agent.call("set_breakpoint", file_path=app, line=loop)
+        started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
+        sid = started["session_id"]
+        for _ in range(2):
+            r = await agent.call("resume", session_id=sid)
+            assert r["location"]["line"] == loop, r
+        h = await agent.call("get_debug_history", session_id=sid, name="i", changes=True)
+        assert [(c["step"], c["value"]) for c in h["changes"]] == [(1, "0"), (2, "1"), (3, "2")], h
+        assert h["changes"][0]["location"].endswith(f"App.java:{loop}"), h
+        assert (await agent.call("get_debug_history", session_id=sid, name="i", steps_ago=2))["value"] == "0"
+        r = await agent.s.call_tool("set_variable", {"session_id": sid, "path": "sq", "new_value": "100"})
+        assert not r.is_error, r.content[0].text
+        assert r.structured_content["variable"]["value"] == "100", r.structured_content
+        md = (await agent.call("get_session_summary", session_id=sid))["markdown"]
+        assert "`sq` = 100" in md and f"App.java:{loop}" in md, md
+        await agent.fails("get_debug_history", session_id=sid, name="no_such")
+        status = json.loads((await agent.s.read_resource("debugger://status")).contents[0].text)
+        assert any(s["id"] == sid and s["state"] == "paused" for s in status["sessions"]), status
+        await agent.call("remove_breakpoint", all_agent_breakpoints=True)
+        end = await agent.call("resume", session_id=sid)
+        assert end["state"] == "stopped", end
     run(standin, scenario)

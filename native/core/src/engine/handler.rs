@@ -3,11 +3,14 @@
 
 use super::context::{CallContext, Confirmer};
 use super::Engine;
+use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema,
-    Implementation, InputRequest, InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, ServerConfig, Tool,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequiredResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -15,7 +18,12 @@ use rmcp::service::{ElicitationMode, Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Interval of `notifications/progress` while a tool call waits (when the client sent a
+/// progress token).
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Key of the confirmation in a 2026-07-28 `input_required` round trip.
 const CONFIRM_KEY: &str = "confirm";
@@ -27,14 +35,16 @@ const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. Typical workflo
 4) step_over / step_into / step_out / resume / run_to_line wait for the next stop and return the new location and variables; \
 5) get_variables / expand_variable (ids like v3 are valid until the program resumes) and evaluate_expression to inspect; add_watch for values to track at every stop; \
 6) remove_breakpoint with all_agent_breakpoints: true and stop_debug_session when done. \
-Lines are 1-based; file paths may be relative to the project. Waits are capped at 55 s; if a result says the program is still running, call wait_for_pause. \
-Every tool takes project_path (needed only when several projects are open; the error lists them) and, for session tools, session_id (default: the current session). \
+Lines are 1-based; file paths may be relative to the project; flags (booleans) default to false unless a default is stated. Waits are capped at 55 s; if a result says the program is still running, call wait_for_pause. \
+frame_index: 0 = top frame, default the one chosen with select_stack_frame. Every tool takes project_path (needed only when several projects are open; the error lists them) and, for session tools, session_id (default: the current session). \
 Starting sessions, setting variables and side-effecting evaluation ask the user first unless brave mode is on. \
 With the compact tool profile these tools are ops of the single `debugger` tool: {\"op\": \"step_over\"}.";
 
-#[derive(Clone)]
 pub struct McpHandler {
     engine: Arc<Engine>,
+    /// This connection's resource subscriptions. Hosts clone the handler once per connection
+    /// (session), so a clone starts with none.
+    subscriber: Arc<OnceLock<Arc<Subscriber>>>,
     /// Minimum level of `notifications/message` the client asked for with `logging/setLevel`
     /// (initialize-era revisions; SEP-2577 drops logging from 2026-07-28). `None` until a client
     /// sets one: agents pay for every token, so nothing is logged unasked. The level is shared by
@@ -48,13 +58,23 @@ pub struct McpHandler {
 
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
-        Self { engine, log_level: Arc::new(Mutex::new(None)), instructions_note: None }
+        Self { engine, subscriber: Arc::default(), log_level: Arc::new(Mutex::new(None)), instructions_note: None }
     }
 
     /// Appends `note` to the server instructions the client sees at initialize.
     pub fn with_instructions_note(mut self, note: impl Into<Arc<str>>) -> Self {
         self.instructions_note = Some(note.into());
         self
+    }
+
+    fn subscriber(&self, peer: &Peer<RoleServer>) -> Arc<Subscriber> {
+        self.subscriber
+            .get_or_init(|| {
+                let sub = Arc::new(Subscriber::new(peer.clone()));
+                self.engine.subscribers.add(&sub);
+                sub
+            })
+            .clone()
     }
 
     /// Sends a one-line log of a finished tool call when the client asked for that level:
@@ -87,6 +107,17 @@ impl McpHandler {
 
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
+    }
+}
+
+impl Clone for McpHandler {
+    fn clone(&self) -> Self {
+        Self {
+            engine: self.engine.clone(),
+            subscriber: Arc::default(),
+            log_level: self.log_level.clone(),
+            instructions_note: self.instructions_note.clone(),
+        }
     }
 }
 
@@ -133,7 +164,13 @@ impl Confirmer for RoundTripConfirmer {
 impl ServerHandler for McpHandler {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)]
-        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        let capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_prompts()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_tools()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new("debugger-mcp", env!("CARGO_PKG_VERSION"))
@@ -195,7 +232,31 @@ impl ServerHandler for McpHandler {
         };
         let ctx = CallContext { confirmer };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        let result = self.engine.call_tool(&request.name, args, &ctx).await;
+        let call = self.engine.call_tool(&request.name, args, &ctx);
+        let token = context.meta.get_progress_token().filter(|_| !stateless);
+        let result = match token {
+            None => call.await,
+            Some(token) => {
+                // Long waits (resume, wait_for_pause, launches) tell the client they are alive.
+                tokio::pin!(call);
+                let started = Instant::now();
+                let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
+                // Progress must increase at every notification: count them.
+                let mut n = 0u32;
+                loop {
+                    tokio::select! {
+                        r = &mut call => break r,
+                        _ = tick.tick() => {
+                            n += 1;
+                            let secs = started.elapsed().as_secs();
+                            let note = ProgressNotificationParam::new(token.clone(), f64::from(n))
+                                .with_message(format!("{}: waiting, {secs} s", request.name));
+                            let _ = context.peer.notify_progress(note).await;
+                        }
+                    }
+                }
+            }
+        };
         if let Some(question) = round_trip.and_then(|rt| rt.asked.lock().unwrap_or_else(|e| e.into_inner()).take()) {
             let ask = InputRequest::Elicitation(ElicitRequest::new(confirm_form(&question)));
             return Ok(CallToolResponse::InputRequired(InputRequiredResult::from_input_requests(BTreeMap::from([(
@@ -207,6 +268,63 @@ impl ServerHandler for McpHandler {
             self.log_outcome(&context.peer, &request.name, &result).await;
         }
         Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult::with_all_items(self.engine.resource_list()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(resources::templates()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        match self.engine.read_resource(&request.uri).await {
+            Ok(contents) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(vec![contents]))),
+            Err(message) => Err(McpError::resource_not_found(message, Some(serde_json::json!({"uri": request.uri})))),
+        }
+    }
+
+    async fn subscribe(&self, request: SubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), McpError> {
+        self.subscriber(&context.peer).subscribe(&request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(&self, request: UnsubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), McpError> {
+        self.subscriber(&context.peer).unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        Ok(ListPromptsResult::with_all_items(resources::prompts()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let args = request.arguments.unwrap_or_default();
+        match self.engine.prompt_messages(&request.name, &args) {
+            Ok((description, messages)) => Ok(GetPromptResponse::Complete(GetPromptResult::new(messages).with_description(description))),
+            Err(message) => Err(McpError::invalid_params(message, None)),
+        }
     }
 
     #[allow(deprecated)]

@@ -18,12 +18,16 @@ mod context;
 mod expression_guard;
 mod guard;
 mod handler;
+pub mod ledger;
+mod memory;
 mod registry;
+mod resources;
 mod snapshot;
 mod state;
 mod tools;
 mod validate;
 mod values;
+mod watchdog;
 
 pub use context::{CallContext, Confirmer, ToolError};
 pub use handler::McpHandler;
@@ -52,6 +56,12 @@ pub struct Engine {
     /// Serialises watch evaluation so a pause is evaluated once even when a tool and the
     /// post-pause task both ask.
     watch_lock: tokio::sync::Mutex<()>,
+    /// What the agent read, per session (outlives value ids).
+    ledger: ledger::Ledger,
+    /// Agent activity and agent-owned pauses, for the idle watchdog.
+    watchdog: watchdog::Watchdog,
+    /// Clients subscribed to resources.
+    subscribers: resources::Subscribers,
     weak: Weak<Engine>,
 }
 
@@ -59,6 +69,7 @@ impl Engine {
     /// Creates the engine and starts consuming backend events on the current Tokio runtime.
     pub fn new(backend: Arc<dyn Backend>, events: EventStream, config: Config) -> Arc<Self> {
         let history = History::new(config.history_size);
+        let bounds = ledger::Bounds { entries_per_session: config.memory.max_entries_per_session, sessions: config.memory.max_sessions };
         let engine = Arc::new_cyclic(|weak| Self {
             backend,
             config: RwLock::new(Arc::new(config)),
@@ -68,9 +79,13 @@ impl Engine {
             backend_name: OnceLock::new(),
             roots: Mutex::new(HashMap::new()),
             watch_lock: tokio::sync::Mutex::new(()),
+            ledger: ledger::Ledger::new(bounds),
+            watchdog: watchdog::Watchdog::default(),
+            subscribers: resources::Subscribers::default(),
             weak: weak.clone(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&engine), events));
+        tokio::spawn(watchdog::run(Arc::downgrade(&engine)));
         engine
     }
 
@@ -89,6 +104,10 @@ impl Engine {
 
     /// Applies new settings (e.g. after the TOML file changed).
     pub fn set_config(&self, config: Config) {
+        self.ledger.set_bounds(ledger::Bounds {
+            entries_per_session: config.memory.max_entries_per_session,
+            sessions: config.memory.max_sessions,
+        });
         *self.config.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(config);
     }
 
@@ -142,6 +161,7 @@ impl Engine {
         let name = name.as_str();
         let cfg = self.cfg();
         let mut call = Call { engine: self, ctx, cfg, project: None };
+        let activity = self.watchdog.call_started();
         let outcome = match outcome {
             Some(done) => done,
             None => match registry::registry().specs.get(name) {
@@ -152,6 +172,9 @@ impl Engine {
                 },
             },
         };
+        drop(activity);
+        // What the watchdog did since the agent's last call: the agent must learn it at once.
+        let outcome = watchdog::attach_notices(self.watchdog.take_notices(), outcome);
         let project = call
             .project
             .clone()
@@ -237,6 +260,7 @@ impl Engine {
             if slot.info.process_id.is_none() {
                 slot.info.process_id = info.process_id;
             }
+            self.ledger.open(&slot.info.id, &slot.info.name, slot.project.as_deref());
         });
     }
 
@@ -247,12 +271,15 @@ impl Engine {
                 if slot.project.is_none() {
                     slot.project = Some(root.to_string());
                 }
+                self.ledger.open(id, &slot.info.name, Some(root));
             }
         });
     }
 
     fn apply_event(&self, event: BackendEvent) {
         let mut after_pause = None;
+        let mut updated: Vec<String> = Vec::new();
+        let mut ended = None;
         self.with_state(|s| match event {
             BackendEvent::SessionStarted { session } => {
                 let slot = s.sessions.entry(session.id.clone()).or_insert_with(|| SessionSlot::new(session.clone(), None));
@@ -263,11 +290,14 @@ impl Engine {
                     slot.info.state = state;
                 }
                 slot.notify();
+                self.ledger.open(&slot.info.id, &slot.info.name, slot.project.as_deref());
+                self.watchdog.session_started(&slot.info.id);
             }
             BackendEvent::Paused { session_id, thread_id, reason, breakpoint_ids, description } => {
                 for id in &breakpoint_ids {
                     s.breakpoints.entry(id.clone()).or_default().hits += 1;
                 }
+                let agent_breakpoint = breakpoint_ids.iter().any(|id| s.breakpoints.get(id).is_some_and(|m| m.agent));
                 let slot = s.sessions.entry(session_id.clone()).or_insert_with(|| {
                     SessionSlot::new(SessionInfo { id: session_id.clone(), name: session_id.clone(), ..Default::default() }, None)
                 });
@@ -276,14 +306,29 @@ impl Engine {
                 slot.selected_frame = 0;
                 slot.current_thread = Some(thread_id.clone());
                 slot.info.state = SessionState::Paused;
-                slot.pause = Some(PauseInfo { thread_id, reason, breakpoint_ids: breakpoint_ids.clone(), description });
+                slot.pause = Some(PauseInfo { thread_id: thread_id.clone(), reason, breakpoint_ids: breakpoint_ids.clone(), description: description.clone() });
                 slot.notify();
+                let by_agent = self.watchdog.paused(&session_id, slot.pause_seq, agent_breakpoint);
+                self.ledger.open(&session_id, &slot.info.name, slot.project.as_deref());
+                self.ledger.pause(
+                    &session_id,
+                    ledger::PauseRecord {
+                        time_ms: ledger::now_ms(),
+                        at: ledger::At { step: slot.pause_seq, thread: Some(thread_id), ..Default::default() },
+                        reason: state::reason_name(reason).into(),
+                        description,
+                        breakpoint_ids: breakpoint_ids.clone(),
+                        by_agent,
+                    },
+                );
+                updated.extend(resources::on_pause(&session_id));
                 if let Some(p) = slot.project.clone() {
                     s.current.insert(p, session_id.clone());
                 }
                 after_pause = Some((session_id, breakpoint_ids));
             }
             BackendEvent::Resumed { session_id } => {
+                self.watchdog.left_pause(&session_id);
                 if let Some(slot) = s.sessions.get_mut(&session_id) {
                     slot.invalidate();
                     slot.pause = None;
@@ -302,6 +347,10 @@ impl Engine {
                     slot.notify();
                 }
                 s.current.retain(|_, v| *v != session_id);
+                self.watchdog.left_pause(&session_id);
+                self.ledger.end(&session_id, exit_code);
+                ended = Some(session_id.clone());
+                updated.extend(resources::on_stop(&session_id));
             }
             BackendEvent::Output { session_id, category, text } => {
                 if let Some(slot) = s.sessions.get_mut(&session_id) {
@@ -309,16 +358,25 @@ impl Engine {
                         slot.output.pop_front();
                     }
                     slot.output.push_back((category, text));
+                    slot.output_total += 1;
+                    updated.push(resources::output_uri(&session_id));
                 }
             }
             BackendEvent::BreakpointChanged { breakpoint } => {
                 let meta = s.breakpoints.entry(breakpoint.id.clone()).or_insert_with(BpMeta::default);
                 meta.last = Some(breakpoint);
+                updated.push(resources::BREAKPOINTS.into());
             }
             BackendEvent::BreakpointRemoved { id } => {
                 s.breakpoints.remove(&id);
+                updated.push(resources::BREAKPOINTS.into());
             }
         });
+        if let Some(sid) = ended {
+            // After the state lock is released: rendering the summary reads the state again.
+            self.write_session_files(&sid);
+        }
+        self.subscribers.notify(updated);
         if let Some((sid, bps)) = after_pause {
             if let Some(engine) = self.weak.upgrade() {
                 tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
@@ -332,6 +390,16 @@ impl Engine {
         let ctx = CallContext::default();
         let call = Call { engine: self, ctx: &ctx, cfg, project: None };
         tools::breakpoints::remove_temporary(&call, sid, bps).await;
+        // Where the pause happened, for the ledger (summary path, history locations).
+        let found = self.with_state(|s| s.sessions.get(sid).and_then(|x| Some((x.current_thread.clone()?, x.pause_seq))));
+        if let Some((thread, seq)) = found {
+            if call.frame(sid, &thread, 0).await.is_ok() {
+                let at = self.at(sid, Some(&thread), 0);
+                if at.step == seq {
+                    self.ledger.locate_pause(sid, seq, &at);
+                }
+            }
+        }
         snapshot::refresh_watches(&call, sid).await;
     }
 }

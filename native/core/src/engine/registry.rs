@@ -14,6 +14,8 @@ use std::sync::{Arc, LazyLock};
 
 pub struct ToolSpec {
     pub tool: McpTool,
+    /// Human-readable title; listed only where it says more than the name, always in `help`.
+    pub title: String,
     /// The JSON Schema of `structuredContent`. Not advertised (MCP makes `outputSchema`
     /// optional, and the 30 of them cost an agent 13.7 KB of context per session); the tests
     /// validate every result against it.
@@ -83,7 +85,7 @@ pub fn route(args: Value) -> Result<Routed, ToolError> {
 fn help(about: Option<&str>) -> Result<Value, ToolError> {
     let r = registry();
     match about {
-        None => Ok(json!({"ops": r.tools.iter().map(|t| json!({"op": t.name, "title": t.title})).collect::<Vec<_>>(),
+        None => Ok(json!({"ops": r.tools.iter().map(|t| json!({"op": t.name, "title": r.specs[t.name.as_ref()].title})).collect::<Vec<_>>(),
                           "hint": "{\"op\":\"help\",\"about\":\"<op>\"} for an op's parameters"})),
         Some(name) => {
             let spec = r.specs.get(name).ok_or_else(|| ToolError(format!("unknown op '{name}'; one of {}", r.names().join(", "))))?;
@@ -205,6 +207,15 @@ fn normalise(v: &mut Value) {
             if let Some(Value::Array(e)) = m.get_mut("enum") {
                 e.retain(|x| !x.is_null());
             }
+            // A string enum says its type; `"type":"string"` beside it is bytes an agent pays for.
+            if m.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().all(Value::is_string)) {
+                m.remove("type");
+            }
+            // Booleans default to false (the instructions say so once): `"default":false` on every
+            // flag costs ~200 B of tools/list. `true` defaults stay stated.
+            if m.get("default") == Some(&Value::Bool(false)) {
+                m.remove("default");
+            }
             for child in m.values_mut() {
                 normalise(child);
             }
@@ -225,6 +236,15 @@ fn build() -> Registry {
         };
         let mut input = (d.input)().to_value();
         let root = input.as_object_mut().expect("object schema");
+        // Shared fields are explained once, in the server instructions (and the router's
+        // description), not in every tool that takes them.
+        if let Some(Value::Object(props)) = root.get_mut("properties") {
+            for name in SHARED {
+                if let Some(Value::Object(p)) = props.get_mut(name) {
+                    p.remove("description");
+                }
+            }
+        }
         let title = root.remove("title").and_then(|t| t.as_str().map(String::from)).unwrap_or_else(|| d.name.to_string());
         let description = root.remove("description").and_then(|t| t.as_str().map(String::from)).unwrap_or_default();
         let properties = root.get("properties").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
@@ -233,18 +253,26 @@ fn build() -> Registry {
             .build(&input)
             .unwrap_or_else(|e| panic!("input schema of {} does not compile: {e}", d.name));
         let mut tool = McpTool::new(d.name, description, obj(input));
-        tool.title = Some(title);
-        // The title is not repeated in the annotations, and a read-only tool does not say it is
-        // neither destructive nor idempotent-relevant: MCP defines those hints only for tools
-        // that write. Bytes in tools/list are paid by the agent on every session.
-        // openWorldHint is left out (default true): a debugged program may touch anything.
-        let mut annotations = ToolAnnotations::new().read_only(read_only);
-        if !read_only {
-            annotations = annotations.destructive(destructive).idempotent(idempotent);
+        // No `title` in tools/list: it is display text for client UIs (which show the name
+        // without one), and 36 titles cost an agent ~0.9 KB of context per session — the
+        // difference between meeting the 16 KB budget and not. `help` and the history keep it.
+        // Bytes in tools/list are paid by the agent on every session, so hints equal to MCP's
+        // defaults (readOnlyHint false, idempotentHint false) are left out; destructiveHint is
+        // always stated on writing tools because its default (true) is the one that matters.
+        // A read-only tool says only that. openWorldHint is left out (default true): a
+        // debugged program may touch anything.
+        let mut annotations = ToolAnnotations::new();
+        if read_only {
+            annotations = annotations.read_only(true);
+        } else {
+            annotations = annotations.destructive(destructive);
+            if idempotent {
+                annotations = annotations.idempotent(true);
+            }
         }
         tool.annotations = Some(annotations);
         tools.push(tool.clone());
-        specs.insert(d.name, ToolSpec { tool, output: (d.output)(), validator, properties, roundtrip: d.roundtrip });
+        specs.insert(d.name, ToolSpec { tool, title, output: (d.output)(), validator, properties, roundtrip: d.roundtrip });
     }
     let compact = vec![router_tool(&tools)];
     Registry { specs, tools: Arc::new(tools), compact: Arc::new(compact) }
@@ -305,18 +333,20 @@ mod tests {
     }
 
     #[test]
-    fn thirty_tools_with_strict_schemas_and_annotations() {
+    fn the_listed_tools_with_strict_schemas_and_annotations() {
         let r = registry();
-        assert_eq!(r.tools.len(), 33);
+        let listed: Value = serde_json::from_str(include_str!("../../../../tests/clients/expected_tools.json")).unwrap();
+        assert_eq!(r.tools.len(), listed["tools"].as_array().unwrap().len());
         for t in r.tools.iter() {
             assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
             assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);
-            assert!(t.title.is_some() && t.description.as_ref().is_some_and(|d| d.len() > 15), "{}", t.name);
+            assert!(t.description.as_ref().is_some_and(|d| d.len() > 15), "{}", t.name);
+            assert!(r.specs[t.name.as_ref()].title.len() > 3, "{}", t.name);
             let a = t.annotations.as_ref().unwrap();
-            assert!(a.read_only_hint.is_some(), "{}", t.name);
-            if a.read_only_hint == Some(false) {
-                assert!(a.destructive_hint.is_some() && a.idempotent_hint.is_some(), "{}", t.name);
-            }
+            // Read-only tools say so; every other tool states whether it is destructive.
+            assert!(a.read_only_hint == Some(true) || a.destructive_hint.is_some(), "{}", t.name);
+            assert_ne!(a.read_only_hint, Some(false), "{}: default hint spelled out", t.name);
+            assert_ne!(a.idempotent_hint, Some(false), "{}: default hint spelled out", t.name);
             jsonschema::draft202012::meta::validate(&Value::Object((*t.input_schema).clone())).unwrap();
             jsonschema::draft202012::meta::validate(&r.specs[t.name.as_ref()].output).unwrap();
         }
@@ -361,6 +391,14 @@ mod tests {
                         assert_eq!(&code, d, "{}.{name}: schema default {d} but the code uses {code}", t.name);
                         checked += 1;
                     }
+                    // Flags left out of the schema default to false (instructions say so once).
+                    // (An optional flag whose absence means something else — toggle_breakpoint's
+                    // `enabled`: flip — must say so in its description.)
+                    None if schema["type"] == "boolean" => assert!(
+                        code == json!(false) || (code.is_null() && schema.get("description").is_some()),
+                        "{}.{name}: a boolean without a stated default must default to false, or describe its absence (code: {code})",
+                        t.name
+                    ),
                     None => assert!(code.is_null(), "{}.{name}: the code defaults to {code} but the schema states no default", t.name),
                 }
             }

@@ -3,6 +3,7 @@
 //! reason, location, top-frame variables, watches.
 
 use super::context::{Call, ToolError};
+use super::ledger::{ReadKind, ValueRead};
 use super::state::{EvalPoint, SessionSlot, Watch, reason_name, state_name};
 use super::values::{self, put_value};
 use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
@@ -134,6 +135,7 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
     let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
     let total = shown.len();
     let cfg = &call.cfg;
+    let mut reads = Vec::new();
     let items: Vec<Value> = call.engine.with_state(|s| {
         let Some(slot) = s.sessions.get_mut(sid) else { return Vec::new() };
         shown
@@ -142,10 +144,14 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
             .map(|v| {
                 let (mut m, _) = values::show(cfg, &mut slot.values, v, v.name.clone(), false);
                 m.remove("has_children");
+                reads.push(ValueRead::from_shown(ReadKind::Variable, v.name.clone(), &m));
                 Value::Object(m)
             })
             .collect()
     });
+    // The agent sees these values in the stop result: remember them (history across steps).
+    let at = call.engine.at(sid, None, frame.index);
+    call.engine.ledger.record(sid, &at, reads);
     let mut out = json!({"method": frame.method_name, "variables": items});
     if total > SNAPSHOT_VARS {
         out["truncated"] = json!(true);
@@ -235,12 +241,22 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         })));
     }
     let (file, line) = frame.as_ref().map(|f| (f.file.clone(), f.line)).unwrap_or((None, None));
-    call.engine.with_state(|s| {
+    let at = call.engine.at(sid, Some(&thread), 0);
+    let max = call.cfg.max_value_length;
+    let reads: Vec<ValueRead> = results
+        .iter()
+        .filter_map(|(id, r)| {
+            let v = r.as_ref().ok()?;
+            let expr = todo_expr(&project, id, call)?;
+            Some(ValueRead::new(ReadKind::Watch, expr, v.value.chars().take(max).collect::<String>(), v.type_name.clone()))
+        })
+        .collect();
+    let stored = call.engine.with_state(|s| {
         // Only store if nothing moved on meanwhile.
         if s.sessions.get(sid).map(|x| x.pause_seq) != Some(seq) {
-            return;
+            return false;
         }
-        let Some(ws) = s.watches.get_mut(&project) else { return };
+        let Some(ws) = s.watches.get_mut(&project) else { return false };
         for (id, r) in results {
             if let Some(w) = ws.iter_mut().find(|w| w.id == id) {
                 w.at = Some(EvalPoint { session_id: sid.to_string(), step: seq, file: file.clone(), line });
@@ -259,5 +275,14 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
                 }
             }
         }
+        true
     });
+    if stored && at.step == seq {
+        call.engine.ledger.record(sid, &at, reads);
+    }
+}
+
+/// The expression of watch `id` of `project`.
+fn todo_expr(project: &str, id: &str, call: &Call<'_>) -> Option<String> {
+    call.engine.with_state(|s| s.watches.get(project)?.iter().find(|w| w.id == id).map(|w| w.expression.clone()))
 }

@@ -36,6 +36,9 @@ pub struct SessionSlot {
     pub changed: watch::Sender<u64>,
     /// Recent debuggee output (bounded).
     pub output: VecDeque<(OutputCategory, String)>,
+    /// Output chunks received in total (the first kept one is `output_total - output.len()`);
+    /// console cursors count in these.
+    pub output_total: u64,
 }
 
 pub const OUTPUT_LINES: usize = 500;
@@ -55,6 +58,7 @@ impl SessionSlot {
             frame_total: HashMap::new(),
             changed: watch::channel(0).0,
             output: VecDeque::new(),
+            output_total: 0,
         }
     }
 

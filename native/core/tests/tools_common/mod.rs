@@ -84,3 +84,11 @@ impl H {
         started
     }
 }
+
+/// How many tools the full profile serves: the one list every client test shares,
+/// tests/clients/expected_tools.json.
+pub fn expected_tool_count() -> usize {
+    let listed = include_str!("../../../../tests/clients/expected_tools.json");
+    let v: serde_json::Value = serde_json::from_str(listed).expect("expected_tools.json parses");
+    v["tools"].as_array().expect("tools array").len()
+}

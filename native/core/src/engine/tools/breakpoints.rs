@@ -107,7 +107,7 @@ fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
 }
 
 /// # List breakpoints
-/// Breakpoints: id, file, line, verified, condition, hits, owner (agent/user).
+/// Breakpoints: id, file, line, verified, condition, hits, owner.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListBreakpoints {
     #[serde(flatten)]
@@ -143,7 +143,6 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> ToolResult {
 pub struct SetBreakpoint {
     #[serde(flatten)]
     p: ProjectArg,
-    /// Relative to the project or absolute.
     #[schemars(length(min = 1))]
     file_path: String,
     #[schemars(range(min = 1))]
@@ -287,13 +286,14 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> ToolResult 
 }
 
 /// # Enable or disable a breakpoint
-/// Enable or disable a breakpoint (omit enabled to flip).
+/// Enable or disable a breakpoint by id.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ToggleBreakpoint {
     #[serde(flatten)]
     p: ProjectArg,
     #[schemars(length(min = 1))]
     breakpoint_id: String,
+    /// Omit to flip.
     enabled: Option<bool>,
 }
 tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), toggle_breakpoint);

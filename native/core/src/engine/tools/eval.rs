@@ -2,6 +2,7 @@
 //! code fragments go through the confirmation guard.
 
 use super::super::context::{Call, ToolError, ToolResult};
+use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
 use crate::backend::{EvalContext, EvalRequest};
 use super::{Kind, SessionArg, out};
@@ -20,7 +21,7 @@ pub struct EvalWhere {
 }
 
 /// # Evaluate an expression
-/// Evaluate an expression in a frame, read-only unless allow_side_effects (asks the user).
+/// Evaluate an expression in a frame; read-only unless allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateExpression {
     #[serde(flatten)]
@@ -35,7 +36,7 @@ tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false
     |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false));
 
 /// # Run a code fragment
-/// Run statements in a frame; needs allow_side_effects and asks the user.
+/// Run statements in a frame; needs allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateCodeFragment {
     #[serde(flatten)]
@@ -77,6 +78,7 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
     let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
     let frame = c.frame(&sid, &thread, frame_index).await?;
     let backend = c.engine.backend.clone();
+    let request_thread = thread.clone();
     let request = EvalRequest { thread_id: thread, frame: frame.handle.clone(), expression: text.clone(), context, allow_side_effects: side_effects };
     let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
     node.name = text.clone();
@@ -86,6 +88,8 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
         let slot = s.sessions.get_mut(&sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
         Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone(), secret).0)
     })?;
+    let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
+    c.remember(&sid, &request_thread, frame_index, vec![ValueRead::from_shown(kind, text.clone(), &shown)]);
     let mut out = json!({"session_id": sid, "frame_index": frame_index, "result": Value::Object(shown)});
     if !fragment {
         out["expression"] = json!(text);

@@ -124,6 +124,8 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Too
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
     let resumes = !matches!(op, ControlOp::Pause);
+    // The stop this op leads to is the agent's (the watchdog may act on it).
+    c.engine.watchdog.arm(&sid);
     c.bk("control", backend.control(&sid, thread.as_deref(), op)).await?;
     if resumes {
         left_pause(c, &sid, sub.seq);

@@ -31,6 +31,7 @@ pub mod breakpoints;
 mod eval;
 mod execution;
 mod inspect;
+mod memory;
 pub(super) mod out;
 mod sessions;
 mod source;
@@ -145,6 +146,9 @@ tool_table![
     watches::RemoveWatch,
     source::GetSourceContext,
     tests::DebugTest,
+    memory::GetDebugHistory,
+    memory::GetSessionSummary,
+    memory::GetConsoleOutput,
 ];
 
 

@@ -39,7 +39,7 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Start a configuration without debugger (mode run) or with (prefer start_debug_session). Asks the user first.
+/// Run a configuration (mode run), or debug it (prefer start_debug_session).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]
@@ -85,8 +85,14 @@ async fn require_configuration(c: &Call<'_>, root: &str, name: &str) -> Result<(
 
 pub(super) async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
     let backend = c.engine.backend.clone();
+    let launching = c.engine.watchdog.launch_started();
     let info = c.bk_within("launch", c.cfg.launch_timeout_ms, backend.launch(root, request)).await?;
     c.engine.register_session(info.clone(), Some(root));
+    // A session the agent launched: its first stop is the agent's, whenever it comes.
+    if current_state(c, &info.id, info.state) != SessionState::Paused {
+        c.engine.watchdog.arm(&info.id);
+    }
+    drop(launching);
     c.engine.with_state(|s| {
         s.current.insert(root.to_string(), info.id.clone());
     });
@@ -135,7 +141,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> ToolResu
 }
 
 /// # Start a debug session
-/// Debug a run_configuration or a command ('python3 app.py'). Set breakpoints first; wait_for_pause returns the first stop. Asks the user first.
+/// Debug a run_configuration or a command ('python3 app.py'); set breakpoints first. wait_for_pause returns the first stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -267,7 +273,7 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// State, stop reason, location, stack, variables, watches, source and output of a session in one call.
+/// State, stop reason, location, stack, variables, watches, source and output in one call.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]

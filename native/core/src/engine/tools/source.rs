@@ -18,10 +18,8 @@ fn five() -> u32 {
 pub struct GetSourceContext {
     #[serde(flatten)]
     s: SessionArg,
-    /// Default: the current file.
     #[schemars(length(min = 1))]
     file_path: Option<String>,
-    /// Default: the current line.
     #[schemars(range(min = 1))]
     line: Option<u32>,
     #[serde(default = "five")]

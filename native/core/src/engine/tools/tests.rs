@@ -27,7 +27,7 @@ pub enum Framework {
 }
 
 /// # Debug a test
-/// Debug one test by id: pytest 'tests/t.py::test_x', gtest 'Suite.Case' + `binary`, or any the IDE knows. Waits for the first pause.
+/// Debug one test by id to its first pause: pytest 'tests/t.py::test_x', gtest 'Suite.Case' + binary, or any the IDE knows.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]

@@ -33,11 +33,12 @@ const MAX_BYTES: usize = 4_000;
 const TOTAL_MS: u64 = MAX_WAIT_MS;
 
 /// # Trace a function
-/// Step the current function to its return; one row per line with the locals it changed. `enter`: trace the call on this line.
+/// Step the current function to its return; one row per line with the locals it changed.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct TraceFunction {
     #[serde(flatten)]
     s: SessionArg,
+    /// Trace the call on this line instead.
     #[serde(default)]
     enter: bool,
     #[serde(default = "hundred")]

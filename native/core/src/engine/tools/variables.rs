@@ -2,6 +2,7 @@
 //! expansion by id or path with paging; setting values (guarded).
 
 use super::super::context::{Call, ToolError, ToolResult};
+use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::values::{self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path};
 use crate::backend::{ValueNode, ValueScope};
@@ -80,10 +81,14 @@ fn build<'a>(
 }
 
 fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_redacted: bool) -> Result<Map<String, Value>, ToolError> {
-    c.engine.with_state(|s| {
+    let (shown, frame) = c.engine.with_state(|s| {
         let slot = s.sessions.get_mut(sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok(values::show(&c.cfg, &mut slot.values, node, path, parent_redacted).0)
-    })
+        Ok::<_, ToolError>((values::show(&c.cfg, &mut slot.values, node, path.clone(), parent_redacted).0, slot.selected_frame))
+    })?;
+    // Every value shown to the agent goes to the ledger (get_debug_history, summaries).
+    let at = c.engine.at(sid, None, frame);
+    c.engine.ledger.record(sid, &at, [ValueRead::from_shown(ReadKind::Variable, path, &shown)]);
+    Ok(shown)
 }
 
 /// The values of a frame as get_variables returns them.
@@ -281,7 +286,7 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
 }
 
 /// # Set a variable
-/// Change a value (by variable_id or path) to an expression. Asks the user first.
+/// Set a value (by variable_id or path) to an expression.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetVariable {
     #[serde(flatten)]
@@ -315,6 +320,9 @@ async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> ToolResult {
     let mut node = c.bk("set_value", backend.set_value(&sid, &handle, &a.new_value)).await?;
     node.name = t.name.clone();
     let shown = register(c, &sid, &node, t.path.clone(), t.redacted)?;
+    let frame = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
+    let at = c.engine.at(&sid, None, frame);
+    c.engine.ledger.record(&sid, &at, [ValueRead::from_shown(ReadKind::Modified, t.path.clone(), &shown)]);
     let message = format!("{} is now {}", t.path, shown.get("value").and_then(Value::as_str).unwrap_or(""));
     Ok(json!({"session_id": sid, "variable": shown, "message": message}))
 }
