@@ -101,6 +101,19 @@ async fn trace_function_records_a_loop_until_the_function_returns() {
     // The server did the stepping; the program now waits in the caller.
     assert_eq!(r["now"]["location"]["method"], "<module>");
     assert_eq!(r["steps"], 8);
+    // What the trace showed is in the ledger: the history of `total` has its three changes.
+    let hist = h.ok("get_debug_history", json!({"name": "total", "changes": true})).await;
+    let vals: Vec<&str> = hist["changes"].as_array().unwrap().iter().map(|c| c["value"].as_str().unwrap()).collect();
+    assert_eq!(&vals[vals.len() - 3..], ["1", "3", "6"], "{hist:#}");
+}
+
+#[tokio::test]
+async fn inspected_values_are_remembered_in_the_history() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 10).await;
+    h.ok("inspect_variable", json!({"path": "user", "filter": "$.address.city"})).await;
+    let hist = h.ok("get_debug_history", json!({"name": "user.address.city", "steps_ago": 0})).await;
+    assert_eq!(hist["value"], "London", "{hist:#}");
 }
 
 #[tokio::test]

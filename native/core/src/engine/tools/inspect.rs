@@ -15,6 +15,7 @@
 //! - secrets (by name) become `"<redacted>"` and their children are not fetched.
 
 use super::super::context::{Call, ToolError, ToolResult};
+use super::super::ledger::{ReadKind, ValueRead};
 use super::super::values::{self, ValueRef, child_path, is_secret, name_matches};
 use super::variables::target;
 use crate::backend::{ValueNode, ValueScope};
@@ -445,6 +446,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
     let offset = a.offset as usize;
     let limit = a.limit.clamp(1, 200) as usize;
     let mut matches = Vec::new();
+    let mut reads = Vec::new();
     let mut bytes = 0usize;
     let mut cut = false;
     let mut end = offset;
@@ -470,6 +472,14 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
                 m.insert("path".into(), json!(node.location().to_string()));
             }
         }
+        // Leaves the agent saw go to the ledger under their variable path (history, summary).
+        if let (Some(s), false) = (seen.get(&pointer), value.is_object() || value.is_array()) {
+            let shown = match &value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            reads.push(ValueRead::new(ReadKind::Inspection, s.path.clone(), shown, s.node.type_name.clone()));
+        }
         m.insert("value".into(), value);
         if shortened {
             m.insert("truncated".into(), json!(true));
@@ -483,6 +493,9 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
         matches.push(Value::Object(m));
         end += 1;
     }
+    let frame = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let at = c.engine.at(&sid, None, frame);
+    c.engine.ledger.record(&sid, &at, reads);
     let more = end < total;
     let mut out = json!({
         "session_id": sid,

@@ -4,6 +4,7 @@
 //! trace a total bound (≤ 55 s); rows are bounded in count and bytes.
 
 use super::super::context::{Call, ToolError, ToolResult};
+use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::state::reason_name;
 use super::super::values::{self, is_secret};
@@ -143,6 +144,8 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
     let top = c.frame(&sid, &thread, 0).await?;
     let start_depth = depth(c, &sid, &thread).await?;
     let mut prev = locals(c, &sid, &top).await?;
+    let at = c.engine.at(&sid, Some(&thread), 0);
+    c.engine.ledger.record(&sid, &at, prev.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)));
     let start_locals: Map<String, Value> = prev.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     let mut line = top.line;
     let mut rows: Vec<Value> = Vec::new();
@@ -189,6 +192,14 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
                 let cur = locals(c, &sid, &top).await?;
                 let mut row = json!({"line": row_line});
                 let diff = changed(&prev, &cur);
+                // What the trace showed is remembered like any read: get_debug_history then
+                // answers "when did acc change" for a traced loop too.
+                let at = c.engine.at(&sid, Some(&thread), 0);
+                c.engine.ledger.record(
+                    &sid,
+                    &at,
+                    diff.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.as_str().unwrap_or_default(), None)),
+                );
                 if !diff.is_empty() {
                     row["changed"] = Value::Object(diff);
                 }
