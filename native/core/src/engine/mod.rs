@@ -18,6 +18,7 @@ mod context;
 mod expression_guard;
 mod guard;
 mod handler;
+mod preview;
 mod registry;
 mod snapshot;
 mod state;

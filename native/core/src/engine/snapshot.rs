@@ -5,7 +5,7 @@
 use super::context::{Call, ToolError};
 use super::state::{EvalPoint, SessionSlot, Watch, reason_name, state_name};
 use super::values::{self, put_value};
-use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
+use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueNode, ValueScope};
 use serde_json::{Map, Value, json};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -128,7 +128,7 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
     let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
     let total = shown.len();
     let cfg = &call.cfg;
-    let items: Vec<Value> = call.engine.with_state(|s| {
+    let mut items: Vec<Map<String, Value>> = call.engine.with_state(|s| {
         let Some(slot) = s.sessions.get_mut(sid) else { return Vec::new() };
         shown
             .iter()
@@ -136,10 +136,22 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
             .map(|v| {
                 let (mut m, _) = values::show(cfg, &mut slot.values, v, v.name.clone(), false);
                 m.remove("has_children");
-                Value::Object(m)
+                m
             })
             .collect()
     });
+    let candidates: Vec<&ValueNode> =
+        shown.iter().take(SNAPSHOT_VARS).map(|v| *v).filter(|v| !values::is_secret(cfg, &v.name)).collect();
+    let mut found = super::preview::previews(call, sid, &candidates).await.into_iter();
+    for (m, v) in items.iter_mut().zip(shown.iter()) {
+        if values::is_secret(cfg, &v.name) {
+            continue;
+        }
+        if let Some(Some(p)) = found.next() {
+            super::preview::put(m, p);
+        }
+    }
+    let items: Vec<Value> = items.into_iter().map(Value::Object).collect();
     let mut out = json!({"method": frame.method_name, "variables": items});
     if total > SNAPSHOT_VARS {
         out["truncated"] = json!(true);
