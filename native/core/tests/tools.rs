@@ -377,7 +377,8 @@ async fn variables_have_ids_truncation_paging_and_go_stale_on_resume() {
     // Paging by id.
     let page = h.ok("expand_variable", json!({"variable_id": numbers["id"], "offset": 40, "limit": 20})).await;
     assert_eq!(page["children"].as_array().unwrap().len(), 10);
-    assert_eq!((page["total"].clone(), page["truncated"].clone()), (json!(50), json!(false)));
+    // The last page is not truncated; a default-false flag is omitted from the result.
+    assert_eq!((page["total"].clone(), page.get("truncated")), (json!(50), None));
     assert_eq!(page["children"][0]["value"], "40");
     // By path.
     let addr = h.ok("expand_variable", json!({"path": "user.address"})).await;

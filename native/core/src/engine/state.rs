@@ -36,6 +36,9 @@ pub struct SessionSlot {
     pub changed: watch::Sender<u64>,
     /// Recent debuggee output (bounded).
     pub output: VecDeque<(OutputCategory, String)>,
+    /// Top-frame values of the previous stop result, by (method, variable name), so the next
+    /// one can mark what changed. Survives resumes on purpose.
+    pub last_values: Option<(Option<String>, HashMap<String, String>)>,
 }
 
 pub const OUTPUT_LINES: usize = 500;
@@ -55,6 +58,7 @@ impl SessionSlot {
             frame_total: HashMap::new(),
             changed: watch::channel(0).0,
             output: VecDeque::new(),
+            last_values: None,
         }
     }
 
