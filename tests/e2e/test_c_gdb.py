@@ -24,7 +24,7 @@ def c(c_brave):
 
 
 def loc(project, line, method):
-    return {"file": str(project / "prog.c"), "line": line, "method": method, "class": None}
+    return {"file": str(project / "prog.c"), "line": line, "method": method}
 
 
 def start(m, **extra):

@@ -87,7 +87,7 @@ def test_issue_done_when_flow(py):
     sid = r["session_id"]
     assert r["state"] == "paused" and "paused (breakpoint)" in r["message"]
     p = r["pause"]
-    assert p["location"] == {"file": app(project), "line": 28, "method": "main", "class": None}
+    assert p["location"] == {"file": app(project), "line": 28, "method": "main"}
     assert p["breakpoint_ids"] == [bp["id"]] and p["reason"] == "breakpoint"
 
     sessions = m.ok("list_debug_sessions")["sessions"]
@@ -153,7 +153,7 @@ def test_start_by_command_stop_on_exception(py):
     r = m.ok("start_debug_session", {"command": "python3 crash.py", "stop_on_exception": True, "wait_for_pause": True, "timeout_ms": 55000})
     p = r["pause"]
     assert p["reason"] == "exception"
-    assert p["location"] == {"file": str(project / "crash.py"), "line": 5, "method": "parse", "class": None}
+    assert p["location"] == {"file": str(project / "crash.py"), "line": 5, "method": "parse"}
     assert "invalid literal for int()" in p["description"]
     assert var(p["frame"]["variables"], "text")["value"] == "'not a number'"
 
@@ -174,7 +174,7 @@ def test_run_configuration_debug_mode_and_wait_for_pause_filter(py):
     m.ok("remove_breakpoint", {"breakpoint_id": b19["id"]})
     m.ok("resume", {"wait": False})
     w = m.ok("wait_for_pause", {"breakpoint_ids": [b13["id"]], "timeout_ms": LONG})
-    assert w["matched"] is True and w["location"] == {"file": app(project), "line": 13, "method": "price", "class": None}
+    assert w["matched"] is True and w["location"] == {"file": app(project), "line": 13, "method": "price"}
     assert var(w["frame"]["variables"], "base")["value"] == "2"  # item0: price 1 * qty 2
 
 
@@ -293,7 +293,7 @@ def test_exception_breakpoint_raised_stops_on_line_32(py):
     listed = m.ok("list_breakpoints")["breakpoints"]
     assert [(b["id"], b["type"], b["verified"]) for b in listed] == [(ex["id"], "exception", True)]
     assert p["reason"] == "exception"
-    assert p["location"] == {"file": app(project), "line": 32, "method": "main", "class": None}
+    assert p["location"] == {"file": app(project), "line": 32, "method": "main"}
     assert "ValueError" in p["description"] and "bad order" in p["description"]
     assert var(p["frame"]["variables"], "t")["value"] == "930"
     bad = m.err("set_exception_breakpoint", {"exception_class": "NoSuchFilter"})
@@ -306,13 +306,13 @@ def test_step_into_over_out_stack_and_frames(py):
     project, m = py
     start_at(m, 29)
     s = m.ok("step_into")
-    assert s["location"] == {"file": app(project), "line": 17, "method": "total", "class": None}
+    assert s["location"] == {"file": app(project), "line": 17, "method": "total"}
     assert s["reason"] == "step"
     assert m.ok("step_over")["location"]["line"] == 18
     s = m.ok("step_over")
     assert s["location"]["line"] == 19 and var(s["frame"]["variables"], "acc")["value"] == "0"
     s = m.ok("step_into")
-    assert s["location"] == {"file": app(project), "line": 12, "method": "price", "class": None}
+    assert s["location"] == {"file": app(project), "line": 12, "method": "price"}
     assert var(s["frame"]["variables"], "item")["value"] == "{'name': 'item0', 'price': 1, 'qty': 2}"
 
     st = m.ok("get_stack_trace")

@@ -121,7 +121,8 @@ impl Renderer {
         let value = self.scalar(&v["value"]);
         let _ = write!(out, "{name} = {value}");
         if let Some(n) = v.get("value_length").and_then(Value::as_u64) {
-            let _ = write!(out, "… ({n} chars)");
+            // The cut value already ends with the marker.
+            let _ = write!(out, " ({n} chars)");
         }
         let mut meta = Vec::new();
         if let Some(t) = v.get("type").and_then(Value::as_str) {
@@ -136,7 +137,9 @@ impl Renderer {
         if !meta.is_empty() {
             let _ = write!(out, " ({})", meta.join(", "));
         }
-        if let Some(id) = v.get("id").and_then(Value::as_str) {
+        // Ids matter for values that can be expanded; a leaf is reachable by path.
+        let expandable = v.get("has_children") == Some(&Value::Bool(true)) || v.get("child_count").is_some_and(|n| n != 0);
+        if let Some(id) = v.get("id").and_then(Value::as_str).filter(|_| expandable) {
             let _ = write!(out, " #{id}");
         }
         if v.get("changed") == Some(&Value::Bool(true)) {
@@ -210,6 +213,12 @@ impl Renderer {
                     let _ = o;
                     self.value_node(out, v, indent + 2);
                 }
+                // A stop's frame snapshot: its method is in the lead line already.
+                Value::Object(o) if k == "frame" && lead.is_some() => {
+                    let mut inner = o.clone();
+                    inner.remove("method");
+                    self.object(out, &inner, indent);
+                }
                 Value::Object(o) => {
                     if let Some(loc) = self.location(v) {
                         pad(out, indent);
@@ -249,13 +258,13 @@ mod tests {
             "source_line": "total += item.price * item.qty",
             "frame": {"method": "total", "variables": [
                 {"id": "v1", "name": "total", "value": "4.5", "type": "float", "changed": true},
-                {"id": "v2", "name": "item", "value": "Item(name='pen', price=1.5, qty=3)", "type": "Item", "preview": true},
+                {"id": "v2", "name": "item", "value": "Item(name='pen', price=1.5, qty=3)", "type": "Item", "preview": true, "has_children": true},
             ]},
         });
         let t = text("step_over", &v, Some("/p"));
         assert_eq!(
             t,
-            "paused (breakpoint) at app.py:12 in total\n  12| total += item.price * item.qty\nframe:\n  method: total\n  variables:\n    total = 4.5 (float) #v1 [changed]\n    item = Item(name='pen', price=1.5, qty=3) #v2"
+            "paused (breakpoint) at app.py:12 in total\n  12| total += item.price * item.qty\nvariables:\n  total = 4.5 (float) [changed]\n  item = Item(name='pen', price=1.5, qty=3) #v2"
         );
     }
 
@@ -264,10 +273,10 @@ mod tests {
         let v = json!({"frame_index": 0, "variables": [
             {"id": "v1", "name": "items", "value": "[1, 2]", "type": "list", "child_count": 2,
              "children": [{"id": "v2", "name": "0", "value": "1", "type": "int"}], "total": 2},
-            {"id": "v3", "name": "notes", "value": "xxxx", "type": "str", "truncated": true, "value_length": 500},
+            {"id": "v3", "name": "notes", "value": "xxxx…", "type": "str", "truncated": true, "value_length": 500},
         ]});
         let t = text("get_variables", &v, None);
-        assert!(t.contains("items = [1, 2] (list, 2 items) #v1\n    0 = 1 (int) #v2\n    … 1 of 2 shown"), "{t}");
-        assert!(t.contains("notes = xxxx… (500 chars) (str) #v3"), "{t}");
+        assert!(t.contains("items = [1, 2] (list, 2 items) #v1\n    0 = 1 (int)\n    … 1 of 2 shown"), "{t}");
+        assert!(t.ends_with("notes = xxxx… (500 chars) (str)"), "{t}");
     }
 }

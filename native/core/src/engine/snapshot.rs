@@ -149,9 +149,7 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
             .iter()
             .take(SNAPSHOT_VARS)
             .map(|v| {
-                let (mut m, _) = values::show(cfg, &mut slot.values, v, v.name.clone(), false);
-                m.remove("has_children");
-                m
+                values::show(cfg, &mut slot.values, v, v.name.clone(), false).0
             })
             .collect()
     });
