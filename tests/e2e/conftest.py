@@ -100,7 +100,7 @@ class Mcp:
         # structuredContent carries the complete result without nulls.
         assert text.strip() and not text.lstrip().startswith("{"), f"{name}: text is not rendered: {text}"
         assert ":null" not in json.dumps(sc, separators=(",", ":")), f"{name}: nulls in structuredContent: {sc}"
-        self.text_bytes = getattr(self, "text_bytes", 0) + len(text.encode())
+        self.last_text = text
         return sc
 
     def err(self, name: str, args: dict | None = None) -> str:
