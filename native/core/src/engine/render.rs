@@ -28,6 +28,10 @@ const HIDDEN: [&str; 4] = ["session_id", "thread_id", "step", "has_children"];
 const SHOW_SESSION: [&str; 4] = ["start_debug_session", "run_configuration", "list_debug_sessions", "stop_debug_session"];
 
 pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
+    if tool == super::registry::HELP {
+        // Help is a schema: the model reads JSON Schema best as JSON.
+        return v.to_string();
+    }
     let r = Renderer { root: root.map(|r| format!("{}/", r.trim_end_matches('/'))), show_session: SHOW_SESSION.contains(&tool) };
     let mut out = String::new();
     match v {
