@@ -122,8 +122,11 @@ class Mcp:
             raise ToolFailed(f"{name}({json.dumps(args)}) failed: {text}")
         sc = res.structured_content
         assert isinstance(sc, dict), f"{name}: no structuredContent: {res}"
-        # The same JSON is also given as text (SPEC §3).
-        assert json.loads(text) == sc, f"{name}: text content differs from structuredContent"
+        # The text is a compact rendering for the model (issue 6), not the JSON a second time;
+        # structuredContent carries the complete result without nulls.
+        assert text.strip() and not text.lstrip().startswith("{"), f"{name}: text is not rendered: {text}"
+        assert ":null" not in json.dumps(sc, separators=(",", ":")), f"{name}: nulls in structuredContent: {sc}"
+        self.last_text = text
         return sc
 
     def err(self, name: str, args: dict | None = None) -> str:

@@ -20,6 +20,8 @@ mod guard;
 mod handler;
 pub mod ledger;
 mod memory;
+mod preview;
+mod render;
 mod registry;
 mod resources;
 mod snapshot;
@@ -183,8 +185,12 @@ impl Engine {
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         let time_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
         let (result, status, recorded, error) = match outcome {
-            Ok(value) => {
-                let mut r = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+            Ok(mut value) => {
+                // structuredContent: the complete JSON minus nulls and default flags; text: the
+                // compact rendering a model reads (paths relative to the project).
+                render::strip(&mut value);
+                let text = render::text(name, &value, call.project.as_deref());
+                let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
                 r.structured_content = Some(value.clone());
                 (r, "ok", Some(value), None)
             }

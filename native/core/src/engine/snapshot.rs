@@ -6,8 +6,9 @@ use super::context::{Call, ToolError};
 use super::ledger::{ReadKind, ValueRead};
 use super::state::{EvalPoint, SessionSlot, Watch, reason_name, state_name};
 use super::values::{self, put_value};
-use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
+use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueNode, ValueScope};
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
@@ -86,6 +87,9 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
             match call.frame(sid, &thread, 0).await {
                 Ok(top) => {
                     out.insert("location".into(), location(&top));
+                    if let Some(text) = source_line(call, sid, &top).await {
+                        out.insert("source_line".into(), json!(text));
+                    }
                     match frame_snapshot(call, sid, &top).await {
                         Ok(frame) => {
                             out.insert("frame".into(), frame);
@@ -128,6 +132,17 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
     Value::Object(out)
 }
 
+/// The text of the line a frame is at (trimmed), when the file is in the session's project.
+async fn source_line(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Option<String> {
+    let (file, line) = (frame.file.as_ref()?, frame.line?);
+    let root = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()))?;
+    let canonical = call.file_in_project(&root, file).ok()?;
+    let backend = call.engine.backend.clone();
+    let text = call.bk("read_source", backend.read_source(&root, &canonical)).await.ok()?;
+    let l = text.lines().nth(line.checked_sub(1)? as usize)?.trim();
+    Some(if l.chars().count() > 160 { format!("{}…", l.chars().take(160).collect::<String>()) } else { l.to_string() })
+}
+
 /// Top-level variables of `frame`, compact (no children), with ids.
 async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<Value, ToolError> {
     let backend = call.engine.backend.clone();
@@ -135,23 +150,47 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
     let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
     let total = shown.len();
     let cfg = &call.cfg;
-    let mut reads = Vec::new();
-    let items: Vec<Value> = call.engine.with_state(|s| {
+    let mut items: Vec<Map<String, Value>> = call.engine.with_state(|s| {
         let Some(slot) = s.sessions.get_mut(sid) else { return Vec::new() };
         shown
             .iter()
             .take(SNAPSHOT_VARS)
             .map(|v| {
-                let (mut m, _) = values::show(cfg, &mut slot.values, v, v.name.clone(), false);
-                m.remove("has_children");
-                reads.push(ValueRead::from_shown(ReadKind::Variable, v.name.clone(), &m));
-                Value::Object(m)
+                values::show(cfg, &mut slot.values, v, v.name.clone(), false).0
             })
             .collect()
     });
+    let candidates: Vec<&ValueNode> =
+        shown.iter().take(SNAPSHOT_VARS).map(|v| *v).filter(|v| !values::is_secret(cfg, &v.name)).collect();
+    let mut found = super::preview::previews(call, sid, &candidates).await.into_iter();
+    for (m, v) in items.iter_mut().zip(shown.iter()) {
+        if values::is_secret(cfg, &v.name) {
+            continue;
+        }
+        if let Some(Some(p)) = found.next() {
+            super::preview::put(m, p);
+        }
+    }
+    // Mark what changed since the previous stop in the same function: the agent's question
+    // after a step is usually "what did that line do?".
+    let now: HashMap<String, String> = shown.iter().map(|v| (v.name.clone(), v.value.clone())).collect();
+    let before = call.engine.with_state(|s| {
+        s.sessions.get_mut(sid).and_then(|slot| slot.last_values.replace((frame.method_name.clone(), now.clone())))
+    });
+    if let Some((method, old)) = before.filter(|(m, _)| *m == frame.method_name) {
+        let _ = method;
+        for (m, v) in items.iter_mut().zip(shown.iter()) {
+            if old.get(&v.name).is_none_or(|o| *o != v.value) {
+                m.insert("changed".into(), json!(true));
+            }
+        }
+    }
     // The agent sees these values in the stop result: remember them (history across steps).
+    let reads: Vec<ValueRead> =
+        items.iter().zip(shown.iter()).map(|(m, v)| ValueRead::from_shown(ReadKind::Variable, v.name.clone(), m)).collect();
     let at = call.engine.at(sid, None, frame.index);
     call.engine.ledger.record(sid, &at, reads);
+    let items: Vec<Value> = items.into_iter().map(Value::Object).collect();
     let mut out = json!({"method": frame.method_name, "variables": items});
     if total > SNAPSHOT_VARS {
         out["truncated"] = json!(true);

@@ -39,6 +39,9 @@ pub struct SessionSlot {
     /// Output chunks received in total (the first kept one is `output_total - output.len()`);
     /// console cursors count in these.
     pub output_total: u64,
+    /// Top-frame values of the previous stop result, by (method, variable name), so the next
+    /// one can mark what changed. Survives resumes on purpose.
+    pub last_values: Option<(Option<String>, HashMap<String, String>)>,
 }
 
 pub const OUTPUT_LINES: usize = 500;
@@ -59,6 +62,7 @@ impl SessionSlot {
             changed: watch::channel(0).0,
             output: VecDeque::new(),
             output_total: 0,
+            last_values: None,
         }
     }
 

@@ -51,8 +51,10 @@ impl H {
             (true, Value::String(text))
         } else {
             let structured = r.structured_content.clone().expect("success carries structuredContent");
-            // The text content is the same JSON.
-            assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured, "text and structured differ for {tool}");
+            // The text is a compact rendering for a model, not the JSON again; structured
+            // content carries no nulls.
+            assert!(!text.is_empty() && !text.starts_with('{'), "{tool} text is not rendered: {text}");
+            assert!(!structured.to_string().contains(":null"), "{tool} result carries nulls: {structured}");
             let schema = self.engine.output_schema(tool).expect("tool exists");
             let validator = jsonschema::validator_for(&schema).unwrap();
             if let Err(e) = validator.validate(&structured) {

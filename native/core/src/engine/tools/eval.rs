@@ -84,10 +84,15 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
     node.name = text.clone();
     // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
     let secret = values::is_secret(&c.cfg, &text);
-    let shown = c.engine.with_state(|s| {
+    let mut shown = c.engine.with_state(|s| {
         let slot = s.sessions.get_mut(&sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
         Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone(), secret).0)
     })?;
+    if !secret {
+        if let Some(p) = super::super::preview::previews(c, &sid, &[&node]).await.pop().flatten() {
+            super::super::preview::put(&mut shown, p);
+        }
+    }
     let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
     c.remember(&sid, &request_thread, frame_index, vec![ValueRead::from_shown(kind, text.clone(), &shown)]);
     let mut out = json!({"session_id": sid, "frame_index": frame_index, "result": Value::Object(shown)});

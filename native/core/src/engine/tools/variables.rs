@@ -4,12 +4,14 @@
 use super::super::context::{Call, ToolError, ToolResult};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
+use super::super::preview;
 use super::super::values::{self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path};
 use crate::backend::{ValueNode, ValueScope};
 use super::{Kind, SessionArg, out};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use futures::{StreamExt, TryStreamExt};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -44,7 +46,13 @@ impl Scope {
 
 type BoxedNode<'a> = Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>>;
 
-/// Registers `node` and, while `depth > 1`, its children (at most `max` per node).
+/// Children fetched at once while building a tree (bounded so a wide tree does not flood the
+/// debugger with hundreds of simultaneous requests).
+const CONCURRENT_FETCHES: usize = 8;
+
+/// Registers `node` and, while `depth > 1`, its children (at most `max` per node). Children are
+/// fetched concurrently: a depth-3 tree is two rounds of parallel requests instead of one
+/// request after another.
 fn build<'a>(
     c: &'a Call<'a>,
     sid: &'a str,
@@ -56,24 +64,29 @@ fn build<'a>(
 ) -> BoxedNode<'a> {
     Box::pin(async move {
         let redacted = parent_redacted || is_secret(&c.cfg, &node.name);
-        let shown = register(c, sid, &node, path.clone(), parent_redacted)?;
-        let mut m = shown;
+        let mut m = register(c, sid, &node, path.clone(), parent_redacted)?;
         if depth > 1 && node.has_children {
             if let Some(handle) = &node.children_handle {
                 let backend = c.engine.backend.clone();
                 let page = c.bk("children", backend.children(sid, handle, 0, max)).await?;
-                let mut kids = Vec::new();
                 let n = page.children.len();
-                for child in page.children {
+                let kids: Vec<Map<String, Value>> = futures::stream::iter(page.children.into_iter().map(|child| {
                     let p = child_path(&path, &child.name);
-                    kids.push(Value::Object(build(c, sid, child, p, depth - 1, max, redacted).await?));
-                }
+                    build(c, sid, child, p, depth - 1, max, redacted)
+                }))
+                .buffered(CONCURRENT_FETCHES)
+                .try_collect()
+                .await?;
                 let total = page.total.unwrap_or(n as u64);
-                m.insert("children".into(), Value::Array(kids));
+                m.insert("children".into(), Value::Array(kids.into_iter().map(Value::Object).collect()));
                 if total > n as u64 {
                     m.insert("truncated".into(), json!(true));
                     m.insert("total".into(), json!(total));
                 }
+            }
+        } else if !redacted {
+            if let Some(p) = preview::previews(c, sid, &[&node]).await.pop().flatten() {
+                preview::put(&mut m, p);
             }
         }
         Ok(m)
@@ -98,11 +111,14 @@ pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u3
     let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
     let admitted: Vec<ValueNode> = vars.into_iter().filter(|v| scope.admits(v)).collect();
     let total = admitted.len();
-    let mut out = Vec::new();
-    for v in admitted.into_iter().take(max as usize) {
+    let out: Vec<Value> = futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
         let path = v.name.clone();
-        out.push(Value::Object(build(c, sid, v, path, depth, max, false).await?));
-    }
+        build(c, sid, v, path, depth, max, false)
+    }))
+    .buffered(CONCURRENT_FETCHES)
+    .map_ok(Value::Object)
+    .try_collect()
+    .await?;
     let mut r = json!({"session_id": sid, "thread_id": thread, "frame_index": frame_index, "location": location(&frame), "variables": out, "total": total});
     if total > max as usize {
         r["truncated"] = json!(true);
@@ -256,10 +272,19 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
     let page = c.bk("children", backend.children(&sid, &handle, offset, limit)).await?;
     let n = page.children.len() as u32;
     let mut kids = Vec::new();
-    for child in page.children {
+    for child in &page.children {
         let p = child_path(&t.path, &child.name);
-        kids.push(Value::Object(register(c, &sid, &child, p, t.redacted)?));
+        kids.push(register(c, &sid, child, p, t.redacted)?);
     }
+    if !t.redacted {
+        let nodes: Vec<&ValueNode> = page.children.iter().collect();
+        for (m, p) in kids.iter_mut().zip(preview::previews(c, &sid, &nodes).await) {
+            if let Some(p) = p {
+                preview::put(m, p);
+            }
+        }
+    }
+    let kids: Vec<Value> = kids.into_iter().map(Value::Object).collect();
     let id = a.variable_id.clone().unwrap_or_else(|| {
         c.engine.with_state(|s| s.sessions.get_mut(&sid).map(|x| x.values.register(t.clone())).unwrap_or_default())
     });
