@@ -81,7 +81,7 @@ def test_inspect_filters_a_list_of_objects_on_debugpy(py):
     paused_py(m, 21)
     r = m.ok("inspect_variable", {"path": "order", "filter": "$.items[?@.qty > 1].name"})
     assert values(r) == ["pear", "fig"], r
-    assert r["total"] == 2 and r["truncated"] is False
+    assert r["total"] == 2 and "truncated" not in r
     assert r["matches"][0]["path"].endswith("[1].name"), r
     r = m.ok("inspect_variable", {"path": "items", "filter": "$..price"})
     assert values(r) == [0.5, 0.25, 1.0], r
@@ -92,7 +92,7 @@ def test_inspect_filters_a_list_of_objects_on_debugpy(py):
     r = m.ok("inspect_variable", {"path": "items", "filter": "$[*].qty", "limit": 2})
     assert values(r) == [1, 3] and r["truncated"] is True and r["next_offset"] == 2, r
     r = m.ok("inspect_variable", {"path": "items", "filter": "$[*].qty", "offset": 2})
-    assert values(r) == [2] and r["truncated"] is False, r
+    assert values(r) == [2] and "truncated" not in r, r
 
 
 def test_inspect_rejects_an_invalid_jsonpath_with_its_position(py):
