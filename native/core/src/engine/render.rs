@@ -9,12 +9,13 @@ use std::fmt::Write;
 /// Flags whose `false` is the default and says nothing.
 const DEFAULT_FALSE: [&str; 8] = ["truncated", "redacted", "has_children", "is_library", "temporary", "timed_out", "preview", "changed"];
 
-/// Removes nulls and default-false flags, recursively.
+/// Removes nulls and default-false flags, recursively. A `value` is the program's data, not
+/// ours: inspect_variable's `{"value": null}` is Python's None, so it is kept as it is.
 pub fn strip(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            m.retain(|k, x| !x.is_null() && !(x == &Value::Bool(false) && DEFAULT_FALSE.contains(&k.as_str())));
-            m.values_mut().for_each(strip);
+            m.retain(|k, x| k == "value" || (!x.is_null() && !(x == &Value::Bool(false) && DEFAULT_FALSE.contains(&k.as_str()))));
+            m.iter_mut().filter(|(k, _)| k.as_str() != "value").for_each(|(_, x)| strip(x));
         }
         Value::Array(a) => a.iter_mut().for_each(strip),
         _ => {}
@@ -252,6 +253,10 @@ mod tests {
         let mut v = json!({"a": null, "truncated": false, "verified": false, "x": [{"redacted": false, "b": null, "c": 1}]});
         strip(&mut v);
         assert_eq!(v, json!({"verified": false, "x": [{"c": 1}]}));
+        // The program's values are data: a filtered None stays null, nothing inside is pruned.
+        let mut v = json!({"matches": [{"path": "o.note", "value": null}, {"path": "o.m", "value": {"k": null}}]});
+        strip(&mut v);
+        assert_eq!(v, json!({"matches": [{"path": "o.note", "value": null}, {"path": "o.m", "value": {"k": null}}]}));
     }
 
     #[test]
