@@ -28,30 +28,29 @@ pub(crate) fn token_changed(token: Option<String>) {
 /// file, diff and copy text. Writes nothing.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_plan<'local>(
-    mut unowned: EnvUnowned<'local>,
+    unowned: EnvUnowned<'local>,
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    unowned
-        .with_env(|env| -> R<JString<'local>> {
-            let request = jstr(env, &request)?;
-            let report = debugger_mcp_install::report::run(&request, false).map_err(crate::BridgeError)?;
-            new_jstring(env, &report.to_string())
-        })
-        .resolve::<ThrowPolicy>()
+    run_request(unowned, request, false)
 }
 
 /// Applies an install request; returns the per-agent report (errors per agent, not thrown).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_apply<'local>(
-    mut unowned: EnvUnowned<'local>,
+    unowned: EnvUnowned<'local>,
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
+    run_request(unowned, request, true)
+}
+
+/// plan and apply differ only in whether the installer writes.
+fn run_request<'local>(mut unowned: EnvUnowned<'local>, request: JString<'local>, apply: bool) -> JString<'local> {
     unowned
         .with_env(|env| -> R<JString<'local>> {
             let request = jstr(env, &request)?;
-            let report = debugger_mcp_install::report::run(&request, true).map_err(crate::BridgeError)?;
+            let report = debugger_mcp_install::report::run(&request, apply).map_err(crate::BridgeError)?;
             new_jstring(env, &report.to_string())
         })
         .resolve::<ThrowPolicy>()
