@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+SHOW_TEXT = False  # --show-text
+
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -61,6 +63,8 @@ class Recorder:
         text = "".join(getattr(c, "text", "") for c in r.content)
         wire = compact(args) + compact(r.model_dump(mode="json", by_alias=True, exclude_none=True))
         self.calls.append({"tool": tool, "text": len(text.encode()), "wire": wire, "ms": round(ms, 1)})
+        if SHOW_TEXT:
+            print(f"--- {self.name} {tool} ({len(text.encode())} B)\n{text}", file=sys.stderr)
         if expect_ok and r.is_error:
             raise RuntimeError(f"{self.name}: {tool}({args}) failed: {text[:500]}")
         sc = r.structured_content
@@ -249,8 +253,11 @@ async def run_peer(node: str, cli: str, scenario):
 async def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
+    ap.add_argument("--show-text", action="store_true", help="print every result's text block to stderr")
     ap.add_argument("--no-peer", action="store_true")
     a = ap.parse_args()
+    global SHOW_TEXT
+    SHOW_TEXT = a.show_text
     binary = os.environ.get("DEBUGGER_MCP_BIN") or str(REPO / "target" / "release" / "debugger-mcp")
     node = os.environ.get("NODE") or shutil.which("node") or "node"
     cli = os.environ.get("PEER_CLI") or str(TOOLS / "peer" / "node_modules" / "@debugmcp" / "mcp-debugger" / "dist" / "cli.mjs")

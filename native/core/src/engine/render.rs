@@ -9,13 +9,26 @@ use std::fmt::Write;
 /// Flags whose `false` is the default and says nothing.
 const DEFAULT_FALSE: [&str; 8] = ["truncated", "redacted", "has_children", "is_library", "temporary", "timed_out", "preview", "changed"];
 
-/// Removes nulls and default-false flags, recursively. A `value` is the program's data, not
-/// ours: inspect_variable's `{"value": null}` is Python's None, so it is kept as it is.
+/// Removes nulls and default-false flags, recursively. inspect_variable's `matches[].value` is
+/// the program's data as JSON, not ours: its `null` is Python's None and is kept as it is.
 pub fn strip(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            m.retain(|k, x| k == "value" || (!x.is_null() && !(x == &Value::Bool(false) && DEFAULT_FALSE.contains(&k.as_str()))));
-            m.iter_mut().filter(|(k, _)| k.as_str() != "value").for_each(|(_, x)| strip(x));
+            m.retain(|k, x| !x.is_null() && !(x == &Value::Bool(false) && DEFAULT_FALSE.contains(&k.as_str())));
+            for (k, x) in m.iter_mut() {
+                match (k.as_str(), x) {
+                    ("matches", Value::Array(found)) => {
+                        for item in found.iter_mut().filter_map(Value::as_object_mut) {
+                            let data = item.remove("value");
+                            item.values_mut().for_each(strip);
+                            if let Some(data) = data {
+                                item.insert("value".into(), data);
+                            }
+                        }
+                    }
+                    (_, x) => strip(x),
+                }
+            }
         }
         Value::Array(a) => a.iter_mut().for_each(strip),
         _ => {}
@@ -123,7 +136,7 @@ impl Renderer {
     fn value_node(&self, out: &mut String, v: &Value, indent: usize) {
         pad(out, indent);
         let name = v["name"].as_str().unwrap_or("");
-        let value = self.scalar(&v["value"]);
+        let value = short_addresses(&self.scalar(&v["value"]));
         let _ = write!(out, "{name} = {value}");
         if let Some(n) = v.get("value_length").and_then(Value::as_u64) {
             // The cut value already ends with the marker.
@@ -165,7 +178,63 @@ impl Renderer {
         }
     }
 
+    /// `breakpoint 1 set at calc.py:14 (not bound: …)` plus what differs from the defaults, for
+    /// a breakpoint-shaped object; its source line goes on the next line when `with_source`.
+    fn breakpoint(&self, v: &Value, with_source: bool) -> Option<String> {
+        let m = v.as_object()?;
+        if !(m.contains_key("verified") && m.contains_key("owner") && m.contains_key("id")) {
+            return None;
+        }
+        let mut s = format!("breakpoint {}", m["id"].as_str().unwrap_or("?"));
+        if let Some(status) = m.get("status").and_then(Value::as_str) {
+            let _ = write!(s, " {status}");
+        }
+        match (m.get("file").and_then(Value::as_str), m.get("line").and_then(Value::as_u64)) {
+            (Some(f), Some(l)) => {
+                let _ = write!(s, " at {}:{l}", self.rel(f));
+                if let Some(r) = m.get("requested_line").and_then(Value::as_u64).filter(|r| *r != l) {
+                    let _ = write!(s, " (moved from line {r})");
+                }
+            }
+            _ => {
+                if let Some(e) = m.get("exception").or_else(|| m.get("filter")).and_then(Value::as_str) {
+                    let _ = write!(s, " on {e}");
+                }
+            }
+        }
+        if m.get("verified") != Some(&Value::Bool(true)) {
+            s.push_str(" [not bound]");
+        }
+        let mut extra = Vec::new();
+        for (k, x) in m {
+            let default = match k.as_str() {
+                "id" | "status" | "file" | "line" | "requested_line" | "verified" | "source_line" | "type" | "session_id" => true,
+                "enabled" => x == &Value::Bool(true),
+                "owner" => x == "agent",
+                "suspend_policy" => x == "all",
+                "hit_count" => x == 0,
+                _ => false,
+            };
+            if !default {
+                extra.push(format!("{k}: {}", self.scalar(x)));
+            }
+        }
+        if !extra.is_empty() {
+            let _ = write!(s, "; {}", extra.join("; "));
+        }
+        if let (true, Some(src), Some(l)) = (with_source, m.get("source_line").and_then(Value::as_str), m.get("line").and_then(Value::as_u64)) {
+            let _ = write!(s, "\n  {l}| {}", src.trim());
+        }
+        Some(s)
+    }
+
     fn object(&self, out: &mut String, m: &Map<String, Value>, indent: usize) {
+        if indent == 0 {
+            if let Some(line) = self.breakpoint(&Value::Object(m.clone()), true) {
+                out.push_str(&line);
+                return;
+            }
+        }
         // A stop result leads with where it is and the line there.
         let lead = m.get("location").and_then(|l| self.location(l));
         if let Some(loc) = &lead {
@@ -209,7 +278,8 @@ impl Renderer {
                     let _ = writeln!(out, "{k}:");
                     for x in a {
                         pad(out, indent + 2);
-                        let _ = writeln!(out, "{}", self.inline(x));
+                        let line = self.breakpoint(x, false).unwrap_or_else(|| self.inline(x));
+                        let _ = writeln!(out, "{line}");
                     }
                 }
                 Value::Object(o) if is_value_node(v) => {
@@ -231,7 +301,9 @@ impl Renderer {
                     } else {
                         pad(out, indent);
                         let _ = writeln!(out, "{k}:");
-                        self.object(out, o, indent + 2);
+                        // The session id is said once, at the top.
+                        let nested = Renderer { root: self.root.clone(), show_session: false };
+                        nested.object(out, o, indent + 2);
                     }
                 }
                 other => {
@@ -241,6 +313,33 @@ impl Renderer {
             }
         }
     }
+}
+
+/// `<__main__.Item object at 0x7f…>` → `<Item>` inside a rendering: the address is noise to a
+/// model (structuredContent keeps the debugger's text as it was).
+fn short_addresses(text: &str) -> String {
+    const AT: &str = " object at 0x";
+    if !text.contains(AT) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(AT) {
+        let Some(open) = rest[..i].rfind('<') else { break };
+        let after = &rest[i + AT.len()..];
+        let hex = after.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(after.len());
+        if hex == 0 || !after[hex..].starts_with('>') || rest[open + 1..i].contains([' ', '<', '>']) {
+            out.push_str(&rest[..i + AT.len()]);
+            rest = after;
+            continue;
+        }
+        let class = rest[open + 1..i].rsplit('.').next().unwrap_or("");
+        out.push_str(&rest[..open]);
+        let _ = write!(out, "<{class}>");
+        rest = &after[hex + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -257,6 +356,27 @@ mod tests {
         let mut v = json!({"matches": [{"path": "o.note", "value": null}, {"path": "o.m", "value": {"k": null}}]});
         strip(&mut v);
         assert_eq!(v, json!({"matches": [{"path": "o.note", "value": null}, {"path": "o.m", "value": {"k": null}}]}));
+    }
+
+    #[test]
+    fn addresses_inside_reprs_are_left_out_of_the_text() {
+        assert_eq!(
+            short_addresses("[<__main__.Item object at 0x7f62c11e5250>, <shop.cart.Item object at 0xABC>]"),
+            "[<Item>, <Item>]"
+        );
+        // Not an address repr: left as it is.
+        assert_eq!(short_addresses("'a <b object at 0xZZ>' <x object at 0x12"), "'a <b object at 0xZZ>' <x object at 0x12");
+    }
+
+    #[test]
+    fn a_breakpoint_reads_as_one_line_with_what_differs_from_the_defaults() {
+        let v = json!({"id": "1", "type": "line", "status": "set", "file": "/p/calc.py", "line": 14, "requested_line": 13,
+            "verified": false, "enabled": true, "owner": "agent", "suspend_policy": "all", "hit_count": 0,
+            "condition": "qty > 1", "message": "pending", "source_line": "    subtotal += x  "});
+        let t = text("set_breakpoint", &v, Some("/p"));
+        assert_eq!(t, "breakpoint 1 set at calc.py:14 (moved from line 13) [not bound]; condition: qty > 1; message: pending\n  14| subtotal += x");
+        let list = json!({"breakpoints": [v]});
+        assert!(text("list_breakpoints", &list, Some("/p")).contains("\n  breakpoint 1 set at calc.py:14"), "{}", text("list_breakpoints", &list, Some("/p")));
     }
 
     #[test]
