@@ -30,6 +30,8 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 PROJECTS = pathlib.Path(__file__).resolve().parent / "projects"
 # Generous: a real debugger under a loaded 2-core machine.
 CALL_TIMEOUT_S = 90
+# The longest wait a tool accepts (55 s): the tools block until the stop, no polling in the tests.
+LONG = 55000
 
 
 def sidecar_binary() -> str:
@@ -129,6 +131,14 @@ class Mcp:
         assert '":null' not in json.dumps(sc, separators=(",", ":")).replace('"value":null', ""), f"{name}: nulls in structuredContent: {sc}"
         self.last_text = text
         return sc
+
+    def pause_at(self, file: str, line: int, start: dict) -> dict:
+        """Sets a breakpoint at file:line, starts `start` (a run_configuration or command) and
+        waits for the pause there; the start_debug_session result."""
+        self.ok("set_breakpoint", {"file_path": file, "line": line})
+        r = self.ok("start_debug_session", {**start, "wait_for_pause": True, "timeout_ms": LONG})
+        assert r["state"] == "paused" and r["pause"]["location"]["line"] == line, r
+        return r
 
     def err(self, name: str, args: dict | None = None) -> str:
         res = self.call(name, args)

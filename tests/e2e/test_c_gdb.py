@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import cleanup, output_text, var
+from conftest import LONG, cleanup, output_text, var
 
-LONG = 55000
 
 
 @pytest.fixture

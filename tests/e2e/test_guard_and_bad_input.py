@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from conftest import cleanup, var
+from conftest import LONG, cleanup, var
 
-LONG = 55000
 
 
 def still_works(m):
@@ -123,8 +122,7 @@ def test_bad_ids_while_paused_and_stale_value_after_resume(py_brave):
     try:
         msg = m.err("start_debug_session", {"run_configuration": "Nope"})
         assert "run configuration 'Nope'" in msg and "'Run app'" in msg  # lists the known ones
-        m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
-        r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})
+        r = m.pause_at("app.py", 19, {"run_configuration": "Run app"})
         sid = r["session_id"]
         acc = var(m.ok("get_variables")["variables"], "acc")
         msg = m.err("expand_variable", {"variable_id": "v9999"})

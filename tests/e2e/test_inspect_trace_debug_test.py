@@ -11,9 +11,8 @@ import subprocess
 
 import pytest
 
-from conftest import cleanup, compile_c, gdb_env_check, start
+from conftest import LONG, cleanup, compile_c, gdb_env_check, start
 
-LONG = 55000
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +66,7 @@ def values(r):
 
 
 def paused_py(m, line):
-    m.ok("set_breakpoint", {"file_path": "orders.py", "line": line})
-    r = m.ok("start_debug_session", {"command": "python3 orders.py", "wait_for_pause": True, "timeout_ms": LONG})
-    assert r["pause"]["state"] == "paused" and r["pause"]["location"]["line"] == line, r
-    return r
+    return m.pause_at("orders.py", line, {"command": "python3 orders.py"})
 
 
 # ---- inspect_variable --------------------------------------------------------------------------
@@ -105,8 +101,7 @@ def test_inspect_rejects_an_invalid_jsonpath_with_its_position(py):
 
 def test_inspect_filters_structs_and_arrays_on_gdb(c):
     _, m = c
-    m.ok("set_breakpoint", {"file_path": "prog.c", "line": 34})
-    r = m.ok("start_debug_session", {"run_configuration": "prog (gdb)", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.pause_at("prog.c", 34, {"run_configuration": "prog (gdb)"})
     assert r["pause"]["state"] == "paused", r
     assert values(m.ok("inspect_variable", {"path": "numbers", "filter": "$[?@ > 25]"})) == [30, 40, 50]
     assert values(m.ok("inspect_variable", {"path": "tri", "filter": "$.corners[?@.x > 0].x"})) == [4]
@@ -140,8 +135,7 @@ def test_trace_function_enters_the_call_on_the_line_on_debugpy(py):
 
 def test_trace_function_on_gdb(c):
     _, m = c
-    m.ok("set_breakpoint", {"file_path": "prog.c", "line": 22})
-    r = m.ok("start_debug_session", {"run_configuration": "prog (gdb)", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.pause_at("prog.c", 22, {"run_configuration": "prog (gdb)"})
     assert r["pause"]["location"]["line"] == 22, r
     r = m.ok("trace_function", {})
     assert r["function"] == "sum_squares" and r["returned"] is True, r

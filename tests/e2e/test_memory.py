@@ -13,9 +13,8 @@ import time
 
 import pytest
 
-from conftest import cleanup, compile_c, gdb_env_check, start
+from conftest import LONG, cleanup, compile_c, gdb_env_check, start
 
-LONG = 55000
 
 
 @pytest.fixture
@@ -46,8 +45,7 @@ def wait_for(predicate, what: str, seconds: float = 20):
 
 def test_history_of_a_variable_that_changed_three_times_debugpy(py):
     _, m = py
-    m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
-    r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.pause_at("app.py", 19, {"run_configuration": "Run app"})
     sid = r["session_id"]
     for _ in range(3):
         assert m.ok("resume", {"timeout_ms": LONG})["location"]["line"] == 19
@@ -109,8 +107,7 @@ def test_resource_update_arrives_on_pause_debugpy(py):
     _, m = py
     m.subscribe("debugger://status")
     before = len(m.updated_uris())
-    m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
-    sid = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})["session_id"]
+    sid = m.pause_at("app.py", 19, {"run_configuration": "Run app"})["session_id"]
     wait_for(lambda: "debugger://status" in m.updated_uris()[before:], "notifications/resources/updated for debugger://status")
     status = json.loads(m.read_resource("debugger://status"))
     mine = [s for s in status["sessions"] if s["id"] == sid][0]
@@ -131,8 +128,7 @@ def test_progress_notifications_during_a_long_wait_debugpy(py):
 def test_watchdog_resumes_an_idle_pause_after_a_short_timeout_debugpy():
     server, m = start("py", 'brave_mode = true\n[watchdog]\nidle_seconds = 2\naction = "resume"\n')
     try:
-        m.ok("set_breakpoint", {"file_path": "app.py", "line": 35})
-        r = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})
+        r = m.pause_at("app.py", 35, {"run_configuration": "Run app"})
         sid = r["session_id"]
         assert r["pause"]["location"]["line"] == 35
         time.sleep(4)
@@ -151,8 +147,7 @@ def test_watchdog_resumes_an_idle_pause_after_a_short_timeout_debugpy():
 
 def test_history_summary_and_output_on_gdb(c):
     project, m = c
-    m.ok("set_breakpoint", {"file_path": "prog.c", "line": 24})
-    r = m.ok("start_debug_session", {"run_configuration": "prog (gdb)", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.pause_at("prog.c", 24, {"run_configuration": "prog (gdb)"})
     sid = r["session_id"]
     for _ in range(3):
         assert m.ok("resume", {"timeout_ms": LONG})["location"]["line"] == 24

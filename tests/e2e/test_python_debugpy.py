@@ -13,9 +13,8 @@ import pathlib
 
 import pytest
 
-from conftest import REPO, cleanup, output_text, var
+from conftest import LONG, REPO, cleanup, output_text, var
 
-LONG = 55000  # the longest wait a tool accepts; the tools block until the stop, no polling here
 
 
 @pytest.fixture
@@ -440,8 +439,7 @@ def test_expand_variable_paging_and_depth(py):
 
 def test_big_values_read_with_their_real_size(py):
     _, m = py
-    m.ok("set_breakpoint", {"file_path": "big.py", "line": 9})
-    r = m.ok("start_debug_session", {"command": "python3 big.py", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.pause_at("big.py", 9, {"command": "python3 big.py"})
     assert r["state"] == "paused", r
     vs = m.ok("get_variables")["variables"]
     # No "Globals" or debugpy groups unless asked for.
@@ -510,8 +508,7 @@ def test_watches_update_at_each_pause(py):
     empty = m.ok("add_watch", {"expression": "acc * 10"})  # no session: evaluated at the next pause
     assert empty["expression"] == "acc * 10" and empty.get("value") is None
     w2 = m.ok("add_watch", {"expression": "item['name']"})
-    m.ok("set_breakpoint", {"file_path": "app.py", "line": 19})
-    p = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": 55000})["pause"]
+    p = m.pause_at("app.py", 19, {"run_configuration": "Run app"})["pause"]
     watches = {w["expression"]: w["value"] for w in p["watches"]}
     assert watches == {"acc * 10": "0", "item['name']": "'item0'"}
     r = m.ok("resume", {"timeout_ms": LONG})

@@ -13,19 +13,9 @@ use std::sync::OnceLock;
 /// adapter acknowledging immediately it takes ~1 ms (docs/DAP_LATENCY.md). Where the option
 /// does not exist (not Linux) or debugpy reads differently, this is a plain `-m debugpy.adapter`.
 /// `DEBUGGER_MCP_DEBUGPY_QUICKACK=0` turns it off.
-const DEBUGPY_QUICKACK: &str = r#"import runpy, socket, sys
-if hasattr(socket, "TCP_QUICKACK"):
-    _readinto = socket.SocketIO.readinto
-    def _quickack_readinto(self, b):
-        n = _readinto(self, b)
-        try:
-            self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
-        except OSError:
-            pass
-        return n
-    socket.SocketIO.readinto = _quickack_readinto
-runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
-"#;
+/// The script is its own file so the agent-cost benchmark (tests/bench/agent_cost/raw_dap.py)
+/// measures the same bootstrap.
+const DEBUGPY_QUICKACK: &str = include_str!("debugpy_quickack.py");
 
 /// The program and arguments that start an adapter speaking DAP on stdio.
 pub fn command(

@@ -6,22 +6,39 @@ mod common;
 use common::*;
 use debugger_mcp_core::backend::*;
 
-fn build(h: &Harness) {
+/// Compiles `<name>.c` in the test's project copy into `./<name>` (gcc -g -O0).
+fn compile(h: &Harness, name: &str) {
     let out = std::process::Command::new("gcc")
-        .args(["-g", "-O0", "-o", "prog", "prog.c"])
+        .args(["-g", "-O0", "-o", name, &format!("{name}.c")])
         .current_dir(&h.root)
         .output()
         .expect("gcc runs (scripts/setup.d/dap.sh installs it)");
     assert!(
         out.status.success(),
-        "gcc failed: {}",
+        "gcc failed on {name}.c: {}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
 
+/// Compiles `<name>.c` and launches `./<name>` under gdb; the session id.
+async fn compile_and_launch(h: &mut Harness, name: &str) -> String {
+    compile(h, name);
+    h.backend
+        .launch(
+            &h.project,
+            LaunchRequest {
+                command: Some(format!("./{name}")),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+        .id
+}
+
 fn project(name: &str) -> Harness {
     let h = Harness::new("c", name);
-    build(&h);
+    compile(&h, "prog");
     h
 }
 
@@ -403,24 +420,7 @@ async fn five_concurrent_sessions_each_with_its_own_adapter() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_stop_names_the_signal_at_the_faulting_line() {
     let mut h = project("gdb_segv");
-    let out = std::process::Command::new("gcc")
-        .args(["-g", "-O0", "-o", "crash", "crash.c"])
-        .current_dir(&h.root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let s = h
-        .backend
-        .launch(
-            &h.project,
-            LaunchRequest {
-                command: Some("./crash".into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
-        .id;
+    let s = compile_and_launch(&mut h, "crash").await;
     let (thread, reason, _, description) = h.wait_paused(&s).await;
     assert_eq!(reason, PauseReason::Signal);
     assert_eq!(
@@ -435,24 +435,7 @@ async fn a_crash_stop_names_the_signal_at_the_faulting_line() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_signal_raised_in_a_library_names_the_programs_line() {
     let mut h = project("gdb_abort");
-    let out = std::process::Command::new("gcc")
-        .args(["-g", "-O0", "-o", "aborts", "aborts.c"])
-        .current_dir(&h.root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let s = h
-        .backend
-        .launch(
-            &h.project,
-            LaunchRequest {
-                command: Some("./aborts".into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
-        .id;
+    let s = compile_and_launch(&mut h, "aborts").await;
     let (_, reason, _, description) = h.wait_paused(&s).await;
     assert_eq!(reason, PauseReason::Signal);
     let d = description.unwrap_or_default();

@@ -7,24 +7,12 @@ showed for the big values)
 """
 import json, os, subprocess, sys, time, statistics
 
-# The bootstrap debugger-mcp starts debugpy's adapter with (native/dap/src/adapter.rs,
-# DEBUGPY_QUICKACK): the adapter acknowledges every read at once, so pydevd's two-part writes
-# are not held by Nagle + delayed ACK. SHIM=1 uses it.
-QUICKACK = """import runpy, socket, sys
-if hasattr(socket, "TCP_QUICKACK"):
-    _readinto = socket.SocketIO.readinto
-    def _quickack_readinto(self, b):
-        n = _readinto(self, b)
-        try:
-            self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
-        except OSError:
-            pass
-        return n
-    socket.SocketIO.readinto = _quickack_readinto
-runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
-"""
-
+# The bootstrap debugger-mcp starts debugpy's adapter with (native/dap/src/adapter.rs includes
+# this same file): the adapter acknowledges every read at once, so pydevd's two-part writes are
+# not held by Nagle + delayed ACK. SHIM=1 uses it.
 HERE = os.path.dirname(os.path.abspath(__file__))
+QUICKACK = open(os.path.join(HERE, "..", "..", "..", "native", "dap", "src", "debugpy_quickack.py")).read()
+
 PROG = os.path.join(HERE, "heavy.py")
 LINE = next(i for i, l in enumerate(open(PROG), 1) if "heavy: stop here" in l)
 

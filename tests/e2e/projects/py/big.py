@@ -1,4 +1,4 @@
-"""Fixture: values bigger than debugpy shows (line numbers asserted by tests/e2e/test_python_debugpy.py)."""
+"""Fixture: values bigger than debugpy shows (line numbers asserted by tests/e2e/test_python_debugpy.py and native/dap/tests/debugpy.rs, which links this file)."""
 
 
 def main():
