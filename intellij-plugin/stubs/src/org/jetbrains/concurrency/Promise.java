@@ -5,7 +5,7 @@ import org.jetbrains.annotations.Nullable;
 
 import java.util.function.Consumer;
 
-// intellij-community: platform/util/concurrency/src/org/jetbrains/concurrency/Promise.java
+// intellij-community: platform/core-api/src/org/jetbrains/concurrency/Promise.java
 public interface Promise<T> {
   @NotNull Promise<T> onSuccess(@NotNull Consumer<? super T> handler);
   @NotNull Promise<T> onError(@NotNull Consumer<? super Throwable> rejected);

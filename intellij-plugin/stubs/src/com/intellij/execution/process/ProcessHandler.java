@@ -6,6 +6,7 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/util/src/com/intellij/execution/process/ProcessHandler.java
 public abstract class ProcessHandler extends UserDataHolderBase {
+  protected ProcessHandler() { }
   public void destroyProcess() { }
   public boolean isProcessTerminated() { throw new UnsupportedOperationException("stub"); }
   public void addProcessListener(@NotNull ProcessListener listener) { }

@@ -8,6 +8,7 @@ import java.util.EventListener;
 // intellij-community: platform/util/src/com/intellij/execution/process/ProcessListener.java
 public interface ProcessListener extends EventListener {
   default void startNotified(@NotNull ProcessEvent event) { }
+  default void processNotStarted() { }
   default void processTerminated(@NotNull ProcessEvent event) { }
   default void processWillTerminate(@NotNull ProcessEvent event, boolean willBeDestroyed) { }
   default void onTextAvailable(@NotNull ProcessEvent event, @NotNull Key outputType) { }

@@ -7,8 +7,9 @@ import org.jetbrains.annotations.Nullable;
 public abstract class Logger {
   public static @NotNull Logger getInstance(@NotNull String category) { throw new UnsupportedOperationException("stub"); }
   public static @NotNull Logger getInstance(@NotNull Class<?> cl) { throw new UnsupportedOperationException("stub"); }
-  public abstract void debug(String message);
-  public abstract void info(String message);
+  // The one-argument overloads are concrete; the abstract ones take a Throwable.
+  public void debug(String message) { }
+  public void info(String message) { }
   public void warn(String message) { }
   public abstract void warn(String message, @Nullable Throwable t);
 }
