@@ -88,6 +88,7 @@ PURE=(
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Handles.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Paging.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/OrderedEvents.kt"
+  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/LaunchEnvironment.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/http/RequestGuard.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/nativelib/NativeLibraryLocator.kt"
   "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/HistoryEntries.kt"

@@ -5,7 +5,8 @@ Each class/interface/enum/object/annotation declared in intellij-plugin/stubs/sr
 nested) must be directly preceded (annotations in between allowed) by a comment
 `// intellij-community: <path>` naming the file of JetBrains/intellij-community whose signature
 it mirrors. The cited path must end with the stub's own file name (so a Java stub cites a .java
-file and a Kotlin stub a .kt file) and its package directories must match the stub's package.
+file and a Kotlin stub a .kt file) and its package directories must match the stub's package
+(or, for a source root with a package prefix such as platform/core-ui/src, be its tail).
 """
 import os
 import re
@@ -19,6 +20,16 @@ DECL = re.compile(
 TOP_FUN = re.compile(r"^(?:suspend\s+|inline\s+)*fun\s+(?:<[^>]*>\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 CITE = re.compile(r"^\s*// intellij-community: ((?:[\w.-]+/)+[\w.-]+\.(?:java|kt))\s*$")
 PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;?\s*$")
+
+
+def in_prefixed_root(cited, expected_dir):
+    """Some modules (platform/core-ui) declare a package prefix for their source root:
+    platform/core-ui/src/ui/ColoredText.java is com.intellij.ui.ColoredText. The directories under
+    src/ must then be the tail of the package."""
+    if "/src/" not in cited:
+        return False
+    under_src = os.path.dirname(cited.split("/src/", 1)[1])
+    return bool(under_src) and expected_dir.endswith("/" + under_src)
 
 
 def check_file(path):
@@ -65,7 +76,7 @@ def check_file(path):
         cited = cite.group(1)
         if os.path.basename(cited) != name:
             errors.append(f"{where}: cites {cited}, but the stub file is {name}")
-        if f"/{expected_dir}/" not in f"/{cited}":
+        if f"/{expected_dir}/" not in f"/{cited}" and not in_prefixed_root(cited, expected_dir):
             errors.append(f"{where}: cites {cited}, which is not in package {package}")
     if count == 0:
         errors.append(f"{path}: declares nothing")

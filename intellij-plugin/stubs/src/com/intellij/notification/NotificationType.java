@@ -2,5 +2,5 @@ package com.intellij.notification;
 
 // intellij-community: platform/ide-core/src/com/intellij/notification/NotificationType.java
 public enum NotificationType {
-  IDEA_TIP, INFORMATION, WARNING, ERROR
+  INFORMATION, WARNING, ERROR, IDE_UPDATE
 }

@@ -5,8 +5,9 @@ import org.jetbrains.annotations.Nullable;
 
 import javax.swing.Icon;
 
-// intellij-community: platform/util/ui/src/com/intellij/ui/ColoredTextContainer.java
+// intellij-community: platform/core-ui/src/ui/ColoredTextContainer.java
 public interface ColoredTextContainer {
+  default void append(@NotNull ColoredText coloredText) { }
   void append(@NotNull String fragment, @NotNull SimpleTextAttributes attributes);
   default void append(@NotNull String fragment, @NotNull SimpleTextAttributes attributes, Object tag) { append(fragment, attributes); }
   default void setIcon(@Nullable Icon icon) { }

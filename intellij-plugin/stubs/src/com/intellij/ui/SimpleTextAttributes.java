@@ -1,5 +1,11 @@
 package com.intellij.ui;
 
-// intellij-community: platform/util/ui/src/com/intellij/ui/SimpleTextAttributes.java
+import org.jetbrains.annotations.Nullable;
+
+import java.awt.Color;
+
+// intellij-community: platform/core-ui/src/ui/SimpleTextAttributes.java
 public final class SimpleTextAttributes {
+  // The real class has no no-argument constructor.
+  public SimpleTextAttributes(int style, @Nullable Color fgColor) { }
 }

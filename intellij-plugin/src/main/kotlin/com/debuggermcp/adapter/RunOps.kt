@@ -15,6 +15,8 @@ import com.intellij.execution.process.ProcessHandler
 import com.intellij.execution.runners.ExecutionEnvironment
 import com.intellij.execution.runners.ExecutionEnvironmentBuilder
 import com.intellij.execution.runners.ProgramRunner
+import com.intellij.openapi.actionSystem.DataContext
+import com.intellij.openapi.actionSystem.impl.SimpleDataContext
 import com.intellij.openapi.project.Project
 import com.intellij.xdebugger.XDebugProcess
 import com.intellij.xdebugger.XDebugSession
@@ -68,10 +70,9 @@ internal object RunOps {
                 // A warning: the IDE runs such configurations too.
             }
         }
-        // The platform's own path (ExecutionUtil / the Run toolbar): the execution target
-        // selected in the toolbar, no run-content tab to reuse, no data context.
-        val env = ExecutionEnvironmentBuilder.createOrNull(executor, settings)?.activeTarget()?.build()
+        val builder = ExecutionEnvironmentBuilder.createOrNull(executor, settings)
             ?: unsupported("run configuration '$name' cannot be started in ${if (debug) "debug" else "run"} mode")
+        val env = buildLaunchEnvironment(PlatformBuilder(builder)) { SimpleDataContext.getProjectContext(project) }
 
         val connection = project.messageBus.connect()
         try {
@@ -118,6 +119,19 @@ internal object RunOps {
         } finally {
             connection.disconnect()
         }
+    }
+
+    /** The platform's builder behind [buildLaunchEnvironment]. */
+    private class PlatformBuilder(private val builder: ExecutionEnvironmentBuilder) : LaunchEnvironmentBuilder<DataContext, ExecutionEnvironment> {
+        override fun activeTarget() {
+            builder.activeTarget()
+        }
+
+        override fun dataContext(context: DataContext) {
+            builder.dataContext(context)
+        }
+
+        override fun build(): ExecutionEnvironment = builder.build()
     }
 
     /** Debug launches that fail before a session exists (build errors, bad settings) end the wait. */

@@ -1,5 +1,5 @@
 package com.intellij.execution.configurations;
 
-// intellij-community: platform/lang-api/src/com/intellij/execution/configurations/RunnerSettings.java
+// intellij-community: platform/execution/src/com/intellij/execution/configurations/RunnerSettings.java
 public interface RunnerSettings {
 }
