@@ -18,7 +18,7 @@ step() { # name, command...
 cargo build -q -p debugger-mcp || { echo "transport: cannot build debugger-mcp" >&2; exit 1; }
 export DEBUGGER_MCP_BIN="$CARGO_TARGET_DIR/debug/debugger-mcp"
 
-step "rust router tests" cargo test -q -p debugger-mcp-core --test http_streamable --test http_security --test http_legacy_sse --test http_socket --test stdio_transport
+step "rust router tests" cargo test -q -p debugger-mcp-core --test http_streamable --test http_security --test http_legacy_sse --test http_socket --test stdio_transport --test subscriptions
 step "rust sidecar/security unit tests" cargo test -q -p debugger-mcp -p debugger-mcp-core --lib
 step "python sdk clients" python3 -m pytest -q -p no:cacheprovider tests/clients/python
 step "typescript sdk client" node --test tests/clients/typescript/streamable_http.test.mjs

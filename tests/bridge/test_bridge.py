@@ -6,7 +6,9 @@
   project_path; a path in neither gets an error listing both;
 - the server closing mid-session → a clear tool error, then the call works again once a server
   for the project is back (new port, new session);
-- no server → headless over DAP, saying so in the instructions.
+- no server → headless over DAP, saying so in the instructions;
+- a resource update the server sends outside any call (on the session's GET stream) reaches the
+  stdio client that subscribed.
 
 Each test uses its own DEBUGGER_MCP_DISCOVERY_DIR so it sees only its own servers.
 """
@@ -178,3 +180,27 @@ async def test_record_of_a_server_that_is_gone_is_ignored(world):
         async with Client(world.stdio(alpha), mode="legacy") as client:
             assert "running headless over DAP" in client.instructions
             assert "alpha-launch" in await launches(client)
+
+
+async def test_resource_update_outside_a_call_reaches_the_stdio_client(world):
+    # The update of a session ending is sent when the program exits, on the server's standalone
+    # GET stream, not in answer to any request: only a bridge that relays that stream passes it on.
+    alpha = world.project("alpha")
+    settings = alpha / "debugger-mcp.toml"
+    settings.write_text("brave_mode = true\n" + settings.read_text())
+    world.serve(alpha)
+    updated: list[str] = []
+    arrived = anyio.Event()
+
+    async def on_message(message):
+        if getattr(message, "method", "") == "notifications/resources/updated":
+            updated.append(str(message.params.uri))
+            arrived.set()
+
+    with anyio.fail_after(60):
+        async with Client(world.stdio(alpha), mode="legacy", message_handler=on_message) as client:
+            await client.subscribe_resource("debugger://status")
+            r = await client.call_tool("start_debug_session", {"run_configuration": "alpha-launch"})
+            assert not r.is_error, text(r)
+            await arrived.wait()
+            assert set(updated) == {"debugger://status"}, updated

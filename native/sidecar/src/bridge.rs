@@ -10,7 +10,9 @@
 //! - Relay: each client message is POSTed (Streamable HTTP, with the server's bearer token and
 //!   session id); JSON and SSE answers are written back line by line as they arrive, so
 //!   progress and elicitation requests reach the client mid-call; the client's answers to
-//!   server requests go back to the server that asked.
+//!   server requests go back to the server that asked. Once a server's session is initialized
+//!   the bridge also opens that session's standalone GET stream and relays what arrives on it
+//!   outside any call (`notifications/resources/updated` after `resources/subscribe`).
 //! - The server going away: the call fails with a tool error that says so; the next call looks
 //!   for servers again (discovery), re-initializes (new session) and goes on.
 //! - No server at all: the caller serves headless over DAP instead (see `main.rs`).
@@ -105,6 +107,17 @@ async fn post(
     protocol: Option<&str>,
     body: Vec<u8>,
 ) -> Result<http::Response<hyper::body::Incoming>> {
+    send(http::Method::POST, url, token, session, protocol, body).await
+}
+
+async fn send(
+    method: http::Method,
+    url: &str,
+    token: Option<&str>,
+    session: Option<&str>,
+    protocol: Option<&str>,
+    body: Vec<u8>,
+) -> Result<http::Response<hyper::body::Incoming>> {
     let uri: http::Uri = url.parse().with_context(|| format!("bad server URL {url}"))?;
     let authority = uri.authority().ok_or_else(|| anyhow!("server URL {url} has no host"))?.clone();
     let tcp = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(authority.as_str()))
@@ -115,10 +128,12 @@ async fn post(
     tokio::spawn(async move {
         let _ = conn.await;
     });
-    let mut req = http::Request::post(uri.path())
-        .header(http::header::HOST, authority.as_str())
-        .header(http::header::CONTENT_TYPE, "application/json")
-        .header(http::header::ACCEPT, "application/json, text/event-stream");
+    let mut req = http::Request::builder().method(method.clone()).uri(uri.path()).header(http::header::HOST, authority.as_str());
+    req = if method == http::Method::GET {
+        req.header(http::header::ACCEPT, "text/event-stream")
+    } else {
+        req.header(http::header::CONTENT_TYPE, "application/json").header(http::header::ACCEPT, "application/json, text/event-stream")
+    };
     if let Some(t) = token {
         req = req.header(http::header::AUTHORIZATION, format!("Bearer {t}"));
     }
@@ -165,6 +180,17 @@ struct Upstream {
     session: Option<String>,
     protocol: Option<String>,
     initialized: bool,
+    /// The relay of this session's standalone GET stream; ends with the upstream.
+    stream: Option<StreamRelay>,
+}
+
+/// Aborts the GET-stream relay task when its upstream is forgotten or the bridge ends.
+struct StreamRelay(tokio::task::AbortHandle);
+
+impl Drop for StreamRelay {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 struct State {
@@ -328,7 +354,7 @@ impl Bridge {
     }
 
     /// Makes sure `server` has a session: replays the client's initialize (once).
-    async fn ensure_initialized(&self, server: &Record) -> Result<(), Failure> {
+    async fn ensure_initialized(self: &Arc<Self>, server: &Record) -> Result<(), Failure> {
         let params = {
             let st = self.state.lock().await;
             if st.upstreams.get(&server.url).is_some_and(|u| u.initialized) {
@@ -351,7 +377,65 @@ impl Bridge {
             up.initialized = true;
         }
         self.exchange(server, &json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+        self.open_stream(server).await;
         Ok(())
+    }
+
+    /// Opens `server`'s standalone GET stream for our session and relays every message on it
+    /// to the client: notifications outside a call (resource updates after `resources/subscribe`)
+    /// reach a stdio client only this way. Once per session; a server without the stream (405,
+    /// or a 2026-07-28 answer) is simply not relayed from.
+    async fn open_stream(self: &Arc<Self>, server: &Record) {
+        let (session, protocol) = {
+            let st = self.state.lock().await;
+            let Some(up) = st.upstreams.get(&server.url) else { return };
+            if up.stream.is_some() {
+                return;
+            }
+            let Some(session) = up.session.clone() else { return };
+            (session, up.protocol.clone())
+        };
+        let bridge = Arc::downgrade(self);
+        let url = server.url.clone();
+        let server = server.clone();
+        let task_session = session.clone();
+        let task = tokio::spawn(async move {
+            let session = task_session;
+            let resp = match send(http::Method::GET, &server.url, server.token.as_deref(), Some(&session), protocol.as_deref(), Vec::new()).await {
+                Ok(r) if r.status().is_success() => r,
+                Ok(r) => {
+                    tracing::debug!(url = %server.url, status = %r.status(), "server has no standalone stream for this session");
+                    return;
+                }
+                Err(e) => {
+                    tracing::debug!(url = %server.url, "cannot open the standalone stream: {e:#}");
+                    return;
+                }
+            };
+            let mut body = resp.into_body();
+            let mut decoder = SseDecoder::default();
+            // No timeout: the stream is quiet until something changes (keep-alive comments
+            // arrive meanwhile); it ends when the server or the session does.
+            while let Some(Ok(frame)) = body.frame().await {
+                let Ok(chunk) = frame.into_data() else { continue };
+                for data in decoder.push(&chunk) {
+                    let Ok(msg) = serde_json::from_str::<Value>(&data) else { continue };
+                    // The bridge itself may be gone (stdin closed); then nobody listens.
+                    let Some(bridge) = bridge.upgrade() else { return };
+                    if msg.get("method").is_some() && msg.get("id").is_some() {
+                        bridge.state.lock().await.pending_server_requests.insert(msg["id"].to_string(), server.url.clone());
+                    }
+                    bridge.send(&msg);
+                }
+            }
+            tracing::debug!(url = %server.url, "standalone stream ended");
+        });
+        let mut st = self.state.lock().await;
+        match st.upstreams.get_mut(&url) {
+            // Still the same session: keep the relay (dropping it aborts the task).
+            Some(up) if up.session.as_deref() == Some(session.as_str()) => up.stream = Some(StreamRelay(task.abort_handle())),
+            _ => task.abort(),
+        }
     }
 
     async fn forget(&self, server: &Record) {
@@ -416,6 +500,7 @@ impl Bridge {
                     }
                     // The client's notifications/initialized follows; send ours now.
                     self.exchange(&server, &json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+                    self.open_stream(&server).await;
                     return Ok(());
                 }
                 self.ensure_initialized(&server).await?;

@@ -31,10 +31,13 @@ def sidecar_binary() -> str:
 
 
 class Sidecar:
-    def __init__(self, *extra: str):
+    def __init__(self, *extra: str, settings: str = "", files: dict[str, str] | None = None):
         self.project = tempfile.mkdtemp(prefix="dmcp-proj-")
-        # An empty settings file in the project keeps the user's ~/.config out of the tests.
-        pathlib.Path(self.project, "debugger-mcp.toml").write_text("")
+        # A settings file in the project (empty unless given) keeps the user's ~/.config out of
+        # the tests.
+        pathlib.Path(self.project, "debugger-mcp.toml").write_text(settings)
+        for name, text in (files or {}).items():
+            pathlib.Path(self.project, name).write_text(text)
         self.proc = subprocess.Popen(
             [sidecar_binary(), "serve", "--project", self.project, "--listen", "127.0.0.1:0", *extra],
             stdout=subprocess.PIPE,

@@ -10,11 +10,11 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequiredResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
-use rmcp::service::{ElicitationMode, Peer, RequestContext, RoleServer};
+use rmcp::service::{ElicitationMode, Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -161,6 +161,12 @@ impl Confirmer for RoundTripConfirmer {
     }
 }
 
+impl crate::http::ListenPolicy for McpHandler {
+    fn check_resource_subscription(&self, uri: &str) -> Result<(), String> {
+        resources::check_subscribable(uri)
+    }
+}
+
 impl ServerHandler for McpHandler {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)]
@@ -304,6 +310,31 @@ impl ServerHandler for McpHandler {
 
     async fn unsubscribe(&self, request: UnsubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), McpError> {
         self.subscriber(&context.peer).unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    /// 2026-07-28 `subscriptions/listen`: resource updates only. The tool and prompt lists never
+    /// change while the server runs, and no `list_changed` is advertised, so rmcp leaves those
+    /// types out of the acknowledgement. URIs this server can never serve are left out too (the
+    /// HTTP router already rejected them with an error naming them; see `http::listen`).
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        let uris: Vec<String> = requested
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| resources::check_subscribable(uri).is_ok())
+            .cloned()
+            .collect();
+        Some(SubscriptionFilter::builder().resource_subscriptions(uris).build())
+    }
+
+    /// Feeds one listen stream from the same updates initialize-era subscribers get, until the
+    /// client closes the stream (or the server shuts down, which closes it too).
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let uris = context.accepted().resource_subscriptions.clone().unwrap_or_default();
+        let sub = Arc::new(Subscriber::listening(context.sink().clone(), uris));
+        self.engine.subscribers.add(&sub);
+        context.cancelled().await;
         Ok(())
     }
 

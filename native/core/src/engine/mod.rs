@@ -133,6 +133,12 @@ impl Engine {
         self.cfg().tool_profile
     }
 
+    /// Subscribers to resource updates still open (initialize-era sessions and 2026-07-28
+    /// listen streams); a closed stream must leave none behind.
+    pub fn live_subscribers(&self) -> usize {
+        self.subscribers.live()
+    }
+
     /// A tool of either profile by name.
     pub fn tool(&self, name: &str) -> Option<Tool> {
         let r = registry::registry();

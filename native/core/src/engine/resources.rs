@@ -5,9 +5,11 @@
 //! `debugger://history`, and per session `debugger://sessions/{id}/summary` (Markdown hand-off)
 //! and `debugger://sessions/{id}/output` (console tail). Subscribers get
 //! `notifications/resources/updated` when a session pauses or stops, output arrives, or a
-//! breakpoint changes. A subscription to a URI this server does not (yet) serve is accepted:
-//! a session id can be subscribed before the session exists; it is simply never notified
-//! otherwise.
+//! breakpoint changes. Initialize-era clients subscribe with `resources/subscribe` and get the
+//! updates on their session; 2026-07-28 clients name the URIs in `subscriptions/listen` and get
+//! them on that request's stream. Both kinds of subscriber are fed by the same
+//! [`Subscribers::notify`]. A subscription to a session this server has not seen yet is
+//! accepted: a session id can be subscribed before the session exists.
 
 use super::Engine;
 use super::context::{Call, CallContext};
@@ -16,7 +18,7 @@ use super::state::{reason_name, state_name};
 use crate::backend::SessionState;
 use crate::history::HistoryFilter;
 use rmcp::model::{Prompt, PromptArgument, PromptMessage, Resource, ResourceContents, ResourceTemplate, Role};
-use rmcp::service::{Peer, RoleServer};
+use rmcp::service::{Peer, RoleServer, SubscriptionSink};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
@@ -48,15 +50,29 @@ pub fn on_stop(sid: &str) -> Vec<String> {
     vec![STATUS.into(), SESSIONS.into(), summary_uri(sid)]
 }
 
-/// One connection's subscriptions.
+/// Where a subscriber's updates go.
+#[derive(Clone)]
+enum Target {
+    /// An initialize-era session: its standalone stream (HTTP GET, stdio, legacy SSE).
+    Session(Peer<RoleServer>),
+    /// One 2026-07-28 `subscriptions/listen` stream; rmcp's sink tags every notification with
+    /// the listen request's id (`io.modelcontextprotocol/subscriptionId`).
+    Listen(SubscriptionSink),
+}
+
+/// One connection's (or one listen stream's) subscriptions.
 pub struct Subscriber {
-    peer: Peer<RoleServer>,
+    target: Target,
     uris: Mutex<HashSet<String>>,
 }
 
 impl Subscriber {
     pub fn new(peer: Peer<RoleServer>) -> Self {
-        Self { peer, uris: Mutex::new(HashSet::new()) }
+        Self { target: Target::Session(peer), uris: Mutex::new(HashSet::new()) }
+    }
+    /// A listen stream's subscriber; it lives as long as the `listen` call holds it.
+    pub fn listening(sink: SubscriptionSink, uris: impl IntoIterator<Item = String>) -> Self {
+        Self { target: Target::Listen(sink), uris: Mutex::new(uris.into_iter().collect()) }
     }
     pub fn subscribe(&self, uri: &str) {
         self.uris.lock().unwrap_or_else(|e| e.into_inner()).insert(uri.to_string());
@@ -64,6 +80,40 @@ impl Subscriber {
     pub fn unsubscribe(&self, uri: &str) {
         self.uris.lock().unwrap_or_else(|e| e.into_inner()).remove(uri);
     }
+    fn closed(&self) -> bool {
+        match &self.target {
+            Target::Session(peer) => peer.is_transport_closed(),
+            // The listen call drops its subscriber when the stream ends; until then it is open.
+            Target::Listen(_) => false,
+        }
+    }
+}
+
+impl Target {
+    async fn updated(&self, uri: String) {
+        // A client that went away cannot be told; the next read shows the state.
+        match self {
+            Target::Session(peer) => {
+                let _ = peer.notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri)).await;
+            }
+            Target::Listen(sink) => {
+                let _ = sink.notify_resource_updated(uri).await;
+            }
+        }
+    }
+}
+
+/// Checks a URI a 2026-07-28 client names in `subscriptions/listen`: one of the fixed resources
+/// or a session's summary/output (the session need not exist yet). `Err` says which URIs exist.
+pub fn check_subscribable(uri: &str) -> Result<(), String> {
+    if [STATUS, BREAKPOINTS, SESSIONS, HISTORY].contains(&uri) {
+        return Ok(());
+    }
+    let per_session = uri
+        .strip_prefix(SESSION_PREFIX)
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(sid, what)| !sid.is_empty() && matches!(what, "summary" | "output"));
+    if per_session { Ok(()) } else { Err(unknown(uri)) }
 }
 
 /// Every connection with subscriptions; closed connections are dropped as they are found.
@@ -86,7 +136,7 @@ impl Subscribers {
         let mut targets = Vec::new();
         {
             let mut list = self.list.lock().unwrap_or_else(|e| e.into_inner());
-            list.retain(|w| w.upgrade().is_some_and(|s| !s.peer.is_transport_closed()));
+            list.retain(|w| w.upgrade().is_some_and(|s| !s.closed()));
             for sub in list.iter().filter_map(Weak::upgrade) {
                 let wanted: Vec<String> = {
                     let subscribed = sub.uris.lock().unwrap_or_else(|e| e.into_inner());
@@ -94,7 +144,7 @@ impl Subscribers {
                     uris.iter().filter(|u| subscribed.contains(*u) && seen.insert(*u)).cloned().collect()
                 };
                 if !wanted.is_empty() {
-                    targets.push((sub.peer.clone(), wanted));
+                    targets.push((sub.target.clone(), wanted));
                 }
             }
         }
@@ -103,13 +153,19 @@ impl Subscribers {
         }
         let Ok(rt) = tokio::runtime::Handle::try_current() else { return };
         rt.spawn(async move {
-            for (peer, uris) in targets {
+            for (target, uris) in targets {
                 for uri in uris {
-                    // A client that went away cannot be told; the next read shows the state.
-                    let _ = peer.notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri)).await;
+                    target.updated(uri).await;
                 }
             }
         });
+    }
+
+    /// Subscribers still alive (sessions not closed, listen streams not ended).
+    pub fn live(&self) -> usize {
+        let mut list = self.list.lock().unwrap_or_else(|e| e.into_inner());
+        list.retain(|w| w.upgrade().is_some_and(|s| !s.closed()));
+        list.len()
     }
 }
 

@@ -7,7 +7,9 @@
 //!   serving both protocol eras on one endpoint: initialize-era revisions 2024-11-05 …
 //!   2025-11-25 get sessions (`Mcp-Session-Id`); requests carrying the 2026-07-28 per-request
 //!   `_meta` (and `server/discover`) are served statelessly with the `Mcp-Method`/`Mcp-Name`
-//!   header checks rmcp implements.
+//!   header checks rmcp implements. Change notifications: initialize-era sessions get them on the
+//!   GET stream after `resources/subscribe`; 2026-07-28 clients on a `subscriptions/listen`
+//!   response stream ([`listen`] checks its parameters first).
 //! - `GET /debugger-mcp/sse` + `POST /debugger-mcp/message?sessionId=…` — the legacy HTTP+SSE
 //!   transport of 2024-11-05 ([`legacy_sse`]); rmcp has no server for it.
 //!
@@ -25,9 +27,11 @@
 //! shutdown.
 
 pub mod legacy_sse;
+pub mod listen;
 pub mod security;
 
 use crate::config::HttpConfig;
+pub use listen::ListenPolicy;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
@@ -84,7 +88,7 @@ impl RouterOptions {
 /// [`router_with`]).
 pub fn router<S>(handler: S, config: &HttpConfig) -> Router
 where
-    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+    S: rmcp::ServerHandler + ListenPolicy + Clone + Send + Sync + 'static,
 {
     router_with(handler, RouterOptions::from_config(config))
 }
@@ -92,7 +96,7 @@ where
 /// Builds the router for `handler` with explicit options.
 pub fn router_with<S>(handler: S, options: RouterOptions) -> Router
 where
-    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+    S: rmcp::ServerHandler + ListenPolicy + Clone + Send + Sync + 'static,
 {
     let streamable_config = StreamableHttpServerConfig::default()
         // Sessions for the initialize era; 2026-07-28 requests are stateless regardless.
@@ -112,6 +116,7 @@ where
             "https://[::1]:*",
         ]);
     let factory_handler = handler.clone();
+    let policy = handler.clone();
     let streamable = StreamableHttpService::new(
         move || Ok(factory_handler.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -127,7 +132,8 @@ where
             MCP_PATH,
             axum::routing::any(move |req: Request| {
                 let service = streamable.clone();
-                async move { streamable_http(&service, req, max_body).await }
+                let policy = policy.clone();
+                async move { streamable_http(&service, &policy, req, max_body).await }
             }),
         )
         .route(SSE_PATH, axum::routing::get(legacy_sse::sse_get::<S>))
@@ -174,12 +180,16 @@ async fn not_found(req: Request) -> Response {
 /// only on failure.
 async fn streamable_http<S>(
     service: &StreamableHttpService<S, LocalSessionManager>,
+    policy: &(dyn ListenPolicy + Sync),
     req: Request,
     max_body: usize,
 ) -> Response
 where
     S: rmcp::ServerHandler + Send + 'static,
 {
+    if let Some(refused) = listen::stateless_get_or_delete(req.method(), req.headers()) {
+        return refused;
+    }
     if req.method() == http::Method::DELETE {
         // rmcp acknowledges a session DELETE with 202; clients (the Python SDK, for one) treat
         // only 200/204 as "terminated" and log a failure otherwise. The session is gone either
@@ -206,6 +216,11 @@ where
         Ok(b) => b,
         Err(_) => return security::too_large(max_body),
     };
+    if listen::may_concern(&bytes)
+        && let Some(answer) = listen::check_post(&bytes, &parts.headers, policy)
+    {
+        return answer;
+    }
     let req = Request::from_parts(parts, Body::from(bytes.clone()));
     let response = service.handle(req).await;
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && json_content_type {

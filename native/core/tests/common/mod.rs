@@ -77,6 +77,13 @@ impl ServerHandler for TestHandler {
     }
 }
 
+/// The transport tests' server serves no resources.
+impl debugger_mcp_core::http::ListenPolicy for TestHandler {
+    fn check_resource_subscription(&self, uri: &str) -> Result<(), String> {
+        Err(format!("unknown resource '{uri}'; this server has none"))
+    }
+}
+
 pub const MCP: &str = "/debugger-mcp";
 pub const INIT_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 pub const STATELESS: &str = "2026-07-28";
