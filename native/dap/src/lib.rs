@@ -32,6 +32,8 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(25);
 const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long an adapter may still deliver output after `terminated` before it is disconnected.
 const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
+/// How long a delve session's end waits for the exit status that follows `terminated`.
+const DELVE_EXIT_STATUS_WAIT: Duration = Duration::from_secs(1);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
 const SYNTHETIC_GROUPS: &[&str] = &[
@@ -110,6 +112,8 @@ struct Session {
     process_id: Mutex<Option<u32>>,
     process_seen: Notify,
     exit_code: Mutex<Option<i64>>,
+    /// Notified when delve reports the exit status (as console output).
+    exit_seen: Notify,
     /// Why the session ended, once it did.
     ended: Mutex<Option<String>>,
     stopped_sent: AtomicBool,
@@ -136,6 +140,14 @@ fn is_gdb_breakpoint_set_line(text: &str) -> bool {
     rest.and_then(|r| r.split_once(' ')).is_some_and(|(n, tail)| {
         !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && tail.starts_with("at 0x") && !tail.trim_end().contains('\n')
     })
+}
+
+/// The exit status in delve's "Process 4242 has exited with status 1" console line.
+fn delve_exit_status(text: &str) -> Option<i64> {
+    let rest = text.trim().strip_prefix("Process ")?;
+    let (pid, rest) = rest.split_once(' ')?;
+    pid.parse::<u32>().ok()?;
+    rest.strip_prefix("has exited with status ")?.trim().parse().ok()
 }
 
 fn err_from(session: &Session, e: DapError) -> BackendError {
@@ -1058,6 +1070,24 @@ impl Inner {
             "exited" => {
                 *s.exit_code.lock().unwrap() = b.get("exitCode").and_then(Value::as_i64);
             }
+            "terminated" if s.adapter == AdapterKind::Delve => {
+                // delve sends no `exited` event; its exit status comes as console text right
+                // after `terminated` (see delve_exit_status). The end is reported once it is
+                // known (bounded), so Stopped carries the exit code.
+                s.terminated.store(true, Ordering::SeqCst);
+                let (inner, s) = (self.clone(), s.clone());
+                tokio::spawn(async move {
+                    let seen = s.exit_seen.notified();
+                    tokio::pin!(seen);
+                    seen.as_mut().enable();
+                    if s.exit_code.lock().unwrap().is_none() {
+                        let _ = tokio::time::timeout(DELVE_EXIT_STATUS_WAIT, seen).await;
+                    }
+                    inner.mark_ended(&s, "the debuggee terminated".into());
+                    tokio::time::sleep(TERMINATED_GRACE).await;
+                    s.shutdown().await
+                });
+            }
             "terminated" => {
                 s.terminated.store(true, Ordering::SeqCst);
                 self.mark_ended(s, "the debuggee terminated".into());
@@ -1094,6 +1124,16 @@ impl Inner {
                     "telemetry" => return,
                     _ => OutputCategory::Console,
                 };
+                if s.adapter == AdapterKind::Delve && category == OutputCategory::Console {
+                    if let Some(code) = delve_exit_status(&text) {
+                        *s.exit_code.lock().unwrap() = Some(code);
+                        s.exit_seen.notify_waiters();
+                    }
+                    // dlv's terminal-client banner, meaningless over DAP.
+                    if text.starts_with("Type 'dlv help'") {
+                        return;
+                    }
+                }
                 // Log-point output carries the breakpoint's source location (debugpy does).
                 let at = b
                     .pointer("/source/path")
@@ -1191,7 +1231,9 @@ impl Inner {
     async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
         let resolved: ResolvedLaunch = config::resolve(&self.root, &req)?;
         let (program, args) = adapter::command(resolved.adapter, resolved.python.as_deref())?;
-        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd)
+        let wire = adapter::wire(resolved.adapter);
+        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd, wire)
+            .await
             .map_err(|e| {
             BackendError::Failed(format!(
                 "cannot start the {} adapter ({program}): {e}; {}",
@@ -1213,6 +1255,7 @@ impl Inner {
             process_id: Mutex::new(None),
             process_seen: Notify::new(),
             exit_code: Mutex::new(None),
+            exit_seen: Notify::new(),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
@@ -1393,8 +1436,8 @@ impl Inner {
             }
         }
         // The process id comes in an event right after the launch; wait briefly for it so the
-        // returned SessionInfo carries it (event-driven, bounded).
-        if r.request == "launch" && s.process_id.lock().unwrap().is_none() {
+        // returned SessionInfo carries it (event-driven, bounded). delve sends no such event.
+        if r.request == "launch" && s.adapter != AdapterKind::Delve && s.process_id.lock().unwrap().is_none() {
             let seen = s.process_seen.notified();
             tokio::pin!(seen);
             seen.as_mut().enable();
@@ -2206,7 +2249,15 @@ impl Drop for DapBackend {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_signal;
+    use super::{delve_exit_status, parse_signal};
+
+    #[test]
+    fn delve_console_gives_the_exit_status() {
+        assert_eq!(delve_exit_status("Process 12227 has exited with status 0\n"), Some(0));
+        assert_eq!(delve_exit_status("Process 9 has exited with status 1"), Some(1));
+        assert_eq!(delve_exit_status("Detaching and terminating target process\n"), None);
+        assert_eq!(delve_exit_status("Process x has exited with status 2"), None);
+    }
 
     #[test]
     fn gdb_info_program_names_the_signal() {
