@@ -848,7 +848,8 @@ fn from_go_command(cwd: &Path, words: &[String]) -> Result<Generic, BackendError
             "'{verb} {package}': the debugger runs one package at a time; name its directory (e.g. ./calc)"
         )));
     }
-    let path = absolutize(cwd, &package);
+    // Without the "./" of "./calc" (components() drops inner "." parts).
+    let path: PathBuf = absolutize(cwd, &package).components().collect();
     if !path.exists() {
         return Err(BackendError::NotFound(format!(
             "Go package '{package}' (no such directory or file under {}; give its path, e.g. ./calc)",

@@ -32,7 +32,7 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(25);
 const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long an adapter may still deliver output after `terminated` before it is disconnected.
 const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
-/// How long a delve session's end waits for the exit status that follows `terminated`.
+/// How long a delve session's end waits for the exit status, once disconnected.
 const DELVE_EXIT_STATUS_WAIT: Duration = Duration::from_secs(1);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
@@ -140,6 +140,17 @@ fn is_gdb_breakpoint_set_line(text: &str) -> bool {
     rest.and_then(|r| r.split_once(' ')).is_some_and(|(n, tail)| {
         !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && tail.starts_with("at 0x") && !tail.trim_end().contains('\n')
     })
+}
+
+/// Children of a process (Linux: /proc/PID/task/*/children; elsewhere none).
+fn child_pids(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    let mut out = Vec::new();
+    for t in tasks.flatten() {
+        let text = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+        out.extend(text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+    }
+    out
 }
 
 /// The exit status in delve's "Process 4242 has exited with status 1" console line.
@@ -1071,20 +1082,25 @@ impl Inner {
                 *s.exit_code.lock().unwrap() = b.get("exitCode").and_then(Value::as_i64);
             }
             "terminated" if s.adapter == AdapterKind::Delve => {
-                // delve sends no `exited` event; its exit status comes as console text right
-                // after `terminated` (see delve_exit_status). The end is reported once it is
-                // known (bounded), so Stopped carries the exit code.
+                // delve sends no `exited` event: it says the exit status as console text when
+                // it is disconnected after the program ended (see delve_exit_status). The end
+                // is reported once that is known (bounded), so Stopped carries the exit code.
+                // The program is gone and its output already in dlv's stdout pipe, which is
+                // read to its end before the connection counts as closed: no grace needed.
                 s.terminated.store(true, Ordering::SeqCst);
                 let (inner, s) = (self.clone(), s.clone());
                 tokio::spawn(async move {
                     let seen = s.exit_seen.notified();
                     tokio::pin!(seen);
                     seen.as_mut().enable();
+                    let _ = s
+                        .client
+                        .request("disconnect", json!({"terminateDebuggee": true}), DISCONNECT_TIMEOUT)
+                        .await;
                     if s.exit_code.lock().unwrap().is_none() {
                         let _ = tokio::time::timeout(DELVE_EXIT_STATUS_WAIT, seen).await;
                     }
                     inner.mark_ended(&s, "the debuggee terminated".into());
-                    tokio::time::sleep(TERMINATED_GRACE).await;
                     s.shutdown().await
                 });
             }
@@ -1101,11 +1117,16 @@ impl Inner {
                 });
             }
             transport::SYNTHETIC_CLOSED => {
-                let why = s
-                    .client
-                    .exit_info()
-                    .map(|e| e.describe())
-                    .unwrap_or_else(|| "adapter exited".into());
+                // An adapter that exits after the debuggee did (delve, once disconnected) ended
+                // because the program did.
+                let why = if s.terminated.load(Ordering::SeqCst) {
+                    "the debuggee terminated".into()
+                } else {
+                    s.client
+                        .exit_info()
+                        .map(|e| e.describe())
+                        .unwrap_or_else(|| "adapter exited".into())
+                };
                 self.mark_ended(s, why);
             }
             "output" => {
@@ -1435,8 +1456,14 @@ impl Inner {
                 *st = SessionState::Running;
             }
         }
+        // delve sends no `process` event; the program it launched (stopped until
+        // configurationDone) is its only child by now. Known, it is killed with the session.
+        if r.request == "launch" && s.adapter == AdapterKind::Delve {
+            let child = s.client.pid().and_then(|p| child_pids(p).into_iter().next());
+            *s.process_id.lock().unwrap() = child;
+        }
         // The process id comes in an event right after the launch; wait briefly for it so the
-        // returned SessionInfo carries it (event-driven, bounded). delve sends no such event.
+        // returned SessionInfo carries it (event-driven, bounded).
         if r.request == "launch" && s.adapter != AdapterKind::Delve && s.process_id.lock().unwrap().is_none() {
             let seen = s.process_seen.notified();
             tokio::pin!(seen);

@@ -317,6 +317,11 @@ impl Client {
         let _ = self.write(&msg).await;
     }
 
+    /// The adapter process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.try_lock().ok()?.as_ref()?.id()
+    }
+
     /// Kills the adapter process (and so, for launched debuggees, the debuggee).
     pub async fn kill(&self) {
         if let Some(c) = self.child.lock().await.as_mut() {

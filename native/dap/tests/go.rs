@@ -33,10 +33,11 @@ async fn go_run_breakpoint_stack_variables_evaluate_steps() {
     let page = h.backend.frames(&s, &thread, 0, 20).await.unwrap();
     let f = &page.frames[0];
     assert_eq!(f.file.as_deref(), Some(h.file("main.go").as_str()));
-    assert_eq!((f.line, f.method_name.as_deref()), (Some(17), Some("main.total")));
+    // delve's "main.total": package as the class, function as the method.
+    assert_eq!((f.line, f.class_name.as_deref(), f.method_name.as_deref()), (Some(17), Some("main"), Some("total")));
     assert!(!f.is_library);
     let caller = &page.frames[1];
-    assert_eq!((caller.line, caller.method_name.as_deref()), (Some(25), Some("main.main")));
+    assert_eq!((caller.line, caller.method_name.as_deref()), (Some(25), Some("main")));
 
     let vars = h.backend.frame_variables(&s, &f.handle).await.unwrap();
     assert_eq!(find(&vars, "sum").value, "0");
@@ -60,10 +61,14 @@ async fn go_run_breakpoint_stack_variables_evaluate_steps() {
     assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
     let f = h.top_frame(&s, &thread).await;
     assert_eq!(f.file.as_deref(), Some(h.file("calc/calc.go").as_str()));
-    assert_eq!((f.line, f.method_name.as_deref()), (Some(5), Some("example.com/gofixture/calc.Add")));
+    // delve stops on the `func Add(…)` line first (the function's prologue), as in VS Code.
+    assert_eq!((f.line, f.class_name.as_deref(), f.method_name.as_deref()), (Some(4), Some("example.com/gofixture/calc"), Some("Add")));
+    h.control(&s, &thread, ControlOp::StepOver { ignore_breakpoints: false }).await;
+    assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
+    assert_eq!(h.line(&s, &thread).await, 5);
     h.control(&s, &thread, ControlOp::StepOut).await;
     h.wait_paused(&s).await;
-    assert_eq!(h.top_frame(&s, &thread).await.method_name.as_deref(), Some("main.total"));
+    assert_eq!(h.top_frame(&s, &thread).await.method_name.as_deref(), Some("total"));
 
     // The second iteration stops at the breakpoint again, with the sum so far.
     h.control(&s, &thread, ControlOp::Resume).await;
@@ -91,7 +96,7 @@ async fn go_test_runs_only_the_selected_test() {
     assert_eq!((reason, ids), (PauseReason::Breakpoint, vec![add.id.clone()]));
     let f = h.top_frame(&s, &thread).await;
     assert_eq!(f.file.as_deref(), Some(h.file("calc/calc_test.go").as_str()));
-    assert_eq!((f.line, f.method_name.as_deref()), (Some(7), Some("example.com/gofixture/calc.TestAdd")));
+    assert_eq!((f.line, f.method_name.as_deref()), (Some(7), Some("TestAdd")));
     let vars = h.backend.frame_variables(&s, &f.handle).await.unwrap();
     assert_eq!(find(&vars, "got").value, "5");
 
