@@ -43,7 +43,7 @@ def test_debug_test_go_id_stops_in_the_selected_test(go):
     assert r["framework"] == "go" and r["state"] == "paused", r
     p = r["pause"]
     assert p["breakpoint_ids"] == [add["id"]], p
-    assert p["location"] == {"file": str(project / "calc" / "calc_test.go"), "line": 7, "method": "TestAdd"}, p
+    assert p["location"] == {"file": str(project / "calc" / "calc_test.go"), "line": 7, "class": "example.com/gofixture/calc", "method": "TestAdd"}, p
     assert var(m.ok("get_variables")["variables"], "got")["value"] == "5"
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0, end
@@ -59,7 +59,7 @@ def test_debug_test_go_without_breakpoint_reports_the_verdict(go):
 def test_debug_test_unknown_go_ids_are_errors(go):
     _, m = go
     e = m.err("debug_test", {"test_id": "calc/calc_test.go::TestNope"})
-    assert e.startswith("unknown test id 'calc/calc_test.go::TestNope'") and "no tests to run" in e, e
+    assert e.startswith("unknown test id 'calc/calc_test.go::TestNope': the go test run selected no test") and "no tests to run" in e, e
     e = m.err("debug_test", {"test_id": "calc/missing_test.go::TestAdd"})
     assert e.startswith("unknown test id") and "not found" in e, e
     e = m.err("debug_test", {"test_id": "calc/calc_test.go::"})
@@ -72,15 +72,26 @@ def test_go_run_command_breakpoint_variables_evaluate_step(go):
     r = m.ok("start_debug_session", {"command": "go run .", "wait_for_pause": True, "timeout_ms": LONG})
     p = r["pause"]
     assert r["state"] == "paused" and p["breakpoint_ids"] == [bp["id"]], r
-    assert p["location"] == {"file": str(project / "main.go"), "line": 17, "method": "total"}, p
+    assert p["location"] == {"file": str(project / "main.go"), "line": 17, "class": "main", "method": "total"}, p
     vs = m.ok("get_variables")["variables"]
     assert (var(vs, "sum")["value"], var(vs, "p")["value"]) == ("0", "3")
     assert m.ok("evaluate_expression", {"expression": "sum + p*10"})["result"]["value"] == "30"
     s = m.ok("step_into")
     # delve stops on the `func Add(...)` line first (the function's prologue).
-    assert s["location"] == {"file": str(project / "calc" / "calc.go"), "line": 4, "method": "Add"}, s
+    assert s["location"] == {"file": str(project / "calc" / "calc.go"), "line": 4, "class": "example.com/gofixture/calc", "method": "Add"}, s
     assert m.ok("step_over")["location"]["line"] == 5
     m.ok("remove_breakpoint", {"breakpoint_id": bp["id"]})
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0, end
     assert "order 7: 2 items, total 12" in output_text(m, r["session_id"], expect="total 12")
+
+
+def test_debug_test_go_subtest_runs_only_that_case(go):
+    _, m = go
+    bp = m.ok("set_breakpoint", {"file_path": "calc/calc_test.go", "line": 29})
+    r = m.ok("debug_test", {"test_id": "calc/calc_test.go::TestTable/negative"})
+    assert r["state"] == "paused" and r["pause"]["breakpoint_ids"] == [bp["id"]], r
+    assert m.ok("evaluate_expression", {"expression": "c.name"})["result"]["value"] == '"negative"'
+    # The "small" case is left out: the next stop is the end of the run.
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0, end

@@ -29,7 +29,7 @@ pub enum Framework {
 }
 
 /// # Debug a test
-/// Debug one test by id to its first pause: pytest 'tests/t.py::test_x', Go 'calc/x_test.go::TestX', gtest 'Suite.Case' + binary, or any the IDE knows.
+/// Debug one test by id to its first pause: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary, or any the IDE knows.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]
@@ -199,7 +199,8 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
             return Err(ToolError(format!(
                 "unknown test id '{}': the {} run selected no test (exit code {}). Last output:\n{}",
                 a.test_id,
-                name(f),
+                // "the go run" would read as the `go run` command.
+                if f == Framework::Go { "go test" } else { name(f) },
                 exit.map(|e| e.to_string()).unwrap_or_else(|| "unknown".into()),
                 tail.join("\n")
             )));
