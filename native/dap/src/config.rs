@@ -344,6 +344,11 @@ fn delve_defaults(a: &mut Map<String, Value>) {
 fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
     r.stop_on_entry |= req.stop_on_entry;
     r.stop_on_exception |= req.stop_on_exception;
+    // delve's own stopOnEntry stops before the Go runtime has a goroutine, where no stack trace
+    // can be had; the backend stops at main.main instead (see `configure`).
+    if r.adapter == AdapterKind::Delve && r.arguments.remove("stopOnEntry").and_then(|v| v.as_bool()) == Some(true) {
+        r.stop_on_entry = true;
+    }
     let a = &mut r.arguments;
     if r.stop_on_entry {
         match r.adapter {
@@ -354,8 +359,8 @@ fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
             }
             // lldb-dap's stopOnEntry stops in the dynamic loader too; the backend sets a
             // function breakpoint on `main` instead (see `configure`).
-            AdapterKind::Lldb => {}
-            _ => {
+            AdapterKind::Lldb | AdapterKind::Delve => {}
+            AdapterKind::Debugpy => {
                 a.insert("stopOnEntry".into(), json!(true));
             }
         }
@@ -1157,7 +1162,8 @@ mod tests {
             r#"{"configurations": [
                 {"name": "pkg", "type": "go", "request": "launch", "mode": "auto", "program": "${workspaceFolder}"},
                 {"name": "bin", "type": "go", "request": "launch", "program": "${workspaceFolder}/app"},
-                {"name": "mine", "type": "go", "request": "launch", "mode": "test", "program": "${workspaceFolder}", "output": "/tmp/x"}
+                {"name": "mine", "type": "go", "request": "launch", "mode": "test", "program": "${workspaceFolder}", "output": "/tmp/x"},
+                {"name": "entry", "type": "go", "request": "launch", "program": "${workspaceFolder}", "stopOnEntry": true}
             ]}"#,
         );
         let get = |n: &str| resolve(&root, &LaunchRequest { configuration: Some(n.into()), ..Default::default() }).unwrap().arguments;
@@ -1166,5 +1172,8 @@ mod tests {
         assert_eq!(get("bin")["mode"], json!("exec"));
         assert!(get("bin").get("output").is_none(), "exec mode builds nothing");
         assert_eq!((get("mine")["mode"].clone(), get("mine")["output"].clone()), (json!("test"), json!("/tmp/x")));
+        // delve's stopOnEntry (before the runtime has a goroutine) becomes a stop at main.main.
+        let entry = resolve(&root, &LaunchRequest { configuration: Some("entry".into()), ..Default::default() }).unwrap();
+        assert!(entry.stop_on_entry && !entry.arguments.contains_key("stopOnEntry"), "{entry:?}");
     }
 }

@@ -142,6 +142,16 @@ fn is_gdb_breakpoint_set_line(text: &str) -> bool {
     })
 }
 
+/// The function a stop on entry is a breakpoint on, for adapters whose own stopOnEntry stops
+/// too early to be useful (lldb-dap: in the dynamic loader; delve: before the Go runtime runs).
+fn entry_function(adapter: AdapterKind) -> Option<&'static str> {
+    match adapter {
+        AdapterKind::Lldb => Some("main"),
+        AdapterKind::Delve => Some("main.main"),
+        AdapterKind::Debugpy | AdapterKind::Gdb => None,
+    }
+}
+
 /// Children of a process (Linux: /proc/PID/task/*/children; elsewhere none).
 fn child_pids(pid: u32) -> Vec<u32> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
@@ -985,7 +995,7 @@ impl Inner {
                     first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
                 if entry {
                     reason = PauseReason::Entry;
-                    if s.adapter == AdapterKind::Lldb {
+                    if entry_function(s.adapter).is_some() {
                         // The entry breakpoint on main has served.
                         s.temp_ids.lock().unwrap().clear();
                         let _ = s
@@ -1422,12 +1432,15 @@ impl Inner {
         }
         self.sync_all_lines(s).await?;
         self.sync_exceptions(s).await?;
-        if s.stop_on_entry && s.adapter == AdapterKind::Lldb && r.request == "launch" {
+        if s.stop_on_entry
+            && r.request == "launch"
+            && let Some(main) = entry_function(s.adapter)
+        {
             // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
             let body = s
                 .req(
                     "setFunctionBreakpoints",
-                    json!({"breakpoints": [{"name": "main"}]}),
+                    json!({"breakpoints": [{"name": main}]}),
                 )
                 .await?;
             for b in body

@@ -160,3 +160,31 @@ async fn stopping_a_go_session_ends_delve_and_the_program() {
     }
     let _ = bp;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn go_stop_on_entry_is_the_start_of_main_main() {
+    let mut h = Harness::new("go", "go_entry");
+    let s = h
+        .backend
+        .launch(
+            &h.project,
+            LaunchRequest {
+                command: Some("go run .".into()),
+                stop_on_entry: true,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+        .id;
+    let (thread, reason, ids, _) = h.wait_paused(&s).await;
+    assert_eq!((reason, ids.len()), (PauseReason::Entry, 0));
+    let f = h.top_frame(&s, &thread).await;
+    assert_eq!(f.file.as_deref(), Some(h.file("main.go").as_str()));
+    assert_eq!((f.line, f.class_name.as_deref(), f.method_name.as_deref()), (Some(22), Some("main"), Some("main")));
+    h.control(&s, &thread, ControlOp::StepOver { ignore_breakpoints: false }).await;
+    assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
+    assert_eq!(h.line(&s, &thread).await, 23);
+    h.control(&s, &thread, ControlOp::Resume).await;
+    assert_eq!(h.wait_stopped(&s).await, Some(0));
+}
