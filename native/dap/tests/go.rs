@@ -188,3 +188,25 @@ async fn go_stop_on_entry_is_the_start_of_main_main() {
     h.control(&s, &thread, ControlOp::Resume).await;
     assert_eq!(h.wait_stopped(&s).await, Some(0));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_go_panic_pauses_as_an_exception_where_it_was_raised() {
+    let mut h = Harness::new("go", "go_panic");
+    std::fs::create_dir_all(h.root.join("crash")).unwrap();
+    std::fs::write(
+        h.root.join("crash/main.go"),
+        "package main\n\nfunc pick(xs []int, i int) int {\n\treturn xs[i]\n}\n\nfunc main() {\n\tprintln(pick([]int{1, 2}, 5))\n}\n",
+    )
+    .unwrap();
+    let s = launch(&h, "go run ./crash").await;
+    let (thread, reason, _, description) = h.wait_paused(&s).await;
+    assert_eq!(reason, PauseReason::Exception);
+    let d = description.unwrap_or_default();
+    assert!(d.contains("index out of range [5] with length 2"), "{d}");
+    // The first frame in the program is the line that indexed out of range.
+    let page = h.backend.frames(&s, &thread, 0, 20).await.unwrap();
+    let ours = page.frames.iter().find(|f| f.file.as_deref() == Some(h.file("crash/main.go").as_str())).expect("a frame in crash/main.go");
+    assert_eq!((ours.line, ours.method_name.as_deref()), (Some(4), Some("pick")));
+    h.backend.stop(&s).await.unwrap();
+    h.wait_stopped(&s).await;
+}
