@@ -130,7 +130,7 @@ impl Client {
         let stderr_tail = Arc::new(Mutex::new(String::new()));
         // Over TCP, stderr is the debuggee's (the adapter's own logging is off by default).
         let forward = (wire == Wire::Tcp).then(|| ("stderr", events_tx.clone()));
-        let stderr_task = tokio::spawn(pump_output(stderr, stderr_tail.clone(), forward));
+        let stderr_task = tokio::spawn(pump_output(stderr, Some(stderr_tail.clone()), forward));
         let (reader, writer, stdout_task) = match wire {
             Wire::Stdio => {
                 let r: Reader = Box::new(stdout);
@@ -370,7 +370,7 @@ fn push_tail(tail: &Mutex<String>, text: &str) {
 /// prompt without a newline is shown before the program pauses).
 async fn pump_output<R: AsyncRead + Unpin>(
     mut r: R,
-    tail: Arc<Mutex<String>>,
+    tail: Option<Arc<Mutex<String>>>,
     forward: Option<(&'static str, mpsc::UnboundedSender<DapEvent>)>,
 ) {
     let mut buf = vec![0u8; 8192];
@@ -393,8 +393,10 @@ async fn pump_output<R: AsyncRead + Unpin>(
         if text.is_empty() {
             continue;
         }
-        tracing::debug!(target: "dap.stderr", "{}", text.trim_end());
-        push_tail(&tail, &text);
+        tracing::debug!(target: "dap.output", "{}", text.trim_end());
+        if let Some(t) = &tail {
+            push_tail(t, &text);
+        }
         if let Some((category, tx)) = &forward {
             let _ = tx.send(DapEvent {
                 event: "output".into(),
@@ -482,7 +484,7 @@ async fn connect(
     let _ = stream.set_nodelay(true);
     let (r, w) = stream.into_split();
     // What stdout said before the address is adapter chatter; after it, the debuggee speaks.
-    let task = tokio::spawn(pump_output(out, Arc::new(Mutex::new(String::new())), Some(("stdout", events.clone()))));
+    let task = tokio::spawn(pump_output(out, None, Some(("stdout", events.clone()))));
     Ok((Box::new(r), Box::new(w), task))
 }
 
