@@ -114,6 +114,9 @@ struct Session {
     exit_code: Mutex<Option<i64>>,
     /// Notified when delve reports the exit status (as console output).
     exit_seen: Notify,
+    /// The binary delve built for this session (modes debug/test): removed when it ends, as
+    /// delve itself does only when it is not killed first.
+    built_binary: Option<PathBuf>,
     /// Why the session ended, once it did.
     ended: Mutex<Option<String>>,
     stopped_sent: AtomicBool,
@@ -481,6 +484,9 @@ impl Session {
                 .arg("-9")
                 .arg(pid.to_string())
                 .status();
+        }
+        if let Some(bin) = &self.built_binary {
+            let _ = std::fs::remove_file(bin);
         }
     }
 }
@@ -1287,6 +1293,10 @@ impl Inner {
             process_seen: Notify::new(),
             exit_code: Mutex::new(None),
             exit_seen: Notify::new(),
+            built_binary: (resolved.adapter == AdapterKind::Delve
+                && matches!(resolved.arguments.get("mode").and_then(Value::as_str), Some("debug" | "test")))
+            .then(|| resolved.arguments.get("output").and_then(Value::as_str).map(PathBuf::from))
+            .flatten(),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
             terminated: AtomicBool::new(false),

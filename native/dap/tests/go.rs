@@ -153,11 +153,16 @@ async fn stopping_a_go_session_ends_delve_and_the_program() {
     };
     let before = ours();
     assert_eq!(before.len(), 2, "delve and the program: {before:?}");
+    // The program's executable: the binary delve built for the session.
+    let built: Vec<std::path::PathBuf> =
+        before.iter().filter_map(|p| std::fs::read_link(format!("/proc/{p}/exe")).ok()).filter(|e| e.to_string_lossy().contains("debugger-mcp-dlv-")).collect();
+    assert_eq!(built.len(), 1, "{built:?}");
     h.backend.stop(&s).await.unwrap();
     h.wait_stopped(&s).await;
     for pid in before {
         assert!(wait_pid_gone(pid).await, "process {pid} outlived its session");
     }
+    assert!(!built[0].exists(), "{} was left behind", built[0].display());
     let _ = bp;
 }
 
