@@ -28,7 +28,7 @@ if hasattr(socket, "TCP_QUICKACK"):
 runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
 "#;
 
-/// The program and arguments that start an adapter speaking DAP on stdio.
+/// The program and arguments that start an adapter (speaking DAP as [`wire`] says).
 pub fn command(
     kind: AdapterKind,
     python: Option<&str>,
