@@ -5,6 +5,8 @@
 #   - gdb >= 14 (the first gdb with the DAP interpreter, `gdb -i dap`); Debian 12 ships 13.1, so
 #     it comes from PyPI's gdb-for-pwndbg.
 #   - lldb-dap (optional adapter, tested too): Debian's lldb-19
+#   - go and delve (`dlv dap`): Debian's golang-go and delve (bookworm: go 1.19, delve 1.20,
+#     which supports go 1.18-1.20)
 # Idempotent. Fails with a how-to message when something cannot be installed.
 set -uo pipefail
 SUDO=${SUDO:-}
@@ -50,5 +52,17 @@ if ! command -v lldb-dap >/dev/null && ! ls /usr/bin/lldb-dap-* >/dev/null 2>&1 
     || fail "cannot install lldb-19; run: apt-get install lldb-19 (or set DEBUGGER_MCP_LLDB_DAP)"
 fi
 
+if ! command -v go >/dev/null; then
+  echo "dap setup: installing golang-go"
+  { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q golang-go; } \
+    || fail "cannot install go; run: apt-get install golang-go (or install Go from https://go.dev/dl/)"
+fi
+if ! command -v dlv >/dev/null && [ -z "${DEBUGGER_MCP_DLV:-}" ] && [ ! -x "${GOPATH:-$HOME/go}/bin/dlv" ]; then
+  echo "dap setup: installing delve"
+  { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q delve; } \
+    || fail "cannot install delve; run: apt-get install delve, or go install github.com/go-delve/delve/cmd/dlv@latest (or set DEBUGGER_MCP_DLV)"
+fi
+
 g=$(gdb_ok) || fail "no gdb >= 14 on PATH after installing gdb-for-pwndbg; add its bin directory (e.g. ~/.local/bin) to PATH or set DEBUGGER_MCP_GDB"
-echo "dap setup: debugpy $(python3 -c 'import debugpy; print(debugpy.__version__)'), $($g --version | head -1) at $g, $(gcc --version | head -1), $(ls /usr/bin/lldb-dap* 2>/dev/null | head -1)"
+dlv=${DEBUGGER_MCP_DLV:-$(command -v dlv || echo "${GOPATH:-$HOME/go}/bin/dlv")}
+echo "dap setup: debugpy $(python3 -c 'import debugpy; print(debugpy.__version__)'), $($g --version | head -1) at $g, $(gcc --version | head -1), $(ls /usr/bin/lldb-dap* 2>/dev/null | head -1), $(go version), delve $("$dlv" version 2>/dev/null | sed -n 's/^Version: //p')"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prerequisites of the end-to-end suite (scripts/test.d/e2e.sh): pytest, the Python MCP SDK
-# (mcp >= 2), debugpy, gdb >= 14 with its DAP interpreter (PyPI gdb-for-pwndbg), and gcc.
+# (mcp >= 2), debugpy, gdb >= 14 with its DAP interpreter (PyPI gdb-for-pwndbg), gcc, and go
+# with delve (Debian's golang-go and delve) for the Go project.
 # Idempotent: installs only what is missing; fails with a how-to message otherwise.
 set -uo pipefail
 SUDO=${SUDO:-}
@@ -39,5 +40,13 @@ if ! gdb_ok; then
     || fail "could not install gdb >= 14: python3 -m pip install gdb-for-pwndbg (or set DEBUGGER_MCP_GDB)"
   hash -r
   gdb_ok || fail "gdb >= 14 not found on PATH after installing gdb-for-pwndbg; put its bin directory on PATH or set DEBUGGER_MCP_GDB"
+fi
+if ! command -v go >/dev/null; then
+  { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q golang-go; } \
+    || fail "install go (apt-get install golang-go, or https://go.dev/dl/)"
+fi
+if ! command -v dlv >/dev/null && [ -z "${DEBUGGER_MCP_DLV:-}" ] && [ ! -x "${GOPATH:-$HOME/go}/bin/dlv" ]; then
+  { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q delve; } \
+    || fail "install delve (apt-get install delve, or go install github.com/go-delve/delve/cmd/dlv@latest; or set DEBUGGER_MCP_DLV)"
 fi
 echo "e2e setup: ok ($(${DEBUGGER_MCP_GDB:-gdb} --version | head -1))"

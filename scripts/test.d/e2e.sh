@@ -2,7 +2,7 @@
 # End-to-end suite: every tool through the Python MCP SDK over Streamable HTTP against the real
 # `debugger-mcp serve` binary, driving real debugpy (Python fixture) and real gdb >= 14 (a C
 # fixture compiled with gcc -g -O0). Builds the sidecar first; fails if any test fails.
-# Prerequisites: scripts/setup.d/e2e.sh (pytest, mcp, debugpy, gdb-for-pwndbg, gcc).
+# Prerequisites: scripts/setup.d/e2e.sh (pytest, mcp, debugpy, gdb-for-pwndbg, gcc, go, delve).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)

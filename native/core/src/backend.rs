@@ -115,7 +115,7 @@ pub struct TestRequest {
     /// "pytest", "gtest", "go", ... as the agent gave or the core inferred it.
     pub framework: String,
     /// Framework-specific id: pytest node id `tests/test_x.py::test_y`, gtest `Suite.Case`,
-    /// JUnit `com.acme.FooTest#bar`, Go `TestName`.
+    /// JUnit `com.acme.FooTest#bar`, Go `calc/calc_test.go::TestName` (`/case` for a subtest).
     pub test_id: String,
     /// Absolute path of the test's file (or test binary), when the id names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

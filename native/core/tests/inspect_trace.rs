@@ -151,3 +151,21 @@ async fn debug_test_refuses_ids_it_cannot_run_before_starting_anything() {
     assert!(h.fake.calls().iter().any(|c| c.ends_with("com.acme.FooTest#bar")), "the IDE op is tried first");
     assert!(!h.fake.calls().iter().any(|c| c.starts_with("launch")), "{:?}", h.fake.calls());
 }
+
+#[tokio::test]
+async fn debug_test_runs_a_go_test_id_as_go_test_of_its_package() {
+    let h = H::new(brave());
+    std::fs::create_dir_all(h.root.join("calc")).unwrap();
+    std::fs::write(h.root.join("calc/calc_test.go"), "package calc\n").unwrap();
+    // The fake runs its one program: a breakpoint ends the wait for the first pause at once.
+    h.ok("set_breakpoint", json!({"file_path": "main.py", "line": 10})).await;
+    // A subtest: each level anchored, regexp characters of the case name escaped.
+    let r = h.ok("debug_test", json!({"test_id": "calc/calc_test.go::TestTable/neg(1)"})).await;
+    assert_eq!((r["framework"].as_str(), r["state"].as_str()), (Some("go"), Some("paused")), "{r:#}");
+    let launch = format!("launch go test '{}' -run '^TestTable$/^neg\\(1\\)$'", h.root.join("calc").display());
+    assert!(h.fake.calls().contains(&launch), "{launch} not among {:?}", h.fake.calls());
+    let e = h.err("debug_test", json!({"test_id": "calc/calc_test.go::"})).await;
+    assert!(e.contains("names no test") && e.contains("x_test.go::TestName"), "{e}");
+    let e = h.err("debug_test", json!({"test_id": "calc/other_test.go::TestAdd"})).await;
+    assert!(e.starts_with("unknown test id 'calc/other_test.go::TestAdd'") && e.contains("not found"), "{e}");
+}

@@ -1,6 +1,7 @@
 //! Finding and starting debug adapters.
 
 use crate::config::AdapterKind;
+use crate::transport::Wire;
 use debugger_mcp_core::backend::BackendError;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -17,7 +18,7 @@ use std::sync::OnceLock;
 /// measures the same bootstrap.
 const DEBUGPY_QUICKACK: &str = include_str!("debugpy_quickack.py");
 
-/// The program and arguments that start an adapter speaking DAP on stdio.
+/// The program and arguments that start an adapter (speaking DAP as [`wire`] says).
 pub fn command(
     kind: AdapterKind,
     python: Option<&str>,
@@ -40,10 +41,19 @@ pub fn command(
             vec!["--quiet".into(), "-i".into(), "dap".into()],
         )),
         AdapterKind::Lldb => Ok((lldb_dap()?.display().to_string(), vec![])),
-        AdapterKind::Delve => Err(BackendError::Unsupported(
-            "delve is not supported by the headless DAP backend yet (it speaks DAP over TCP only)"
-                .into(),
+        // Port 0: the system picks a free one, which dlv prints (see transport::Wire::Tcp).
+        AdapterKind::Delve => Ok((
+            dlv()?.display().to_string(),
+            vec!["dap".into(), "--listen".into(), "127.0.0.1:0".into()],
         )),
+    }
+}
+
+/// How the adapter speaks DAP: delve only listens on a TCP port (`dlv dap` has no stdio mode).
+pub fn wire(kind: AdapterKind) -> Wire {
+    match kind {
+        AdapterKind::Delve => Wire::Tcp,
+        _ => Wire::Stdio,
     }
 }
 
@@ -57,7 +67,9 @@ pub fn spawn_hint(kind: AdapterKind) -> &'static str {
         AdapterKind::Lldb => {
             "lldb-dap is needed (apt install lldb-19, or set DEBUGGER_MCP_LLDB_DAP)"
         }
-        AdapterKind::Delve => "",
+        AdapterKind::Delve => {
+            "delve is needed (apt install delve, or go install github.com/go-delve/delve/cmd/dlv@latest; or set DEBUGGER_MCP_DLV)"
+        }
     }
 }
 
@@ -150,6 +162,27 @@ pub fn lldb_dap() -> Result<PathBuf, BackendError> {
     }
     Err(BackendError::Unsupported(
         "lldb-dap not found; install lldb (e.g. apt install lldb-19) or set DEBUGGER_MCP_LLDB_DAP"
+            .into(),
+    ))
+}
+
+/// delve: $DEBUGGER_MCP_DLV, else `dlv` on PATH, else where `go install` puts it.
+pub fn dlv() -> Result<PathBuf, BackendError> {
+    if let Ok(p) = std::env::var("DEBUGGER_MCP_DLV") {
+        return Ok(PathBuf::from(p));
+    }
+    if let Some(p) = path_candidates(&["dlv"]).into_iter().next() {
+        return Ok(p);
+    }
+    let gopath = std::env::var_os("GOPATH")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join("go")));
+    if let Some(p) = gopath.map(|g| g.join("bin/dlv")).filter(|p| p.is_file()) {
+        return Ok(p);
+    }
+    Err(BackendError::Unsupported(
+        "dlv (delve) not found; install it (apt install delve, or go install github.com/go-delve/delve/cmd/dlv@latest) \
+         or set DEBUGGER_MCP_DLV"
             .into(),
     ))
 }

@@ -63,6 +63,10 @@ struct Generic {
     cwd: Option<String>,
     env: Map<String, Value>,
     python: Option<String>,
+    /// delve's launch mode when the command said it (`go test` → "test", `go run` → "debug").
+    go_mode: Option<&'static str>,
+    /// `go build` flags of a `go run`/`go test` command (delve's `buildFlags`).
+    build_flags: Vec<String>,
 }
 
 const UNRESOLVABLE: &[&str] = &[
@@ -283,8 +287,9 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
         let words = split_command(cmd)?;
         let adapter = req.adapter.as_deref().map(AdapterKind::parse).transpose()?;
         let (adapter, g) = from_words(&cwd, words, adapter)?;
+        // `go test` runs in the package's directory, as the go tool does.
         let g = Generic {
-            cwd: Some(cwd.display().to_string()),
+            cwd: g.cwd.clone().or_else(|| Some(cwd.display().to_string())),
             ..g
         };
         ResolvedLaunch {
@@ -303,14 +308,47 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             "give either a run configuration name or a command to start".into(),
         ));
     };
+    if resolved.adapter == AdapterKind::Delve && resolved.request == "launch" {
+        delve_defaults(&mut resolved.arguments);
+    }
     apply_flags(&mut resolved, req);
     Ok(resolved)
+}
+
+/// delve's launch arguments where the configuration left them open: the mode from the program
+/// (VS Code Go's "auto": a `_test.go` file → test, a package directory or .go file → debug,
+/// anything else → exec), and the binary it builds in a temporary directory rather than as
+/// `__debug_bin` in the user's project (delve removes it when the session ends).
+fn delve_defaults(a: &mut Map<String, Value>) {
+    let program = a.get("program").and_then(Value::as_str).unwrap_or("").to_string();
+    if matches!(a.get("mode").and_then(Value::as_str), None | Some("auto")) {
+        let mode = if program.ends_with("_test.go") {
+            "test"
+        } else if program.ends_with(".go") || Path::new(&program).is_dir() {
+            "debug"
+        } else {
+            "exec"
+        };
+        a.insert("mode".into(), json!(mode));
+    }
+    let builds = matches!(a.get("mode").and_then(Value::as_str), Some("debug" | "test"));
+    if builds && !a.contains_key("output") {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let out = std::env::temp_dir().join(format!("debugger-mcp-dlv-{}-{n}", std::process::id()));
+        a.insert("output".into(), json!(out.display().to_string()));
+    }
 }
 
 /// Applies stop_on_entry, stop_on_exception and run mode in each adapter's dialect.
 fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
     r.stop_on_entry |= req.stop_on_entry;
     r.stop_on_exception |= req.stop_on_exception;
+    // delve's own stopOnEntry stops before the Go runtime has a goroutine, where no stack trace
+    // can be had; the backend stops at main.main instead (see `configure`).
+    if r.adapter == AdapterKind::Delve && r.arguments.remove("stopOnEntry").and_then(|v| v.as_bool()) == Some(true) {
+        r.stop_on_entry = true;
+    }
     let a = &mut r.arguments;
     if r.stop_on_entry {
         match r.adapter {
@@ -321,8 +359,8 @@ fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
             }
             // lldb-dap's stopOnEntry stops in the dynamic loader too; the backend sets a
             // function breakpoint on `main` instead (see `configure`).
-            AdapterKind::Lldb => {}
-            _ => {
+            AdapterKind::Lldb | AdapterKind::Delve => {}
+            AdapterKind::Debugpy => {
                 a.insert("stopOnEntry".into(), json!(true));
             }
         }
@@ -521,7 +559,10 @@ fn from_toml(
         )));
     };
     g.args.extend(str_list(c.get("args")));
-    g.cwd = Some(cwd.display().to_string());
+    // A `go test` command runs in its package's directory unless the entry says otherwise.
+    if g.cwd.is_none() || c.contains_key("cwd") {
+        g.cwd = Some(cwd.display().to_string());
+    }
     if let Some(env) = c.get("env").and_then(Value::as_object) {
         for (k, v) in env {
             g.env.insert(
@@ -590,17 +631,17 @@ fn to_arguments(adapter: AdapterKind, g: &Generic) -> Map<String, Value> {
             if !g.env.is_empty() {
                 a.insert("env".into(), Value::Object(g.env.clone()));
             }
-            if adapter == AdapterKind::Delve {
-                a.insert(
-                    "mode".into(),
-                    json!(
-                        if g.program.as_deref().is_some_and(|p| p.ends_with(".go")) {
-                            "debug"
-                        } else {
-                            "exec"
-                        }
-                    ),
-                );
+            // Otherwise delve_defaults infers it from the program.
+            if let Some(m) = g.go_mode {
+                a.insert("mode".into(), json!(m));
+            }
+            if !g.build_flags.is_empty() {
+                let quoted: Vec<String> = g
+                    .build_flags
+                    .iter()
+                    .map(|f| if f.contains(' ') { format!("'{f}'") } else { f.clone() })
+                    .collect();
+                a.insert("buildFlags".into(), json!(quoted.join(" ")));
             }
         }
         AdapterKind::Lldb => {
@@ -719,6 +760,116 @@ fn which(word: &str, cwd: &Path) -> Option<PathBuf> {
     })
 }
 
+/// `go build` flags that take a value (the rest are booleans).
+const GO_BUILD_VALUE_FLAGS: &[&str] = &[
+    "tags", "ldflags", "gcflags", "asmflags", "mod", "modfile", "p", "overlay", "pgo", "covermode", "coverpkg",
+];
+const GO_BUILD_BOOL_FLAGS: &[&str] = &["race", "msan", "asan", "trimpath", "cover", "a", "n", "x", "work", "buildvcs"];
+/// `go test` flags the test binary takes as `-test.<name>`, and whether they take a value.
+const GO_TEST_FLAGS: &[(&str, bool)] = &[
+    ("run", true), ("skip", true), ("v", false), ("count", true), ("timeout", true), ("short", false),
+    ("failfast", false), ("bench", true), ("benchtime", true), ("benchmem", false), ("cpu", true),
+    ("parallel", true), ("list", true), ("shuffle", true),
+];
+
+/// `go run PKG|FILE.go [args…]` and `go test [PKG] [flags]` as delve launches: the package
+/// (a directory or .go file, relative to `cwd`) is what `dlv debug`/`dlv test` would build;
+/// `go test`'s flags become the test binary's (`-run X` → `-test.run X`) and build flags
+/// delve's `buildFlags`. One package at a time: delve debugs one process.
+fn from_go_command(cwd: &Path, words: &[String]) -> Result<Generic, BackendError> {
+    let test = words[1] == "test";
+    let verb = if test { "go test" } else { "go run" };
+    let mut g = Generic {
+        go_mode: Some(if test { "test" } else { "debug" }),
+        ..Default::default()
+    };
+    let mut package: Option<String> = None;
+    let mut rest = words[2..].iter();
+    while let Some(w) = rest.next() {
+        let is_flag = w.starts_with('-') && w.len() > 1;
+        if !is_flag {
+            if package.is_none() {
+                package = Some(w.clone());
+                continue;
+            }
+            if test {
+                return Err(BackendError::Failed(format!(
+                    "'{verb}' with more than one package ('{}', '{w}'): the debugger runs one package's tests at a time",
+                    package.unwrap_or_default()
+                )));
+            }
+            // go run: everything after the package is the program's.
+            g.args.push(w.clone());
+            g.args.extend(rest.by_ref().cloned());
+            break;
+        }
+        if !test && package.is_some() {
+            g.args.push(w.clone());
+            g.args.extend(rest.by_ref().cloned());
+            break;
+        }
+        if test && (w == "-args" || w == "--args") {
+            g.args.extend(rest.by_ref().cloned());
+            break;
+        }
+        let body = w.trim_start_matches('-');
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        let mut value = |takes: bool| -> Result<Option<String>, BackendError> {
+            if !takes || inline.is_some() {
+                return Ok(inline.clone());
+            }
+            rest.next().cloned().map(Some).ok_or_else(|| BackendError::Failed(format!("'{verb}': flag {w} needs a value")))
+        };
+        let test_flag = GO_TEST_FLAGS.iter().find(|(n, _)| *n == name || name.strip_prefix("test.") == Some(*n));
+        if test && let Some((n, takes)) = test_flag {
+            match value(*takes)? {
+                Some(v) if *takes => g.args.extend([format!("-test.{n}"), v]),
+                Some(v) => g.args.push(format!("-test.{n}={v}")),
+                None => g.args.push(format!("-test.{n}")),
+            }
+        } else if GO_BUILD_VALUE_FLAGS.contains(&name) {
+            let v = value(true)?.unwrap_or_default();
+            g.build_flags.push(format!("-{name}={v}"));
+        } else if GO_BUILD_BOOL_FLAGS.contains(&name) {
+            g.build_flags.push(w.clone());
+        } else {
+            return Err(BackendError::Failed(format!(
+                "'{verb}': unsupported flag {w} (known: build flags {}; {})",
+                GO_BUILD_VALUE_FLAGS.iter().chain(GO_BUILD_BOOL_FLAGS).map(|f| format!("-{f}")).collect::<Vec<_>>().join(" "),
+                if test {
+                    format!("test flags {}", GO_TEST_FLAGS.iter().map(|(f, _)| format!("-{f}")).collect::<Vec<_>>().join(" "))
+                } else {
+                    "program arguments go after the package".into()
+                }
+            )));
+        }
+    }
+    let package = package.unwrap_or_else(|| ".".into());
+    if package.contains("...") {
+        return Err(BackendError::Failed(format!(
+            "'{verb} {package}': the debugger runs one package at a time; name its directory (e.g. ./calc)"
+        )));
+    }
+    // Without the "./" of "./calc" (components() drops inner "." parts).
+    let path: PathBuf = absolutize(cwd, &package).components().collect();
+    if !path.exists() {
+        return Err(BackendError::NotFound(format!(
+            "Go package '{package}' (no such directory or file under {}; give its path, e.g. ./calc)",
+            cwd.display()
+        )));
+    }
+    if test {
+        // Tests run in their package's directory (testdata/ is found relative to it).
+        let dir = if path.is_dir() { path.clone() } else { path.parent().unwrap_or(cwd).to_path_buf() };
+        g.cwd = Some(dir.display().to_string());
+    }
+    g.program = Some(path.display().to_string());
+    Ok(g)
+}
+
 /// Infers the adapter from a command's words: python/.py → debugpy, an ELF binary → gdb
 /// (a Mach-O one → lldb), a .go file → delve; `adapter` overrides.
 fn from_words(
@@ -764,6 +915,12 @@ fn from_words(
         }
         g.args = rest.collect();
         return Ok((AdapterKind::Debugpy, g));
+    }
+    if Path::new(&first).file_name().is_some_and(|n| n == "go")
+        && matches!(words.get(1).map(String::as_str), Some("run" | "test"))
+        && adapter.is_none_or(|a| a == AdapterKind::Delve)
+    {
+        return Ok((AdapterKind::Delve, from_go_command(cwd, &words)?));
     }
     let path = which(&first, cwd);
     let program = path
@@ -955,5 +1112,68 @@ mod tests {
         )
         .unwrap();
         assert_eq!(g.module.as_deref(), Some("pkg.mod"));
+    }
+
+    fn go_launch(root: &Path, command: &str) -> Result<ResolvedLaunch, BackendError> {
+        resolve(root, &LaunchRequest { command: Some(command.into()), ..Default::default() })
+    }
+
+    #[test]
+    fn go_test_and_go_run_commands_become_delve_launches() {
+        let root = scratch("gocmd");
+        write(&root, "go.mod", "module x\n");
+        write(&root, "main.go", "package main\nfunc main() {}\n");
+        write(&root, "calc/calc_test.go", "package calc\n");
+        let r = go_launch(&root, "go test ./calc -run '^TestAdd$' -v -race -tags 'a b' -args extra").unwrap();
+        assert_eq!(r.adapter, AdapterKind::Delve);
+        let calc = root.join("calc").display().to_string();
+        assert_eq!(r.arguments["mode"], json!("test"));
+        assert_eq!(r.arguments["program"], json!(calc));
+        // The test binary's own spelling of go test's flags; tests run in their package.
+        assert_eq!(r.arguments["args"], json!(["-test.run", "^TestAdd$", "-test.v", "extra"]));
+        assert_eq!(r.arguments["buildFlags"], json!("-race '-tags=a b'"));
+        assert_eq!(r.arguments["cwd"], json!(calc));
+        // The binary delve builds goes to a temporary directory, not into the project.
+        let out = r.arguments["output"].as_str().unwrap();
+        assert!(out.starts_with(&std::env::temp_dir().display().to_string()), "{out}");
+
+        let r = go_launch(&root, "go run . --port 8").unwrap();
+        assert_eq!((r.arguments["mode"].clone(), r.arguments["program"].clone()), (json!("debug"), json!(root.display().to_string())));
+        assert_eq!(r.arguments["args"], json!(["--port", "8"]));
+
+        for (bad, says) in [
+            ("go test ./...", "one package at a time"),
+            ("go test ./nope", "Go package './nope'"),
+            ("go test ./calc -json", "unsupported flag -json"),
+            ("go test ./calc -run", "-run needs a value"),
+        ] {
+            let e = go_launch(&root, bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn go_launch_json_modes_are_inferred_like_vscode_go() {
+        let root = scratch("golaunch");
+        write(&root, "main.go", "package main\n");
+        write(
+            &root,
+            ".vscode/launch.json",
+            r#"{"configurations": [
+                {"name": "pkg", "type": "go", "request": "launch", "mode": "auto", "program": "${workspaceFolder}"},
+                {"name": "bin", "type": "go", "request": "launch", "program": "${workspaceFolder}/app"},
+                {"name": "mine", "type": "go", "request": "launch", "mode": "test", "program": "${workspaceFolder}", "output": "/tmp/x"},
+                {"name": "entry", "type": "go", "request": "launch", "program": "${workspaceFolder}", "stopOnEntry": true}
+            ]}"#,
+        );
+        let get = |n: &str| resolve(&root, &LaunchRequest { configuration: Some(n.into()), ..Default::default() }).unwrap().arguments;
+        assert_eq!(get("pkg")["mode"], json!("debug"));
+        assert!(get("pkg")["output"].is_string());
+        assert_eq!(get("bin")["mode"], json!("exec"));
+        assert!(get("bin").get("output").is_none(), "exec mode builds nothing");
+        assert_eq!((get("mine")["mode"].clone(), get("mine")["output"].clone()), (json!("test"), json!("/tmp/x")));
+        // delve's stopOnEntry (before the runtime has a goroutine) becomes a stop at main.main.
+        let entry = resolve(&root, &LaunchRequest { configuration: Some("entry".into()), ..Default::default() }).unwrap();
+        assert!(entry.stop_on_entry && !entry.arguments.contains_key("stopOnEntry"), "{entry:?}");
     }
 }

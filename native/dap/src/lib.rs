@@ -32,6 +32,8 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(25);
 const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long an adapter may still deliver output after `terminated` before it is disconnected.
 const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
+/// How long a delve session's end waits for the exit status, once disconnected.
+const DELVE_EXIT_STATUS_WAIT: Duration = Duration::from_secs(1);
 const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 /// debugpy groups some members under synthetic nodes; they are not program values.
 const SYNTHETIC_GROUPS: &[&str] = &[
@@ -110,6 +112,11 @@ struct Session {
     process_id: Mutex<Option<u32>>,
     process_seen: Notify,
     exit_code: Mutex<Option<i64>>,
+    /// Notified when delve reports the exit status (as console output).
+    exit_seen: Notify,
+    /// The binary delve built for this session (modes debug/test): removed when it ends, as
+    /// delve itself does only when it is not killed first.
+    built_binary: Option<PathBuf>,
     /// Why the session ended, once it did.
     ended: Mutex<Option<String>>,
     stopped_sent: AtomicBool,
@@ -136,6 +143,35 @@ fn is_gdb_breakpoint_set_line(text: &str) -> bool {
     rest.and_then(|r| r.split_once(' ')).is_some_and(|(n, tail)| {
         !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && tail.starts_with("at 0x") && !tail.trim_end().contains('\n')
     })
+}
+
+/// The function a stop on entry is a breakpoint on, for adapters whose own stopOnEntry stops
+/// too early to be useful (lldb-dap: in the dynamic loader; delve: before the Go runtime runs).
+fn entry_function(adapter: AdapterKind) -> Option<&'static str> {
+    match adapter {
+        AdapterKind::Lldb => Some("main"),
+        AdapterKind::Delve => Some("main.main"),
+        AdapterKind::Debugpy | AdapterKind::Gdb => None,
+    }
+}
+
+/// Children of a process (Linux: /proc/PID/task/*/children; elsewhere none).
+fn child_pids(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    let mut out = Vec::new();
+    for t in tasks.flatten() {
+        let text = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+        out.extend(text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+    }
+    out
+}
+
+/// The exit status in delve's "Process 4242 has exited with status 1" console line.
+fn delve_exit_status(text: &str) -> Option<i64> {
+    let rest = text.trim().strip_prefix("Process ")?;
+    let (pid, rest) = rest.split_once(' ')?;
+    pid.parse::<u32>().ok()?;
+    rest.strip_prefix("has exited with status ")?.trim().parse().ok()
 }
 
 fn err_from(session: &Session, e: DapError) -> BackendError {
@@ -448,6 +484,9 @@ impl Session {
                 .arg("-9")
                 .arg(pid.to_string())
                 .status();
+        }
+        if let Some(bin) = &self.built_binary {
+            let _ = std::fs::remove_file(bin);
         }
     }
 }
@@ -962,7 +1001,7 @@ impl Inner {
                     first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
                 if entry {
                     reason = PauseReason::Entry;
-                    if s.adapter == AdapterKind::Lldb {
+                    if entry_function(s.adapter).is_some() {
                         // The entry breakpoint on main has served.
                         s.temp_ids.lock().unwrap().clear();
                         let _ = s
@@ -1058,6 +1097,29 @@ impl Inner {
             "exited" => {
                 *s.exit_code.lock().unwrap() = b.get("exitCode").and_then(Value::as_i64);
             }
+            "terminated" if s.adapter == AdapterKind::Delve => {
+                // delve sends no `exited` event: it says the exit status as console text when
+                // it is disconnected after the program ended (see delve_exit_status). The end
+                // is reported once that is known (bounded), so Stopped carries the exit code.
+                // The program is gone and its output already in dlv's stdout pipe, which is
+                // read to its end before the connection counts as closed: no grace needed.
+                s.terminated.store(true, Ordering::SeqCst);
+                let (inner, s) = (self.clone(), s.clone());
+                tokio::spawn(async move {
+                    let seen = s.exit_seen.notified();
+                    tokio::pin!(seen);
+                    seen.as_mut().enable();
+                    let _ = s
+                        .client
+                        .request("disconnect", json!({"terminateDebuggee": true}), DISCONNECT_TIMEOUT)
+                        .await;
+                    if s.exit_code.lock().unwrap().is_none() {
+                        let _ = tokio::time::timeout(DELVE_EXIT_STATUS_WAIT, seen).await;
+                    }
+                    inner.mark_ended(&s, "the debuggee terminated".into());
+                    s.shutdown().await
+                });
+            }
             "terminated" => {
                 s.terminated.store(true, Ordering::SeqCst);
                 self.mark_ended(s, "the debuggee terminated".into());
@@ -1071,11 +1133,16 @@ impl Inner {
                 });
             }
             transport::SYNTHETIC_CLOSED => {
-                let why = s
-                    .client
-                    .exit_info()
-                    .map(|e| e.describe())
-                    .unwrap_or_else(|| "adapter exited".into());
+                // An adapter that exits after the debuggee did (delve, once disconnected) ended
+                // because the program did.
+                let why = if s.terminated.load(Ordering::SeqCst) {
+                    "the debuggee terminated".into()
+                } else {
+                    s.client
+                        .exit_info()
+                        .map(|e| e.describe())
+                        .unwrap_or_else(|| "adapter exited".into())
+                };
                 self.mark_ended(s, why);
             }
             "output" => {
@@ -1094,6 +1161,16 @@ impl Inner {
                     "telemetry" => return,
                     _ => OutputCategory::Console,
                 };
+                if s.adapter == AdapterKind::Delve && category == OutputCategory::Console {
+                    if let Some(code) = delve_exit_status(&text) {
+                        *s.exit_code.lock().unwrap() = Some(code);
+                        s.exit_seen.notify_waiters();
+                    }
+                    // dlv's terminal-client banner, meaningless over DAP.
+                    if text.starts_with("Type 'dlv help'") {
+                        return;
+                    }
+                }
                 // Log-point output carries the breakpoint's source location (debugpy does).
                 let at = b
                     .pointer("/source/path")
@@ -1191,7 +1268,9 @@ impl Inner {
     async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
         let resolved: ResolvedLaunch = config::resolve(&self.root, &req)?;
         let (program, args) = adapter::command(resolved.adapter, resolved.python.as_deref())?;
-        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd)
+        let wire = adapter::wire(resolved.adapter);
+        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd, wire)
+            .await
             .map_err(|e| {
             BackendError::Failed(format!(
                 "cannot start the {} adapter ({program}): {e}; {}",
@@ -1213,6 +1292,11 @@ impl Inner {
             process_id: Mutex::new(None),
             process_seen: Notify::new(),
             exit_code: Mutex::new(None),
+            exit_seen: Notify::new(),
+            built_binary: (resolved.adapter == AdapterKind::Delve
+                && matches!(resolved.arguments.get("mode").and_then(Value::as_str), Some("debug" | "test")))
+            .then(|| resolved.arguments.get("output").and_then(Value::as_str).map(PathBuf::from))
+            .flatten(),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
@@ -1358,12 +1442,15 @@ impl Inner {
         }
         self.sync_all_lines(s).await?;
         self.sync_exceptions(s).await?;
-        if s.stop_on_entry && s.adapter == AdapterKind::Lldb && r.request == "launch" {
+        if s.stop_on_entry
+            && r.request == "launch"
+            && let Some(main) = entry_function(s.adapter)
+        {
             // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
             let body = s
                 .req(
                     "setFunctionBreakpoints",
-                    json!({"breakpoints": [{"name": "main"}]}),
+                    json!({"breakpoints": [{"name": main}]}),
                 )
                 .await?;
             for b in body
@@ -1392,9 +1479,15 @@ impl Inner {
                 *st = SessionState::Running;
             }
         }
+        // delve sends no `process` event; the program it launched (stopped until
+        // configurationDone) is its only child by now. Known, it is killed with the session.
+        if r.request == "launch" && s.adapter == AdapterKind::Delve {
+            let child = s.client.pid().and_then(|p| child_pids(p).into_iter().next());
+            *s.process_id.lock().unwrap() = child;
+        }
         // The process id comes in an event right after the launch; wait briefly for it so the
         // returned SessionInfo carries it (event-driven, bounded).
-        if r.request == "launch" && s.process_id.lock().unwrap().is_none() {
+        if r.request == "launch" && s.adapter != AdapterKind::Delve && s.process_id.lock().unwrap().is_none() {
             let seen = s.process_seen.notified();
             tokio::pin!(seen);
             seen.as_mut().enable();
@@ -2206,7 +2299,15 @@ impl Drop for DapBackend {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_signal;
+    use super::{delve_exit_status, parse_signal};
+
+    #[test]
+    fn delve_console_gives_the_exit_status() {
+        assert_eq!(delve_exit_status("Process 12227 has exited with status 0\n"), Some(0));
+        assert_eq!(delve_exit_status("Process 9 has exited with status 1"), Some(1));
+        assert_eq!(delve_exit_status("Detaching and terminating target process\n"), None);
+        assert_eq!(delve_exit_status("Process x has exited with status 2"), None);
+    }
 
     #[test]
     fn gdb_info_program_names_the_signal() {

@@ -1,6 +1,7 @@
-//! A typed DAP client over an adapter process's stdio (helix-dap style): one reader task per
-//! adapter process, requests correlated by `seq` through a oneshot each, events on a channel,
-//! reverse requests answered, adapter stderr kept for error messages.
+//! A typed DAP client over an adapter process's stdio or a TCP socket it listens on (helix-dap
+//! style): one reader task per adapter process, requests correlated by `seq` through a oneshot
+//! each, events on a channel, reverse requests answered, adapter stderr kept for error messages.
+//! The byte stream is the only difference between the two wires; everything above it is shared.
 
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -8,8 +9,8 @@ use std::process::Stdio;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// Commands that make the debuggee run. A synthetic `_resumed` event is queued when such a
@@ -72,9 +73,27 @@ impl ExitInfo {
     }
 }
 
+/// How an adapter speaks DAP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// On its stdin/stdout (debugpy, gdb, lldb-dap).
+    Stdio,
+    /// On a TCP port it picks and prints ("DAP server listening at: 127.0.0.1:PORT", as
+    /// `dlv dap --listen 127.0.0.1:0` does). Its stdout and stderr then carry the debuggee's
+    /// output, which is passed on as `output` events.
+    Tcp,
+}
+
+/// How long an adapter on [`Wire::Tcp`] may take to print its address, and then to accept.
+const LISTEN_TIMEOUT: Duration = Duration::from_secs(15);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+type Reader = Box<dyn AsyncRead + Send + Unpin>;
+type Writer = Box<dyn AsyncWrite + Send + Unpin>;
+
 pub struct Client {
     name: String,
-    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+    writer: tokio::sync::Mutex<Option<Writer>>,
     seq: AtomicI64,
     pending: Pending,
     stderr_tail: Arc<Mutex<String>>,
@@ -87,61 +106,68 @@ pub struct Client {
 const STDERR_TAIL: usize = 2000;
 
 impl Client {
-    /// Starts `program args…` as a debug adapter speaking DAP on stdio.
-    pub fn spawn(
+    /// Starts `program args…` as a debug adapter speaking DAP over `wire`. Errors name what
+    /// the adapter printed when it did not come up.
+    pub async fn spawn(
         name: &str,
         program: &str,
         args: &[String],
         cwd: &std::path::Path,
+        wire: Wire,
     ) -> std::io::Result<(Arc<Client>, mpsc::UnboundedReceiver<DapEvent>)> {
         let mut cmd = Command::new(program);
         cmd.args(args)
             .current_dir(cwd)
-            .stdin(Stdio::piped())
+            .stdin(if wire == Wire::Stdio { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // The adapter (and with it, for debugpy and gdb, the debuggee) must not outlive us.
             .kill_on_drop(true);
         let mut child = cmd.spawn()?;
-        let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let stderr_tail = Arc::new(Mutex::new(String::new()));
+        // Over TCP, stderr is the debuggee's (the adapter's own logging is off by default).
+        let forward = (wire == Wire::Tcp).then(|| ("stderr", events_tx.clone()));
+        let stderr_task = tokio::spawn(pump_output(stderr, Some(stderr_tail.clone()), forward));
+        let (reader, writer, stdout_task) = match wire {
+            Wire::Stdio => {
+                let r: Reader = Box::new(stdout);
+                let w: Writer = Box::new(child.stdin.take().expect("piped stdin"));
+                (r, w, None)
+            }
+            Wire::Tcp => match connect(&mut child, stdout, &events_tx).await {
+                Ok((r, w, task)) => (r, w, Some(task)),
+                Err(e) => {
+                    let _ = child.start_kill();
+                    let _ = tokio::time::timeout(Duration::from_secs(1), stderr_task).await;
+                    let tail = stderr_tail.lock().unwrap().trim().to_string();
+                    return Err(std::io::Error::other(if tail.is_empty() {
+                        e
+                    } else {
+                        format!("{e}; its stderr: {tail}")
+                    }));
+                }
+            },
+        };
         let (exit_tx, exit_rx) = watch::channel(None);
         let client = Arc::new(Client {
             name: name.to_string(),
-            stdin: tokio::sync::Mutex::new(stdin),
+            writer: tokio::sync::Mutex::new(Some(writer)),
             seq: AtomicI64::new(1),
             pending: Arc::new(Mutex::new(HashMap::new())),
-            stderr_tail: Arc::new(Mutex::new(String::new())),
+            stderr_tail,
             child: Arc::new(tokio::sync::Mutex::new(Some(child))),
             exit: exit_rx,
             events: events_tx.clone(),
-        });
-        // stderr: keep a bounded tail for error messages.
-        let tail = client.stderr_tail.clone();
-        let stderr_task = tokio::spawn(async move {
-            let mut lines = BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                tracing::debug!(target: "dap.stderr", "{line}");
-                let mut t = tail.lock().unwrap();
-                t.push_str(&line);
-                t.push('\n');
-                if t.len() > STDERR_TAIL {
-                    let cut = t.len() - STDERR_TAIL;
-                    let cut = (cut..t.len())
-                        .find(|i| t.is_char_boundary(*i))
-                        .unwrap_or(t.len());
-                    t.drain(..cut);
-                }
-            }
         });
         let weak = Arc::downgrade(&client);
         let pending = client.pending.clone();
         let tail = client.stderr_tail.clone();
         let child_slot = client.child.clone();
         tokio::spawn(async move {
-            let reason = read_loop(stdout, &pending, &events_tx, &weak).await;
+            let reason = read_loop(reader, &pending, &events_tx, &weak).await;
             tracing::debug!("adapter output closed: {reason}");
             // Collect the exit status (the process may still be shutting down).
             let code = {
@@ -160,6 +186,10 @@ impl Client {
             // stderr reaches EOF when the process exited: let its task drain it so the error
             // message carries the adapter's last words.
             let _ = tokio::time::timeout(Duration::from_secs(1), stderr_task).await;
+            // Over TCP the debuggee's last output is on stdout: passed on before "closed".
+            if let Some(t) = stdout_task {
+                let _ = tokio::time::timeout(Duration::from_secs(1), t).await;
+            }
             let info = ExitInfo {
                 code,
                 stderr_tail: tail.lock().unwrap().clone(),
@@ -194,9 +224,9 @@ impl Client {
         let body = serde_json::to_vec(msg).expect("json");
         let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
         frame.extend_from_slice(&body);
-        let mut guard = self.stdin.lock().await;
+        let mut guard = self.writer.lock().await;
         let ok = match guard.as_mut() {
-            Some(stdin) => stdin.write_all(&frame).await.is_ok() && stdin.flush().await.is_ok(),
+            Some(w) => w.write_all(&frame).await.is_ok() && w.flush().await.is_ok(),
             None => false,
         };
         drop(guard);
@@ -287,12 +317,17 @@ impl Client {
         let _ = self.write(&msg).await;
     }
 
+    /// The adapter process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.try_lock().ok()?.as_ref()?.id()
+    }
+
     /// Kills the adapter process (and so, for launched debuggees, the debuggee).
     pub async fn kill(&self) {
         if let Some(c) = self.child.lock().await.as_mut() {
             let _ = c.start_kill();
         }
-        *self.stdin.lock().await = None;
+        *self.writer.lock().await = None;
     }
 }
 
@@ -317,6 +352,140 @@ impl Drop for Client {
             let _ = c.start_kill();
         }
     }
+}
+
+/// Appends `text` to a bounded tail (the last STDERR_TAIL bytes, cut at a char boundary).
+fn push_tail(tail: &Mutex<String>, text: &str) {
+    let mut t = tail.lock().unwrap();
+    t.push_str(text);
+    if t.len() > STDERR_TAIL {
+        let cut = t.len() - STDERR_TAIL;
+        let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
+        t.drain(..cut);
+    }
+}
+
+/// Reads an adapter's output stream to its end: kept in `tail` (for error messages) and, with
+/// `forward`, passed on as `output` events of that category as it comes (not line by line: a
+/// prompt without a newline is shown before the program pauses).
+async fn pump_output<R: AsyncRead + Unpin>(
+    mut r: R,
+    tail: Option<Arc<Mutex<String>>>,
+    forward: Option<(&'static str, mpsc::UnboundedSender<DapEvent>)>,
+) {
+    let mut buf = vec![0u8; 8192];
+    // Bytes of a UTF-8 character split across two reads.
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let n = match r.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        carry.extend_from_slice(&buf[..n]);
+        let valid = match std::str::from_utf8(&carry) {
+            Ok(_) => carry.len(),
+            // An incomplete character at the end waits for the next read; invalid bytes don't.
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => carry.len(),
+        };
+        let text = String::from_utf8_lossy(&carry[..valid]).into_owned();
+        carry.drain(..valid);
+        if text.is_empty() {
+            continue;
+        }
+        tracing::debug!(target: "dap.output", "{}", text.trim_end());
+        if let Some(t) = &tail {
+            push_tail(t, &text);
+        }
+        if let Some((category, tx)) = &forward {
+            let _ = tx.send(DapEvent {
+                event: "output".into(),
+                body: json!({"category": category, "output": text}),
+            });
+        }
+    }
+}
+
+/// The address in a line like "DAP server listening at: 127.0.0.1:38127" (delve's wording;
+/// "listening at"/"listening on" followed by host:port).
+pub fn listen_address(line: &str) -> Option<std::net::SocketAddr> {
+    let lower = line.to_ascii_lowercase();
+    let at = lower.find("listening at").or_else(|| lower.find("listening on"))?;
+    line[at..]
+        .split_whitespace()
+        .find_map(|w| w.trim_end_matches(['.', ',']).parse().ok())
+}
+
+/// Waits (bounded) for a TCP adapter to print its address, connects, and passes the rest of its
+/// stdout on as the debuggee's output.
+async fn connect(
+    child: &mut Child,
+    stdout: tokio::process::ChildStdout,
+    events: &mpsc::UnboundedSender<DapEvent>,
+) -> Result<(Reader, Writer, tokio::task::JoinHandle<()>), String> {
+    let mut out = BufReader::new(stdout);
+    let mut said = String::new();
+    let found = tokio::time::timeout(LISTEN_TIMEOUT, async {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match out.read_line(&mut line).await {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            if let Some(addr) = listen_address(&line) {
+                return Some(addr);
+            }
+            said.push_str(&line);
+        }
+    })
+    .await;
+    let printed = |said: &str| {
+        let said = said.trim();
+        if said.is_empty() {
+            "it printed nothing on stdout".to_string()
+        } else {
+            format!("its stdout: {}", said.chars().take(STDERR_TAIL).collect::<String>())
+        }
+    };
+    let addr = match found {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            let code = tokio::time::timeout(Duration::from_secs(2), child.wait())
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .and_then(|s| s.code());
+            return Err(format!(
+                "the adapter ended (exit code {}) without printing the address it listens on; {}",
+                code.map(|c| c.to_string()).unwrap_or_else(|| "unknown".into()),
+                printed(&said)
+            ));
+        }
+        Err(_) => {
+            return Err(format!(
+                "the adapter printed no 'listening at HOST:PORT' line within {} s; {}",
+                LISTEN_TIMEOUT.as_secs(),
+                printed(&said)
+            ));
+        }
+    };
+    let stream = match tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr)).await {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => return Err(format!("cannot connect to the adapter at {addr}: {e}")),
+        Err(_) => {
+            return Err(format!(
+                "the adapter did not accept a connection at {addr} within {} s",
+                CONNECT_TIMEOUT.as_secs()
+            ));
+        }
+    };
+    // Requests are small writes answered at once: Nagle would hold each for an ACK.
+    let _ = stream.set_nodelay(true);
+    let (r, w) = stream.into_split();
+    // What stdout said before the address is adapter chatter; after it, the debuggee speaks.
+    let task = tokio::spawn(pump_output(out, None, Some(("stdout", events.clone()))));
+    Ok((Box::new(r), Box::new(w), task))
 }
 
 async fn read_message<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> Result<Value, String> {
@@ -414,5 +583,21 @@ async fn read_loop<R: AsyncRead + Unpin>(
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listen_address;
+
+    #[test]
+    fn finds_the_address_an_adapter_listens_on() {
+        assert_eq!(
+            listen_address("DAP server listening at: 127.0.0.1:38127\n"),
+            Some("127.0.0.1:38127".parse().unwrap())
+        );
+        assert_eq!(listen_address("listening on [::1]:4711."), Some("[::1]:4711".parse().unwrap()));
+        assert_eq!(listen_address("Type 'dlv help' for list of commands."), None);
+        assert_eq!(listen_address("listening at: nowhere"), None);
     }
 }

@@ -167,3 +167,30 @@ async fn gdb_without_dap_is_refused_with_a_how_to() {
         "{msg}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delve_that_never_listens_is_a_clear_error_with_its_output() {
+    let h = Harness::new("misc", "dlv_cannot_listen");
+    std::fs::write(h.root.join("main.go"), "package main\n\nfunc main() {}\n").unwrap();
+    // Only this test of this binary starts delve, so the process-wide variable is safe here.
+    unsafe { std::env::set_var("DEBUGGER_MCP_DLV", h.file("dlv-cannot-listen")) };
+    let err = h
+        .backend
+        .launch(
+            &h.project,
+            LaunchRequest {
+                command: Some("main.go".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+    unsafe { std::env::remove_var("DEBUGGER_MCP_DLV") };
+    assert!(err.contains("cannot start the delve adapter"), "{err}");
+    assert!(err.contains("exit code 1") && err.contains("without printing the address"), "{err}");
+    // What it said on both streams, and how to get a working delve.
+    assert!(err.contains("Type 'dlv help'") && err.contains("address already in use"), "{err}");
+    assert!(err.contains("apt install delve"), "{err}");
+    assert!(h.backend.sessions(&h.project).await.unwrap().is_empty());
+}

@@ -3,8 +3,9 @@
 //! a backend without it (headless DAP) gets a command line instead:
 //! - pytest node ids → `python3 -m pytest -q <node id>` under debugpy;
 //! - gtest/ctest → `<binary> --gtest_filter=<id>` under gdb;
-//! - anything else (JUnit, Go) → refused with the reason: the headless backend cannot drive
-//!   delve yet (it speaks DAP over TCP only), and JUnit needs the IDE.
+//! - Go `calc/calc_test.go::TestAdd` (file::test, `/sub` for a subtest, like pytest's ids) →
+//!   `go test <the file's package> -run '^TestAdd$'` under delve (mode "test");
+//! - anything else (JUnit) → refused: it needs the IDE.
 //!
 //! A test id that selects nothing ends the session at once; that is reported as an error naming
 //! the id, with the runner's last output lines, instead of a silent "it ended".
@@ -22,12 +23,13 @@ use serde_json::json;
 pub enum Framework {
     Pytest,
     Gtest,
+    Go,
     /// Whatever the IDE recognises for the id (JUnit `pkg.Class#method`, Go `TestX`, ...).
     Ide,
 }
 
 /// # Debug a test
-/// Debug one test by id to its first pause: pytest 'tests/t.py::test_x', gtest 'Suite.Case' + binary, or any the IDE knows.
+/// Debug one test by id to its first pause: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary, or any the IDE knows.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]
@@ -52,6 +54,8 @@ fn infer(a: &DebugTest) -> Framework {
         Framework::Gtest
     } else if a.test_id.split("::").next().is_some_and(|f| f.ends_with(".py")) {
         Framework::Pytest
+    } else if a.test_id.split("::").next().is_some_and(|f| f.ends_with("_test.go")) {
+        Framework::Go
     } else {
         Framework::Ide
     }
@@ -61,6 +65,7 @@ fn name(f: Framework) -> &'static str {
     match f {
         Framework::Pytest => "pytest",
         Framework::Gtest => "gtest",
+        Framework::Go => "go",
         Framework::Ide => "ide",
     }
 }
@@ -80,13 +85,41 @@ fn command(c: &Call<'_>, root: &str, f: Framework, a: &DebugTest) -> Result<(Str
             let path = c.file_in_project(root, bin)?;
             Ok((format!("{} {}", quote(&path), quote(&format!("--gtest_filter={}", a.test_id))), Some("gdb".into()), Some(path)))
         }
-        // Go tests would need delve, which the headless backend cannot drive yet (dlv speaks
-        // DAP over TCP only).
+        Framework::Go => {
+            let (file, test) = a.test_id.split_once("::").unwrap_or((&a.test_id, ""));
+            let path = c.file_in_project(root, file).map_err(|e| ToolError(format!("unknown test id '{}': {}", a.test_id, e.0)))?;
+            if test.is_empty() || test.split('/').any(str::is_empty) {
+                return Err(ToolError(format!(
+                    "test id '{}' names no test: give 'path/x_test.go::TestName' (a subtest: 'path/x_test.go::TestName/case')",
+                    a.test_id
+                )));
+            }
+            let dir = std::path::Path::new(&path).parent().map(|d| d.display().to_string()).unwrap_or_else(|| root.to_string());
+            Ok((format!("go test {} -run {}", quote(&dir), quote(&go_run_pattern(test))), Some("delve".into()), Some(path)))
+        }
         Framework::Ide => Err(ToolError(format!(
-            "cannot run test '{}' headless: give a pytest node id ('tests/test_x.py::test_y') or a gtest name with `binary` (Go and JUnit tests: in the IDE)",
+            "cannot run test '{}' headless: give a pytest node id ('tests/test_x.py::test_y'), a Go test ('calc/calc_test.go::TestAdd') or a gtest name with `binary` (JUnit tests: in the IDE)",
             a.test_id
         ))),
     }
+}
+
+/// `go test -run` pattern selecting exactly one test (or subtest): each `/`-separated level
+/// anchored, with regexp metacharacters escaped (subtest names may contain them).
+fn go_run_pattern(test: &str) -> String {
+    test.split('/')
+        .map(|level| {
+            let escaped: String = level
+                .chars()
+                .flat_map(|ch| {
+                    let meta = r"\.+*?()|[]{}^$".contains(ch);
+                    meta.then_some('\\').into_iter().chain(std::iter::once(ch))
+                })
+                .collect();
+            format!("^{escaped}$")
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The runner's last lines of output, to show why a test selected nothing or failed.
@@ -104,6 +137,7 @@ fn selected_nothing(f: Framework, exit: Option<i64>, tail: &[String]) -> bool {
     match f {
         Framework::Pytest => matches!(exit, Some(4 | 5)) || tail.iter().any(|l| l.contains("no tests ran") || l.contains("ERROR: not found")),
         Framework::Gtest => tail.iter().any(|l| l.contains("Running 0 tests")),
+        Framework::Go => tail.iter().any(|l| l.contains("no tests to run")),
         Framework::Ide => false,
     }
 }
@@ -114,7 +148,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
     let backend = c.engine.backend.clone();
     // Ids naming a file are checked before anything starts or the user is asked.
     let headless = command(c, &root, f, &a);
-    if let (Framework::Pytest | Framework::Gtest, Err(e)) = (f, &headless) {
+    if let (Framework::Pytest | Framework::Gtest | Framework::Go, Err(e)) = (f, &headless) {
         return Err(e.clone());
     }
     let file = headless.as_ref().ok().and_then(|(_, _, file)| file.clone());
@@ -165,7 +199,8 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
             return Err(ToolError(format!(
                 "unknown test id '{}': the {} run selected no test (exit code {}). Last output:\n{}",
                 a.test_id,
-                name(f),
+                // "the go run" would read as the `go run` command.
+                if f == Framework::Go { "go test" } else { name(f) },
                 exit.map(|e| e.to_string()).unwrap_or_else(|| "unknown".into()),
                 tail.join("\n")
             )));
@@ -203,5 +238,13 @@ mod tests {
         assert!(selected_nothing(Framework::Pytest, Some(1), &["ERROR: not found: /p/t.py::nope".into()]));
         assert!(!selected_nothing(Framework::Pytest, Some(1), &["1 failed".into()]));
         assert!(selected_nothing(Framework::Gtest, Some(0), &["[==========] Running 0 tests from 0 test suites.".into()]));
+        assert!(selected_nothing(Framework::Go, Some(0), &["testing: warning: no tests to run".into(), "PASS".into()]));
+        assert!(!selected_nothing(Framework::Go, Some(0), &["PASS".into()]));
+    }
+
+    #[test]
+    fn go_test_ids_select_exactly_one_test() {
+        assert_eq!(go_run_pattern("TestAdd"), "^TestAdd$");
+        assert_eq!(go_run_pattern("TestAdd/neg_(2)"), r"^TestAdd$/^neg_\(2\)$");
     }
 }

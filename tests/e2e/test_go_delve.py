@@ -1,0 +1,97 @@
+"""Go under delve end to end: `debug_test` with a Go test id and a session started by a `go run`
+command, through the real `debugger-mcp serve` (headless DAP backend, `dlv dap` over TCP) and
+the Python MCP SDK, on a copy of tests/e2e/projects/go (brave mode on).
+
+Line numbers are those of projects/go/main.go and projects/go/calc/calc_test.go.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import cleanup, output_text, start, var
+
+LONG = 55000
+
+
+@pytest.fixture(scope="module")
+def go_mod():
+    if not shutil.which("dlv") or not shutil.which("go"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
+    server, client = start("go", "brave_mode = true\n")
+    yield server.project, client
+    client.close()
+    assert server.stop() == 0
+
+
+@pytest.fixture
+def go(go_mod):
+    project, m = go_mod
+    cleanup(m)
+    yield project, m
+    cleanup(m)
+
+
+def test_debug_test_go_id_stops_in_the_selected_test(go):
+    project, m = go
+    add = m.ok("set_breakpoint", {"file_path": "calc/calc_test.go", "line": 7})
+    # The same line of TestAddNegative: `-run ^TestAdd$` must leave that test out.
+    m.ok("set_breakpoint", {"file_path": "calc/calc_test.go", "line": 14})
+    r = m.ok("debug_test", {"test_id": "calc/calc_test.go::TestAdd"})
+    assert r["framework"] == "go" and r["state"] == "paused", r
+    p = r["pause"]
+    assert p["breakpoint_ids"] == [add["id"]], p
+    assert p["location"] == {"file": str(project / "calc" / "calc_test.go"), "line": 7, "class": "example.com/gofixture/calc", "method": "TestAdd"}, p
+    assert var(m.ok("get_variables")["variables"], "got")["value"] == "5"
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0, end
+    assert "PASS" in output_text(m, r["session_id"], expect="PASS")
+
+
+def test_debug_test_go_without_breakpoint_reports_the_verdict(go):
+    _, m = go
+    r = m.ok("debug_test", {"test_id": "calc/calc_test.go::TestAddNegative"})
+    assert r["state"] == "stopped" and "passed" in r["message"], r
+
+
+def test_debug_test_unknown_go_ids_are_errors(go):
+    _, m = go
+    e = m.err("debug_test", {"test_id": "calc/calc_test.go::TestNope"})
+    assert e.startswith("unknown test id 'calc/calc_test.go::TestNope': the go test run selected no test") and "no tests to run" in e, e
+    e = m.err("debug_test", {"test_id": "calc/missing_test.go::TestAdd"})
+    assert e.startswith("unknown test id") and "not found" in e, e
+    e = m.err("debug_test", {"test_id": "calc/calc_test.go::"})
+    assert "names no test" in e, e
+
+
+def test_go_run_command_breakpoint_variables_evaluate_step(go):
+    project, m = go
+    bp = m.ok("set_breakpoint", {"file_path": "main.go", "line": 17})
+    r = m.ok("start_debug_session", {"command": "go run .", "wait_for_pause": True, "timeout_ms": LONG})
+    p = r["pause"]
+    assert r["state"] == "paused" and p["breakpoint_ids"] == [bp["id"]], r
+    assert p["location"] == {"file": str(project / "main.go"), "line": 17, "class": "main", "method": "total"}, p
+    vs = m.ok("get_variables")["variables"]
+    assert (var(vs, "sum")["value"], var(vs, "p")["value"]) == ("0", "3")
+    assert m.ok("evaluate_expression", {"expression": "sum + p*10"})["result"]["value"] == "30"
+    s = m.ok("step_into")
+    # delve stops on the `func Add(...)` line first (the function's prologue).
+    assert s["location"] == {"file": str(project / "calc" / "calc.go"), "line": 4, "class": "example.com/gofixture/calc", "method": "Add"}, s
+    assert m.ok("step_over")["location"]["line"] == 5
+    m.ok("remove_breakpoint", {"breakpoint_id": bp["id"]})
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0, end
+    assert "order 7: 2 items, total 12" in output_text(m, r["session_id"], expect="total 12")
+
+
+def test_debug_test_go_subtest_runs_only_that_case(go):
+    _, m = go
+    bp = m.ok("set_breakpoint", {"file_path": "calc/calc_test.go", "line": 29})
+    r = m.ok("debug_test", {"test_id": "calc/calc_test.go::TestTable/negative"})
+    assert r["state"] == "paused" and r["pause"]["breakpoint_ids"] == [bp["id"]], r
+    assert m.ok("evaluate_expression", {"expression": "c.name"})["result"]["value"] == '"negative"'
+    # The "small" case is left out: the next stop is the end of the run.
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and end["exit_code"] == 0, end
