@@ -95,6 +95,24 @@ async def test_logging_level_gates_tool_outcome_notifications(sidecar):
             assert "'s94'" in str(note.data), f"a warning was logged at level error: {note.data}"
 
 
+async def test_logging_level_is_per_connection(sidecar):
+    """One client's logging/setLevel does not make the server log to another client."""
+    quiet, loud = _LogInbox(), _LogInbox()
+    async with streamable_http_client(sidecar.url) as qs, streamable_http_client(sidecar.url) as ls:
+        async with ClientSession(qs[0], qs[1], logging_callback=quiet.callback) as q, \
+                ClientSession(ls[0], ls[1], logging_callback=loud.callback) as l:
+            await q.initialize()
+            await l.initialize()
+            await l.set_logging_level("warning")
+            await _failed_call(q, "s95")  # the quiet client never asked: must not be logged to it
+            await _failed_call(l, "s96")
+            assert "'s96'" in str((await loud.next()).data)
+            await q.set_logging_level("warning")
+            await _failed_call(q, "s97")
+            note = await quiet.next()
+            assert "'s97'" in str(note.data), f"logged to a client that had not set a level: {note.data}"
+
+
 # --- Streamable HTTP, stateless 2026-07-28 ----------------------------------------------------
 
 async def test_streamable_http_stateless_2026(sidecar):
