@@ -51,28 +51,66 @@ async def test_streamable_http_initialize_era_engine_tools(sidecar):
         assert not result.is_error, result
 
 
+class _LogInbox:
+    """The client's notifications/message, in arrival order. The server sends them on the
+    standalone GET stream, which is not ordered with the POST stream that carries the tool result:
+    a call can return before its log line arrives. So the test waits for each line it expects
+    (with a deadline), and proves a line was *not* sent by waiting for a later, expected one:
+    the GET stream is FIFO, so anything sent before it would have arrived first."""
+
+    def __init__(self):
+        self._send, self._receive = anyio.create_memory_object_stream(64)
+
+    async def callback(self, params):
+        await self._send.send(params)
+
+    async def next(self):
+        with anyio.fail_after(10):
+            return await self._receive.receive()
+
+
+async def _failed_call(session, sid):
+    assert (await session.call_tool("get_stack_trace", {"session_id": sid})).is_error
+
+
 async def test_logging_level_gates_tool_outcome_notifications(sidecar):
     """Nothing is logged until the client asks; after logging/setLevel, a failed call is logged at
     warning, and a level above warning silences it again."""
-    received = []
-
-    async def on_log(params):
-        received.append(params)
-
+    inbox = _LogInbox()
     async with streamable_http_client(sidecar.url) as streams:
-        async with ClientSession(streams[0], streams[1], logging_callback=on_log) as session:
+        async with ClientSession(streams[0], streams[1], logging_callback=inbox.callback) as session:
             await session.initialize()
-            bad = {"session_id": "s99"}
-            assert (await session.call_tool("get_stack_trace", bad)).is_error
-            assert received == [], "logged before the client set a level"
+            await _failed_call(session, "s91")  # before any setLevel: must not be logged
             await session.set_logging_level("warning")
-            assert (await session.call_tool("get_stack_trace", bad)).is_error
-            assert len(received) == 1, received
-            assert received[0].level == "warning" and received[0].logger == "debugger-mcp"
-            assert "get_stack_trace failed" in str(received[0].data), received[0].data
+            await _failed_call(session, "s92")
+            note = await inbox.next()
+            assert "'s92'" in str(note.data), f"logged before the client set a level: {note.data}"
+            assert note.level == "warning" and note.logger == "debugger-mcp", note
+            assert "get_stack_trace failed" in str(note.data), note.data
             await session.set_logging_level("error")
-            assert (await session.call_tool("get_stack_trace", bad)).is_error
-            assert len(received) == 1, "a warning was logged although the client asked for error and above"
+            await _failed_call(session, "s93")  # a warning: must not be logged at "error"
+            await session.set_logging_level("warning")
+            await _failed_call(session, "s94")
+            note = await inbox.next()
+            assert "'s94'" in str(note.data), f"a warning was logged at level error: {note.data}"
+
+
+async def test_logging_level_is_per_connection(sidecar):
+    """One client's logging/setLevel does not make the server log to another client."""
+    quiet, loud = _LogInbox(), _LogInbox()
+    async with streamable_http_client(sidecar.url) as qs, streamable_http_client(sidecar.url) as ls:
+        async with ClientSession(qs[0], qs[1], logging_callback=quiet.callback) as q, \
+                ClientSession(ls[0], ls[1], logging_callback=loud.callback) as l:
+            await q.initialize()
+            await l.initialize()
+            await l.set_logging_level("warning")
+            await _failed_call(q, "s95")  # the quiet client never asked: must not be logged to it
+            await _failed_call(l, "s96")
+            assert "'s96'" in str((await loud.next()).data)
+            await q.set_logging_level("warning")
+            await _failed_call(q, "s97")
+            note = await quiet.next()
+            assert "'s97'" in str(note.data), f"logged to a client that had not set a level: {note.data}"
 
 
 # --- Streamable HTTP, stateless 2026-07-28 ----------------------------------------------------

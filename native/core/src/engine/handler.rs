@@ -47,8 +47,9 @@ pub struct McpHandler {
     subscriber: Arc<OnceLock<Arc<Subscriber>>>,
     /// Minimum level of `notifications/message` the client asked for with `logging/setLevel`
     /// (initialize-era revisions; SEP-2577 drops logging from 2026-07-28). `None` until a client
-    /// sets one: agents pay for every token, so nothing is logged unasked. The level is shared by
-    /// the clients of one server: the last `setLevel` wins.
+    /// sets one: agents pay for every token, so nothing is logged unasked. Per connection, like
+    /// `subscriber` (MCP: the level is what *this* client wants to receive): one agent asking for
+    /// logs must not start logging to every other agent of the server.
     #[allow(deprecated)]
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
     /// Host-specific sentence appended to the instructions (e.g. the stdio bridge saying it
@@ -115,7 +116,7 @@ impl Clone for McpHandler {
         Self {
             engine: self.engine.clone(),
             subscriber: Arc::default(),
-            log_level: self.log_level.clone(),
+            log_level: Arc::default(),
             instructions_note: self.instructions_note.clone(),
         }
     }

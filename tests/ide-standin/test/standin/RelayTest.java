@@ -79,31 +79,44 @@ class RelayTest {
         }
     }
 
+    static long activeHttp() throws Exception {
+        return (Long) Json.obj(NativeBridge.status()).get("active_http");
+    }
+
+    /**
+     * Waits (5 s at most) until Rust counts [expected] relay tasks. A task leaves the count only
+     * after its last write to the responder, so a client holding a complete response can still
+     * see its task counted for a moment: a snapshot taken right after a request races it.
+     */
+    static void awaitActiveHttp(long expected, String why) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        long active;
+        while ((active = activeHttp()) != expected && System.nanoTime() < deadline) Thread.sleep(10);
+        assertEquals(expected, active, why);
+    }
+
     @Test
     void aClientThatDisconnectsMidStreamCancelsTheRustTask() throws Exception {
         String sid = initialize();
-        long before = (Long) Json.obj(NativeBridge.status()).get("active_http");
+        // The tests of this class run one at a time and wait for their responses: once the
+        // tasks of initialize() have ended, nothing is in flight.
+        awaitActiveHttp(0, "a relay task outlived its completed request");
         try (Socket s = new Socket("127.0.0.1", port)) {
             OutputStream o = s.getOutputStream();
             o.write(("GET /debugger-mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: text/event-stream\r\n"
                     + "Mcp-Session-Id: " + sid + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             o.flush();
             InputStream in = s.getInputStream();
+            // Read up to the end of the response head (it may come in more than one read).
+            StringBuilder head = new StringBuilder();
             byte[] buf = new byte[4096];
-            int n = in.read(buf);
-            String head = new String(buf, 0, Math.max(n, 0), StandardCharsets.US_ASCII);
-            assertTrue(head.startsWith("HTTP/1.1 200") && head.toLowerCase().contains("text/event-stream"), head);
+            int n;
+            while (head.indexOf("\r\n\r\n") < 0 && (n = in.read(buf)) > 0) head.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
+            assertTrue(head.toString().startsWith("HTTP/1.1 200") && head.toString().toLowerCase().contains("text/event-stream"), head.toString());
             // The SSE stream stays open: the Rust task is alive while the client is connected.
-            Thread.sleep(200);
-            assertEquals(before + 1, (Long) Json.obj(NativeBridge.status()).get("active_http"));
+            awaitActiveHttp(1, "the open SSE stream's task must be running");
         }
-        long deadline = System.currentTimeMillis() + 5000;
-        long active;
-        do {
-            Thread.sleep(20);
-            active = (Long) Json.obj(NativeBridge.status()).get("active_http");
-        } while (active > before && System.currentTimeMillis() < deadline);
-        assertEquals(before, active, "the stream's task must end when the client disconnects");
+        awaitActiveHttp(0, "the stream's task must end when the client disconnects");
     }
 
     @Test
