@@ -11,9 +11,8 @@ import shutil
 
 import pytest
 
-from conftest import cleanup, output_text, start, var
+from conftest import LONG, cleanup, output_text, start, var
 
-LONG = 55000
 
 
 @pytest.fixture(scope="module")
