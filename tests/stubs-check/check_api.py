@@ -585,17 +585,21 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
                 left_dumps = True
                 continue
             found = find_member(d["members"], key) is not None
+            if name == "<init>":
+                break  # constructors are not inherited: the owner's list decides
             queue += list(d["supers"])
             if not d["supers"] and dump_kind(d["flags"]) == "class":
                 left_dumps = True  # java.lang.Object / unlisted superclass
         if not found and not left_dumps:
-            errors.append(f"plugin calls {owner}.{key}, which the API dump does not list")
+            errors.append(f"plugin calls {owner}.{key}, which the API {'source excerpt' if dump.get('source') else 'dump'} does not list")
             member_errors += 1
 
     for e in errors:
         print(e, file=sys.stderr)
+    sourced = sorted(m for m, classes in modules.items() if any(c.get("source") for c in classes.values()))
     print(f"api check: {checked} stub classes compared with {sum(len(v) for v in modules.values())} dump classes "
-          f"of {len(modules)} module(s); {len(refs)} plugin references checked; {len(errors)} problem(s)")
+          f"of {len(modules)} module(s) (from source excerpts: {', '.join(sourced) or 'none'}; unverified: "
+          f"{len(unverified) or 'none'}); {len(refs)} plugin references checked; {len(errors)} problem(s)")
     for module in sorted(unverified):
         print(f"  unverified (no dump imported): {module} — {allowed_modules.get(module, 'NOT ALLOWLISTED')}")
     return 1 if errors else 0
