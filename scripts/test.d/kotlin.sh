@@ -62,21 +62,34 @@ if ! javac -nowarn -d "$OUT/stubs" -cp "$OUT/annc:$OUT/main:$KLIB/kotlin-stdlib.
 fi
 python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs"
 
-echo "== API check self-test: a stub altered like the one that hid defect 4 must be rejected"
-# XCompositeNode's tooManyChildren(int, Runnable) made abstract (the real one is a default method).
-XCN="$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XCompositeNode.java"
-mkdir -p "$OUT/mutant-src" "$OUT/mutant"
-sed 's|default void tooManyChildren(int remaining, @NotNull Runnable addNextChildren) { tooManyChildren(remaining); }|void tooManyChildren(int remaining, @NotNull Runnable addNextChildren);|' \
-  "$XCN" > "$OUT/mutant-src/XCompositeNode.java"
-if cmp -s "$XCN" "$OUT/mutant-src/XCompositeNode.java"; then echo "FAILED: the self-test mutation no longer applies to $XCN" >&2; exit 1; fi
-cp -r "$OUT/stubs/." "$OUT/mutant/"
-javac -nowarn -d "$OUT/mutant" -cp "$OUT/annc:$OUT/stubs:$OUT/main:$KLIB/kotlin-stdlib.jar:$CP" "$OUT/mutant-src/XCompositeNode.java"
-if python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/mutant" >/dev/null 2>"$OUT/mutant.log"; then
-  echo "FAILED: the API check accepted an altered stub" >&2; exit 1
-fi
-grep -q "XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' but the dump says ''" "$OUT/mutant.log" || {
-  cat "$OUT/mutant.log" >&2; echo "FAILED: the API check rejected the altered stub for another reason" >&2; exit 1; }
-echo "api check self-test: ok (altered stub rejected)"
+echo "== API check self-test: altered stubs must be rejected"
+# mutate <stub> <sed expression> <expected problem line>: compiles a copy of one stub with the
+# alteration over the real stubs, reruns the check, and fails unless it reports exactly that.
+mutate() {
+  local stub="$1" expr="$2" expect="$3" name dir
+  name="$(basename "$stub" .java)"; dir="$OUT/mutant-$name"
+  mkdir -p "$dir/src" "$dir/classes"
+  sed "$expr" "$stub" > "$dir/src/$name.java"
+  if cmp -s "$stub" "$dir/src/$name.java"; then echo "FAILED: the self-test mutation no longer applies to $stub" >&2; exit 1; fi
+  cp -r "$OUT/stubs/." "$dir/classes/"
+  javac -nowarn -d "$dir/classes" -cp "$OUT/annc:$OUT/stubs:$OUT/main:$KLIB/kotlin-stdlib.jar:$CP" "$dir/src/$name.java"
+  if python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$dir/classes" >/dev/null 2>"$dir/check.log"; then
+    echo "FAILED: the API check accepted an altered $name stub" >&2; exit 1
+  fi
+  grep -qF "$expect" "$dir/check.log" || {
+    cat "$dir/check.log" >&2; echo "FAILED: the API check rejected the altered $name stub for another reason" >&2; exit 1; }
+  echo "api check self-test: ok (altered $name rejected: $expect)"
+}
+# 1. Against a dump (the difference that hid defect 4): XCompositeNode's tooManyChildren(int,
+#    Runnable) made abstract (the real one is a default method).
+mutate "$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XCompositeNode.java" \
+  's|default void tooManyChildren(int remaining, @NotNull Runnable addNextChildren) { tooManyChildren(remaining); }|void tooManyChildren(int remaining, @NotNull Runnable addNextChildren);|' \
+  "XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' but the dump says ''"
+# 2. Against a source excerpt (java/debugger/impl has no dump): JavaBreakpointProperties'
+#    setCOUNT_FILTER(int) returning void where the real one returns boolean.
+mutate "$PLUGIN/stubs/src/org/jetbrains/java/debugger/breakpoints/properties/JavaBreakpointProperties.java" \
+  's|public boolean setCOUNT_FILTER(int COUNT_FILTER) { throw|public void setCOUNT_FILTER(int COUNT_FILTER) { throw|' \
+  "JavaBreakpointProperties: setCOUNT_FILTER(I):V returns another type than the source's setCOUNT_FILTER(I):Z"
 
 echo "== unit tests"
 # Pure sources only: tests run without IntelliJ classes.
