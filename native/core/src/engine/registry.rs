@@ -16,9 +16,10 @@ pub struct ToolSpec {
     pub tool: McpTool,
     /// Human-readable title; listed only where it says more than the name, always in `help`.
     pub title: String,
-    /// The JSON Schema of `structuredContent`. Not advertised (MCP makes `outputSchema`
-    /// optional, and the 30 of them cost an agent 13.7 KB of context per session); the tests
-    /// validate every result against it.
+    /// The JSON Schema of `structuredContent`, derived from the tool's `Output` type
+    /// ([`output_schema`]). Not advertised (MCP makes `outputSchema` optional; even summarised
+    /// to top-level property types the 36 of them cost ~5 KB of every session's context, which
+    /// the 16 KB budget does not have); the tests validate every result against it.
     pub output: Value,
     pub validator: jsonschema::Validator,
     /// Property names the input accepts, for "unknown parameter" messages.
@@ -177,6 +178,54 @@ pub fn input_schema<T: Tool>() -> schemars::Schema {
         root.remove("required");
     }
     schemars::Schema::try_from(schema).expect("object schema")
+}
+
+/// The output schema of a result type: schemars' *serialize* contract (a field is optional
+/// exactly when it has `skip_serializing_if`, as the result omits it), normalised like the input
+/// schemas, without descriptions and titles (the schema is for validation, not for a reader),
+/// and strict: every object with declared properties rejects others, so a field a tool returns
+/// without declaring it fails the tests. `watchdog` (notices attached to any result by the
+/// engine, `watchdog::attach_notices`) is allowed at the root of every result.
+pub fn output_schema<O: schemars::JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut schema = generator.into_root_schema_for::<O>().to_value();
+    normalise(&mut schema);
+    strict(&mut schema);
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        props.insert("watchdog".into(), json!({"type": "array"}));
+    }
+    schema
+}
+
+/// Drops descriptions and titles; closes every object schema that lists properties.
+fn strict(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("description");
+            m.remove("title");
+            if m.contains_key("properties") {
+                m.entry("additionalProperties").or_insert(json!(false));
+            }
+            for (k, child) in m.iter_mut() {
+                // Under `properties`/`$defs` the keys are names, not keywords.
+                if k == "properties" || k == "$defs" {
+                    if let Value::Object(named) = child {
+                        named.values_mut().for_each(strict);
+                    }
+                } else {
+                    strict(child);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(strict),
+        _ => {}
+    }
 }
 
 fn normalise(v: &mut Value) {
