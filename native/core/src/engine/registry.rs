@@ -338,6 +338,8 @@ mod tests {
         let text = serde_json::to_string(&rmcp::model::ListToolsResult::with_all_items(tools)).unwrap();
         if let Ok(dir) = std::env::var("DEBUGGER_MCP_DUMP_TOOLS") {
             std::fs::write(format!("{dir}/tools-{profile:?}.json"), &text).unwrap();
+            let outputs: serde_json::Map<String, Value> = registry().specs.iter().map(|(k, s)| (k.to_string(), s.output.clone())).collect();
+            std::fs::write(format!("{dir}/output-schemas.json"), Value::Object(outputs).to_string()).unwrap();
         }
         text.len()
     }
@@ -399,6 +401,88 @@ mod tests {
             jsonschema::draft202012::meta::validate(&Value::Object((*t.input_schema).clone())).unwrap();
             jsonschema::draft202012::meta::validate(&r.specs[t.name.as_ref()].output).unwrap();
         }
+    }
+
+    /// The output schema is the result type's: a field added to the type appears in the schema
+    /// (optional exactly when the result may omit it), and the schema rejects what the type
+    /// does not declare.
+    #[test]
+    fn output_schemas_are_derived_from_the_result_types() {
+        use schemars::JsonSchema;
+        use serde::Serialize;
+        #[derive(Serialize, JsonSchema)]
+        struct Before {
+            a: u32,
+        }
+        #[derive(Serialize, JsonSchema)]
+        struct After {
+            a: u32,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            b: Option<String>,
+            c: Vec<String>,
+        }
+        let before = output_schema::<Before>();
+        let after = output_schema::<After>();
+        let valid = |s: &Value, v: Value| jsonschema::validator_for(s).unwrap().is_valid(&v);
+        assert!(valid(&before, json!({"a": 1})));
+        assert!(!valid(&before, json!({"a": 1, "b": "x"})), "undeclared field accepted: {before}");
+        assert_eq!(after["properties"]["b"], json!({"type": "string"}), "{after}");
+        assert_eq!(after["required"], json!(["a", "c"]), "{after}");
+        assert!(valid(&after, json!({"a": 1, "b": "x", "c": []})));
+        assert!(valid(&after, json!({"a": 1, "c": []})));
+        assert!(!valid(&after, json!({"a": 1, "b": "x"})), "missing required field accepted");
+        // Engine notices may be attached to any result.
+        assert!(valid(&before, json!({"a": 1, "watchdog": []})));
+    }
+
+    /// Every field of the shared result shapes is in their schemas (and nothing else): a fully
+    /// populated value serialises to exactly the declared properties.
+    #[test]
+    fn shared_result_shapes_declare_every_field_they_serialise() {
+        use super::super::tools::out::{FrameSnapshot, Location, State, StopResult, ValueNode, Watch};
+        fn keys(v: &Value) -> Vec<String> {
+            v.as_object().unwrap().keys().cloned().collect()
+        }
+        fn props<T: schemars::JsonSchema>() -> Vec<String> {
+            let s = output_schema::<T>();
+            s["properties"].as_object().unwrap().keys().filter(|k| *k != "watchdog").cloned().collect()
+        }
+        let node = ValueNode {
+            id: "v1".into(),
+            name: "n".into(),
+            value: "1".into(),
+            type_name: Some("int".into()),
+            has_children: true,
+            child_count: Some(1),
+            truncated: true,
+            value_length: Some(9),
+            redacted: true,
+            preview: true,
+            changed: true,
+            path: Some("n".into()),
+            children: Some(vec![]),
+            total: Some(3),
+        };
+        assert_eq!(keys(&serde_json::to_value(&node).unwrap()), props::<ValueNode>());
+        let mut stop = StopResult::new("s", State::Paused);
+        stop.step = Some(1);
+        stop.reason = Some("step".into());
+        stop.description = Some("d".into());
+        stop.thread_id = Some("1".into());
+        stop.breakpoint_ids = vec!["b".into()];
+        stop.location = Some(Location { file: Some("f".into()), line: Some(1), method: Some("m".into()), class: Some("C".into()) });
+        stop.source_line = Some("x".into());
+        stop.frame = Some(FrameSnapshot { method: Some("m".into()), variables: vec![node], truncated: true, total: Some(1), error: Some("e".into()) });
+        stop.watches = vec![Watch { id: "w1".into(), expression: "x".into(), ..Default::default() }];
+        stop.exit_code = Some(0);
+        stop.stderr = Some("e".into());
+        stop.timed_out = true;
+        stop.already_paused = true;
+        stop.matched = Some(true);
+        stop.message = Some("m".into());
+        let v = serde_json::to_value(&stop).unwrap();
+        assert_eq!(keys(&v), props::<StopResult>());
+        assert!(jsonschema::validator_for(&output_schema::<StopResult>()).unwrap().is_valid(&v), "{v:#}");
     }
 
     /// A value for a required property, valid against its schema.
