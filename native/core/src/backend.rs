@@ -50,7 +50,7 @@ pub struct ProjectInfo {
     pub root: String,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct RunConfigInfo {
     pub name: String,
     /// Human type, e.g. "Application", "debugpy", "cppdbg".
@@ -421,7 +421,7 @@ pub enum PauseReason {
     Other,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputCategory {
     #[default]

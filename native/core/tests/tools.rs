@@ -40,6 +40,40 @@ async fn lists_the_expected_tools_and_server_info() {
     assert!(info.instructions.unwrap().contains("set_breakpoint"));
 }
 
+/// Results are checked against their tool's output schema on every call (tools_common); the
+/// schema is strict enough for that to mean something: an undeclared field, a missing required
+/// field or a wrongly typed one is rejected.
+#[tokio::test]
+async fn output_schemas_reject_undeclared_missing_and_mistyped_fields() {
+    let h = H::new(brave());
+    let paused = h.paused_at("main.py", 8).await;
+    let bp = h.ok("set_breakpoint", json!({"file_path": "main.py", "line": 9})).await;
+    for (tool, result) in [("set_breakpoint", bp), ("start_debug_session", paused)] {
+        let schema = h.engine.output_schema(tool).unwrap();
+        let v = jsonschema::validator_for(&schema).unwrap();
+        assert!(v.is_valid(&result), "{tool}: {result:#}");
+        let mut extra = result.clone();
+        extra["undeclared"] = json!(1);
+        assert!(!v.is_valid(&extra), "{tool}: an undeclared field passed");
+        let mut missing = result.clone();
+        let m = missing.as_object_mut().unwrap();
+        m.remove("session_id").or_else(|| m.remove("id")).unwrap();
+        assert!(!v.is_valid(&missing), "{tool}: a missing required field passed");
+        let mut mistyped = result.clone();
+        let key = if tool == "set_breakpoint" { "line" } else { "state" };
+        mistyped[key] = json!({"x": 1});
+        assert!(!v.is_valid(&mistyped), "{tool}: a mistyped field passed");
+    }
+    // Nested shapes are strict too: a stop result's location and variables.
+    let schema = h.engine.output_schema("start_debug_session").unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let started = h.ok("wait_for_pause", json!({})).await;
+    let mut wrapped = json!({"session_id": "s", "name": "n", "state": "paused", "message": "m", "pause": started});
+    assert!(v.is_valid(&wrapped), "{wrapped:#}");
+    wrapped["pause"]["location"]["column"] = json!(3);
+    assert!(!v.is_valid(&wrapped), "an undeclared field in a nested object passed");
+}
+
 #[tokio::test]
 async fn bad_input_names_field_expected_and_received_and_runs_nothing() {
     let h = H::new(Config::default());

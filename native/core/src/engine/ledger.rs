@@ -17,13 +17,13 @@
 //! Lock order: the engine state lock may be held while calling the ledger, never the reverse.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How a value came to the agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReadKind {
     /// Shown in a stop result or by get_variables / get_debug_session_status.
@@ -58,10 +58,8 @@ impl ValueRead {
 
     /// From a value node as tools show it (`values::show`): takes the shown (redacted,
     /// truncated) `value` and `type`.
-    pub fn from_shown(kind: ReadKind, name: impl Into<String>, shown: &Map<String, Value>) -> Self {
-        let value = shown.get("value").and_then(Value::as_str).unwrap_or_default();
-        let type_name = shown.get("type").and_then(Value::as_str).map(String::from);
-        Self::new(kind, name, value, type_name)
+    pub fn from_shown(kind: ReadKind, name: impl Into<String>, shown: &super::tools::out::ValueNode) -> Self {
+        Self::new(kind, name, shown.value.as_str(), shown.type_name.clone())
     }
 }
 

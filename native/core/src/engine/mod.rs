@@ -191,10 +191,10 @@ impl Engine {
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         let time_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
         let (result, status, recorded, error) = match outcome {
-            Ok(mut value) => {
-                // structuredContent: the complete JSON minus nulls and default flags; text: the
+            Ok(value) => {
+                // structuredContent: the result as its type serialises it (no nulls, no
+                // default-false flags: `skip_serializing_if` in the result types); text: the
                 // compact rendering a model reads (paths relative to the project).
-                render::strip(&mut value);
                 let text = render::text(name, &value, call.project.as_deref());
                 let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
                 r.structured_content = Some(value.clone());

@@ -97,11 +97,11 @@ pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Opti
 }
 
 /// Replaces a shown value by its preview (`preview: true` says the core built it).
-pub fn put(m: &mut serde_json::Map<String, serde_json::Value>, preview: String) {
-    m.remove("truncated");
-    m.remove("value_length");
-    m.insert("value".into(), serde_json::Value::String(preview));
-    m.insert("preview".into(), serde_json::Value::Bool(true));
+pub fn put(m: &mut super::tools::out::ValueNode, preview: String) {
+    m.truncated = false;
+    m.value_length = None;
+    m.value = preview;
+    m.preview = true;
 }
 
 #[cfg(test)]

@@ -16,9 +16,11 @@ pub struct ToolSpec {
     pub tool: McpTool,
     /// Human-readable title; listed only where it says more than the name, always in `help`.
     pub title: String,
-    /// The JSON Schema of `structuredContent`. Not advertised (MCP makes `outputSchema`
-    /// optional, and the 30 of them cost an agent 13.7 KB of context per session); the tests
-    /// validate every result against it.
+    /// The JSON Schema of `structuredContent`, derived from the tool's `Output` type
+    /// ([`output_schema`]). Not advertised (MCP makes `outputSchema` optional; the 36 derived
+    /// schemas are 53 KB, 13.9 KB even summarised to top-level properties and types, and a bare
+    /// `{"type":"object"}` each is 1.2 KB: the 16 KB budget has 89 B left); the tests validate
+    /// every result against it.
     pub output: Value,
     pub validator: jsonschema::Validator,
     /// Property names the input accepts, for "unknown parameter" messages.
@@ -179,6 +181,54 @@ pub fn input_schema<T: Tool>() -> schemars::Schema {
     schemars::Schema::try_from(schema).expect("object schema")
 }
 
+/// The output schema of a result type: schemars' *serialize* contract (a field is optional
+/// exactly when it has `skip_serializing_if`, as the result omits it), normalised like the input
+/// schemas, without descriptions and titles (the schema is for validation, not for a reader),
+/// and strict: every object with declared properties rejects others, so a field a tool returns
+/// without declaring it fails the tests. `watchdog` (notices attached to any result by the
+/// engine, `watchdog::attach_notices`) is allowed at the root of every result.
+pub fn output_schema<O: schemars::JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut schema = generator.into_root_schema_for::<O>().to_value();
+    normalise(&mut schema);
+    strict(&mut schema);
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        props.insert("watchdog".into(), json!({"type": "array"}));
+    }
+    schema
+}
+
+/// Drops descriptions and titles; closes every object schema that lists properties.
+fn strict(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("description");
+            m.remove("title");
+            if m.contains_key("properties") {
+                m.entry("additionalProperties").or_insert(json!(false));
+            }
+            for (k, child) in m.iter_mut() {
+                // Under `properties`/`$defs` the keys are names, not keywords.
+                if k == "properties" || k == "$defs" {
+                    if let Value::Object(named) = child {
+                        named.values_mut().for_each(strict);
+                    }
+                } else {
+                    strict(child);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(strict),
+        _ => {}
+    }
+}
+
 fn normalise(v: &mut Value) {
     match v {
         Value::Object(m) => {
@@ -289,6 +339,8 @@ mod tests {
         let text = serde_json::to_string(&rmcp::model::ListToolsResult::with_all_items(tools)).unwrap();
         if let Ok(dir) = std::env::var("DEBUGGER_MCP_DUMP_TOOLS") {
             std::fs::write(format!("{dir}/tools-{profile:?}.json"), &text).unwrap();
+            let outputs: serde_json::Map<String, Value> = registry().specs.iter().map(|(k, s)| (k.to_string(), s.output.clone())).collect();
+            std::fs::write(format!("{dir}/output-schemas.json"), Value::Object(outputs).to_string()).unwrap();
         }
         text.len()
     }
@@ -350,6 +402,88 @@ mod tests {
             jsonschema::draft202012::meta::validate(&Value::Object((*t.input_schema).clone())).unwrap();
             jsonschema::draft202012::meta::validate(&r.specs[t.name.as_ref()].output).unwrap();
         }
+    }
+
+    /// The output schema is the result type's: a field added to the type appears in the schema
+    /// (optional exactly when the result may omit it), and the schema rejects what the type
+    /// does not declare.
+    #[test]
+    fn output_schemas_are_derived_from_the_result_types() {
+        use schemars::JsonSchema;
+        use serde::Serialize;
+        #[derive(Serialize, JsonSchema)]
+        struct Before {
+            a: u32,
+        }
+        #[derive(Serialize, JsonSchema)]
+        struct After {
+            a: u32,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            b: Option<String>,
+            c: Vec<String>,
+        }
+        let before = output_schema::<Before>();
+        let after = output_schema::<After>();
+        let valid = |s: &Value, v: Value| jsonschema::validator_for(s).unwrap().is_valid(&v);
+        assert!(valid(&before, json!({"a": 1})));
+        assert!(!valid(&before, json!({"a": 1, "b": "x"})), "undeclared field accepted: {before}");
+        assert_eq!(after["properties"]["b"], json!({"type": "string"}), "{after}");
+        assert_eq!(after["required"], json!(["a", "c"]), "{after}");
+        assert!(valid(&after, json!({"a": 1, "b": "x", "c": []})));
+        assert!(valid(&after, json!({"a": 1, "c": []})));
+        assert!(!valid(&after, json!({"a": 1, "b": "x"})), "missing required field accepted");
+        // Engine notices may be attached to any result.
+        assert!(valid(&before, json!({"a": 1, "watchdog": []})));
+    }
+
+    /// Every field of the shared result shapes is in their schemas (and nothing else): a fully
+    /// populated value serialises to exactly the declared properties.
+    #[test]
+    fn shared_result_shapes_declare_every_field_they_serialise() {
+        use super::super::tools::out::{FrameSnapshot, Location, State, StopResult, ValueNode, Watch};
+        fn keys(v: &Value) -> Vec<String> {
+            v.as_object().unwrap().keys().cloned().collect()
+        }
+        fn props<T: schemars::JsonSchema>() -> Vec<String> {
+            let s = output_schema::<T>();
+            s["properties"].as_object().unwrap().keys().filter(|k| *k != "watchdog").cloned().collect()
+        }
+        let node = ValueNode {
+            id: "v1".into(),
+            name: "n".into(),
+            value: "1".into(),
+            type_name: Some("int".into()),
+            has_children: true,
+            child_count: Some(1),
+            truncated: true,
+            value_length: Some(9),
+            redacted: true,
+            preview: true,
+            changed: true,
+            path: Some("n".into()),
+            children: Some(vec![]),
+            total: Some(3),
+        };
+        assert_eq!(keys(&serde_json::to_value(&node).unwrap()), props::<ValueNode>());
+        let mut stop = StopResult::new("s", State::Paused);
+        stop.step = Some(1);
+        stop.reason = Some("step".into());
+        stop.description = Some("d".into());
+        stop.thread_id = Some("1".into());
+        stop.breakpoint_ids = vec!["b".into()];
+        stop.location = Some(Location { file: Some("f".into()), line: Some(1), method: Some("m".into()), class: Some("C".into()) });
+        stop.source_line = Some("x".into());
+        stop.frame = Some(FrameSnapshot { method: Some("m".into()), variables: vec![node], truncated: true, total: Some(1), error: Some("e".into()) });
+        stop.watches = vec![Watch { id: "w1".into(), expression: "x".into(), ..Default::default() }];
+        stop.exit_code = Some(0);
+        stop.stderr = Some("e".into());
+        stop.timed_out = true;
+        stop.already_paused = true;
+        stop.matched = Some(true);
+        stop.message = Some("m".into());
+        let v = serde_json::to_value(&stop).unwrap();
+        assert_eq!(keys(&v), props::<StopResult>());
+        assert!(jsonschema::validator_for(&output_schema::<StopResult>()).unwrap().is_valid(&v), "{v:#}");
     }
 
     /// A value for a required property, valid against its schema.

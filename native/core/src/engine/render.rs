@@ -6,35 +6,6 @@
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
-/// Flags whose `false` is the default and says nothing.
-const DEFAULT_FALSE: [&str; 8] = ["truncated", "redacted", "has_children", "is_library", "temporary", "timed_out", "preview", "changed"];
-
-/// Removes nulls and default-false flags, recursively. inspect_variable's `matches[].value` is
-/// the program's data as JSON, not ours: its `null` is Python's None and is kept as it is.
-pub fn strip(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            m.retain(|k, x| !x.is_null() && !(x == &Value::Bool(false) && DEFAULT_FALSE.contains(&k.as_str())));
-            for (k, x) in m.iter_mut() {
-                match (k.as_str(), x) {
-                    ("matches", Value::Array(found)) => {
-                        for item in found.iter_mut().filter_map(Value::as_object_mut) {
-                            let data = item.remove("value");
-                            item.values_mut().for_each(strip);
-                            if let Some(data) = data {
-                                item.insert("value".into(), data);
-                            }
-                        }
-                    }
-                    (_, x) => strip(x),
-                }
-            }
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip),
-        _ => {}
-    }
-}
-
 /// Keys the text leaves out: ids the agent passes back are kept, bookkeeping is not.
 const HIDDEN: [&str; 4] = ["session_id", "thread_id", "step", "has_children"];
 
@@ -346,17 +317,6 @@ fn short_addresses(text: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn nulls_and_default_flags_go_real_falses_stay() {
-        let mut v = json!({"a": null, "truncated": false, "verified": false, "x": [{"redacted": false, "b": null, "c": 1}]});
-        strip(&mut v);
-        assert_eq!(v, json!({"verified": false, "x": [{"c": 1}]}));
-        // The program's values are data: a filtered None stays null, nothing inside is pruned.
-        let mut v = json!({"matches": [{"path": "o.note", "value": null}, {"path": "o.m", "value": {"k": null}}]});
-        strip(&mut v);
-        assert_eq!(v, json!({"matches": [{"path": "o.note", "value": null}, {"path": "o.m", "value": {"k": null}}]}));
-    }
 
     #[test]
     fn addresses_inside_reprs_are_left_out_of_the_text() {

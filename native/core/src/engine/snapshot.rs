@@ -4,10 +4,10 @@
 
 use super::context::{Call, ToolError};
 use super::ledger::{ReadKind, ValueRead};
-use super::state::{EvalPoint, SessionSlot, Watch, reason_name, state_name};
-use super::values::{self, put_value};
-use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueNode, ValueScope};
-use serde_json::{Map, Value, json};
+use super::state::{EvalPoint, SessionSlot, Watch, reason_name};
+use super::tools::out::{EvaluatedAt, FrameSnapshot, Location, State, StopResult, ValueNode, Watch as OutWatch};
+use super::values;
+use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -57,79 +57,61 @@ impl Call<'_> {
     }
 }
 
-pub fn location(frame: &FrameInfo) -> Value {
-    json!({"file": frame.file, "line": frame.line, "method": frame.method_name, "class": frame.class_name})
+pub fn location(frame: &FrameInfo) -> Location {
+    Location::from(frame)
 }
 
 /// The result of resume/step/run_to_line/pause/wait_for_pause: where the program is now.
-pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> Value {
+pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> StopResult {
     let snapshot = call.engine.with_state(|s| {
         s.sessions.get(sid).map(|slot| (slot.state(), slot.pause.clone(), slot.pause_seq, slot.exit_code, slot.current_thread.clone()))
     });
     let Some((state, pause, seq, exit_code, thread)) = snapshot else {
-        return json!({"session_id": sid, "state": "stopped", "message": format!("session {sid} is gone")});
+        let mut gone = StopResult::new(sid, State::Stopped);
+        gone.message = Some(format!("session {sid} is gone"));
+        return gone;
     };
-    let mut out = Map::new();
-    out.insert("session_id".into(), json!(sid));
-    out.insert("state".into(), json!(state_name(state)));
+    let mut out = StopResult::new(sid, state.into());
     match (state, pause) {
         (SessionState::Paused, Some(pause)) => {
             let thread = thread.unwrap_or(pause.thread_id.clone());
-            out.insert("step".into(), json!(seq));
-            out.insert("reason".into(), json!(reason_name(pause.reason)));
-            if let Some(d) = &pause.description {
-                out.insert("description".into(), json!(d));
-            }
-            out.insert("thread_id".into(), json!(thread));
-            if !pause.breakpoint_ids.is_empty() {
-                out.insert("breakpoint_ids".into(), json!(pause.breakpoint_ids));
-            }
+            out.step = Some(seq);
+            out.reason = Some(reason_name(pause.reason).into());
+            out.description = pause.description.clone();
+            out.thread_id = Some(thread.clone());
+            out.breakpoint_ids = pause.breakpoint_ids.clone();
             match call.frame(sid, &thread, 0).await {
                 Ok(top) => {
-                    out.insert("location".into(), location(&top));
-                    if let Some(text) = source_line(call, sid, &top).await {
-                        out.insert("source_line".into(), json!(text));
-                    }
-                    match frame_snapshot(call, sid, &top).await {
-                        Ok(frame) => {
-                            out.insert("frame".into(), frame);
-                        }
-                        Err(e) => {
-                            out.insert("frame".into(), json!({"error": e.0}));
-                        }
-                    }
+                    out.location = Some(location(&top));
+                    out.source_line = source_line(call, sid, &top).await;
+                    out.frame = Some(match frame_snapshot(call, sid, &top).await {
+                        Ok(frame) => frame,
+                        Err(e) => FrameSnapshot { error: Some(e.0), ..Default::default() },
+                    });
                 }
                 Err(e) => {
-                    out.insert("location".into(), Value::Null);
-                    out.insert("message".into(), json!(format!("paused, but the location could not be read: {}", e.0)));
+                    out.message = Some(format!("paused, but the location could not be read: {}", e.0));
                 }
             }
             refresh_watches(call, sid).await;
-            let watches = project_watches(call, sid);
-            if !watches.is_empty() {
-                out.insert("watches".into(), Value::Array(watches));
-            }
+            out.watches = project_watches(call, sid);
         }
         (SessionState::Stopped, _) => {
-            out.insert("exit_code".into(), json!(exit_code));
-            if let Some(tail) = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL))) {
-                out.insert("stderr".into(), json!(tail));
-            }
-            out.insert("message".into(), json!(format!("the session has ended{}", exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default())));
+            out.exit_code = exit_code;
+            out.stderr = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL)));
+            out.message = Some(format!("the session has ended{}", exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default()));
         }
         _ => {
             if let Some(ms) = waited_ms {
-                out.insert("timed_out".into(), json!(true));
-                out.insert(
-                    "message".into(),
-                    json!(format!("still running after {ms} ms; call wait_for_pause to keep waiting, or pause to stop it where it is")),
-                );
+                out.timed_out = true;
+                out.message =
+                    Some(format!("still running after {ms} ms; call wait_for_pause to keep waiting, or pause to stop it where it is"));
             } else {
-                out.insert("message".into(), json!("running; call wait_for_pause to wait for the next stop"));
+                out.message = Some("running; call wait_for_pause to wait for the next stop".into());
             }
         }
     }
-    Value::Object(out)
+    out
 }
 
 /// The text of the line a frame is at (trimmed), when the file is in the session's project.
@@ -144,13 +126,13 @@ async fn source_line(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Option<St
 }
 
 /// Top-level variables of `frame`, compact (no children), with ids.
-async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<Value, ToolError> {
+async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<FrameSnapshot, ToolError> {
     let backend = call.engine.backend.clone();
     let vars = call.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
     let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
     let total = shown.len();
     let cfg = &call.cfg;
-    let mut items: Vec<Map<String, Value>> = call.engine.with_state(|s| {
+    let mut items: Vec<ValueNode> = call.engine.with_state(|s| {
         let Some(slot) = s.sessions.get_mut(sid) else { return Vec::new() };
         shown
             .iter()
@@ -160,7 +142,7 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
             })
             .collect()
     });
-    let candidates: Vec<&ValueNode> =
+    let candidates: Vec<&crate::backend::ValueNode> =
         shown.iter().take(SNAPSHOT_VARS).map(|v| *v).filter(|v| !values::is_secret(cfg, &v.name)).collect();
     let mut found = super::preview::previews(call, sid, &candidates).await.into_iter();
     for (m, v) in items.iter_mut().zip(shown.iter()) {
@@ -181,7 +163,7 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
         let _ = method;
         for (m, v) in items.iter_mut().zip(shown.iter()) {
             if old.get(&v.name).is_none_or(|o| *o != v.value) {
-                m.insert("changed".into(), json!(true));
+                m.changed = true;
             }
         }
     }
@@ -190,35 +172,24 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
         items.iter().zip(shown.iter()).map(|(m, v)| ValueRead::from_shown(ReadKind::Variable, v.name.clone(), m)).collect();
     let at = call.engine.at(sid, None, frame.index);
     call.engine.ledger.record(sid, &at, reads);
-    let items: Vec<Value> = items.into_iter().map(Value::Object).collect();
-    let mut out = json!({"method": frame.method_name, "variables": items});
-    if total > SNAPSHOT_VARS {
-        out["truncated"] = json!(true);
-        out["total"] = json!(total);
-    }
-    Ok(out)
+    let cut = total > SNAPSHOT_VARS;
+    Ok(FrameSnapshot { method: frame.method_name.clone(), variables: items, truncated: cut, total: cut.then_some(total as u64), error: None })
 }
 
-pub fn watch_json(w: &Watch, max: usize) -> Value {
-    let mut m = Map::new();
-    m.insert("id".into(), json!(w.id));
-    m.insert("expression".into(), json!(w.expression));
-    match &w.value {
-        Some(v) => put_value(&mut m, v, max, false),
-        None => {
-            m.insert("value".into(), Value::Null);
-        }
+pub fn watch_json(w: &Watch, max: usize) -> OutWatch {
+    let mut out = OutWatch { id: w.id.clone(), expression: w.expression.clone(), type_name: w.type_name.clone(), error: w.error.clone(), ..Default::default() };
+    if let Some(v) = &w.value {
+        let s = values::shown(v, max, false);
+        out.value = Some(s.value);
+        out.truncated = s.truncated;
+        out.value_length = s.value_length;
     }
-    m.insert("type".into(), json!(w.type_name));
-    m.insert("error".into(), json!(w.error));
-    if let Some(at) = &w.at {
-        m.insert("evaluated_at".into(), json!({"session_id": at.session_id, "step": at.step, "file": at.file, "line": at.line}));
-    }
-    Value::Object(m)
+    out.evaluated_at = w.at.as_ref().map(|at| EvaluatedAt { session_id: at.session_id.clone(), step: at.step, file: at.file.clone(), line: at.line });
+    out
 }
 
 /// Watches of the session's project, as JSON.
-pub fn project_watches(call: &Call<'_>, sid: &str) -> Vec<Value> {
+pub fn project_watches(call: &Call<'_>, sid: &str) -> Vec<OutWatch> {
     let max = call.cfg.max_value_length;
     call.engine.with_state(|s| {
         let project = s.sessions.get(sid).and_then(|x| x.project.clone());

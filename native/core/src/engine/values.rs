@@ -7,7 +7,7 @@
 
 use crate::backend::ValueNode;
 use crate::config::Config;
-use serde_json::{Map, Value, json};
+use super::tools::out::ValueNode as OutValue;
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone)]
@@ -174,26 +174,39 @@ pub fn scrub(cfg: &Config, value: &str) -> String {
     out
 }
 
-/// Puts `value` into `out`, truncated to `max` characters with "…" and the full length stated.
-pub fn put_value(out: &mut Map<String, Value>, value: &str, max: usize, redacted: bool) {
+/// A value as shown: cut to `max` characters (with a marker and the full length) or redacted.
+pub struct Shown {
+    pub value: String,
+    pub truncated: bool,
+    pub value_length: Option<u64>,
+    pub redacted: bool,
+}
+
+pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
     if redacted {
-        out.insert("value".into(), json!("<redacted>"));
-        out.insert("redacted".into(), json!(true));
-        return;
+        return Shown { value: "<redacted>".into(), truncated: false, value_length: None, redacted: true };
     }
     let len = value.chars().count();
     if len > max {
         let cut: String = value.chars().take(max).collect();
-        out.insert("value".into(), json!(format!("{cut}…")));
-        out.insert("truncated".into(), json!(true));
-        out.insert("value_length".into(), json!(len));
+        Shown { value: format!("{cut}…"), truncated: true, value_length: Some(len as u64), redacted: false }
     } else {
-        out.insert("value".into(), json!(value));
+        Shown { value: value.to_string(), truncated: false, value_length: None, redacted: false }
+    }
+}
+
+impl OutValue {
+    /// Sets `value` and its truncation/redaction flags.
+    pub fn put(&mut self, s: Shown) {
+        self.value = s.value;
+        self.truncated = s.truncated;
+        self.value_length = s.value_length;
+        self.redacted = s.redacted;
     }
 }
 
 /// A node as the agent sees it; registers an id for it in `table`.
-pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String, parent_redacted: bool) -> (Map<String, Value>, String) {
+pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String, parent_redacted: bool) -> (OutValue, String) {
     let redacted = parent_redacted || is_secret(cfg, &node.name);
     let id = table.register(ValueRef {
         name: node.name.clone(),
@@ -204,21 +217,17 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
         child_count: node.child_count,
         value: node.value.clone(),
     });
-    let mut m = Map::new();
-    m.insert("id".into(), json!(id));
-    m.insert("name".into(), json!(node.name));
-    put_value(&mut m, &scrub(cfg, &node.value), cfg.max_value_length, redacted);
+    let mut m = OutValue { id: id.clone(), name: node.name.clone(), ..Default::default() };
+    m.put(shown(&scrub(cfg, &node.value), cfg.max_value_length, redacted));
     // The debugger's rendering was cut before it reached us: the length the agent needs is
     // the value's own, which only the backend knows.
     if let (false, Some(n)) = (redacted, node.value_length) {
-        m.insert("truncated".into(), json!(true));
-        m.insert("value_length".into(), json!(n));
+        m.truncated = true;
+        m.value_length = Some(n as u64);
     }
-    m.insert("type".into(), json!(node.type_name));
-    m.insert("has_children".into(), json!(node.has_children));
-    if let Some(c) = node.child_count {
-        m.insert("child_count".into(), json!(c));
-    }
+    m.type_name = node.type_name.clone();
+    m.has_children = node.has_children;
+    m.child_count = node.child_count;
     (m, id)
 }
 
@@ -374,10 +383,9 @@ mod tests {
 
     #[test]
     fn truncation_states_length() {
-        let mut m = Map::new();
-        put_value(&mut m, &"x".repeat(500), 200, false);
-        assert_eq!(m["value_length"], 500);
-        assert!(m["value"].as_str().unwrap().ends_with('…'));
-        assert_eq!(m["value"].as_str().unwrap().chars().count(), 201);
+        let m = shown(&"x".repeat(500), 200, false);
+        assert_eq!(m.value_length, Some(500));
+        assert!(m.truncated && m.value.ends_with('…'));
+        assert_eq!(m.value.chars().count(), 201);
     }
 }

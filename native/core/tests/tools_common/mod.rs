@@ -55,6 +55,10 @@ impl H {
             // content carries no nulls.
             assert!(!text.is_empty() && !text.starts_with('{'), "{tool} text is not rendered: {text}");
             assert!(!structured.to_string().contains(":null"), "{tool} result carries nulls: {structured}");
+            // Flags whose `false` is the default say nothing: the result types skip them.
+            for flag in ["truncated", "redacted", "has_children", "is_library", "temporary", "timed_out", "preview", "changed", "already_paused", "exception"] {
+                assert!(!structured.to_string().contains(&format!("\"{flag}\":false")), "{tool} result states {flag}: false: {structured}");
+            }
             let schema = self.engine.output_schema(tool).expect("tool exists");
             let validator = jsonschema::validator_for(&schema).unwrap();
             if let Err(e) = validator.validate(&structured) {

@@ -2,15 +2,15 @@
 //! the bound line's source text, "moved"/"pending" notes, update-instead-of-duplicate, and
 //! removal of temporary breakpoints after their first hit.
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::state::BpMeta;
 use crate::backend::SessionState;
 use super::same_file;
 use crate::backend::{BreakpointInfo, BreakpointKind, BreakpointUpdate, ExceptionBreakpointSpec, LineBreakpointSpec, SuspendPolicy};
-use super::{Kind, ProjectArg, out, yes};
+use super::out::is_false;
+use super::{Kind, Outcome, ProjectArg, yes};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 
 // Threads to suspend on hit (no doc comment: it would become the property description).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
@@ -38,46 +38,96 @@ pub enum Owner {
     User,
 }
 
-fn policy_name(p: SuspendPolicy) -> &'static str {
+
+#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub enum BpType {
+    Line,
+    Exception,
+}
+
+/// A breakpoint as agents see it.
+#[derive(Serialize, JsonSchema)]
+pub struct Breakpoint {
+    id: String,
+    #[serde(rename = "type")]
+    kind: BpType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// The bound line (the requested one until bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requested_line: Option<u32>,
+    verified: bool,
+    enabled: bool,
+    owner: Owner,
+    hit_count: u64,
+    #[serde(skip_serializing_if = "is_false")]
+    temporary: bool,
+    suspend_policy: Suspend,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    condition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log_message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hit_condition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exception_class: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    caught: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uncaught: Option<bool>,
+    /// set_breakpoint: "set" or "updated".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<String>,
+    /// set_breakpoint: the text of the bound line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_line: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moved: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+fn suspend(p: SuspendPolicy) -> Suspend {
     match p {
-        SuspendPolicy::All => "all",
-        SuspendPolicy::Thread => "thread",
-        SuspendPolicy::None => "none",
+        SuspendPolicy::All => Suspend::All,
+        SuspendPolicy::Thread => Suspend::Thread,
+        SuspendPolicy::None => Suspend::None,
     }
 }
 
 /// A breakpoint as agents see it.
-fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("id".into(), json!(info.id));
-    m.insert("type".into(), json!(if info.kind == BreakpointKind::Exception { "exception" } else { "line" }));
-    if let Some(f) = &info.file {
-        m.insert("file".into(), json!(f));
+fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
+    let exception = info.kind == BreakpointKind::Exception;
+    let text = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
+    Breakpoint {
+        id: info.id.clone(),
+        kind: if exception { BpType::Exception } else { BpType::Line },
+        file: info.file.clone(),
+        line: info.line.or(info.requested_line),
+        requested_line: info.requested_line,
+        verified: info.verified,
+        enabled: info.enabled,
+        owner: if meta.is_some_and(|m| m.agent) { Owner::Agent } else { Owner::User },
+        hit_count: info.hit_count.unwrap_or(0).max(meta.map(|m| m.hits).unwrap_or(0)),
+        temporary: info.temporary,
+        suspend_policy: suspend(info.suspend_policy),
+        condition: text(&info.condition),
+        log_message: text(&info.log_message),
+        hit_condition: text(&info.hit_condition),
+        message: text(&info.message),
+        exception_class: if exception { info.exception.clone() } else { None },
+        caught: if exception { info.caught } else { None },
+        uncaught: if exception { info.uncaught } else { None },
+        status: None,
+        source_line: None,
+        moved: None,
+        note: None,
     }
-    if let Some(l) = info.line.or(info.requested_line) {
-        m.insert("line".into(), json!(l));
-    }
-    if let Some(r) = info.requested_line {
-        m.insert("requested_line".into(), json!(r));
-    }
-    m.insert("verified".into(), json!(info.verified));
-    m.insert("enabled".into(), json!(info.enabled));
-    m.insert("owner".into(), json!(if meta.is_some_and(|m| m.agent) { "agent" } else { "user" }));
-    let hits = info.hit_count.unwrap_or(0).max(meta.map(|m| m.hits).unwrap_or(0));
-    m.insert("hit_count".into(), json!(hits));
-    m.insert("temporary".into(), json!(info.temporary));
-    m.insert("suspend_policy".into(), json!(policy_name(info.suspend_policy)));
-    for (k, v) in [("condition", &info.condition), ("log_message", &info.log_message), ("hit_condition", &info.hit_condition), ("message", &info.message)] {
-        if let Some(v) = v.as_ref().filter(|v| !v.is_empty()) {
-            m.insert(k.into(), json!(v));
-        }
-    }
-    if info.kind == BreakpointKind::Exception {
-        m.insert("exception_class".into(), json!(info.exception));
-        m.insert("caught".into(), json!(info.caught));
-        m.insert("uncaught".into(), json!(info.uncaught));
-    }
-    m
 }
 
 /// Lists the backend's breakpoints and refreshes what the engine knows about them.
@@ -118,23 +168,26 @@ pub struct ListBreakpoints {
     enabled_only: bool,
     owner: Option<Owner>,
 }
-tool!(ListBreakpoints, "list_breakpoints", Kind::Read,
-    out::obj(json!({"breakpoints": {"type": "array", "items": out::breakpoint()}, "total": {"type": "integer"}}), &["breakpoints", "total"]),
-    list_breakpoints);
+tool!(ListBreakpoints, "list_breakpoints", Kind::Read, Breakpoints, list_breakpoints);
 
-async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Breakpoints {
+    breakpoints: Vec<Breakpoint>,
+    total: u64,
+}
+
+async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Breakpoints> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let file = a.file_path.as_deref().map(|f| c.file_in_project(&root, f)).transpose()?;
     let all = fetch(c, &root).await?;
-    let items: Vec<Value> = all
+    let items: Vec<Breakpoint> = all
         .iter()
         .filter(|(i, _)| file.as_deref().is_none_or(|f| i.file.as_deref().is_some_and(|bf| same_file(bf, f))))
         .filter(|(i, _)| !a.enabled_only || i.enabled)
         .map(|(i, m)| bp_json(i, m.as_ref()))
-        .filter(|m| a.owner.is_none_or(|o| m["owner"] == if o == Owner::Agent { "agent" } else { "user" }))
-        .map(Value::Object)
+        .filter(|m| a.owner.is_none_or(|o| m.owner == o))
         .collect();
-    Ok(json!({"total": items.len(), "breakpoints": items}))
+    Ok(Breakpoints { total: items.len() as u64, breakpoints: items })
 }
 
 /// # Set a line breakpoint
@@ -159,9 +212,9 @@ pub struct SetBreakpoint {
     #[serde(default)]
     temporary: bool,
 }
-tool!(SetBreakpoint, "set_breakpoint", Kind::Write { idempotent: true }, out::breakpoint(), set_breakpoint);
+tool!(SetBreakpoint, "set_breakpoint", Kind::Write { idempotent: true }, Breakpoint, set_breakpoint);
 
-async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> ToolResult {
+async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let file = c.file_in_project(&root, &a.file_path)?;
     let backend = c.engine.backend.clone();
@@ -199,16 +252,16 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> ToolResult {
     };
     let meta = remember(c, &root, &info);
     let mut m = bp_json(&info, Some(&meta));
-    m.insert("requested_line".into(), json!(a.line));
-    m.insert("status".into(), json!(if updated { "updated" } else { "set" }));
+    m.requested_line = Some(a.line);
+    m.status = Some(if updated { "updated" } else { "set" }.into());
     let actual = info.line.unwrap_or(a.line);
     if let Ok(text) = c.bk("read_source", backend.read_source(&root, &file)).await {
         if let Some(src) = text.lines().nth(actual.saturating_sub(1) as usize) {
-            m.insert("source_line".into(), json!(src.trim_end()));
+            m.source_line = Some(src.trim_end().to_string());
         }
     }
     if info.verified && actual != a.line {
-        m.insert("moved".into(), json!(format!("the debugger moved it from line {} to line {actual} (the nearest line with code)", a.line)));
+        m.moved = Some(format!("the debugger moved it from line {} to line {actual} (the nearest line with code)", a.line));
     }
     if !info.verified {
         let live = c.engine.with_state(|s| {
@@ -219,12 +272,12 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> ToolResult {
             (None, false) => "pending: binds when a session starts".to_string(),
             (None, true) => "not verified yet: the debugger has not bound it (it may be on a line without code)".to_string(),
         };
-        m.insert("message".into(), json!(why));
+        m.message = Some(why);
     }
     if updated {
-        m.insert("note".into(), json!(format!("line {} already had breakpoint {}; it was updated", a.line, info.id)));
+        m.note = Some(format!("line {} already had breakpoint {}; it was updated", a.line, info.id));
     }
-    Ok(Value::Object(m))
+    Ok(m)
 }
 
 /// # Remove breakpoints
@@ -242,11 +295,15 @@ pub struct RemoveBreakpoint {
     #[serde(default)]
     all_agent_breakpoints: bool,
 }
-tool!(RemoveBreakpoint, "remove_breakpoint", Kind::Destructive { idempotent: true },
-    out::obj(json!({"removed": {"type": "array", "items": {"type": "string"}}, "message": {"type": "string"}}), &["removed", "message"]),
-    remove_breakpoint);
+tool!(RemoveBreakpoint, "remove_breakpoint", Kind::Destructive { idempotent: true }, Removed, remove_breakpoint);
 
-async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Removed {
+    removed: Vec<String>,
+    message: String,
+}
+
+async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Removed> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let modes = [a.breakpoint_id.is_some(), a.file_path.is_some(), a.all_agent_breakpoints].iter().filter(|b| **b).count();
     if modes != 1 {
@@ -282,7 +339,7 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> ToolResult 
     } else {
         format!("removed {} breakpoint(s)", targets.len())
     };
-    Ok(json!({"removed": targets, "message": message}))
+    Ok(Removed { removed: targets, message })
 }
 
 /// # Enable or disable a breakpoint
@@ -296,9 +353,9 @@ pub struct ToggleBreakpoint {
     /// Omit to flip.
     enabled: Option<bool>,
 }
-tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), toggle_breakpoint);
+tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, Breakpoint, toggle_breakpoint);
 
-async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> ToolResult {
+async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let all = fetch(c, &root).await?;
     let Some((current, _)) = all.iter().find(|(i, _)| i.id == a.breakpoint_id) else {
@@ -318,7 +375,7 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> ToolResult 
         m.last = Some(info.clone());
         m.clone()
     });
-    Ok(Value::Object(bp_json(&info, Some(&meta))))
+    Ok(bp_json(&info, Some(&meta)))
 }
 
 /// # Break on exceptions
@@ -339,9 +396,9 @@ pub struct SetExceptionBreakpoint {
     #[serde(default)]
     suspend_policy: Suspend,
 }
-tool!(SetExceptionBreakpoint, "set_exception_breakpoint", Kind::Write { idempotent: false }, out::breakpoint(), set_exception_breakpoint);
+tool!(SetExceptionBreakpoint, "set_exception_breakpoint", Kind::Write { idempotent: false }, Breakpoint, set_exception_breakpoint);
 
-async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -> ToolResult {
+async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_exception_breakpoints {
@@ -365,7 +422,7 @@ async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -
         }
     })?;
     let meta = remember(c, &root, &bp);
-    Ok(Value::Object(bp_json(&bp, Some(&meta))))
+    Ok(bp_json(&bp, Some(&meta)))
 }
 
 /// After a pause: temporary breakpoints that were hit are removed if the backend kept them.

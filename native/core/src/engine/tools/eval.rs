@@ -1,14 +1,14 @@
 //! Evaluation. Side-effect free by default (debugger "watch"/hover semantics); side effects and
 //! code fragments go through the confirmation guard.
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
 use crate::backend::{EvalContext, EvalRequest};
-use super::{Kind, SessionArg, out};
+use super::out::ValueNode;
+use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 /// Where and how to evaluate (shared by both evaluation tools).
 #[derive(Deserialize, Serialize, JsonSchema)]
@@ -31,8 +31,7 @@ pub struct EvaluateExpression {
     #[serde(default)]
     allow_side_effects: bool,
 }
-tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false },
-    out::obj(json!({"expression": {"type": "string"}, "result": out::value_node()}), &["expression", "result"]),
+tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false }, Evaluated,
     |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false));
 
 /// # Run a code fragment
@@ -47,11 +46,20 @@ pub struct EvaluateCodeFragment {
     #[serde(default)]
     allow_side_effects: bool,
 }
-tool!(EvaluateCodeFragment, "evaluate_code_fragment", Kind::Destructive { idempotent: false },
-    out::obj(json!({"result": out::value_node()}), &["result"]),
+tool!(EvaluateCodeFragment, "evaluate_code_fragment", Kind::Destructive { idempotent: false }, Evaluated,
     |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true));
 
-async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bool, fragment: bool) -> ToolResult {
+/// What an evaluation returns (`expression` for evaluate_expression only).
+#[derive(Serialize, JsonSchema)]
+pub struct Evaluated {
+    session_id: String,
+    frame_index: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expression: Option<String>,
+    result: ValueNode,
+}
+
+async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bool, fragment: bool) -> Outcome<Evaluated> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
@@ -95,9 +103,5 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
     }
     let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
     c.remember(&sid, &request_thread, frame_index, vec![ValueRead::from_shown(kind, text.clone(), &shown)]);
-    let mut out = json!({"session_id": sid, "frame_index": frame_index, "result": Value::Object(shown)});
-    if !fragment {
-        out["expression"] = json!(text);
-    }
-    Ok(out)
+    Ok(Evaluated { session_id: sid, frame_index, expression: (!fragment).then_some(text), result: shown })
 }

@@ -2,13 +2,13 @@
 //! session's changes *before* sending the op (the stop may arrive before the op returns), then
 //! wait for a pause newer than the one they started from.
 
-use super::super::context::{Call, ended, ToolResult};
+use super::super::context::{Call, ended};
 use super::super::snapshot;
 use crate::backend::{ControlOp, SessionState};
-use super::{ControlArg, Kind, SessionArg, TimeoutArg, out};
+use super::out::{State, StopResult};
+use super::{ControlArg, Kind, Outcome, SessionArg, TimeoutArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 /// # Resume
 /// Continue; returns the next stop with location and variables.
@@ -17,7 +17,7 @@ pub struct Resume {
     #[serde(flatten)]
     a: ControlArg,
 }
-tool!(Resume, "resume", Kind::Write { idempotent: false }, out::stop_result(), |c, a: Resume| control(c, "resume", a.a, Step::Resume));
+tool!(Resume, "resume", Kind::Write { idempotent: false }, StopResult, |c, a: Resume| control(c, "resume", a.a, Step::Resume));
 
 /// # Pause
 /// Pause a running program; returns where.
@@ -26,7 +26,7 @@ pub struct Pause {
     #[serde(flatten)]
     a: ControlArg,
 }
-tool!(Pause, "pause", Kind::Write { idempotent: false }, out::stop_result(), |c, a: Pause| control(c, "pause", a.a, Step::Pause));
+tool!(Pause, "pause", Kind::Write { idempotent: false }, StopResult, |c, a: Pause| control(c, "pause", a.a, Step::Pause));
 
 /// # Step over
 /// Run the current line; returns the new stop.
@@ -37,7 +37,7 @@ pub struct StepOver {
     #[serde(default)]
     ignore_breakpoints: bool,
 }
-tool!(StepOver, "step_over", Kind::Write { idempotent: false }, out::stop_result(),
+tool!(StepOver, "step_over", Kind::Write { idempotent: false }, StopResult,
     |c, a: StepOver| control(c, "step_over", a.a, Step::Op(ControlOp::StepOver { ignore_breakpoints: a.ignore_breakpoints })));
 
 /// # Step into
@@ -50,7 +50,7 @@ pub struct StepInto {
     #[serde(default)]
     force: bool,
 }
-tool!(StepInto, "step_into", Kind::Write { idempotent: false }, out::stop_result(),
+tool!(StepInto, "step_into", Kind::Write { idempotent: false }, StopResult,
     |c, a: StepInto| control(c, "step_into", a.a, Step::Op(ControlOp::StepInto { force: a.force })));
 
 /// # Step out
@@ -60,7 +60,7 @@ pub struct StepOut {
     #[serde(flatten)]
     a: ControlArg,
 }
-tool!(StepOut, "step_out", Kind::Write { idempotent: false }, out::stop_result(),
+tool!(StepOut, "step_out", Kind::Write { idempotent: false }, StopResult,
     |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::StepOut)));
 
 /// # Run to line
@@ -76,7 +76,7 @@ pub struct RunToLine {
     #[serde(default)]
     ignore_breakpoints: bool,
 }
-tool!(RunToLine, "run_to_line", Kind::Write { idempotent: false }, out::stop_result(),
+tool!(RunToLine, "run_to_line", Kind::Write { idempotent: false }, StopResult,
     |c, a: RunToLine| control(c, "run_to_line", a.a, Step::RunTo { file_path: a.file_path, line: a.line, ignore_breakpoints: a.ignore_breakpoints }));
 
 /// What a control tool asks for; run_to_line's file is resolved against the project first.
@@ -87,7 +87,7 @@ enum Step {
     RunTo { file_path: String, line: u32, ignore_breakpoints: bool },
 }
 
-async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> ToolResult {
+async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (state, thread) = c.engine.with_state(|s| {
@@ -102,7 +102,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Too
         Step::Pause => {
             if state == Some(SessionState::Paused) {
                 let mut r = snapshot::stop_result(c, &sid, None).await;
-                r["message"] = json!("already paused");
+                r.message = Some("already paused".into());
                 return Ok(r);
             }
             ControlOp::Pause
@@ -131,11 +131,10 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Too
         left_pause(c, &sid, sub.seq);
     }
     if !a.wait {
-        return Ok(json!({
-            "session_id": sid,
-            "state": c.engine.with_state(|s| s.sessions.get(&sid).map(|x| super::super::state::state_name(x.state()))).unwrap_or("running"),
-            "message": format!("{tool} sent; call wait_for_pause to wait for the next stop"),
-        }));
+        let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| State::from(x.state()))).unwrap_or(State::Running);
+        let mut r = StopResult::new(&sid, state);
+        r.message = Some(format!("{tool} sent; call wait_for_pause to wait for the next stop"));
+        return Ok(r);
     }
     let timeout = a.t.timeout_ms;
     let stopped = c.wait_for_stop(&sid, &mut sub, timeout).await;
@@ -153,9 +152,9 @@ pub struct WaitForPause {
     /// Report whether the pause was at one of these.
     breakpoint_ids: Option<Vec<String>>,
 }
-tool!(WaitForPause, "wait_for_pause", Kind::Read, out::stop_result(), wait_for_pause);
+tool!(WaitForPause, "wait_for_pause", Kind::Read, StopResult, wait_for_pause);
 
-async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> ToolResult {
+async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let timeout = a.t.timeout_ms;
@@ -166,16 +165,15 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> ToolResult {
     );
     let stopped = if already { true } else { c.wait_for_stop(&sid, &mut sub, timeout).await };
     let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
-    if already && r["state"] == "paused" {
-        r["already_paused"] = json!(true);
+    if already && r.state == State::Paused {
+        r.already_paused = true;
     }
     if let Some(wanted) = a.breakpoint_ids.filter(|w| !w.is_empty()) {
-        if r["state"] == "paused" {
-            let hit: Vec<String> = r["breakpoint_ids"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect();
-            let matched = hit.iter().any(|h| wanted.contains(h));
-            r["matched"] = json!(matched);
+        if r.state == State::Paused {
+            let matched = r.breakpoint_ids.iter().any(|h| wanted.contains(h));
+            r.matched = Some(matched);
             if !matched {
-                r["message"] = json!(format!(
+                r.message = Some(format!(
                     "paused, but not at one of the awaited breakpoints ({}); resume to continue towards them",
                     wanted.join(", ")
                 ));

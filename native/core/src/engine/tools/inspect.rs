@@ -14,12 +14,13 @@
 //! - a value with children that were not fetched (depth exhausted) is its rendering;
 //! - secrets (by name) become `"<redacted>"` and their children are not fetched.
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::values::{self, ValueRef, child_path, is_secret, name_matches};
-use super::variables::target;
+use super::variables::{ValueTarget, target};
 use crate::backend::{ValueNode, ValueScope};
-use super::{Kind, SessionArg, out};
+use super::out::is_false;
+use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -48,11 +49,8 @@ const MAX_CHILDREN: u32 = 50;
 pub struct InspectVariable {
     #[serde(flatten)]
     s: SessionArg,
-    #[schemars(length(min = 1))]
-    variable_id: Option<String>,
-    #[schemars(length(min = 1))]
-    path: Option<String>,
-    frame_index: Option<u32>,
+    #[serde(flatten)]
+    v: ValueTarget,
     #[schemars(length(min = 1))]
     filter: Option<String>,
     #[serde(default)]
@@ -61,11 +59,45 @@ pub struct InspectVariable {
     #[schemars(range(min = 1, max = 200))]
     limit: u32,
 }
-tool!(InspectVariable, "inspect_variable", Kind::Read,
-    out::obj(json!({"variable": {"type": "object"}, "matches": {"type": "array", "items": {"type": "object", "required": ["path", "value"]}},
-        "total": {"type": "integer"}, "offset": {"type": "integer"}, "truncated": {"type": "boolean"}, "next_offset": {"type": "integer"},
-        "message": {"type": "string"}}), &["matches", "total"]),
-    inspect_variable);
+tool!(InspectVariable, "inspect_variable", Kind::Read, Inspected, inspect_variable);
+
+/// inspect_variable's result.
+#[derive(Serialize, JsonSchema)]
+pub struct Inspected {
+    session_id: String,
+    variable: Inspectee,
+    filter: String,
+    /// Levels fetched below the value.
+    depth: u32,
+    matches: Vec<Match>,
+    total: u64,
+    offset: u64,
+    #[serde(skip_serializing_if = "is_false")]
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct Inspectee {
+    name: String,
+    path: String,
+}
+
+/// One value the filter selected.
+#[derive(Serialize, JsonSchema)]
+pub struct Match {
+    path: String,
+    /// For expand_variable, when the match has children.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    /// The program's data as JSON: a `null` here is the program's None/null and is kept.
+    value: Value,
+    #[serde(skip_serializing_if = "is_false")]
+    truncated: bool,
+}
 
 /// What the query needs fetched, read from its leading segments.
 #[derive(Debug, PartialEq)]
@@ -401,7 +433,7 @@ fn shorten(v: &mut Value, max: usize) -> bool {
     }
 }
 
-async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
+async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspected> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     // The query is checked before the debugger is asked anything.
@@ -414,7 +446,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
             e.message()
         ))
     })?;
-    let t: ValueRef = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
+    let t: ValueRef = target(c, &sid, &a.v).await?;
     let plan = plan(&query);
     let needed = if a.filter.is_some() { plan.reach.max(1) } else { 1 };
     let depth = needed.clamp(1, MAX_DEPTH);
@@ -454,24 +486,20 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
         let pointer = node.location().to_json_pointer();
         let mut value = node.node().clone();
         let shortened = shorten(&mut value, c.cfg.max_value_length);
-        let mut m = Map::new();
-        match seen.get(&pointer) {
+        let (path, id) = match seen.get(&pointer) {
             Some(s) => {
-                m.insert("path".into(), json!(s.path));
-                if s.node.has_children && s.node.children_handle.is_some() {
-                    // An id to page this value further with expand_variable.
-                    let id = c.engine.with_state(|st| {
-                        st.sessions.get_mut(&sid).map(|x| values::show(&c.cfg, &mut x.values, &s.node, s.path.clone(), s.redacted).1)
-                    });
-                    if let Some(id) = id {
-                        m.insert("id".into(), json!(id));
-                    }
-                }
+                // An id to page this value further with expand_variable.
+                let id = (s.node.has_children && s.node.children_handle.is_some())
+                    .then(|| {
+                        c.engine.with_state(|st| {
+                            st.sessions.get_mut(&sid).map(|x| values::show(&c.cfg, &mut x.values, &s.node, s.path.clone(), s.redacted).1)
+                        })
+                    })
+                    .flatten();
+                (s.path.clone(), id)
             }
-            None => {
-                m.insert("path".into(), json!(node.location().to_string()));
-            }
-        }
+            None => (node.location().to_string(), None),
+        };
         // Leaves the agent saw go to the ledger under their variable path (history, summary).
         if let (Some(s), false) = (seen.get(&pointer), value.is_object() || value.is_array()) {
             let shown = match &value {
@@ -480,36 +508,32 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
             };
             reads.push(ValueRead::new(ReadKind::Inspection, s.path.clone(), shown, s.node.type_name.clone()));
         }
-        m.insert("value".into(), value);
-        if shortened {
-            m.insert("truncated".into(), json!(true));
-        }
+        let m = Match { path, id, value, truncated: shortened };
         let size = serde_json::to_string(&m).map(|s| s.len()).unwrap_or(0);
         if bytes + size > MAX_RESULT_BYTES && !matches.is_empty() {
             cut = true;
             break;
         }
         bytes += size;
-        matches.push(Value::Object(m));
+        matches.push(m);
         end += 1;
     }
-    let frame = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let frame = a.v.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
     let at = c.engine.at(&sid, None, frame);
     c.engine.ledger.record(&sid, &at, reads);
     let more = end < total;
-    let mut out = json!({
-        "session_id": sid,
-        "variable": {"name": t.name, "path": t.path},
-        "filter": filter,
-        "depth": depth,
-        "matches": matches,
-        "total": total,
-        "offset": offset,
-        "truncated": more,
-    });
-    if more {
-        out["next_offset"] = json!(end);
-    }
+    let mut out = Inspected {
+        session_id: sid,
+        variable: Inspectee { name: t.name.clone(), path: t.path.clone() },
+        filter: filter.clone(),
+        depth,
+        matches,
+        total: total as u64,
+        offset: offset as u64,
+        truncated: more,
+        next_offset: more.then_some(end as u64),
+        message: None,
+    };
     let mut notes = Vec::new();
     if cut {
         notes.push(format!("answer limited to {MAX_RESULT_BYTES} bytes; call again with offset {end}"));
@@ -529,7 +553,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> ToolResult {
         notes.push(format!("no match for {filter} in '{}'; call without filter to see its shape", t.path));
     }
     if !notes.is_empty() {
-        out["message"] = json!(notes.join("; "));
+        out.message = Some(notes.join("; "));
     }
     Ok(out)
 }

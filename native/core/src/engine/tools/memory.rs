@@ -1,14 +1,14 @@
 //! Memory tools over the ledger: get_debug_history (values over time), get_session_summary
 //! (Markdown hand-off), get_console_output (output since a cursor).
 
-use super::super::context::{Call, ToolError, ToolResult};
-use super::super::ledger::{Entry, SessionLedger};
+use super::super::context::{Call, ToolError};
+use super::super::ledger::{Entry, ReadKind, SessionLedger};
 use super::super::memory::{category_name, cursor, parse_cursor};
-use super::super::state::state_name;
-use super::{Kind, SessionArg, out};
+use super::out::{State, is_false};
+use super::sessions::OutputLine;
+use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 fn twenty() -> usize {
     20
@@ -38,12 +38,83 @@ impl Call<'_> {
     }
 }
 
-fn entry_json(e: &Entry) -> Value {
-    let mut v = json!({"step": e.at.step, "value": e.value, "kind": e.kind, "location": e.at.place()});
-    if let Some(f) = &e.at.function {
-        v["function"] = json!(f);
+/// One remembered reading of a value.
+#[derive(Serialize, JsonSchema)]
+pub struct Reading {
+    step: u64,
+    value: String,
+    kind: ReadKind,
+    location: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    function: Option<String>,
+    /// With `changes`: the value before this change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<String>,
+}
+
+fn entry_json(e: &Entry) -> Reading {
+    Reading { step: e.at.step, value: e.value.clone(), kind: e.kind, location: e.at.place(), function: e.at.function.clone(), previous: None }
+}
+
+/// get_debug_history's answer: the names read (no `name`), a value `steps_ago`, or its readings
+/// (`values`) or changes (`changes`).
+#[derive(Serialize, JsonSchema)]
+pub struct History {
+    session_id: String,
+    current_step: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    names: Option<Vec<NameRead>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps_ago: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    read_at: Option<Reading>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<Reading>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<Vec<Reading>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<u64>,
+    #[serde(skip_serializing_if = "is_false")]
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+impl History {
+    fn new(session_id: String, current_step: u64) -> Self {
+        History {
+            session_id,
+            current_step,
+            name: None,
+            names: None,
+            steps_ago: None,
+            at_step: None,
+            value: None,
+            read_at: None,
+            values: None,
+            changes: None,
+            total: None,
+            truncated: false,
+            message: None,
+        }
     }
-    v
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct NameRead {
+    name: String,
+    reads: u64,
+    changes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_step: Option<u64>,
 }
 
 /// # Value history
@@ -62,11 +133,9 @@ pub struct GetDebugHistory {
     #[schemars(range(min = 1, max = 200))]
     limit: Option<usize>,
 }
-tool!(GetDebugHistory, "get_debug_history", Kind::Read,
-    out::obj(json!({"session_id": {"type": "string"}, "current_step": {"type": "integer"}}), &["session_id", "current_step"]),
-    get_debug_history);
+tool!(GetDebugHistory, "get_debug_history", Kind::Read, History, get_debug_history);
 
-async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
+async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<History> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
@@ -78,22 +147,27 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
         }
         let names = l.names();
         let total = names.len();
-        let list: Vec<Value> = names
+        let list: Vec<NameRead> = names
             .iter()
             .rev()
             .take(limit)
             .map(|n| {
                 let last = l.readings(n).last();
-                json!({"name": n, "reads": l.readings(n).count(), "changes": l.changes(n).len().saturating_sub(1),
-                       "last_value": last.map(|e| e.value.clone()), "last_step": last.map(|e| e.at.step)})
+                NameRead {
+                    name: n.clone(),
+                    reads: l.readings(n).count() as u64,
+                    changes: l.changes(n).len().saturating_sub(1) as u64,
+                    last_value: last.map(|e| e.value.clone()),
+                    last_step: last.map(|e| e.at.step),
+                }
             })
             .collect();
-        let mut out = json!({"session_id": sid, "current_step": current, "names": list, "total": total});
-        if total > limit {
-            out["truncated"] = json!(true);
-        }
+        let mut out = History::new(sid, current);
+        out.names = Some(list);
+        out.total = Some(total as u64);
+        out.truncated = total > limit;
         if total == 0 {
-            out["message"] = json!("nothing read yet in this session; values shown at stops, by get_variables, evaluate_expression and watches are remembered");
+            out.message = Some("nothing read yet in this session; values shown at stops, by get_variables, evaluate_expression and watches are remembered".into());
         }
         return Ok(out);
     };
@@ -112,20 +186,21 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
             "'{name}' was never read in session {sid}{hint}. Only values the agent saw are remembered: read it with get_variables or evaluate_expression first"
         )));
     }
-    let mut out = json!({"session_id": sid, "name": name, "current_step": current});
+    let mut out = History::new(sid.clone(), current);
+    out.name = Some(name.to_string());
     if let Some(n) = a.steps_ago {
         if n > current {
             return Err(ToolError(format!("steps_ago {n} is before the first pause: session {sid} is at step {current}")));
         }
         let target = current - n;
-        out["steps_ago"] = json!(n);
-        out["at_step"] = json!(target);
+        out.steps_ago = Some(n);
+        out.at_step = Some(target);
         match l.readings(name).filter(|e| e.at.step <= target).last() {
             Some(e) => {
-                out["value"] = json!(e.value);
-                out["read_at"] = entry_json(e);
+                out.value = Some(e.value.clone());
+                out.read_at = Some(entry_json(e));
                 if e.at.step != target {
-                    out["message"] = json!(format!(
+                    out.message = Some(format!(
                         "'{name}' was not read at step {target}; this is its last reading before, at step {} ({})",
                         e.at.step,
                         e.at.place()
@@ -134,24 +209,16 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
             }
             None => {
                 let first = l.readings(name).next().map(|e| e.at.step).unwrap_or(0);
-                out["value"] = Value::Null;
-                out["message"] = json!(format!("'{name}' was first read at step {first}, after step {target}"));
+                out.message = Some(format!("'{name}' was first read at step {first}, after step {target}"));
             }
         }
         return Ok(out);
     }
-    let rows: Vec<Value> = if a.changes {
-        l.changes(name)
-            .iter()
-            .map(|(e, prev)| {
-                let mut v = entry_json(e);
-                v["previous"] = json!(prev);
-                v
-            })
-            .collect()
+    let rows: Vec<Reading> = if a.changes {
+        l.changes(name).iter().map(|(e, prev)| Reading { previous: prev.map(String::from), ..entry_json(e) }).collect()
     } else {
         let file = a.file_path.as_deref().map(|f| c.engine.relative(Some(&root), &c.file_in_project(&root, f).unwrap_or_else(|_| f.to_string())));
-        let mut rows: Vec<Value> = Vec::new();
+        let mut rows: Vec<Reading> = Vec::new();
         let mut last_step = None;
         for e in l.readings(name) {
             if a.line.is_some_and(|line| e.at.line != Some(line)) {
@@ -184,11 +251,16 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> ToolResult {
     };
     let total = rows.len();
     let skip = total.saturating_sub(limit);
-    out[if a.changes { "changes" } else { "values" }] = json!(rows.into_iter().skip(skip).collect::<Vec<_>>());
-    out["total"] = json!(total);
+    let shown: Vec<Reading> = rows.into_iter().skip(skip).collect();
+    if a.changes {
+        out.changes = Some(shown);
+    } else {
+        out.values = Some(shown);
+    }
+    out.total = Some(total as u64);
     if skip > 0 {
-        out["truncated"] = json!(true);
-        out["message"] = json!(format!("showing the last {limit} of {total}; raise limit to see more"));
+        out.truncated = true;
+        out.message = Some(format!("showing the last {limit} of {total}; raise limit to see more"));
     }
     Ok(out)
 }
@@ -200,22 +272,33 @@ pub struct GetSessionSummary {
     #[serde(flatten)]
     s: SessionArg,
 }
-tool!(GetSessionSummary, "get_session_summary", Kind::Read,
-    out::obj(json!({"session_id": {"type": "string"}, "markdown": {"type": "string"}}), &["session_id", "markdown"]),
-    get_session_summary);
+tool!(GetSessionSummary, "get_session_summary", Kind::Read, Summary, get_session_summary);
 
-async fn get_session_summary(c: &mut Call<'_>, a: GetSessionSummary) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Summary {
+    session_id: String,
+    state: State,
+    markdown: String,
+    /// Where the summary was written (relative to the project).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// Where it will be written when the session ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_when_ended: Option<String>,
+}
+
+async fn get_session_summary(c: &mut Call<'_>, a: GetSessionSummary) -> Outcome<Summary> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
     let markdown = c.engine.summary_markdown(&sid).unwrap_or_default();
-    let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| state_name(x.state()))).unwrap_or("stopped");
-    let mut out = json!({"session_id": sid, "state": state, "markdown": markdown});
-    let file = c.engine.summary_path(&root, &sid);
-    if file.exists() {
-        out["file"] = json!(c.engine.relative(Some(&root), &file.to_string_lossy()));
+    let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| State::from(x.state()))).unwrap_or(State::Stopped);
+    let path = c.engine.summary_path(&root, &sid);
+    let mut out = Summary { session_id: sid, state, markdown, file: None, file_when_ended: None };
+    if path.exists() {
+        out.file = Some(c.engine.relative(Some(&root), &path.to_string_lossy()));
     } else if c.cfg.memory.write_summaries {
-        out["file_when_ended"] = json!(c.engine.relative(Some(&root), &file.to_string_lossy()));
+        out.file_when_ended = Some(c.engine.relative(Some(&root), &path.to_string_lossy()));
     }
     Ok(out)
 }
@@ -241,11 +324,24 @@ pub struct GetConsoleOutput {
     max_lines: Option<usize>,
     category: Option<Stream>,
 }
-tool!(GetConsoleOutput, "get_console_output", Kind::Read,
-    out::obj(json!({"output": {"type": "array"}, "next_cursor": {"type": "string"}}), &["output", "next_cursor"]),
-    get_console_output);
+tool!(GetConsoleOutput, "get_console_output", Kind::Read, ConsoleOutput, get_console_output);
 
-async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct ConsoleOutput {
+    session_id: String,
+    state: State,
+    output: Vec<OutputLine>,
+    /// Pass back as `cursor` to read what follows.
+    next_cursor: String,
+    more: bool,
+    /// Chunks lost before the cursor (the buffer is bounded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> Outcome<ConsoleOutput> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let category = a.category.map(|k| match k {
         Stream::Stdout => "stdout",
@@ -294,14 +390,15 @@ async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> ToolResult
             continue;
         }
         bytes += text.len();
-        lines.push(json!({"category": name, "text": text}));
+        lines.push(OutputLine { category: cat, text });
     }
-    let mut out = json!({"session_id": sid, "state": state_name(state), "output": lines, "next_cursor": cursor(&sid, next), "more": cut});
+    let mut out =
+        ConsoleOutput { next_cursor: cursor(&sid, next), session_id: sid, state: state.into(), output: lines, more: cut, dropped: None, message: None };
     if start < first_kept {
-        out["dropped"] = json!(first_kept - start);
-        out["message"] = json!(format!("{} older chunks were dropped (the buffer keeps the last {})", first_kept - start, super::super::state::OUTPUT_LINES));
+        out.dropped = Some(first_kept - start);
+        out.message = Some(format!("{} older chunks were dropped (the buffer keeps the last {})", first_kept - start, super::super::state::OUTPUT_LINES));
     } else if cut {
-        out["message"] = json!("more output follows; call again with next_cursor");
+        out.message = Some("more output follows; call again with next_cursor".into());
     }
     Ok(out)
 }

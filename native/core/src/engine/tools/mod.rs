@@ -5,22 +5,23 @@
 //! schema's `default`, so the advertised default and the one the code uses are the same function)
 //! and `Serialize` (a test re-serialises parsed defaults and compares them with the schema). The
 //! struct's doc comment is the tool: `# Title` on the first line, the description below. Its
-//! [`Tool`] impl adds the name, the annotations ([`Kind`]), an output schema and `run`.
+//! [`Tool`] impl adds the name, the annotations ([`Kind`]), the result type and `run`. The
+//! result is a type too (`Output`: `Serialize` is the `structuredContent`, `JsonSchema` the
+//! output schema), so the schema cannot drift from what the tool returns.
 //! [`tool_table!`] lists the types once and derives both the registry entries and the dispatch.
 //!
 //! Adding a tool: write the struct + `impl Tool` in the area's file, add the type to the table
 //! below. Nothing else (registry, dispatch, validation, compact profile) needs editing.
 
-/// Implements [`Tool`] for an argument struct whose work is done by `fn(c, args)`.
+/// Implements [`Tool`] for an argument struct whose work is done by `fn(c, args)`, returning
+/// `Result<$output, ToolError>`.
 macro_rules! tool {
-    ($t:ty, $name:literal, $kind:expr, $output:expr, $run:expr) => {
+    ($t:ty, $name:literal, $kind:expr, $output:ty, $run:expr) => {
         impl $crate::engine::tools::Tool for $t {
             const NAME: &'static str = $name;
             const KIND: $crate::engine::tools::Kind = $kind;
-            fn output() -> serde_json::Value {
-                $output
-            }
-            async fn run(self, c: &mut $crate::engine::context::Call<'_>) -> $crate::engine::context::ToolResult {
+            type Output = $output;
+            async fn run(self, c: &mut $crate::engine::context::Call<'_>) -> Result<$output, $crate::engine::context::ToolError> {
                 ($run)(c, self).await
             }
         }
@@ -32,7 +33,7 @@ mod eval;
 mod execution;
 mod inspect;
 mod memory;
-pub(super) mod out;
+pub mod out;
 mod sessions;
 mod source;
 mod stack;
@@ -42,6 +43,9 @@ mod variables;
 mod watches;
 
 use super::context::{Call, ToolError, ToolResult};
+
+/// What a tool's `run` returns.
+pub type Outcome<T> = Result<T, ToolError>;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -63,9 +67,9 @@ pub enum Kind {
 pub trait Tool: DeserializeOwned + Serialize + JsonSchema + Send {
     const NAME: &'static str;
     const KIND: Kind;
-    /// The JSON Schema of the result (`structuredContent`).
-    fn output() -> Value;
-    fn run(self, c: &mut Call<'_>) -> impl Future<Output = ToolResult> + Send;
+    /// The result (`structuredContent`); its derived schema is the output schema.
+    type Output: Serialize + JsonSchema;
+    fn run(self, c: &mut Call<'_>) -> impl Future<Output = Outcome<Self::Output>> + Send;
 }
 
 /// Type-erased view of a [`Tool`] for the registry.
@@ -85,7 +89,7 @@ impl ToolDef {
             name: T::NAME,
             kind: T::KIND,
             input: super::registry::input_schema::<T>,
-            output: T::output,
+            output: super::registry::output_schema::<T::Output>,
             roundtrip: |v| {
                 let parsed: T = parse(v).map_err(|e| e.0)?;
                 serde_json::to_value(parsed).map_err(|e| e.to_string())
@@ -104,7 +108,8 @@ macro_rules! tool_table {
         pub async fn dispatch(c: &mut Call<'_>, name: &str, args: &Value) -> ToolResult {
             $(
                 if name == <$t as Tool>::NAME {
-                    return parse::<$t>(args)?.run(c).await;
+                    let out = parse::<$t>(args)?.run(c).await?;
+                    return serde_json::to_value(out).map_err(|e| ToolError(format!("{name}: the result could not be serialised: {e}")));
                 }
             )*
             Err(ToolError(format!("unknown tool '{name}'")))

@@ -1,43 +1,210 @@
-//! Output schema pieces shared by several tools (the `structuredContent` shapes).
+//! Result shapes shared by several tools. Every tool's `structuredContent` is a Rust type
+//! (`Tool::Output`): the output schema is derived from it (`registry::output_schema`), so the
+//! schema and the result cannot drift apart.
+//!
+//! Serialised as the agent receives them: `None` and default-false flags are skipped
+//! (`skip_serializing_if`), which also makes them optional in the derived schema (schemars'
+//! serialize contract). A field without it is required.
 
-use serde_json::{Value, json};
+use crate::backend::{FrameInfo, SessionState};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-pub fn location() -> Value {
-    json!({"type": ["object", "null"], "properties": {
-        "file": {"type": ["string", "null"]}, "line": {"type": ["integer", "null"]},
-        "method": {"type": ["string", "null"]}, "class": {"type": ["string", "null"]}}})
+pub fn is_false(b: &bool) -> bool {
+    !*b
 }
-pub fn value_node() -> Value {
-    json!({"type": "object", "required": ["name", "value"], "properties": {
-        "id": {"type": "string"}, "name": {"type": "string"}, "value": {"type": "string"},
-        "type": {"type": ["string", "null"]}, "has_children": {"type": "boolean"},
-        "child_count": {"type": "integer"}, "truncated": {"type": "boolean"},
-        "value_length": {"type": "integer"}, "redacted": {"type": "boolean"},
-        "children": {"type": "array"}}})
+
+/// Where a frame is.
+#[derive(Serialize, JsonSchema, Clone, Debug, Default)]
+pub struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
-pub fn breakpoint() -> Value {
-    json!({"type": "object", "required": ["id", "type", "enabled", "verified", "owner"], "properties": {
-        "id": {"type": "string"}, "type": {"enum": ["line", "exception"]},
-        "file": {"type": "string"}, "line": {"type": "integer"}, "requested_line": {"type": "integer"},
-        "source_line": {"type": "string"}, "verified": {"type": "boolean"}, "enabled": {"type": "boolean"},
-        "owner": {"enum": ["agent", "user"]}, "hit_count": {"type": "integer"}, "temporary": {"type": "boolean"},
-        "suspend_policy": {"enum": ["all", "thread", "none"]}, "message": {"type": "string"}}})
+
+impl From<&FrameInfo> for Location {
+    fn from(f: &FrameInfo) -> Self {
+        Location { file: f.file.clone(), line: f.line, method: f.method_name.clone(), class: f.class_name.clone() }
+    }
 }
-pub fn watch() -> Value {
-    json!({"type": "object", "required": ["id", "expression"], "properties": {
-        "id": {"type": "string"}, "expression": {"type": "string"}, "value": {"type": ["string", "null"]},
-        "type": {"type": ["string", "null"]}, "error": {"type": ["string", "null"]}}})
+
+/// A stack frame in a listing.
+#[derive(Serialize, JsonSchema, Clone, Debug)]
+pub struct Frame {
+    #[serde(flatten)]
+    pub at: Location,
+    pub index: u32,
+    pub is_current: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub is_library: bool,
 }
-/// What stepping, resuming and waiting return.
-pub fn stop_result() -> Value {
-    json!({"type": "object", "required": ["session_id", "state"], "properties": {
-        "session_id": {"type": "string"},
-        "state": {"enum": ["starting", "running", "paused", "stopped"]},
-        "reason": {"type": "string"}, "location": location(), "thread_id": {"type": "string"},
-        "breakpoint_ids": {"type": "array", "items": {"type": "string"}},
-        "frame": {"type": "object"}, "watches": {"type": "array", "items": watch()},
-        "timed_out": {"type": "boolean"}, "message": {"type": "string"}}})
+
+/// A value as the agent sees it (`values::show`): short id, shown (truncated/redacted) value.
+#[derive(Serialize, JsonSchema, Clone, Debug, Default)]
+pub struct ValueNode {
+    pub id: String,
+    pub name: String,
+    pub value: String,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub has_children: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub child_count: Option<u64>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Length of the full value when `value` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_length: Option<u64>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub redacted: bool,
+    /// `value` is a one-level preview of an address-only object.
+    #[serde(skip_serializing_if = "is_false")]
+    pub preview: bool,
+    /// Differs from the previous stop in the same function.
+    #[serde(skip_serializing_if = "is_false")]
+    pub changed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<ValueNode>>,
+    /// Children in all, when `children` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
 }
-pub fn obj(props: Value, required: &[&str]) -> Value {
-    json!({"type": "object", "properties": props, "required": required})
+
+/// A watch expression and its value at the last pause.
+#[derive(Serialize, JsonSchema, Clone, Debug, Default)]
+pub struct Watch {
+    pub id: String,
+    pub expression: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_length: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evaluated_at: Option<EvaluatedAt>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Where a watch was last evaluated.
+#[derive(Serialize, JsonSchema, Clone, Debug, Default)]
+pub struct EvaluatedAt {
+    pub session_id: String,
+    pub step: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+#[derive(Serialize, JsonSchema, Clone, Copy, Debug, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Starting,
+    Running,
+    Paused,
+    Stopped,
+}
+
+impl From<SessionState> for State {
+    fn from(s: SessionState) -> Self {
+        match s {
+            SessionState::Starting => State::Starting,
+            SessionState::Running => State::Running,
+            SessionState::Paused => State::Paused,
+            SessionState::Stopped => State::Stopped,
+        }
+    }
+}
+
+/// The top frame's variables in a stop result.
+#[derive(Serialize, JsonSchema, Clone, Debug, Default)]
+pub struct FrameSnapshot {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<ValueNode>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// What stepping, resuming and waiting return: where the program is now.
+#[derive(Serialize, JsonSchema, Clone, Debug)]
+pub struct StopResult {
+    pub session_id: String,
+    pub state: State,
+    /// Pause counter of the session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread_id: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub breakpoint_ids: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<FrameSnapshot>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub watches: Vec<Watch>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub timed_out: bool,
+    /// wait_for_pause: the session was already paused when called.
+    #[serde(skip_serializing_if = "is_false")]
+    pub already_paused: bool,
+    /// wait_for_pause with breakpoint_ids: whether the pause is at one of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl StopResult {
+    pub fn new(session_id: &str, state: State) -> Self {
+        StopResult {
+            session_id: session_id.to_string(),
+            state,
+            step: None,
+            reason: None,
+            description: None,
+            thread_id: None,
+            breakpoint_ids: Vec::new(),
+            location: None,
+            source_line: None,
+            frame: None,
+            watches: Vec::new(),
+            exit_code: None,
+            stderr: None,
+            timed_out: false,
+            already_paused: false,
+            matched: None,
+            message: None,
+        }
+    }
 }

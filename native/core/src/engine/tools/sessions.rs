@@ -1,15 +1,17 @@
 //! Run configurations and sessions: list, start (guarded), stop, and the one-shot status view
 //! (seed 000 §6.3).
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::snapshot::{self, location};
 use super::super::state::{reason_name, state_name};
 use super::{source, variables};
 use crate::backend::{LaunchMode, LaunchRequest, SessionState};
-use super::{Kind, ProjectArg, SessionArg, TimeoutArg, out, yes};
+use super::out::{Frame, Location, State, StopResult, ValueNode, Watch};
+use super::source::SourceContext;
+use super::{Kind, Outcome, ProjectArg, SessionArg, TimeoutArg, yes};
+use crate::backend::{OutputCategory, RunConfigInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 /// # List run configurations
 /// Run/debug configurations (IDE, launch.json or debugger-mcp.toml) to start by name.
@@ -18,15 +20,18 @@ pub struct ListRunConfigurations {
     #[serde(flatten)]
     p: ProjectArg,
 }
-tool!(ListRunConfigurations, "list_run_configurations", Kind::Read,
-    out::obj(json!({"configurations": {"type": "array", "items": {"type": "object", "required": ["name", "type"]}}}), &["configurations"]),
-    list_run_configurations);
+tool!(ListRunConfigurations, "list_run_configurations", Kind::Read, Configurations, list_run_configurations);
 
-async fn list_run_configurations(c: &mut Call<'_>, a: ListRunConfigurations) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Configurations {
+    configurations: Vec<RunConfigInfo>,
+}
+
+async fn list_run_configurations(c: &mut Call<'_>, a: ListRunConfigurations) -> Outcome<Configurations> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let backend = c.engine.backend.clone();
     let configs = c.bk("run_configurations", backend.run_configurations(&root)).await?;
-    Ok(json!({ "configurations": configs }))
+    Ok(Configurations { configurations: configs })
 }
 
 // run_configuration's `mode` (no doc comment: it would become the property description).
@@ -49,11 +54,19 @@ pub struct RunConfiguration {
     #[serde(default)]
     mode: RunMode,
 }
-tool!(RunConfiguration, "run_configuration", Kind::Destructive { idempotent: false },
-    out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "mode": {"enum": ["run", "debug"]}, "state": {"type": "string"}, "message": {"type": "string"}}), &["session_id", "state"]),
-    run_configuration);
+tool!(RunConfiguration, "run_configuration", Kind::Destructive { idempotent: false }, Launched, run_configuration);
 
-async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> ToolResult {
+/// A session started by run_configuration.
+#[derive(Serialize, JsonSchema)]
+pub struct Launched {
+    session_id: String,
+    name: String,
+    mode: RunMode,
+    state: State,
+    message: String,
+}
+
+async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> Outcome<Launched> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let mode = if a.mode == RunMode::Debug { LaunchMode::Debug } else { LaunchMode::Run };
     let mode_name = if mode == LaunchMode::Debug { "debug" } else { "run" };
@@ -61,10 +74,13 @@ async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> ToolResult 
     c.confirm(&root, &format!("{mode_name} the configuration '{}'", a.name), &format!("project: {root}")).await?;
     let request = LaunchRequest { configuration: Some(a.name.clone()), mode, ..Default::default() };
     let info = launch(c, &root, request).await?;
-    Ok(json!({
-        "session_id": info.id, "name": info.name, "mode": mode_name, "state": state_name(current_state(c, &info.id, info.state)),
-        "message": format!("started '{}' in {mode_name} mode as session {}", a.name, info.id),
-    }))
+    Ok(Launched {
+        state: current_state(c, &info.id, info.state).into(),
+        message: format!("started '{}' in {mode_name} mode as session {}", a.name, info.id),
+        session_id: info.id,
+        name: info.name,
+        mode: a.mode,
+    })
 }
 
 /// An unknown name is reported before the user is asked to confirm: a confirmation for
@@ -110,34 +126,51 @@ pub struct ListDebugSessions {
     #[serde(flatten)]
     p: ProjectArg,
 }
-tool!(ListDebugSessions, "list_debug_sessions", Kind::Read,
-    out::obj(json!({"sessions": {"type": "array", "items": {"type": "object", "required": ["id", "name", "state", "is_current"]}}}), &["sessions"]),
-    list_debug_sessions);
+tool!(ListDebugSessions, "list_debug_sessions", Kind::Read, Sessions, list_debug_sessions);
 
-async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Sessions {
+    sessions: Vec<SessionEntry>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct SessionEntry {
+    id: String,
+    name: String,
+    state: State,
+    is_current: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_configuration: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    process_id: Option<u32>,
+    mode: RunMode,
+}
+
+async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<Sessions> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let listed = c.backend_sessions(&root).await?;
     let sessions = c.engine.with_state(|s| {
         let current = s.current.get(&root).cloned();
-        let mut out: Vec<Value> = s
+        let mut out: Vec<SessionEntry> = s
             .sessions
             .iter()
             .filter(|(id, x)| {
                 (x.project.as_deref() == Some(root.as_str()) || listed.iter().any(|l| &l.id == *id)) && x.state() != SessionState::Stopped
             })
-            .map(|(id, x)| {
-                json!({
-                    "id": id, "name": x.info.name, "state": state_name(x.state()),
-                    "is_current": current.as_deref() == Some(id.as_str()),
-                    "run_configuration": x.info.run_configuration, "process_id": x.info.process_id,
-                    "mode": if x.info.mode == LaunchMode::Run { "run" } else { "debug" },
-                })
+            .map(|(id, x)| SessionEntry {
+                id: id.clone(),
+                name: x.info.name.clone(),
+                state: x.state().into(),
+                is_current: current.as_deref() == Some(id.as_str()),
+                run_configuration: x.info.run_configuration.clone(),
+                process_id: x.info.process_id,
+                mode: if x.info.mode == LaunchMode::Run { RunMode::Run } else { RunMode::Debug },
             })
             .collect();
-        out.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+        out.sort_by(|a, b| a.id.cmp(&b.id));
         out
     });
-    Ok(json!({ "sessions": sessions }))
+    Ok(Sessions { sessions })
 }
 
 /// # Start a debug session
@@ -162,9 +195,18 @@ pub struct StartDebugSession {
     #[serde(flatten)]
     t: TimeoutArg,
 }
-tool!(StartDebugSession, "start_debug_session", Kind::Destructive { idempotent: false },
-    out::obj(json!({"session_id": {"type": "string"}, "name": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}, "pause": out::stop_result()}), &["session_id", "state", "message"]),
-    start_debug_session);
+tool!(StartDebugSession, "start_debug_session", Kind::Destructive { idempotent: false }, Started, start_debug_session);
+
+/// A started debug session; `pause` is its first stop (or its end) when there was one.
+#[derive(Serialize, JsonSchema)]
+pub struct Started {
+    session_id: String,
+    name: String,
+    state: State,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pause: Option<StopResult>,
+}
 
 /// How long start_debug_session (without wait_for_pause) watches for a program that ends at
 /// once; Python reports a syntax error within a few ms of starting the file.
@@ -172,7 +214,7 @@ const EARLY_END_MS: u64 = 300;
 /// … and how long more once it wrote to stderr in that time.
 const EARLY_END_DYING_MS: u64 = 3_000;
 
-async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResult {
+async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<Started> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let what = match (&a.run_configuration, &a.command) {
         (Some(rc), None) => format!("run configuration '{rc}'"),
@@ -197,21 +239,21 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResu
         cwd,
     };
     let info = launch(c, &root, request).await?;
-    let mut out = json!({"session_id": info.id, "name": info.name});
+    let (message, pause);
     if a.wait_for_pause {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c.wait_until(&info.id, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
-        let pause = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
-        out["message"] = json!(match pause["state"].as_str() {
-            Some("paused") => format!("started {what}; paused ({})", pause["reason"].as_str().unwrap_or("")),
-            Some("stopped") => format!(
+        let stop = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
+        message = match stop.state {
+            State::Paused => format!("started {what}; paused ({})", stop.reason.as_deref().unwrap_or("")),
+            State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
-                pause["exit_code"].as_i64().map(|c| format!(", exit code {c}")).unwrap_or_default()
+                stop.exit_code.map(|c| format!(", exit code {c}")).unwrap_or_default()
             ),
             _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
-        });
-        out["pause"] = pause;
+        };
+        pause = Some(stop);
     } else {
         // A program that dies at once (syntax error, missing module) is reported here rather
         // than one call later: a short, event-driven wait for an early end.
@@ -224,20 +266,18 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> ToolResu
             ended = c.wait_until(&info.id, &mut sub, EARLY_END_DYING_MS, settled).await;
         }
         if ended && current_state(c, &info.id, info.state) == SessionState::Stopped {
-            let pause = snapshot::stop_result(c, &info.id, None).await;
-            out["message"] = json!(format!(
+            let stop = snapshot::stop_result(c, &info.id, None).await;
+            message = format!(
                 "started {what}; it ended during launch{}",
-                pause["exit_code"].as_i64().map(|c| format!(" with exit code {c}")).unwrap_or_default()
-            ));
-            out["pause"] = pause;
+                stop.exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default()
+            );
+            pause = Some(stop);
         } else {
-            out["message"] = json!(format!(
-                "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
-            ));
+            message = format!("started {what}; call wait_for_pause to block until it stops, or get_debug_session_status");
+            pause = None;
         }
     }
-    out["state"] = json!(state_name(current_state(c, &info.id, info.state)));
-    Ok(out)
+    Ok(Started { state: current_state(c, &info.id, info.state).into(), session_id: info.id, name: info.name, message, pause })
 }
 
 /// # Stop a debug session
@@ -247,25 +287,30 @@ pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
 }
-tool!(StopDebugSession, "stop_debug_session", Kind::Destructive { idempotent: true },
-    out::obj(json!({"session_id": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"}}), &["session_id", "state"]),
-    stop_debug_session);
+tool!(StopDebugSession, "stop_debug_session", Kind::Destructive { idempotent: true }, Stopped, stop_debug_session);
 
-async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Stopped {
+    session_id: String,
+    state: State,
+    message: String,
+}
+
+async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<Stopped> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
-        return Ok(json!({"session_id": sid, "state": "stopped", "message": "the session had already ended"}));
+        return Ok(Stopped { session_id: sid, state: State::Stopped, message: "the session had already ended".into() });
     }
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
     c.bk("stop", backend.stop(&sid)).await?;
     let ended = c.wait_until(&sid, &mut sub, 5_000, |x| x.state() == SessionState::Stopped).await;
-    Ok(json!({
-        "session_id": sid,
-        "state": state_name(current_state(c, &sid, SessionState::Running)),
-        "message": if ended { format!("session {sid} stopped") } else { format!("stop requested; session {sid} has not reported its end yet") },
-    }))
+    Ok(Stopped {
+        state: current_state(c, &sid, SessionState::Running).into(),
+        message: if ended { format!("session {sid} stopped") } else { format!("stop requested; session {sid} has not reported its end yet") },
+        session_id: sid,
+    })
 }
 
 fn five() -> u32 {
@@ -289,14 +334,84 @@ pub struct GetDebugSessionStatus {
     #[schemars(range(min = 1, max = 100))]
     max_stack_frames: u32,
 }
-tool!(GetDebugSessionStatus, "get_debug_session_status", Kind::Read,
-    out::obj(json!({"session_id": {"type": ["string", "null"]}, "state": {"type": "string"}, "message": {"type": "string"}}), &["state"]),
-    get_debug_session_status);
+tool!(GetDebugSessionStatus, "get_debug_session_status", Kind::Read, Status, get_debug_session_status);
+
+/// The one-shot view of a session (what is known depends on its state).
+#[derive(Serialize, JsonSchema, Default)]
+pub struct Status {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    /// A session state, or "no_session".
+    state: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recent_output: Option<Vec<OutputLine>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thread_count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current_thread: Option<ThreadRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paused_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    breakpoint_hit: Option<Vec<BreakpointHit>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stack_summary: Option<Vec<Frame>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_stack_depth: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variables: Option<Vec<ValueNode>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variables_error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    watches: Option<Vec<Watch>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_context: Option<SourceContext>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_context_error: Option<String>,
+}
+
+/// A chunk of the debuggee's output.
+#[derive(Serialize, JsonSchema)]
+pub struct OutputLine {
+    pub category: OutputCategory,
+    pub text: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ThreadRef {
+    id: String,
+    name: String,
+    state: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct BreakpointHit {
+    id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    condition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hit_count: Option<u64>,
+}
 
 /// Output entries get_debug_session_status returns (the latest ones).
 const RECENT_OUTPUT: usize = 50;
 
-async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) -> ToolResult {
+async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) -> Outcome<Status> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = match c.session(&root, a.s.session_id.as_deref()).await {
         Ok(sid) => sid,
@@ -304,13 +419,14 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
             let backend = c.engine.backend.clone();
             let configs = c.bk("run_configurations", backend.run_configurations(&root)).await.unwrap_or_default();
             let names: Vec<&str> = configs.iter().map(|r| r.name.as_str()).collect();
-            return Ok(json!({
-                "session_id": null, "state": "no_session",
-                "message": format!(
+            return Ok(Status {
+                state: "no_session".into(),
+                message: Some(format!(
                     "no debug session is running. Set breakpoints with set_breakpoint, then start_debug_session with run_configuration ({}) or command",
                     if names.is_empty() { "none configured".to_string() } else { names.join(", ") }
-                ),
-            }));
+                )),
+                ..Default::default()
+            });
         }
         Err(e) => return Err(e),
     };
@@ -321,84 +437,87 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
                 // The debuggee's latest output (stdout/stderr/tracepoints): the only way, until a
                 // console-output tool exists, for an agent to see prints and log-message breakpoints.
                 let skip = x.output.len().saturating_sub(RECENT_OUTPUT);
-                let output: Vec<Value> =
-                    x.output.iter().skip(skip).map(|(cat, text)| json!({"category": cat, "text": text})).collect();
+                let output: Vec<OutputLine> =
+                    x.output.iter().skip(skip).map(|(cat, text)| OutputLine { category: *cat, text: text.clone() }).collect();
                 (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame, output)
             })
         })
         .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-    let mut out = json!({"session_id": sid, "name": info.name, "state": state_name(info.state), "recent_output": output});
+    let mut out = Status {
+        session_id: Some(sid.clone()),
+        name: Some(info.name.clone()),
+        state: state_name(info.state).into(),
+        recent_output: Some(output),
+        ..Default::default()
+    };
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {
-        out["exit_code"] = json!(exit_code);
-        out["message"] = json!("the session has ended; start a new one with start_debug_session");
+        out.exit_code = exit_code;
+        out.message = Some("the session has ended; start a new one with start_debug_session".into());
         return Ok(out);
     }
     let threads = c.bk("threads", backend.threads(&sid)).await?;
-    out["thread_count"] = json!(threads.len());
+    out.thread_count = Some(threads.len() as u64);
     let current = thread.clone().or_else(|| pause.as_ref().map(|p| p.thread_id.clone()));
     if let Some(t) = threads.iter().find(|t| Some(&t.id) == current.as_ref()) {
-        out["current_thread"] = json!({"id": t.id, "name": t.name, "state": t.state});
+        out.current_thread = Some(ThreadRef { id: t.id.clone(), name: t.name.clone(), state: t.state.clone() });
     }
     let Some(pause) = pause.filter(|_| info.state == SessionState::Paused) else {
-        out["message"] = json!("running; call pause or wait_for_pause to stop it and inspect");
+        out.message = Some("running; call pause or wait_for_pause to stop it and inspect".into());
         return Ok(out);
     };
     let thread = current.unwrap_or(pause.thread_id.clone());
-    out["step"] = json!(seq);
-    out["paused_reason"] = json!(reason_name(pause.reason));
-    if let Some(d) = &pause.description {
-        out["description"] = json!(d);
-    }
+    out.step = Some(seq);
+    out.paused_reason = Some(reason_name(pause.reason).into());
+    out.description = pause.description.clone();
     if !pause.breakpoint_ids.is_empty() {
-        let hits: Vec<Value> = c.engine.with_state(|s| {
+        let hits: Vec<BreakpointHit> = c.engine.with_state(|s| {
             pause
                 .breakpoint_ids
                 .iter()
                 .map(|id| {
                     let meta = s.breakpoints.get(id);
                     let last = meta.and_then(|m| m.last.as_ref());
-                    json!({"id": id, "file": last.and_then(|b| b.file.clone()), "line": last.and_then(|b| b.line),
-                           "condition": last.and_then(|b| b.condition.clone()), "hit_count": meta.map(|m| m.hits)})
+                    BreakpointHit {
+                        id: id.clone(),
+                        file: last.and_then(|b| b.file.clone()),
+                        line: last.and_then(|b| b.line),
+                        condition: last.and_then(|b| b.condition.clone()),
+                        hit_count: meta.map(|m| m.hits),
+                    }
                 })
                 .collect()
         });
-        out["breakpoint_hit"] = json!(hits);
+        out.breakpoint_hit = Some(hits);
     }
     let max = a.max_stack_frames;
     let page = c.bk("frames", backend.frames(&sid, &thread, 0, max)).await?;
-    let frames: Vec<Value> = page
+    let frames: Vec<Frame> = page
         .frames
         .iter()
-        .map(|f| {
-            let mut l = location(f);
-            l["index"] = json!(f.index);
-            l["is_current"] = json!(f.index == selected);
-            l["is_library"] = json!(f.is_library);
-            l
-        })
+        .map(|f| Frame { at: location(f), index: f.index, is_current: f.index == selected, is_library: f.is_library })
         .collect();
     let current_frame = page.frames.iter().find(|f| f.index == selected).or(page.frames.first()).cloned();
-    out["location"] = current_frame.as_ref().map(location).unwrap_or(Value::Null);
-    out["stack_summary"] = json!(frames);
-    out["total_stack_depth"] = json!(page.total.unwrap_or(page.frames.len() as u32));
+    out.location = current_frame.as_ref().map(location);
+    out.stack_summary = Some(frames);
+    out.total_stack_depth = Some(page.total.unwrap_or(page.frames.len() as u32));
     if a.include_variables {
         match variables::frame_values(c, &sid, &thread, selected, variables::Scope::Frame, 1, c.cfg.max_children).await {
-            Ok(v) => out["variables"] = v["variables"].clone(),
-            Err(e) => out["variables_error"] = json!(e.0),
+            Ok(v) => out.variables = Some(v.variables),
+            Err(e) => out.variables_error = Some(e.0),
         }
     }
     snapshot::refresh_watches(c, &sid).await;
-    out["watches"] = json!(snapshot::project_watches(c, &sid));
+    out.watches = Some(snapshot::project_watches(c, &sid));
     if a.include_source_context {
         if let Some(f) = current_frame.as_ref().filter(|f| f.file.is_some() && f.line.is_some()) {
             let file = f.file.clone().unwrap_or_default();
             match c.file_in_project(&root, &file) {
                 Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines).await {
-                    Ok(ctx) => out["source_context"] = ctx,
-                    Err(e) => out["source_context_error"] = json!(e.0),
+                    Ok(ctx) => out.source_context = Some(ctx),
+                    Err(e) => out.source_context_error = Some(e.0),
                 },
-                Err(_) => out["source_context_error"] = json!("the current frame is outside the project (library code)"),
+                Err(_) => out.source_context_error = Some("the current frame is outside the project (library code)".into()),
             }
         }
     }

@@ -1,12 +1,12 @@
 //! Source context around a line, through the backend (so unsaved IDE edits are seen), refusing
 //! files outside the project.
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::same_file;
-use super::{Kind, SessionArg, out};
+use super::out::is_false;
+use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 fn five() -> u32 {
     5
@@ -26,12 +26,31 @@ pub struct GetSourceContext {
     #[schemars(range(max = 50))]
     context_lines: u32,
 }
-tool!(GetSourceContext, "get_source_context", Kind::Read,
-    out::obj(json!({"file": {"type": "string"}, "start_line": {"type": "integer"}, "end_line": {"type": "integer"}, "lines": {"type": "array"}, "breakpoints": {"type": "array"}}), &["file", "start_line", "end_line", "lines"]),
-    get_source_context);
+tool!(GetSourceContext, "get_source_context", Kind::Read, SourceContext, get_source_context);
+
+/// Numbered lines around a line of a file.
+#[derive(Serialize, JsonSchema)]
+pub struct SourceContext {
+    file: String,
+    start_line: u32,
+    end_line: u32,
+    current_line: u32,
+    total_lines: u32,
+    lines: Vec<SourceLine>,
+    /// Lines in view that carry a breakpoint.
+    breakpoints: Vec<u32>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct SourceLine {
+    number: u32,
+    content: String,
+    #[serde(skip_serializing_if = "is_false")]
+    is_current: bool,
+}
 
 /// Lines `line ± n` of `file` (canonical, inside `root`), with breakpoint lines in view.
-pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) -> ToolResult {
+pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) -> Outcome<SourceContext> {
     let backend = c.engine.backend.clone();
     let text = c.bk("read_source", backend.read_source(root, file)).await?;
     let lines: Vec<&str> = text.lines().collect();
@@ -41,14 +60,8 @@ pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) ->
     }
     let start = line.saturating_sub(n).max(1);
     let end = (line + n).min(count);
-    let shown: Vec<Value> = (start..=end)
-        .map(|l| {
-            let mut v = json!({"number": l, "content": lines.get(l as usize - 1).copied().unwrap_or("")});
-            if l == line {
-                v["is_current"] = json!(true);
-            }
-            v
-        })
+    let shown: Vec<SourceLine> = (start..=end)
+        .map(|l| SourceLine { number: l, content: lines.get(l as usize - 1).copied().unwrap_or("").to_string(), is_current: l == line })
         .collect();
     let mut bps: Vec<u32> = c
         .bk("breakpoints", backend.breakpoints(root))
@@ -61,10 +74,10 @@ pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) ->
         .collect();
     bps.sort_unstable();
     bps.dedup();
-    Ok(json!({"file": file, "start_line": start, "end_line": end, "current_line": line, "total_lines": count, "lines": shown, "breakpoints": bps}))
+    Ok(SourceContext { file: file.to_string(), start_line: start, end_line: end, current_line: line, total_lines: count, lines: shown, breakpoints: bps })
 }
 
-async fn get_source_context(c: &mut Call<'_>, a: GetSourceContext) -> ToolResult {
+async fn get_source_context(c: &mut Call<'_>, a: GetSourceContext) -> Outcome<SourceContext> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let n = a.context_lines;
     let here = current_location(c, &root, a.s.session_id.as_deref()).await;

@@ -1,11 +1,11 @@
 //! Stack traces, frame selection (the default frame for variables/evaluation) and threads.
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::snapshot::location;
-use super::{Kind, SessionArg, out};
+use super::out::{Frame, Location, is_false};
+use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 fn twenty() -> u32 {
     20
@@ -25,11 +25,25 @@ pub struct GetStackTrace {
     #[serde(default)]
     offset: u32,
 }
-tool!(GetStackTrace, "get_stack_trace", Kind::Read,
-    out::obj(json!({"thread_id": {"type": "string"}, "frames": {"type": "array"}, "total": {"type": ["integer", "null"]}}), &["thread_id", "frames"]),
-    get_stack_trace);
+tool!(GetStackTrace, "get_stack_trace", Kind::Read, StackTrace, get_stack_trace);
 
-async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct StackTrace {
+    session_id: String,
+    thread_id: String,
+    /// The thread's name, when asked for by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thread: Option<String>,
+    frames: Vec<Frame>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<u32>,
+    #[serde(skip_serializing_if = "is_false")]
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_offset: Option<u32>,
+}
+
+async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTrace> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (current, _) = c.paused(&sid)?;
@@ -49,29 +63,14 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> ToolResult {
     let selected = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
     let offset = a.offset;
     let page = c.bk("frames", backend.frames(&sid, &thread, offset, a.max_frames)).await?;
-    let frames: Vec<Value> = page
+    let frames: Vec<Frame> = page
         .frames
         .iter()
-        .map(|f| {
-            let mut l = location(f);
-            l["index"] = json!(f.index);
-            l["is_current"] = json!(thread == current && f.index == selected);
-            l["is_library"] = json!(f.is_library);
-            l
-        })
+        .map(|f| Frame { at: location(f), index: f.index, is_current: thread == current && f.index == selected, is_library: f.is_library })
         .collect();
-    let mut out = json!({"session_id": sid, "thread_id": thread, "frames": frames, "total": page.total});
-    if let Some(n) = name {
-        out["thread"] = json!(n);
-    }
-    if let Some(total) = page.total {
-        let shown = offset + page.frames.len() as u32;
-        if shown < total {
-            out["truncated"] = json!(true);
-            out["next_offset"] = json!(shown);
-        }
-    }
-    Ok(out)
+    let shown = offset + page.frames.len() as u32;
+    let next_offset = page.total.filter(|t| shown < *t).map(|_| shown);
+    Ok(StackTrace { session_id: sid, thread_id: thread, thread: name, frames, total: page.total, truncated: next_offset.is_some(), next_offset })
 }
 
 /// # Select a stack frame
@@ -83,11 +82,18 @@ pub struct SelectStackFrame {
     frame_index: u32,
     thread_id: Option<String>,
 }
-tool!(SelectStackFrame, "select_stack_frame", Kind::Write { idempotent: true },
-    out::obj(json!({"frame_index": {"type": "integer"}, "location": out::location()}), &["frame_index"]),
-    select_stack_frame);
+tool!(SelectStackFrame, "select_stack_frame", Kind::Write { idempotent: true }, FrameSelected, select_stack_frame);
 
-async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct FrameSelected {
+    session_id: String,
+    thread_id: String,
+    frame_index: u32,
+    location: Location,
+    message: String,
+}
+
+async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> Outcome<FrameSelected> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (current, seq) = c.paused(&sid)?;
@@ -101,8 +107,13 @@ async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> ToolResult
             x.current_thread = Some(thread.clone());
         }
     });
-    Ok(json!({"session_id": sid, "thread_id": thread, "frame_index": a.frame_index, "location": location(&frame),
-              "message": "get_variables and evaluate_expression now use this frame by default"}))
+    Ok(FrameSelected {
+        session_id: sid,
+        thread_id: thread,
+        frame_index: a.frame_index,
+        location: location(&frame),
+        message: "get_variables and evaluate_expression now use this frame by default".into(),
+    })
 }
 
 /// # List threads
@@ -112,19 +123,35 @@ pub struct ListThreads {
     #[serde(flatten)]
     s: SessionArg,
 }
-tool!(ListThreads, "list_threads", Kind::Read,
-    out::obj(json!({"threads": {"type": "array"}, "current_thread": {"type": ["string", "null"]}}), &["threads"]),
-    list_threads);
+tool!(ListThreads, "list_threads", Kind::Read, Threads, list_threads);
 
-async fn list_threads(c: &mut Call<'_>, a: ListThreads) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Threads {
+    session_id: String,
+    threads: Vec<Thread>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current_thread: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct Thread {
+    id: String,
+    name: String,
+    state: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<String>,
+    is_current: bool,
+}
+
+async fn list_threads(c: &mut Call<'_>, a: ListThreads) -> Outcome<Threads> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let backend = c.engine.backend.clone();
     let threads = c.bk("threads", backend.threads(&sid)).await?;
     let current = c.engine.with_state(|s| s.sessions.get(&sid).and_then(|x| x.current_thread.clone()));
-    let items: Vec<Value> = threads
+    let items: Vec<Thread> = threads
         .iter()
-        .map(|t| json!({"id": t.id, "name": t.name, "state": t.state, "group": t.group, "is_current": Some(&t.id) == current.as_ref()}))
+        .map(|t| Thread { id: t.id.clone(), name: t.name.clone(), state: t.state.clone(), group: t.group.clone(), is_current: Some(&t.id) == current.as_ref() })
         .collect();
-    Ok(json!({"session_id": sid, "threads": items, "current_thread": current}))
+    Ok(Threads { session_id: sid, threads: items, current_thread: current })
 }

@@ -10,14 +10,14 @@
 //! A test id that selects nothing ends the session at once; that is reported as an error naming
 //! the id, with the runner's last output lines, instead of a silent "it ended".
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::snapshot;
 use super::sessions::launch;
-use super::{Kind, MAX_WAIT_MS, ProjectArg, out};
+use super::out::{State, StopResult};
+use super::{Kind, MAX_WAIT_MS, Outcome, ProjectArg};
 use crate::backend::{BackendError, LaunchMode, LaunchRequest, OutputCategory, SessionState, TestRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Framework {
@@ -39,10 +39,20 @@ pub struct DebugTest {
     #[schemars(length(min = 1))]
     binary: Option<String>,
 }
-tool!(DebugTest, "debug_test", Kind::Destructive { idempotent: false },
-    out::obj(json!({"session_id": {"type": "string"}, "framework": {"type": "string"}, "state": {"type": "string"}, "message": {"type": "string"},
-        "pause": out::stop_result(), "output": {"type": "array", "items": {"type": "string"}}}), &["session_id", "state", "message"]),
-    debug_test);
+tool!(DebugTest, "debug_test", Kind::Destructive { idempotent: false }, TestRun, debug_test);
+
+/// A debugged test: its first pause, or how it ended.
+#[derive(Serialize, JsonSchema)]
+pub struct TestRun {
+    session_id: String,
+    framework: String,
+    state: State,
+    message: String,
+    pause: StopResult,
+    /// The runner's last output lines, when the test ended without pausing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<Vec<String>>,
+}
 
 /// Quotes a word for the backend's POSIX-like command splitting.
 fn quote(word: &str) -> String {
@@ -142,7 +152,7 @@ fn selected_nothing(f: Framework, exit: Option<i64>, tail: &[String]) -> bool {
     }
 }
 
-async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
+async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let f = infer(&a);
     let backend = c.engine.backend.clone();
@@ -183,14 +193,16 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
         Err(_) => return Err(ToolError(format!("the debugger did not start test '{}' within {} ms", a.test_id, c.cfg.launch_timeout_ms))),
     };
     let sid = info.id.clone();
-    let mut out = json!({"session_id": sid, "framework": name(f)});
+
     // Tests may build and collect for a while; the cap every wait has.
     let timeout = MAX_WAIT_MS;
     let mut sub = c.subscribe(&sid)?;
     let stopped = c.wait_until(&sid, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
     let pause = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
-    let state = pause["state"].as_str().unwrap_or("running").to_string();
-    if state == "stopped" {
+    let state = pause.state;
+    let mut output = None;
+    let message;
+    if state == State::Stopped {
         // Output can trail the end event a little.
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         let tail = output_tail(c, &sid, 12);
@@ -210,16 +222,14 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> ToolResult {
             Some(code) => format!("failed (exit code {code})"),
             None => "ended".to_string(),
         };
-        out["message"] = json!(format!("test '{}' {verdict} without pausing (no breakpoint was hit)", a.test_id));
-        out["output"] = json!(tail);
-    } else if state == "paused" {
-        out["message"] = json!(format!("test '{}' paused ({})", a.test_id, pause["reason"].as_str().unwrap_or("")));
+        message = format!("test '{}' {verdict} without pausing (no breakpoint was hit)", a.test_id);
+        output = Some(tail);
+    } else if state == State::Paused {
+        message = format!("test '{}' paused ({})", a.test_id, pause.reason.as_deref().unwrap_or(""));
     } else {
-        out["message"] = json!(format!("test '{}' still running after {timeout} ms: call wait_for_pause", a.test_id));
+        message = format!("test '{}' still running after {timeout} ms: call wait_for_pause", a.test_id);
     }
-    out["state"] = json!(state);
-    out["pause"] = pause;
-    Ok(out)
+    Ok(TestRun { session_id: sid, framework: name(f).to_string(), state, message, pause, output })
 }
 
 #[cfg(test)]

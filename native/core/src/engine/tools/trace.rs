@@ -3,17 +3,17 @@
 //! the agent instead of one step per tool call. Every step has its own timeout and the whole
 //! trace a total bound (≤ 55 s); rows are bounded in count and bytes.
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::state::reason_name;
 use super::super::values::{self, is_secret};
 use super::execution::left_pause;
 use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
-use super::{Kind, MAX_WAIT_MS, SessionArg, out};
+use super::out::{Location, State, is_false};
+use super::{Kind, MAX_WAIT_MS, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -46,11 +46,54 @@ pub struct TraceFunction {
     #[schemars(range(min = 1, max = 500))]
     max_lines: u32,
 }
-tool!(TraceFunction, "trace_function", Kind::Write { idempotent: false },
-    out::obj(json!({"function": {"type": ["string", "null"]}, "start_line": {"type": ["integer", "null"]}, "start_locals": {"type": "object"},
-        "rows": {"type": "array", "items": {"type": "object", "required": ["line"]}}, "steps": {"type": "integer"}, "returned": {"type": "boolean"},
-        "now": {"type": "object"}, "message": {"type": "string"}}), &["rows", "returned"]),
-    trace_function);
+tool!(TraceFunction, "trace_function", Kind::Write { idempotent: false }, Trace, trace_function);
+
+/// The traced call: one row per executed line with the locals it changed.
+#[derive(Serialize, JsonSchema)]
+pub struct Trace {
+    session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    function: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_line: Option<u32>,
+    start_locals: BTreeMap<String, String>,
+    rows: Vec<Row>,
+    steps: u32,
+    returned: bool,
+    now: Now,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct Row {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "is_false")]
+    returned: bool,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    changed: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "is_false")]
+    exception: bool,
+}
+
+impl Row {
+    fn at(line: Option<u32>) -> Self {
+        Row { line, returned: false, changed: BTreeMap::new(), exception: false }
+    }
+}
+
+/// Where the session is after the trace.
+#[derive(Serialize, JsonSchema)]
+pub struct Now {
+    state: State,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
+}
 
 /// Stack depth of `thread` at the current pause.
 async fn depth(c: &Call<'_>, sid: &str, thread: &str) -> Result<u32, ToolError> {
@@ -86,8 +129,8 @@ fn short(v: &str) -> String {
 }
 
 /// Values in `now` that are new or differ from `before`.
-fn changed(before: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> Map<String, Value> {
-    now.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), json!(v))).collect()
+fn changed(before: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    now.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 /// Sends one control op and waits for the next stop; false when none came in `ms`.
@@ -100,23 +143,15 @@ async fn step(c: &Call<'_>, sid: &str, thread: &str, op: ControlOp, ms: u64) -> 
 }
 
 /// Where the session is now, compactly.
-async fn now(c: &Call<'_>, sid: &str, thread: &str) -> Value {
+async fn now(c: &Call<'_>, sid: &str, thread: &str) -> Now {
     let (state, reason) = c.engine.with_state(|s| {
         s.sessions.get(sid).map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason))).unwrap_or((SessionState::Stopped, None))
     });
-    let mut out = json!({"state": super::super::state::state_name(state)});
-    if let Some(r) = reason {
-        out["reason"] = json!(reason_name(r));
-    }
-    if state == SessionState::Paused {
-        if let Ok(f) = c.frame(sid, thread, 0).await {
-            out["location"] = location(&f);
-        }
-    }
-    out
+    let location = if state == SessionState::Paused { c.frame(sid, thread, 0).await.ok().map(|f| location(&f)) } else { None };
+    Now { state: state.into(), reason: reason.map(|r| reason_name(r).to_string()), location }
 }
 
-async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
+async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (paused_thread, _) = c.paused(&sid)?;
@@ -136,7 +171,7 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
             let at = now(c, &sid, &thread).await;
             return Err(ToolError(format!(
                 "no call was entered from the current line (now at {}); pause on a line that calls a function, or omit enter to trace the current function",
-                at["location"]
+                serde_json::to_value(&at.location).unwrap_or_default()
             )));
         }
     }
@@ -146,9 +181,9 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
     let mut prev = locals(c, &sid, &top).await?;
     let at = c.engine.at(&sid, Some(&thread), 0);
     c.engine.ledger.record(&sid, &at, prev.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)));
-    let start_locals: Map<String, Value> = prev.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let start_locals = prev.clone();
     let mut line = top.line;
-    let mut rows: Vec<Value> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut bytes = 0usize;
     let mut steps = 0u32;
     let ended = loop {
@@ -163,8 +198,8 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
         steps += 1;
         let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason))));
         let row_line = line;
-        let mut push = |row: Value, rows: &mut Vec<Value>| -> bool {
-            let size = row.to_string().len();
+        let mut push = |row: Row, rows: &mut Vec<Row>| -> bool {
+            let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);
             if bytes + size > max_bytes && !rows.is_empty() {
                 return false;
             }
@@ -174,23 +209,23 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
         };
         match state {
             Some((SessionState::Stopped, _)) => {
-                push(json!({"line": row_line}), &mut rows);
+                push(Row::at(row_line), &mut rows);
                 break "the program ended".into();
             }
             Some((SessionState::Paused, reason)) if stopped => {
                 let d = depth(c, &sid, &thread).await?;
                 if d < start_depth {
-                    push(json!({"line": row_line, "returned": true}), &mut rows);
+                    push(Row { returned: true, ..Row::at(row_line) }, &mut rows);
                     break "returned".into();
                 }
                 if d > start_depth {
                     // A breakpoint (or exception) inside a callee interrupted the step over.
-                    push(json!({"line": row_line}), &mut rows);
+                    push(Row::at(row_line), &mut rows);
                     break format!("stopped inside a call ({}); trace_function there or step_out", reason.map(reason_name).unwrap_or("pause"));
                 }
                 let top = c.frame(&sid, &thread, 0).await?;
                 let cur = locals(c, &sid, &top).await?;
-                let mut row = json!({"line": row_line});
+                let mut row = Row::at(row_line);
                 let diff = changed(&prev, &cur);
                 // What the trace showed is remembered like any read: get_debug_history then
                 // answers "when did acc change" for a traced loop too.
@@ -198,14 +233,10 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
                 c.engine.ledger.record(
                     &sid,
                     &at,
-                    diff.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.as_str().unwrap_or_default(), None)),
+                    diff.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)),
                 );
-                if !diff.is_empty() {
-                    row["changed"] = Value::Object(diff);
-                }
-                if reason == Some(PauseReason::Exception) {
-                    row["exception"] = json!(true);
-                }
+                row.changed = diff;
+                row.exception = reason == Some(PauseReason::Exception);
                 if !push(row, &mut rows) {
                     break format!("{max_bytes} bytes of rows reached before the function returned; call trace_function again to continue");
                 }
@@ -221,21 +252,19 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> ToolResult {
         }
     };
     let returned = ended == "returned";
-    let mut out = json!({
-        "session_id": sid,
-        "function": top.method_name,
-        "file": top.file,
-        "start_line": top.line,
-        "start_locals": start_locals,
-        "rows": rows,
-        "steps": steps,
-        "returned": returned,
-        "now": now(c, &sid, &thread).await,
-    });
-    if !returned {
-        out["message"] = json!(ended);
-    }
-    Ok(out)
+    let now = now(c, &sid, &thread).await;
+    Ok(Trace {
+        session_id: sid,
+        function: top.method_name,
+        file: top.file,
+        start_line: top.line,
+        start_locals,
+        rows,
+        steps,
+        returned,
+        now,
+        message: (!returned).then_some(ended),
+    })
 }
 
 #[cfg(test)]
@@ -247,7 +276,7 @@ mod tests {
         let a: BTreeMap<String, String> = [("i".into(), "1".into()), ("t".into(), "0".into())].into();
         let b: BTreeMap<String, String> = [("i".into(), "2".into()), ("t".into(), "0".into()), ("x".into(), "'a'".into())].into();
         let d = changed(&a, &b);
-        assert_eq!(Value::Object(d), json!({"i": "2", "x": "'a'"}));
+        assert_eq!(serde_json::to_value(d).unwrap(), serde_json::json!({"i": "2", "x": "'a'"}));
         assert_eq!(short(&"y".repeat(100)).chars().count(), ROW_VALUE_CHARS + 1);
     }
 }

@@ -1,16 +1,16 @@
 //! Variables: frame values with short ids, depth/children limits, truncation and redaction;
 //! expansion by id or path with paging; setting values (guarded).
 
-use super::super::context::{Call, ToolError, ToolResult};
+use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::preview;
 use super::super::values::{self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path};
 use crate::backend::{ValueNode, ValueScope};
-use super::{Kind, SessionArg, out};
+use super::out::{Location, ValueNode as Shown, is_false};
+use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 use futures::{StreamExt, TryStreamExt};
 use std::future::Future;
 use std::pin::Pin;
@@ -44,7 +44,7 @@ impl Scope {
     }
 }
 
-type BoxedNode<'a> = Pin<Box<dyn Future<Output = Result<Map<String, Value>, ToolError>> + Send + 'a>>;
+type BoxedNode<'a> = Pin<Box<dyn Future<Output = Result<Shown, ToolError>> + Send + 'a>>;
 
 /// Children fetched at once while building a tree (bounded so a wide tree does not flood the
 /// debugger with hundreds of simultaneous requests).
@@ -70,7 +70,7 @@ fn build<'a>(
                 let backend = c.engine.backend.clone();
                 let page = c.bk("children", backend.children(sid, handle, 0, max)).await?;
                 let n = page.children.len();
-                let kids: Vec<Map<String, Value>> = futures::stream::iter(page.children.into_iter().map(|child| {
+                let kids: Vec<Shown> = futures::stream::iter(page.children.into_iter().map(|child| {
                     let p = child_path(&path, &child.name);
                     build(c, sid, child, p, depth - 1, max, redacted)
                 }))
@@ -78,10 +78,10 @@ fn build<'a>(
                 .try_collect()
                 .await?;
                 let total = page.total.unwrap_or(n as u64);
-                m.insert("children".into(), Value::Array(kids.into_iter().map(Value::Object).collect()));
+                m.children = Some(kids);
                 if total > n as u64 {
-                    m.insert("truncated".into(), json!(true));
-                    m.insert("total".into(), json!(total));
+                    m.truncated = true;
+                    m.total = Some(total);
                 }
             }
         } else if !redacted {
@@ -93,7 +93,7 @@ fn build<'a>(
     })
 }
 
-fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_redacted: bool) -> Result<Map<String, Value>, ToolError> {
+fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_redacted: bool) -> Result<Shown, ToolError> {
     let (shown, frame) = c.engine.with_state(|s| {
         let slot = s.sessions.get_mut(sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
         Ok::<_, ToolError>((values::show(&c.cfg, &mut slot.values, node, path.clone(), parent_redacted).0, slot.selected_frame))
@@ -105,26 +105,46 @@ fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_reda
 }
 
 /// The values of a frame as get_variables returns them.
-pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, scope: Scope, depth: u32, max: u32) -> ToolResult {
+/// get_variables' result.
+#[derive(Serialize, JsonSchema)]
+pub struct FrameValues {
+    pub session_id: String,
+    pub thread_id: String,
+    pub frame_index: u32,
+    pub location: Location,
+    pub variables: Vec<Shown>,
+    /// Variables in scope, shown or not.
+    pub total: u64,
+    #[serde(skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, scope: Scope, depth: u32, max: u32) -> Outcome<FrameValues> {
     let frame = c.frame(sid, thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
     let admitted: Vec<ValueNode> = vars.into_iter().filter(|v| scope.admits(v)).collect();
     let total = admitted.len();
-    let out: Vec<Value> = futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
+    let variables: Vec<Shown> = futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
         let path = v.name.clone();
         build(c, sid, v, path, depth, max, false)
     }))
     .buffered(CONCURRENT_FETCHES)
-    .map_ok(Value::Object)
     .try_collect()
     .await?;
-    let mut r = json!({"session_id": sid, "thread_id": thread, "frame_index": frame_index, "location": location(&frame), "variables": out, "total": total});
-    if total > max as usize {
-        r["truncated"] = json!(true);
-        r["message"] = json!(format!("showing {max} of {total} variables; raise max_children to see more"));
-    }
-    Ok(r)
+    let truncated = total > max as usize;
+    Ok(FrameValues {
+        session_id: sid.to_string(),
+        thread_id: thread.to_string(),
+        frame_index,
+        location: location(&frame),
+        variables,
+        total: total as u64,
+        truncated,
+        message: truncated.then(|| format!("showing {max} of {total} variables; raise max_children to see more")),
+    })
 }
 
 fn one() -> u32 {
@@ -150,11 +170,9 @@ pub struct GetVariables {
     #[schemars(range(min = 1, max = 200))]
     max_children: Option<u32>,
 }
-tool!(GetVariables, "get_variables", Kind::Read,
-    out::obj(json!({"frame_index": {"type": "integer"}, "variables": {"type": "array", "items": out::value_node()}, "total": {"type": "integer"}, "truncated": {"type": "boolean"}}), &["variables"]),
-    get_variables);
+tool!(GetVariables, "get_variables", Kind::Read, FrameValues, get_variables);
 
-async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> ToolResult {
+async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> Outcome<FrameValues> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
@@ -164,9 +182,21 @@ async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> ToolResult {
     frame_values(c, &sid, &thread, frame_index, a.scope, a.depth, max).await
 }
 
+/// The value a tool acts on: by id (from a result) or by path from a frame's variable.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct ValueTarget {
+    #[schemars(length(min = 1))]
+    pub variable_id: Option<String>,
+    #[schemars(length(min = 1))]
+    pub path: Option<String>,
+    /// 0 = top. Default: the selected frame.
+    pub frame_index: Option<u32>,
+}
+
 /// The value an id or a path names.
-pub(super) async fn target(c: &Call<'_>, sid: &str, id: Option<&str>, path: Option<&str>, frame_index: Option<u32>) -> Result<ValueRef, ToolError> {
-    match (id, path) {
+pub(super) async fn target(c: &Call<'_>, sid: &str, v: &ValueTarget) -> Result<ValueRef, ToolError> {
+    let frame_index = v.frame_index;
+    match (v.variable_id.as_deref(), v.path.as_deref()) {
         (Some(id), None) => {
             let found = c.engine.with_state(|s| match s.sessions.get(sid).map(|x| x.values.get(id)) {
                 Some(Lookup::Found(r)) => Ok(r.clone()),
@@ -243,26 +273,36 @@ async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, p
 pub struct ExpandVariable {
     #[serde(flatten)]
     s: SessionArg,
-    #[schemars(length(min = 1))]
-    variable_id: Option<String>,
-    #[schemars(length(min = 1))]
-    path: Option<String>,
-    /// 0 = top. Default: the selected frame.
-    frame_index: Option<u32>,
+    #[serde(flatten)]
+    v: ValueTarget,
     #[serde(default)]
     offset: u32,
     /// Default: max_children of the config.
     #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
 }
-tool!(ExpandVariable, "expand_variable", Kind::Read,
-    out::obj(json!({"variable": {"type": "object", "required": ["id", "path"]}, "children": {"type": "array", "items": out::value_node()}, "offset": {"type": "integer"}, "total": {"type": ["integer", "null"]}, "truncated": {"type": "boolean"}}), &["children"]),
-    expand_variable);
+tool!(ExpandVariable, "expand_variable", Kind::Read, Expanded, expand_variable);
 
-async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
+/// expand_variable's result.
+#[derive(Serialize, JsonSchema)]
+pub struct Expanded {
+    session_id: String,
+    /// The expanded value itself (with its id and path).
+    variable: Shown,
+    children: Vec<Shown>,
+    offset: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<u64>,
+    #[serde(skip_serializing_if = "is_false")]
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_offset: Option<u32>,
+}
+
+async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expanded> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
-    let t = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
+    let t = target(c, &sid, &a.v).await?;
     let Some(handle) = t.children_handle.clone() else {
         return Err(ToolError(format!("'{}' has no children to expand", t.path)));
     };
@@ -284,30 +324,16 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
             }
         }
     }
-    let kids: Vec<Value> = kids.into_iter().map(Value::Object).collect();
-    let id = a.variable_id.clone().unwrap_or_else(|| {
+    let id = a.v.variable_id.clone().unwrap_or_else(|| {
         c.engine.with_state(|s| s.sessions.get_mut(&sid).map(|x| x.values.register(t.clone())).unwrap_or_default())
     });
     let total = page.total.or(t.child_count);
     // The expanded value itself, shaped like every value node (`value` is required by the schema).
-    let mut variable = Map::new();
-    variable.insert("id".into(), json!(id));
-    variable.insert("name".into(), json!(t.name));
-    values::put_value(&mut variable, &t.value, c.cfg.max_value_length, t.redacted);
-    variable.insert("path".into(), json!(t.path));
-    variable.insert("child_count".into(), json!(total));
-    let mut out = json!({
-        "session_id": sid,
-        "variable": Value::Object(variable),
-        "children": kids, "offset": offset, "total": total,
-    });
+    let mut variable = Shown { id, name: t.name.clone(), path: Some(t.path.clone()), child_count: total, ..Default::default() };
+    variable.put(values::shown(&t.value, c.cfg.max_value_length, t.redacted));
     let end = offset + n;
     let more = total.map(|t| (end as u64) < t).unwrap_or(n == limit);
-    out["truncated"] = json!(more);
-    if more {
-        out["next_offset"] = json!(end);
-    }
-    Ok(out)
+    Ok(Expanded { session_id: sid, variable, children: kids, offset, total, truncated: more, next_offset: more.then_some(end) })
 }
 
 /// # Set a variable
@@ -316,27 +342,29 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> ToolResult {
 pub struct SetVariable {
     #[serde(flatten)]
     s: SessionArg,
-    #[schemars(length(min = 1))]
-    variable_id: Option<String>,
-    #[schemars(length(min = 1))]
-    path: Option<String>,
-    /// 0 = top. Default: the selected frame.
-    frame_index: Option<u32>,
+    #[serde(flatten)]
+    v: ValueTarget,
     /// An expression, e.g. '42' or "'text'".
     new_value: String,
 }
-tool!(SetVariable, "set_variable", Kind::Destructive { idempotent: true },
-    out::obj(json!({"variable": out::value_node(), "message": {"type": "string"}}), &["variable"]),
-    set_variable);
+tool!(SetVariable, "set_variable", Kind::Destructive { idempotent: true }, SetResult, set_variable);
 
-async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> ToolResult {
+/// set_variable's result.
+#[derive(Serialize, JsonSchema)]
+pub struct SetResult {
+    session_id: String,
+    variable: Shown,
+    message: String,
+}
+
+async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> Outcome<SetResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_set_value {
         return Err(ToolError(format!("the {} debugger backend cannot change values", info.name)));
     }
-    let t = target(c, &sid, a.variable_id.as_deref(), a.path.as_deref(), a.frame_index).await?;
+    let t = target(c, &sid, &a.v).await?;
     let Some(handle) = t.set_handle.clone() else {
         return Err(ToolError(format!("'{}' cannot be modified (the debugger reports it read-only)", t.path)));
     };
@@ -348,6 +376,6 @@ async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> ToolResult {
     let frame = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
     let at = c.engine.at(&sid, None, frame);
     c.engine.ledger.record(&sid, &at, [ValueRead::from_shown(ReadKind::Modified, t.path.clone(), &shown)]);
-    let message = format!("{} is now {}", t.path, shown.get("value").and_then(Value::as_str).unwrap_or(""));
-    Ok(json!({"session_id": sid, "variable": shown, "message": message}))
+    let message = format!("{} is now {}", t.path, shown.value);
+    Ok(SetResult { session_id: sid, variable: shown, message })
 }

@@ -1,14 +1,14 @@
 //! Watches: per-project expressions the core re-evaluates (side-effect free) at every pause.
 
-use super::super::context::{Call, ToolResult};
+use super::super::context::Call;
 use super::super::expression_guard;
 use super::super::snapshot::{self, watch_json};
 use super::super::state::Watch;
 use crate::backend::SessionState;
-use super::{Kind, ProjectArg, SessionArg, out};
+use super::out::Watch as WatchOut;
+use super::{Kind, Outcome, ProjectArg, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 /// # List watches
 /// Watches with their values at the last pause.
@@ -17,14 +17,19 @@ pub struct ListWatches {
     #[serde(flatten)]
     p: ProjectArg,
 }
-tool!(ListWatches, "list_watches", Kind::Read, out::obj(json!({"watches": {"type": "array", "items": out::watch()}}), &["watches"]), list_watches);
+tool!(ListWatches, "list_watches", Kind::Read, Watches, list_watches);
 
-async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct Watches {
+    watches: Vec<WatchOut>,
+}
+
+async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> Outcome<Watches> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let max = c.cfg.max_value_length;
-    let watches: Vec<Value> =
+    let watches: Vec<WatchOut> =
         c.engine.with_state(|s| s.watches.get(&root).map(|ws| ws.iter().map(|w| watch_json(w, max)).collect()).unwrap_or_default());
-    Ok(json!({"watches": watches}))
+    Ok(Watches { watches })
 }
 
 /// # Add a watch
@@ -36,9 +41,9 @@ pub struct AddWatch {
     #[schemars(length(min = 1))]
     expression: String,
 }
-tool!(AddWatch, "add_watch", Kind::Write { idempotent: false }, out::watch(), add_watch);
+tool!(AddWatch, "add_watch", Kind::Write { idempotent: false }, WatchOut, add_watch);
 
-async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> ToolResult {
+async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     // Watches are evaluated at every pause without side effects; refuse state changes up front.
     expression_guard::check(&a.expression, &c.cfg.expression_safety)?;
@@ -69,9 +74,9 @@ async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> ToolResult {
     let mut out = c
         .engine
         .with_state(|s| s.watches.get(&root).and_then(|ws| ws.iter().find(|w| w.id == id)).map(|w| watch_json(w, max)))
-        .unwrap_or_else(|| json!({"id": id, "expression": a.expression}));
+        .unwrap_or_else(|| WatchOut { id, expression: a.expression, ..Default::default() });
     if paused.is_none() {
-        out["message"] = json!("added; it is evaluated at the next pause");
+        out.message = Some("added; it is evaluated at the next pause".into());
     }
     Ok(out)
 }
@@ -85,10 +90,15 @@ pub struct RemoveWatch {
     #[schemars(length(min = 1))]
     watch_id: String,
 }
-tool!(RemoveWatch, "remove_watch", Kind::Write { idempotent: true },
-    out::obj(json!({"removed": {"type": "boolean"}, "message": {"type": "string"}}), &["removed"]), remove_watch);
+tool!(RemoveWatch, "remove_watch", Kind::Write { idempotent: true }, WatchRemoved, remove_watch);
 
-async fn remove_watch(c: &mut Call<'_>, a: RemoveWatch) -> ToolResult {
+#[derive(Serialize, JsonSchema)]
+pub struct WatchRemoved {
+    removed: bool,
+    message: String,
+}
+
+async fn remove_watch(c: &mut Call<'_>, a: RemoveWatch) -> Outcome<WatchRemoved> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let (removed, left) = c.engine.with_state(|s| {
         let ws = s.watches.entry(root.clone()).or_default();
@@ -101,5 +111,5 @@ async fn remove_watch(c: &mut Call<'_>, a: RemoveWatch) -> ToolResult {
     } else {
         format!("no watch '{}'; nothing to remove (watches: {})", a.watch_id, if left.is_empty() { "none".into() } else { left.join(", ") })
     };
-    Ok(json!({"removed": removed, "message": message}))
+    Ok(WatchRemoved { removed, message })
 }
