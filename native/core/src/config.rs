@@ -19,9 +19,10 @@ pub struct Config {
     pub backend_timeout_ms: u64,
     /// Timeout for launching a session, milliseconds.
     pub launch_timeout_ms: u64,
-    /// Tool list clients get: `full` (one tool per operation) or `compact` (a single `debugger`
-    /// tool with an `op` field, for agents that pay for every listed byte). A client overrides it
-    /// per connection with `/debugger-mcp?profile=compact` (or `full`).
+    /// Tool list clients get: `full` (one tool per operation), `compact` (a single `debugger`
+    /// tool with an `op` field, for agents that pay for every listed byte) or `typed` (the full
+    /// list with every tool's `outputSchema`, for clients that validate `structuredContent`). A
+    /// client overrides it per connection with `/debugger-mcp?profile=compact` (or `full`, `typed`).
     pub tool_profile: ToolProfile,
     pub watchdog: WatchdogConfig,
     pub memory: MemoryConfig,
@@ -41,14 +42,17 @@ pub enum ToolProfile {
     #[default]
     Full,
     Compact,
+    /// `full` plus each tool's `outputSchema` (derived from its result type; ~53 KB more).
+    Typed,
 }
 
 impl ToolProfile {
-    /// `full` / `compact` (the URL query and TOML spelling).
+    /// `full` / `compact` / `typed` (the URL query and TOML spelling).
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "full" => Some(Self::Full),
             "compact" => Some(Self::Compact),
+            "typed" => Some(Self::Typed),
             _ => None,
         }
     }
@@ -229,6 +233,7 @@ mod tests {
     fn tool_profile_is_read_and_misspellings_are_reported() {
         assert_eq!(Config::default().tool_profile, ToolProfile::Full);
         assert_eq!(Config::from_toml("tool_profile = \"compact\"").unwrap().tool_profile, ToolProfile::Compact);
+        assert_eq!(Config::from_toml("tool_profile = \"typed\"").unwrap().tool_profile, ToolProfile::Typed);
         let err = Config::from_toml("tool_profile = \"tiny\"").unwrap_err();
         assert!(err.contains("compact"), "{err}");
     }

@@ -113,3 +113,45 @@ async fn the_router_runs_ops_with_the_ops_validation_and_history() {
     let tools: Vec<String> = h.engine.history().entries(&Default::default()).iter().map(|e| e.tool.clone()).collect();
     assert!(tools.contains(&"set_breakpoint".to_string()) && tools.contains(&"get_variables".to_string()), "{tools:?}");
 }
+
+/// `?profile=typed`: the full list with each tool's `outputSchema` (left out of `full` for the
+/// 16 KB budget); what a client validating `structuredContent` against it sees must pass.
+#[tokio::test]
+async fn typed_profile_advertises_output_schemas_that_results_meet() {
+    let h = H::new(brave());
+    let app = app(&h);
+    let uri = "/debugger-mcp?profile=typed";
+    let full = rpc(&app, "/debugger-mcp", 1, "tools/list", json!({})).await;
+    assert!(full["result"]["tools"].as_array().unwrap().iter().all(|t| t.get("outputSchema").is_none()), "{full}");
+    let typed = rpc(&app, uri, 2, "tools/list", json!({})).await;
+    let tools = typed["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), tools_common::expected_tool_count());
+    let schema = |name: &str| -> Value {
+        let t = tools.iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("no tool {name}"));
+        t["outputSchema"].clone()
+    };
+    for t in tools {
+        assert_eq!(t["outputSchema"]["type"], "object", "{} has no object outputSchema: {t}", t["name"]);
+    }
+    let call = |id: u64, name: &'static str, args: Value| rpc(&app, uri, id, "tools/call", json!({"name": name, "arguments": args}));
+    let calls = [
+        ("set_breakpoint", json!({"file_path": "main.py", "line": 8})),
+        ("start_debug_session", json!({"run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000})),
+        ("get_stack_trace", json!({})),
+        ("get_variables", json!({})),
+        ("step_over", json!({})),
+        ("list_breakpoints", json!({})),
+    ];
+    for (id, (name, args)) in calls.into_iter().enumerate() {
+        let r = call(10 + id as u64, name, args).await;
+        assert_eq!(r["result"]["isError"], false, "{name}: {r}");
+        let sc = &r["result"]["structuredContent"];
+        let v = jsonschema::validator_for(&schema(name)).unwrap();
+        let errors: Vec<String> = v.iter_errors(sc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        assert!(errors.is_empty(), "{name}'s result does not meet its advertised outputSchema: {errors:?}\n{sc:#}");
+    }
+    // A misspelt profile is refused with the three names.
+    let bad = rpc(&app, "/debugger-mcp?profile=types", 99, "tools/list", json!({})).await;
+    let message = bad["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("'types'") && message.contains("profile=typed"), "{bad}");
+}

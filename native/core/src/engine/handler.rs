@@ -199,7 +199,7 @@ impl ServerHandler for McpHandler {
             Some(Ok(p)) => p,
             Some(Err(bad)) => {
                 return Err(McpError::invalid_params(
-                    format!("unknown tool profile '{bad}' in the URL query; use profile=full or profile=compact"),
+                    format!("unknown tool profile '{bad}' in the URL query; use profile=full, profile=compact or profile=typed"),
                     None,
                 ));
             }

@@ -17,10 +17,10 @@ pub struct ToolSpec {
     /// Human-readable title; listed only where it says more than the name, always in `help`.
     pub title: String,
     /// The JSON Schema of `structuredContent`, derived from the tool's `Output` type
-    /// ([`output_schema`]). Not advertised (MCP makes `outputSchema` optional; the 36 derived
-    /// schemas are 53 KB, 13.9 KB even summarised to top-level properties and types, and a bare
-    /// `{"type":"object"}` each is 1.2 KB: the 16 KB budget has 89 B left); the tests validate
-    /// every result against it.
+    /// ([`output_schema`]). Advertised only by the `typed` profile (MCP makes `outputSchema`
+    /// optional; the 36 derived schemas are 53 KB, 13.9 KB even summarised to top-level
+    /// properties and types, and a bare `{"type":"object"}` each is 1.2 KB: the full profile's
+    /// 16 KB budget has < 100 B left); the tests validate every result against it.
     pub output: Value,
     pub validator: jsonschema::Validator,
     /// Property names the input accepts, for "unknown parameter" messages.
@@ -36,6 +36,8 @@ pub struct Registry {
     pub tools: Arc<Vec<McpTool>>,
     /// The compact profile: the single [`ROUTER`] tool.
     pub compact: Arc<Vec<McpTool>>,
+    /// The typed profile: the full list, each tool with its `outputSchema`.
+    pub typed: Arc<Vec<McpTool>>,
 }
 
 impl Registry {
@@ -43,6 +45,7 @@ impl Registry {
         match profile {
             ToolProfile::Full => self.tools.clone(),
             ToolProfile::Compact => self.compact.clone(),
+            ToolProfile::Typed => self.typed.clone(),
         }
     }
 }
@@ -325,7 +328,15 @@ fn build() -> Registry {
         specs.insert(d.name, ToolSpec { tool, title, output: (d.output)(), validator, properties, roundtrip: d.roundtrip });
     }
     let compact = vec![router_tool(&tools)];
-    Registry { specs, tools: Arc::new(tools), compact: Arc::new(compact) }
+    let typed = tools
+        .iter()
+        .map(|t| {
+            let mut t = t.clone();
+            t.output_schema = Some(Arc::new(obj(specs[t.name.as_ref()].output.clone())));
+            t
+        })
+        .collect();
+    Registry { specs, tools: Arc::new(tools), compact: Arc::new(compact), typed: Arc::new(typed) }
 }
 
 #[cfg(test)]
