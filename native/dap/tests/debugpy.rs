@@ -286,12 +286,7 @@ async fn moved_conditional_and_log_point_breakpoints() {
         )
         .await
         .unwrap();
-    let s = h
-        .backend
-        .launch(&h.project, cmd("python3 app.py"))
-        .await
-        .unwrap()
-        .id;
+    let s = h.launch(cmd("python3 app.py")).await;
     let (thread, _, ids, _) = h.wait_paused(&s).await;
     let bps = h.backend.breakpoints(&h.project).await.unwrap();
     let moved_now = bps.iter().find(|b| b.id == moved.id).unwrap();
@@ -357,12 +352,7 @@ async fn exception_breakpoint_stops_on_raised_exception() {
         .await
         .unwrap();
     assert_eq!(ex.kind, BreakpointKind::Exception);
-    let s = h
-        .backend
-        .launch(&h.project, cmd("python3 app.py"))
-        .await
-        .unwrap()
-        .id;
+    let s = h.launch(cmd("python3 app.py")).await;
     let (thread, reason, _, description) = h.wait_paused(&s).await;
     assert_eq!(reason, PauseReason::Exception);
     assert!(
@@ -509,12 +499,7 @@ async fn step_over_ignoring_breakpoints_and_temporary_breakpoints() {
         )
         .await
         .unwrap();
-    let s = h
-        .backend
-        .launch(&h.project, cmd("python3 app.py"))
-        .await
-        .unwrap()
-        .id;
+    let s = h.launch(cmd("python3 app.py")).await;
     let (thread, _, ids, _) = h.wait_paused(&s).await;
     assert_eq!(ids, vec![at_call.id.clone()]);
 
@@ -594,7 +579,7 @@ async fn run_mode_runs_without_stopping() {
 async fn big_values_report_their_real_size_and_length() {
     let mut h = Harness::new("py", "big_values");
     h.bp("big.py", 9).await;
-    let s = h.backend.launch(&h.project, cmd("python3 big.py")).await.unwrap().id;
+    let s = h.launch(cmd("python3 big.py")).await;
     let (thread, _, _, _) = h.wait_paused(&s).await;
     let f = h.top_frame(&s, &thread).await;
     let vars = h.backend.frame_variables(&s, &f.handle).await.unwrap();

@@ -23,17 +23,10 @@ fn compile(h: &Harness, name: &str) {
 /// Compiles `<name>.c` and launches `./<name>` under gdb; the session id.
 async fn compile_and_launch(h: &mut Harness, name: &str) -> String {
     compile(h, name);
-    h.backend
-        .launch(
-            &h.project,
-            LaunchRequest {
+    h.launch(LaunchRequest {
                 command: Some(format!("./{name}")),
                 ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
-        .id
+            }).await
 }
 
 fn project(name: &str) -> Harness {

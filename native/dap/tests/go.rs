@@ -1,6 +1,6 @@
 //! End-to-end tests of the DAP backend under delve (`dlv dap`, which speaks DAP over TCP only).
-//! Fixture: tests/fixtures/go (a module with main.go and package calc; line numbers below
-//! refer to those files). scripts/setup.d/dap.sh installs go and delve.
+//! Fixture: tests/fixtures/go, a link to tests/e2e/projects/go (shared with the e2e suite): a
+//! module with main.go and package calc; line numbers below refer to those files. scripts/setup.d/dap.sh installs go and delve.
 
 mod common;
 
@@ -8,17 +8,11 @@ use common::*;
 use debugger_mcp_core::backend::*;
 
 async fn launch(h: &Harness, command: &str) -> String {
-    h.backend
-        .launch(
-            &h.project,
-            LaunchRequest {
-                command: Some(command.into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_or_else(|e| panic!("launching '{command}': {e}"))
-        .id
+    h.launch(LaunchRequest {
+        command: Some(command.into()),
+        ..Default::default()
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -169,19 +163,11 @@ async fn stopping_a_go_session_ends_delve_and_the_program() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn go_stop_on_entry_is_the_start_of_main_main() {
     let mut h = Harness::new("go", "go_entry");
-    let s = h
-        .backend
-        .launch(
-            &h.project,
-            LaunchRequest {
+    let s = h.launch(LaunchRequest {
                 command: Some("go run .".into()),
                 stop_on_entry: true,
                 ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
-        .id;
+            }).await;
     let (thread, reason, ids, _) = h.wait_paused(&s).await;
     assert_eq!((reason, ids.len()), (PauseReason::Entry, 0));
     let f = h.top_frame(&s, &thread).await;

@@ -73,19 +73,11 @@ async fn pause_a_running_program_then_stop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_on_exception_pauses_at_the_raise() {
     let mut h = Harness::new("misc", "stop_on_exception");
-    let s = h
-        .backend
-        .launch(
-            &h.project,
-            LaunchRequest {
+    let s = h.launch(LaunchRequest {
                 command: Some("python3 crash.py".into()),
                 stop_on_exception: true,
                 ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
-        .id;
+            }).await;
     let (thread, reason, _, description) = h.wait_paused(&s).await;
     assert_eq!(reason, PauseReason::Exception);
     assert!(

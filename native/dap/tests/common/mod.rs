@@ -158,6 +158,16 @@ impl Harness {
         }
     }
 
+    /// Launches `req` in the project; the session id (a launch error fails the test with it).
+    pub async fn launch(&self, req: LaunchRequest) -> String {
+        let what = req.command.clone().or(req.configuration.clone()).unwrap_or_default();
+        self.backend
+            .launch(&self.project, req)
+            .await
+            .unwrap_or_else(|e| panic!("launching '{what}': {e}"))
+            .id
+    }
+
     pub async fn top_frame(&self, session: &str, thread: &str) -> FrameInfo {
         let page = self.backend.frames(session, thread, 0, 20).await.unwrap();
         page.frames.into_iter().next().expect("at least one frame")
