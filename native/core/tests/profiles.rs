@@ -122,7 +122,7 @@ async fn typed_profile_advertises_output_schemas_that_results_meet() {
     let app = app(&h);
     let uri = "/debugger-mcp?profile=typed";
     let full = rpc(&app, "/debugger-mcp", 1, "tools/list", json!({})).await;
-    assert!(full["result"]["tools"].as_array().unwrap().iter().all(|t| t.get("outputSchema").is_none()), "{full}");
+    assert!(full["result"]["tools"].as_array().unwrap().iter().all(|t| t.get("outputSchema").is_none() && t.get("title").is_none()), "{full}");
     let typed = rpc(&app, uri, 2, "tools/list", json!({})).await;
     let tools = typed["result"]["tools"].as_array().unwrap();
     assert_eq!(tools.len(), tools_common::expected_tool_count());
@@ -132,6 +132,7 @@ async fn typed_profile_advertises_output_schemas_that_results_meet() {
     };
     for t in tools {
         assert_eq!(t["outputSchema"]["type"], "object", "{} has no object outputSchema: {t}", t["name"]);
+        assert!(t["title"].as_str().is_some_and(|x| !x.is_empty()), "{} has no title: {t}", t["name"]);
     }
     let call = |id: u64, name: &'static str, args: Value| rpc(&app, uri, id, "tools/call", json!({"name": name, "arguments": args}));
     let calls = [

@@ -36,7 +36,8 @@ pub struct Registry {
     pub tools: Arc<Vec<McpTool>>,
     /// The compact profile: the single [`ROUTER`] tool.
     pub compact: Arc<Vec<McpTool>>,
-    /// The typed profile: the full list, each tool with its `outputSchema`.
+    /// The typed profile: the full list, each tool with its `outputSchema` and `title` (what
+    /// SPEC §3 names and the full profile leaves out for its byte budget).
     pub typed: Arc<Vec<McpTool>>,
 }
 
@@ -332,7 +333,9 @@ fn build() -> Registry {
         .iter()
         .map(|t| {
             let mut t = t.clone();
-            t.output_schema = Some(Arc::new(obj(specs[t.name.as_ref()].output.clone())));
+            let spec = &specs[t.name.as_ref()];
+            t.output_schema = Some(Arc::new(obj(spec.output.clone())));
+            t.title = Some(spec.title.clone());
             t
         })
         .collect();
