@@ -8,7 +8,10 @@
   for the project is back (new port, new session);
 - no server → headless over DAP, saying so in the instructions;
 - a resource update the server sends outside any call (on the session's GET stream) reaches the
-  stdio client that subscribed.
+  stdio client that subscribed;
+- a 2026-07-28 (stateless) client: `server/discover`, tools, a debugpy session stopping at a
+  breakpoint, the update arriving on its `subscriptions/listen` stream; routed by project_path;
+  the server vanishing mid-listen ends the subscription with an error instead of a hang.
 
 Each test uses its own DEBUGGER_MCP_DISCOVERY_DIR so it sees only its own servers.
 """
@@ -26,6 +29,7 @@ import tempfile
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.subscriptions import ResourceUpdated, SubscriptionLost
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.anyio
@@ -204,3 +208,73 @@ async def test_resource_update_outside_a_call_reaches_the_stdio_client(world):
             assert not r.is_error, text(r)
             await arrived.wait()
             assert set(updated) == {"debugger://status"}, updated
+
+
+PROGRAM = "total = 0\nfor i in range(3):\n    total += i\nprint(total)\n"
+
+
+def brave(project: pathlib.Path) -> pathlib.Path:
+    # The SDK client declares no elicitation; starting a session would otherwise need the
+    # user's confirmation.
+    settings = project / "debugger-mcp.toml"
+    settings.write_text("brave_mode = true\n" + settings.read_text())
+    (project / "app.py").write_text(PROGRAM)
+    return project
+
+
+async def test_stateless_client_discovers_debugs_and_listens_through_the_bridge(world):
+    alpha = brave(world.project("alpha"))
+    server = world.serve(alpha)
+    with anyio.fail_after(90):
+        # mode="auto" probes server/discover and falls back to initialize when that fails:
+        # the negotiated version shows the probe went through the bridge.
+        async with Client(world.stdio(alpha), mode="auto") as client:
+            assert client.protocol_version == "2026-07-28"
+            assert "Connected through `debugger-mcp stdio`" in client.instructions and server.url in client.instructions
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert {"start_debug_session", "set_breakpoint"} <= names, names
+            r = await client.call_tool("set_breakpoint", {"file_path": "app.py", "line": 3})
+            assert not r.is_error, text(r)
+            async with client.listen(resource_subscriptions=["debugger://status"]) as sub:
+                assert sub.honored.resource_subscriptions == ["debugger://status"]
+                r = await client.call_tool("start_debug_session", {"command": "python3 app.py", "wait_for_pause": True})
+                assert not r.is_error, text(r)
+                sid = r.structured_content["session_id"]
+                with anyio.fail_after(20):
+                    event = await sub.__anext__()
+                assert event == ResourceUpdated(uri="debugger://status")
+            status = json.loads((await client.read_resource("debugger://status")).contents[0].text)
+            mine = next(s for s in status["sessions"] if s["id"] == sid)
+            assert mine["state"] == "paused" and mine["location"] == "app.py:3", status
+            # The ended listen was cancelled, not left hanging: a new one is acknowledged.
+            async with client.listen(resource_subscriptions=["debugger://status"]) as again:
+                assert again.honored.resource_subscriptions == ["debugger://status"]
+            r = await client.call_tool("stop_debug_session", {"session_id": sid})
+            assert not r.is_error, text(r)
+
+
+async def test_stateless_client_routed_by_project_path(world):
+    alpha, beta = world.project("alpha"), world.project("beta")
+    world.serve(alpha)
+    world.serve(beta)
+    with anyio.fail_after(60):
+        async with Client(world.stdio(beta), mode="2026-07-28") as client:
+            assert "beta-launch" in await launches(client)
+            out = await launches(client, project_path=str(alpha))
+            assert "alpha-launch" in out and "beta-launch" not in out
+
+
+async def test_server_vanishing_mid_listen_ends_the_subscription_with_an_error(world):
+    alpha = world.project("alpha")
+    server = world.serve(alpha)
+    with anyio.fail_after(60):
+        async with Client(world.stdio(alpha), mode="2026-07-28") as client:
+            async with client.listen(resource_subscriptions=["debugger://status"]) as sub:
+                server.proc.kill()  # no goodbye: the connection just drops
+                server.proc.wait(timeout=10)
+                with pytest.raises(Exception) as lost:
+                    with anyio.fail_after(30):
+                        await sub.__anext__()
+            # The SDK raises SubscriptionLost from the error the bridge answered the listen with.
+            assert isinstance(lost.value, SubscriptionLost), repr(lost.value)
+            assert "no Debugger MCP server is running" in str(lost.value.__cause__), repr(lost.value.__cause__)

@@ -107,7 +107,7 @@ async fn post(
     protocol: Option<&str>,
     body: Vec<u8>,
 ) -> Result<http::Response<hyper::body::Incoming>> {
-    send(http::Method::POST, url, token, session, protocol, body).await
+    send(http::Method::POST, url, token, session, protocol, &[], body).await
 }
 
 async fn send(
@@ -116,6 +116,7 @@ async fn send(
     token: Option<&str>,
     session: Option<&str>,
     protocol: Option<&str>,
+    extra: &[(&str, String)],
     body: Vec<u8>,
 ) -> Result<http::Response<hyper::body::Incoming>> {
     let uri: http::Uri = url.parse().with_context(|| format!("bad server URL {url}"))?;
@@ -143,7 +144,51 @@ async fn send(
     if let Some(p) = protocol {
         req = req.header("mcp-protocol-version", p);
     }
+    for (name, value) in extra {
+        req = req.header(*name, value.as_str());
+    }
     Ok(sender.send_request(req.body(Full::new(Bytes::from(body)))?).await?)
+}
+
+/// The 2026-07-28 revision names its protocol version in each request's `_meta` instead of an
+/// initialize handshake; such requests (and `server/discover`) are relayed statelessly.
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The protocol version a stateless (2026-07-28) request carries, if it is one.
+fn stateless_version(message: &Value) -> Option<String> {
+    if message.get("id").is_none() {
+        return None;
+    }
+    message["params"]["_meta"][PROTOCOL_VERSION_META].as_str().map(str::to_owned)
+}
+
+/// The headers the 2026-07-28 Streamable HTTP transport requires beside the body (SEP-2243):
+/// `Mcp-Method`, and `Mcp-Name` for methods naming a tool, prompt or resource. Our tools
+/// annotate no argument with `x-mcp-header`, so no `Mcp-Param-*` header is needed.
+fn stateless_headers(message: &Value) -> Vec<(&'static str, String)> {
+    let method = message["method"].as_str().unwrap_or_default();
+    let mut headers = vec![("mcp-method", method.to_owned())];
+    let key = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => Some("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
+        _ => None,
+    };
+    if let Some(name) = key.and_then(|k| message["params"][k].as_str()) {
+        headers.push(("mcp-name", header_value(name)));
+    }
+    headers
+}
+
+/// A header value as the transport spells it: as is when it can travel bare, else Base64
+/// between `=?base64?` and `?=` (non-ASCII, control characters, edge whitespace).
+fn header_value(value: &str) -> String {
+    use base64::Engine;
+    let bare = !value.starts_with([' ', '\t'])
+        && !value.ends_with([' ', '\t'])
+        && value.chars().all(|c| (' '..='~').contains(&c))
+        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+    if bare { value.to_owned() } else { format!("=?base64?{}?=", base64::prelude::BASE64_STANDARD.encode(value)) }
 }
 
 /// Splits an SSE byte stream into the `data` of its events. Works on bytes until a line is
@@ -204,6 +249,8 @@ struct State {
     /// Debug session ids → the server that started them: a call naming a session goes there
     /// even without project_path.
     session_servers: HashMap<String, String>,
+    /// The client speaks 2026-07-28 (stateless) and has sent no initialize.
+    stateless_client: bool,
 }
 
 pub struct Bridge {
@@ -260,13 +307,17 @@ impl Bridge {
     /// POSTs one message and relays every message of the answer to the client. Returns the
     /// messages that answered `id` (the caller may need them: initialize).
     async fn exchange(&self, server: &Record, message: &Value) -> Result<Option<Value>, Failure> {
-        let (session, protocol) = {
+        let (session, protocol, extra) = if let Some(version) = stateless_version(message) {
+            // No session: each 2026-07-28 request stands alone, its headers mirroring its body.
+            (None, Some(version), stateless_headers(message))
+        } else {
             let st = self.state.lock().await;
             let up = st.upstreams.get(&server.url);
-            (up.and_then(|u| u.session.clone()), up.and_then(|u| u.protocol.clone()))
+            (up.and_then(|u| u.session.clone()), up.and_then(|u| u.protocol.clone()), Vec::new())
         };
         let body = message.to_string().into_bytes();
-        let resp = tokio::time::timeout(CALL_TIMEOUT, post(&server.url, server.token.as_deref(), session.as_deref(), protocol.as_deref(), body))
+        let request = send(http::Method::POST, &server.url, server.token.as_deref(), session.as_deref(), protocol.as_deref(), &extra, body);
+        let resp = tokio::time::timeout(CALL_TIMEOUT, request)
             .await
             .map_err(|_| Failure::Gone(format!("{} did not answer within {} s", server.url, CALL_TIMEOUT.as_secs())))?
             .map_err(|e| Failure::Gone(format!("cannot reach {} ({}): {e:#}", server.product, server.url)))?;
@@ -337,6 +388,11 @@ impl Bridge {
                     break;
                 }
             }
+            // A stream that ends before answering (the server died mid-call or mid-listen)
+            // must not leave the client waiting for an answer that will never come.
+            if want_id.is_some() && answer.is_none() {
+                return Err(Failure::Gone(format!("{} closed the stream without answering", server.url)));
+            }
         } else {
             let bytes = body.collect().await.map_err(|e| Failure::Gone(format!("{}: {e}", server.url)))?.to_bytes();
             if !bytes.is_empty() {
@@ -401,7 +457,7 @@ impl Bridge {
         let task_session = session.clone();
         let task = tokio::spawn(async move {
             let session = task_session;
-            let resp = match send(http::Method::GET, &server.url, server.token.as_deref(), Some(&session), protocol.as_deref(), Vec::new()).await {
+            let resp = match send(http::Method::GET, &server.url, server.token.as_deref(), Some(&session), protocol.as_deref(), &[], Vec::new()).await {
                 Ok(r) if r.status().is_success() => r,
                 Ok(r) => {
                     tracing::debug!(url = %server.url, status = %r.status(), "server has no standalone stream for this session");
@@ -462,6 +518,18 @@ impl Bridge {
         if method == "notifications/initialized" {
             return; // sent per server by ensure_initialized
         }
+        let stateless = stateless_version(&msg).is_some() || method == "server/discover";
+        {
+            let mut st = self.state.lock().await;
+            if stateless && st.init_params.is_none() {
+                st.stateless_client = true;
+            }
+            // The 2026-07-28 HTTP wire has no client-to-server notifications (a cancellation
+            // is the request's stream closing: see `run`); forwarding one would open a session.
+            if id.is_none() && st.stateless_client && st.init_params.is_none() {
+                return;
+            }
+        }
         let session_id = (method == "tools/call")
             .then(|| msg["params"]["arguments"]["session_id"].as_str().map(str::to_owned))
             .flatten();
@@ -490,12 +558,7 @@ impl Bridge {
                     up.protocol = answer.as_ref().and_then(|a| a["result"]["protocolVersion"].as_str()).map(str::to_owned);
                     drop(st);
                     if let Some(mut a) = answer {
-                        if let Some(instr) = a["result"]["instructions"].as_str() {
-                            a["result"]["instructions"] = Value::String(format!(
-                                "{instr}\n\nConnected through `debugger-mcp stdio` to {} ({}); with several servers running, pass project_path to choose.",
-                                server.product, server.url
-                            ));
-                        }
+                        connected_through(&mut a, &server);
                         self.send(&a);
                     }
                     // The client's notifications/initialized follows; send ours now.
@@ -503,8 +566,13 @@ impl Bridge {
                     self.open_stream(&server).await;
                     return Ok(());
                 }
-                self.ensure_initialized(&server).await?;
-                if let Some(answer) = self.exchange(&server, &msg).await? {
+                if !stateless {
+                    self.ensure_initialized(&server).await?;
+                }
+                if let Some(mut answer) = self.exchange(&server, &msg).await? {
+                    if method == "server/discover" {
+                        connected_through(&mut answer, &server);
+                    }
                     if let Some(sid) = answer["result"]["structuredContent"]["session_id"].as_str() {
                         self.state.lock().await.session_servers.insert(sid.to_owned(), server.url.clone());
                     }
@@ -543,6 +611,17 @@ impl Bridge {
     }
 }
 
+/// Tells the agent, in the instructions of an initialize or `server/discover` answer, where
+/// the bridge is connected.
+fn connected_through(answer: &mut Value, server: &Record) {
+    if let Some(instr) = answer["result"]["instructions"].as_str() {
+        answer["result"]["instructions"] = Value::String(format!(
+            "{instr}\n\nConnected through `debugger-mcp stdio` to {} ({}); with several servers running, pass project_path to choose.",
+            server.product, server.url
+        ));
+    }
+}
+
 /// Relays stdin ⇄ the servers until stdin closes.
 pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
@@ -554,6 +633,7 @@ pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
             init_params: None,
             pending_server_requests: HashMap::new(),
             session_servers: HashMap::new(),
+            stateless_client: false,
         }),
         out: tx,
         next_id: std::sync::atomic::AtomicU64::new(1),
@@ -569,22 +649,43 @@ pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
     });
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
+    // Stateless requests under way, by id: at 2026-07-28 the client cancels one (ends a
+    // `subscriptions/listen`) with notifications/cancelled, which over HTTP means closing that
+    // request's stream, so the relay of it is aborted (dropping its connection).
+    let mut in_flight: HashMap<String, (tokio::task::AbortHandle, bool)> = HashMap::new();
     while let Some(line) = lines.next_line().await? {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<Value>(&line) {
             Ok(msg) => {
-                let is_init = msg.get("method").and_then(Value::as_str) == Some("initialize");
+                let method = msg.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
+                if method == "notifications/cancelled"
+                    && let Some((relay, _)) = in_flight.remove(&msg["params"]["requestId"].to_string())
+                {
+                    relay.abort();
+                    continue;
+                }
                 let b = bridge.clone();
-                if is_init {
+                if method == "initialize" {
                     // Everything else waits for the session initialize creates.
                     b.handle(msg).await;
+                } else if stateless_version(&msg).is_some() {
+                    in_flight.retain(|_, (relay, _)| !relay.is_finished());
+                    let key = msg["id"].to_string();
+                    let relay = tasks.spawn(b.handle(msg));
+                    in_flight.insert(key, (relay, method == "subscriptions/listen"));
                 } else {
                     tasks.spawn(b.handle(msg));
                 }
             }
             Err(e) => bridge.send(&json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("not JSON: {e}")}})),
+        }
+    }
+    // The client is gone: its subscriptions end with it (calls under way still finish).
+    for (relay, listen) in in_flight.values() {
+        if *listen {
+            relay.abort();
         }
     }
     while tasks.join_next().await.is_some() {}
