@@ -21,10 +21,13 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import queue
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 import anyio
 import pytest
@@ -246,9 +249,6 @@ async def test_stateless_client_discovers_debugs_and_listens_through_the_bridge(
             status = json.loads((await client.read_resource("debugger://status")).contents[0].text)
             mine = next(s for s in status["sessions"] if s["id"] == sid)
             assert mine["state"] == "paused" and mine["location"] == "app.py:3", status
-            # The ended listen was cancelled, not left hanging: a new one is acknowledged.
-            async with client.listen(resource_subscriptions=["debugger://status"]) as again:
-                assert again.honored.resource_subscriptions == ["debugger://status"]
             r = await client.call_tool("stop_debug_session", {"session_id": sid})
             assert not r.is_error, text(r)
 
@@ -278,3 +278,59 @@ async def test_server_vanishing_mid_listen_ends_the_subscription_with_an_error(w
             # The SDK raises SubscriptionLost from the error the bridge answered the listen with.
             assert isinstance(lost.value, SubscriptionLost), repr(lost.value)
             assert "no Debugger MCP server is running" in str(lost.value.__cause__), repr(lost.value.__cause__)
+
+
+def test_cancelled_listen_gets_nothing_more_and_eof_ends_the_rest(world):
+    # On the wire, as a stdio client writes it: a listen cancelled with notifications/cancelled
+    # must stop relaying (the bridge closes its HTTP stream), while another listen still gets the
+    # update; closing stdin with a listen open must end the bridge, not leave it waiting.
+    alpha = brave(world.project("alpha"))
+    world.serve(alpha)
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"}}
+    bridge = subprocess.Popen([binary(), "stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr,
+                              text=True, env=world.env, cwd=str(alpha))
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(json.loads(l)) for l in bridge.stdout], daemon=True).start()
+    seen: list[dict] = []
+
+    def send(msg):
+        bridge.stdin.write(json.dumps(msg) + "\n")
+        bridge.stdin.flush()
+
+    def wait_for(pred, timeout=30):
+        if any(pred(m) for m in seen):  # arrived already, while waiting for something else
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            seen.append(msg)
+            if pred(msg):
+                return msg
+
+    def tag(msg):
+        return msg.get("params", {}).get("_meta", {}).get("io.modelcontextprotocol/subscriptionId")
+
+    def listen(rid):
+        send({"jsonrpc": "2.0", "id": rid, "method": "subscriptions/listen",
+              "params": {"notifications": {"resourceSubscriptions": ["debugger://status"]}, "_meta": meta}})
+        wait_for(lambda m: m.get("method") == "notifications/subscriptions/acknowledged" and tag(m) == rid)
+
+    try:
+        listen("cancelled-listen")
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "cancelled-listen"}})
+        listen("open-listen")
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "start_debug_session", "_meta": meta,
+              "arguments": {"command": "python3 app.py", "stop_on_entry": True, "wait_for_pause": True}}})
+        wait_for(lambda m: m.get("id") == 2)
+        wait_for(lambda m: m.get("method") == "notifications/resources/updated" and tag(m) == "open-listen")
+        time.sleep(0.5)  # an update for the cancelled listen would have arrived alongside
+        while not lines.empty():
+            seen.append(lines.get())
+        assert not [m for m in seen if tag(m) == "cancelled-listen" and m.get("method") != "notifications/subscriptions/acknowledged"], seen
+        assert not [m for m in seen if m.get("id") == "cancelled-listen"], "a cancelled request gets no answer"
+        bridge.stdin.close()
+        assert bridge.wait(timeout=10) == 0
+    finally:
+        if bridge.poll() is None:
+            bridge.kill()

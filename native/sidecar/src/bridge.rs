@@ -13,6 +13,11 @@
 //!   server requests go back to the server that asked. Once a server's session is initialized
 //!   the bridge also opens that session's standalone GET stream and relays what arrives on it
 //!   outside any call (`notifications/resources/updated` after `resources/subscribe`).
+//! - 2026-07-28 (stateless) clients: a request carrying its protocol version in `_meta` (and
+//!   `server/discover`) is POSTed on its own, without a session, with the `Mcp-Method`/`Mcp-Name`
+//!   headers that transport requires. A `subscriptions/listen` answer is a stream relayed until
+//!   the client cancels that request (`notifications/cancelled`: the bridge drops the stream, the
+//!   2026-07-28 HTTP spelling of a cancel) or closes stdin.
 //! - The server going away: the call fails with a tool error that says so; the next call looks
 //!   for servers again (discovery), re-initializes (new session) and goes on.
 //! - No server at all: the caller serves headless over DAP instead (see `main.rs`).
@@ -711,6 +716,22 @@ mod tests {
             events.extend(d.push(&stream[split..]));
             assert_eq!(events, vec!["{\"text\":\"Grüße – 完了\"}".to_string(), "{\"a\":\n1}".to_string()], "split at {split}");
         }
+    }
+
+    #[test]
+    fn stateless_requests_carry_the_headers_their_body_implies() {
+        let meta = json!({PROTOCOL_VERSION_META: "2026-07-28"});
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "step_over", "_meta": meta}});
+        assert_eq!(stateless_version(&call).as_deref(), Some("2026-07-28"));
+        assert_eq!(stateless_headers(&call), vec![("mcp-method", "tools/call".to_string()), ("mcp-name", "step_over".to_string())]);
+        let read = json!({"id": 2, "method": "resources/read", "params": {"uri": "file:///tmp/Grüße.py", "_meta": meta}});
+        // Non-ASCII cannot travel as a header value: Base64 between the transport's markers.
+        assert_eq!(stateless_headers(&read)[1], ("mcp-name", "=?base64?ZmlsZTovLy90bXAvR3LDvMOfZS5weQ==?=".to_string()));
+        assert_eq!(header_value(" x"), "=?base64?IHg=?=", "edge whitespace would be trimmed");
+        assert_eq!(stateless_headers(&json!({"id": 3, "method": "tools/list", "params": {"_meta": meta}})).len(), 1);
+        // Initialize-era requests (no per-request version) and notifications stay on the session.
+        assert_eq!(stateless_version(&json!({"id": 4, "method": "tools/list"})), None);
+        assert_eq!(stateless_version(&json!({"method": "notifications/cancelled", "params": {"_meta": meta}})), None);
     }
 
     #[test]
