@@ -161,9 +161,7 @@ const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The protocol version a stateless (2026-07-28) request carries, if it is one.
 fn stateless_version(message: &Value) -> Option<String> {
-    if message.get("id").is_none() {
-        return None;
-    }
+    message.get("id")?;
     message["params"]["_meta"][PROTOCOL_VERSION_META].as_str().map(str::to_owned)
 }
 
@@ -189,11 +187,11 @@ fn stateless_headers(message: &Value) -> Vec<(&'static str, String)> {
 /// between `=?base64?` and `?=` (non-ASCII, control characters, edge whitespace).
 fn header_value(value: &str) -> String {
     use base64::Engine;
-    let bare = !value.starts_with([' ', '\t'])
-        && !value.ends_with([' ', '\t'])
-        && value.chars().all(|c| (' '..='~').contains(&c))
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if bare { value.to_owned() } else { format!("=?base64?{}?=", base64::prelude::BASE64_STANDARD.encode(value)) }
+    let wrap = value.starts_with([' ', '\t'])
+        || value.ends_with([' ', '\t'])
+        || !value.chars().all(|c| (' '..='~').contains(&c))
+        || (value.starts_with("=?base64?") && value.ends_with("?="));
+    if wrap { format!("=?base64?{}?=", base64::prelude::BASE64_STANDARD.encode(value)) } else { value.to_owned() }
 }
 
 /// Splits an SSE byte stream into the `data` of its events. Works on bytes until a line is
@@ -267,6 +265,10 @@ pub struct Bridge {
 enum Failure {
     /// Server unreachable or gone: look again and retry once.
     Gone(String),
+    /// The answer's stream broke off after the request was delivered: the server is gone, but
+    /// the request may have run (or, for a listen, its updates were being relayed), so it is
+    /// not sent again; the client decides (the SDK re-listens after a lost subscription).
+    Cut(String),
     /// The server answered with an error status.
     Status(String),
 }
@@ -378,9 +380,9 @@ impl Bridge {
             let mut decoder = SseDecoder::default();
             loop {
                 let frame = match tokio::time::timeout(CALL_TIMEOUT, body.frame()).await {
-                    Err(_) => return Err(Failure::Gone(format!("{} stopped answering mid-call", server.url))),
+                    Err(_) => return Err(Failure::Cut(format!("{} stopped answering mid-call", server.url))),
                     Ok(None) => break,
-                    Ok(Some(Err(e))) => return Err(Failure::Gone(format!("{} closed the stream mid-call: {e}", server.url))),
+                    Ok(Some(Err(e))) => return Err(Failure::Cut(format!("{} closed the stream mid-call: {e}", server.url))),
                     Ok(Some(Ok(f))) => f,
                 };
                 let Ok(chunk) = frame.into_data() else { continue };
@@ -396,7 +398,7 @@ impl Bridge {
             // A stream that ends before answering (the server died mid-call or mid-listen)
             // must not leave the client waiting for an answer that will never come.
             if want_id.is_some() && answer.is_none() {
-                return Err(Failure::Gone(format!("{} closed the stream without answering", server.url)));
+                return Err(Failure::Cut(format!("{} closed the stream without answering", server.url)));
             }
         } else {
             let bytes = body.collect().await.map_err(|e| Failure::Gone(format!("{}: {e}", server.url)))?.to_bytes();
@@ -595,6 +597,12 @@ impl Bridge {
                     if attempt == 0 {
                         continue;
                     }
+                }
+                Err(Failure::Cut(e)) => {
+                    tracing::info!("{e}; the next message looks for servers again");
+                    self.forget(&server).await;
+                    last_error = format!("{e}. The IDE or server was probably closed; start it again and retry");
+                    break;
                 }
                 Err(Failure::Status(e)) => {
                     last_error = e;
