@@ -16,6 +16,7 @@ import urllib.request
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.subscriptions import ResourceUpdated
 
 from test_debugging_e2e import marker
 
@@ -184,3 +185,24 @@ def test_calls_naming_a_session_go_to_the_ide_that_runs_it(ides):
                 data(await client.call_tool("stop_debug_session", {"session_id": sid}))
     anyio.run(main)
     assert "get_stack_trace" in a.history_tools() and "get_stack_trace" not in b.history_tools()
+
+
+def test_stateless_client_through_the_bridge_listens_to_the_ide(ides):
+    # A 2026-07-28 stdio client (server/discover, no initialize): its requests and its
+    # subscriptions/listen stream pass through the bridge and the IDE's relay to the JDI debuggee.
+    ide = ides("one")
+    app = os.path.join(ide.project, "src", "demo", "App.java")
+
+    async def main():
+        with anyio.fail_after(120):
+            async with Client(stdio(ides, ide.project), mode="auto") as client:
+                assert client.protocol_version == "2026-07-28" and "IDE stand-in" in client.instructions
+                data(await client.call_tool("set_breakpoint", {"file_path": app, "line": marker(app, "@print")}))
+                async with client.listen(resource_subscriptions=["debugger://status"]) as sub:
+                    started = data(await client.call_tool("start_debug_session", {"run_configuration": "App", "wait_for_pause": True}))
+                    with anyio.fail_after(30):
+                        event = await sub.__anext__()
+                    assert event == ResourceUpdated(uri="debugger://status")
+                data(await client.call_tool("stop_debug_session", {"session_id": started["session_id"]}))
+    anyio.run(main)
+    assert "start_debug_session" in ide.history_tools()
