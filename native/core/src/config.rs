@@ -29,6 +29,7 @@ pub struct Config {
     pub redaction: RedactionConfig,
     pub http: HttpConfig,
     pub expression_safety: ExpressionSafetyConfig,
+    pub go: GoConfig,
     /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -124,6 +125,22 @@ pub struct ExpressionSafetyConfig {
     pub extra_mutating_methods: Vec<String>,
 }
 
+/// Headless Go sessions (the DAP backend under delve).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GoConfig {
+    /// Timeout for building the program (`go build` / `go test -c`) before delve starts,
+    /// milliseconds; counted on top of `launch_timeout_ms`. A cold build of a large module takes
+    /// minutes.
+    pub build_timeout_ms: u64,
+}
+
+impl Default for GoConfig {
+    fn default() -> Self {
+        Self { build_timeout_ms: 300_000 }
+    }
+}
+
 impl Default for ExpressionSafetyConfig {
     fn default() -> Self {
         Self { enabled: true, extra_mutating_methods: Vec::new() }
@@ -145,6 +162,7 @@ impl Default for Config {
             redaction: RedactionConfig::default(),
             http: HttpConfig::default(),
             expression_safety: ExpressionSafetyConfig::default(),
+            go: GoConfig::default(),
             launch: Vec::new(),
         }
     }
@@ -193,6 +211,9 @@ impl Config {
     fn check(&self) -> Result<(), String> {
         if !matches!(self.watchdog.action.as_str(), "resume" | "stop") {
             return Err(format!("watchdog.action must be \"resume\" or \"stop\", not \"{}\"", self.watchdog.action));
+        }
+        if self.go.build_timeout_ms == 0 {
+            return Err("go.build_timeout_ms must be at least 1".into());
         }
         if self.watchdog.idle_seconds == 0 {
             return Err("watchdog.idle_seconds must be at least 1 (set watchdog.enabled = false to turn it off)".into());
