@@ -202,15 +202,10 @@ async fn a_go_panic_pauses_as_an_exception_where_it_was_raised() {
     h.wait_stopped(&s).await;
 }
 
-/// No built binary of this test's sessions left in the temporary directory.
-fn built_binaries_left() -> Vec<String> {
-    let prefix = format!("debugger-mcp-dlv-{}-", std::process::id());
-    std::fs::read_dir(std::env::temp_dir())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(&prefix))
-        .collect()
+/// The `-o PATH` of the build command an error quotes.
+fn output_of(message: &str) -> std::path::PathBuf {
+    let after = message.split(" -o ").nth(1).unwrap_or_else(|| panic!("no -o in {message}"));
+    after.split_whitespace().next().unwrap().into()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -241,7 +236,8 @@ async fn a_program_that_does_not_compile_is_a_launch_error_quoting_the_compiler(
     assert!(!m.contains("./bad_test.go"), "{m}");
     // No session, no delve and no binary remain from a build that failed.
     assert!(h.backend.sessions(&h.project).await.unwrap().is_empty());
-    assert_eq!(built_binaries_left(), Vec::<String>::new());
+    let out = output_of(&m);
+    assert!(!out.exists(), "{} was left behind", out.display());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -259,7 +255,7 @@ async fn the_go_build_has_its_own_timeout_named_in_the_error() {
     let e = h.backend.launch(&h.project, req).await.unwrap_err();
     assert!(matches!(e, BackendError::Timeout(_)), "{e:?}");
     let m = e.to_string();
-    assert!(m.contains("building the Go program (`go build -gcflags='all=-N -l'") && m.contains("within 1 ms"), "{m}");
+    assert!(m.contains("building the Go program (`go build '-gcflags=all=-N -l' -o") && m.contains("within 1 ms"), "{m}");
     assert!(m.contains("build_timeout_ms in the [go] section"), "{m}");
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     assert!(h.backend.sessions(&h.project).await.unwrap().is_empty());
