@@ -260,6 +260,16 @@ mod tests {
     }
 
     #[test]
+    fn go_build_timeout_defaults_to_five_minutes_and_zero_is_refused() {
+        assert_eq!(Config::default().go.build_timeout_ms, 300_000);
+        assert_eq!(Config::from_toml("[go]\nbuild_timeout_ms = 900000\n").unwrap().go.build_timeout_ms, 900_000);
+        let err = Config::from_toml("[go]\nbuild_timeout_ms = 0\n").unwrap_err();
+        assert!(err.contains("go.build_timeout_ms"), "{err}");
+        let err = Config::from_toml("[go]\nbuild_timeout = 5\n").unwrap_err();
+        assert!(err.contains("build_timeout"), "{err}");
+    }
+
+    #[test]
     fn launch_entries_are_accepted_beside_settings() {
         let c = Config::from_toml("brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n").unwrap();
         assert_eq!(c.launch.len(), 1);
