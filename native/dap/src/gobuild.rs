@@ -57,20 +57,15 @@ pub async fn build(
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
+        // On timeout `go` is killed; compiler processes it started finish their one package
+        // and exit on their own.
         .kill_on_drop(true);
-    // Its own process group: on timeout the compiler processes go too, not only `go`.
-    #[cfg(unix)]
-    cmd.process_group(0);
     let child = cmd.spawn().map_err(|e| {
         BackendError::Failed(format!("cannot run `go` to build the program ({e}); is Go installed and on PATH? (apt install golang-go)"))
     })?;
-    let pid = child.id();
     let out = match tokio::time::timeout(timeout, child.wait_with_output()).await {
         Ok(r) => r.map_err(|e| BackendError::Failed(format!("`{shown}` failed to run: {e}")))?,
         Err(_) => {
-            if let Some(pid) = pid {
-                let _ = std::process::Command::new("kill").arg("-9").arg(format!("-{pid}")).status();
-            }
             let _ = std::fs::remove_file(&output);
             return Err(BackendError::Timeout(format!(
                 "building the Go program (`{shown}`) did not finish within {} ms; raise build_timeout_ms in the [go] section of the settings (debugger-mcp.toml)",
