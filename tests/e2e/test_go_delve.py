@@ -8,10 +8,12 @@ Line numbers are those of projects/go/main.go and projects/go/calc/calc_test.go.
 from __future__ import annotations
 
 import shutil
+import tempfile
+import time
 
 import pytest
 
-from conftest import LONG, cleanup, output_text, start, var
+from conftest import LONG, Mcp, Server, cleanup, output_text, start, var
 
 
 
@@ -94,3 +96,45 @@ def test_debug_test_go_subtest_runs_only_that_case(go):
     # The "small" case is left out: the next stop is the end of the run.
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0, end
+
+
+def test_a_cold_go_build_longer_than_the_launch_timeout_still_starts_and_a_hung_one_names_its_setting():
+    """The backend builds before delve starts, under [go] build_timeout_ms, and the core adds
+    that bound to launch_timeout_ms: an empty build cache (the standard library compiled
+    afresh, seconds) outlasts a 300 ms launch timeout and the session still starts. A build
+    bound of 1 ms fails naming the setting."""
+    if not shutil.which("dlv") or not shutil.which("go"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
+    cache = tempfile.mkdtemp(prefix="dmcp-e2e-gocache-")
+    server = Server("go", "brave_mode = true\nlaunch_timeout_ms = 300\n", env={"GOCACHE": cache})
+    m = Mcp(server.url)
+    try:
+        bp = m.ok("set_breakpoint", {"file_path": "main.go", "line": 17})
+        started = time.monotonic()
+        r = m.ok("start_debug_session", {"command": "go run .", "wait_for_pause": True, "timeout_ms": LONG})
+        took = time.monotonic() - started
+        assert r["state"] == "paused" and r["pause"]["breakpoint_ids"] == [bp["id"]], r
+        assert took > 0.3, f"a cold build took only {took:.2f} s: the test proves nothing"
+        m.ok("stop_debug_session")
+    finally:
+        m.close()
+        server.stop()
+        shutil.rmtree(cache, ignore_errors=True)
+
+    server = Server("go", "brave_mode = true\n[go]\nbuild_timeout_ms = 1\n")
+    m = Mcp(server.url)
+    try:
+        e = m.err("start_debug_session", {"command": "go run ."})
+        assert "did not finish within 1 ms" in e and "build_timeout_ms in the [go] section" in e, e
+        assert m.ok("list_debug_sessions")["sessions"] == []
+    finally:
+        m.close()
+        server.stop()
+
+
+def test_a_program_that_does_not_compile_is_a_start_error_quoting_the_compiler(go):
+    project, m = go
+    (project / "broken").mkdir(exist_ok=True)
+    (project / "broken" / "main.go").write_text("package main\n\nfunc main() {\n\tprintln(missing + 1)\n}\n")
+    e = m.err("start_debug_session", {"command": "go run ./broken"})
+    assert "the Go build failed" in e and "broken/main.go:4:10: undefined: missing" in e, e

@@ -527,6 +527,13 @@ pub trait Backend: Send + Sync + 'static {
     /// op `launch`: returns once the session exists (not necessarily paused). A
     /// `SessionStarted` event is also sent.
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo>;
+    /// Time a launch of `request` may take beyond `launch_timeout_ms` because the backend builds
+    /// the program first (headless Go: `go build` before delve starts, bounded by the backend's
+    /// own `[go] build_timeout_ms`). The core adds it to the launch's timeout, so a cold build is
+    /// not cut short while a hung one still ends. Not an op: backends that do not build keep 0.
+    fn launch_build_allowance(&self, _project: &str, _request: &LaunchRequest) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
     /// op `debug_test`: starts a debug session for one test (see [`TestRequest`]). The default
     /// says the backend has no test support, and the core falls back to launching a command.
     async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {

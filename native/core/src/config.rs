@@ -29,6 +29,7 @@ pub struct Config {
     pub redaction: RedactionConfig,
     pub http: HttpConfig,
     pub expression_safety: ExpressionSafetyConfig,
+    pub go: GoConfig,
     /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -124,6 +125,22 @@ pub struct ExpressionSafetyConfig {
     pub extra_mutating_methods: Vec<String>,
 }
 
+/// Headless Go sessions (the DAP backend under delve).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GoConfig {
+    /// Timeout for building the program (`go build` / `go test -c`) before delve starts,
+    /// milliseconds; counted on top of `launch_timeout_ms`. A cold build of a large module takes
+    /// minutes.
+    pub build_timeout_ms: u64,
+}
+
+impl Default for GoConfig {
+    fn default() -> Self {
+        Self { build_timeout_ms: 300_000 }
+    }
+}
+
 impl Default for ExpressionSafetyConfig {
     fn default() -> Self {
         Self { enabled: true, extra_mutating_methods: Vec::new() }
@@ -145,6 +162,7 @@ impl Default for Config {
             redaction: RedactionConfig::default(),
             http: HttpConfig::default(),
             expression_safety: ExpressionSafetyConfig::default(),
+            go: GoConfig::default(),
             launch: Vec::new(),
         }
     }
@@ -194,6 +212,9 @@ impl Config {
         if !matches!(self.watchdog.action.as_str(), "resume" | "stop") {
             return Err(format!("watchdog.action must be \"resume\" or \"stop\", not \"{}\"", self.watchdog.action));
         }
+        if self.go.build_timeout_ms == 0 {
+            return Err("go.build_timeout_ms must be at least 1".into());
+        }
         if self.watchdog.idle_seconds == 0 {
             return Err("watchdog.idle_seconds must be at least 1 (set watchdog.enabled = false to turn it off)".into());
         }
@@ -236,6 +257,16 @@ mod tests {
         assert_eq!(Config::from_toml("tool_profile = \"typed\"").unwrap().tool_profile, ToolProfile::Typed);
         let err = Config::from_toml("tool_profile = \"tiny\"").unwrap_err();
         assert!(err.contains("compact"), "{err}");
+    }
+
+    #[test]
+    fn go_build_timeout_defaults_to_five_minutes_and_zero_is_refused() {
+        assert_eq!(Config::default().go.build_timeout_ms, 300_000);
+        assert_eq!(Config::from_toml("[go]\nbuild_timeout_ms = 900000\n").unwrap().go.build_timeout_ms, 900_000);
+        let err = Config::from_toml("[go]\nbuild_timeout_ms = 0\n").unwrap_err();
+        assert!(err.contains("go.build_timeout_ms"), "{err}");
+        let err = Config::from_toml("[go]\nbuild_timeout = 5\n").unwrap_err();
+        assert!(err.contains("build_timeout"), "{err}");
     }
 
     #[test]

@@ -287,6 +287,8 @@ pub struct FakeBackend {
     hang: AtomicBool,
     can_confirm: AtomicBool,
     confirm_answer: AtomicBool,
+    /// A launch that builds first: how long it takes and the allowance it asks for.
+    launch_build: Mutex<(std::time::Duration, std::time::Duration)>,
     log: Mutex<Vec<String>>,
 }
 
@@ -329,6 +331,7 @@ impl FakeBackend {
             hang: AtomicBool::new(false),
             can_confirm: AtomicBool::new(false),
             confirm_answer: AtomicBool::new(false),
+            launch_build: Mutex::new(Default::default()),
             log: Mutex::new(Vec::new()),
         });
         (backend, stream)
@@ -337,6 +340,11 @@ impl FakeBackend {
     /// When true, every op waits forever (to test the engine's timeouts).
     pub fn set_hang(&self, hang: bool) {
         self.hang.store(hang, Ordering::SeqCst);
+    }
+
+    /// Launches take `took` (a build) and report `allowance` from `launch_build_allowance`.
+    pub fn set_launch_build(&self, took: std::time::Duration, allowance: std::time::Duration) {
+        *self.launch_build.lock().unwrap_or_else(|e| e.into_inner()) = (took, allowance);
     }
 
     /// Simulate an IDE confirmation dialog that answers `answer`.
@@ -698,8 +706,16 @@ impl Backend for FakeBackend {
             .collect())
     }
 
+    fn launch_build_allowance(&self, _project: &str, _request: &LaunchRequest) -> std::time::Duration {
+        self.launch_build.lock().unwrap_or_else(|e| e.into_inner()).1
+    }
+
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
         self.enter(format!("launch {}", request.configuration.clone().or(request.command.clone()).unwrap_or_default())).await;
+        let took = self.launch_build.lock().unwrap_or_else(|e| e.into_inner()).0;
+        if !took.is_zero() {
+            tokio::time::sleep(took).await;
+        }
         let name = match (&request.configuration, &request.command) {
             (Some(c), _) if c == "main" || c == "tests" => c.clone(),
             (Some(c), _) => return Err(BackendError::NotFound(format!("run configuration '{c}'"))),

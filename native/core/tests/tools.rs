@@ -613,6 +613,20 @@ async fn a_backend_that_never_answers_times_out_with_advice() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
+/// A backend that builds before it launches (headless Go) gets its build's bound on top of
+/// launch_timeout_ms; without that allowance the same slow launch is cut at launch_timeout_ms.
+#[tokio::test]
+async fn a_launch_that_builds_first_gets_the_build_allowance_on_top_of_the_launch_timeout() {
+    use std::time::Duration;
+    let h = H::new(Config { launch_timeout_ms: 200, ..brave() });
+    h.fake.set_launch_build(Duration::from_millis(600), Duration::from_millis(2_000));
+    let r = h.ok("start_debug_session", json!({"command": "go run ."})).await;
+    assert!(r["session_id"].is_string(), "{r}");
+    h.fake.set_launch_build(Duration::from_millis(600), Duration::ZERO);
+    let e = h.err("start_debug_session", json!({"command": "go run ."})).await;
+    assert!(e.contains("did not answer 'launch' within 200 ms") && e.contains("launch_timeout_ms"), "{e}");
+}
+
 #[tokio::test]
 async fn every_call_is_recorded_in_history() {
     let h = H::new(Config::default());

@@ -8,6 +8,7 @@
 
 pub mod adapter;
 pub mod config;
+pub mod gobuild;
 pub mod transport;
 
 use async_trait::async_trait;
@@ -16,7 +17,7 @@ use debugger_mcp_core::backend::*;
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Notify, mpsc};
@@ -64,6 +65,8 @@ struct Inner {
     bps: Mutex<BpStore>,
     /// Exception filters adapters offered so far (for `handshake` and validation).
     known_filters: Mutex<Vec<ExceptionFilter>>,
+    /// `[go] build_timeout_ms`: the Go build before delve starts (see [`gobuild`]).
+    go_build_timeout_ms: AtomicU64,
 }
 
 #[derive(Default)]
@@ -114,8 +117,8 @@ struct Session {
     exit_code: Mutex<Option<i64>>,
     /// Notified when delve reports the exit status (as console output).
     exit_seen: Notify,
-    /// The binary delve built for this session (modes debug/test): removed when it ends, as
-    /// delve itself does only when it is not killed first.
+    /// The binary built for this session before delve started (modes debug/test, see
+    /// [`gobuild`]): removed when the session ends.
     built_binary: Option<PathBuf>,
     /// Why the session ended, once it did.
     ended: Mutex<Option<String>>,
@@ -506,8 +509,15 @@ impl DapBackend {
                     list: Vec::new(),
                 }),
                 known_filters: Mutex::new(Vec::new()),
+                go_build_timeout_ms: AtomicU64::new(gobuild::DEFAULT_BUILD_TIMEOUT.as_millis() as u64),
             }),
         })
+    }
+
+    /// `[go] build_timeout_ms` of the settings: how long the Go build before a delve session
+    /// may take.
+    pub fn set_go_build_timeout(&self, timeout: Duration) {
+        self.inner.go_build_timeout_ms.store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
     }
 }
 
@@ -1266,18 +1276,37 @@ impl Inner {
     }
 
     async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
-        let resolved: ResolvedLaunch = config::resolve(&self.root, &req)?;
+        let mut resolved: ResolvedLaunch = config::resolve(&self.root, &req)?;
         let (program, args) = adapter::command(resolved.adapter, resolved.python.as_deref())?;
+        // The binary built for this session, removed when it ends.
+        let built_binary = (resolved.adapter == AdapterKind::Delve
+            && resolved.request == "launch"
+            && gobuild::builds(&resolved.arguments))
+        .then(|| resolved.arguments.get("output").and_then(Value::as_str).map(PathBuf::from))
+        .flatten();
+        if built_binary.is_some() {
+            let timeout = Duration::from_millis(self.go_build_timeout_ms.load(Ordering::Relaxed));
+            gobuild::build(&mut resolved.arguments, &resolved.cwd, &self.root, timeout)
+                .await
+                .map_err(|e| match e {
+                    BackendError::Failed(m) => BackendError::Failed(format!("launching '{}' failed: {m}", resolved.name)),
+                    other => other,
+                })?;
+        }
         let wire = adapter::wire(resolved.adapter);
-        let (client, rx) = Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd, wire)
-            .await
-            .map_err(|e| {
-            BackendError::Failed(format!(
-                "cannot start the {} adapter ({program}): {e}; {}",
-                resolved.adapter.name(),
-                adapter::spawn_hint(resolved.adapter)
-            ))
-        })?;
+        let (client, rx) = match Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd, wire).await {
+            Ok(c) => c,
+            Err(e) => {
+                if let Some(bin) = &built_binary {
+                    let _ = std::fs::remove_file(bin);
+                }
+                return Err(BackendError::Failed(format!(
+                    "cannot start the {} adapter ({program}): {e}; {}",
+                    resolved.adapter.name(),
+                    adapter::spawn_hint(resolved.adapter)
+                )));
+            }
+        };
         let id = format!("s{}", self.next_session.fetch_add(1, Ordering::SeqCst));
         let session = Arc::new(Session {
             id: id.clone(),
@@ -1293,10 +1322,7 @@ impl Inner {
             process_seen: Notify::new(),
             exit_code: Mutex::new(None),
             exit_seen: Notify::new(),
-            built_binary: (resolved.adapter == AdapterKind::Delve
-                && matches!(resolved.arguments.get("mode").and_then(Value::as_str), Some("debug" | "test")))
-            .then(|| resolved.arguments.get("output").and_then(Value::as_str).map(PathBuf::from))
-            .flatten(),
+            built_binary,
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
@@ -1602,6 +1628,18 @@ impl Backend for DapBackend {
         tokio::spawn(async move { inner.launch(request).await })
             .await
             .unwrap_or_else(|e| Err(BackendError::Failed(format!("launch task failed: {e}"))))
+    }
+
+    fn launch_build_allowance(&self, project: &str, request: &LaunchRequest) -> Duration {
+        let builds = self.inner.check_project(project).is_ok()
+            && config::resolve(&self.inner.root, request).is_ok_and(|r| {
+                r.adapter == AdapterKind::Delve && r.request == "launch" && gobuild::builds(&r.arguments)
+            });
+        if builds {
+            Duration::from_millis(self.inner.go_build_timeout_ms.load(Ordering::Relaxed))
+        } else {
+            Duration::ZERO
+        }
     }
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {

@@ -201,3 +201,62 @@ async fn a_go_panic_pauses_as_an_exception_where_it_was_raised() {
     h.backend.stop(&s).await.unwrap();
     h.wait_stopped(&s).await;
 }
+
+/// The `-o PATH` of the build command an error quotes.
+fn output_of(message: &str) -> std::path::PathBuf {
+    let after = message.split(" -o ").nth(1).unwrap_or_else(|| panic!("no -o in {message}"));
+    after.split_whitespace().next().unwrap().into()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_that_does_not_compile_is_a_launch_error_quoting_the_compiler() {
+    let h = Harness::new("go", "go_broken");
+    std::fs::create_dir_all(h.root.join("broken")).unwrap();
+    std::fs::write(
+        h.root.join("broken/main.go"),
+        "package main\n\nfunc main() {\n\tprintln(missing + 1)\n}\n",
+    )
+    .unwrap();
+    let e = h.backend.launch(&h.project, LaunchRequest { command: Some("go run ./broken".into()), ..Default::default() }).await.unwrap_err();
+    let m = e.to_string();
+    assert!(matches!(e, BackendError::Failed(_)), "{e:?}");
+    assert!(m.contains("launching 'go run ./broken' failed: the Go build failed"), "{m}");
+    assert!(m.contains("broken/main.go:4:10: undefined: missing"), "{m}");
+
+    // A test package that does not compile: go test runs in the package's directory and prints
+    // `./bad_test.go:…`; the error names the file relative to the project.
+    std::fs::write(
+        h.root.join("calc/bad_test.go"),
+        "package calc\n\nimport \"testing\"\n\nfunc TestBad(t *testing.T) {\n\tvar n int = \"seven\"\n\t_ = n\n}\n",
+    )
+    .unwrap();
+    let e = h.backend.launch(&h.project, LaunchRequest { command: Some("go test ./calc -run TestBad".into()), ..Default::default() }).await.unwrap_err();
+    let m = e.to_string();
+    assert!(m.contains("calc/bad_test.go:6:14:"), "{m}");
+    assert!(!m.contains("./bad_test.go"), "{m}");
+    // No session, no delve and no binary remain from a build that failed.
+    assert!(h.backend.sessions(&h.project).await.unwrap().is_empty());
+    let out = output_of(&m);
+    assert!(!out.exists(), "{} was left behind", out.display());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_go_build_has_its_own_timeout_named_in_the_error() {
+    let h = Harness::new("go", "go_build_timeout");
+    let req = LaunchRequest { command: Some("go run .".into()), ..Default::default() };
+    // The core adds the build's bound to its launch timeout, for launches that build only.
+    assert_eq!(h.backend.launch_build_allowance(&h.project, &req), std::time::Duration::from_secs(300));
+    let exec = LaunchRequest { command: Some("python3 -c pass".into()), ..Default::default() };
+    assert_eq!(h.backend.launch_build_allowance(&h.project, &exec), std::time::Duration::ZERO);
+
+    h.backend.set_go_build_timeout(std::time::Duration::from_millis(1));
+    assert_eq!(h.backend.launch_build_allowance(&h.project, &req), std::time::Duration::from_millis(1));
+    let started = std::time::Instant::now();
+    let e = h.backend.launch(&h.project, req).await.unwrap_err();
+    assert!(matches!(e, BackendError::Timeout(_)), "{e:?}");
+    let m = e.to_string();
+    assert!(m.contains("building the Go program (`go build '-gcflags=all=-N -l' -o") && m.contains("within 1 ms"), "{m}");
+    assert!(m.contains("build_timeout_ms in the [go] section"), "{m}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert!(h.backend.sessions(&h.project).await.unwrap().is_empty());
+}

@@ -216,6 +216,7 @@ fn build(project: &Path, config: Config) -> Result<Host> {
     let backend = Arc::new(
         DapBackend::new(project, sink).with_context(|| format!("cannot open project {}", project.display()))?,
     );
+    backend.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
     Ok(Host { engine, backend })
 }

@@ -66,7 +66,9 @@ impl<'a> Call<'a> {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(backend_error(op, &self.engine.backend_name(), e)),
             Err(_) => Err(ToolError(format!(
-                "the debugger did not answer '{op}' within {ms} ms; it may be busy or hung. Retry, check get_debug_session_status, or raise backend_timeout_ms in the settings"
+                "the debugger did not answer '{op}' within {ms} ms; it may be busy or hung. Retry, check get_debug_session_status, or raise {} in the settings",
+                // A launch is bounded by its own setting (plus a build's, for Go).
+                if op == "launch" { "launch_timeout_ms" } else { "backend_timeout_ms" }
             ))),
         }
     }

@@ -102,7 +102,9 @@ async fn require_configuration(c: &Call<'_>, root: &str, name: &str) -> Result<(
 pub(super) async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
     let backend = c.engine.backend.clone();
     let launching = c.engine.watchdog.launch_started();
-    let info = c.bk_within("launch", c.cfg.launch_timeout_ms, backend.launch(root, request)).await?;
+    // A backend that builds the program first (Go) gets the build's own bound on top.
+    let budget = c.cfg.launch_timeout_ms + backend.launch_build_allowance(root, &request).as_millis() as u64;
+    let info = c.bk_within("launch", budget, backend.launch(root, request)).await?;
     c.engine.register_session(info.clone(), Some(root));
     // A session the agent launched: its first stop is the agent's, whenever it comes.
     if current_state(c, &info.id, info.state) != SessionState::Paused {
