@@ -225,21 +225,43 @@ def gdb_env_check():
         pytest.fail("no gdb found: pip install gdb-for-pwndbg (scripts/setup.d/e2e.sh) or set DEBUGGER_MCP_GDB")
 
 
-@pytest.fixture(scope="module")
-def py_brave():
-    server, client = start("py", "brave_mode = true\n")
+def served(fixture: str, settings: str = "brave_mode = true\n", prepare=None):
+    """Body of a module-scoped fixture (`yield from served(...)`): one `serve` on a copy of
+    `fixture` and a client, shared by the module's tests; the server must exit cleanly."""
+    server, client = start(fixture, settings, prepare)
     yield server.project, client
     client.close()
     assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
+
+
+def cleaned(module_fixture):
+    """Body of a per-test fixture (`yield from cleaned(...)`): the module's (project, client),
+    left as a fresh test expects it before and after the test (see `cleanup`)."""
+    project, m = module_fixture
+    cleanup(m)
+    yield project, m
+    cleanup(m)
+
+
+@pytest.fixture(scope="module")
+def py_brave():
+    yield from served("py")
 
 
 @pytest.fixture(scope="module")
 def c_brave():
     gdb_env_check()
-    server, client = start("c", "brave_mode = true\n", prepare=compile_c)
-    yield server.project, client
-    client.close()
-    assert server.stop() == 0, "sidecar did not exit cleanly on SIGTERM"
+    yield from served("c", prepare=compile_c)
+
+
+@pytest.fixture
+def py(py_brave):
+    yield from cleaned(py_brave)
+
+
+@pytest.fixture
+def c(c_brave):
+    yield from cleaned(c_brave)
 
 
 @pytest.fixture(scope="module")

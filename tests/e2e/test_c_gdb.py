@@ -10,16 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LONG, cleanup, output_text, var
+from conftest import LONG, output_text, var
 
-
-
-@pytest.fixture
-def c(c_brave):
-    project, m = c_brave
-    cleanup(m)
-    yield project, m
-    cleanup(m)
 
 
 def loc(project, line, method):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import LONG, Mcp, Server, cleanup, output_text, start, var
+from conftest import LONG, Mcp, Server, cleaned, output_text, served, var
 
 
 
@@ -21,18 +21,12 @@ from conftest import LONG, Mcp, Server, cleanup, output_text, start, var
 def go_mod():
     if not shutil.which("dlv") or not shutil.which("go"):
         pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
-    server, client = start("go", "brave_mode = true\n")
-    yield server.project, client
-    client.close()
-    assert server.stop() == 0
+    yield from served("go")
 
 
 @pytest.fixture
 def go(go_mod):
-    project, m = go_mod
-    cleanup(m)
-    yield project, m
-    cleanup(m)
+    yield from cleaned(go_mod)
 
 
 def test_debug_test_go_id_stops_in_the_selected_test(go):

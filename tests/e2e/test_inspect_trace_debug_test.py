@@ -11,24 +11,19 @@ import subprocess
 
 import pytest
 
-from conftest import LONG, cleanup, compile_c, gdb_env_check, start
+from conftest import cleaned, cleanup, gdb_env_check, served
 
 
 
 @pytest.fixture(scope="module")
 def py_mod():
-    server, client = start("pyinspect", "brave_mode = true\n")
-    yield server.project, client
-    client.close()
-    assert server.stop() == 0
+    yield from served("pyinspect")
 
 
 @pytest.fixture
 def py(py_mod):
-    project, m = py_mod
-    cleanup(m)
-    yield project, m
-    cleanup(m)
+    """This module's Python project is projects/pyinspect (conftest's `py` is projects/py)."""
+    yield from cleaned(py_mod)
 
 
 def compile_gtest_like(project):
@@ -36,29 +31,9 @@ def compile_gtest_like(project):
 
 
 @pytest.fixture(scope="module")
-def c_mod():
-    gdb_env_check()
-    server, client = start("c", "brave_mode = true\n", prepare=compile_c)
-    yield server.project, client
-    client.close()
-    assert server.stop() == 0
-
-
-@pytest.fixture
-def c(c_mod):
-    project, m = c_mod
-    cleanup(m)
-    yield project, m
-    cleanup(m)
-
-
-@pytest.fixture(scope="module")
 def gt_mod():
     gdb_env_check()
-    server, client = start("cinspect", "brave_mode = true\n", prepare=compile_gtest_like)
-    yield server.project, client
-    client.close()
-    assert server.stop() == 0
+    yield from served("cinspect", prepare=compile_gtest_like)
 
 
 def values(r):

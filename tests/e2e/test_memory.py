@@ -13,24 +13,8 @@ import time
 
 import pytest
 
-from conftest import LONG, cleanup, compile_c, gdb_env_check, start
+from conftest import LONG, start
 
-
-
-@pytest.fixture
-def py(py_brave):
-    project, m = py_brave
-    cleanup(m)
-    yield project, m
-    cleanup(m)
-
-
-@pytest.fixture
-def c(c_brave):
-    project, m = c_brave
-    cleanup(m)
-    yield project, m
-    cleanup(m)
 
 
 def wait_for(predicate, what: str, seconds: float = 20):

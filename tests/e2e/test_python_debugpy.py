@@ -11,18 +11,8 @@ from __future__ import annotations
 import json
 import pathlib
 
-import pytest
+from conftest import LONG, REPO, output_text, var
 
-from conftest import LONG, REPO, cleanup, output_text, var
-
-
-
-@pytest.fixture
-def py(py_brave):
-    project, m = py_brave
-    cleanup(m)
-    yield project, m
-    cleanup(m)
 
 
 def app(project: pathlib.Path) -> str:
