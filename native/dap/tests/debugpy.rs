@@ -76,7 +76,12 @@ async fn launch_json_pending_breakpoint_variables_paging_set_value_evaluate() {
     let kids = h.children_of(&s, nested, 0, 100).await;
     // debugpy's "special variables"/"function variables" groups are not program values and are
     // left out of pages (they would shift offsets).
-    assert!(kids.children.iter().all(|c| c.name != "special variables" && c.name != "function variables"), "{kids:?}");
+    assert!(
+        kids.children
+            .iter()
+            .all(|c| c.name != "special variables" && c.name != "function variables"),
+        "{kids:?}"
+    );
     let outer = find(&kids.children, "'outer'");
     let inner = h.children_of(&s, outer, 0, 100).await;
     assert_eq!(find(&inner.children, "'inner'").value, "42");
@@ -592,7 +597,11 @@ async fn big_values_report_their_real_size_and_length() {
     assert_eq!(text.value_length, Some(100_000), "{text:?}");
     // Small values are shown whole: no extra look-up, nothing claimed.
     let small = find(&vars, "small");
-    assert_eq!((small.child_count, small.value_length), (None, None), "{small:?}");
+    assert_eq!(
+        (small.child_count, small.value_length),
+        (None, None),
+        "{small:?}"
+    );
     // Frame variables of a function: no "Globals" or debugpy group among them.
     assert!(
         vars.iter().all(|v| v.scope != ValueScope::Synthetic),
@@ -603,23 +612,37 @@ async fn big_values_report_their_real_size_and_length() {
     let first = h.children_of(&s, records, 0, 3).await;
     assert_eq!(first.total, Some(5000));
     assert_eq!(
-        first.children.iter().map(|c| c.value.as_str()).collect::<Vec<_>>(),
+        first
+            .children
+            .iter()
+            .map(|c| c.value.as_str())
+            .collect::<Vec<_>>(),
         ["{'id': 0}", "{'id': 1}", "{'id': 2}"]
     );
     // Beyond debugpy's first 100 items: reached through its buckets, at the right index.
     let deep = h.children_of(&s, records, 4098, 3).await;
     assert_eq!(deep.total, Some(5000));
     assert_eq!(
-        deep.children.iter().map(|c| c.value.as_str()).collect::<Vec<_>>(),
+        deep.children
+            .iter()
+            .map(|c| c.value.as_str())
+            .collect::<Vec<_>>(),
         ["{'id': 4098}", "{'id': 4099}", "{'id': 4100}"]
     );
     let straddle = h.children_of(&s, records, 98, 4).await;
     assert_eq!(
-        straddle.children.iter().map(|c| c.value.as_str()).collect::<Vec<_>>(),
+        straddle
+            .children
+            .iter()
+            .map(|c| c.value.as_str())
+            .collect::<Vec<_>>(),
         ["{'id': 98}", "{'id': 99}", "{'id': 100}", "{'id': 101}"]
     );
 
-    let e = h.eval(&s, &f.handle, "text", EvalContext::Expression, false).await.unwrap();
+    let e = h
+        .eval(&s, &f.handle, "text", EvalContext::Expression, false)
+        .await
+        .unwrap();
     assert_eq!(e.value_length, Some(100_000));
     h.backend.stop(&s).await.unwrap();
 }

@@ -24,9 +24,10 @@ fn compile(h: &Harness, name: &str) {
 async fn compile_and_launch(h: &mut Harness, name: &str) -> String {
     compile(h, name);
     h.launch(LaunchRequest {
-                command: Some(format!("./{name}")),
-                ..Default::default()
-            }).await
+        command: Some(format!("./{name}")),
+        ..Default::default()
+    })
+    .await
 }
 
 fn project(name: &str) -> Harness {

@@ -115,12 +115,14 @@ async fn lldb_stop_on_entry_is_the_start_of_main() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let s = h.launch(LaunchRequest {
-                command: Some("./prog".into()),
-                adapter: Some("lldb".into()),
-                stop_on_entry: true,
-                ..Default::default()
-            }).await;
+    let s = h
+        .launch(LaunchRequest {
+            command: Some("./prog".into()),
+            adapter: Some("lldb".into()),
+            stop_on_entry: true,
+            ..Default::default()
+        })
+        .await;
     let (thread, reason, ids, _) = h.wait_paused(&s).await;
     assert_eq!((reason, ids.len()), (PauseReason::Entry, 0));
     let f = h.top_frame(&s, &thread).await;

@@ -73,11 +73,13 @@ async fn pause_a_running_program_then_stop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_on_exception_pauses_at_the_raise() {
     let mut h = Harness::new("misc", "stop_on_exception");
-    let s = h.launch(LaunchRequest {
-                command: Some("python3 crash.py".into()),
-                stop_on_exception: true,
-                ..Default::default()
-            }).await;
+    let s = h
+        .launch(LaunchRequest {
+            command: Some("python3 crash.py".into()),
+            stop_on_exception: true,
+            ..Default::default()
+        })
+        .await;
     let (thread, reason, _, description) = h.wait_paused(&s).await;
     assert_eq!(reason, PauseReason::Exception);
     assert!(
@@ -180,9 +182,15 @@ async fn delve_that_never_listens_is_a_clear_error_with_its_output() {
         .to_string();
     unsafe { std::env::remove_var("DEBUGGER_MCP_DLV") };
     assert!(err.contains("cannot start the delve adapter"), "{err}");
-    assert!(err.contains("exit code 1") && err.contains("without printing the address"), "{err}");
+    assert!(
+        err.contains("exit code 1") && err.contains("without printing the address"),
+        "{err}"
+    );
     // What it said on both streams, and how to get a working delve.
-    assert!(err.contains("Type 'dlv help'") && err.contains("address already in use"), "{err}");
+    assert!(
+        err.contains("Type 'dlv help'") && err.contains("address already in use"),
+        "{err}"
+    );
     assert!(err.contains("apt install delve"), "{err}");
     assert!(h.backend.sessions(&h.project).await.unwrap().is_empty());
 }

@@ -160,7 +160,11 @@ impl Harness {
 
     /// Launches `req` in the project; the session id (a launch error fails the test with it).
     pub async fn launch(&self, req: LaunchRequest) -> String {
-        let what = req.command.clone().or(req.configuration.clone()).unwrap_or_default();
+        let what = req
+            .command
+            .clone()
+            .or(req.configuration.clone())
+            .unwrap_or_default();
         self.backend
             .launch(&self.project, req)
             .await
