@@ -19,6 +19,7 @@ mod edit_toml;
 mod edit_yaml;
 mod fsio;
 pub mod report;
+pub mod subagent;
 pub mod token;
 
 pub use agents::{AGENTS, Agent, AgentId, Format, Val};

@@ -85,6 +85,13 @@ enum Command {
         /// Server settings file that receives the token (default: ~/.config/debugger-mcp/config.toml).
         #[arg(long, value_name = "FILE")]
         settings: Option<PathBuf>,
+        /// Leave out the debugging subagent (Claude Code `.claude/agents/debugger.md`; a skill for
+        /// Codex and Gemini CLI; a rule to paste for the others).
+        #[arg(long)]
+        no_subagent: bool,
+        /// Write the subagent into the project (`--project`) instead of the user's home.
+        #[arg(long)]
+        subagent_in_project: bool,
     },
     /// MCP on stdin/stdout (logs on stderr): relays to the running IDE / `serve` whose projects
     /// contain the project (found through discovery records); with none, serves headless.
@@ -108,9 +115,10 @@ mod install_cmd;
 
 fn main() {
     let cli = Cli::parse();
-    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings } = cli.command {
+    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings, no_subagent, subagent_in_project } = cli.command {
         // No runtime needed: the installer only reads and writes files.
-        if let Err(e) = install_cmd::run(install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings }) {
+        let args = install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings, no_subagent, subagent_in_project };
+        if let Err(e) = install_cmd::run(args) {
             eprintln!("debugger-mcp: error: {e:#}");
             std::process::exit(2);
         }
@@ -218,6 +226,9 @@ fn build(project: &Path, config: Config) -> Result<Host> {
     );
     backend.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
+    // Headless, nobody else sees a client's sessions: they end with the client's MCP session
+    // unless the settings keep them (`end_sessions_with_client = false`).
+    engine.set_end_sessions_with_client_default(true);
     Ok(Host { engine, backend })
 }
 
@@ -396,5 +407,20 @@ mod tests {
         assert!(err.contains("non-loopback"), "{err}");
         assert!(parse_listen("192.168.1.5:80").is_err());
         assert!(parse_listen("nonsense").is_err());
+    }
+
+    /// The subagent `install` writes may use exactly the server's tools: a tool added to the
+    /// core must be added to its `tools:` list too.
+    #[tokio::test]
+    async fn the_subagent_lists_every_tool_of_the_server() {
+        let dir = std::env::temp_dir().join(format!("dmcp-sidecar-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let host = build(&dir, Config::default()).unwrap();
+        let mut served: Vec<String> = host.engine.tools().iter().map(|t| t.name.to_string()).collect();
+        let mut listed: Vec<String> = debugger_mcp_install::subagent::TOOLS.iter().map(|t| t.to_string()).collect();
+        served.sort();
+        listed.sort();
+        assert_eq!(listed, served);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,7 +1,7 @@
 //! rmcp glue: `ServerHandler` for the engine. Tool listing is a clone of a prebuilt list; calls
 //! go to [`Engine::call_tool`]. Confirmation uses MCP elicitation when the client declared it.
 
-use super::context::{CallContext, Confirmer};
+use super::context::{CallContext, ClientSessions, Confirmer};
 use super::Engine;
 use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
@@ -55,11 +55,14 @@ pub struct McpHandler {
     /// Host-specific sentence appended to the instructions (e.g. the stdio bridge saying it
     /// found no IDE and serves headless).
     instructions_note: Option<Arc<str>>,
+    /// Debug sessions this connection (MCP session) started; per connection like `subscriber`.
+    client: Arc<ClientSessions>,
 }
 
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
-        Self { engine, subscriber: Arc::default(), log_level: Arc::new(Mutex::new(None)), instructions_note: None }
+        let client = Arc::new(ClientSessions::new(&engine));
+        Self { engine, subscriber: Arc::default(), log_level: Arc::new(Mutex::new(None)), instructions_note: None, client }
     }
 
     /// Appends `note` to the server instructions the client sees at initialize.
@@ -118,6 +121,7 @@ impl Clone for McpHandler {
             subscriber: Arc::default(),
             log_level: Arc::default(),
             instructions_note: self.instructions_note.clone(),
+            client: Arc::new(ClientSessions::new(&self.engine)),
         }
     }
 }
@@ -237,7 +241,7 @@ impl ServerHandler for McpHandler {
         } else {
             None
         };
-        let ctx = CallContext { confirmer };
+        let ctx = CallContext { confirmer, client: (!stateless).then(|| self.client.clone()) };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let call = self.engine.call_tool(&request.name, args, &ctx);
         let token = context.meta.get_progress_token().filter(|_| !stateless);

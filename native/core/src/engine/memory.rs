@@ -91,7 +91,7 @@ impl Engine {
         let mut md = String::new();
         let _ = writeln!(md, "# Debug session {} ({})\n", l.name, l.session_id);
         let ended = match (state, exit_code.or(l.exit_code)) {
-            (SessionState::Stopped, Some(c)) => format!("ended, exit code {c}"),
+            (SessionState::Stopped, Some(c)) => format!("ended, {}", super::signals::describe(c)),
             (s, _) => state_name(s).to_string(),
         };
         let _ = writeln!(md, "- State: {ended}; started {}{}", clock(l.started_ms), l.ended_ms.map(|t| format!(", ended {}", clock(t))).unwrap_or_default());
@@ -158,6 +158,7 @@ impl Engine {
 fn write_files(project: &str, mem: &MemoryConfig, sid: &str, md: &str, l: &SessionLedger) -> std::io::Result<()> {
     let dir = Path::new(project).join(&mem.summary_dir);
     std::fs::create_dir_all(&dir)?;
+    ignore_own_dir(project, &mem.summary_dir)?;
     let stem = file_stem(sid);
     std::fs::write(dir.join(format!("{stem}.md")), md)?;
     let mut lines = String::new();
@@ -185,6 +186,24 @@ fn write_files(project: &str, mem: &MemoryConfig, sid: &str, md: &str, l: &Sessi
     }
     Ok(())
 }
+
+/// Keeps `.debugger-mcp/` out of the user's `git status`: a `.gitignore` holding `*` in it (as
+/// pytest does in `.pytest_cache/`), written once. Only for a directory of ours (a configured
+/// `summary_dir` elsewhere is the user's choice).
+fn ignore_own_dir(project: &str, summary_dir: &str) -> std::io::Result<()> {
+    let Some(std::path::Component::Normal(first)) = Path::new(summary_dir).components().next() else { return Ok(()) };
+    if first != OWN_DIR {
+        return Ok(());
+    }
+    let ignore = Path::new(project).join(OWN_DIR).join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(ignore, "# Written by debugger-mcp: session summaries and ledgers stay out of git.\n*\n")?;
+    }
+    Ok(())
+}
+
+/// The directory debugger-mcp writes into a project.
+pub const OWN_DIR: &str = ".debugger-mcp";
 
 /// A session id as a file name: ids are backend-chosen and may contain separators.
 fn file_stem(sid: &str) -> String {
@@ -248,7 +267,9 @@ fn values(md: &mut String, l: &SessionLedger) {
             let _ = writeln!(md, "- `{}` = {} (step {}, {})", e.name, e.value, e.at.step, e.at.place());
         }
     }
-    let names = l.names();
+    // A value the agent changed (set_variable, a code fragment) is listed under "modified";
+    // it is "inspected" only if it was also read.
+    let names: Vec<String> = l.names().into_iter().filter(|n| l.readings(n).any(|e| e.kind != ReadKind::Modified)).collect();
     if names.is_empty() {
         return;
     }
@@ -256,7 +277,7 @@ fn values(md: &mut String, l: &SessionLedger) {
     let shown = names.len().min(SUMMARY_VALUES);
     for name in names.iter().rev().take(shown).rev() {
         let changes = l.changes(name);
-        let Some(last) = l.readings(name).last() else { continue };
+        let Some(last) = l.readings(name).filter(|e| e.kind != ReadKind::Modified).last() else { continue };
         let history = if changes.len() > 1 {
             let vals: Vec<String> = changes.iter().rev().take(6).rev().map(|(e, _)| format!("{} (step {})", e.value, e.at.step)).collect();
             format!("; changed {} time{}: {}", changes.len() - 1, if changes.len() == 2 { "" } else { "s" }, vals.join(" → "))

@@ -99,7 +99,7 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         (SessionState::Stopped, _) => {
             out.exit_code = exit_code;
             out.stderr = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL)));
-            out.message = Some(format!("the session has ended{}", exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default()));
+            out.message = Some(format!("the session has ended{}", exit_code.map(|c| format!(" with {}", super::signals::describe(c))).unwrap_or_default()));
         }
         _ => {
             if let Some(ms) = waited_ms {
@@ -129,7 +129,10 @@ async fn source_line(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Option<St
 async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<FrameSnapshot, ToolError> {
     let backend = call.engine.backend.clone();
     let vars = call.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
-    let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
+    let shown: Vec<_> = vars
+        .iter()
+        .filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic) && !values::is_runner_temporary(&v.name))
+        .collect();
     let total = shown.len();
     let cfg = &call.cfg;
     let mut items: Vec<ValueNode> = call.engine.with_state(|s| {
@@ -169,7 +172,7 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
     }
     // The agent sees these values in the stop result: remember them (history across steps).
     let reads: Vec<ValueRead> =
-        items.iter().zip(shown.iter()).map(|(m, v)| ValueRead::from_shown(ReadKind::Variable, v.name.clone(), m)).collect();
+        items.iter().zip(shown.iter()).flat_map(|(m, v)| ValueRead::with_fields(ReadKind::Variable, &v.name, m)).collect();
     let at = call.engine.at(sid, None, frame.index);
     call.engine.ledger.record(sid, &at, reads);
     let cut = total > SNAPSHOT_VARS;

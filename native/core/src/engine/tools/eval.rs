@@ -102,6 +102,6 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
         }
     }
     let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
-    c.remember(&sid, &request_thread, frame_index, vec![ValueRead::from_shown(kind, text.clone(), &shown)]);
+    c.remember(&sid, &request_thread, frame_index, ValueRead::with_fields(kind, &text, &shown));
     Ok(Evaluated { session_id: sid, frame_index, expression: (!fragment).then_some(text), result: shown })
 }

@@ -113,6 +113,7 @@ async fn locals(c: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<BTreeMap<S
     Ok(vars
         .into_iter()
         .filter(|v| matches!(v.scope, ValueScope::Local | ValueScope::Argument | ValueScope::This))
+        .filter(|v| !values::is_runner_temporary(&v.name))
         .map(|v| {
             let shown = if is_secret(&c.cfg, &v.name) { "<redacted>".to_string() } else { short(&values::scrub(&c.cfg, &v.value)) };
             (v.name, shown)
