@@ -181,7 +181,13 @@ async fn breakpoint_is_pending_then_binds_moved_with_source_text() {
         .await;
     assert_eq!(started["pause"]["location"]["line"], 16, "{started:#}");
     assert_eq!(started["pause"]["reason"], "breakpoint");
-    assert!(started["message"].as_str().unwrap().contains(&format!("breakpoint {} bound at line 16, not 14", bp["id"].as_str().unwrap())), "{started:#}");
+    assert!(
+        started["message"].as_str().unwrap().contains(&format!(
+            "breakpoint {} bound at line 16, not 14",
+            bp["id"].as_str().unwrap()
+        )),
+        "{started:#}"
+    );
     let list = h.ok("list_breakpoints", json!({})).await;
     let b = &list["breakpoints"][0];
     assert_eq!(
@@ -261,14 +267,31 @@ async fn remove_by_id_file_line_all_agent_and_idempotent() {
     .await;
     let users = h.ok("list_breakpoints", json!({"owner": "user"})).await;
     assert_eq!(users["breakpoints"][0]["id"], json!(user.id));
-    let r = h.ok("remove_breakpoint", json!({"breakpoint_id": a["id"]})).await;
-    assert_eq!((r["removed"].clone(), r["ids"].clone()), (json!(1), json!([a["id"]])));
-    let r = h.ok("remove_breakpoint", json!({"file_path": "main.py", "line": 9})).await;
+    let r = h
+        .ok("remove_breakpoint", json!({"breakpoint_id": a["id"]}))
+        .await;
+    assert_eq!(
+        (r["removed"].clone(), r["ids"].clone()),
+        (json!(1), json!([a["id"]]))
+    );
+    let r = h
+        .ok(
+            "remove_breakpoint",
+            json!({"file_path": "main.py", "line": 9}),
+        )
+        .await;
     assert_eq!(r["removed"], 1);
-    let r = h.ok("remove_breakpoint", json!({"breakpoint_id": "999"})).await;
-    assert_eq!((r["removed"].clone(), r["ids"].clone()), (json!(0), json!([])));
+    let r = h
+        .ok("remove_breakpoint", json!({"breakpoint_id": "999"}))
+        .await;
+    assert_eq!(
+        (r["removed"].clone(), r["ids"].clone()),
+        (json!(0), json!([]))
+    );
     assert!(r["message"].as_str().unwrap().contains("nothing to remove"));
-    let r = h.ok("remove_breakpoint", json!({"all_agent_breakpoints": true})).await;
+    let r = h
+        .ok("remove_breakpoint", json!({"all_agent_breakpoints": true}))
+        .await;
     assert_eq!(r["removed"], 1);
     let left = h.ok("list_breakpoints", json!({})).await;
     assert_eq!(left["total"], 1);
@@ -591,11 +614,21 @@ impl Confirmer for Answer {
 #[tokio::test]
 async fn client_elicitation_is_used_when_available() {
     let mut h = H::new(Config::default());
-    h.ctx = CallContext { confirmer: Some(Arc::new(Answer(false))), ..Default::default() };
-    let e = h.err("start_debug_session", json!({"run_configuration": "main"})).await;
+    h.ctx = CallContext {
+        confirmer: Some(Arc::new(Answer(false))),
+        ..Default::default()
+    };
+    let e = h
+        .err("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
     assert!(e.contains("declined"), "{e}");
-    h.ctx = CallContext { confirmer: Some(Arc::new(Answer(true))), ..Default::default() };
-    let s = h.ok("start_debug_session", json!({"run_configuration": "main"})).await;
+    h.ctx = CallContext {
+        confirmer: Some(Arc::new(Answer(true))),
+        ..Default::default()
+    };
+    let s = h
+        .ok("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
     assert!(s["session_id"].as_str().unwrap().starts_with('s'));
 }
 

@@ -112,8 +112,17 @@ pub fn path(id: AgentId, env: &Env, scope: Scope) -> Option<PathBuf> {
     Some(match id {
         AgentId::ClaudeCode => base(".claude").join("agents").join("debugger.md"),
         // Codex reads skills from its home only, whatever the scope.
-        AgentId::Codex => env.codex_home.clone().unwrap_or_else(|| env.home.join(".codex")).join("skills").join("debugger-mcp").join("SKILL.md"),
-        AgentId::Gemini => base(".gemini").join("skills").join("debugger-mcp").join("SKILL.md"),
+        AgentId::Codex => env
+            .codex_home
+            .clone()
+            .unwrap_or_else(|| env.home.join(".codex"))
+            .join("skills")
+            .join("debugger-mcp")
+            .join("SKILL.md"),
+        AgentId::Gemini => base(".gemini")
+            .join("skills")
+            .join("debugger-mcp")
+            .join("SKILL.md"),
         _ => return None,
     })
 }
@@ -122,7 +131,10 @@ pub fn path(id: AgentId, env: &Env, scope: Scope) -> Option<PathBuf> {
 pub fn text(id: AgentId, server_name: &str) -> Option<String> {
     match kind(id)? {
         Kind::Subagent => {
-            let tools: Vec<String> = TOOLS.iter().map(|t| format!("mcp__{server_name}__{t}")).collect();
+            let tools: Vec<String> = TOOLS
+                .iter()
+                .map(|t| format!("mcp__{server_name}__{t}"))
+                .collect();
             Some(format!(
                 "---\nname: debugger\ndescription: {DESCRIPTION}\ntools: {}\n---\n\n<!-- {MARKER}; `debugger-mcp install --no-subagent` leaves it out. -->\n\n{PROTOCOL}",
                 tools.join(", ")
@@ -136,12 +148,20 @@ pub fn text(id: AgentId, server_name: &str) -> Option<String> {
 
 /// The rule for agents without subagents or skills (paste into the agent's rules file).
 pub fn rule_text(server_name: &str) -> String {
-    format!("When a bug needs runtime facts, debug it with the `{server_name}` MCP tools:\n\n{PROTOCOL}")
+    format!(
+        "When a bug needs runtime facts, debug it with the `{server_name}` MCP tools:\n\n{PROTOCOL}"
+    )
 }
 
 /// Plans writing (or, for an uninstall, removing) the definition for `id`; `None` for agents
 /// that take a rule instead. Reads only.
-pub fn plan(env: &Env, id: AgentId, server_name: &str, scope: Scope, install: bool) -> Option<Result<Change, InstallError>> {
+pub fn plan(
+    env: &Env,
+    id: AgentId,
+    server_name: &str,
+    scope: Scope,
+    install: bool,
+) -> Option<Result<Change, InstallError>> {
     let path = path(id, env, scope)?;
     let after = text(id, server_name)?;
     Some(fsio::read_optional(&path).map(|before| {
@@ -151,17 +171,28 @@ pub fn plan(env: &Env, id: AgentId, server_name: &str, scope: Scope, install: bo
             (Some(_), true) => Status::Update,
             (_, false) => Status::Absent,
         };
-        Change { agent: Some(id), path, before, after, status }
+        Change {
+            agent: Some(id),
+            path,
+            before,
+            after,
+            status,
+        }
     }))
 }
 
 /// Removes a definition the installer wrote (a file without the marker is the user's: kept).
 /// Returns whether a file was removed.
 pub fn remove(env: &Env, id: AgentId, scope: Scope) -> Result<bool, InstallError> {
-    let Some(path) = path(id, env, scope) else { return Ok(false) };
+    let Some(path) = path(id, env, scope) else {
+        return Ok(false);
+    };
     match fsio::read_optional(&path)? {
         Some(text) if text.contains(MARKER) => {
-            std::fs::remove_file(&path).map_err(|source| InstallError::Io { path: crate::display(&path), source })?;
+            std::fs::remove_file(&path).map_err(|source| InstallError::Io {
+                path: crate::display(&path),
+                source,
+            })?;
             // The skill's own directory goes too when it is empty.
             if kind(id) == Some(Kind::Skill) {
                 if let Some(dir) = path.parent() {

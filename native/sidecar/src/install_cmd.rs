@@ -95,7 +95,11 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     // The debugging subagent (or skill) beside the server entry; a rule for the other agents.
-    let scope = if args.subagent_in_project { Scope::Project } else { Scope::User };
+    let scope = if args.subagent_in_project {
+        Scope::Project
+    } else {
+        Scope::User
+    };
     let mut rule_for = Vec::new();
     if action == Action::Install && !args.no_subagent {
         for &id in &ids {

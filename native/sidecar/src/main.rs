@@ -119,9 +119,30 @@ mod install_cmd;
 
 fn main() {
     let cli = Cli::parse();
-    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings, no_subagent, subagent_in_project } = cli.command {
+    if let Command::Install {
+        agents,
+        url,
+        stdio,
+        dry_run,
+        uninstall,
+        project,
+        settings,
+        no_subagent,
+        subagent_in_project,
+    } = cli.command
+    {
         // No runtime needed: the installer only reads and writes files.
-        let args = install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings, no_subagent, subagent_in_project };
+        let args = install_cmd::Args {
+            agents,
+            url,
+            stdio,
+            dry_run,
+            uninstall,
+            project,
+            settings,
+            no_subagent,
+            subagent_in_project,
+        };
         if let Err(e) = install_cmd::run(args) {
             eprintln!("debugger-mcp: error: {e:#}");
             std::process::exit(2);
@@ -468,8 +489,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("dmcp-sidecar-tools-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let host = build(&dir, Config::default()).unwrap();
-        let mut served: Vec<String> = host.engine.tools().iter().map(|t| t.name.to_string()).collect();
-        let mut listed: Vec<String> = debugger_mcp_install::subagent::TOOLS.iter().map(|t| t.to_string()).collect();
+        let mut served: Vec<String> = host
+            .engine
+            .tools()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        let mut listed: Vec<String> = debugger_mcp_install::subagent::TOOLS
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
         served.sort();
         listed.sort();
         assert_eq!(listed, served);

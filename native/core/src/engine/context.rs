@@ -52,11 +52,17 @@ pub struct ClientSessions {
 
 impl ClientSessions {
     pub fn new(engine: &Arc<Engine>) -> Self {
-        Self { engine: Arc::downgrade(engine), started: std::sync::Mutex::default() }
+        Self {
+            engine: Arc::downgrade(engine),
+            started: std::sync::Mutex::default(),
+        }
     }
 
     pub fn started(&self, id: &str) {
-        self.started.lock().unwrap_or_else(|e| e.into_inner()).push(id.to_string());
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(id.to_string());
     }
 }
 
@@ -322,8 +328,13 @@ impl<'a> Call<'a> {
 }
 
 pub fn ended(sid: &str, slot: &SessionSlot) -> ToolError {
-    let code = slot.exit_code.map(|c| format!(" ({})", super::signals::describe(c))).unwrap_or_default();
-    ToolError(format!("session {sid} has ended{code}; start a new one with start_debug_session"))
+    let code = slot
+        .exit_code
+        .map(|c| format!(" ({})", super::signals::describe(c)))
+        .unwrap_or_default();
+    ToolError(format!(
+        "session {sid} has ended{code}; start a new one with start_debug_session"
+    ))
 }
 
 fn canon(p: &str) -> PathBuf {

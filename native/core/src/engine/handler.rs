@@ -1,8 +1,8 @@
 //! rmcp glue: `ServerHandler` for the engine. Tool listing is a clone of a prebuilt list; calls
 //! go to [`Engine::call_tool`]. Confirmation uses MCP elicitation when the client declared it.
 
-use super::context::{CallContext, ClientSessions, Confirmer};
 use super::Engine;
+use super::context::{CallContext, ClientSessions, Confirmer};
 use super::context::{CallContext, Confirmer};
 use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
@@ -65,7 +65,13 @@ pub struct McpHandler {
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
         let client = Arc::new(ClientSessions::new(&engine));
-        Self { engine, subscriber: Arc::default(), log_level: Arc::new(Mutex::new(None)), instructions_note: None, client }
+        Self {
+            engine,
+            subscriber: Arc::default(),
+            log_level: Arc::new(Mutex::new(None)),
+            instructions_note: None,
+            client,
+        }
     }
 
     /// Appends `note` to the server instructions the client sees at initialize.
@@ -288,7 +294,10 @@ impl ServerHandler for McpHandler {
         } else {
             None
         };
-        let ctx = CallContext { confirmer, client: (!stateless).then(|| self.client.clone()) };
+        let ctx = CallContext {
+            confirmer,
+            client: (!stateless).then(|| self.client.clone()),
+        };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let call = self.engine.call_tool(&request.name, args, &ctx);
         let token = context.meta.get_progress_token().filter(|_| !stateless);

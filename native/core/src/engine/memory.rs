@@ -259,13 +259,19 @@ fn write_files(
 /// pytest does in `.pytest_cache/`), written once. Only for a directory of ours (a configured
 /// `summary_dir` elsewhere is the user's choice).
 fn ignore_own_dir(project: &str, summary_dir: &str) -> std::io::Result<()> {
-    let Some(std::path::Component::Normal(first)) = Path::new(summary_dir).components().next() else { return Ok(()) };
+    let Some(std::path::Component::Normal(first)) = Path::new(summary_dir).components().next()
+    else {
+        return Ok(());
+    };
     if first != OWN_DIR {
         return Ok(());
     }
     let ignore = Path::new(project).join(OWN_DIR).join(".gitignore");
     if !ignore.exists() {
-        std::fs::write(ignore, "# Written by debugger-mcp: session summaries and ledgers stay out of git.\n*\n")?;
+        std::fs::write(
+            ignore,
+            "# Written by debugger-mcp: session summaries and ledgers stay out of git.\n*\n",
+        )?;
     }
     Ok(())
 }
@@ -384,7 +390,11 @@ fn values(md: &mut String, l: &SessionLedger) {
     }
     // A value the agent changed (set_variable, a code fragment) is listed under "modified";
     // it is "inspected" only if it was also read.
-    let names: Vec<String> = l.names().into_iter().filter(|n| l.readings(n).any(|e| e.kind != ReadKind::Modified)).collect();
+    let names: Vec<String> = l
+        .names()
+        .into_iter()
+        .filter(|n| l.readings(n).any(|e| e.kind != ReadKind::Modified))
+        .collect();
     if names.is_empty() {
         return;
     }
@@ -392,7 +402,13 @@ fn values(md: &mut String, l: &SessionLedger) {
     let shown = names.len().min(SUMMARY_VALUES);
     for name in names.iter().rev().take(shown).rev() {
         let changes = l.changes(name);
-        let Some(last) = l.readings(name).filter(|e| e.kind != ReadKind::Modified).last() else { continue };
+        let Some(last) = l
+            .readings(name)
+            .filter(|e| e.kind != ReadKind::Modified)
+            .last()
+        else {
+            continue;
+        };
         let history = if changes.len() > 1 {
             let vals: Vec<String> = changes
                 .iter()

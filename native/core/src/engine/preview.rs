@@ -115,7 +115,10 @@ pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Previe
         };
     }
     let text = format(class, &fields, more, c.cfg.max_value_length);
-    Some(Preview { text, fields: fields.into_iter().map(|f| (f.name, f.value)).collect() })
+    Some(Preview {
+        text,
+        fields: fields.into_iter().map(|f| (f.name, f.value)).collect(),
+    })
 }
 
 /// Previews for the address-repr nodes among `nodes` (the first [`PER_RESULT`]), fetched

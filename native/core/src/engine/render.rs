@@ -199,8 +199,15 @@ impl Renderer {
         }
         if m.get("verified") != Some(&Value::Bool(true)) {
             // Bound in a session that has ended: not the same as never bound.
-            let idle = m.get("message").and_then(Value::as_str).is_some_and(|t| t.starts_with("session ended"));
-            s.push_str(if idle { " [no session]" } else { " [not bound]" });
+            let idle = m
+                .get("message")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("session ended"));
+            s.push_str(if idle {
+                " [no session]"
+            } else {
+                " [not bound]"
+            });
         }
         let mut extra = Vec::new();
         for (k, x) in m {
@@ -233,21 +240,45 @@ impl Renderer {
     /// `app.py:14-24` then `  19> acc += price(item)` (`>` marks the current line, `*` a
     /// breakpoint).
     fn source(&self, out: &mut String, m: &Map<String, Value>, indent: usize) {
-        let file = m.get("file").and_then(Value::as_str).map(|f| self.rel(f)).unwrap_or("?");
-        let (start, end) = (m.get("start_line").and_then(Value::as_u64).unwrap_or(0), m.get("end_line").and_then(Value::as_u64).unwrap_or(0));
+        let file = m
+            .get("file")
+            .and_then(Value::as_str)
+            .map(|f| self.rel(f))
+            .unwrap_or("?");
+        let (start, end) = (
+            m.get("start_line").and_then(Value::as_u64).unwrap_or(0),
+            m.get("end_line").and_then(Value::as_u64).unwrap_or(0),
+        );
         pad(out, indent);
         let _ = write!(out, "{file}:{start}-{end}");
         if let Some(t) = m.get("total_lines").and_then(Value::as_u64) {
             let _ = write!(out, " of {t}");
         }
         out.push('\n');
-        let bps: Vec<u64> = m.get("breakpoints").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
+        let bps: Vec<u64> = m
+            .get("breakpoints")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
         let current = m.get("current_line").and_then(Value::as_u64);
         for l in m["lines"].as_array().into_iter().flatten() {
             let n = l.get("number").and_then(Value::as_u64).unwrap_or(0);
-            let mark = if Some(n) == current { '>' } else if bps.contains(&n) { '*' } else { '|' };
+            let mark = if Some(n) == current {
+                '>'
+            } else if bps.contains(&n) {
+                '*'
+            } else {
+                '|'
+            };
             pad(out, indent);
-            let _ = writeln!(out, "{n}{mark} {}", l.get("content").and_then(Value::as_str).unwrap_or("").trim_end());
+            let _ = writeln!(
+                out,
+                "{n}{mark} {}",
+                l.get("content")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .trim_end()
+            );
         }
     }
 
@@ -311,7 +342,11 @@ impl Renderer {
                     }
                 }
                 // Lines of text (a runner's output): one per line, not joined with ", ".
-                Value::Array(a) if a.iter().all(Value::is_string) && a.iter().any(|x| x.as_str().is_some_and(|t| t.contains(' '))) => {
+                Value::Array(a)
+                    if a.iter().all(Value::is_string)
+                        && a.iter()
+                            .any(|x| x.as_str().is_some_and(|t| t.contains(' '))) =>
+                {
                     pad(out, indent);
                     let _ = writeln!(out, "{k}:");
                     for x in a {

@@ -134,8 +134,15 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         }
         (SessionState::Stopped, _) => {
             out.exit_code = exit_code;
-            out.stderr = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL)));
-            out.message = Some(format!("the session has ended{}", exit_code.map(|c| format!(" with {}", super::signals::describe(c))).unwrap_or_default()));
+            out.stderr = call
+                .engine
+                .with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL)));
+            out.message = Some(format!(
+                "the session has ended{}",
+                exit_code
+                    .map(|c| format!(" with {}", super::signals::describe(c)))
+                    .unwrap_or_default()
+            ));
         }
         _ => {
             if let Some(ms) = waited_ms {
@@ -178,10 +185,18 @@ async fn frame_snapshot(
     frame: &FrameInfo,
 ) -> Result<FrameSnapshot, ToolError> {
     let backend = call.engine.backend.clone();
-    let vars = call.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    let vars = call
+        .bk(
+            "frame_variables",
+            backend.frame_variables(sid, &frame.handle),
+        )
+        .await?;
     let shown: Vec<_> = vars
         .iter()
-        .filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic) && !values::is_runner_temporary(&v.name))
+        .filter(|v| {
+            !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)
+                && !values::is_runner_temporary(&v.name)
+        })
         .collect();
     let total = shown.len();
     let cfg = &call.cfg;
@@ -233,8 +248,11 @@ async fn frame_snapshot(
         }
     }
     // The agent sees these values in the stop result: remember them (history across steps).
-    let reads: Vec<ValueRead> =
-        items.iter().zip(shown.iter()).flat_map(|(m, v)| ValueRead::with_fields(ReadKind::Variable, &v.name, m)).collect();
+    let reads: Vec<ValueRead> = items
+        .iter()
+        .zip(shown.iter())
+        .flat_map(|(m, v)| ValueRead::with_fields(ReadKind::Variable, &v.name, m))
+        .collect();
     let at = call.engine.at(sid, None, frame.index);
     call.engine.ledger.record(sid, &at, reads);
     let cut = total > SNAPSHOT_VARS;

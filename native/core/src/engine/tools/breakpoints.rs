@@ -205,7 +205,9 @@ pub struct Breakpoints {
 /// A line breakpoint the backend reports unbound while no session runs, though it was bound
 /// (and maybe hit) in the session that ended: says so instead of "pending".
 fn explain_idle(b: &mut Breakpoint, meta: Option<&BpMeta>, live: bool) {
-    let Some(bound) = meta.and_then(|m| m.bound_line) else { return };
+    let Some(bound) = meta.and_then(|m| m.bound_line) else {
+        return;
+    };
     if b.verified || live || b.kind != BpType::Line {
         return;
     }
@@ -215,11 +217,17 @@ fn explain_idle(b: &mut Breakpoint, meta: Option<&BpMeta>, live: bool) {
         1 => ", hit once".into(),
         n => format!(", hit {n} times"),
     };
-    b.message = Some(format!("session ended: it was bound at line {bound}{hits}; binds again when a session starts"));
+    b.message = Some(format!(
+        "session ended: it was bound at line {bound}{hits}; binds again when a session starts"
+    ));
 }
 
 fn live_session(c: &Call<'_>, root: &str) -> bool {
-    c.engine.with_state(|s| s.sessions.values().any(|x| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped))
+    c.engine.with_state(|s| {
+        s.sessions
+            .values()
+            .any(|x| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+    })
 }
 
 async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Breakpoints> {
@@ -336,13 +344,22 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
     m.requested_line = Some(a.line);
     m.status = Some(if updated { "updated" } else { "set" }.into());
     let actual = info.line.unwrap_or(a.line);
-    let source = c.bk("read_source", backend.read_source(&root, &file)).await.ok();
-    if let Some(src) = source.as_deref().and_then(|t| t.lines().nth(actual.saturating_sub(1) as usize)) {
+    let source = c
+        .bk("read_source", backend.read_source(&root, &file))
+        .await
+        .ok();
+    if let Some(src) = source
+        .as_deref()
+        .and_then(|t| t.lines().nth(actual.saturating_sub(1) as usize))
+    {
         m.source_line = Some(src.trim_end().to_string());
     }
     // Not bound yet on a line without code: say where the source suggests it will bind, now
     // rather than after the session starts.
-    let hint = source.as_deref().filter(|_| !info.verified).and_then(|t| code_lines_near(t, a.line));
+    let hint = source
+        .as_deref()
+        .filter(|_| !info.verified)
+        .and_then(|t| code_lines_near(t, a.line));
     if info.verified && actual != a.line {
         m.moved = Some(format!(
             "the debugger moved it from line {} to line {actual} (the nearest line with code)",
@@ -380,7 +397,11 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
 /// Whether a source line holds no code: blank, or only a comment.
 fn no_code(line: &str) -> bool {
     let t = line.trim();
-    t.is_empty() || t.starts_with('#') || t.starts_with("//") || t.starts_with("/*") || t.starts_with('*')
+    t.is_empty()
+        || t.starts_with('#')
+        || t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with('*')
 }
 
 /// For a breakpoint on a line without code: "line 15 is blank: the debugger will bind it to a
@@ -395,11 +416,21 @@ pub(crate) fn code_lines_near(text: &str, line: u32) -> Option<String> {
     let show = |i: usize| format!("{} (`{}`)", i + 1, lines[i].trim());
     let at = line as usize - 1;
     let before = (0..at).rev().find(|&i| !no_code(lines[i])).map(show);
-    let after = (at + 1..lines.len()).find(|&i| !no_code(lines[i])).map(show);
-    let what = if here.trim().is_empty() { "is blank" } else { "is a comment" };
+    let after = (at + 1..lines.len())
+        .find(|&i| !no_code(lines[i]))
+        .map(show);
+    let what = if here.trim().is_empty() {
+        "is blank"
+    } else {
+        "is a comment"
+    };
     Some(match (before, after) {
-        (Some(b), Some(a)) => format!("line {line} {what}: the debugger will bind it to a nearby line with code, {b} or {a}"),
-        (Some(x), None) | (None, Some(x)) => format!("line {line} {what}: the debugger will bind it to the nearest line with code, {x}"),
+        (Some(b), Some(a)) => format!(
+            "line {line} {what}: the debugger will bind it to a nearby line with code, {b} or {a}"
+        ),
+        (Some(x), None) | (None, Some(x)) => format!(
+            "line {line} {what}: the debugger will bind it to the nearest line with code, {x}"
+        ),
         (None, None) => format!("line {line} {what} and the file has no code: it cannot bind"),
     })
 }
@@ -413,7 +444,8 @@ pub async fn moved_note(c: &Call<'_>, root: &str) -> Option<String> {
         .filter(|(i, _)| i.kind == BreakpointKind::Line && i.verified)
         .filter_map(|(i, _)| {
             let (line, asked) = (i.line?, i.requested_line?);
-            (line != asked).then(|| format!("breakpoint {} bound at line {line}, not {asked}", i.id))
+            (line != asked)
+                .then(|| format!("breakpoint {} bound at line {line}, not {asked}", i.id))
         })
         .collect();
     (!moved.is_empty()).then(|| moved.join("; "))
@@ -501,7 +533,11 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
         1 => format!("removed 1 breakpoint (id {})", targets[0]),
         n => format!("removed {n} breakpoints (ids {})", targets.join(", ")),
     };
-    Ok(Removed { removed: targets.len() as u64, ids: targets, message })
+    Ok(Removed {
+        removed: targets.len() as u64,
+        ids: targets,
+        message,
+    })
 }
 
 /// # Enable or disable a breakpoint

@@ -137,7 +137,21 @@ async fn evaluate(
             super::super::preview::put(&mut shown, p);
         }
     }
-    let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
-    c.remember(&sid, &request_thread, frame_index, ValueRead::with_fields(kind, &text, &shown));
-    Ok(Evaluated { session_id: sid, frame_index, expression: (!fragment).then_some(text), result: shown })
+    let kind = if side_effects {
+        ReadKind::Modified
+    } else {
+        ReadKind::Evaluation
+    };
+    c.remember(
+        &sid,
+        &request_thread,
+        frame_index,
+        ValueRead::with_fields(kind, &text, &shown),
+    );
+    Ok(Evaluated {
+        session_id: sid,
+        frame_index,
+        expression: (!fragment).then_some(text),
+        result: shown,
+    })
 }

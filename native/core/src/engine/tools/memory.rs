@@ -326,7 +326,9 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
     let attrs = attribute_changes(&l, name, limit);
     if !attrs.is_empty() {
         if a.changes && rows.len() <= 1 {
-            out.message = Some(format!("'{name}' itself read the same each time; its attributes changed (attribute_changes)"));
+            out.message = Some(format!(
+                "'{name}' itself read the same each time; its attributes changed (attribute_changes)"
+            ));
         }
         out.attribute_changes = Some(attrs);
     }
@@ -360,7 +362,11 @@ fn attribute_changes(l: &SessionLedger, name: &str, limit: usize) -> Vec<Reading
             l.changes(n)
                 .into_iter()
                 .skip(1)
-                .map(|(e, prev)| Reading { name: Some(n.clone()), previous: prev.map(String::from), ..entry_json(e) })
+                .map(|(e, prev)| Reading {
+                    name: Some(n.clone()),
+                    previous: prev.map(String::from),
+                    ..entry_json(e)
+                })
                 .collect::<Vec<_>>()
         })
         .collect();

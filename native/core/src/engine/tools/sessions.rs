@@ -340,7 +340,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             ),
             State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
-                stop.exit_code.map(|c| format!(", {}", super::super::signals::describe(c))).unwrap_or_default()
+                stop.exit_code
+                    .map(|c| format!(", {}", super::super::signals::describe(c)))
+                    .unwrap_or_default()
             ),
             _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
         };
@@ -372,7 +374,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             let stop = snapshot::stop_result(c, &info.id, None).await;
             message = format!(
                 "started {what}; it ended during launch{}",
-                stop.exit_code.map(|c| format!(" with {}", super::super::signals::describe(c))).unwrap_or_default()
+                stop.exit_code
+                    .map(|c| format!(" with {}", super::super::signals::describe(c)))
+                    .unwrap_or_default()
             );
             pause = Some(stop);
         } else {
@@ -386,7 +390,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         Some(note) => format!("{message}. {note}"),
         None => message,
     };
-    Ok(Started { state: current_state(c, &info.id, info.state).into(), session_id: info.id, name: info.name, message, pause })
+    Ok(Started {
+        state: current_state(c, &info.id, info.state).into(),
+        session_id: info.id,
+        name: info.name,
+        message,
+        pause,
+    })
 }
 
 /// # Stop a debug session
@@ -423,8 +433,17 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
         },
     };
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
-        let exit = c.engine.with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
-        return Ok(Stopped { message: format!("session {sid} had already ended: the program {}", exit_status(exit)), session_id: sid, state: State::Stopped });
+        let exit = c
+            .engine
+            .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
+        return Ok(Stopped {
+            message: format!(
+                "session {sid} had already ended: the program {}",
+                exit_status(exit)
+            ),
+            session_id: sid,
+            state: State::Stopped,
+        });
     }
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
@@ -450,7 +469,9 @@ fn last_ended(c: &Call<'_>, root: &str) -> Option<String> {
     c.engine.with_state(|s| {
         s.sessions
             .iter()
-            .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() == SessionState::Stopped)
+            .filter(|(_, x)| {
+                x.project.as_deref() == Some(root) && x.state() == SessionState::Stopped
+            })
             .map(|(id, _)| id.clone())
             .max_by(|a, b| (a.len(), a).cmp(&(b.len(), b)))
     })
@@ -636,7 +657,10 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {
         out.exit_code = exit_code;
-        out.message = Some(format!("the session has ended: the program {}; start a new one with start_debug_session", exit_status(exit_code)));
+        out.message = Some(format!(
+            "the session has ended: the program {}; start a new one with start_debug_session",
+            exit_status(exit_code)
+        ));
         return Ok(out);
     }
     let threads = c.bk("threads", backend.threads(&sid)).await?;

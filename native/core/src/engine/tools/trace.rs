@@ -139,7 +139,12 @@ async fn locals(
         .await?;
     Ok(vars
         .into_iter()
-        .filter(|v| matches!(v.scope, ValueScope::Local | ValueScope::Argument | ValueScope::This))
+        .filter(|v| {
+            matches!(
+                v.scope,
+                ValueScope::Local | ValueScope::Argument | ValueScope::This
+            )
+        })
         .filter(|v| !values::is_runner_temporary(&v.name))
         .map(|v| {
             let shown = if is_secret(&c.cfg, &v.name) {

@@ -103,18 +103,42 @@ fn build<'a>(
     })
 }
 
-fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_redacted: bool) -> Result<Shown, ToolError> {
+fn register(
+    c: &Call<'_>,
+    sid: &str,
+    node: &ValueNode,
+    path: String,
+    parent_redacted: bool,
+) -> Result<Shown, ToolError> {
     c.engine.with_state(|s| {
-        let slot = s.sessions.get_mut(sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, node, path.clone(), parent_redacted).0)
+        let slot = s
+            .sessions
+            .get_mut(sid)
+            .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+        Ok::<_, ToolError>(
+            values::show(
+                &c.cfg,
+                &mut slot.values,
+                node,
+                path.clone(),
+                parent_redacted,
+            )
+            .0,
+        )
     })
 }
 
 /// Every value shown to the agent goes to the ledger (get_debug_history, summaries).
 fn record(c: &Call<'_>, sid: &str, path: &str, shown: &Shown) {
-    let frame = c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0));
+    let frame = c
+        .engine
+        .with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0));
     let at = c.engine.at(sid, None, frame);
-    c.engine.ledger.record(sid, &at, ValueRead::with_fields(ReadKind::Variable, path, shown));
+    c.engine.ledger.record(
+        sid,
+        &at,
+        ValueRead::with_fields(ReadKind::Variable, path, shown),
+    );
 }
 
 /// The values of a frame as get_variables returns them.
