@@ -3,7 +3,6 @@
 
 use super::Engine;
 use super::context::{CallContext, ClientSessions, Confirmer};
-use super::context::{CallContext, Confirmer};
 use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
 use rmcp::model::{
