@@ -224,3 +224,61 @@ def test_serve_keeps_them_when_configured():
         b.close()
     finally:
         server.stop()
+
+
+# 13 -------------------------------------------------------------------------------------------
+
+
+def doctor(project, env: dict) -> subprocess.CompletedProcess:
+    from conftest import sidecar_binary
+
+    return subprocess.run([sidecar_binary(), "doctor", "--json", "--project", str(project)], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_doctor_names_what_works_and_the_fix_for_what_does_not(tmp_path):
+    import json
+    import os
+    import shutil
+    import sys
+
+    # A PATH with python (debugpy importable) and a gdb too old for DAP, nothing else.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    gdb = bin_dir / "gdb"
+    gdb.write_text("#!/bin/sh\necho 'GNU gdb (Debian 13.1-3) 13.1'\n")
+    gdb.chmod(0o755)
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path / "home"), "DEBUGGER_MCP_DISCOVERY_DIR": str(tmp_path / "disc")}
+    r = doctor(tmp_path, env)
+    assert r.returncode == 1, r  # something fails
+    checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
+    assert checks["python"]["ok"] and "debugpy" in checks["python"]["detail"], checks["python"]
+    assert not checks["gdb"]["ok"] and "13.1" in checks["gdb"]["detail"] and "gdb-for-pwndbg" in checks["gdb"]["fix"], checks["gdb"]
+    assert not checks["dlv"]["ok"] and "go install github.com/go-delve/delve/cmd/dlv@latest" in checks["dlv"]["fix"], checks["dlv"]
+    assert not checks["php+xdebug"]["ok"] and "php-xdebug" in checks["php+xdebug"]["fix"]
+    assert not checks["lldb-dap"]["ok"] or os.path.exists("/usr/lib/llvm-19/bin/lldb-dap")
+    assert checks["discovery"]["ok"] and checks["token"]["ok"]
+    # A project venv is the python the project uses: without debugpy, its fix names it.
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").write_text("#!/bin/sh\necho 'No module named debugpy' >&2\nexit 1\n")
+    (venv / "python").chmod(0o755)
+    checks = {c["name"]: c for c in json.loads(doctor(tmp_path, env).stdout)["checks"]}
+    assert not checks["python"]["ok"] and checks["python"]["fix"] == f"{venv / 'python'} -m pip install debugpy", checks["python"]
+    # Text mode: failing lines carry their fix.
+    from conftest import sidecar_binary
+
+    text = subprocess.run([sidecar_binary(), "doctor", "--project", str(tmp_path)], capture_output=True, text=True, env=env, timeout=120).stdout
+    assert "FAIL gdb:" in text and "fix: pip install gdb-for-pwndbg" in text, text
+    assert shutil.which("true")  # the environment itself is untouched
+
+
+def test_a_missing_debugger_error_points_to_doctor():
+    server = Server("findings", "brave_mode = true\n", env={"DEBUGGER_MCP_GDB": "/nonexistent/gdb"})
+    try:
+        m = Mcp(server.url)
+        e = m.err("start_debug_session", {"command": "/bin/true", "adapter": "gdb", "wait_for_pause": True, "timeout_ms": LONG})
+        assert "debugger-mcp doctor" in e, e
+        m.close()
+    finally:
+        server.stop()

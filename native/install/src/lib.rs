@@ -14,6 +14,7 @@
 //! written.
 
 pub mod agents;
+pub mod doctor;
 mod edit_json;
 mod edit_toml;
 mod edit_yaml;

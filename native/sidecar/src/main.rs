@@ -3,8 +3,11 @@
 //! ```text
 //! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN] [--brave]
 //! debugger-mcp stdio [--project DIR] [--config FILE] [--brave] [--headless]
-//! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall]
+//! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall] [--no-subagent]
+//! debugger-mcp doctor [--project DIR] [--json]
 //! ```
+//! - `doctor` reports which debuggers work for the project and the command that fixes each one
+//!   that does not (debugger_mcp_install::doctor; the IDE's tool window shows the same report).
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
 //!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
@@ -97,6 +100,16 @@ enum Command {
         #[arg(long)]
         subagent_in_project: bool,
     },
+    /// Which debuggers work for the project and, for each that does not, the command that
+    /// fixes it; also the discovery directory, the token and the ports in use.
+    Doctor {
+        /// Project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// MCP on stdin/stdout (logs on stderr): relays to the running IDE / `serve` whose projects
     /// contain the project (found through discovery records); with none, serves headless.
     Stdio {
@@ -117,8 +130,52 @@ enum Command {
 mod bridge;
 mod install_cmd;
 
+/// The doctor's report for `project` (default: the current directory), with what this host knows:
+/// discovery records and the user's settings file.
+pub fn doctor(project: Option<PathBuf>) -> debugger_mcp_install::doctor::Report {
+    let project = project
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default();
+    let project = std::fs::canonicalize(&project).unwrap_or(project);
+    let settings = debugger_mcp_install::Env::from_process(project.clone())
+        .ok()
+        .map(|env| debugger_mcp_install::token::settings_path(&env));
+    let token_set = settings
+        .as_deref()
+        .and_then(|p| debugger_mcp_install::token::read(p).ok().flatten())
+        .is_some()
+        || project.join("debugger-mcp.toml").is_file()
+            && Config::load(&project.join("debugger-mcp.toml"))
+                .is_ok_and(|c| c.http.token.is_some());
+    let inputs = debugger_mcp_install::doctor::Inputs {
+        discovery_dir: debugger_mcp_core::discovery::dir(),
+        servers: debugger_mcp_core::discovery::list()
+            .into_iter()
+            .map(|r| (r.product, r.url))
+            .collect(),
+        settings,
+        token_set,
+        project,
+    };
+    debugger_mcp_install::doctor::report(&inputs)
+}
+
 fn main() {
     let cli = Cli::parse();
+    if let Command::Doctor { project, json } = &cli.command {
+        let report = doctor(project.clone());
+        if *json {
+            println!("{}", report.json());
+        } else {
+            print!("{}", report.text());
+        }
+        // Exit 1 when something does not work: scripts can gate on it.
+        std::process::exit(if report.checks.iter().all(|c| c.ok) {
+            0
+        } else {
+            1
+        });
+    }
     if let Command::Install {
         agents,
         url,
@@ -179,7 +236,9 @@ fn main() {
                 headless,
                 brave,
             } => stdio(project, config, headless, brave).await,
-            Command::Install { .. } => unreachable!("handled before the runtime starts"),
+            Command::Install { .. } | Command::Doctor { .. } => {
+                unreachable!("handled before the runtime starts")
+            }
         }
     });
     // Background tasks (adapters' readers, watchers) must not hold the exit.

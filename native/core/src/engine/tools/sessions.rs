@@ -157,7 +157,8 @@ pub(super) async fn launch(
         c.cfg.launch_timeout_ms + backend.launch_build_allowance(root, &request).as_millis() as u64;
     let info = c
         .bk_within("launch", budget, backend.launch(root, request))
-        .await?;
+        .await
+        .map_err(doctor_hint)?;
     c.engine.register_session(info.clone(), Some(root));
     if let Some(client) = &c.ctx.client {
         client.started(&info.id);
@@ -462,6 +463,28 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
         },
         session_id: sid,
     })
+}
+
+/// A launch that failed for want of a debugger (not found, too old, debugpy missing) points to
+/// `debugger-mcp doctor`, which checks every debugger and names each fix.
+fn doctor_hint(e: ToolError) -> ToolError {
+    let lower = e.0.to_lowercase();
+    let missing = [
+        "not found",
+        "install",
+        "does not run",
+        ">= 14",
+        "no module named",
+        "debugpy",
+    ];
+    if missing.iter().any(|m| lower.contains(m)) {
+        ToolError(format!(
+            "{}. `debugger-mcp doctor` (in the IDE: the Debugger MCP tool window) shows which debuggers work here and the command that fixes each other one",
+            e.0.trim_end_matches('.')
+        ))
+    } else {
+        e
+    }
 }
 
 /// The project's most recently started session that has ended (session ids grow: s1, s2, …).
