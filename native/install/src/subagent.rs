@@ -194,10 +194,10 @@ pub fn remove(env: &Env, id: AgentId, scope: Scope) -> Result<bool, InstallError
                 source,
             })?;
             // The skill's own directory goes too when it is empty.
-            if kind(id) == Some(Kind::Skill) {
-                if let Some(dir) = path.parent() {
-                    let _ = std::fs::remove_dir(dir);
-                }
+            if kind(id) == Some(Kind::Skill)
+                && let Some(dir) = path.parent()
+            {
+                let _ = std::fs::remove_dir(dir);
             }
             Ok(true)
         }

@@ -135,7 +135,10 @@ pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_doctor<'local>(
                 .is_some_and(|b| b.engine.config().http.token.is_some_and(|t| !t.is_empty()));
             let inputs = debugger_mcp_install::doctor::Inputs {
                 discovery_dir: discovery::dir(),
-                servers: discovery::list().into_iter().map(|r| (r.product, r.url)).collect(),
+                servers: discovery::list()
+                    .into_iter()
+                    .map(|r| (r.product, r.url))
+                    .collect(),
                 settings: None,
                 token_set,
                 project,
