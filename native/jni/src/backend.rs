@@ -80,7 +80,11 @@ impl JniBackend {
     /// How long op `op` may take: starting a test builds it first in the IDE, like a launch; a
     /// confirmation waits for the user as long as the dialog stays up ([CONFIRM_TIMEOUT_MS]).
     fn limit_ms(&self, op: &str) -> u64 {
-        limit_for(self.timeout_ms.load(Ordering::Relaxed), self.launch_timeout_ms.load(Ordering::Relaxed), op)
+        limit_for(
+            self.timeout_ms.load(Ordering::Relaxed),
+            self.launch_timeout_ms.load(Ordering::Relaxed),
+            op,
+        )
     }
 
     /// Calls op `op` with JSON `args` and parses the answer as `R`.
