@@ -45,6 +45,8 @@ elif [ -n "$HOSTLIB" ]; then
   fi
   grep -q "GLIBC_2.34" "$OUT/glibc.log" || { cat "$OUT/glibc.log" >&2; echo "FAILED: check-glibc.sh rejected $HOSTLIB for another reason" >&2; exit 1; }
   echo "glibc check self-test: ok ($(head -1 "$OUT/glibc.log" | sed 's/^check-glibc: //'))"
+else
+  echo "glibc check self-test: skipped: no host build of libdebugger_mcp_jni.so under target/ yet (scripts/test.d/jni.sh builds one)"
 fi
 if [ "${DEBUGGER_MCP_ZIGBUILD:-0}" = 1 ]; then bash scripts/build-linux-lib.sh x86_64-unknown-linux-gnu; fi
 

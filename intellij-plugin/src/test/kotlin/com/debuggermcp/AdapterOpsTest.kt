@@ -153,6 +153,29 @@ class AdapterOpsTest {
         assertEquals(listOf("read: ✓ write: ✗", "1", "2"), vars.map { it["value"] })
     }
 
+    @Test
+    fun `a Python-like stack (frames in one batch from a pooled thread) pages and reports the paused thread`() {
+        val pool = java.util.concurrent.Executors.newSingleThreadExecutor()
+        try {
+            val py = FakeFile("/work/project/app.py")
+            val handler = FakeFrame("handle", "app", "", py, 9, debugger)
+            val mainPy = FakeFrame("<module>", "app", "", py, 20, debugger)
+            val t = FakeThread("MainThread", 7, listOf(handler, mainPy))
+            val other = FakeThread("Thread-1", 8, listOf(FakeFrame("run", "threading", "", py, 1, debugger)))
+            val pySession = FakeSession(project, app, com.debuggermcp.fakes.PyLikeSuspendContext(listOf(t, other), t, pool))
+            val id = Sessions.id(pySession)
+            val threads = runBlocking { StackOps.threads(id) }
+            assertEquals(listOf("paused", "suspended"), threads.map { it["state"] })
+            @Suppress("UNCHECKED_CAST")
+            val page = runBlocking { StackOps.frames(id, threads[0]["id"] as String, 1, 5) }
+            @Suppress("UNCHECKED_CAST")
+            assertEquals(listOf(1), (page["frames"] as List<Map<String, Any?>>).map { it["index"] })
+            assertEquals(2, page["total"])
+        } finally {
+            pool.shutdownNow()
+        }
+    }
+
     // --- breakpoint types (defect 3) -------------------------------------------------------
 
     /**

@@ -198,3 +198,36 @@ class JavaLikeSuspendContext(
         }
     }
 }
+
+/**
+ * PyExecutionStack (python/src/com/jetbrains/python/debugger/PyExecutionStack.java, file id
+ * 12436695263): named after the thread, equal per thread info, `getTopFrame()` computed lazily
+ * (never asserts), and `computeStackFrames(first, …)` delivering every frame from `first` on in
+ * ONE batch with last = true, from a pooled thread (`executeOnPooledThread`).
+ */
+class PyLikeStack(val thread: FakeThread, private val pool: java.util.concurrent.ExecutorService) : XExecutionStack(thread.name) {
+    override fun getTopFrame(): XStackFrame? = thread.frames.firstOrNull()
+
+    override fun computeStackFrames(firstFrameIndex: Int, container: XStackFrameContainer) {
+        pool.execute {
+            val frames = thread.frames
+            if (firstFrameIndex <= frames.size && !container.isObsolete) {
+                container.addStackFrames(frames.subList(firstFrameIndex, frames.size), true)
+            } else {
+                container.addStackFrames(emptyList(), true)
+            }
+        }
+    }
+
+    override fun equals(other: Any?): Boolean = other is PyLikeStack && other.thread === thread
+    override fun hashCode(): Int = System.identityHashCode(thread)
+}
+
+/** PyDebugProcess's suspend context: an active stack, and fresh stacks for every compute. */
+class PyLikeSuspendContext(private val threads: List<FakeThread>, paused: FakeThread, private val pool: java.util.concurrent.ExecutorService) : XSuspendContext() {
+    private val active = PyLikeStack(paused, pool)
+    override fun getActiveExecutionStack(): XExecutionStack = active
+    override fun computeExecutionStacks(container: XExecutionStackContainer) {
+        pool.execute { container.addExecutionStack(threads.map { PyLikeStack(it, pool) }, true) }
+    }
+}

@@ -7,12 +7,12 @@ import com.intellij.openapi.util.Computable
 // (smartReadAction also until indexing is over) and run the action on a background thread; here
 // they run it through the installed Application's runReadAction, which FakeApplication tracks.
 // Waiting for smart mode is not modelled (no DumbService stub): only a real IDE shows it.
-// intellij-community: platform/core-api/src/com/intellij/openapi/application/coroutines.kt
 // threading: bgt coroutines.kt: suspends until the read lock is free; not on the EDT (unverified against the file)
+// intellij-community: platform/core-api/src/com/intellij/openapi/application/coroutines.kt
 suspend fun <T> readAction(action: () -> T): T =
     ApplicationManager.getApplication().runReadAction(Computable { action() })
 
-// intellij-community: platform/core-api/src/com/intellij/openapi/application/coroutines.kt
 // threading: bgt coroutines.kt: suspends until smart mode and the read lock; not on the EDT (unverified against the file)
+// intellij-community: platform/core-api/src/com/intellij/openapi/application/coroutines.kt
 suspend fun <T> smartReadAction(project: Project, action: () -> T): T =
     ApplicationManager.getApplication().runReadAction(Computable { action() })
