@@ -237,7 +237,7 @@ async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, p
     let frame = c.frame(sid, thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
-    let mut node = vars.iter().find(|v| v.name == segments[0]).cloned().ok_or_else(|| {
+    let mut node = vars.iter().find(|v| values::top_name_matches(&v.name, &segments[0])).cloned().ok_or_else(|| {
         let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
         ToolError(format!("no variable '{}' in frame {frame_index}; variables: {}", segments[0], names.join(", ")))
     })?;
