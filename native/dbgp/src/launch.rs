@@ -309,28 +309,30 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<PhpLaunch, BackendErr
     Ok(l)
 }
 
-/// The trigger's command line as run: `curl` gets the Xdebug session cookie so a web server
-/// with `xdebug.start_with_request=trigger` debugs the request.
+/// The trigger's command line as run: every `curl` in it gets the Xdebug session cookie, so a
+/// web server with `xdebug.start_with_request=trigger` debugs the request.
 pub fn trigger_command(command: &str) -> String {
-    let words = shell_words(command);
-    let first = words
-        .iter()
-        .find(|w| !is_env_assignment(w))
-        .map(String::as_str)
-        .unwrap_or("");
-    let is_curl = Path::new(first).file_name().is_some_and(|n| n == "curl");
-    if is_curl
-        && !command.contains("XDEBUG_")
-        && let Some(pos) = command.find(first)
-    {
-        let end = pos + first.len();
-        return format!(
-            "{} -b XDEBUG_SESSION=debugger-mcp{}",
-            &command[..end],
-            &command[end..]
-        );
+    if command.contains("XDEBUG_SESSION") || command.contains("XDEBUG_TRIGGER") {
+        return command.to_string();
     }
-    command.to_string()
+    let mut out = String::with_capacity(command.len() + 40);
+    let bytes = command.as_bytes();
+    let mut i = 0;
+    while i < command.len() {
+        let starts_word = i == 0 || b" \t;&|(".contains(&bytes[i - 1]);
+        if starts_word && command[i..].starts_with("curl") {
+            let end = i + 4;
+            if end == command.len() || bytes[end].is_ascii_whitespace() {
+                out.push_str("curl -b XDEBUG_SESSION=debugger-mcp");
+                i = end;
+                continue;
+            }
+        }
+        let c = command[i..].chars().next().unwrap();
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
 }
 
 /// The environment that makes a CLI PHP process connect to us (seed REQ-2).

@@ -348,9 +348,13 @@ impl Inner {
         if let Some(t) = &trap {
             if claims || t.output_to.lock().unwrap().is_none() {
                 *t.output_to.lock().unwrap() = Some(id.clone());
+                t.output_owned.store(owns_process, Ordering::SeqCst);
                 let pending: Vec<(OutputCategory, String)> =
-                    std::mem::take(&mut *t.pending_output.lock().unwrap());
+                    t.pending_output.lock().unwrap().clone();
                 for (category, text) in pending {
+                    if category == OutputCategory::Stdout && !owns_process {
+                        continue;
+                    }
                     self.emit(BackendEvent::Output {
                         session_id: id.clone(),
                         category,
@@ -672,6 +676,7 @@ impl Inner {
             claim_tx: Mutex::new(Some(claim_tx)),
             pending_output: Mutex::default(),
             output_to: Mutex::default(),
+            output_owned: AtomicBool::new(false),
             exit_code: Mutex::new(None),
             exited: Notify::new(),
         });
@@ -701,12 +706,18 @@ impl Inner {
                         let text = format!("{line}\n");
                         let to = trap.output_to.lock().unwrap().clone();
                         match to {
+                            Some(_)
+                                if category == OutputCategory::Stdout
+                                    && !trap.output_owned.load(Ordering::SeqCst) =>
+                            {
+                                trap.keep(category, text);
+                            }
                             Some(sid) => inner.emit(BackendEvent::Output {
                                 session_id: sid,
                                 category,
                                 text,
                             }),
-                            None => trap.pending_output.lock().unwrap().push((category, text)),
+                            None => trap.keep(category, text),
                         }
                     }
                 }));

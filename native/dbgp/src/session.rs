@@ -29,11 +29,22 @@ pub struct Trap {
     pub pending_output: Mutex<Vec<(OutputCategory, String)>>,
     /// The session the trigger's output goes to, once a connection claimed the trap.
     pub output_to: Mutex<Option<String>>,
+    /// Whether that session's PHP process is the trigger (a CLI run): then the trigger's stdout
+    /// is the script's. Otherwise (curl) it repeats what Xdebug's stdout copy already gave.
+    pub output_owned: AtomicBool,
     pub exit_code: Mutex<Option<Option<i64>>>,
     pub exited: Notify,
 }
 
 impl Trap {
+    /// Keeps a line of the trigger's output (the last 200: for error messages and late delivery).
+    pub fn keep(&self, category: OutputCategory, text: String) {
+        let mut p = self.pending_output.lock().unwrap();
+        if p.len() >= 200 {
+            p.remove(0);
+        }
+        p.push((category, text));
+    }
     pub fn running(&self) -> bool {
         self.pid.is_some() && self.exit_code.lock().unwrap().is_none()
     }
