@@ -38,7 +38,11 @@ pub enum Located {
 
 fn trim_slash(s: &str) -> String {
     let t = s.trim_end_matches(['/', '\\']);
-    if t.is_empty() { "/".into() } else { t.to_string() }
+    if t.is_empty() {
+        "/".into()
+    } else {
+        t.to_string()
+    }
 }
 
 /// `/a/b/../c` → `/a/c` without touching the file system (mapped roots may not exist yet).
@@ -86,8 +90,16 @@ impl PathMap {
             return;
         }
         let local = Path::new(local);
-        let local = normalize(&if local.is_absolute() { local.to_path_buf() } else { root.join(local) });
-        self.maps.push(Mapping { remote, local, source: source.to_string() });
+        let local = normalize(&if local.is_absolute() {
+            local.to_path_buf()
+        } else {
+            root.join(local)
+        });
+        self.maps.push(Mapping {
+            remote,
+            local,
+            source: source.to_string(),
+        });
     }
 
     /// Merges `other`'s mappings after this one's.
@@ -125,7 +137,11 @@ impl PathMap {
             .filter_map(|m| under(remote, &m.remote).map(|rest| (m, rest)))
             .max_by_key(|(m, _)| m.remote.len());
         if let Some((m, rest)) = best {
-            return Located::Local(if rest.is_empty() { m.local.clone() } else { m.local.join(rest) });
+            return Located::Local(if rest.is_empty() {
+                m.local.clone()
+            } else {
+                m.local.join(rest)
+            });
         }
         if Path::new(remote).exists() {
             Located::Local(PathBuf::from(remote))
@@ -150,20 +166,29 @@ impl PathMap {
             // debugpy: [{"localRoot", "remoteRoot"}].
             Some(Value::Array(a)) => {
                 for m in a {
-                    if let (Some(l), Some(r)) = (m.get("localRoot").and_then(Value::as_str), m.get("remoteRoot").and_then(Value::as_str)) {
+                    if let (Some(l), Some(r)) = (
+                        m.get("localRoot").and_then(Value::as_str),
+                        m.get("remoteRoot").and_then(Value::as_str),
+                    ) {
                         map.push(root, r, l, src);
                     }
                 }
             }
             _ => {}
         }
-        if let (Some(l), Some(r)) = (entry.get("localRoot").and_then(Value::as_str), entry.get("remoteRoot").and_then(Value::as_str)) {
+        if let (Some(l), Some(r)) = (
+            entry.get("localRoot").and_then(Value::as_str),
+            entry.get("remoteRoot").and_then(Value::as_str),
+        ) {
             map.push(root, r, l, src);
         }
         // delve: [{"from": local, "to": remote}].
         if let Some(Value::Array(a)) = entry.get("substitutePath") {
             for m in a {
-                if let (Some(l), Some(r)) = (m.get("from").and_then(Value::as_str), m.get("to").and_then(Value::as_str)) {
+                if let (Some(l), Some(r)) = (
+                    m.get("from").and_then(Value::as_str),
+                    m.get("to").and_then(Value::as_str),
+                ) {
                     map.push(root, r, l, src);
                 }
             }
@@ -171,7 +196,9 @@ impl PathMap {
         // cpptools: {"remote": "local"} (or {"remote": {"editorPath": local}}).
         if let Some(Value::Object(o)) = entry.get("sourceFileMap") {
             for (remote, local) in o {
-                let local = local.as_str().or_else(|| local.get("editorPath").and_then(Value::as_str));
+                let local = local
+                    .as_str()
+                    .or_else(|| local.get("editorPath").and_then(Value::as_str));
                 if let Some(local) = local {
                     map.push(root, remote, local, src);
                 }
@@ -186,31 +213,55 @@ impl PathMap {
     /// is an empty map; a file that does not parse is an error naming it.
     pub fn from_compose(root: &Path) -> Result<PathMap, String> {
         let mut map = PathMap::default();
-        for name in ["compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"] {
+        for name in [
+            "compose.yaml",
+            "compose.yml",
+            "docker-compose.yml",
+            "docker-compose.yaml",
+        ] {
             let path = root.join(name);
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            let docs = yaml_rust2::YamlLoader::load_from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let docs =
+                yaml_rust2::YamlLoader::load_from_str(&text).map_err(|e| format!("{name}: {e}"))?;
             let Some(doc) = docs.first() else { continue };
-            let Some(services) = doc["services"].as_hash() else { continue };
+            let Some(services) = doc["services"].as_hash() else {
+                continue;
+            };
             for (svc, def) in services {
                 let svc = svc.as_str().unwrap_or("?");
-                let Some(vols) = def["volumes"].as_vec() else { continue };
+                let Some(vols) = def["volumes"].as_vec() else {
+                    continue;
+                };
                 for v in vols {
                     let (source, target) = if let Some(s) = v.as_str() {
                         let mut parts = s.splitn(3, ':');
-                        (parts.next().map(str::to_string), parts.next().map(str::to_string))
+                        (
+                            parts.next().map(str::to_string),
+                            parts.next().map(str::to_string),
+                        )
                     } else if v["type"].as_str() == Some("bind") || v["type"].is_badvalue() {
-                        (v["source"].as_str().map(str::to_string), v["target"].as_str().map(str::to_string))
+                        (
+                            v["source"].as_str().map(str::to_string),
+                            v["target"].as_str().map(str::to_string),
+                        )
                     } else {
                         (None, None)
                     };
-                    let (Some(source), Some(target)) = (source, target) else { continue };
-                    let is_bind = source.starts_with('.') || source.starts_with('/') || source.starts_with('~');
+                    let (Some(source), Some(target)) = (source, target) else {
+                        continue;
+                    };
+                    let is_bind = source.starts_with('.')
+                        || source.starts_with('/')
+                        || source.starts_with('~');
                     if !is_bind {
                         continue;
                     }
                     let source = match source.strip_prefix("~/") {
-                        Some(rest) => std::env::var("HOME").map(|h| format!("{h}/{rest}")).unwrap_or(source),
+                        Some(rest) => std::env::var("HOME")
+                            .map(|h| format!("{h}/{rest}"))
+                            .unwrap_or(source),
                         None => source,
                     };
                     map.push(root, &target, &source, &format!("{name} service {svc}"));
@@ -223,13 +274,23 @@ impl PathMap {
     /// One line per mapping, for messages: `/var/www/html → src (docker-compose.yml service app)`.
     pub fn describe(&self, root: &Path) -> String {
         if self.maps.is_empty() {
-            return "no path mappings (launch.json pathMappings or docker-compose.yml volumes)".into();
+            return "no path mappings (launch.json pathMappings or docker-compose.yml volumes)"
+                .into();
         }
         self.maps
             .iter()
             .map(|m| {
-                let local = m.local.strip_prefix(root).map(|p| p.display().to_string()).unwrap_or_else(|_| m.local.display().to_string());
-                format!("{} → {} ({})", m.remote, if local.is_empty() { ".".into() } else { local }, m.source)
+                let local = m
+                    .local
+                    .strip_prefix(root)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|_| m.local.display().to_string());
+                format!(
+                    "{} → {} ({})",
+                    m.remote,
+                    if local.is_empty() { ".".into() } else { local },
+                    m.source
+                )
             })
             .collect::<Vec<_>>()
             .join("; ")
@@ -246,19 +307,42 @@ mod tests {
         let root = Path::new("/p");
         let php = json!({"pathMappings": {"/var/www/html/": "${workspaceFolder}/src".replace("${workspaceFolder}", "/p")}});
         let m = PathMap::from_launch_entry(root, php.as_object().unwrap());
-        assert_eq!(m.to_remote(Path::new("/p/src/a/b.php")), "/var/www/html/a/b.php");
-        assert_eq!(m.to_local("/var/www/html/a/b.php"), Located::Local("/p/src/a/b.php".into()));
-        assert_eq!(m.to_local("/var/www/htmlx/b.php"), Located::Unmapped("/var/www/htmlx/b.php".into()));
+        assert_eq!(
+            m.to_remote(Path::new("/p/src/a/b.php")),
+            "/var/www/html/a/b.php"
+        );
+        assert_eq!(
+            m.to_local("/var/www/html/a/b.php"),
+            Located::Local("/p/src/a/b.php".into())
+        );
+        assert_eq!(
+            m.to_local("/var/www/htmlx/b.php"),
+            Located::Unmapped("/var/www/htmlx/b.php".into())
+        );
         assert_eq!(m.to_remote(Path::new("/p/other.php")), "/p/other.php");
         let py = json!({"pathMappings": [{"localRoot": "app", "remoteRoot": "/srv"}]});
-        assert_eq!(PathMap::from_launch_entry(root, py.as_object().unwrap()).to_remote(Path::new("/p/app/x.py")), "/srv/x.py");
+        assert_eq!(
+            PathMap::from_launch_entry(root, py.as_object().unwrap())
+                .to_remote(Path::new("/p/app/x.py")),
+            "/srv/x.py"
+        );
         let lr = json!({"localRoot": "/p", "remoteRoot": "/"});
-        assert_eq!(PathMap::from_launch_entry(root, lr.as_object().unwrap()).to_local("/x.py"), Located::Local("/p/x.py".into()));
+        assert_eq!(
+            PathMap::from_launch_entry(root, lr.as_object().unwrap()).to_local("/x.py"),
+            Located::Local("/p/x.py".into())
+        );
         let dlv = json!({"substitutePath": [{"from": "/p", "to": "/go/src/app"}]});
-        assert_eq!(PathMap::from_launch_entry(root, dlv.as_object().unwrap()).to_remote(Path::new("/p/main.go")), "/go/src/app/main.go");
+        assert_eq!(
+            PathMap::from_launch_entry(root, dlv.as_object().unwrap())
+                .to_remote(Path::new("/p/main.go")),
+            "/go/src/app/main.go"
+        );
         let gdb = json!({"sourceFileMap": {"/build": "/p/src", "/b2": {"editorPath": "lib"}}});
         let g = PathMap::from_launch_entry(root, gdb.as_object().unwrap());
-        assert_eq!(g.to_local("/build/x.c"), Located::Local("/p/src/x.c".into()));
+        assert_eq!(
+            g.to_local("/build/x.c"),
+            Located::Local("/p/src/x.c".into())
+        );
         assert_eq!(g.to_local("/b2/y.c"), Located::Local("/p/lib/y.c".into()));
     }
 
@@ -267,9 +351,18 @@ mod tests {
         let mut m = PathMap::default();
         m.push(Path::new("/p"), "/app", ".", "t");
         m.push(Path::new("/p"), "/app/vendor", "third_party", "t");
-        assert_eq!(m.to_local("/app/vendor/x.php"), Located::Local("/p/third_party/x.php".into()));
-        assert_eq!(m.to_local("/app/src/x.php"), Located::Local("/p/src/x.php".into()));
-        assert_eq!(m.to_remote(Path::new("/p/third_party/y.php")), "/app/vendor/y.php");
+        assert_eq!(
+            m.to_local("/app/vendor/x.php"),
+            Located::Local("/p/third_party/x.php".into())
+        );
+        assert_eq!(
+            m.to_local("/app/src/x.php"),
+            Located::Local("/p/src/x.php".into())
+        );
+        assert_eq!(
+            m.to_remote(Path::new("/p/third_party/y.php")),
+            "/app/vendor/y.php"
+        );
     }
 
     #[test]
@@ -283,11 +376,23 @@ mod tests {
         .unwrap();
         let m = PathMap::from_compose(&dir).unwrap();
         assert_eq!(m.mappings().len(), 2, "{m:?}");
-        assert_eq!(m.to_local("/var/www/html/index.php"), Located::Local(dir.join("src/index.php")));
+        assert_eq!(
+            m.to_local("/var/www/html/index.php"),
+            Located::Local(dir.join("src/index.php"))
+        );
         assert_eq!(m.to_remote(&dir.join("conf/a.ini")), "/etc/app/a.ini");
-        assert!(m.describe(&dir).contains("/var/www/html → src (docker-compose.yml service app)"), "{}", m.describe(&dir));
+        assert!(
+            m.describe(&dir)
+                .contains("/var/www/html → src (docker-compose.yml service app)"),
+            "{}",
+            m.describe(&dir)
+        );
         std::fs::write(dir.join("docker-compose.yml"), "services: [oops\n").unwrap();
-        assert!(PathMap::from_compose(&dir).unwrap_err().contains("docker-compose.yml"));
+        assert!(
+            PathMap::from_compose(&dir)
+                .unwrap_err()
+                .contains("docker-compose.yml")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
