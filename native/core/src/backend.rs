@@ -400,6 +400,13 @@ pub struct EvalRequest {
     pub allow_side_effects: bool,
 }
 
+/// How long the user gets to answer a confirmation dialog: the core's guard waits this long and
+/// the JNI bridge gives op `confirm` this long (not `backend_timeout_ms`, 10 s by default, which
+/// would drop an answer given later while the dialog stayed up). The IDE closes its dialog just
+/// before (intellij-plugin `Op.CONFIRM`, checked against this value by OpTableTest). It stays
+/// under the 55 s every tool call is capped at.
+pub const CONFIRM_TIMEOUT_MS: u64 = 50_000;
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ConfirmRequest {
     pub title: String,

@@ -77,6 +77,16 @@ impl JniBackend {
             .clear();
     }
 
+    /// How long op `op` may take: starting a test builds it first in the IDE, like a launch; a
+    /// confirmation waits for the user as long as the dialog stays up ([CONFIRM_TIMEOUT_MS]).
+    fn limit_ms(&self, op: &str) -> u64 {
+        limit_for(
+            self.timeout_ms.load(Ordering::Relaxed),
+            self.launch_timeout_ms.load(Ordering::Relaxed),
+            op,
+        )
+    }
+
     /// Calls op `op` with JSON `args` and parses the answer as `R`.
     pub async fn call<R: DeserializeOwned>(
         &self,
@@ -116,12 +126,7 @@ impl JniBackend {
                 Err(parse_error(op, &answer.json))
             };
         }
-        // Starting a test builds it first in the IDE, like a launch.
-        let limit = if op == "launch" || op == "debug_test" {
-            self.launch_timeout_ms.load(Ordering::Relaxed)
-        } else {
-            self.timeout_ms.load(Ordering::Relaxed)
-        };
+        let limit = self.limit_ms(op);
         let answer = match tokio::time::timeout(Duration::from_millis(limit), rx).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) => {
@@ -400,6 +405,14 @@ impl Backend for JniBackend {
     }
 }
 
+fn limit_for(timeout_ms: u64, launch_timeout_ms: u64, op: &str) -> u64 {
+    match op {
+        "launch" | "debug_test" => launch_timeout_ms,
+        "confirm" => CONFIRM_TIMEOUT_MS,
+        _ => timeout_ms,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,5 +434,17 @@ mod tests {
             parse_error("x", "not json"),
             BackendError::Failed("callback `x` failed: not json".into())
         );
+    }
+
+    #[test]
+    fn confirm_waits_as_long_as_the_dialog_not_backend_timeout_ms() {
+        // Issue 17 defect 4: with backend_timeout_ms (10 s) the user's answer to a dialog that
+        // stays up for 49 s was dropped and the agent's retry opened a second prompt.
+        let limits = |op| limit_for(10_000, 30_000, op);
+        assert_eq!(limits("confirm"), CONFIRM_TIMEOUT_MS);
+        assert!(CONFIRM_TIMEOUT_MS > 10_000);
+        assert_eq!(limits("threads"), 10_000);
+        assert_eq!(limits("launch"), 30_000);
+        assert_eq!(limits("debug_test"), 30_000);
     }
 }

@@ -3,10 +3,7 @@
 //! client asks (elicitation), else the call is refused with a message saying how to allow it.
 
 use super::context::{Call, ToolError};
-use crate::backend::ConfirmRequest;
-
-/// How long a user gets to answer; stays under the 55 s every call is capped at.
-const CONFIRM_MS: u64 = 50_000;
+use crate::backend::{CONFIRM_TIMEOUT_MS as CONFIRM_MS, ConfirmRequest};
 
 pub fn refusal(action: &str) -> ToolError {
     ToolError(format!(

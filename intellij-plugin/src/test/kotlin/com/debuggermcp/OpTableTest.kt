@@ -56,6 +56,23 @@ class OpTableTest {
         }
     }
 
+    /**
+     * Issue 17 defect 4: the dialog must not outlive Rust's wait for `confirm` (an answer given
+     * after it is dropped), and Rust must wait as long as the dialog stays up.
+     */
+    @Test
+    fun `the confirm dialog closes just before Rust stops waiting for it`() {
+        val rust = Regex("""pub const CONFIRM_TIMEOUT_MS: u64 = ([\d_]+);""").find(backend)
+            ?.groupValues?.get(1)?.replace("_", "")?.toLong() ?: throw AssertionError("CONFIRM_TIMEOUT_MS not in backend.rs")
+        assertEquals(rust, Op.CONFIRM.timeoutMs)
+    }
+
+    @Test
+    fun `the confirm title names the product once`() {
+        assertEquals("Debugger MCP: start a debug session", com.debuggermcp.adapter.Wire.confirmTitle("Debugger MCP: start a debug session"))
+        assertEquals("Debugger MCP: x", com.debuggermcp.adapter.Wire.confirmTitle("x"))
+    }
+
     @Test
     fun `op names round trip`() {
         for (op in Op.entries) assertEquals(op, Op.fromWire(op.wire))

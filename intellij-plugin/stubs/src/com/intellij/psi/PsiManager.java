@@ -7,9 +7,12 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/core-api/src/com/intellij/psi/PsiManager.java
 public abstract class PsiManager {
+  // As the real one: a project service (the JUnit fakes register theirs).
+  // threading: any PsiManager.java: project service lookup (unverified)
   public static @NotNull PsiManager getInstance(@NotNull Project project) {
-    throw new UnsupportedOperationException("stub");
+    return project.getService(PsiManager.class);
   }
 
+  // threading: read unverified: PsiManager.java; PSI is read in read actions (smart ones where indexes are needed)
   public abstract @Nullable PsiFile findFile(@NotNull VirtualFile file);
 }

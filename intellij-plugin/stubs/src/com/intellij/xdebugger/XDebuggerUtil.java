@@ -1,6 +1,7 @@
 package com.intellij.xdebugger;
 
 import com.intellij.lang.Language;
+import com.intellij.openapi.application.ApplicationManager;
 import com.intellij.openapi.vfs.VirtualFile;
 import com.intellij.xdebugger.breakpoints.XBreakpointType;
 import com.intellij.xdebugger.breakpoints.XLineBreakpointType;
@@ -10,9 +11,15 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerUtil.java
 public abstract class XDebuggerUtil {
-  public static XDebuggerUtil getInstance() { throw new UnsupportedOperationException("stub"); }
+  // As the real one: the application service (the JUnit fakes register theirs).
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerUtil.java: a getter/value call with no threading rule known (unverified)
+  public static XDebuggerUtil getInstance() { return ApplicationManager.getApplication().getService(XDebuggerUtil.class); }
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerUtil.java: a getter/value call with no threading rule known (unverified)
   public abstract XLineBreakpointType<?>[] getLineBreakpointTypes();
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerUtil.java: a getter/value call with no threading rule known (unverified)
   public abstract <T extends XBreakpointType> T findBreakpointType(@NotNull Class<T> typeClass);
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerUtil.java: a getter/value call with no threading rule known (unverified)
   public abstract @Nullable XSourcePosition createPosition(@Nullable VirtualFile file, int line);
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerUtil.java: a getter/value call with no threading rule known (unverified)
   public abstract @NotNull XExpression createExpression(@NotNull String text, Language language, String custom, @NotNull EvaluationMode mode);
 }

@@ -116,17 +116,20 @@ internal object Breakpoints {
         }
     }
 
-    /** First breakpoint type that accepts [line], searching downwards up to [MAX_MOVE] lines. */
-    private suspend fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
-        val types = XDebuggerUtil.getInstance().lineBreakpointTypes
-        val lastLine = line + MAX_MOVE
-        var found: Pair<XLineBreakpointType<*>, Int>? = null
-        var l = line
-        while (found == null && l <= lastLine) {
-            types.firstOrNull { it.canPutAt(file, l, project) }?.let { found = it to l }
-            l++
+    /**
+     * The breakpoint type a gutter click would create at [line], searching downwards up to
+     * [MAX_MOVE] lines. The platform ranks every type that accepts the line by `getPriority()`,
+     * highest first (XBreakpointUtil.getAvailableLineBreakpointInfo, platform/xdebugger-impl/src/
+     * com/intellij/xdebugger/impl/breakpoints/XBreakpointUtil.kt, file id 1883511056:
+     * `typeWinner.sortByDescending { it.priority }`), not by registration order: Java registers
+     * its method, field and exception types before JavaLineBreakpointType, and a field line
+     * accepts a field watchpoint too.
+     */
+    internal suspend fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
+        val types = XDebuggerUtil.getInstance().lineBreakpointTypes.sortedByDescending { it.priority }
+        (line..line + MAX_MOVE).firstNotNullOfOrNull { l ->
+            types.firstOrNull { it.canPutAt(file, l, project) }?.let { it to l }
         }
-        found
     }
 
     suspend fun addLine(project: Project, spec: JsonArgs): Map<String, Any?> {

@@ -38,7 +38,7 @@ internal object ConfirmOps {
         // one is open, ours waits for it to close; the op's timeout then answers the agent.
         app.invokeLater({
             if (answer.isCompleted) return@invokeLater // timed out before it could be shown
-            val d = ConfirmDialog(project, "Debugger MCP: $title", message)
+            val d = ConfirmDialog(project, Wire.confirmTitle(title), message)
             dialog.set(d)
             answer.complete(d.showAndGet())
         }, ModalityState.nonModal())

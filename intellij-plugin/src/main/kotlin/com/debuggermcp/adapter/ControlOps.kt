@@ -16,7 +16,7 @@ internal object ControlOps {
         val kind = op.string("op")
         if (kind != "pause" && !session.isSuspended) invalidState("the session is running; '$kind' needs a paused session")
         if (kind == "pause" && session.isSuspended) return
-        if (threadId != null && kind != "pause") switchThread(session, data, threadId)
+        if (threadId != null && kind != "pause") switchThread(session, threadId)
         val runTo = if (kind == "run_to") {
             val file = Ide.file(op.string("file"))
             val line = Wire.toIdeLine(op.long("line"))
@@ -44,12 +44,16 @@ internal object ControlOps {
         }
     }
 
-    /** Steps act on the session's current thread; make [threadId] current first. */
-    private suspend fun switchThread(session: XDebugSession, data: SessionData, threadId: String) {
-        val stacks = XAsync.executionStacks(XAsync.suspendContext(session), 5_000)
-        val ids = StackOps.threadIds(data, stacks)
-        val stack = stacks.getOrNull(ids.indexOf(threadId)) ?: notFound("no thread '$threadId' in this pause")
-        val top = stack.topFrame ?: invalidState("thread '$threadId' has no frames")
+    /**
+     * Steps act on the session's current thread; make [threadId] current first, as choosing a
+     * thread in the Frames view does: its frames are computed from index 0 and the first one is
+     * selected with isTopFrame = true (XFramesView.updateFrames → StackFramesListBuilder.start →
+     * selectCurrentFrame → processFrameSelection, file id 5955924087). The paused thread is the
+     * suspend context's active stack (see [StackOps.stacks]); `getTopFrame()` is never asked.
+     */
+    private suspend fun switchThread(session: XDebugSession, threadId: String) {
+        val stack = StackOps.stack(session, threadId)
+        val top = XAsync.frames(stack, 1, 5_000).first.firstOrNull() ?: invalidState("thread '$threadId' has no frames")
         Ide.onEdt { session.setCurrentStackFrame(stack, top, true) }
     }
 }

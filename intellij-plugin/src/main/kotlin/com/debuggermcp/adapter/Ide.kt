@@ -3,6 +3,7 @@ package com.debuggermcp.adapter
 import com.intellij.openapi.application.ApplicationManager
 import com.intellij.openapi.application.ModalityState
 import com.intellij.openapi.application.readAction
+import com.intellij.openapi.application.smartReadAction
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.project.ProjectManager
 import com.intellij.openapi.util.Computable
@@ -52,6 +53,13 @@ internal object Ide {
      */
     suspend fun <T> read(block: () -> T): T = readAction(block)
 
+    /**
+     * [read] that first waits for indexing to finish (and restarts when it begins): for anything
+     * that touches indexes — FilenameIndex, run configuration producers, `checkSettings` — which
+     * throw IndexNotReadyException in a plain read action during indexing (dumb mode).
+     */
+    suspend fun <T> smartRead(project: Project, block: () -> T): T = smartReadAction(project, block)
+
     fun canonical(path: String): String = try {
         File(path).canonicalPath
     } catch (_: Exception) {
@@ -70,7 +78,11 @@ internal object Ide {
             ?: notFound("no open project at '$root'; open projects: " + open.joinToString { projectRoot(it) })
     }
 
-    /** Finds a local file, refreshing the VFS so files created outside the IDE are seen. */
+    /**
+     * Finds a local file, refreshing the VFS so files created outside the IDE are seen. Call it
+     * outside read actions and off the EDT: a synchronous refresh under the read lock is refused
+     * by RefreshQueueImpl (file id 5802257166) and the file is then "not found".
+     */
     fun file(path: String): VirtualFile {
         val fs = LocalFileSystem.getInstance()
         val normalized = path.replace('\\', '/')

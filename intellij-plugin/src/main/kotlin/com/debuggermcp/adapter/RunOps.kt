@@ -17,6 +17,7 @@ import com.intellij.execution.runners.ExecutionEnvironmentBuilder
 import com.intellij.execution.runners.ProgramRunner
 import com.intellij.openapi.actionSystem.DataContext
 import com.intellij.openapi.actionSystem.impl.SimpleDataContext
+import com.intellij.openapi.application.ModalityState
 import com.intellij.openapi.project.Project
 import com.intellij.xdebugger.XDebugProcess
 import com.intellij.xdebugger.XDebugSession
@@ -61,7 +62,8 @@ internal object RunOps {
         // A configuration with errors would make ProgramRunnerUtil (showSettings=false) show an
         // error balloon and never start: no event would end our wait. Check first, as the Run
         // button does: errors stop the launch, warnings do not.
-        Ide.read {
+        // checkSettings may resolve classes and modules through the indexes: a smart read action.
+        Ide.smartRead(project) {
             try {
                 settings.checkSettings(executor)
             } catch (e: RuntimeConfigurationError) {
@@ -90,7 +92,10 @@ internal object RunOps {
                 // Set before starting so an exception thrown during start-up is caught too.
                 val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
                 try {
-                    Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                    // Non-modal, as a click on Run/Debug: starting a run saves documents, may build
+                    // and changes the RunManager, all of which need a write-safe context; under
+                    // ModalityState.any() (write-unsafe) a modal dialog's loop could run it.
+                    Ide.onEdt(ModalityState.nonModal()) { ProgramRunnerUtil.executeConfiguration(env, false, true) }
                     val session = started.await()
                     Sessions.data(session).mode = "debug"
                     exceptionStop?.let { Sessions.data(session).ownedBreakpoints.add(it) }
@@ -113,7 +118,7 @@ internal object RunOps {
                         if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("run configuration '$name' did not start", cause)))
                     }
                 })
-                Ide.onEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                Ide.onEdt(ModalityState.nonModal()) { ProgramRunnerUtil.executeConfiguration(env, false, true) }
                 Sessions.Runs.info(Sessions.Runs.add(project, name, started.await()))
             }
         } finally {

@@ -25,7 +25,7 @@ internal class SessionData {
         java.util.Collections.synchronizedList(ArrayList())
 
     /** Frame handles remember their stack so select_frame can switch threads. */
-    class FrameRef(val stack: XExecutionStack, val frame: XStackFrame)
+    class FrameRef(val stack: XExecutionStack, val frame: XStackFrame, val index: Int)
 }
 
 /**

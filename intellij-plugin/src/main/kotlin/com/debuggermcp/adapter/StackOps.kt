@@ -7,10 +7,39 @@ import com.intellij.xdebugger.frame.XExecutionStack
 
 /** Threads (execution stacks) and frames of a paused session. */
 internal object StackOps {
+    /**
+     * The pause's threads, as the Frames view's thread list has them: `computeExecutionStacks`
+     * (fresh stack instances on every call, delivered from the debugger's thread: Java's
+     * SuspendContextImpl.computeExecutionStacks builds each with JavaExecutionStack.create,
+     * file id 3572538213), with the paused thread's entry replaced by the suspend context's
+     * active stack — the instance the Frames view selects first (XFramesView.processSessionEvent:
+     * `suspendContext.getActiveExecutionStack()`, file id 5955924087) and the one the session's
+     * current frame belongs to. Java stacks are equal per thread (JavaExecutionStack.equals
+     * compares the thread proxy, @0243ea07), never identical across calls.
+     */
     private suspend fun stacks(session: XDebugSession): Pair<List<XExecutionStack>, List<String>> {
-        val stacks = XAsync.executionStacks(XAsync.suspendContext(session), 5_000)
+        val context = XAsync.suspendContext(session)
+        val computed = XAsync.executionStacks(context, 5_000)
+        val active = context.activeExecutionStack
+        val stacks = withActive(computed, active)
         return stacks to threadIds(Sessions.data(session), stacks)
     }
+
+    /** [computed] with the entry of [active]'s thread replaced by [active] (first when absent). */
+    fun withActive(computed: List<XExecutionStack>, active: XExecutionStack?): List<XExecutionStack> {
+        if (active == null) return computed
+        val i = computed.indexOfFirst { sameThread(it, active) }
+        return if (i < 0) listOf(active) + computed else computed.toMutableList().also { it[i] = active }
+    }
+
+    /**
+     * Whether two stack objects are the same thread: `equals` where the stack class defines it
+     * (Java's JavaExecutionStack by thread proxy; Python's PyExecutionStack by thread info,
+     * python/src/com/jetbrains/python/debugger/PyExecutionStack.java, file id 12436695263);
+     * a stack class without equals is matched by the name the Frames view shows.
+     */
+    fun sameThread(a: XExecutionStack, b: XExecutionStack): Boolean =
+        a === b || if (identity(a) != null) a == b else a.javaClass == b.javaClass && a.displayName == b.displayName
 
     /** Session-stable thread ids for [stacks] (display names carry the thread status; see [Wire.threadKey]). */
     fun threadIds(data: SessionData, stacks: List<XExecutionStack>): List<String> =
@@ -37,7 +66,7 @@ internal object StackOps {
                 "name" to s.displayName,
                 // Under a suspend-all policy every listed stack is suspended; the platform has no
                 // portable per-thread state beyond that.
-                "state" to if (s === active) "paused" else "suspended",
+                "state" to if (active != null && sameThread(s, active)) "paused" else "suspended",
             )
         }
     }
@@ -67,7 +96,7 @@ internal object StackOps {
             val (method, cls) = Wire.parseFrameText(texts[i])
             jsonObject(
                 "index" to offset + i,
-                "handle" to data.values.register("f", f, "", SessionData.FrameRef(stack, f)),
+                "handle" to data.values.register("f", f, "", SessionData.FrameRef(stack, f, offset + i)),
                 "file" to pos?.file?.path,
                 "line" to pos?.let { Wire.toWireLine(it.line) },
                 "class_name" to cls,
@@ -82,6 +111,8 @@ internal object StackOps {
         val session = Sessions.find(sessionId)
         val ref = Sessions.data(session).values.get(frame)?.extra as? SessionData.FrameRef
             ?: notFound("no frame '$frame' (frame handles are valid until the next resume)")
-        Ide.onEdt { session.setCurrentStackFrame(ref.stack, ref.frame, ref.frame == ref.stack.topFrame) }
+        // As the Frames view on a click (XFramesView.processFrameSelection: isTopFrame = index 0),
+        // without asking the stack for its top frame (see XAsync.frames).
+        Ide.onEdt { session.setCurrentStackFrame(ref.stack, ref.frame, ref.index == 0) }
     }
 }

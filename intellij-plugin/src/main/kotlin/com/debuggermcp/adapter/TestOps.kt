@@ -7,6 +7,7 @@ import com.intellij.execution.actions.ConfigurationContext
 import com.intellij.openapi.application.ApplicationManager
 import com.intellij.openapi.application.ModalityState
 import com.intellij.openapi.project.Project
+import com.intellij.openapi.vfs.VirtualFile
 import com.intellij.psi.PsiElement
 import com.intellij.psi.PsiFile
 import com.intellij.psi.PsiManager
@@ -29,11 +30,21 @@ import com.intellij.xdebugger.XDebugSessionListener
 internal object TestOps {
     suspend fun debugTest(project: Project, request: JsonArgs): Map<String, Any?> {
         val testId = request.string("test_id")
-        val element = Ide.read { findTest(project, testId, request.stringOrNull("file")) }
+        // A test file the agent just wrote is found by refreshing the VFS here, on the op's
+        // background thread and outside any read action: RefreshQueueImpl refuses a synchronous
+        // refresh under the read lock ("Do not perform a synchronous refresh under read lock",
+        // LOG.error and no refresh: platform/platform-impl/src/com/intellij/openapi/vfs/newvfs/
+        // RefreshQueueImpl.java, file id 5802257166), so the file would be "not found".
+        val path = testFilePath(project, testId, request.stringOrNull("file"))
+        val vf = path?.let { runCatching { Ide.file(it) }.getOrNull() ?: notFound("no test file at $it") }
+        // FilenameIndex, PSI and the run configuration producers need the indexes: smart read
+        // actions wait for indexing instead of throwing IndexNotReadyException.
+        val element = Ide.smartRead(project) { findTest(project, testId, vf) }
             ?: notFound("no test '$testId' in the project; ids: 'tests/test_x.py::test_y', 'pkg.Class#method', 'pkg.Class'")
-        val settings = Ide.read { ConfigurationContext(element).configuration }
+        val settings = Ide.smartRead(project) { ConfigurationContext(element).configuration }
             ?: unsupported("no run configuration producer of this IDE can run '$testId' as a test")
-        Ide.onEdt { RunManager.getInstance(project).setTemporaryConfiguration(settings) }
+        // A model change: never inside someone else's modal dialog.
+        Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).setTemporaryConfiguration(settings) }
         val launch = JsonArgs(
             mapOf(
                 "configuration" to settings.name,
@@ -51,7 +62,7 @@ internal object TestOps {
         session.addSessionListener(object : XDebugSessionListener {
             override fun sessionStopped() {
                 // Listeners run on debugger threads; the RunManager is changed on the EDT.
-                ApplicationManager.getApplication().invokeLater({ RunManager.getInstance(project).removeConfiguration(settings) }, ModalityState.any())
+                ApplicationManager.getApplication().invokeLater({ RunManager.getInstance(project).removeConfiguration(settings) }, ModalityState.nonModal())
             }
         })
         // Stopped before the listener was added (a test that ends at once): remove it now.
@@ -61,32 +72,36 @@ internal object TestOps {
 
     private suspend fun remove(project: Project, settings: RunnerAndConfigurationSettings) {
         try {
-            Ide.onEdt { RunManager.getInstance(project).removeConfiguration(settings) }
+            Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).removeConfiguration(settings) }
         } catch (_: Exception) {
             // Already removed (the user, or the session-stop listener); nothing left to clean.
         }
     }
 
-    /** The test's PSI element: a named element inside the test's file, or the file itself. */
-    private fun findTest(project: Project, testId: String, file: String?): PsiElement? {
-        val (container, member) = when {
-            "::" in testId -> testId.substringBefore("::") to testId.substringAfterLast("::").substringBefore("[")
-            "#" in testId -> testId.substringBefore("#") to testId.substringAfter("#").substringBefore("(")
-            else -> testId to null
-        }
+    private fun split(testId: String): Pair<String, String?> = when {
+        "::" in testId -> testId.substringBefore("::") to testId.substringAfterLast("::").substringBefore("[")
+        "#" in testId -> testId.substringBefore("#") to testId.substringAfter("#").substringBefore("(")
+        else -> testId to null
+    }
+
+    /** The test file's path when the id (or `file`) names one; null for a class name. */
+    private fun testFilePath(project: Project, testId: String, file: String?): String? {
+        val container = split(testId).first
+        return file ?: if ('/' in container || container.endsWith(".py")) "${Ide.projectRoot(project)}/$container" else null
+    }
+
+    /** The test's PSI element (in a read action): a named element inside the test's file, or the file itself. */
+    private fun findTest(project: Project, testId: String, file: VirtualFile?): PsiElement? {
+        val (container, member) = split(testId)
         val psiFile = fileOf(project, container, file) ?: return null
         val wanted = member ?: container.substringAfterLast('.').takeIf { !container.endsWith(".py") } ?: return psiFile
         return PsiTreeUtil.findChildrenOfType(psiFile, PsiNamedElement::class.java).firstOrNull { it.name == wanted }
             ?: if (member == null) psiFile else null
     }
 
-    private fun fileOf(project: Project, container: String, file: String?): PsiFile? {
+    private fun fileOf(project: Project, container: String, file: VirtualFile?): PsiFile? {
         val psi = PsiManager.getInstance(project)
-        val path = file ?: if ('/' in container || container.endsWith(".py")) "${Ide.projectRoot(project)}/$container" else null
-        if (path != null) {
-            val vf = runCatching { Ide.file(path) }.getOrNull() ?: return null
-            return psi.findFile(vf)
-        }
+        if (file != null) return psi.findFile(file)
         // A class name: its file by name (index lookup, project sources only).
         val simple = container.substringAfterLast('.')
         val scope = GlobalSearchScope.projectScope(project)

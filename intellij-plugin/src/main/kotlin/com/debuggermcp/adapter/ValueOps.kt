@@ -139,7 +139,7 @@ internal object ValueOps {
         } else EvaluationMode.EXPRESSION
         // Side-effect policy is enforced by the core (which only sends side-effecting requests
         // when allowed); the platform evaluator has no side-effect-free mode to ask for.
-        val result = XAsync.evaluate(evaluator, XAsync.expression(text, mode), frame)
+        val result = XAsync.evaluate(evaluator, XAsync.expression(text, mode))
         return node(session, text, result, "local")
     }
 }

@@ -168,4 +168,8 @@ object Wire {
             }
         }
     }
+
+    /** The confirmation dialog's title: the core already names the product ("Debugger MCP: start a debug session"). */
+    fun confirmTitle(title: String): String =
+        if (title.startsWith("Debugger MCP")) title else "Debugger MCP: $title"
 }

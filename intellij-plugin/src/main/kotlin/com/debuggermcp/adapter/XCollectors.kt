@@ -41,7 +41,11 @@ internal object XAsync {
      */
     private class ChildrenNode(val batches: ChildBatches<Any>) : XCompositeNode {
         override fun addChildren(children: XValueChildrenList, last: Boolean) {
-            val items = ArrayList<Any>(children.size() + children.topGroups.size + children.bottomGroups.size)
+            val items = ArrayList<Any>(children.topValues.size + children.size() + children.topGroups.size + children.bottomGroups.size)
+            // The Variables view's order (XValueContainerNode.addChildren, platform/xdebugger-impl/
+            // src/com/intellij/xdebugger/impl/ui/tree/nodes/XValueContainerNode.java, file id
+            // 8341497013): top values, then top groups, then the values, then bottom groups.
+            for (v in children.topValues) items.add(v.name to v)
             items.addAll(children.topGroups)
             for (i in 0 until children.size()) items.add(children.getName(i) to children.getValue(i))
             items.addAll(children.bottomGroups)
@@ -167,14 +171,23 @@ internal object XAsync {
         }
     }
 
-    /** Frames of [stack] from the top until [count] frames or the bottom; `second` = bottom reached. */
+    /**
+     * Frames of [stack] from the top until [count] frames or the bottom; `second` = bottom reached.
+     *
+     * Starts at index 0 like the Frames view (XFramesView.StackFramesListBuilder.start():
+     * `computeStackFrames(myNextFrameIndex = 0, this)`, platform/xdebugger-impl/src/com/intellij/
+     * xdebugger/impl/frame/XFramesView.java, file id 5955924087) and XDebuggerUtilImpl.logStack
+     * (file id 3484933869). Never `getTopFrame()`: JavaExecutionStack asserts "Top frame must be
+     * already calculated here" unless `initTopFrame()` ran, which only the suspend context's active
+     * stack gets (SuspendContextImpl.initExecutionStacks; stacks of computeExecutionStacks come
+     * from JavaExecutionStack.create without it: java/debugger/impl/src/com/intellij/debugger/
+     * engine/SuspendContextImpl.java, file id 3572538213; JavaExecutionStack.java @0243ea07).
+     */
     suspend fun frames(stack: XExecutionStack, count: Int, timeoutMs: Long): Pair<List<XStackFrame>, Boolean> {
-        val top = stack.topFrame ?: return emptyList<XStackFrame>() to true
-        if (count <= 1) return listOf(top) to false
+        if (count <= 0) return emptyList<XStackFrame>() to false
         val done = CompletableDeferred<Boolean>()
         val acc = ArrayList<XStackFrame>()
-        acc.add(top)
-        var obsolete = false
+        val obsolete = java.util.concurrent.atomic.AtomicBoolean(false)
         val container = object : XExecutionStack.XStackFrameContainer {
             override fun addStackFrames(stackFrames: List<XStackFrame>, last: Boolean) {
                 val enough = synchronized(acc) {
@@ -186,12 +199,15 @@ internal object XAsync {
             override fun errorOccurred(errorMessage: String) {
                 done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
             }
-            override fun isObsolete(): Boolean = obsolete
+            override fun isObsolete(): Boolean = obsolete.get()
         }
-        // Index 1 is the frame below the top frame, which we already have (as the Frames view does).
-        Ide.onEdt { stack.computeStackFrames(1, container) }
-        val bottom = withTimeoutOrNull(timeoutMs) { done.await() }
-        obsolete = true
+        Ide.onEdt { stack.computeStackFrames(0, container) }
+        val bottom = try {
+            withTimeoutOrNull(timeoutMs) { done.await() }
+        } finally {
+            // Java's AppendFrameCommand stops scheduling frames once the container is obsolete.
+            obsolete.set(true)
+        }
         return synchronized(acc) { acc.toList() } to (bottom ?: false)
     }
 
@@ -210,7 +226,7 @@ internal object XAsync {
     fun expression(text: String, mode: EvaluationMode): XExpression =
         XDebuggerUtil.getInstance().createExpression(text, null, null, mode)
 
-    suspend fun evaluate(evaluator: XDebuggerEvaluator, expression: XExpression, frame: XStackFrame): XValue {
+    suspend fun evaluate(evaluator: XDebuggerEvaluator, expression: XExpression): XValue {
         val done = CompletableDeferred<XValue>()
         val callback = object : XDebuggerEvaluator.XEvaluationCallback {
             override fun evaluated(result: XValue) { done.complete(result) }
@@ -218,7 +234,11 @@ internal object XAsync {
                 done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
             }
         }
-        Ide.onEdt { evaluator.evaluate(expression, callback, frame.sourcePosition) }
+        // As the Evaluate dialog (XDebuggerEvaluationDialog.startEvaluation, platform/xdebugger-impl/
+        // src/com/intellij/xdebugger/impl/evaluate/XDebuggerEvaluationDialog.java, file id 275328596):
+        // the frame's evaluator, no expression position (that is for text picked in an editor; the
+        // evaluator takes its context from its own frame).
+        Ide.onEdt { evaluator.evaluate(expression, callback, null) }
         return done.await()
     }
 

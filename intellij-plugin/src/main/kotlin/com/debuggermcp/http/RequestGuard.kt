@@ -10,8 +10,10 @@ import java.net.URI
  * types) so it is unit-tested here.
  *
  * What clients must send (docs/PLUGIN_VERIFICATION.md repeats it):
- * - `Host: 127.0.0.1:<port>` or `localhost:<port>` / `[::1]:<port>`, with the port the IDE
- *   actually serves on (63342 unless it was busy);
+ * - `Host: 127.0.0.1:<port>` or `localhost:<port>`, with the port the IDE actually serves on
+ *   (63342 unless it was busy). The built-in server listens on IPv4 loopback only
+ *   (BuiltInServer.bind: `bootstrap.bind(NetUtils.getLoopbackAddress(), port)`, file id
+ *   4844329711), so `[::1]` is never reached; a `[::1]` Host header is still accepted;
  * - no `Origin`, or a loopback Origin with that same port (a page the IDE itself serves);
  * - for POST/DELETE, either no browser User-Agent (`Mozilla/5.0 ...`) or an Origin: the IDE
  *   drops browser-looking writes without Origin before our handler sees them (404).
@@ -27,7 +29,7 @@ object RequestGuard {
         val (hostName, hostPort) = splitAuthority(host.trim(), defaultPort = 80)
             ?: return Rejection(400, "Host '$host' is not a valid host[:port]")
         if (hostName.lowercase() !in LOOPBACK) {
-            return Rejection(403, "Host '$host' is not allowed: use 127.0.0.1:$serverPort, localhost:$serverPort or [::1]:$serverPort (DNS rebinding protection)")
+            return Rejection(403, "Host '$host' is not allowed: use 127.0.0.1:$serverPort or localhost:$serverPort (DNS rebinding protection)")
         }
         if (hostPort != serverPort) {
             return Rejection(403, "Host '$host' names port $hostPort, but this server listens on $serverPort")

@@ -1,4 +1,18 @@
 package com.intellij.openapi.application
 
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.util.Computable
+
+// Stub bodies, for the JUnit fakes only: the real functions suspend until the read lock is free
+// (smartReadAction also until indexing is over) and run the action on a background thread; here
+// they run it through the installed Application's runReadAction, which FakeApplication tracks.
+// Waiting for smart mode is not modelled (no DumbService stub): only a real IDE shows it.
+// threading: bgt coroutines.kt: suspends until the read lock is free; not on the EDT (unverified against the file)
 // intellij-community: platform/core-api/src/com/intellij/openapi/application/coroutines.kt
-suspend fun <T> readAction(action: () -> T): T = throw UnsupportedOperationException("stub")
+suspend fun <T> readAction(action: () -> T): T =
+    ApplicationManager.getApplication().runReadAction(Computable { action() })
+
+// threading: bgt coroutines.kt: suspends until smart mode and the read lock; not on the EDT (unverified against the file)
+// intellij-community: platform/core-api/src/com/intellij/openapi/application/coroutines.kt
+suspend fun <T> smartReadAction(project: Project, action: () -> T): T =
+    ApplicationManager.getApplication().runReadAction(Computable { action() })

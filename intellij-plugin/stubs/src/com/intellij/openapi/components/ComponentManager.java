@@ -8,5 +8,6 @@ import org.jetbrains.annotations.NotNull;
 public interface ComponentManager extends Disposable {
   @NotNull MessageBus getMessageBus();
   boolean isDisposed();
+  // threading: any ComponentManager.java: service lookup, thread-safe (unverified)
   <T> T getService(@NotNull Class<T> serviceClass);
 }

@@ -4,5 +4,8 @@ package com.intellij.openapi.vfs;
 // intermediate class adds nothing this plugin uses, so the stub extends VirtualFileSystem directly.
 // intellij-community: platform/analysis-api/src/com/intellij/openapi/vfs/LocalFileSystem.java
 public abstract class LocalFileSystem extends VirtualFileSystem {
-  public static LocalFileSystem getInstance() { throw new UnsupportedOperationException("stub"); }
+  // The real one asks VirtualFileManager (an application service) for the "file" file system; the
+  // stub asks the application for a LocalFileSystem service directly so the JUnit fakes can supply one.
+  // threading: any LocalFileSystem.java (unverified)
+  public static LocalFileSystem getInstance() { return com.intellij.openapi.application.ApplicationManager.getApplication().getService(LocalFileSystem.class); }
 }

@@ -9,7 +9,9 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/evaluation/XDebuggerEvaluator.java
 public abstract class XDebuggerEvaluator {
+  // threading: edt unverified: XDebuggerEvaluator.java not read for a rule; the Evaluate dialog calls it on the EDT (XDebuggerEvaluationDialog.java, file id 275328596) and so does the adapter
   public void evaluate(@NotNull XExpression expression, @NotNull XEvaluationCallback callback, @Nullable XSourcePosition expressionPosition) { }
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/evaluation/XDebuggerEvaluator.java: a getter/value call with no threading rule known (unverified)
   public boolean isCodeFragmentEvaluationSupported() { return true; }
 
   // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/evaluation/XDebuggerEvaluator.java

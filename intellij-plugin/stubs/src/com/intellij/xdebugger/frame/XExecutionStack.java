@@ -8,9 +8,12 @@ import java.util.List;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XExecutionStack.java
 public abstract class XExecutionStack {
-  protected XExecutionStack(@NotNull String displayName) { }
-  public final @NotNull String getDisplayName() { throw new UnsupportedOperationException("stub"); }
+  private final String myDisplayName;
+  protected XExecutionStack(@NotNull String displayName) { myDisplayName = displayName; }
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XExecutionStack.java: a getter/value call with no threading rule known (unverified)
+  public final @NotNull String getDisplayName() { return myDisplayName; }
   public abstract @Nullable XStackFrame getTopFrame();
+  // threading: edt XExecutionStack.java (file id 89135184): "called from the Event Dispatch Thread so it should return quickly"; the Frames view calls it there (XFramesView.java, file id 5955924087)
   public abstract void computeStackFrames(int firstFrameIndex, XStackFrameContainer container);
 
   // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XExecutionStack.java

@@ -8,8 +8,12 @@ import java.util.List;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XSuspendContext.java
 public abstract class XSuspendContext {
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XSuspendContext.java: a getter/value call with no threading rule known (unverified)
   public @Nullable XExecutionStack getActiveExecutionStack() { return null; }
-  public XExecutionStack @NotNull [] getExecutionStacks() { throw new UnsupportedOperationException("stub"); }
+  // The real default: no stacks known synchronously.
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XSuspendContext.java: a getter/value call with no threading rule known (unverified)
+  public XExecutionStack @NotNull [] getExecutionStacks() { return new XExecutionStack[0]; }
+  // threading: edt unverified: XSuspendContext.java states no rule we read; the Frames view calls it on the EDT (XFramesView.java, file id 5955924087) and so does the adapter
   public void computeExecutionStacks(XExecutionStackContainer container) { }
 
   // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XSuspendContext.java

@@ -7,8 +7,12 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java
 public abstract class XValue extends XValueContainer {
+  // threading: edt XValue.java (file id 3804048130): "called from the Event Dispatch thread so it should return quickly"
   public abstract void computePresentation(@NotNull XValueNode node, @NotNull XValuePlace place);
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java: a getter/value call with no threading rule known (unverified)
   public @Nullable String getEvaluationExpression() { return null; }
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java: a getter/value call with no threading rule known (unverified)
   public @NotNull Promise<XExpression> calculateEvaluationExpression() { throw new UnsupportedOperationException("stub"); }
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java: a getter/value call with no threading rule known (unverified)
   public @Nullable XValueModifier getModifier() { return null; }
 }

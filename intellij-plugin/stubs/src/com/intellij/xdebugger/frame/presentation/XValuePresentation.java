@@ -6,7 +6,9 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/presentation/XValuePresentation.java
 public abstract class XValuePresentation {
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/presentation/XValuePresentation.java: a getter/value call with no threading rule known (unverified)
   public abstract void renderValue(@NotNull XValueTextRenderer renderer);
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/presentation/XValuePresentation.java: a getter/value call with no threading rule known (unverified)
   public @Nullable String getType() { return null; }
 
   // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/presentation/XValuePresentation.java

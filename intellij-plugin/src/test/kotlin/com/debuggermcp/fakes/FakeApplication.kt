@@ -1,0 +1,118 @@
+package com.debuggermcp.fakes
+
+import com.intellij.openapi.application.Application
+import com.intellij.openapi.application.ApplicationManager
+import com.intellij.openapi.application.ModalityState
+import com.intellij.openapi.util.Computable
+import com.intellij.util.messages.MessageBus
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.ExecutorService
+import java.util.concurrent.Executors
+import java.util.concurrent.Future
+import java.util.concurrent.TimeUnit
+
+/**
+ * The Application the adapter sees in the JUnit tests: one EDT thread, read and write actions
+ * tracked per thread, application services by class, and a list of threading-contract
+ * violations. Fakes call [requireEdt], [requireRead], [requireWrite], [requireBackground] and
+ * [requireNoReadLock] where the real implementation carries `@RequiresEdt`, `@RequiresReadLock`,
+ * `@RequiresWriteLock`, `@RequiresBackgroundThread` or a documented rule (each call cites it);
+ * a violation is recorded (and thrown) so a test fails even when the adapter swallows the
+ * exception. Installed with ApplicationManager.setApplication, as the platform's own tests do.
+ *
+ * Rules taken from the platform (threading model of 2025.x):
+ * - `invokeLater` runnables run on the EDT under the write-intent lock, which allows reads there.
+ * - write actions run only on the EDT (ApplicationImpl.runWriteAction asserts the write thread).
+ * - read actions may run on any thread; on the EDT they are implied.
+ */
+class FakeApplication : Application {
+    @Volatile private var edtThread: Thread? = null
+    private val edt: ExecutorService = Executors.newSingleThreadExecutor { r ->
+        Thread(r, "fake-EDT").also { it.isDaemon = true; edtThread = it }
+    }
+    private val pool = Executors.newCachedThreadPool { r -> Thread(r, "fake-pool").also { it.isDaemon = true } }
+    private val readDepth = ThreadLocal.withInitial { 0 }
+    @Volatile private var writeDepth = 0
+
+    val services = ConcurrentHashMap<Class<*>, Any>()
+    val violations = CopyOnWriteArrayList<String>()
+
+    /** Modality of every invokeLater, with a label of what ran (see [label]). */
+    val invocations = CopyOnWriteArrayList<Pair<String, String>>()
+
+    /** What the next invokeLater runnable is (set by fakes that care); reset after each. */
+    @Volatile var label: String = ""
+
+    fun isEdt(): Boolean = Thread.currentThread() === edtThread
+    fun holdsReadLock(): Boolean = readDepth.get() > 0 || isEdt()
+    fun holdsExplicitReadAction(): Boolean = readDepth.get() > 0
+
+    private fun violation(text: String): Nothing {
+        violations += text
+        throw IllegalStateException("threading contract: $text")
+    }
+
+    private fun where() = Thread.currentThread().name
+
+    fun requireEdt(api: String) { if (!isEdt()) violation("$api needs the EDT, called on ${where()}") }
+    fun requireRead(api: String) { if (!holdsReadLock()) violation("$api needs a read action, called on ${where()} without one") }
+    fun requireWrite(api: String) { if (writeDepth == 0 || !isEdt()) violation("$api needs a write action, called on ${where()} without one") }
+    fun requireBackground(api: String) { if (isEdt()) violation("$api must not run on the EDT") }
+    fun requireNoReadLock(api: String) { if (holdsExplicitReadAction()) violation("$api must not run inside a read action (${where()})") }
+
+    override fun <T> runReadAction(computation: Computable<T>): T {
+        readDepth.set(readDepth.get() + 1)
+        try {
+            return computation.compute()
+        } finally {
+            readDepth.set(readDepth.get() - 1)
+        }
+    }
+
+    override fun <T> runWriteAction(computation: Computable<T>): T {
+        if (!isEdt()) violation("runWriteAction off the EDT (${where()})")
+        writeDepth++
+        try {
+            return runReadAction(computation)
+        } finally {
+            writeDepth--
+        }
+    }
+
+    override fun invokeLater(runnable: Runnable, state: ModalityState) {
+        invocations += state.toString() to label
+        label = ""
+        edt.execute {
+            try {
+                runnable.run()
+            } catch (t: Throwable) {
+                if (t !is IllegalStateException || t.message?.startsWith("threading contract") != true) {
+                    violations += "uncaught on the EDT: $t"
+                }
+            }
+        }
+    }
+
+    override fun executeOnPooledThread(action: Runnable): Future<*> = pool.submit(action)
+
+    override fun getMessageBus(): MessageBus = throw UnsupportedOperationException("no message bus in the fake application")
+    override fun isDisposed(): Boolean = false
+
+    @Suppress("UNCHECKED_CAST")
+    override fun <T> getService(serviceClass: Class<T>): T =
+        (services[serviceClass] ?: throw IllegalStateException("no fake service ${serviceClass.name}")) as T
+
+    override fun dispose() {
+        edt.shutdownNow()
+        pool.shutdownNow()
+        edt.awaitTermination(1, TimeUnit.SECONDS)
+    }
+
+    companion object {
+        /** The installed fake, for fakes that check a contract of the API they stand in for. */
+        fun current(): FakeApplication = ApplicationManager.getApplication() as FakeApplication
+
+        fun install(): FakeApplication = FakeApplication().also { ApplicationManager.setApplication(it, it) }
+    }
+}

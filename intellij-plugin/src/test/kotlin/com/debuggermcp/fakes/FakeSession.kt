@@ -1,0 +1,88 @@
+package com.debuggermcp.fakes
+
+import com.intellij.execution.configurations.RunProfile
+import com.intellij.execution.runners.ExecutionEnvironment
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.roots.ProjectFileIndex
+import com.intellij.openapi.vfs.VirtualFile
+import com.intellij.util.messages.MessageBus
+import com.intellij.xdebugger.XDebugProcess
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebugSessionListener
+import com.intellij.xdebugger.XSourcePosition
+import com.intellij.xdebugger.frame.XExecutionStack
+import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XSuspendContext
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.CopyOnWriteArrayList
+
+/** A project whose services are fakes (XDebuggerManager, ProjectFileIndex, PsiManager ...). */
+class FakeProject(private val base: String = "/work/project") : Project {
+    val services = ConcurrentHashMap<Class<*>, Any>()
+
+    init {
+        // Project sources are under the base path; anything else (the JDK) is library code.
+        services[ProjectFileIndex::class.java] = object : ProjectFileIndex {
+            override fun isInContent(file: VirtualFile): Boolean = file.path.startsWith("$base/")
+        }
+    }
+
+    override fun getName(): String = "project"
+    override fun getBasePath(): String = base
+    override fun getMessageBus(): MessageBus = throw UnsupportedOperationException("no message bus in the fake project")
+    override fun isDisposed(): Boolean = false
+    @Suppress("UNCHECKED_CAST")
+    override fun <T> getService(serviceClass: Class<T>): T =
+        (services[serviceClass] ?: throw IllegalStateException("no fake project service ${serviceClass.name}")) as T
+    override fun dispose() {}
+}
+
+/**
+ * A paused XDebugSession (XDebugSessionImpl's observable behaviour for the calls the adapter
+ * makes): the current frame starts as the active stack's top frame, and `setCurrentStackFrame`
+ * switches it. Commands are recorded with the thread they ran on: the platform's own actions
+ * (XDebuggerActionBase → the session's methods; XFramesView.processFrameSelection) call them on
+ * the EDT, and the adapter must too.
+ */
+class FakeSession(
+    private val project: Project,
+    private val app: FakeApplication,
+    @Volatile private var context: XSuspendContext?,
+) : XDebugSession {
+    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null)
+
+    val commands = CopyOnWriteArrayList<Command>()
+    @Volatile private var current: XStackFrame? = context?.activeExecutionStack?.topFrame
+
+    private fun command(c: Command) {
+        app.requireEdt("XDebugSession.${c.name}")
+        commands += c
+    }
+
+    override fun getProject(): Project = project
+    override fun getDebugProcess(): XDebugProcess = throw UnsupportedOperationException("no debug process in the fake session")
+    override fun isSuspended(): Boolean = context != null
+    override fun isPaused(): Boolean = context != null
+    override fun isStopped(): Boolean = false
+    override fun getCurrentStackFrame(): XStackFrame? = current
+    override fun getSuspendContext(): XSuspendContext? = context
+    override fun getCurrentPosition(): XSourcePosition? = current?.sourcePosition
+    override fun getTopFramePosition(): XSourcePosition? = context?.activeExecutionStack?.topFrame?.sourcePosition
+    override fun stepOver(ignoreBreakpoints: Boolean) = command(Command("stepOver"))
+    override fun stepInto() = command(Command("stepInto"))
+    override fun stepOut() = command(Command("stepOut"))
+    override fun forceStepInto() = command(Command("forceStepInto"))
+    override fun runToPosition(position: XSourcePosition, ignoreBreakpoints: Boolean) = command(Command("runToPosition"))
+    override fun pause() = command(Command("pause"))
+    override fun resume() = command(Command("resume"))
+    override fun setCurrentStackFrame(executionStack: XExecutionStack, frame: XStackFrame, isTopFrame: Boolean) {
+        command(Command("setCurrentStackFrame", executionStack, frame, isTopFrame))
+        current = frame
+    }
+    override fun stop() = command(Command("stop"))
+    override fun addSessionListener(listener: XDebugSessionListener) {}
+    override fun removeSessionListener(listener: XDebugSessionListener) {}
+    override fun getSessionName(): String = "Main"
+    override fun getRunProfile(): RunProfile? = null
+    override fun getExecutionEnvironment(): ExecutionEnvironment? = null
+}

@@ -1,0 +1,233 @@
+package com.debuggermcp.fakes
+
+import com.intellij.ui.ColoredTextContainer
+import com.intellij.ui.SimpleTextAttributes
+import com.intellij.xdebugger.XSourcePosition
+import com.intellij.xdebugger.frame.XCompositeNode
+import com.intellij.xdebugger.frame.XExecutionStack
+import com.intellij.xdebugger.frame.XNamedValue
+import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XSuspendContext
+import com.intellij.xdebugger.frame.XValueChildrenList
+import com.intellij.xdebugger.frame.XValueNode
+import com.intellij.xdebugger.frame.XValuePlace
+import com.intellij.xdebugger.XExpression
+import com.intellij.openapi.vfs.VirtualFile
+import org.jetbrains.concurrency.Promise
+import java.util.concurrent.ExecutorService
+import java.util.concurrent.Executors
+import java.util.function.Consumer
+
+/*
+ * Fakes of the Java debugger (intellij-community java/debugger/impl) that behave like its
+ * implementations, not like the XDebugger interfaces. Sources read:
+ *  - JavaExecutionStack.java: @0243ea077640b033a5e569669041f24217f73d9a (path java/debugger/impl/
+ *    src/com/intellij/debugger/engine/JavaExecutionStack.java) and the 2025 version, file id
+ *    3259241851 (JavaExecutionStack.create, myTopFramesReady).
+ *  - SuspendContextImpl.java: file id 3572538213 (initExecutionStacks, computeExecutionStacks).
+ *  - XValueContainerNode.java: file id 8341497013 (top values shown first).
+ *  - DevKit's IDE-state frame extension, file id 18026860601 (a top value added to a Java frame's children).
+ * Everything the debugger computes is delivered from its own thread (the DebuggerManagerThread),
+ * never from the caller's.
+ */
+
+/** One debugger manager thread, as DebuggerManagerThreadImpl: commands run one after another. */
+class DebuggerThread : AutoCloseable {
+    val executor: ExecutorService = Executors.newSingleThreadExecutor { r -> Thread(r, "fake-DebuggerManagerThread").also { it.isDaemon = true } }
+    fun schedule(command: () -> Unit) = executor.execute(command)
+    override fun close() { executor.shutdownNow() }
+}
+
+class FakeFile(private val path: String) : VirtualFile() {
+    override fun getPath(): String = path
+    override fun getUrl(): String = "file://$path"
+    override fun isDirectory(): Boolean = false
+    override fun toString() = path
+}
+
+class FakePosition(private val file: VirtualFile, private val line: Int) : XSourcePosition {
+    override fun getLine(): Int = line
+    override fun getOffset(): Int = 0
+    override fun getFile(): VirtualFile = file
+}
+
+/** A value whose presentation, like JavaValue's, is computed on the debugger thread. */
+class FakeValue(name: String, val type: String, val text: String, private val debugger: DebuggerThread) : XNamedValue(name) {
+    override fun computePresentation(node: XValueNode, place: XValuePlace) {
+        FakeApplication.current().requireEdt("XValue.computePresentation (XValue.java, file id 3804048130)")
+        debugger.schedule { node.setPresentation(null, type, text, false) }
+    }
+
+    override fun calculateEvaluationExpression(): Promise<XExpression> = ResolvedPromise(null)
+}
+
+/** An already-resolved promise (the stub interface has only the three callbacks the adapter uses). */
+class ResolvedPromise<T>(private val value: T?) : Promise<T> {
+    override fun onSuccess(handler: Consumer<in T>): Promise<T> = this.also { if (value != null) handler.accept(value) }
+    override fun onError(rejected: Consumer<in Throwable>): Promise<T> = this
+    override fun onProcessed(processed: Consumer<in T?>): Promise<T> = this.also { processed.accept(value) }
+}
+
+/**
+ * A Java frame: text as JavaStackFrame renders it (`method:line, Class (package)`), children
+ * computed on the debugger thread in two batches: a first batch holding only a top value (as
+ * DevKit's IDE-state extension adds, last = false), then the locals (last = true).
+ */
+class FakeFrame(
+    val method: String,
+    val cls: String,
+    val pkg: String,
+    val file: VirtualFile,
+    val line: Int,
+    private val debugger: DebuggerThread,
+    val topValues: List<FakeValue> = emptyList(),
+    val locals: List<FakeValue> = emptyList(),
+) : XStackFrame() {
+    override fun getSourcePosition(): XSourcePosition = FakePosition(file, line)
+
+    override fun customizePresentation(component: ColoredTextContainer) {
+        component.append("$method:${line + 1}, $cls ($pkg)", SimpleTextAttributes(0, null))
+    }
+
+    override fun computeChildren(node: XCompositeNode) {
+        FakeApplication.current().requireEdt("XValueContainer.computeChildren (XValueContainer.java, file id 3887467913)")
+        debugger.schedule {
+            if (topValues.isNotEmpty()) {
+                val top = XValueChildrenList()
+                topValues.forEach { top.addTopValue(it) }
+                node.addChildren(top, false)
+            }
+            val rest = XValueChildrenList()
+            locals.forEach { rest.add(it.name, it) }
+            node.addChildren(rest, true)
+        }
+    }
+
+    override fun toString() = "$method:${line + 1}"
+}
+
+/** A debuggee thread: its name and frames, top first. */
+class FakeThread(val name: String, val uniqueId: Long, val frames: List<FakeFrame>)
+
+/**
+ * JavaExecutionStack: display name with the thread status (calcRepresentation), equal per thread
+ * (equals/hashCode compare the thread proxy), `getTopFrame()` asserting "Top frame must be
+ * already calculated here" until `initTopFrame()` or a `computeStackFrames` from index 0 computed
+ * it, and frames appended one per command on the debugger thread (AppendFrameCommand: a batch of
+ * one frame with last = false each, then an empty batch with last = true; `firstFrameIndex > 0`
+ * skips the top frame).
+ */
+class JavaLikeStack(val thread: FakeThread, private val debugger: DebuggerThread) :
+    XExecutionStack("\"${thread.name}\"@${thread.uniqueId} in group \"main\": RUNNING") {
+    @Volatile private var topFrameReady = false
+    @Volatile private var topFrame: XStackFrame? = null
+
+    /** SuspendContextImpl.initExecutionStacks calls this on the active stack only. */
+    fun initTopFrame() {
+        topFrame = thread.frames.firstOrNull()
+        topFrameReady = true
+    }
+
+    override fun getTopFrame(): XStackFrame? {
+        if (!topFrameReady) throw AssertionError("Top frame must be already calculated here")
+        return topFrame
+    }
+
+    override fun computeStackFrames(firstFrameIndex: Int, container: XStackFrameContainer) {
+        FakeApplication.current().requireEdt("XExecutionStack.computeStackFrames (XExecutionStack.java, file id 89135184)")
+        if (container.isObsolete) return
+        debugger.schedule {
+            val frames = thread.frames.iterator()
+            var added = 0
+            if (frames.hasNext() && firstFrameIndex > 0) {
+                frames.next()
+                added++
+            }
+            append(frames, container, added, firstFrameIndex)
+        }
+    }
+
+    private fun append(frames: Iterator<FakeFrame>, container: XStackFrameContainer, added: Int, skip: Int) {
+        debugger.schedule {
+            if (container.isObsolete) return@schedule
+            if (!frames.hasNext()) {
+                container.addStackFrames(emptyList(), true)
+                return@schedule
+            }
+            val frame = frames.next()
+            if (added == 0 && !topFrameReady) {
+                topFrame = frame
+                topFrameReady = true
+            }
+            if (added + 1 > skip) container.addStackFrames(listOf(frame), false)
+            append(frames, container, added + 1, skip)
+        }
+    }
+
+    override fun equals(other: Any?): Boolean = other is JavaLikeStack && other.thread === thread
+    override fun hashCode(): Int = System.identityHashCode(thread)
+}
+
+/**
+ * SuspendContextImpl: the active stack is made once, with its top frame initialised
+ * (initExecutionStacks); `computeExecutionStacks` makes FRESH stacks on every call
+ * (JavaExecutionStack.create, no initTopFrame) on the debugger thread, paused threads first
+ * (last = false), then all the others (last = true).
+ */
+class JavaLikeSuspendContext(
+    private val threads: List<FakeThread>,
+    pausedThread: FakeThread,
+    private val debugger: DebuggerThread,
+) : XSuspendContext() {
+    private val paused = pausedThread
+    private val active = JavaLikeStack(pausedThread, debugger).also { it.initTopFrame() }
+    var computeCalls = 0
+
+    override fun getActiveExecutionStack(): XExecutionStack = active
+
+    override fun computeExecutionStacks(container: XExecutionStackContainer) {
+        FakeApplication.current().requireEdt("XSuspendContext.computeExecutionStacks (as the Frames view calls it)")
+        computeCalls++
+        debugger.schedule {
+            container.addExecutionStack(listOf(JavaLikeStack(paused, debugger)), false)
+            debugger.schedule {
+                if (!container.isObsolete) {
+                    container.addExecutionStack(threads.filter { it !== paused }.sortedBy { it.name }.map { JavaLikeStack(it, debugger) }, true)
+                }
+            }
+        }
+    }
+}
+
+/**
+ * PyExecutionStack (python/src/com/jetbrains/python/debugger/PyExecutionStack.java, file id
+ * 12436695263): named after the thread, equal per thread info, `getTopFrame()` computed lazily
+ * (never asserts), and `computeStackFrames(first, …)` delivering every frame from `first` on in
+ * ONE batch with last = true, from a pooled thread (`executeOnPooledThread`).
+ */
+class PyLikeStack(val thread: FakeThread, private val pool: java.util.concurrent.ExecutorService) : XExecutionStack(thread.name) {
+    override fun getTopFrame(): XStackFrame? = thread.frames.firstOrNull()
+
+    override fun computeStackFrames(firstFrameIndex: Int, container: XStackFrameContainer) {
+        pool.execute {
+            val frames = thread.frames
+            if (firstFrameIndex <= frames.size && !container.isObsolete) {
+                container.addStackFrames(frames.subList(firstFrameIndex, frames.size), true)
+            } else {
+                container.addStackFrames(emptyList(), true)
+            }
+        }
+    }
+
+    override fun equals(other: Any?): Boolean = other is PyLikeStack && other.thread === thread
+    override fun hashCode(): Int = System.identityHashCode(thread)
+}
+
+/** PyDebugProcess's suspend context: an active stack, and fresh stacks for every compute. */
+class PyLikeSuspendContext(private val threads: List<FakeThread>, paused: FakeThread, private val pool: java.util.concurrent.ExecutorService) : XSuspendContext() {
+    private val active = PyLikeStack(paused, pool)
+    override fun getActiveExecutionStack(): XExecutionStack = active
+    override fun computeExecutionStacks(container: XExecutionStackContainer) {
+        pool.execute { container.addExecutionStack(threads.map { PyLikeStack(it, pool) }, true) }
+    }
+}
