@@ -4,6 +4,7 @@
 # `debugger-mcp install` each CLI's own `mcp list` shows the server; Claude Code's and Gemini's
 # health checks connect to a running `debugger-mcp serve` that requires the installed token, and
 # fail against the same server once the token is wrong (so the check is real).
+# The debugging subagent (Claude Code) and skill (Gemini CLI) show in the CLIs' own lists.
 # Then `debugger-mcp install --uninstall` and the server is gone from each list.
 # Usage: tests/agents/run.sh   (needs DEBUGGER_MCP_BIN or target/debug/debugger-mcp)
 set -uo pipefail
@@ -71,6 +72,13 @@ echo "$out" | grep -E "^debugger-mcp +$URL" | grep -q enabled && ok "codex mcp l
 out=$(timeout 120 gemini mcp list 2>&1)
 echo "$out" | grep -q "debugger-mcp: $URL (http) - Connected" && ok "gemini mcp list: connected" || { bad "gemini mcp list"; echo "$out"; }
 
+# The debugging subagent / skill (issue 15): each CLI lists it where it can list one.
+out=$(timeout 120 claude --agent no-such-agent -p hi < /dev/null 2>&1)
+echo "$out" | grep -qE "Available agents: .*\bdebugger\b" && ok "claude lists the debugger subagent" || { bad "claude subagent"; echo "$out"; }
+out=$(timeout 120 gemini skills list 2>&1)
+echo "$out" | grep -q "debugger-mcp \[Enabled\]" && ok "gemini skills list shows the debugging skill" || { bad "gemini skill"; echo "$out"; }
+[ -f "$HOME/.codex/skills/debugger-mcp/SKILL.md" ] && ok "codex skill written (codex has no list command)" || bad "codex skill missing"
+
 # The health checks are real: with another token on the server they fail.
 stop_server
 start_server --listen "$PORT_ADDR" --token not-the-installed-one
@@ -86,6 +94,13 @@ cd "$T/proj"
 timeout 120 claude mcp list 2>&1 | grep -q "debugger-mcp" && bad "claude still lists the server" || ok "claude mcp list: gone"
 timeout 120 codex mcp list 2>&1 | grep -q "debugger-mcp" && bad "codex still lists the server" || ok "codex mcp list: gone"
 timeout 120 gemini mcp list 2>&1 | grep -q "debugger-mcp" && bad "gemini still lists the server" || ok "gemini mcp list: gone"
+out=$(timeout 120 claude --agent no-such-agent -p hi < /dev/null 2>&1)
+echo "$out" | grep -qE "Available agents: .*\bdebugger\b" && bad "claude still lists the subagent" || ok "claude: subagent gone"
+timeout 120 gemini skills list 2>&1 | grep -q "debugger-mcp" && bad "gemini still lists the skill" || ok "gemini: skill gone"
+# --no-subagent leaves it out.
+"$BIN" install --no-subagent --agent claude-code --url "$URL" > /dev/null 2>&1
+[ ! -e "$HOME/.claude/agents/debugger.md" ] && ok "install --no-subagent writes no subagent" || bad "--no-subagent wrote one"
+"$BIN" install --uninstall --agent claude-code > /dev/null 2>&1
 
 echo "agents: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

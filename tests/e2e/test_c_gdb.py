@@ -175,7 +175,7 @@ def test_condition_hit_condition_log_message_temporary(c):
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0
     removed = m.ok("remove_breakpoint", {"file_path": "prog.c"})
-    assert sorted(removed["removed"]) == sorted([cond["id"], log["id"], hit["id"]])
+    assert sorted(removed["ids"]) == sorted([cond["id"], log["id"], hit["id"]])
 
 
 def test_stop_on_entry_by_command_and_code_fragment(c):
@@ -252,7 +252,7 @@ def test_run_configuration_sessions_status_and_wait_filter(c):
     assert [(f["method"], f["line"]) for f in st["stack_summary"]] == [("sum_squares", 24)]
     assert var(st["variables"], "i")["value"] == "1"
     assert [l["number"] for l in st["source_context"]["lines"]] == [24]
-    assert m.ok("remove_breakpoint", {"breakpoint_id": b24["id"]})["removed"] == [b24["id"]]
+    assert m.ok("remove_breakpoint", {"breakpoint_id": b24["id"]})["ids"] == [b24["id"]]
     m.ok("resume", {"wait": False})
     w = m.ok("wait_for_pause", {"breakpoint_ids": [b35["id"]], "timeout_ms": LONG})
     assert w["matched"] is True and w["location"] == loc(project, 35, "main")

@@ -104,7 +104,7 @@ def test_unknown_ids(py_careful):
     msg = m.err("toggle_breakpoint", {"breakpoint_id": "b99"})
     assert "unknown breakpoint id 'b99'" in msg
     none = m.ok("remove_breakpoint", {"breakpoint_id": "b99"})
-    assert none["removed"] == [] and "nothing" in none["message"]
+    assert none["removed"] == 0 and none["ids"] == [] and "nothing" in none["message"]
     gone = m.ok("remove_watch", {"watch_id": "w77"})
     assert gone["removed"] is False
     msg = m.err("expand_variable", {"variable_id": "v9999"})

@@ -24,6 +24,12 @@ pub struct Config {
     /// list with every tool's `outputSchema`, for clients that validate `structuredContent`). A
     /// client overrides it per connection with `/debugger-mcp?profile=compact` (or `full`, `typed`).
     pub tool_profile: ToolProfile,
+    /// Whether the debug sessions an MCP client started end when that client's MCP session
+    /// ends (DELETE, or the session expired). Unset: the host decides. `debugger-mcp serve`
+    /// ends them (nobody else sees them; a debuggee left running holds ports and files), the IDE
+    /// keeps them (the user sees them in the Debug tool window and may go on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_sessions_with_client: Option<bool>,
     pub watchdog: WatchdogConfig,
     pub memory: MemoryConfig,
     pub redaction: RedactionConfig,
@@ -183,6 +189,7 @@ impl Default for Config {
             backend_timeout_ms: 10_000,
             launch_timeout_ms: 30_000,
             tool_profile: ToolProfile::Full,
+            end_sessions_with_client: None,
             watchdog: WatchdogConfig::default(),
             memory: MemoryConfig::default(),
             redaction: RedactionConfig::default(),

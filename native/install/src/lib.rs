@@ -14,11 +14,13 @@
 //! written.
 
 pub mod agents;
+pub mod doctor;
 mod edit_json;
 mod edit_toml;
 mod edit_yaml;
 mod fsio;
 pub mod report;
+pub mod subagent;
 pub mod token;
 
 pub use agents::{AGENTS, Agent, AgentId, Format, Val};

@@ -408,3 +408,88 @@ fn ide_report_plan_then_apply() {
     let err = install::report::run_in(&env, request(r#"["emacs"]"#), false).unwrap_err();
     assert!(err.contains("unknown agent 'emacs'"), "{err}");
 }
+
+/// The debugging subagent (issue 15): Claude Code gets a subagent limited to our tools, Codex
+/// and Gemini CLI a skill, each at its documented place; the text matches the golden files;
+/// re-planning an installed one changes nothing; removal takes only a file the installer wrote.
+#[test]
+fn debugging_subagent_and_skills() {
+    use install::subagent::{self, Scope};
+    let home = TempHome::new("subagent");
+    let env = home.env(Os::Linux);
+    let expected = [
+        (
+            AgentId::ClaudeCode,
+            "home/.claude/agents/debugger.md",
+            "subagent-claude-code.md",
+        ),
+        (
+            AgentId::Codex,
+            "home/.codex/skills/debugger-mcp/SKILL.md",
+            "skill-codex.md",
+        ),
+        (
+            AgentId::Gemini,
+            "home/.gemini/skills/debugger-mcp/SKILL.md",
+            "skill-gemini.md",
+        ),
+    ];
+    for (id, path, golden) in expected {
+        let change = subagent::plan(&env, id, "debugger-mcp", Scope::User, true)
+            .expect("has a definition")
+            .unwrap();
+        assert_eq!(rel(&env, &change.path), path);
+        assert_eq!(change.status, Status::Create);
+        change.apply().unwrap();
+        check_golden(golden, &std::fs::read_to_string(&change.path).unwrap());
+        assert_eq!(
+            subagent::plan(&env, id, "debugger-mcp", Scope::User, true)
+                .unwrap()
+                .unwrap()
+                .status,
+            Status::Unchanged
+        );
+    }
+    // Claude Code's subagent may use our tools and nothing else.
+    let text = std::fs::read_to_string(home.0.join("home/.claude/agents/debugger.md")).unwrap();
+    let tools = text
+        .lines()
+        .find_map(|l| l.strip_prefix("tools: "))
+        .unwrap();
+    let names: Vec<&str> = tools.split(", ").collect();
+    assert_eq!(names.len(), subagent::TOOLS.len());
+    assert!(
+        names.iter().all(|n| n.starts_with("mcp__debugger-mcp__")),
+        "{tools}"
+    );
+    // Project scope for Claude Code.
+    let project = subagent::plan(
+        &env,
+        AgentId::ClaudeCode,
+        "debugger-mcp",
+        Scope::Project,
+        true,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        rel(&env, &project.path),
+        "project/.claude/agents/debugger.md"
+    );
+    // Agents without subagents or skills get the rule instead.
+    assert!(subagent::plan(&env, AgentId::Cursor, "debugger-mcp", Scope::User, true).is_none());
+    assert!(subagent::rule_text("debugger-mcp").contains("all_agent_breakpoints"));
+    // Uninstall removes what it wrote, never a file of the user's.
+    assert!(subagent::remove(&env, AgentId::ClaudeCode, Scope::User).unwrap());
+    assert!(!home.0.join("home/.claude/agents/debugger.md").exists());
+    std::fs::write(
+        home.0.join("home/.codex/skills/debugger-mcp/SKILL.md"),
+        "my own skill\n",
+    )
+    .unwrap();
+    assert!(!subagent::remove(&env, AgentId::Codex, Scope::User).unwrap());
+    assert_eq!(
+        std::fs::read_to_string(home.0.join("home/.codex/skills/debugger-mcp/SKILL.md")).unwrap(),
+        "my own skill\n"
+    );
+}

@@ -117,3 +117,33 @@ pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_withdrawDiscove
         })
         .resolve::<ThrowPolicy>()
 }
+
+/// `debugger-mcp doctor`'s report for a project, as JSON (`{"project", "checks": [{"name",
+/// "ok", "detail", "fix"?}]}`), for the tool window: which debuggers work on this machine and the
+/// command that fixes each one that does not. The IDE's own token is reported from its settings.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_doctor<'local>(
+    mut unowned: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    project: JString<'local>,
+) -> JString<'local> {
+    unowned
+        .with_env(|env| -> R<JString<'local>> {
+            let project = std::path::PathBuf::from(jstr(env, &project)?);
+            let token_set = crate::bridge()
+                .ok()
+                .is_some_and(|b| b.engine.config().http.token.is_some_and(|t| !t.is_empty()));
+            let inputs = debugger_mcp_install::doctor::Inputs {
+                discovery_dir: discovery::dir(),
+                servers: discovery::list()
+                    .into_iter()
+                    .map(|r| (r.product, r.url))
+                    .collect(),
+                settings: None,
+                token_set,
+                project,
+            };
+            new_jstring(env, &debugger_mcp_install::doctor::report(&inputs).json())
+        })
+        .resolve::<ThrowPolicy>()
+}

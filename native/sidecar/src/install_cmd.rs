@@ -1,7 +1,15 @@
 //! `debugger-mcp install`: the CLI face of the installer crate (the IDE's button is the other).
 
 use anyhow::{Result, bail};
+use debugger_mcp_install::subagent::{self, Scope};
 use debugger_mcp_install::{self as install, Action, AgentId, Change, Env, Server, Status};
+
+fn kind_name(id: AgentId) -> &'static str {
+    match subagent::kind(id) {
+        Some(subagent::Kind::Subagent) => "debugging subagent",
+        _ => "debugging skill",
+    }
+}
 use std::path::PathBuf;
 
 pub struct Args {
@@ -12,6 +20,8 @@ pub struct Args {
     pub uninstall: bool,
     pub project: Option<PathBuf>,
     pub settings: Option<PathBuf>,
+    pub no_subagent: bool,
+    pub subagent_in_project: bool,
 }
 
 fn home_relative(env: &Env, path: &std::path::Path) -> String {
@@ -84,6 +94,43 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
     }
+    // The debugging subagent (or skill) beside the server entry; a rule for the other agents.
+    let scope = if args.subagent_in_project {
+        Scope::Project
+    } else {
+        Scope::User
+    };
+    let mut rule_for = Vec::new();
+    if action == Action::Install && !args.no_subagent {
+        for &id in &ids {
+            match subagent::plan(&env, id, &server.name, scope, true) {
+                Some(Ok(mut c)) => {
+                    // Not the server entry: no CLI hint or token note for it.
+                    c.agent = None;
+                    changes.push((format!("{id} {}", kind_name(id)), c));
+                }
+                Some(Err(e)) => {
+                    failed += 1;
+                    eprintln!("{id} subagent: error: {e}");
+                }
+                None => rule_for.push(id.to_string()),
+            }
+        }
+    }
+    if action == Action::Uninstall && !args.dry_run {
+        for &id in &ids {
+            for scope in [Scope::User, Scope::Project] {
+                match subagent::remove(&env, id, scope) {
+                    Ok(true) => println!("{id}: removed the {}", kind_name(id)),
+                    Ok(false) => {}
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("{id} subagent: error: {e}");
+                    }
+                }
+            }
+        }
+    }
     let mut out = String::new();
     for (label, change) in &changes {
         let path = home_relative(&env, &change.path);
@@ -125,6 +172,13 @@ pub fn run(args: Args) -> Result<()> {
         {
             out.push_str("  note: .vscode/mcp.json now holds the bearer token; keep it out of version control\n");
         }
+    }
+    if !rule_for.is_empty() {
+        out.push_str(&format!(
+            "\n{} have no subagents or skills: paste this rule into their rules file to get the debugging protocol:\n\n{}",
+            rule_for.join(", "),
+            subagent::rule_text(&server.name)
+        ));
     }
     print!("{out}");
     if action == Action::Install && !args.dry_run && !args.stdio {

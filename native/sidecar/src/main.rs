@@ -3,8 +3,11 @@
 //! ```text
 //! debugger-mcp serve --project DIR [--listen 127.0.0.1:PORT] [--config FILE] [--token TOKEN] [--brave]
 //! debugger-mcp stdio [--project DIR] [--config FILE] [--brave] [--headless]
-//! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall]
+//! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall] [--no-subagent]
+//! debugger-mcp doctor [--project DIR] [--json]
 //! ```
+//! - `doctor` reports which debuggers work for the project and the command that fixes each one
+//!   that does not (debugger_mcp_install::doctor; the IDE's tool window shows the same report).
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
 //!   /debugger-mcp/sse) over the DAP and DBGp (PHP/Xdebug) backends on a loopback port. PORT 0 picks a free port. The
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
@@ -90,6 +93,23 @@ enum Command {
         /// Server settings file that receives the token (default: ~/.config/debugger-mcp/config.toml).
         #[arg(long, value_name = "FILE")]
         settings: Option<PathBuf>,
+        /// Leave out the debugging subagent (Claude Code `.claude/agents/debugger.md`; a skill for
+        /// Codex and Gemini CLI; a rule to paste for the others).
+        #[arg(long)]
+        no_subagent: bool,
+        /// Write the subagent into the project (`--project`) instead of the user's home.
+        #[arg(long)]
+        subagent_in_project: bool,
+    },
+    /// Which debuggers work for the project and, for each that does not, the command that
+    /// fixes it; also the discovery directory, the token and the ports in use.
+    Doctor {
+        /// Project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// MCP on stdin/stdout (logs on stderr): relays to the running IDE / `serve` whose projects
     /// contain the project (found through discovery records); with none, serves headless.
@@ -112,8 +132,52 @@ mod backends;
 mod bridge;
 mod install_cmd;
 
+/// The doctor's report for `project` (default: the current directory), with what this host knows:
+/// discovery records and the user's settings file.
+pub fn doctor(project: Option<PathBuf>) -> debugger_mcp_install::doctor::Report {
+    let project = project
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default();
+    let project = std::fs::canonicalize(&project).unwrap_or(project);
+    let settings = debugger_mcp_install::Env::from_process(project.clone())
+        .ok()
+        .map(|env| debugger_mcp_install::token::settings_path(&env));
+    let token_set = settings
+        .as_deref()
+        .and_then(|p| debugger_mcp_install::token::read(p).ok().flatten())
+        .is_some()
+        || project.join("debugger-mcp.toml").is_file()
+            && Config::load(&project.join("debugger-mcp.toml"))
+                .is_ok_and(|c| c.http.token.is_some());
+    let inputs = debugger_mcp_install::doctor::Inputs {
+        discovery_dir: debugger_mcp_core::discovery::dir(),
+        servers: debugger_mcp_core::discovery::list()
+            .into_iter()
+            .map(|r| (r.product, r.url))
+            .collect(),
+        settings,
+        token_set,
+        project,
+    };
+    debugger_mcp_install::doctor::report(&inputs)
+}
+
 fn main() {
     let cli = Cli::parse();
+    if let Command::Doctor { project, json } = &cli.command {
+        let report = doctor(project.clone());
+        if *json {
+            println!("{}", report.json());
+        } else {
+            print!("{}", report.text());
+        }
+        // Exit 1 when something does not work: scripts can gate on it.
+        std::process::exit(if report.checks.iter().all(|c| c.ok) {
+            0
+        } else {
+            1
+        });
+    }
     if let Command::Install {
         agents,
         url,
@@ -122,10 +186,12 @@ fn main() {
         uninstall,
         project,
         settings,
+        no_subagent,
+        subagent_in_project,
     } = cli.command
     {
         // No runtime needed: the installer only reads and writes files.
-        if let Err(e) = install_cmd::run(install_cmd::Args {
+        let args = install_cmd::Args {
             agents,
             url,
             stdio,
@@ -133,7 +199,10 @@ fn main() {
             uninstall,
             project,
             settings,
-        }) {
+            no_subagent,
+            subagent_in_project,
+        };
+        if let Err(e) = install_cmd::run(args) {
             eprintln!("debugger-mcp: error: {e:#}");
             std::process::exit(2);
         }
@@ -169,7 +238,9 @@ fn main() {
                 headless,
                 brave,
             } => stdio(project, config, headless, brave).await,
-            Command::Install { .. } => unreachable!("handled before the runtime starts"),
+            Command::Install { .. } | Command::Doctor { .. } => {
+                unreachable!("handled before the runtime starts")
+            }
         }
     });
     // Background tasks (adapters' readers, watchers) must not hold the exit.
@@ -267,6 +338,9 @@ fn build(project: &Path, config: Config) -> Result<Host> {
     php.set_connect_timeout(Duration::from_millis(config.php.connect_timeout_ms));
     let backend = Arc::new(backends::Headless { dap, php });
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
+    // Headless, nobody else sees a client's sessions: they end with the client's MCP session
+    // unless the settings keep them (`end_sessions_with_client = false`).
+    engine.set_end_sessions_with_client_default(true);
     Ok(Host { engine, backend })
 }
 
@@ -475,5 +549,28 @@ mod tests {
         assert!(err.contains("non-loopback"), "{err}");
         assert!(parse_listen("192.168.1.5:80").is_err());
         assert!(parse_listen("nonsense").is_err());
+    }
+
+    /// The subagent `install` writes may use exactly the server's tools: a tool added to the
+    /// core must be added to its `tools:` list too.
+    #[tokio::test]
+    async fn the_subagent_lists_every_tool_of_the_server() {
+        let dir = std::env::temp_dir().join(format!("dmcp-sidecar-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let host = build(&dir, Config::default()).unwrap();
+        let mut served: Vec<String> = host
+            .engine
+            .tools()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        let mut listed: Vec<String> = debugger_mcp_install::subagent::TOOLS
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        served.sort();
+        listed.sort();
+        assert_eq!(listed, served);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

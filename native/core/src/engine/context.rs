@@ -37,6 +37,42 @@ pub trait Confirmer: Send + Sync {
 pub struct CallContext {
     /// Present when the client supports MCP elicitation.
     pub confirmer: Option<Arc<dyn Confirmer>>,
+    /// The calling MCP session's record of the debug sessions it started (none for stateless
+    /// requests, which have no session to outlive).
+    pub client: Option<Arc<ClientSessions>>,
+}
+
+/// Debug sessions one MCP session started. Dropped with that MCP session's handler (rmcp drops
+/// the per-session service on DELETE or when the session expires); the engine then ends them if
+/// `end_sessions_with_client` says so.
+pub struct ClientSessions {
+    engine: std::sync::Weak<Engine>,
+    started: std::sync::Mutex<Vec<String>>,
+}
+
+impl ClientSessions {
+    pub fn new(engine: &Arc<Engine>) -> Self {
+        Self {
+            engine: Arc::downgrade(engine),
+            started: std::sync::Mutex::default(),
+        }
+    }
+
+    pub fn started(&self, id: &str) {
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(id.to_string());
+    }
+}
+
+impl Drop for ClientSessions {
+    fn drop(&mut self) {
+        let started = std::mem::take(&mut *self.started.lock().unwrap_or_else(|e| e.into_inner()));
+        if let Some(engine) = self.engine.upgrade() {
+            engine.client_gone(started);
+        }
+    }
 }
 
 pub struct Call<'a> {
@@ -294,7 +330,7 @@ impl<'a> Call<'a> {
 pub fn ended(sid: &str, slot: &SessionSlot) -> ToolError {
     let code = slot
         .exit_code
-        .map(|c| format!(" (exit code {c})"))
+        .map(|c| format!(" ({})", super::signals::describe(c)))
         .unwrap_or_default();
     ToolError(format!(
         "session {sid} has ended{code}; start a new one with start_debug_session"

@@ -2,7 +2,7 @@
 //! go to [`Engine::call_tool`]. Confirmation uses MCP elicitation when the client declared it.
 
 use super::Engine;
-use super::context::{CallContext, Confirmer};
+use super::context::{CallContext, ClientSessions, Confirmer};
 use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
 use rmcp::model::{
@@ -57,15 +57,19 @@ pub struct McpHandler {
     /// Host-specific sentence appended to the instructions (e.g. the stdio bridge saying it
     /// found no IDE and serves headless).
     instructions_note: Option<Arc<str>>,
+    /// Debug sessions this connection (MCP session) started; per connection like `subscriber`.
+    client: Arc<ClientSessions>,
 }
 
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
+        let client = Arc::new(ClientSessions::new(&engine));
         Self {
             engine,
             subscriber: Arc::default(),
             log_level: Arc::new(Mutex::new(None)),
             instructions_note: None,
+            client,
         }
     }
 
@@ -145,6 +149,7 @@ impl Clone for McpHandler {
             subscriber: Arc::default(),
             log_level: Arc::default(),
             instructions_note: self.instructions_note.clone(),
+            client: Arc::new(ClientSessions::new(&self.engine)),
         }
     }
 }
@@ -288,7 +293,10 @@ impl ServerHandler for McpHandler {
         } else {
             None
         };
-        let ctx = CallContext { confirmer };
+        let ctx = CallContext {
+            confirmer,
+            client: (!stateless).then(|| self.client.clone()),
+        };
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let call = self.engine.call_tool(&request.name, args, &ctx);
         let token = context.meta.get_progress_token().filter(|_| !stateless);

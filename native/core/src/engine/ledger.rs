@@ -75,6 +75,23 @@ impl ValueRead {
     ) -> Self {
         Self::new(kind, name, shown.value.as_str(), shown.type_name.clone())
     }
+
+    /// The value and, for a preview, each field it showed as `name.field`: an object whose
+    /// repr does not change (`<Cat object at 0x…>`) still shows its attribute changes.
+    pub fn with_fields(
+        kind: ReadKind,
+        name: &str,
+        shown: &super::tools::out::ValueNode,
+    ) -> Vec<Self> {
+        let mut out = vec![Self::from_shown(kind, name, shown)];
+        out.extend(
+            shown
+                .preview_fields
+                .iter()
+                .map(|(f, v)| Self::new(kind, format!("{name}.{f}"), v.as_str(), None)),
+        );
+        out
+    }
 }
 
 /// Where and when a read happened.

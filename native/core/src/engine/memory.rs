@@ -123,7 +123,7 @@ impl Engine {
         let mut md = String::new();
         let _ = writeln!(md, "# Debug session {} ({})\n", l.name, l.session_id);
         let ended = match (state, exit_code.or(l.exit_code)) {
-            (SessionState::Stopped, Some(c)) => format!("ended, exit code {c}"),
+            (SessionState::Stopped, Some(c)) => format!("ended, {}", super::signals::describe(c)),
             (s, _) => state_name(s).to_string(),
         };
         let _ = writeln!(
@@ -226,6 +226,7 @@ fn write_files(
 ) -> std::io::Result<()> {
     let dir = Path::new(project).join(&mem.summary_dir);
     std::fs::create_dir_all(&dir)?;
+    ignore_own_dir(project, &mem.summary_dir)?;
     let stem = file_stem(sid);
     std::fs::write(dir.join(format!("{stem}.md")), md)?;
     let mut lines = String::new();
@@ -253,6 +254,30 @@ fn write_files(
     }
     Ok(())
 }
+
+/// Keeps `.debugger-mcp/` out of the user's `git status`: a `.gitignore` holding `*` in it (as
+/// pytest does in `.pytest_cache/`), written once. Only for a directory of ours (a configured
+/// `summary_dir` elsewhere is the user's choice).
+fn ignore_own_dir(project: &str, summary_dir: &str) -> std::io::Result<()> {
+    let Some(std::path::Component::Normal(first)) = Path::new(summary_dir).components().next()
+    else {
+        return Ok(());
+    };
+    if first != OWN_DIR {
+        return Ok(());
+    }
+    let ignore = Path::new(project).join(OWN_DIR).join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(
+            ignore,
+            "# Written by debugger-mcp: session summaries and ledgers stay out of git.\n*\n",
+        )?;
+    }
+    Ok(())
+}
+
+/// The directory debugger-mcp writes into a project.
+pub const OWN_DIR: &str = ".debugger-mcp";
 
 /// A session id as a file name: ids are backend-chosen and may contain separators.
 fn file_stem(sid: &str) -> String {
@@ -363,7 +388,13 @@ fn values(md: &mut String, l: &SessionLedger) {
             );
         }
     }
-    let names = l.names();
+    // A value the agent changed (set_variable, a code fragment) is listed under "modified";
+    // it is "inspected" only if it was also read.
+    let names: Vec<String> = l
+        .names()
+        .into_iter()
+        .filter(|n| l.readings(n).any(|e| e.kind != ReadKind::Modified))
+        .collect();
     if names.is_empty() {
         return;
     }
@@ -371,7 +402,11 @@ fn values(md: &mut String, l: &SessionLedger) {
     let shown = names.len().min(SUMMARY_VALUES);
     for name in names.iter().rev().take(shown).rev() {
         let changes = l.changes(name);
-        let Some(last) = l.readings(name).last() else {
+        let Some(last) = l
+            .readings(name)
+            .filter(|e| e.kind != ReadKind::Modified)
+            .last()
+        else {
             continue;
         };
         let history = if changes.len() > 1 {

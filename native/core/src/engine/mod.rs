@@ -24,6 +24,7 @@ mod preview;
 mod registry;
 mod render;
 mod resources;
+mod signals;
 mod snapshot;
 mod state;
 mod tools;
@@ -34,7 +35,9 @@ mod watchdog;
 pub use context::{CallContext, Confirmer, ToolError};
 pub use handler::McpHandler;
 
-use crate::backend::{Backend, BackendEvent, BackendInfo, EventStream, SessionInfo, SessionState};
+use crate::backend::{
+    Backend, BackendEvent, BackendInfo, EventStream, PauseReason, SessionInfo, SessionState,
+};
 use crate::config::{Config, ToolProfile};
 use crate::history::{History, HistoryEntry};
 use context::Call;
@@ -44,7 +47,7 @@ use state::{BpMeta, EngineState, OUTPUT_LINES, PauseInfo, SessionSlot};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub struct Engine {
     backend: Arc<dyn Backend>,
@@ -64,6 +67,8 @@ pub struct Engine {
     watchdog: watchdog::Watchdog,
     /// Clients subscribed to resources.
     subscribers: resources::Subscribers,
+    /// `end_sessions_with_client` when the settings leave it unset (set by the host).
+    end_with_client_default: std::sync::atomic::AtomicBool,
     weak: Weak<Engine>,
 }
 
@@ -87,11 +92,56 @@ impl Engine {
             ledger: ledger::Ledger::new(bounds),
             watchdog: watchdog::Watchdog::default(),
             subscribers: resources::Subscribers::default(),
+            end_with_client_default: std::sync::atomic::AtomicBool::new(false),
             weak: weak.clone(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&engine), events));
         tokio::spawn(watchdog::run(Arc::downgrade(&engine)));
         engine
+    }
+
+    /// What happens to a client's debug sessions when its MCP session ends, unless the settings
+    /// say (`end_sessions_with_client`): `debugger-mcp serve` ends them, the IDE keeps them.
+    pub fn set_end_sessions_with_client_default(&self, end: bool) {
+        self.end_with_client_default
+            .store(end, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn end_sessions_with_client(&self) -> bool {
+        self.cfg().end_sessions_with_client.unwrap_or_else(|| {
+            self.end_with_client_default
+                .load(std::sync::atomic::Ordering::Relaxed)
+        })
+    }
+
+    /// An MCP session ended: the debug sessions it started end too when so configured.
+    fn client_gone(&self, started: Vec<String>) {
+        if started.is_empty() || !self.end_sessions_with_client() {
+            return;
+        }
+        let live: Vec<String> = self.with_state(|s| {
+            started
+                .into_iter()
+                .filter(|id| {
+                    s.sessions
+                        .get(id)
+                        .is_some_and(|x| x.state() != SessionState::Stopped)
+                })
+                .collect()
+        });
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        for id in live {
+            let backend = self.backend.clone();
+            let timeout = Duration::from_millis(self.cfg().backend_timeout_ms);
+            tracing::info!(
+                "the MCP session that started debug session {id} ended: stopping it (end_sessions_with_client)"
+            );
+            rt.spawn(async move {
+                let _ = tokio::time::timeout(timeout, backend.stop(&id)).await;
+            });
+        }
     }
 
     /// The MCP server handler to serve over HTTP, SSE or stdio. Cheap to clone.
@@ -364,6 +414,16 @@ impl Engine {
                 for id in &breakpoint_ids {
                     s.breakpoints.entry(id.clone()).or_default().hits += 1;
                 }
+                // Adapters name no breakpoint for an exception stop: it counts as a hit of the
+                // exception breakpoint that caused it, or the summary says "0 hits".
+                if reason == PauseReason::Exception && breakpoint_ids.is_empty() {
+                    let project = s.sessions.get(&session_id).and_then(|x| x.project.clone());
+                    if let Some(id) =
+                        exception_breakpoint_hit(s, project.as_deref(), description.as_deref())
+                    {
+                        s.breakpoints.entry(id).or_default().hits += 1;
+                    }
+                }
                 let agent_breakpoint = breakpoint_ids
                     .iter()
                     .any(|id| s.breakpoints.get(id).is_some_and(|m| m.agent));
@@ -462,7 +522,7 @@ impl Engine {
                     .breakpoints
                     .entry(breakpoint.id.clone())
                     .or_insert_with(BpMeta::default);
-                meta.last = Some(breakpoint);
+                meta.observe(breakpoint);
                 updated.push(resources::BREAKPOINTS.into());
             }
             BackendEvent::BreakpointRemoved { id } => {
@@ -517,5 +577,37 @@ async fn event_loop(engine: Weak<Engine>, mut events: EventStream) {
             break;
         };
         engine.apply_event(event);
+    }
+}
+
+/// The exception breakpoint an exception stop belongs to: the one whose class the description
+/// names, else the only enabled one of the project.
+fn exception_breakpoint_hit(
+    s: &state::EngineState,
+    project: Option<&str>,
+    description: Option<&str>,
+) -> Option<String> {
+    let mut candidates: Vec<(&String, &str)> = s
+        .breakpoints
+        .iter()
+        .filter(|(_, m)| {
+            project.is_none() || m.project.is_none() || m.project.as_deref() == project
+        })
+        .filter_map(|(id, m)| {
+            let b = m.last.as_ref()?;
+            (b.kind == crate::backend::BreakpointKind::Exception && b.enabled)
+                .then(|| (id, b.exception.as_deref().unwrap_or("")))
+        })
+        .collect();
+    candidates.sort();
+    let named = description.and_then(|d| {
+        candidates
+            .iter()
+            .find(|(_, e)| !e.is_empty() && d.contains(e))
+    });
+    match (named, candidates.len()) {
+        (Some((id, _)), _) => Some((*id).clone()),
+        (None, 1) => Some(candidates[0].0.clone()),
+        _ => None,
     }
 }

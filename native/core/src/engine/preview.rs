@@ -80,9 +80,15 @@ pub fn format(class: &str, fields: &[ValueNode], more: bool, max_chars: usize) -
     }
 }
 
+/// A preview and the fields it shows.
+pub struct Preview {
+    pub text: String,
+    pub fields: Vec<(String, String)>,
+}
+
 /// The preview of `node`, if its value is an address repr and its children can be read.
 /// Secrets among the fields are redacted like everywhere else; failures just mean no preview.
-pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<String> {
+pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Preview> {
     let class = address_repr_class(&node.value)?;
     let handle = node
         .children_handle
@@ -108,12 +114,16 @@ pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<String
             values::scrub(&c.cfg, &f.value)
         };
     }
-    Some(format(class, &fields, more, c.cfg.max_value_length))
+    let text = format(class, &fields, more, c.cfg.max_value_length);
+    Some(Preview {
+        text,
+        fields: fields.into_iter().map(|f| (f.name, f.value)).collect(),
+    })
 }
 
 /// Previews for the address-repr nodes among `nodes` (the first [`PER_RESULT`]), fetched
 /// concurrently; `None` where there is none.
-pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Option<String>> {
+pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Option<Preview>> {
     let mut budget = PER_RESULT;
     let futures = nodes.iter().map(|n| {
         let wanted = budget > 0 && address_repr_class(&n.value).is_some() && n.has_children;
@@ -132,11 +142,12 @@ pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Opti
 }
 
 /// Replaces a shown value by its preview (`preview: true` says the core built it).
-pub fn put(m: &mut super::tools::out::ValueNode, preview: String) {
+pub fn put(m: &mut super::tools::out::ValueNode, preview: Preview) {
     m.truncated = false;
     m.value_length = None;
-    m.value = preview;
+    m.value = preview.text;
     m.preview = true;
+    m.preview_fields = preview.fields;
 }
 
 #[cfg(test)]

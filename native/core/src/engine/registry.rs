@@ -639,6 +639,7 @@ mod tests {
             path: Some("n".into()),
             children: Some(vec![]),
             total: Some(3),
+            preview_fields: vec![("a".into(), "1".into())],
         };
         assert_eq!(
             keys(&serde_json::to_value(&node).unwrap()),

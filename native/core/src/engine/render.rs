@@ -198,7 +198,16 @@ impl Renderer {
             }
         }
         if m.get("verified") != Some(&Value::Bool(true)) {
-            s.push_str(" [not bound]");
+            // Bound in a session that has ended: not the same as never bound.
+            let idle = m
+                .get("message")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("session ended"));
+            s.push_str(if idle {
+                " [no session]"
+            } else {
+                " [not bound]"
+            });
         }
         let mut extra = Vec::new();
         for (k, x) in m {
@@ -228,10 +237,59 @@ impl Renderer {
         Some(s)
     }
 
+    /// `app.py:14-24` then `  19> acc += price(item)` (`>` marks the current line, `*` a
+    /// breakpoint).
+    fn source(&self, out: &mut String, m: &Map<String, Value>, indent: usize) {
+        let file = m
+            .get("file")
+            .and_then(Value::as_str)
+            .map(|f| self.rel(f))
+            .unwrap_or("?");
+        let (start, end) = (
+            m.get("start_line").and_then(Value::as_u64).unwrap_or(0),
+            m.get("end_line").and_then(Value::as_u64).unwrap_or(0),
+        );
+        pad(out, indent);
+        let _ = write!(out, "{file}:{start}-{end}");
+        if let Some(t) = m.get("total_lines").and_then(Value::as_u64) {
+            let _ = write!(out, " of {t}");
+        }
+        out.push('\n');
+        let bps: Vec<u64> = m
+            .get("breakpoints")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        let current = m.get("current_line").and_then(Value::as_u64);
+        for l in m["lines"].as_array().into_iter().flatten() {
+            let n = l.get("number").and_then(Value::as_u64).unwrap_or(0);
+            let mark = if Some(n) == current {
+                '>'
+            } else if bps.contains(&n) {
+                '*'
+            } else {
+                '|'
+            };
+            pad(out, indent);
+            let _ = writeln!(
+                out,
+                "{n}{mark} {}",
+                l.get("content")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .trim_end()
+            );
+        }
+    }
+
     fn object(&self, out: &mut String, m: &Map<String, Value>, indent: usize) {
         if indent == 0 {
             if let Some(line) = self.breakpoint(&Value::Object(m.clone()), true) {
                 out.push_str(&line);
+                return;
+            }
+            if m.get("lines").is_some_and(Value::is_array) && m.contains_key("current_line") {
+                self.source(out, m, 0);
                 return;
             }
         }
@@ -283,6 +341,19 @@ impl Renderer {
                         self.value_node(out, x, indent + 2);
                     }
                 }
+                // Lines of text (a runner's output): one per line, not joined with ", ".
+                Value::Array(a)
+                    if a.iter().all(Value::is_string)
+                        && a.iter()
+                            .any(|x| x.as_str().is_some_and(|t| t.contains(' '))) =>
+                {
+                    pad(out, indent);
+                    let _ = writeln!(out, "{k}:");
+                    for x in a {
+                        pad(out, indent + 2);
+                        let _ = writeln!(out, "{}", self.rel(x.as_str().unwrap_or("")));
+                    }
+                }
                 Value::Array(a) if a.iter().any(|x| x.is_object()) => {
                     pad(out, indent);
                     let _ = writeln!(out, "{k}:");
@@ -303,6 +374,12 @@ impl Renderer {
                     let mut inner = o.clone();
                     inner.remove("method");
                     self.object(out, &inner, indent);
+                }
+                // Source context: numbered lines, the current one marked (not just its file).
+                Value::Object(o) if o.get("lines").is_some_and(Value::is_array) => {
+                    pad(out, indent);
+                    let _ = writeln!(out, "{k}:");
+                    self.source(out, o, indent + 2);
                 }
                 Value::Object(o) => {
                     if let Some(loc) = self.location(v) {

@@ -140,7 +140,7 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
             out.message = Some(format!(
                 "the session has ended{}",
                 exit_code
-                    .map(|c| format!(" with exit code {c}"))
+                    .map(|c| format!(" with {}", super::signals::describe(c)))
                     .unwrap_or_default()
             ));
         }
@@ -193,7 +193,10 @@ async fn frame_snapshot(
         .await?;
     let shown: Vec<_> = vars
         .iter()
-        .filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic))
+        .filter(|v| {
+            !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)
+                && !values::is_runner_temporary(&v.name)
+        })
         .collect();
     let total = shown.len();
     let cfg = &call.cfg;
@@ -248,7 +251,7 @@ async fn frame_snapshot(
     let reads: Vec<ValueRead> = items
         .iter()
         .zip(shown.iter())
-        .map(|(m, v)| ValueRead::from_shown(ReadKind::Variable, v.name.clone(), m))
+        .flat_map(|(m, v)| ValueRead::with_fields(ReadKind::Variable, &v.name, m))
         .collect();
     let at = call.engine.at(sid, None, frame.index);
     call.engine.ledger.record(sid, &at, reads);

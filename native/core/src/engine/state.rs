@@ -117,6 +117,19 @@ pub struct BpMeta {
     pub hits: u64,
     /// Last state the backend reported.
     pub last: Option<BreakpointInfo>,
+    /// The line the debugger last bound it to: after the session ends the backend reports it
+    /// unbound again, and "pending" would hide that it was bound (and hit) there.
+    pub bound_line: Option<u32>,
+}
+
+impl BpMeta {
+    /// Records the backend's latest view of the breakpoint.
+    pub fn observe(&mut self, info: BreakpointInfo) {
+        if info.verified && info.line.is_some() {
+            self.bound_line = info.line;
+        }
+        self.last = Some(info);
+    }
 }
 
 #[derive(Debug, Clone)]

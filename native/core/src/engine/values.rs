@@ -102,6 +102,12 @@ fn contains_ci(haystack: &str, needle: &str) -> bool {
     !n.is_empty() && h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
+/// Locals a test runner adds to the code it runs, not the program's: pytest's assertion
+/// rewriting leaves `@py_assert1`, `@py_format3`, … in every test frame that asserted.
+pub fn is_runner_temporary(name: &str) -> bool {
+    name.starts_with("@py_assert") || name.starts_with("@py_format")
+}
+
 pub fn is_secret(cfg: &Config, name: &str) -> bool {
     cfg.redaction.enabled && cfg.redaction.patterns.iter().any(|p| contains_ci(name, p))
 }

@@ -159,7 +159,7 @@ async fn fetch(
             .map(|info| {
                 let meta = s.breakpoints.entry(info.id.clone()).or_default();
                 meta.project.get_or_insert_with(|| root.to_string());
-                meta.last = Some(info.clone());
+                meta.observe(info.clone());
                 (info, Some(meta.clone()))
             })
             .collect()
@@ -171,7 +171,7 @@ fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
         let meta = s.breakpoints.entry(info.id.clone()).or_default();
         meta.agent = true;
         meta.project = Some(root.to_string());
-        meta.last = Some(info.clone());
+        meta.observe(info.clone());
         meta.clone()
     })
 }
@@ -202,6 +202,34 @@ pub struct Breakpoints {
     total: u64,
 }
 
+/// A line breakpoint the backend reports unbound while no session runs, though it was bound
+/// (and maybe hit) in the session that ended: says so instead of "pending".
+fn explain_idle(b: &mut Breakpoint, meta: Option<&BpMeta>, live: bool) {
+    let Some(bound) = meta.and_then(|m| m.bound_line) else {
+        return;
+    };
+    if b.verified || live || b.kind != BpType::Line {
+        return;
+    }
+    b.line = Some(bound);
+    let hits = match b.hit_count {
+        0 => String::new(),
+        1 => ", hit once".into(),
+        n => format!(", hit {n} times"),
+    };
+    b.message = Some(format!(
+        "session ended: it was bound at line {bound}{hits}; binds again when a session starts"
+    ));
+}
+
+fn live_session(c: &Call<'_>, root: &str) -> bool {
+    c.engine.with_state(|s| {
+        s.sessions
+            .values()
+            .any(|x| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+    })
+}
+
 async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Breakpoints> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let file = a
@@ -210,6 +238,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
         .map(|f| c.file_in_project(&root, f))
         .transpose()?;
     let all = fetch(c, &root).await?;
+    let live = live_session(c, &root);
     let items: Vec<Breakpoint> = all
         .iter()
         .filter(|(i, _)| {
@@ -217,7 +246,11 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
                 .is_none_or(|f| i.file.as_deref().is_some_and(|bf| same_file(bf, f)))
         })
         .filter(|(i, _)| !a.enabled_only || i.enabled)
-        .map(|(i, m)| bp_json(i, m.as_ref()))
+        .map(|(i, m)| {
+            let mut b = bp_json(i, m.as_ref());
+            explain_idle(&mut b, m.as_ref(), live);
+            b
+        })
         .filter(|m| a.owner.is_none_or(|o| m.owner == o))
         .collect();
     Ok(Breakpoints {
@@ -311,11 +344,22 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
     m.requested_line = Some(a.line);
     m.status = Some(if updated { "updated" } else { "set" }.into());
     let actual = info.line.unwrap_or(a.line);
-    if let Ok(text) = c.bk("read_source", backend.read_source(&root, &file)).await {
-        if let Some(src) = text.lines().nth(actual.saturating_sub(1) as usize) {
-            m.source_line = Some(src.trim_end().to_string());
-        }
+    let source = c
+        .bk("read_source", backend.read_source(&root, &file))
+        .await
+        .ok();
+    if let Some(src) = source
+        .as_deref()
+        .and_then(|t| t.lines().nth(actual.saturating_sub(1) as usize))
+    {
+        m.source_line = Some(src.trim_end().to_string());
     }
+    // Not bound yet on a line without code: say where the source suggests it will bind, now
+    // rather than after the session starts.
+    let hint = source
+        .as_deref()
+        .filter(|_| !info.verified)
+        .and_then(|t| code_lines_near(t, a.line));
     if info.verified && actual != a.line {
         m.moved = Some(format!(
             "the debugger moved it from line {} to line {actual} (the nearest line with code)",
@@ -336,7 +380,10 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
                     .to_string()
             }
         };
-        m.message = Some(why);
+        m.message = Some(match hint {
+            Some(h) => format!("{why}; {h}"),
+            None => why,
+        });
     }
     if updated {
         m.note = Some(format!(
@@ -345,6 +392,63 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
         ));
     }
     Ok(m)
+}
+
+/// Whether a source line holds no code: blank, or only a comment.
+fn no_code(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty()
+        || t.starts_with('#')
+        || t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with('*')
+}
+
+/// For a breakpoint on a line without code: "line 15 is blank: the debugger will bind it to a
+/// nearby line with code, 13 (`return base`) or 16 (`def total(order):`)". `None` when the line
+/// has code.
+pub(crate) fn code_lines_near(text: &str, line: u32) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let here = lines.get(line.checked_sub(1)? as usize)?;
+    if !no_code(here) {
+        return None;
+    }
+    let show = |i: usize| format!("{} (`{}`)", i + 1, lines[i].trim());
+    let at = line as usize - 1;
+    let before = (0..at).rev().find(|&i| !no_code(lines[i])).map(show);
+    let after = (at + 1..lines.len())
+        .find(|&i| !no_code(lines[i]))
+        .map(show);
+    let what = if here.trim().is_empty() {
+        "is blank"
+    } else {
+        "is a comment"
+    };
+    Some(match (before, after) {
+        (Some(b), Some(a)) => format!(
+            "line {line} {what}: the debugger will bind it to a nearby line with code, {b} or {a}"
+        ),
+        (Some(x), None) | (None, Some(x)) => format!(
+            "line {line} {what}: the debugger will bind it to the nearest line with code, {x}"
+        ),
+        (None, None) => format!("line {line} {what} and the file has no code: it cannot bind"),
+    })
+}
+
+/// "breakpoint 2 bound at line 13, not 15" for each line breakpoint the debugger moved, as soon
+/// as a session bound them (start_debug_session says it; the agent need not list them).
+pub async fn moved_note(c: &Call<'_>, root: &str) -> Option<String> {
+    let all = fetch(c, root).await.ok()?;
+    let moved: Vec<String> = all
+        .iter()
+        .filter(|(i, _)| i.kind == BreakpointKind::Line && i.verified)
+        .filter_map(|(i, _)| {
+            let (line, asked) = (i.line?, i.requested_line?);
+            (line != asked)
+                .then(|| format!("breakpoint {} bound at line {line}, not {asked}", i.id))
+        })
+        .collect();
+    (!moved.is_empty()).then(|| moved.join("; "))
 }
 
 /// # Remove breakpoints
@@ -370,9 +474,12 @@ tool!(
     remove_breakpoint
 );
 
+/// `removed` counts the breakpoints removed; `ids` names them (a list of ids under `removed`
+/// read as a count to agents: "removed: 2" for breakpoint 2).
 #[derive(Serialize, JsonSchema)]
 pub struct Removed {
-    removed: Vec<String>,
+    removed: u64,
+    ids: Vec<String>,
     message: String,
 }
 
@@ -421,13 +528,14 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
             .await?;
         c.engine.with_state(|s| s.breakpoints.remove(id));
     }
-    let message = if targets.is_empty() {
-        "no breakpoint matched; nothing to remove".to_string()
-    } else {
-        format!("removed {} breakpoint(s)", targets.len())
+    let message = match targets.len() {
+        0 => "no breakpoint matched; nothing to remove".to_string(),
+        1 => format!("removed 1 breakpoint (id {})", targets[0]),
+        n => format!("removed {n} breakpoints (ids {})", targets.join(", ")),
     };
     Ok(Removed {
-        removed: targets,
+        removed: targets.len() as u64,
+        ids: targets,
         message,
     })
 }
@@ -480,7 +588,7 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Bre
         .await?;
     let meta = c.engine.with_state(|s| {
         let m = s.breakpoints.entry(info.id.clone()).or_default();
-        m.last = Some(info.clone());
+        m.observe(info.clone());
         m.clone()
     });
     Ok(bp_json(&info, Some(&meta)))

@@ -146,7 +146,7 @@ async fn evaluate(
         &sid,
         &request_thread,
         frame_index,
-        vec![ValueRead::from_shown(kind, text.clone(), &shown)],
+        ValueRead::with_fields(kind, &text, &shown),
     );
     Ok(Evaluated {
         session_id: sid,

@@ -56,12 +56,17 @@ impl Call<'_> {
 /// One remembered reading of a value.
 #[derive(Serialize, JsonSchema)]
 pub struct Reading {
+    /// An attribute of the asked name (`cat.hunger`), in `attribute_changes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
     step: u64,
     value: String,
     kind: ReadKind,
     location: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     function: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thread: Option<String>,
     /// With `changes`: the value before this change.
     #[serde(skip_serializing_if = "Option::is_none")]
     previous: Option<String>,
@@ -69,11 +74,13 @@ pub struct Reading {
 
 fn entry_json(e: &Entry) -> Reading {
     Reading {
+        name: None,
         step: e.at.step,
         value: e.value.clone(),
         kind: e.kind,
         location: e.at.place(),
         function: e.at.function.clone(),
+        thread: e.at.thread.clone(),
         previous: None,
     }
 }
@@ -100,6 +107,9 @@ pub struct History {
     values: Option<Vec<Reading>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     changes: Option<Vec<Reading>>,
+    /// Changes of the name's attributes (`cat.hunger`) the agent was shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attribute_changes: Option<Vec<Reading>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     total: Option<u64>,
     #[serde(skip_serializing_if = "is_false")]
@@ -121,6 +131,7 @@ impl History {
             read_at: None,
             values: None,
             changes: None,
+            attribute_changes: None,
             total: None,
             truncated: false,
             message: None,
@@ -312,6 +323,15 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
         }
         rows
     };
+    let attrs = attribute_changes(&l, name, limit);
+    if !attrs.is_empty() {
+        if a.changes && rows.len() <= 1 {
+            out.message = Some(format!(
+                "'{name}' itself read the same each time; its attributes changed (attribute_changes)"
+            ));
+        }
+        out.attribute_changes = Some(attrs);
+    }
     let total = rows.len();
     let skip = total.saturating_sub(limit);
     let shown: Vec<Reading> = rows.into_iter().skip(skip).collect();
@@ -328,6 +348,31 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
         ));
     }
     Ok(out)
+}
+
+/// Changes of `name.attr` / `name[key]` readings (not their first reading), by step, the last
+/// `limit`.
+fn attribute_changes(l: &SessionLedger, name: &str, limit: usize) -> Vec<Reading> {
+    let (dot, index) = (format!("{name}."), format!("{name}["));
+    let mut rows: Vec<Reading> = l
+        .names()
+        .iter()
+        .filter(|n| n.starts_with(&dot) || n.starts_with(&index))
+        .flat_map(|n| {
+            l.changes(n)
+                .into_iter()
+                .skip(1)
+                .map(|(e, prev)| Reading {
+                    name: Some(n.clone()),
+                    previous: prev.map(String::from),
+                    ..entry_json(e)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    rows.sort_by_key(|r| r.step);
+    let skip = rows.len().saturating_sub(limit);
+    rows.split_off(skip)
 }
 
 /// # Session summary

@@ -81,6 +81,11 @@ pub struct ValueNode {
     /// Children in all, when `children` was cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<u64>,
+    /// The fields a preview was built from (name, shown value): the ledger records them as
+    /// `name.field`, so a change of one attribute is a change the history can report.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub preview_fields: Vec<(String, String)>,
 }
 
 /// A watch expression and its value at the last pause.

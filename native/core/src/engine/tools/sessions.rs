@@ -157,8 +157,12 @@ pub(super) async fn launch(
         c.cfg.launch_timeout_ms + backend.launch_build_allowance(root, &request).as_millis() as u64;
     let info = c
         .bk_within("launch", budget, backend.launch(root, request))
-        .await?;
+        .await
+        .map_err(doctor_hint)?;
     c.engine.register_session(info.clone(), Some(root));
+    if let Some(client) = &c.ctx.client {
+        client.started(&info.id);
+    }
     // A session the agent launched: its first stop is the agent's, whenever it comes.
     if current_state(c, &info.id, info.state) != SessionState::Paused {
         c.engine.watchdog.arm(&info.id);
@@ -338,7 +342,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
                 stop.exit_code
-                    .map(|c| format!(", exit code {c}"))
+                    .map(|c| format!(", {}", super::super::signals::describe(c)))
                     .unwrap_or_default()
             ),
             _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
@@ -372,7 +376,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             message = format!(
                 "started {what}; it ended during launch{}",
                 stop.exit_code
-                    .map(|c| format!(" with exit code {c}"))
+                    .map(|c| format!(" with {}", super::super::signals::describe(c)))
                     .unwrap_or_default()
             );
             pause = Some(stop);
@@ -383,6 +387,10 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             pause = None;
         }
     }
+    let message = match super::breakpoints::moved_note(c, &root).await {
+        Some(note) => format!("{message}. {note}"),
+        None => message,
+    };
     Ok(Started {
         state: current_state(c, &info.id, info.state).into(),
         session_id: info.id,
@@ -416,12 +424,26 @@ pub struct Stopped {
 
 async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<Stopped> {
     let root = c.project(a.s.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
+    let sid = match c.session(&root, a.s.session_id.as_deref()).await {
+        Ok(sid) => sid,
+        // The program ended on its own before the agent stopped it: what the agent wanted is
+        // done, so this succeeds and says how it ended.
+        Err(e) => match last_ended(c, &root).filter(|_| a.s.session_id.is_none()) {
+            Some(sid) => sid,
+            None => return Err(e),
+        },
+    };
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
+        let exit = c
+            .engine
+            .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
         return Ok(Stopped {
+            message: format!(
+                "session {sid} had already ended: the program {}",
+                exit_status(exit)
+            ),
             session_id: sid,
             state: State::Stopped,
-            message: "the session had already ended".into(),
         });
     }
     let mut sub = c.subscribe(&sid)?;
@@ -441,6 +463,53 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
         },
         session_id: sid,
     })
+}
+
+/// A launch that failed for want of a debugger (not found, too old, debugpy missing) points to
+/// `debugger-mcp doctor`, which checks every debugger and names each fix.
+fn doctor_hint(e: ToolError) -> ToolError {
+    let lower = e.0.to_lowercase();
+    let missing = [
+        "not found",
+        "install",
+        "does not run",
+        ">= 14",
+        "no module named",
+        "debugpy",
+    ];
+    if missing.iter().any(|m| lower.contains(m)) {
+        ToolError(format!(
+            "{}. `debugger-mcp doctor` (in the IDE: the Debugger MCP tool window) shows which debuggers work here and the command that fixes each other one",
+            e.0.trim_end_matches('.')
+        ))
+    } else {
+        e
+    }
+}
+
+/// The project's most recently started session that has ended (session ids grow: s1, s2, …).
+fn last_ended(c: &Call<'_>, root: &str) -> Option<String> {
+    c.engine.with_state(|s| {
+        s.sessions
+            .iter()
+            .filter(|(_, x)| {
+                x.project.as_deref() == Some(root) && x.state() == SessionState::Stopped
+            })
+            .map(|(id, _)| id.clone())
+            .max_by(|a, b| (a.len(), a).cmp(&(b.len(), b)))
+    })
+}
+
+/// "exited with code 0", "was killed by SIGKILL (signal 9), exit code 247", or "ended (exit
+/// status unknown)".
+pub(crate) fn exit_status(code: Option<i64>) -> String {
+    match code {
+        Some(c) => match super::super::signals::from_exit_code(c) {
+            Some(sig) => format!("was killed by {sig}, exit code {c}"),
+            None => format!("exited with code {c}"),
+        },
+        None => "ended (exit status unknown)".into(),
+    }
 }
 
 fn five() -> u32 {
@@ -611,8 +680,10 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {
         out.exit_code = exit_code;
-        out.message =
-            Some("the session has ended; start a new one with start_debug_session".into());
+        out.message = Some(format!(
+            "the session has ended: the program {}; start a new one with start_debug_session",
+            exit_status(exit_code)
+        ));
         return Ok(out);
     }
     let threads = c.bk("threads", backend.threads(&sid)).await?;

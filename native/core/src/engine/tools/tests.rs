@@ -315,7 +315,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
         }
         let verdict = match exit {
             Some(0) => "passed".to_string(),
-            Some(code) => format!("failed (exit code {code})"),
+            Some(code) => format!("failed ({})", super::super::signals::describe(code)),
             None => "ended".to_string(),
         };
         message = format!(

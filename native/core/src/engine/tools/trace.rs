@@ -145,6 +145,7 @@ async fn locals(
                 ValueScope::Local | ValueScope::Argument | ValueScope::This
             )
         })
+        .filter(|v| !values::is_runner_temporary(&v.name))
         .map(|v| {
             let shown = if is_secret(&c.cfg, &v.name) {
                 "<redacted>".to_string()

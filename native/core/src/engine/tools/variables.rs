@@ -35,6 +35,9 @@ pub enum Scope {
 
 impl Scope {
     fn admits(self, v: &ValueNode) -> bool {
+        if values::is_runner_temporary(&v.name) && !matches!(self, Scope::All) {
+            return false;
+        }
         match self {
             Scope::All => true,
             Scope::Frame => !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic),
@@ -94,6 +97,8 @@ fn build<'a>(
                 preview::put(&mut m, p);
             }
         }
+        // Recorded as shown: with its preview, not the address repr it replaced.
+        record(c, sid, &path, &m);
         Ok(m)
     })
 }
@@ -105,12 +110,12 @@ fn register(
     path: String,
     parent_redacted: bool,
 ) -> Result<Shown, ToolError> {
-    let (shown, frame) = c.engine.with_state(|s| {
+    c.engine.with_state(|s| {
         let slot = s
             .sessions
             .get_mut(sid)
             .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok::<_, ToolError>((
+        Ok::<_, ToolError>(
             values::show(
                 &c.cfg,
                 &mut slot.values,
@@ -119,17 +124,21 @@ fn register(
                 parent_redacted,
             )
             .0,
-            slot.selected_frame,
-        ))
-    })?;
-    // Every value shown to the agent goes to the ledger (get_debug_history, summaries).
+        )
+    })
+}
+
+/// Every value shown to the agent goes to the ledger (get_debug_history, summaries).
+fn record(c: &Call<'_>, sid: &str, path: &str, shown: &Shown) {
+    let frame = c
+        .engine
+        .with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0));
     let at = c.engine.at(sid, None, frame);
     c.engine.ledger.record(
         sid,
         &at,
-        [ValueRead::from_shown(ReadKind::Variable, path, &shown)],
+        ValueRead::with_fields(ReadKind::Variable, path, shown),
     );
-    Ok(shown)
 }
 
 /// The values of a frame as get_variables returns them.
@@ -406,9 +415,11 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
         .await?;
     let n = page.children.len() as u32;
     let mut kids = Vec::new();
+    let mut paths = Vec::new();
     for child in &page.children {
         let p = child_path(&t.path, &child.name);
-        kids.push(register(c, &sid, child, p, t.redacted)?);
+        kids.push(register(c, &sid, child, p.clone(), t.redacted)?);
+        paths.push(p);
     }
     if !t.redacted {
         let nodes: Vec<&ValueNode> = page.children.iter().collect();
@@ -420,6 +431,9 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
                 preview::put(m, p);
             }
         }
+    }
+    for (m, p) in kids.iter().zip(&paths) {
+        record(c, &sid, p, m);
     }
     let id = a.v.variable_id.clone().unwrap_or_else(|| {
         c.engine.with_state(|s| {

@@ -1,0 +1,6 @@
+def lookup():
+    data = {}
+    return data["key"]
+
+
+lookup()
