@@ -41,7 +41,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     assert_eq!((values(&r), r.get("truncated")), (vec![json!(49)], None));
     // Secrets stay redacted inside filters (object members come in key order).
     let r = h.ok("inspect_variable", json!({"path": "config", "filter": "$.*"})).await;
-    assert_eq!(values(&r), vec![json!("<redacted>"), json!("localhost")]);
+    assert_eq!(values(&r), vec![json!("<redacted:api_key>"), json!("localhost")]);
     // Without a filter: the shape, one level deep, with an id to expand further.
     let r = h.ok("inspect_variable", json!({"path": "user"})).await;
     assert_eq!(r["matches"][0]["value"]["name"], "ada");
@@ -98,7 +98,7 @@ async fn trace_function_records_a_loop_until_the_function_returns() {
     assert_eq!(rows[7]["returned"], true);
     assert_eq!(r["start_locals"]["limit"], "3");
     // Secrets inside values are masked in the table too.
-    assert_eq!(r["start_locals"]["config"], "{'host': 'localhost', 'api_key': <redacted>}");
+    assert_eq!(r["start_locals"]["config"], "{'host': 'localhost', 'api_key': <redacted:api_key>}");
     // The server did the stepping; the program now waits in the caller.
     assert_eq!(r["now"]["location"]["method"], "<module>");
     assert_eq!(r["steps"], 8);

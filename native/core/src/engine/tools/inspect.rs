@@ -12,11 +12,11 @@
 //!   → booleans, `None`/`null`/`nil` → null, decimal numbers → numbers, a quoted string
 //!   (`'ab'`, `"ab"`, gdb's `0x4006f4 "ab"`) → the string; anything else stays the rendering;
 //! - a value with children that were not fetched (depth exhausted) is its rendering;
-//! - secrets (by name) become `"<redacted>"` and their children are not fetched.
+//! - secrets are hidden like everywhere else (`values::visible`).
 
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
-use super::super::values::{self, ValueRef, child_path, is_secret, name_matches};
+use super::super::values::{self, ValueRef, child_path, name_matches};
 use super::variables::{ValueTarget, target};
 use crate::backend::{ValueNode, ValueScope};
 use super::out::is_false;
@@ -313,7 +313,6 @@ fn synthetic(node: &ValueNode) -> bool {
 struct Seen {
     node: ValueNode,
     path: String,
-    redacted: bool,
 }
 
 struct Fetch<'a> {
@@ -334,17 +333,17 @@ type Boxed<'a> = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 
 impl<'a> Fetch<'a> {
     /// The JSON of `node` with `depth` levels of children, restricted to `names[0]` at the first
     /// level when the plan names it.
-    fn tree<'b>(&'b mut self, node: ValueNode, path: String, pointer: String, depth: u32, names: &'b [String], redacted: bool) -> Boxed<'b>
+    fn tree<'b>(&'b mut self, node: ValueNode, path: String, pointer: String, depth: u32, names: &'b [String]) -> Boxed<'b>
     where
         'a: 'b,
     {
         Box::pin(async move {
-            let redacted = redacted || is_secret(&self.c.cfg, &node.name);
+            let shown = values::visible(&self.c.cfg, &node.name, node.type_name.as_deref(), &node.value);
             let handle = node.children_handle.clone().filter(|_| node.has_children);
-            let rendered = values::scrub(&self.c.cfg, &node.value);
-            self.seen.insert(pointer.clone(), Seen { node: node.clone(), path: path.clone(), redacted });
-            if redacted {
-                return Ok(json!("<redacted>"));
+            let rendered = shown.text;
+            self.seen.insert(pointer.clone(), Seen { node: node.clone(), path: path.clone() });
+            if shown.hidden {
+                return Ok(json!(rendered));
             }
             let Some(handle) = handle.filter(|_| depth > 0) else {
                 return Ok(if node.has_children { json!(rendered) } else { leaf_json(&rendered) });
@@ -361,7 +360,7 @@ impl<'a> Fetch<'a> {
                 let mut arr = Vec::new();
                 for (i, k) in kids.into_iter().enumerate() {
                     let p = child_path(&path, &k.name);
-                    arr.push(self.tree(k, p, format!("{pointer}/{i}"), depth - 1, rest, redacted).await?);
+                    arr.push(self.tree(k, p, format!("{pointer}/{i}"), depth - 1, rest).await?);
                 }
                 Ok(Value::Array(arr))
             } else {
@@ -370,7 +369,7 @@ impl<'a> Fetch<'a> {
                     let key = key_of(&k.name);
                     let p = child_path(&path, &k.name);
                     let ptr = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-                    let v = self.tree(k, p, ptr, depth - 1, rest, redacted).await?;
+                    let v = self.tree(k, p, ptr, depth - 1, rest).await?;
                     obj.insert(key, v);
                 }
                 Ok(Value::Object(obj))
@@ -453,6 +452,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     let root_node = ValueNode {
         name: t.name.clone(),
         value: t.value.clone(),
+        type_name: t.type_name.clone(),
         has_children: t.children_handle.is_some(),
         children_handle: t.children_handle.clone(),
         set_handle: t.set_handle.clone(),
@@ -470,7 +470,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     };
     // Names beyond the depth are not fetched anyway.
     let names: Vec<String> = plan.names.iter().take(depth as usize).cloned().collect();
-    let tree = f.tree(root_node, t.path.clone(), String::new(), depth, &names, t.redacted).await?;
+    let tree = f.tree(root_node, t.path.clone(), String::new(), depth, &names).await?;
     let (incomplete, capped, seen) = (f.incomplete, f.capped, f.seen);
 
     let located = query.query_located(&tree);
@@ -492,7 +492,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
                 let id = (s.node.has_children && s.node.children_handle.is_some())
                     .then(|| {
                         c.engine.with_state(|st| {
-                            st.sessions.get_mut(&sid).map(|x| values::show(&c.cfg, &mut x.values, &s.node, s.path.clone(), s.redacted).1)
+                            st.sessions.get_mut(&sid).map(|x| values::show(&c.cfg, &mut x.values, &s.node, s.path.clone()).1)
                         })
                     })
                     .flatten();

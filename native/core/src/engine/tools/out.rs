@@ -76,6 +76,9 @@ pub struct ValueNode {
     /// Children in all, when `children` was cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<u64>,
+    /// Why this value could not be read (a row of several evaluations or of a capture).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A watch expression and its value at the last pause.

@@ -7,7 +7,7 @@ use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::state::reason_name;
-use super::super::values::{self, is_secret};
+use super::super::values;
 use super::execution::left_pause;
 use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
 use super::out::{Location, State, is_false};
@@ -114,7 +114,7 @@ async fn locals(c: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<BTreeMap<S
         .into_iter()
         .filter(|v| matches!(v.scope, ValueScope::Local | ValueScope::Argument | ValueScope::This))
         .map(|v| {
-            let shown = if is_secret(&c.cfg, &v.name) { "<redacted>".to_string() } else { short(&values::scrub(&c.cfg, &v.value)) };
+            let shown = short(&values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value).text);
             (v.name, shown)
         })
         .collect())
