@@ -11,7 +11,10 @@
 use super::context::{Call, ToolError};
 use super::tools::out::{Location, ValueNode};
 use super::values;
-use crate::backend::{ControlOp, EvalContext, EvalRequest, LineBreakpointSpec, SessionState, SuspendPolicy, ValueScope};
+use crate::backend::{
+    ControlOp, EvalContext, EvalRequest, LineBreakpointSpec, SessionState, SuspendPolicy,
+    ValueScope,
+};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -19,7 +22,12 @@ use std::time::{Duration, Instant};
 
 /// Where to record.
 pub enum Point {
-    Line { file: String, line: u32, condition: Option<String>, hit_condition: Option<String> },
+    Line {
+        file: String,
+        line: u32,
+        condition: Option<String>,
+        hit_condition: Option<String>,
+    },
 }
 
 /// Locals shown per hit, and characters per local.
@@ -78,8 +86,16 @@ pub async fn arm(c: &Call<'_>, root: &str, points: &[Point]) -> Result<Vec<Strin
     let existing = c.bk("breakpoints", backend.breakpoints(root)).await?;
     let mut ids = Vec::new();
     for p in points {
-        let Point::Line { file, line, condition, hit_condition } = p;
-        if let Some(b) = existing.iter().find(|b| b.file.as_deref() == Some(file.as_str()) && (b.line == Some(*line) || b.requested_line == Some(*line))) {
+        let Point::Line {
+            file,
+            line,
+            condition,
+            hit_condition,
+        } = p;
+        if let Some(b) = existing.iter().find(|b| {
+            b.file.as_deref() == Some(file.as_str())
+                && (b.line == Some(*line) || b.requested_line == Some(*line))
+        }) {
             disarm(c, root, &ids).await;
             return Err(ToolError(format!(
                 "line {line} of {file} already has breakpoint {}; remove it (remove_breakpoint) or capture at another line",
@@ -96,7 +112,13 @@ pub async fn arm(c: &Call<'_>, root: &str, points: &[Point]) -> Result<Vec<Strin
             enabled: true,
             temporary: false,
         };
-        match c.bk("add_line_breakpoint", backend.add_line_breakpoint(root, spec)).await {
+        match c
+            .bk(
+                "add_line_breakpoint",
+                backend.add_line_breakpoint(root, spec),
+            )
+            .await
+        {
             Ok(info) => ids.push(info.id),
             Err(e) => {
                 disarm(c, root, &ids).await;
@@ -111,40 +133,103 @@ pub async fn arm(c: &Call<'_>, root: &str, points: &[Point]) -> Result<Vec<Strin
 pub async fn disarm(c: &Call<'_>, root: &str, ids: &[String]) {
     let backend = c.engine.backend.clone();
     for id in ids {
-        let _ = c.bk("remove_breakpoint", backend.remove_breakpoint(root, id)).await;
+        let _ = c
+            .bk("remove_breakpoint", backend.remove_breakpoint(root, id))
+            .await;
     }
 }
 
 /// Reads one hit: the expressions, the locals in brief and the stack of the paused thread.
-pub async fn record(c: &Call<'_>, sid: &str, thread: &str, spec: &Spec) -> Result<(Location, Vec<ValueNode>, BTreeMap<String, String>, Vec<String>), ToolError> {
+pub async fn record(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    spec: &Spec,
+) -> Result<
+    (
+        Location,
+        Vec<ValueNode>,
+        BTreeMap<String, String>,
+        Vec<String>,
+    ),
+    ToolError,
+> {
     let backend = c.engine.backend.clone();
-    let page = c.bk("frames", backend.frames(sid, thread, 0, if spec.stack { STACK } else { 1 })).await?;
-    let top = page.frames.first().cloned().ok_or_else(|| ToolError("the paused thread has no frames".into()))?;
-    let root = c.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
+    let page = c
+        .bk(
+            "frames",
+            backend.frames(sid, thread, 0, if spec.stack { STACK } else { 1 }),
+        )
+        .await?;
+    let top = page
+        .frames
+        .first()
+        .cloned()
+        .ok_or_else(|| ToolError("the paused thread has no frames".into()))?;
+    let root = c
+        .engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
     let rel = |f: &str| match &root {
-        Some(r) => f.strip_prefix(r.as_str()).map(|x| x.trim_start_matches('/')).unwrap_or(f).to_string(),
+        Some(r) => f
+            .strip_prefix(r.as_str())
+            .map(|x| x.trim_start_matches('/'))
+            .unwrap_or(f)
+            .to_string(),
         None => f.to_string(),
     };
     let mut vals = Vec::new();
     for e in &spec.expressions {
-        let req = EvalRequest { thread_id: thread.to_string(), frame: top.handle.clone(), expression: e.clone(), context: EvalContext::Watch, allow_side_effects: false };
+        let req = EvalRequest {
+            thread_id: thread.to_string(),
+            frame: top.handle.clone(),
+            expression: e.clone(),
+            context: EvalContext::Watch,
+            allow_side_effects: false,
+        };
         let row = match c.bk("evaluate", backend.evaluate(sid, req)).await {
             Ok(v) => {
                 let shown = values::visible(&c.cfg, e, v.type_name.as_deref(), &v.value);
-                let mut m = ValueNode { name: e.clone(), type_name: v.type_name.clone(), ..Default::default() };
-                m.put(values::shown(&shown.text, c.cfg.max_value_length, shown.redacted));
+                let mut m = ValueNode {
+                    name: e.clone(),
+                    type_name: v.type_name.clone(),
+                    ..Default::default()
+                };
+                m.put(values::shown(
+                    &shown.text,
+                    c.cfg.max_value_length,
+                    shown.redacted,
+                ));
                 m
             }
-            Err(err) => ValueNode { name: e.clone(), error: Some(err.0), ..Default::default() },
+            Err(err) => ValueNode {
+                name: e.clone(),
+                error: Some(err.0),
+                ..Default::default()
+            },
         };
         vals.push(row);
     }
     let mut locals = BTreeMap::new();
     if spec.locals {
-        let vars = c.bk("frame_variables", backend.frame_variables(sid, &top.handle)).await?;
-        for v in vars.iter().filter(|v| matches!(v.scope, ValueScope::Local | ValueScope::Argument | ValueScope::This)).take(LOCALS) {
+        let vars = c
+            .bk("frame_variables", backend.frame_variables(sid, &top.handle))
+            .await?;
+        for v in vars
+            .iter()
+            .filter(|v| {
+                matches!(
+                    v.scope,
+                    ValueScope::Local | ValueScope::Argument | ValueScope::This
+                )
+            })
+            .take(LOCALS)
+        {
             let text = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value).text;
-            let text = if text.chars().count() > LOCAL_CHARS { format!("{}…", text.chars().take(LOCAL_CHARS).collect::<String>()) } else { text };
+            let text = if text.chars().count() > LOCAL_CHARS {
+                format!("{}…", text.chars().take(LOCAL_CHARS).collect::<String>())
+            } else {
+                text
+            };
             locals.insert(v.name.clone(), text);
         }
     }
@@ -172,18 +257,36 @@ pub async fn record(c: &Call<'_>, sid: &str, thread: &str, spec: &Spec) -> Resul
 /// until `max_hits` rows, the byte budget, the end of the program, a pause elsewhere or the
 /// deadline. The session must be paused or about to run into its first stop (`sub` taken
 /// before the launch or resume that started it).
-pub async fn run(c: &Call<'_>, sid: &str, ids: &[String], spec: &Spec, mut sub: super::snapshot::Subscription) -> Result<(Vec<Hit>, End), ToolError> {
+pub async fn run(
+    c: &Call<'_>,
+    sid: &str,
+    ids: &[String],
+    spec: &Spec,
+    mut sub: super::snapshot::Subscription,
+) -> Result<(Vec<Hit>, End), ToolError> {
     let backend = c.engine.backend.clone();
     let mut rows: Vec<Hit> = Vec::new();
     let mut bytes = 0usize;
     loop {
         let left = spec.deadline.saturating_duration_since(Instant::now());
-        let stopped = c.wait_for_stop(sid, &mut sub, left.as_millis() as u64).await;
+        let stopped = c
+            .wait_for_stop(sid, &mut sub, left.as_millis() as u64)
+            .await;
         if !stopped {
             return Ok((rows, End::Timeout));
         }
         let (state, pause) = c.engine.with_state(|s| {
-            s.sessions.get(sid).map(|x| (x.state(), x.pause.as_ref().map(|p| (p.thread_id.clone(), p.breakpoint_ids.clone())))).unwrap_or((SessionState::Stopped, None))
+            s.sessions
+                .get(sid)
+                .map(|x| {
+                    (
+                        x.state(),
+                        x.pause
+                            .as_ref()
+                            .map(|p| (p.thread_id.clone(), p.breakpoint_ids.clone())),
+                    )
+                })
+                .unwrap_or((SessionState::Stopped, None))
         });
         let Some((thread, hit_ids)) = pause.filter(|_| state == SessionState::Paused) else {
             return Ok((rows, End::Exited));
@@ -192,7 +295,14 @@ pub async fn run(c: &Call<'_>, sid: &str, ids: &[String], spec: &Spec, mut sub: 
             return Ok((rows, End::Elsewhere));
         };
         let (at, values, locals, stack) = record(c, sid, &thread, spec).await?;
-        let row = Hit { hit: rows.len() as u32 + 1, point: point as u32 + 1, at, values, locals, stack };
+        let row = Hit {
+            hit: rows.len() as u32 + 1,
+            point: point as u32 + 1,
+            at,
+            values,
+            locals,
+            stack,
+        };
         let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);
         if bytes + size > MAX_BYTES && !rows.is_empty() {
             return Ok((rows, End::Bytes));
@@ -203,7 +313,11 @@ pub async fn run(c: &Call<'_>, sid: &str, ids: &[String], spec: &Spec, mut sub: 
             return Ok((rows, End::Hits));
         }
         sub = c.subscribe(sid)?;
-        c.bk("control", backend.control(sid, Some(&thread), ControlOp::Resume)).await?;
+        c.bk(
+            "control",
+            backend.control(sid, Some(&thread), ControlOp::Resume),
+        )
+        .await?;
         super::tools::left_pause(c, sid, sub.seq);
     }
 }

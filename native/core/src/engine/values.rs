@@ -5,9 +5,9 @@
 //! and `first_valid` moves past every issued id, so an old id is recognisably *stale* rather than
 //! unknown — the agent gets told to read the variables again instead of a confusing "not found".
 
+use super::tools::out::ValueNode as OutValue;
 use crate::backend::ValueNode;
 use crate::config::Config;
-use super::tools::out::ValueNode as OutValue;
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
@@ -83,7 +83,9 @@ impl ValueTable {
     }
 
     pub fn get(&self, id: &str) -> Lookup<'_> {
-        let Some(n) = id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) else { return Lookup::Unknown };
+        let Some(n) = id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) else {
+            return Lookup::Unknown;
+        };
         if n == 0 || n > self.next {
             return Lookup::Unknown;
         }
@@ -114,7 +116,11 @@ fn words(name: &str) -> Vec<String> {
         let next = chars.get(i + 1).copied();
         // camelCase (`authToken`) and the end of an acronym (`APIKey`) start a new word.
         let boundary = ch.is_uppercase()
-            && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(char::is_lowercase)));
+            && prev.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+            });
         if boundary && !cur.is_empty() {
             out.push(std::mem::take(&mut cur));
         }
@@ -151,31 +157,84 @@ fn is_secret(cfg: &Config, name: &str) -> bool {
 pub fn string_like(type_name: Option<&str>, value: &str) -> bool {
     if let Some(t) = type_name.map(str::trim).filter(|t| !t.is_empty()) {
         let lower = t.to_ascii_lowercase();
-        let t = lower.trim_start_matches("const ").trim_start_matches("volatile ").trim_end_matches('&').trim();
+        let t = lower
+            .trim_start_matches("const ")
+            .trim_start_matches("volatile ")
+            .trim_end_matches('&')
+            .trim();
         let stars = t.matches('*').count();
-        let base = t.split(['*', '[']).next().unwrap_or("").trim().trim_end_matches("const").trim();
-        if (stars == 1 || (stars == 0 && t.contains('['))) && matches!(base, "char" | "signed char" | "unsigned char" | "wchar_t" | "char8_t" | "char16_t" | "char32_t" | "gchar") {
+        let base = t
+            .split(['*', '['])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches("const")
+            .trim();
+        if (stars == 1 || (stars == 0 && t.contains('[')))
+            && matches!(
+                base,
+                "char"
+                    | "signed char"
+                    | "unsigned char"
+                    | "wchar_t"
+                    | "char8_t"
+                    | "char16_t"
+                    | "char32_t"
+                    | "gchar"
+            )
+        {
             return true;
         }
         let head = t.split('<').next().unwrap_or("").trim();
-        let last = head.rsplit("::").next().unwrap_or(head).rsplit('.').next().unwrap_or(head);
+        let last = head
+            .rsplit("::")
+            .next()
+            .unwrap_or(head)
+            .rsplit('.')
+            .next()
+            .unwrap_or(head);
         return stars == 0
             && matches!(
                 last,
-                "str" | "&str" | "string" | "wstring" | "u16string" | "u32string" | "basic_string" | "string_view" | "basic_string_view" | "bytes" | "bytearray" | "unicode" | "[]byte" | "[]uint8"
+                "str"
+                    | "&str"
+                    | "string"
+                    | "wstring"
+                    | "u16string"
+                    | "u32string"
+                    | "basic_string"
+                    | "string_view"
+                    | "basic_string_view"
+                    | "bytes"
+                    | "bytearray"
+                    | "unicode"
+                    | "[]byte"
+                    | "[]uint8"
             );
     }
-    let v = value.trim().trim_start_matches(['b', 'u', 'r', 'B', 'U', 'R']);
+    let v = value
+        .trim()
+        .trim_start_matches(['b', 'u', 'r', 'B', 'U', 'R']);
     let q = v.chars().next();
-    matches!(q, Some('\'' | '"')) && v.len() >= 2 && (v.ends_with(q.unwrap_or('"')) || v.ends_with('…'))
+    matches!(q, Some('\'' | '"'))
+        && v.len() >= 2
+        && (v.ends_with(q.unwrap_or('"')) || v.ends_with('…'))
 }
 
 /// The shapes of well-known secrets, whatever their name.
 static SHAPES: LazyLock<[(&str, Regex); 3]> = LazyLock::new(|| {
     let re = |s: &str| Regex::new(s).expect("shape regex");
     [
-        ("jwt", re(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}")),
-        ("pem", re(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)")),
+        (
+            "jwt",
+            re(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}"),
+        ),
+        (
+            "pem",
+            re(
+                r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)",
+            ),
+        ),
         (
             "key",
             re(concat!(
@@ -209,11 +268,17 @@ pub fn scrub(cfg: &Config, value: &str) -> String {
     let mut out = std::borrow::Cow::Borrowed(value);
     // Fast path, no regex: most values mention no secret word at all.
     let lower = value.to_ascii_lowercase();
-    let mentions = cfg.redaction.patterns.iter().any(|p| words(p).first().is_some_and(|w| lower.contains(w.as_str())));
+    let mentions = cfg
+        .redaction
+        .patterns
+        .iter()
+        .any(|p| words(p).first().is_some_and(|w| lower.contains(w.as_str())));
     if mentions && (value.contains(':') || value.contains('=')) {
-        let replaced = PAIR.replace_all(&out, |c: &regex::Captures<'_>| match secret_pattern(cfg, &c["key"]) {
-            Some(p) => format!("{}{}{}", &c["key"], &c["sep"], mark(p)),
-            None => c[0].to_string(),
+        let replaced = PAIR.replace_all(&out, |c: &regex::Captures<'_>| {
+            match secret_pattern(cfg, &c["key"]) {
+                Some(p) => format!("{}{}{}", &c["key"], &c["sep"], mark(p)),
+                None => c[0].to_string(),
+            }
         });
         out = std::borrow::Cow::Owned(replaced.into_owned());
     }
@@ -238,10 +303,18 @@ pub struct Visible {
 /// hidden whole; otherwise secrets inside it are scrubbed.
 pub fn visible(cfg: &Config, name: &str, type_name: Option<&str>, value: &str) -> Visible {
     if let Some(p) = secret_pattern(cfg, name).filter(|_| string_like(type_name, value)) {
-        return Visible { text: mark(p), redacted: true, hidden: true };
+        return Visible {
+            text: mark(p),
+            redacted: true,
+            hidden: true,
+        };
     }
     let text = scrub(cfg, value);
-    Visible { redacted: text != value, text, hidden: false }
+    Visible {
+        redacted: text != value,
+        text,
+        hidden: false,
+    }
 }
 
 /// A value as shown: cut to `max` characters (with a marker and the full length); `redacted`
@@ -257,9 +330,19 @@ pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
     let len = value.chars().count();
     if len > max {
         let cut: String = value.chars().take(max).collect();
-        Shown { value: format!("{cut}…"), truncated: true, value_length: Some(len as u64), redacted }
+        Shown {
+            value: format!("{cut}…"),
+            truncated: true,
+            value_length: Some(len as u64),
+            redacted,
+        }
     } else {
-        Shown { value: value.to_string(), truncated: false, value_length: None, redacted }
+        Shown {
+            value: value.to_string(),
+            truncated: false,
+            value_length: None,
+            redacted,
+        }
     }
 }
 
@@ -275,8 +358,17 @@ impl OutValue {
 
 /// A node as the agent sees it; registers an id for it in `table`. A string-like value whose
 /// name is a secret is hidden; secrets by shape are masked in any value.
-pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String) -> (OutValue, String) {
-    let Visible { text, redacted, hidden } = visible(cfg, &node.name, node.type_name.as_deref(), &node.value);
+pub fn show(
+    cfg: &Config,
+    table: &mut ValueTable,
+    node: &ValueNode,
+    path: String,
+) -> (OutValue, String) {
+    let Visible {
+        text,
+        redacted,
+        hidden,
+    } = visible(cfg, &node.name, node.type_name.as_deref(), &node.value);
     let id = table.register(ValueRef {
         name: node.name.clone(),
         path,
@@ -286,7 +378,11 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
         value: node.value.clone(),
         type_name: node.type_name.clone(),
     });
-    let mut m = OutValue { id: id.clone(), name: node.name.clone(), ..Default::default() };
+    let mut m = OutValue {
+        id: id.clone(),
+        name: node.name.clone(),
+        ..Default::default()
+    };
     m.put(shown(&text, cfg.max_value_length, redacted));
     // The debugger's rendering was cut before it reached us: the length the agent needs is
     // the value's own, which only the backend knows.
@@ -361,7 +457,11 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
 /// Whether a child named `name` (as the debugger shows it: `0`, `[0]`, `'key'`, `field`)
 /// matches a path segment.
 pub fn name_matches(name: &str, segment: &str) -> bool {
-    let n = name.trim().trim_start_matches('[').trim_end_matches(']').trim_matches(['\'', '"']);
+    let n = name
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim_matches(['\'', '"']);
     // debugpy names list items with zero padding ("03" in a 30-item list); `items[3]` means it.
     let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
     let quoted = name.trim().trim_start_matches('[').starts_with(['\'', '"']);
@@ -389,7 +489,9 @@ mod tests {
         let order = t.register(v("order", Some("5"), Some("2")));
         let count = t.register(v("count", None, Some("5")));
         assert_ne!(order, count);
-        let Lookup::Found(found) = t.get(&count) else { panic!("count's id must resolve") };
+        let Lookup::Found(found) = t.get(&count) else {
+            panic!("count's id must resolve")
+        };
         assert_eq!(found.name, "count");
         // The same value read again in the same pause keeps its id.
         assert_eq!(t.register(v("count", None, Some("5"))), count);
@@ -400,7 +502,15 @@ mod tests {
     #[test]
     fn ids_go_stale_after_invalidate() {
         let mut t = ValueTable::default();
-        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, child_count: None, value: String::new(), type_name: None };
+        let r = ValueRef {
+            name: "x".into(),
+            path: "x".into(),
+            children_handle: None,
+            set_handle: None,
+            child_count: None,
+            value: String::new(),
+            type_name: None,
+        };
         let a = t.register(r.clone());
         assert!(matches!(t.get(&a), Lookup::Found(_)));
         t.invalidate();
@@ -416,18 +526,32 @@ mod tests {
     #[test]
     fn ids_beyond_the_cap_expire() {
         let mut t = ValueTable::default();
-        let mk = |i: usize| ValueRef { name: "x".into(), value: String::new(), path: format!("x{i}"), children_handle: None, set_handle: None, child_count: None, type_name: None };
+        let mk = |i: usize| ValueRef {
+            name: "x".into(),
+            value: String::new(),
+            path: format!("x{i}"),
+            children_handle: None,
+            set_handle: None,
+            child_count: None,
+            type_name: None,
+        };
         let first = t.register(mk(0));
         for i in 1..=MAX_IDS {
             t.register(mk(i));
         }
         assert!(matches!(t.get(&first), Lookup::Expired));
-        assert!(matches!(t.get(&format!("v{}", MAX_IDS + 1)), Lookup::Found(_)));
+        assert!(matches!(
+            t.get(&format!("v{}", MAX_IDS + 1)),
+            Lookup::Found(_)
+        ));
     }
 
     #[test]
     fn paths() {
-        assert_eq!(split_path("user.address[0]['k'].x").unwrap(), ["user", "address", "0", "k", "x"]);
+        assert_eq!(
+            split_path("user.address[0]['k'].x").unwrap(),
+            ["user", "address", "0", "k", "x"]
+        );
         assert!(split_path("a..b").is_err());
         assert!(split_path("a[1").is_err());
         assert_eq!(child_path("items", "2"), "items[2]");
@@ -442,12 +566,27 @@ mod tests {
     #[test]
     fn scrub_masks_secret_strings_in_pairs_only() {
         let cfg = Config::default();
-        assert_eq!(scrub(&cfg, "{'host': 'h', 'api_key': 'sk-1'}"), "{'host': 'h', 'api_key': <redacted:api_key>}");
-        assert_eq!(scrub(&cfg, "Conf(token='abc', n=1)"), "Conf(token=<redacted:token>, n=1)");
-        assert_eq!(scrub(&cfg, "{token = 0x5555 \"abc\", n = 1}"), "{token = <redacted:token>, n = 1}");
+        assert_eq!(
+            scrub(&cfg, "{'host': 'h', 'api_key': 'sk-1'}"),
+            "{'host': 'h', 'api_key': <redacted:api_key>}"
+        );
+        assert_eq!(
+            scrub(&cfg, "Conf(token='abc', n=1)"),
+            "Conf(token=<redacted:token>, n=1)"
+        );
+        assert_eq!(
+            scrub(&cfg, "{token = 0x5555 \"abc\", n = 1}"),
+            "{token = <redacted:token>, n = 1}"
+        );
         // Numbers, enums and other keys are program data.
-        assert_eq!(scrub(&cfg, "Conf(token=3, kind=<Kind.A: 1>)"), "Conf(token=3, kind=<Kind.A: 1>)");
-        assert_eq!(scrub(&cfg, "Tok(token_type='NAME', tokens=['a'])"), "Tok(token_type='NAME', tokens=['a'])");
+        assert_eq!(
+            scrub(&cfg, "Conf(token=3, kind=<Kind.A: 1>)"),
+            "Conf(token=3, kind=<Kind.A: 1>)"
+        );
+        assert_eq!(
+            scrub(&cfg, "Tok(token_type='NAME', tokens=['a'])"),
+            "Tok(token_type='NAME', tokens=['a'])"
+        );
         assert_eq!(scrub(&cfg, "my password is long"), "my password is long");
         let mut off = Config::default();
         off.redaction.enabled = false;
@@ -457,10 +596,31 @@ mod tests {
     #[test]
     fn secret_names_match_as_identifier_words_at_the_end() {
         let cfg = Config::default();
-        for name in ["token", "api_token", "auth_token", "password", "authToken", "DB_PASSWORD", "config.api_key", "d['apiKey']", "APIKey", "m_token"] {
+        for name in [
+            "token",
+            "api_token",
+            "auth_token",
+            "password",
+            "authToken",
+            "DB_PASSWORD",
+            "config.api_key",
+            "d['apiKey']",
+            "APIKey",
+            "m_token",
+        ] {
             assert!(is_secret(&cfg, name), "{name} must be secret");
         }
-        for name in ["tokens", "m_tokens", "token_type", "Tokenizer", "tokenize", "tokenCount", "(int)m_tokens.front().type", "password_hash", "secrets"] {
+        for name in [
+            "tokens",
+            "m_tokens",
+            "token_type",
+            "Tokenizer",
+            "tokenize",
+            "tokenCount",
+            "(int)m_tokens.front().type",
+            "password_hash",
+            "secrets",
+        ] {
             assert!(!is_secret(&cfg, name), "{name} must not be secret");
         }
         assert_eq!(secret_pattern(&cfg, "user_password"), Some("password"));
@@ -473,26 +633,55 @@ mod tests {
         assert_eq!(v("token", Some("str"), "'if'").text, "<redacted:token>");
         assert_eq!(v("api_token", None, "\"abc\"").text, "<redacted:token>");
         assert!(v("password", Some("const char *"), "0x4006f4 \"hunter2\"").hidden);
-        assert!(v("password", Some("char [16]"), "\"hunter2\", '\\000' <repeats 8 times>").hidden);
+        assert!(
+            v(
+                "password",
+                Some("char [16]"),
+                "\"hunter2\", '\\000' <repeats 8 times>"
+            )
+            .hidden
+        );
         assert!(v("password", Some("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"), "\"x\"").hidden);
         assert!(v("password", Some("java.lang.String"), "\"x\"").hidden);
         // Numbers, enums, pointers, containers: shown.
-        for (ty, value) in [("int", "3"), ("TokenType", "TOK_IDENT"), ("Token *", "0x5555"), ("list", "['a', 'b']"), ("char **", "0x7ffe"), ("std::vector<std::string>", "std::vector of length 2")] {
+        for (ty, value) in [
+            ("int", "3"),
+            ("TokenType", "TOK_IDENT"),
+            ("Token *", "0x5555"),
+            ("list", "['a', 'b']"),
+            ("char **", "0x7ffe"),
+            ("std::vector<std::string>", "std::vector of length 2"),
+        ] {
             let s = v("token", Some(ty), value);
             assert!(!s.hidden && s.text == value, "{ty}: {}", s.text);
         }
-        assert_eq!(v("token", None, "<TokenType.NAME: 1>").text, "<TokenType.NAME: 1>");
+        assert_eq!(
+            v("token", None, "<TokenType.NAME: 1>").text,
+            "<TokenType.NAME: 1>"
+        );
     }
 
     #[test]
     fn secrets_are_caught_by_shape_whatever_their_name() {
         let cfg = Config::default();
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
-        assert_eq!(visible(&cfg, "header", Some("str"), &format!("'Bearer {jwt}'")).text, "'Bearer <redacted:jwt>'");
+        assert_eq!(
+            visible(&cfg, "header", Some("str"), &format!("'Bearer {jwt}'")).text,
+            "'Bearer <redacted:jwt>'"
+        );
         let pem = "'-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\\n-----END RSA PRIVATE KEY-----'";
         assert_eq!(visible(&cfg, "blob", None, pem).text, "'<redacted:pem>'");
-        let v = visible(&cfg, "x", None, "{'k': 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'n': 1}");
-        assert!(v.redacted && v.text == "{'k': '<redacted:key>', 'n': 1}", "{}", v.text);
+        let v = visible(
+            &cfg,
+            "x",
+            None,
+            "{'k': 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'n': 1}",
+        );
+        assert!(
+            v.redacted && v.text == "{'k': '<redacted:key>', 'n': 1}",
+            "{}",
+            v.text
+        );
         assert!(!visible(&cfg, "x", None, "'sk-short'").redacted);
         let mut off = Config::default();
         off.redaction.shapes.retain(|s| s != "jwt");

@@ -4,9 +4,9 @@
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
-use crate::backend::{EvalContext, EvalRequest};
 use super::out::ValueNode;
 use super::{Kind, Outcome, SessionArg};
+use crate::backend::{EvalContext, EvalRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -33,7 +33,13 @@ pub struct EvaluateExpression {
     #[serde(default)]
     allow_side_effects: bool,
 }
-tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false }, Evaluated, evaluate_expression);
+tool!(
+    EvaluateExpression,
+    "evaluate_expression",
+    Kind::Write { idempotent: false },
+    Evaluated,
+    evaluate_expression
+);
 
 /// Expressions one evaluate_expression call answers at most.
 const MAX_EXPRESSIONS: usize = 50;
@@ -43,7 +49,10 @@ async fn evaluate_expression(c: &mut Call<'_>, a: EvaluateExpression) -> Outcome
         (Some(e), None) => evaluate(c, a.w, e, a.allow_side_effects, false).await,
         (None, Some(list)) => evaluate_all(c, a.w, list, a.allow_side_effects).await,
         (Some(_), Some(_)) => Err("give expression or expressions, not both".into()),
-        (None, None) => Err("give expression (e.g. 'user.name') or expressions (e.g. ['a', 'b[0]', 'len(c)'])".into()),
+        (None, None) => Err(
+            "give expression (e.g. 'user.name') or expressions (e.g. ['a', 'b[0]', 'len(c)'])"
+                .into(),
+        ),
     }
 }
 
@@ -59,8 +68,13 @@ pub struct EvaluateCodeFragment {
     #[serde(default)]
     allow_side_effects: bool,
 }
-tool!(EvaluateCodeFragment, "evaluate_code_fragment", Kind::Destructive { idempotent: false }, Evaluated,
-    |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true));
+tool!(
+    EvaluateCodeFragment,
+    "evaluate_code_fragment",
+    Kind::Destructive { idempotent: false },
+    Evaluated,
+    |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true)
+);
 
 /// What an evaluation returns (`expression` for evaluate_expression only); several
 /// expressions answer `results`, one row each (`name` is the expression; `error` when it failed).
@@ -78,9 +92,17 @@ pub struct Evaluated {
 
 /// Several expressions in one frame, one row each: the agent's `p a` `p b` `p c` in one call.
 /// A failing expression is a row with its error; the others still answer.
-async fn evaluate_all(c: &mut Call<'_>, a: EvalWhere, list: Vec<String>, side_effects: bool) -> Outcome<Evaluated> {
+async fn evaluate_all(
+    c: &mut Call<'_>,
+    a: EvalWhere,
+    list: Vec<String>,
+    side_effects: bool,
+) -> Outcome<Evaluated> {
     if list.len() > MAX_EXPRESSIONS {
-        return Err(ToolError(format!("expressions: {} given, at most {MAX_EXPRESSIONS} per call", list.len())));
+        return Err(ToolError(format!(
+            "expressions: {} given, at most {MAX_EXPRESSIONS} per call",
+            list.len()
+        )));
     }
     if let Some(i) = list.iter().position(|e| e.trim().is_empty()) {
         return Err(ToolError(format!("expressions[{i}] is empty")));
@@ -91,45 +113,96 @@ async fn evaluate_all(c: &mut Call<'_>, a: EvalWhere, list: Vec<String>, side_ef
     let thread = a.thread_id.clone().unwrap_or(thread);
     if !side_effects {
         for e in &list {
-            expression_guard::check(e, &c.cfg.expression_safety).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+            expression_guard::check(e, &c.cfg.expression_safety)
+                .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
         }
     } else {
-        c.confirm(&root, "evaluate expressions with side effects", &list.join("\n")).await?;
+        c.confirm(
+            &root,
+            "evaluate expressions with side effects",
+            &list.join("\n"),
+        )
+        .await?;
     }
-    let context = if side_effects { EvalContext::Repl } else { EvalContext::Expression };
-    let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let context = if side_effects {
+        EvalContext::Repl
+    } else {
+        EvalContext::Expression
+    };
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
     let frame = c.frame(&sid, &thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
     for text in &list {
-        let request = EvalRequest { thread_id: thread.clone(), frame: frame.handle.clone(), expression: text.clone(), context, allow_side_effects: side_effects };
+        let request = EvalRequest {
+            thread_id: thread.clone(),
+            frame: frame.handle.clone(),
+            expression: text.clone(),
+            context,
+            allow_side_effects: side_effects,
+        };
         match c.bk("evaluate", backend.evaluate(&sid, request)).await {
             Ok(mut node) => {
                 node.name = text.clone();
                 let shown = c.engine.with_state(|s| {
-                    let slot = s.sessions.get_mut(&sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-                    Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone()).0)
+                    let slot = s
+                        .sessions
+                        .get_mut(&sid)
+                        .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+                    Ok::<_, ToolError>(
+                        values::show(&c.cfg, &mut slot.values, &node, text.clone()).0,
+                    )
                 })?;
                 nodes.push((rows.len(), node));
                 rows.push(shown);
             }
-            Err(e) => rows.push(ValueNode { name: text.clone(), error: Some(e.0), ..Default::default() }),
+            Err(e) => rows.push(ValueNode {
+                name: text.clone(),
+                error: Some(e.0),
+                ..Default::default()
+            }),
         }
     }
     let refs: Vec<&crate::backend::ValueNode> = nodes.iter().map(|(_, n)| n).collect();
-    for ((i, _), p) in nodes.iter().zip(super::super::preview::previews(c, &sid, &refs).await) {
+    for ((i, _), p) in nodes
+        .iter()
+        .zip(super::super::preview::previews(c, &sid, &refs).await)
+    {
         if let Some(p) = p {
             super::super::preview::put(&mut rows[*i], p);
         }
     }
-    let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
-    let reads = rows.iter().filter(|r| r.error.is_none()).map(|r| ValueRead::from_shown(kind, r.name.clone(), r)).collect();
+    let kind = if side_effects {
+        ReadKind::Modified
+    } else {
+        ReadKind::Evaluation
+    };
+    let reads = rows
+        .iter()
+        .filter(|r| r.error.is_none())
+        .map(|r| ValueRead::from_shown(kind, r.name.clone(), r))
+        .collect();
     c.remember(&sid, &thread, frame_index, reads);
-    Ok(Evaluated { session_id: sid, frame_index, expression: None, result: None, results: Some(rows) })
+    Ok(Evaluated {
+        session_id: sid,
+        frame_index,
+        expression: None,
+        result: None,
+        results: Some(rows),
+    })
 }
 
-async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bool, fragment: bool) -> Outcome<Evaluated> {
+async fn evaluate(
+    c: &mut Call<'_>,
+    a: EvalWhere,
+    text: String,
+    side_effects: bool,
+    fragment: bool,
+) -> Outcome<Evaluated> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
@@ -150,27 +223,62 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
         (false, false) => EvalContext::Expression,
     };
     if side_effects {
-        let what = if fragment { "run a code fragment in the debugged program" } else { "evaluate an expression with side effects" };
+        let what = if fragment {
+            "run a code fragment in the debugged program"
+        } else {
+            "evaluate an expression with side effects"
+        };
         c.confirm(&root, what, &text).await?;
     }
-    let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
     let frame = c.frame(&sid, &thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let request_thread = thread.clone();
-    let request = EvalRequest { thread_id: thread, frame: frame.handle.clone(), expression: text.clone(), context, allow_side_effects: side_effects };
+    let request = EvalRequest {
+        thread_id: thread,
+        frame: frame.handle.clone(),
+        expression: text.clone(),
+        context,
+        allow_side_effects: side_effects,
+    };
     let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
     node.name = text.clone();
     // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
     let mut shown = c.engine.with_state(|s| {
-        let slot = s.sessions.get_mut(&sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+        let slot = s
+            .sessions
+            .get_mut(&sid)
+            .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
         Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone()).0)
     })?;
     {
-        if let Some(p) = super::super::preview::previews(c, &sid, &[&node]).await.pop().flatten() {
+        if let Some(p) = super::super::preview::previews(c, &sid, &[&node])
+            .await
+            .pop()
+            .flatten()
+        {
             super::super::preview::put(&mut shown, p);
         }
     }
-    let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
-    c.remember(&sid, &request_thread, frame_index, vec![ValueRead::from_shown(kind, text.clone(), &shown)]);
-    Ok(Evaluated { session_id: sid, frame_index, expression: (!fragment).then_some(text), result: Some(shown), results: None })
+    let kind = if side_effects {
+        ReadKind::Modified
+    } else {
+        ReadKind::Evaluation
+    };
+    c.remember(
+        &sid,
+        &request_thread,
+        frame_index,
+        vec![ValueRead::from_shown(kind, text.clone(), &shown)],
+    );
+    Ok(Evaluated {
+        session_id: sid,
+        frame_index,
+        expression: (!fragment).then_some(text),
+        result: Some(shown),
+        results: None,
+    })
 }
