@@ -90,7 +90,7 @@ def test_issue_done_when_flow(py):
     assert long_text["value"].startswith("'xxxx") and long_text["value"].endswith("…")
     assert len(long_text["value"]) < 300
     token = var(vs, "api_token")
-    assert token["value"] == "<redacted>" and token["redacted"] is True
+    assert token["value"] == "<redacted:token>" and token["redacted"] is True
     assert "s3cr3t" not in json.dumps(v)
     items = var(vs, "items")
     assert items["type"] == "list" and items["has_children"] is True
@@ -424,7 +424,7 @@ def test_expand_variable_paging_and_depth(py):
     assert [c["value"] for c in its["children"]][:3] == [
         f"{{'name': 'item{i}', 'price': {i + 1}, 'qty': 2}}" for i in range(3)]
     # a secret stays redacted wherever it appears
-    assert m.ok("evaluate_expression", {"expression": "api_token"})["result"]["value"] == "<redacted>"
+    assert m.ok("evaluate_expression", {"expression": "api_token"})["result"]["value"] == "<redacted:token>"
 
 
 def test_big_values_read_with_their_real_size(py):
@@ -539,6 +539,6 @@ def test_get_source_context_and_status(py):
     assert st["location"]["line"] == 28 and st["name"] == "Run app"
     assert st["breakpoint_hit"][0]["id"] == bp["id"] and st["breakpoint_hit"][0]["line"] == 28
     assert [(f["method"], f["line"]) for f in st["stack_summary"]] == [("main", 28), ("<module>", 39)]
-    assert var(st["variables"], "api_token")["value"] == "<redacted>"
+    assert var(st["variables"], "api_token")["value"] == "<redacted:token>"
     assert st["source_context"]["current_line"] == 28
     assert st["thread_count"] == 1 and st["current_thread"]["name"] == "MainThread"

@@ -109,9 +109,17 @@ impl Default for MemoryConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct RedactionConfig {
     pub enabled: bool,
-    /// Case-insensitive substrings of names whose values are redacted.
+    /// Names whose string values are hidden: a name matches when it ends with the pattern as
+    /// whole identifier words (`token` hides `token`, `api_token`, `authToken`; not `tokens`,
+    /// `token_type` or `Tokenizer`). Numbers, enums, pointers and containers are never hidden.
     pub patterns: Vec<String>,
+    /// Secrets caught by their shape whatever their name: `jwt`, `pem` (private keys), `key`
+    /// (well-known key prefixes: `sk-…`, `ghp_…`, `AKIA…`, …).
+    pub shapes: Vec<String>,
 }
+
+/// The shapes [`RedactionConfig::shapes`] knows.
+pub const REDACTION_SHAPES: [&str; 3] = ["jwt", "pem", "key"];
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -219,14 +227,18 @@ impl Default for RedactionConfig {
             patterns: [
                 "password",
                 "passwd",
+                "passphrase",
                 "token",
                 "secret",
+                "secret_key",
                 "api_key",
                 "apikey",
                 "private_key",
+                "access_key",
             ]
             .map(String::from)
             .to_vec(),
+            shapes: REDACTION_SHAPES.map(String::from).to_vec(),
         }
     }
 }
@@ -269,6 +281,17 @@ impl Config {
         }
         if self.php.port == 0 || self.php.connect_timeout_ms == 0 {
             return Err("php.port and php.connect_timeout_ms must be at least 1".into());
+        }
+        if let Some(bad) = self
+            .redaction
+            .shapes
+            .iter()
+            .find(|s| !REDACTION_SHAPES.contains(&s.as_str()))
+        {
+            return Err(format!(
+                "redaction.shapes: unknown shape \"{bad}\"; known: {}",
+                REDACTION_SHAPES.join(", ")
+            ));
         }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
@@ -408,6 +431,16 @@ mod tests {
         );
         let err = Config::from_toml("[watchdog]\nidle_seconds = 0\n").unwrap_err();
         assert!(err.contains("idle_seconds"), "{err}");
+    }
+
+    #[test]
+    fn redaction_shapes_are_checked_and_patterns_can_be_dropped() {
+        let c = Config::from_toml("[redaction]\npatterns = [\"password\"]\nshapes = [\"jwt\"]\n")
+            .unwrap();
+        assert_eq!(c.redaction.patterns, ["password"]);
+        assert_eq!(c.redaction.shapes, ["jwt"]);
+        let err = Config::from_toml("[redaction]\nshapes = [\"jwts\"]\n").unwrap_err();
+        assert!(err.contains("jwts") && err.contains("pem"), "{err}");
     }
 
     #[test]

@@ -90,7 +90,10 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
             json!({"path": "config", "filter": "$.*"}),
         )
         .await;
-    assert_eq!(values(&r), vec![json!("<redacted>"), json!("localhost")]);
+    assert_eq!(
+        values(&r),
+        vec![json!("<redacted:api_key>"), json!("localhost")]
+    );
     // Without a filter: the shape, one level deep, with an id to expand further.
     let r = h.ok("inspect_variable", json!({"path": "user"})).await;
     assert_eq!(r["matches"][0]["value"]["name"], "ada");
@@ -193,7 +196,7 @@ async fn trace_function_records_a_loop_until_the_function_returns() {
     // Secrets inside values are masked in the table too.
     assert_eq!(
         r["start_locals"]["config"],
-        "{'host': 'localhost', 'api_key': <redacted>}"
+        "{'host': 'localhost', 'api_key': <redacted:api_key>}"
     );
     // The server did the stepping; the program now waits in the caller.
     assert_eq!(r["now"]["location"]["method"], "<module>");

@@ -770,7 +770,10 @@ async fn secrets_are_redacted_unless_disabled() {
         !config["value"].as_str().unwrap().contains("sk-123"),
         "{config}"
     );
-    assert_eq!(var(&config["children"], "'api_key'")["value"], "<redacted>");
+    assert_eq!(
+        var(&config["children"], "'api_key'")["value"],
+        "<redacted:api_key>"
+    );
     assert_eq!(var(&config["children"], "'host'")["value"], "'localhost'");
     let ev = h
         .ok(
@@ -778,7 +781,7 @@ async fn secrets_are_redacted_unless_disabled() {
             json!({"expression": "config['api_key']"}),
         )
         .await;
-    assert_eq!(ev["result"]["value"], "<redacted>");
+    assert_eq!(ev["result"]["value"], "<redacted:api_key>");
     let mut cfg = h.engine.config();
     cfg.redaction.enabled = false;
     h.engine.set_config(cfg);
@@ -1239,4 +1242,51 @@ async fn results_render_compactly_for_a_model() {
         text.len() * 4 < json_len * 3 && vtext.len() * 2 < vjson,
         "text is not compact"
     );
+}
+
+/// Issue 20: `p a` `p b` `p c` in one call — one row per expression, a failing one answers its
+/// error without failing the others, secrets stay hidden, and the text is one line per row.
+#[tokio::test]
+async fn several_expressions_answer_in_one_table() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let r = h
+        .ok(
+            "evaluate_expression",
+            json!({"expressions": ["config['host']", "no_such_name", "config['api_key']"]}),
+        )
+        .await;
+    let rows = r["results"].as_array().expect("results");
+    assert_eq!(rows.len(), 3, "{r}");
+    assert_eq!(
+        (rows[0]["name"].clone(), rows[0]["value"].clone()),
+        (json!("config['host']"), json!("'localhost'"))
+    );
+    assert!(
+        rows[1]["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{r}"
+    );
+    assert_eq!(rows[2]["value"], "<redacted:api_key>");
+    let r = h
+        .engine
+        .call_tool(
+            "evaluate_expression",
+            json!({"expressions": ["config['host']", "no_such_name"]}),
+            &h.ctx,
+        )
+        .await;
+    let text = r.content[0].as_text().unwrap().text.clone();
+    assert!(
+        text.contains("config['host'] = 'localhost'") && text.contains("no_such_name → error:"),
+        "{text}"
+    );
+    let err = h
+        .err(
+            "evaluate_expression",
+            json!({"expression": "a", "expressions": ["b"]}),
+        )
+        .await;
+    assert!(err.contains("not both"), "{err}");
+    let err = h.err("evaluate_expression", json!({})).await;
+    assert!(err.contains("expressions"), "{err}");
 }

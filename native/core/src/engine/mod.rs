@@ -14,6 +14,7 @@
 //! re-evaluation), `snapshot` (pause
 //! results, waits, watches), `tools/*` (the tools by area), `handler` (rmcp glue).
 
+mod capture;
 mod context;
 mod expression_guard;
 mod guard;

@@ -108,11 +108,7 @@ pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Previe
         return None;
     }
     for f in &mut fields {
-        f.value = if values::is_secret(&c.cfg, &f.name) {
-            "<redacted>".into()
-        } else {
-            values::scrub(&c.cfg, &f.value)
-        };
+        f.value = values::visible(&c.cfg, &f.name, f.type_name.as_deref(), &f.value).text;
     }
     let text = format(class, &fields, more, c.cfg.max_value_length);
     Some(Preview {

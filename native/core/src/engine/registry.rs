@@ -191,6 +191,54 @@ fn router_tool(tools: &[McpTool]) -> McpTool {
     tool
 }
 
+/// A tool as listed: its schema without the bounds every agent sends anyway (`minLength: 1`
+/// on names and paths, `minItems: 1` on lists, `minimum: 0` on counts and indexes) and the defaults the instructions
+/// state once (`wait` true, `timeout_ms` 30000): ~0.7 KB of every session's context.
+/// The server still validates with the full schema (`ToolSpec::validator`), so an empty path or
+/// a negative index is refused with the field named, and `help` shows the full schema.
+fn lean(tool: &McpTool) -> McpTool {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for bound in ["minLength", "minItems"] {
+                    if m.get(bound) == Some(&json!(1)) {
+                        m.remove(bound);
+                    }
+                }
+                if m.get("minimum") == Some(&json!(0)) {
+                    m.remove("minimum");
+                }
+                // Defaults the instructions state once (see `handler::INSTRUCTIONS`).
+                if let Some(Value::Object(props)) = m.get_mut("properties") {
+                    for (name, default) in [
+                        ("timeout_ms", json!(super::tools::DEFAULT_WAIT_MS)),
+                        ("wait", json!(true)),
+                    ] {
+                        if let Some(Value::Object(p)) = props
+                            .get_mut(name)
+                            .filter(|p| p.get("default") == Some(&default))
+                        {
+                            p.remove("default");
+                            p.remove("minimum");
+                        }
+                    }
+                }
+                if m.get("default") == Some(&json!([])) {
+                    m.remove("default");
+                }
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut t = tool.clone();
+    let mut schema = Value::Object((*t.input_schema).clone());
+    strip(&mut schema);
+    t.input_schema = Arc::new(obj(schema));
+    t
+}
+
 /// The single registry of this process.
 pub fn registry() -> &'static Registry {
     static REGISTRY: LazyLock<Registry> = LazyLock::new(build);
@@ -392,7 +440,7 @@ fn build() -> Registry {
             }
         }
         tool.annotations = Some(annotations);
-        tools.push(tool.clone());
+        tools.push(lean(&tool));
         specs.insert(
             d.name,
             ToolSpec {
@@ -495,7 +543,11 @@ mod tests {
             let Ok(Routed::Help(h)) = route(json!({"op": "help", "about": t.name})) else {
                 panic!("no help for {}", t.name)
             };
-            assert_eq!(h["input_schema"], Value::Object((*t.input_schema).clone()));
+            // help shows the full schema (the listed one is `lean`).
+            assert_eq!(
+                h["input_schema"],
+                Value::Object((*r.specs[t.name.as_ref()].tool.input_schema).clone())
+            );
         }
         let Err(e) = route(json!({"op": "step"})) else {
             panic!("unknown op accepted")
@@ -640,6 +692,7 @@ mod tests {
             children: Some(vec![]),
             total: Some(3),
             preview_fields: vec![("a".into(), "1".into())],
+            error: Some("e".into()),
         };
         assert_eq!(
             keys(&serde_json::to_value(&node).unwrap()),
@@ -706,7 +759,8 @@ mod tests {
     fn schema_defaults_are_the_code_defaults() {
         let r = registry();
         let mut checked = 0;
-        for t in r.tools.iter() {
+        // The full schemas (`help`); the listed ones leave out defaults the instructions state.
+        for t in r.tools.iter().map(|t| &r.specs[t.name.as_ref()].tool) {
             let props = t.input_schema["properties"].as_object().unwrap();
             let mut args = Map::new();
             for req in t

@@ -119,6 +119,10 @@ impl Renderer {
     fn value_node(&self, out: &mut String, v: &Value, indent: usize) {
         pad(out, indent);
         let name = v["name"].as_str().unwrap_or("");
+        if let Some(e) = v.get("error").and_then(Value::as_str) {
+            let _ = writeln!(out, "{name} → error: {e}");
+            return;
+        }
         let value = short_addresses(&self.scalar(&v["value"]));
         let _ = write!(out, "{name} = {value}");
         if let Some(n) = v.get("value_length").and_then(Value::as_u64) {
@@ -147,9 +151,7 @@ impl Renderer {
         if v.get("changed") == Some(&Value::Bool(true)) {
             out.push_str(" [changed]");
         }
-        if v.get("redacted") == Some(&Value::Bool(true)) {
-            out.push_str(" [redacted]");
-        }
+        // (A redacted value says so itself: `<redacted:token>`.)
         out.push('\n');
         if let Some(kids) = v.get("children").and_then(Value::as_array) {
             for k in kids {

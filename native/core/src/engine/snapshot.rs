@@ -207,23 +207,17 @@ async fn frame_snapshot(
         shown
             .iter()
             .take(SNAPSHOT_VARS)
-            .map(|v| values::show(cfg, &mut slot.values, v, v.name.clone(), false).0)
+            .map(|v| values::show(cfg, &mut slot.values, v, v.name.clone()).0)
             .collect()
     });
-    let candidates: Vec<&crate::backend::ValueNode> = shown
-        .iter()
-        .take(SNAPSHOT_VARS)
-        .map(|v| *v)
-        .filter(|v| !values::is_secret(cfg, &v.name))
-        .collect();
-    let mut found = super::preview::previews(call, sid, &candidates)
+    // (A hidden value is a string, never an address repr with a preview.)
+    let candidates: Vec<&crate::backend::ValueNode> =
+        shown.iter().take(SNAPSHOT_VARS).copied().collect();
+    let found = super::preview::previews(call, sid, &candidates)
         .await
         .into_iter();
-    for (m, v) in items.iter_mut().zip(shown.iter()) {
-        if values::is_secret(cfg, &v.name) {
-            continue;
-        }
-        if let Some(Some(p)) = found.next() {
+    for (m, p) in items.iter_mut().zip(found) {
+        if let Some(p) = p {
             super::preview::put(m, p);
         }
     }
@@ -352,15 +346,11 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
             }
             (Err(e), Ok(())) => Err(e.clone()),
         };
-        let secret = values::is_secret(&call.cfg, &expression);
         results.push((
             id,
             r.map(|mut v| {
-                v.value = if secret {
-                    "<redacted>".into()
-                } else {
-                    values::scrub(&call.cfg, &v.value)
-                };
+                v.value =
+                    values::visible(&call.cfg, &expression, v.type_name.as_deref(), &v.value).text;
                 v
             }),
         ));

@@ -8,7 +8,9 @@
 use super::tools::out::ValueNode as OutValue;
 use crate::backend::ValueNode;
 use crate::config::Config;
+use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 #[derive(Debug, Clone)]
 pub struct ValueRef {
@@ -18,10 +20,11 @@ pub struct ValueRef {
     pub path: String,
     pub children_handle: Option<String>,
     pub set_handle: Option<String>,
-    pub redacted: bool,
     pub child_count: Option<u64>,
-    /// The value as the debugger rendered it (untruncated; shown through `put_value`).
+    /// The value as the debugger rendered it (untruncated, unredacted; shown through
+    /// `values::visible`).
     pub value: String,
+    pub type_name: Option<String>,
 }
 
 /// Ids kept per pause at most; older ones expire (bounded memory on huge object graphs).
@@ -96,108 +99,232 @@ impl ValueTable {
     }
 }
 
-/// ASCII case-insensitive substring test without allocating (patterns are ASCII key names).
-fn contains_ci(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    !n.is_empty() && h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
-}
-
 /// Locals a test runner adds to the code it runs, not the program's: pytest's assertion
 /// rewriting leaves `@py_assert1`, `@py_format3`, … in every test frame that asserted.
 pub fn is_runner_temporary(name: &str) -> bool {
     name.starts_with("@py_assert") || name.starts_with("@py_format")
 }
 
-pub fn is_secret(cfg: &Config, name: &str) -> bool {
-    cfg.redaction.enabled && cfg.redaction.patterns.iter().any(|p| contains_ci(name, p))
-}
-
-/// Masks `key: value` / `key=value` pairs whose key looks like a secret inside a rendered
-/// composite value, e.g. `{'api_key': 'sk-1'}` -> `{'api_key': <redacted>}`; a parent's
-/// rendering must not leak what the child's name-based redaction hides.
-pub fn scrub(cfg: &Config, value: &str) -> String {
-    if !cfg.redaction.enabled || cfg.redaction.patterns.is_empty() {
-        return value.to_string();
-    }
-    // Fast path, no allocation: most values mention no secret at all.
-    if !cfg.redaction.patterns.iter().any(|p| contains_ci(value, p)) {
-        return value.to_string();
-    }
-    let lower = value.to_lowercase();
-    let patterns: Vec<String> = cfg
-        .redaction
-        .patterns
-        .iter()
-        .filter(|p| !p.is_empty())
-        .map(|p| p.to_lowercase())
-        .collect();
-    if lower.len() != value.len() {
-        // (A lowercase form of different byte length would misalign offsets; such values are
-        // only scrubbed by name.)
-        return value.to_string();
-    }
-    let chars: Vec<(usize, char)> = value.char_indices().collect();
-    let mut out = String::with_capacity(value.len());
-    let mut copied = 0; // byte offset copied so far
-    let mut i = 0; // index into chars
-    while i < chars.len() {
-        let (pos, _) = chars[i];
-        let hit = patterns.iter().find(|p| {
-            lower
-                .get(pos..)
-                .is_some_and(|rest| rest.starts_with(p.as_str()))
-        });
-        let Some(p) = hit else {
-            i += 1;
-            continue;
-        };
-        // Skip the rest of the key (identifier chars and a closing quote) and find ':' or '='.
-        let mut j = i + p.chars().count();
-        while j < chars.len()
-            && (chars[j].1.is_alphanumeric()
-                || chars[j].1 == '_'
-                || chars[j].1 == '\''
-                || chars[j].1 == '"')
-        {
-            j += 1;
-        }
-        while j < chars.len() && chars[j].1 == ' ' {
-            j += 1;
-        }
-        if j >= chars.len() || !(chars[j].1 == ':' || chars[j].1 == '=') {
-            i += 1;
+/// A name's identifier words, lower-cased: `api_token` → `[api, token]`, `authToken` →
+/// `[auth, token]`, `APIKey` → `[api, key]`, `m_tokens` → `[m, tokens]`.
+fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &ch) in chars.iter().enumerate() {
+        if !ch.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
             continue;
         }
-        j += 1;
-        while j < chars.len() && chars[j].1 == ' ' {
-            j += 1;
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        // camelCase (`authToken`) and the end of an acronym (`APIKey`) start a new word.
+        let boundary = ch.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+            });
+        if boundary && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
         }
-        // The value: a quoted string, or everything up to , } ) ].
-        let start = j;
-        if j < chars.len() && (chars[j].1 == '\'' || chars[j].1 == '"') {
-            let q = chars[j].1;
-            j += 1;
-            while j < chars.len() && chars[j].1 != q {
-                j += 1;
-            }
-            j = (j + 1).min(chars.len());
-        } else {
-            while j < chars.len() && !matches!(chars[j].1, ',' | '}' | ')' | ']') {
-                j += 1;
-            }
-        }
-        let start_byte = chars.get(start).map_or(value.len(), |c| c.0);
-        let end_byte = chars.get(j).map_or(value.len(), |c| c.0);
-        out.push_str(&value[copied..start_byte]);
-        out.push_str("<redacted>");
-        copied = end_byte;
-        i = j.max(i + 1);
+        cur.extend(ch.to_lowercase());
     }
-    out.push_str(&value[copied..]);
+    if !cur.is_empty() {
+        out.push(cur);
+    }
     out
 }
 
-/// A value as shown: cut to `max` characters (with a marker and the full length) or redacted.
+/// The secret pattern `name` ends with, as whole identifier words: `token`, `api_token`,
+/// `authToken` and `config['api_key']` match; `tokens`, `m_tokens`, `token_type`, `Tokenizer`
+/// and `tokenize` do not (a name that only mentions a secret word is program data).
+pub fn secret_pattern<'a>(cfg: &'a Config, name: &str) -> Option<&'a str> {
+    if !cfg.redaction.enabled {
+        return None;
+    }
+    let name = words(name);
+    cfg.redaction.patterns.iter().map(String::as_str).find(|p| {
+        let p = words(p);
+        !p.is_empty() && name.ends_with(&p)
+    })
+}
+
+#[cfg(test)]
+fn is_secret(cfg: &Config, name: &str) -> bool {
+    secret_pattern(cfg, name).is_some()
+}
+
+/// Whether a value is text (the only kind a secret name hides): strings of every language,
+/// C strings (`char *`, `char[16]`), or, without a type, a quoted literal. Numbers, enums,
+/// pointers and containers are never hidden by name.
+pub fn string_like(type_name: Option<&str>, value: &str) -> bool {
+    if let Some(t) = type_name.map(str::trim).filter(|t| !t.is_empty()) {
+        let lower = t.to_ascii_lowercase();
+        let t = lower
+            .trim_start_matches("const ")
+            .trim_start_matches("volatile ")
+            .trim_end_matches('&')
+            .trim();
+        let stars = t.matches('*').count();
+        let base = t
+            .split(['*', '['])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches("const")
+            .trim();
+        if (stars == 1 || (stars == 0 && t.contains('[')))
+            && matches!(
+                base,
+                "char"
+                    | "signed char"
+                    | "unsigned char"
+                    | "wchar_t"
+                    | "char8_t"
+                    | "char16_t"
+                    | "char32_t"
+                    | "gchar"
+            )
+        {
+            return true;
+        }
+        let head = t.split('<').next().unwrap_or("").trim();
+        let last = head
+            .rsplit("::")
+            .next()
+            .unwrap_or(head)
+            .rsplit('.')
+            .next()
+            .unwrap_or(head);
+        return stars == 0
+            && matches!(
+                last,
+                "str"
+                    | "&str"
+                    | "string"
+                    | "wstring"
+                    | "u16string"
+                    | "u32string"
+                    | "basic_string"
+                    | "string_view"
+                    | "basic_string_view"
+                    | "bytes"
+                    | "bytearray"
+                    | "unicode"
+                    | "[]byte"
+                    | "[]uint8"
+            );
+    }
+    let v = value
+        .trim()
+        .trim_start_matches(['b', 'u', 'r', 'B', 'U', 'R']);
+    let q = v.chars().next();
+    matches!(q, Some('\'' | '"'))
+        && v.len() >= 2
+        && (v.ends_with(q.unwrap_or('"')) || v.ends_with('…'))
+}
+
+/// The shapes of well-known secrets, whatever their name.
+static SHAPES: LazyLock<[(&str, Regex); 3]> = LazyLock::new(|| {
+    let re = |s: &str| Regex::new(s).expect("shape regex");
+    [
+        (
+            "jwt",
+            re(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}"),
+        ),
+        (
+            "pem",
+            re(
+                r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)",
+            ),
+        ),
+        (
+            "key",
+            re(concat!(
+                r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{36,}",
+                r"|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}",
+                r"|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}|hf_[A-Za-z0-9]{30,})"
+            )),
+        ),
+    ]
+});
+
+/// `key: 'value'` / `key = "value"` / `key = 0x… "value"` inside a rendered composite value.
+static PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?P<key>['"]?[A-Za-z_][A-Za-z0-9_]*['"]?)(?P<sep>\s*[:=]\s*)(?P<val>(?:0x[0-9a-fA-F]+ )?[bBuUrR]?(?:'(?:[^'\\]|\\.)*(?:'|$)|"(?:[^"\\]|\\.)*(?:"|$)))"#)
+        .expect("pair regex")
+});
+
+/// How a hidden value reads: one word saying why (the name pattern, or `jwt`/`pem`/`key`).
+pub fn mark(reason: &str) -> String {
+    format!("<redacted:{reason}>")
+}
+
+/// Masks what looks like a secret inside a rendered value: the string values of secret keys
+/// (`{'api_key': 'sk-1'}` → `{'api_key': <redacted:api_key>}`; a parent's rendering must not
+/// leak what the child's name hides) and secrets by shape anywhere (JWT, PEM private keys, key
+/// prefixes). Numbers, enums and other keys stay as they are.
+pub fn scrub(cfg: &Config, value: &str) -> String {
+    if !cfg.redaction.enabled {
+        return value.to_string();
+    }
+    let mut out = std::borrow::Cow::Borrowed(value);
+    // Fast path, no regex: most values mention no secret word at all.
+    let lower = value.to_ascii_lowercase();
+    let mentions = cfg
+        .redaction
+        .patterns
+        .iter()
+        .any(|p| words(p).first().is_some_and(|w| lower.contains(w.as_str())));
+    if mentions && (value.contains(':') || value.contains('=')) {
+        let replaced = PAIR.replace_all(&out, |c: &regex::Captures<'_>| {
+            match secret_pattern(cfg, &c["key"]) {
+                Some(p) => format!("{}{}{}", &c["key"], &c["sep"], mark(p)),
+                None => c[0].to_string(),
+            }
+        });
+        out = std::borrow::Cow::Owned(replaced.into_owned());
+    }
+    for (name, re) in SHAPES.iter() {
+        if cfg.redaction.shapes.iter().any(|s| s == name) && re.is_match(&out) {
+            out = std::borrow::Cow::Owned(re.replace_all(&out, mark(name).as_str()).into_owned());
+        }
+    }
+    out.into_owned()
+}
+
+/// What an agent is shown of a value (see [`visible`]).
+pub struct Visible {
+    pub text: String,
+    /// Something in it was hidden.
+    pub redacted: bool,
+    /// The whole value was hidden (a string-like value of a secret name).
+    pub hidden: bool,
+}
+
+/// What an agent is shown of a value named `name`. A string-like value of a secret name is
+/// hidden whole; otherwise secrets inside it are scrubbed.
+pub fn visible(cfg: &Config, name: &str, type_name: Option<&str>, value: &str) -> Visible {
+    if let Some(p) = secret_pattern(cfg, name).filter(|_| string_like(type_name, value)) {
+        return Visible {
+            text: mark(p),
+            redacted: true,
+            hidden: true,
+        };
+    }
+    let text = scrub(cfg, value);
+    Visible {
+        redacted: text != value,
+        text,
+        hidden: false,
+    }
+}
+
+/// A value as shown: cut to `max` characters (with a marker and the full length); `redacted`
+/// says a secret in it was hidden (the text already says so: `<redacted:token>`).
 pub struct Shown {
     pub value: String,
     pub truncated: bool,
@@ -206,14 +333,6 @@ pub struct Shown {
 }
 
 pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
-    if redacted {
-        return Shown {
-            value: "<redacted>".into(),
-            truncated: false,
-            value_length: None,
-            redacted: true,
-        };
-    }
     let len = value.chars().count();
     if len > max {
         let cut: String = value.chars().take(max).collect();
@@ -221,14 +340,14 @@ pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
             value: format!("{cut}…"),
             truncated: true,
             value_length: Some(len as u64),
-            redacted: false,
+            redacted,
         }
     } else {
         Shown {
             value: value.to_string(),
             truncated: false,
             value_length: None,
-            redacted: false,
+            redacted,
         }
     }
 }
@@ -243,37 +362,37 @@ impl OutValue {
     }
 }
 
-/// A node as the agent sees it; registers an id for it in `table`.
+/// A node as the agent sees it; registers an id for it in `table`. A string-like value whose
+/// name is a secret is hidden; secrets by shape are masked in any value.
 pub fn show(
     cfg: &Config,
     table: &mut ValueTable,
     node: &ValueNode,
     path: String,
-    parent_redacted: bool,
 ) -> (OutValue, String) {
-    let redacted = parent_redacted || is_secret(cfg, &node.name);
+    let Visible {
+        text,
+        redacted,
+        hidden,
+    } = visible(cfg, &node.name, node.type_name.as_deref(), &node.value);
     let id = table.register(ValueRef {
         name: node.name.clone(),
         path,
         children_handle: node.children_handle.clone().filter(|_| node.has_children),
         set_handle: node.set_handle.clone(),
-        redacted,
         child_count: node.child_count,
         value: node.value.clone(),
+        type_name: node.type_name.clone(),
     });
     let mut m = OutValue {
         id: id.clone(),
         name: node.name.clone(),
         ..Default::default()
     };
-    m.put(shown(
-        &scrub(cfg, &node.value),
-        cfg.max_value_length,
-        redacted,
-    ));
+    m.put(shown(&text, cfg.max_value_length, redacted));
     // The debugger's rendering was cut before it reached us: the length the agent needs is
     // the value's own, which only the backend knows.
-    if let (false, Some(n)) = (redacted, node.value_length) {
+    if let (false, Some(n)) = (hidden, node.value_length) {
         m.truncated = true;
         m.value_length = Some(n as u64);
     }
@@ -408,9 +527,9 @@ mod tests {
             path: name.into(),
             children_handle: children.map(Into::into),
             set_handle: set.map(Into::into),
-            redacted: false,
             child_count: None,
             value: String::new(),
+            type_name: None,
         };
         let order = t.register(v("order", Some("5"), Some("2")));
         let count = t.register(v("count", None, Some("5")));
@@ -433,9 +552,9 @@ mod tests {
             path: "x".into(),
             children_handle: None,
             set_handle: None,
-            redacted: false,
             child_count: None,
             value: String::new(),
+            type_name: None,
         };
         let a = t.register(r.clone());
         assert!(matches!(t.get(&a), Lookup::Found(_)));
@@ -458,8 +577,8 @@ mod tests {
             path: format!("x{i}"),
             children_handle: None,
             set_handle: None,
-            redacted: false,
             child_count: None,
+            type_name: None,
         };
         let first = t.register(mk(0));
         for i in 1..=MAX_IDS {
@@ -490,20 +609,128 @@ mod tests {
     }
 
     #[test]
-    fn scrub_masks_secret_pairs_only() {
+    fn scrub_masks_secret_strings_in_pairs_only() {
         let cfg = Config::default();
         assert_eq!(
             scrub(&cfg, "{'host': 'h', 'api_key': 'sk-1'}"),
-            "{'host': 'h', 'api_key': <redacted>}"
+            "{'host': 'h', 'api_key': <redacted:api_key>}"
         );
         assert_eq!(
-            scrub(&cfg, "Conf(token=abc, n=1)"),
-            "Conf(token=<redacted>, n=1)"
+            scrub(&cfg, "Conf(token='abc', n=1)"),
+            "Conf(token=<redacted:token>, n=1)"
+        );
+        assert_eq!(
+            scrub(&cfg, "{token = 0x5555 \"abc\", n = 1}"),
+            "{token = <redacted:token>, n = 1}"
+        );
+        // Numbers, enums and other keys are program data.
+        assert_eq!(
+            scrub(&cfg, "Conf(token=3, kind=<Kind.A: 1>)"),
+            "Conf(token=3, kind=<Kind.A: 1>)"
+        );
+        assert_eq!(
+            scrub(&cfg, "Tok(token_type='NAME', tokens=['a'])"),
+            "Tok(token_type='NAME', tokens=['a'])"
         );
         assert_eq!(scrub(&cfg, "my password is long"), "my password is long");
         let mut off = Config::default();
         off.redaction.enabled = false;
         assert_eq!(scrub(&off, "{'api_key': 'sk-1'}"), "{'api_key': 'sk-1'}");
+    }
+
+    #[test]
+    fn secret_names_match_as_identifier_words_at_the_end() {
+        let cfg = Config::default();
+        for name in [
+            "token",
+            "api_token",
+            "auth_token",
+            "password",
+            "authToken",
+            "DB_PASSWORD",
+            "config.api_key",
+            "d['apiKey']",
+            "APIKey",
+            "m_token",
+        ] {
+            assert!(is_secret(&cfg, name), "{name} must be secret");
+        }
+        for name in [
+            "tokens",
+            "m_tokens",
+            "token_type",
+            "Tokenizer",
+            "tokenize",
+            "tokenCount",
+            "(int)m_tokens.front().type",
+            "password_hash",
+            "secrets",
+        ] {
+            assert!(!is_secret(&cfg, name), "{name} must not be secret");
+        }
+        assert_eq!(secret_pattern(&cfg, "user_password"), Some("password"));
+    }
+
+    #[test]
+    fn only_string_like_values_are_hidden_by_name() {
+        let cfg = Config::default();
+        let v = |name: &str, ty: Option<&str>, value: &str| visible(&cfg, name, ty, value);
+        assert_eq!(v("token", Some("str"), "'if'").text, "<redacted:token>");
+        assert_eq!(v("api_token", None, "\"abc\"").text, "<redacted:token>");
+        assert!(v("password", Some("const char *"), "0x4006f4 \"hunter2\"").hidden);
+        assert!(
+            v(
+                "password",
+                Some("char [16]"),
+                "\"hunter2\", '\\000' <repeats 8 times>"
+            )
+            .hidden
+        );
+        assert!(v("password", Some("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"), "\"x\"").hidden);
+        assert!(v("password", Some("java.lang.String"), "\"x\"").hidden);
+        // Numbers, enums, pointers, containers: shown.
+        for (ty, value) in [
+            ("int", "3"),
+            ("TokenType", "TOK_IDENT"),
+            ("Token *", "0x5555"),
+            ("list", "['a', 'b']"),
+            ("char **", "0x7ffe"),
+            ("std::vector<std::string>", "std::vector of length 2"),
+        ] {
+            let s = v("token", Some(ty), value);
+            assert!(!s.hidden && s.text == value, "{ty}: {}", s.text);
+        }
+        assert_eq!(
+            v("token", None, "<TokenType.NAME: 1>").text,
+            "<TokenType.NAME: 1>"
+        );
+    }
+
+    #[test]
+    fn secrets_are_caught_by_shape_whatever_their_name() {
+        let cfg = Config::default();
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        assert_eq!(
+            visible(&cfg, "header", Some("str"), &format!("'Bearer {jwt}'")).text,
+            "'Bearer <redacted:jwt>'"
+        );
+        let pem = "'-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\\n-----END RSA PRIVATE KEY-----'";
+        assert_eq!(visible(&cfg, "blob", None, pem).text, "'<redacted:pem>'");
+        let v = visible(
+            &cfg,
+            "x",
+            None,
+            "{'k': 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'n': 1}",
+        );
+        assert!(
+            v.redacted && v.text == "{'k': '<redacted:key>', 'n': 1}",
+            "{}",
+            v.text
+        );
+        assert!(!visible(&cfg, "x", None, "'sk-short'").redacted);
+        let mut off = Config::default();
+        off.redaction.shapes.retain(|s| s != "jwt");
+        assert!(visible(&off, "header", None, jwt).text.contains("eyJ"));
     }
 
     #[test]

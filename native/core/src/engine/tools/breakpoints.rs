@@ -260,7 +260,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a line breakpoint
-/// Set or update a line breakpoint; returns its id, verified, the actual line and its source.
+/// Set or update a line breakpoint; returns id, verified, actual line and its source.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetBreakpoint {
     #[serde(flatten)]

@@ -20,14 +20,16 @@ pub struct EvalWhere {
     thread_id: Option<String>,
 }
 
-/// # Evaluate an expression
-/// Evaluate an expression in a frame; read-only unless allow_side_effects.
+/// # Evaluate expressions
+/// One expression, or several in one call (a table), in a frame; read-only unless allow_side_effects. Same ones at every stop: add_watch.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateExpression {
     #[serde(flatten)]
     w: EvalWhere,
     #[schemars(length(min = 1))]
-    expression: String,
+    expression: Option<String>,
+    #[schemars(length(min = 1))]
+    expressions: Option<Vec<String>>,
     #[serde(default)]
     allow_side_effects: bool,
 }
@@ -36,8 +38,23 @@ tool!(
     "evaluate_expression",
     Kind::Write { idempotent: false },
     Evaluated,
-    |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false)
+    evaluate_expression
 );
+
+/// Expressions one evaluate_expression call answers at most.
+const MAX_EXPRESSIONS: usize = 50;
+
+async fn evaluate_expression(c: &mut Call<'_>, a: EvaluateExpression) -> Outcome<Evaluated> {
+    match (a.expression, a.expressions) {
+        (Some(e), None) => evaluate(c, a.w, e, a.allow_side_effects, false).await,
+        (None, Some(list)) => evaluate_all(c, a.w, list, a.allow_side_effects).await,
+        (Some(_), Some(_)) => Err("give expression or expressions, not both".into()),
+        (None, None) => Err(
+            "give expression (e.g. 'user.name') or expressions (e.g. ['a', 'b[0]', 'len(c)'])"
+                .into(),
+        ),
+    }
+}
 
 /// # Run a code fragment
 /// Run statements in a frame; needs allow_side_effects.
@@ -59,14 +76,124 @@ tool!(
     |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true)
 );
 
-/// What an evaluation returns (`expression` for evaluate_expression only).
+/// What an evaluation returns (`expression` for evaluate_expression only); several
+/// expressions answer `results`, one row each (`name` is the expression; `error` when it failed).
 #[derive(Serialize, JsonSchema)]
 pub struct Evaluated {
     session_id: String,
     frame_index: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     expression: Option<String>,
-    result: ValueNode,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<ValueNode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    results: Option<Vec<ValueNode>>,
+}
+
+/// Several expressions in one frame, one row each: the agent's `p a` `p b` `p c` in one call.
+/// A failing expression is a row with its error; the others still answer.
+async fn evaluate_all(
+    c: &mut Call<'_>,
+    a: EvalWhere,
+    list: Vec<String>,
+    side_effects: bool,
+) -> Outcome<Evaluated> {
+    if list.len() > MAX_EXPRESSIONS {
+        return Err(ToolError(format!(
+            "expressions: {} given, at most {MAX_EXPRESSIONS} per call",
+            list.len()
+        )));
+    }
+    if let Some(i) = list.iter().position(|e| e.trim().is_empty()) {
+        return Err(ToolError(format!("expressions[{i}] is empty")));
+    }
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
+    let (thread, _) = c.paused(&sid)?;
+    let thread = a.thread_id.clone().unwrap_or(thread);
+    if !side_effects {
+        for e in &list {
+            expression_guard::check(e, &c.cfg.expression_safety)
+                .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+        }
+    } else {
+        c.confirm(
+            &root,
+            "evaluate expressions with side effects",
+            &list.join("\n"),
+        )
+        .await?;
+    }
+    let context = if side_effects {
+        EvalContext::Repl
+    } else {
+        EvalContext::Expression
+    };
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
+    let frame = c.frame(&sid, &thread, frame_index).await?;
+    let backend = c.engine.backend.clone();
+    let mut rows = Vec::with_capacity(list.len());
+    let mut nodes = Vec::new();
+    for text in &list {
+        let request = EvalRequest {
+            thread_id: thread.clone(),
+            frame: frame.handle.clone(),
+            expression: text.clone(),
+            context,
+            allow_side_effects: side_effects,
+        };
+        match c.bk("evaluate", backend.evaluate(&sid, request)).await {
+            Ok(mut node) => {
+                node.name = text.clone();
+                let shown = c.engine.with_state(|s| {
+                    let slot = s
+                        .sessions
+                        .get_mut(&sid)
+                        .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+                    Ok::<_, ToolError>(
+                        values::show(&c.cfg, &mut slot.values, &node, text.clone()).0,
+                    )
+                })?;
+                nodes.push((rows.len(), node));
+                rows.push(shown);
+            }
+            Err(e) => rows.push(ValueNode {
+                name: text.clone(),
+                error: Some(e.0),
+                ..Default::default()
+            }),
+        }
+    }
+    let refs: Vec<&crate::backend::ValueNode> = nodes.iter().map(|(_, n)| n).collect();
+    for ((i, _), p) in nodes
+        .iter()
+        .zip(super::super::preview::previews(c, &sid, &refs).await)
+    {
+        if let Some(p) = p {
+            super::super::preview::put(&mut rows[*i], p);
+        }
+    }
+    let kind = if side_effects {
+        ReadKind::Modified
+    } else {
+        ReadKind::Evaluation
+    };
+    let reads = rows
+        .iter()
+        .filter(|r| r.error.is_none())
+        .map(|r| ValueRead::from_shown(kind, r.name.clone(), r))
+        .collect();
+    c.remember(&sid, &thread, frame_index, reads);
+    Ok(Evaluated {
+        session_id: sid,
+        frame_index,
+        expression: None,
+        result: None,
+        results: Some(rows),
+    })
 }
 
 async fn evaluate(
@@ -120,15 +247,14 @@ async fn evaluate(
     let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
     node.name = text.clone();
     // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
-    let secret = values::is_secret(&c.cfg, &text);
     let mut shown = c.engine.with_state(|s| {
         let slot = s
             .sessions
             .get_mut(&sid)
             .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone(), secret).0)
+        Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone()).0)
     })?;
-    if !secret {
+    {
         if let Some(p) = super::super::preview::previews(c, &sid, &[&node])
             .await
             .pop()
@@ -152,6 +278,7 @@ async fn evaluate(
         session_id: sid,
         frame_index,
         expression: (!fragment).then_some(text),
-        result: shown,
+        result: Some(shown),
+        results: None,
     })
 }

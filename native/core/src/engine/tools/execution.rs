@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # Resume
-/// Continue; returns the next stop with location and variables.
+/// Continue; returns the next stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Resume {
     #[serde(flatten)]
@@ -273,7 +273,7 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
 /// The program left the pause `seq` it was in, even if the backend's `Resumed` event is still
 /// queued: mark it running now (unless a newer pause already arrived), so a following
 /// wait_for_pause does not return the old stop.
-pub(super) fn left_pause(c: &Call<'_>, sid: &str, seq: u64) {
+pub(crate) fn left_pause(c: &Call<'_>, sid: &str, seq: u64) {
     c.engine.with_state(|s| {
         if let Some(x) = s
             .sessions

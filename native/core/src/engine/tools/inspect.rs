@@ -12,11 +12,11 @@
 //!   → booleans, `None`/`null`/`nil` → null, decimal numbers → numbers, a quoted string
 //!   (`'ab'`, `"ab"`, gdb's `0x4006f4 "ab"`) → the string; anything else stays the rendering;
 //! - a value with children that were not fetched (depth exhausted) is its rendering;
-//! - secrets (by name) become `"<redacted>"` and their children are not fetched.
+//! - secrets are hidden like everywhere else (`values::visible`).
 
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
-use super::super::values::{self, ValueRef, child_path, is_secret, name_matches};
+use super::super::values::{self, ValueRef, child_path, name_matches};
 use super::out::is_false;
 use super::variables::{ValueTarget, target};
 use super::{Kind, Outcome, SessionArg};
@@ -336,7 +336,6 @@ fn synthetic(node: &ValueNode) -> bool {
 struct Seen {
     node: ValueNode,
     path: String,
-    redacted: bool,
 }
 
 struct Fetch<'a> {
@@ -364,25 +363,28 @@ impl<'a> Fetch<'a> {
         pointer: String,
         depth: u32,
         names: &'b [String],
-        redacted: bool,
     ) -> Boxed<'b>
     where
         'a: 'b,
     {
         Box::pin(async move {
-            let redacted = redacted || is_secret(&self.c.cfg, &node.name);
+            let shown = values::visible(
+                &self.c.cfg,
+                &node.name,
+                node.type_name.as_deref(),
+                &node.value,
+            );
             let handle = node.children_handle.clone().filter(|_| node.has_children);
-            let rendered = values::scrub(&self.c.cfg, &node.value);
+            let rendered = shown.text;
             self.seen.insert(
                 pointer.clone(),
                 Seen {
                     node: node.clone(),
                     path: path.clone(),
-                    redacted,
                 },
             );
-            if redacted {
-                return Ok(json!("<redacted>"));
+            if shown.hidden {
+                return Ok(json!(rendered));
             }
             let Some(handle) = handle.filter(|_| depth > 0) else {
                 return Ok(if node.has_children {
@@ -406,7 +408,7 @@ impl<'a> Fetch<'a> {
                 for (i, k) in kids.into_iter().enumerate() {
                     let p = child_path(&path, &k.name);
                     arr.push(
-                        self.tree(k, p, format!("{pointer}/{i}"), depth - 1, rest, redacted)
+                        self.tree(k, p, format!("{pointer}/{i}"), depth - 1, rest)
                             .await?,
                     );
                 }
@@ -417,7 +419,7 @@ impl<'a> Fetch<'a> {
                     let key = key_of(&k.name);
                     let p = child_path(&path, &k.name);
                     let ptr = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-                    let v = self.tree(k, p, ptr, depth - 1, rest, redacted).await?;
+                    let v = self.tree(k, p, ptr, depth - 1, rest).await?;
                     obj.insert(key, v);
                 }
                 Ok(Value::Object(obj))
@@ -526,6 +528,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     let root_node = ValueNode {
         name: t.name.clone(),
         value: t.value.clone(),
+        type_name: t.type_name.clone(),
         has_children: t.children_handle.is_some(),
         children_handle: t.children_handle.clone(),
         set_handle: t.set_handle.clone(),
@@ -544,14 +547,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     // Names beyond the depth are not fetched anyway.
     let names: Vec<String> = plan.names.iter().take(depth as usize).cloned().collect();
     let tree = f
-        .tree(
-            root_node,
-            t.path.clone(),
-            String::new(),
-            depth,
-            &names,
-            t.redacted,
-        )
+        .tree(root_node, t.path.clone(), String::new(), depth, &names)
         .await?;
     let (incomplete, capped, seen) = (f.incomplete, f.capped, f.seen);
 
@@ -575,14 +571,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
                     .then(|| {
                         c.engine.with_state(|st| {
                             st.sessions.get_mut(&sid).map(|x| {
-                                values::show(
-                                    &c.cfg,
-                                    &mut x.values,
-                                    &s.node,
-                                    s.path.clone(),
-                                    s.redacted,
-                                )
-                                .1
+                                values::show(&c.cfg, &mut x.values, &s.node, s.path.clone()).1
                             })
                         })
                     })

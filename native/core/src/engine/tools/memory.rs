@@ -151,7 +151,7 @@ pub struct NameRead {
 }
 
 /// # Value history
-/// Values seen at earlier pauses, also after resumes: name+steps_ago, name+changes, name+line; no name: the names.
+/// Values of earlier pauses: name+steps_ago, name+changes, name+line; no name: the names.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugHistory {
     #[serde(flatten)]
@@ -376,7 +376,7 @@ fn attribute_changes(l: &SessionLedger, name: &str, limit: usize) -> Vec<Reading
 }
 
 /// # Session summary
-/// Markdown hand-off: path, pauses, exceptions, values seen/set, output; saved in .debugger-mcp/ at the end.
+/// Markdown hand-off: path, pauses, exceptions, values seen/set, output (saved at session end).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSessionSummary {
     #[serde(flatten)]

@@ -32,6 +32,7 @@ macro_rules! tool {
 }
 
 pub mod breakpoints;
+mod capture;
 mod eval;
 mod execution;
 mod inspect;
@@ -46,6 +47,7 @@ mod variables;
 mod watches;
 
 use super::context::{Call, ToolError, ToolResult};
+pub(crate) use execution::left_pause;
 
 /// What a tool's `run` returns.
 pub type Outcome<T> = Result<T, ToolError>;
@@ -139,6 +141,7 @@ tool_table![
     execution::StepOut,
     execution::RunToLine,
     execution::WaitForPause,
+    capture::Capture,
     trace::TraceFunction,
     stack::GetStackTrace,
     stack::SelectStackFrame,

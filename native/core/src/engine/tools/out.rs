@@ -86,6 +86,9 @@ pub struct ValueNode {
     #[serde(skip)]
     #[schemars(skip)]
     pub preview_fields: Vec<(String, String)>,
+    /// Why this value could not be read (a row of several evaluations or of a capture).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A watch expression and its value at the last pause.

@@ -181,7 +181,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
-/// Debug sessions: id, name, state, and the current one (the default target).
+/// Debug sessions: id, name, state, current (the default target).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -517,7 +517,7 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// State, stop reason, location, stack, variables, watches, source and output in one call.
+/// State, stop reason, location, stack, variables, watches, source, output: one call.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]

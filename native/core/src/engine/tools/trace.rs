@@ -7,7 +7,7 @@ use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::snapshot::location;
 use super::super::state::reason_name;
-use super::super::values::{self, is_secret};
+use super::super::values;
 use super::execution::left_pause;
 use super::out::{Location, State, is_false};
 use super::{Kind, MAX_WAIT_MS, Outcome, SessionArg};
@@ -147,11 +147,8 @@ async fn locals(
         })
         .filter(|v| !values::is_runner_temporary(&v.name))
         .map(|v| {
-            let shown = if is_secret(&c.cfg, &v.name) {
-                "<redacted>".to_string()
-            } else {
-                short(&values::scrub(&c.cfg, &v.value))
-            };
+            let shown =
+                short(&values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value).text);
             (v.name, shown)
         })
         .collect())

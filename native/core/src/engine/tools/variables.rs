@@ -5,9 +5,7 @@ use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::preview;
 use super::super::snapshot::location;
-use super::super::values::{
-    self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path,
-};
+use super::super::values::{self, Lookup, ValueRef, child_path, name_matches, split_path};
 use super::out::{Location, ValueNode as Shown, is_false};
 use super::{Kind, Outcome, SessionArg};
 use crate::backend::{ValueNode, ValueScope};
@@ -65,11 +63,9 @@ fn build<'a>(
     path: String,
     depth: u32,
     max: u32,
-    parent_redacted: bool,
 ) -> BoxedNode<'a> {
     Box::pin(async move {
-        let redacted = parent_redacted || is_secret(&c.cfg, &node.name);
-        let mut m = register(c, sid, &node, path.clone(), parent_redacted)?;
+        let mut m = register(c, sid, &node, path.clone())?;
         if depth > 1 && node.has_children {
             if let Some(handle) = &node.children_handle {
                 let backend = c.engine.backend.clone();
@@ -80,7 +76,7 @@ fn build<'a>(
                 let kids: Vec<Shown> =
                     futures::stream::iter(page.children.into_iter().map(|child| {
                         let p = child_path(&path, &child.name);
-                        build(c, sid, child, p, depth - 1, max, redacted)
+                        build(c, sid, child, p, depth - 1, max)
                     }))
                     .buffered(CONCURRENT_FETCHES)
                     .try_collect()
@@ -92,7 +88,8 @@ fn build<'a>(
                     m.total = Some(total);
                 }
             }
-        } else if !redacted {
+        } else {
+            // (A hidden value is a string, never an address repr with a preview.)
             if let Some(p) = preview::previews(c, sid, &[&node]).await.pop().flatten() {
                 preview::put(&mut m, p);
             }
@@ -103,27 +100,14 @@ fn build<'a>(
     })
 }
 
-fn register(
-    c: &Call<'_>,
-    sid: &str,
-    node: &ValueNode,
-    path: String,
-    parent_redacted: bool,
-) -> Result<Shown, ToolError> {
+fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String) -> Result<Shown, ToolError> {
     c.engine.with_state(|s| {
         let slot = s
             .sessions
             .get_mut(sid)
             .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
         Ok::<_, ToolError>(
-            values::show(
-                &c.cfg,
-                &mut slot.values,
-                node,
-                path.clone(),
-                parent_redacted,
-            )
-            .0,
+            values::show(&c.cfg, &mut slot.values, node, path.clone()).0,
         )
     })
 }
@@ -180,7 +164,7 @@ pub async fn frame_values(
     let variables: Vec<Shown> =
         futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
             let path = v.name.clone();
-            build(c, sid, v, path, depth, max, false)
+            build(c, sid, v, path, depth, max)
         }))
         .buffered(CONCURRENT_FETCHES)
         .try_collect()
@@ -284,15 +268,15 @@ pub(super) async fn target(
                 c.engine
                     .with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0))
             });
-            let (node, full, redacted) = resolve_path(c, sid, &thread, frame_index, path).await?;
+            let (node, full) = resolve_path(c, sid, &thread, frame_index, path).await?;
             Ok(ValueRef {
                 name: node.name.clone(),
                 path: full,
                 children_handle: node.children_handle.clone().filter(|_| node.has_children),
                 set_handle: node.set_handle.clone(),
-                redacted,
                 child_count: node.child_count,
                 value: node.value.clone(),
+                type_name: node.type_name.clone(),
             })
         }
         (Some(_), Some(_)) => Err("give variable_id or path, not both".into()),
@@ -308,7 +292,7 @@ async fn resolve_path(
     thread: &str,
     frame_index: u32,
     path: &str,
-) -> Result<(ValueNode, String, bool), ToolError> {
+) -> Result<(ValueNode, String), ToolError> {
     let segments = split_path(path).map_err(ToolError)?;
     let frame = c.frame(sid, thread, frame_index).await?;
     let backend = c.engine.backend.clone();
@@ -331,7 +315,6 @@ async fn resolve_path(
             ))
         })?;
     let mut full = node.name.clone();
-    let mut redacted = is_secret(&c.cfg, &node.name);
     for seg in &segments[1..] {
         let handle = node
             .children_handle
@@ -357,9 +340,8 @@ async fn resolve_path(
             ))
         })?;
         full = child_path(&full, &node.name);
-        redacted = redacted || is_secret(&c.cfg, &node.name);
     }
-    Ok((node, full, redacted))
+    Ok((node, full))
 }
 
 /// # Expand a variable
@@ -418,10 +400,11 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
     let mut paths = Vec::new();
     for child in &page.children {
         let p = child_path(&t.path, &child.name);
-        kids.push(register(c, &sid, child, p.clone(), t.redacted)?);
+        kids.push(register(c, &sid, child, p.clone())?);
         paths.push(p);
     }
-    if !t.redacted {
+    {
+        // (A hidden value is a string, never an address repr with a preview.)
         let nodes: Vec<&ValueNode> = page.children.iter().collect();
         for (m, p) in kids
             .iter_mut()
@@ -452,7 +435,8 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
         child_count: total,
         ..Default::default()
     };
-    variable.put(values::shown(&t.value, c.cfg.max_value_length, t.redacted));
+    let v = values::visible(&c.cfg, &t.name, t.type_name.as_deref(), &t.value);
+    variable.put(values::shown(&v.text, c.cfg.max_value_length, v.redacted));
     let end = offset + n;
     let more = total.map(|t| (end as u64) < t).unwrap_or(n == limit);
     Ok(Expanded {
@@ -521,7 +505,7 @@ async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> Outcome<SetResult> {
         .bk("set_value", backend.set_value(&sid, &handle, &a.new_value))
         .await?;
     node.name = t.name.clone();
-    let shown = register(c, &sid, &node, t.path.clone(), t.redacted)?;
+    let shown = register(c, &sid, &node, t.path.clone())?;
     let frame = c
         .engine
         .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));

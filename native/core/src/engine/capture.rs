@@ -1,0 +1,328 @@
+//! Capture: run a program to points and record values at each hit without stopping between
+//! hits — what `gdb -batch -ex 'break f' -ex run -ex 'p a' -ex bt` or a throwaway print does, in
+//! one tool call. Built on the `Backend` trait only (breakpoints, control, frames, variables,
+//! evaluate), so it works on every backend.
+//!
+//! The machinery is shared: [`Point`] is where to record (a line today; a function is the
+//! extension the recorded calls of issue 18 add), [`arm`] binds points as breakpoints owned by
+//! the capture, [`record`] reads one hit, [`run`] drives the program from hit to hit within
+//! bounds (hits, bytes, time) and says why it stopped.
+
+use super::context::{Call, ToolError};
+use super::tools::out::{Location, ValueNode};
+use super::values;
+use crate::backend::{
+    ControlOp, EvalContext, EvalRequest, LineBreakpointSpec, SessionState, SuspendPolicy,
+    ValueScope,
+};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Where to record.
+pub enum Point {
+    Line {
+        file: String,
+        line: u32,
+        condition: Option<String>,
+        hit_condition: Option<String>,
+    },
+}
+
+/// Locals shown per hit, and characters per local.
+const LOCALS: usize = 12;
+const LOCAL_CHARS: usize = 80;
+/// Frames shown per hit.
+const STACK: u32 = 6;
+/// Bytes of rows a capture returns at most (the rest is cut, and the result says so).
+pub const MAX_BYTES: usize = 12_000;
+
+/// One hit, as recorded.
+#[derive(Serialize, JsonSchema, Clone)]
+pub struct Hit {
+    /// 1-based, over all points.
+    pub hit: u32,
+    /// 1-based index into `points`.
+    pub point: u32,
+    pub at: Location,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ValueNode>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub locals: BTreeMap<String, String>,
+    /// `method file:line`, top first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stack: Vec<String>,
+}
+
+/// What to record at each hit.
+pub struct Spec {
+    pub expressions: Vec<String>,
+    pub locals: bool,
+    pub stack: bool,
+    pub max_hits: u32,
+    pub deadline: Instant,
+}
+
+/// Why a capture stopped recording.
+#[derive(PartialEq, Eq, Debug)]
+pub enum End {
+    /// `max_hits` rows were recorded; the program is paused at the last one.
+    Hits,
+    /// The byte budget ran out; paused at the hit that did not fit.
+    Bytes,
+    /// The program ended.
+    Exited,
+    /// It paused somewhere else (another breakpoint, an exception): left paused there.
+    Elsewhere,
+    /// The deadline passed with the program running.
+    Timeout,
+}
+
+/// Binds the points as breakpoints of the capture; returns their ids, in point order. A line
+/// that already has a breakpoint is refused (its condition would mix with the capture's).
+pub async fn arm(c: &Call<'_>, root: &str, points: &[Point]) -> Result<Vec<String>, ToolError> {
+    let backend = c.engine.backend.clone();
+    let existing = c.bk("breakpoints", backend.breakpoints(root)).await?;
+    let mut ids = Vec::new();
+    for p in points {
+        let Point::Line {
+            file,
+            line,
+            condition,
+            hit_condition,
+        } = p;
+        if let Some(b) = existing.iter().find(|b| {
+            b.file.as_deref() == Some(file.as_str())
+                && (b.line == Some(*line) || b.requested_line == Some(*line))
+        }) {
+            disarm(c, root, &ids).await;
+            return Err(ToolError(format!(
+                "line {line} of {file} already has breakpoint {}; remove it (remove_breakpoint) or capture at another line",
+                b.id
+            )));
+        }
+        let spec = LineBreakpointSpec {
+            file: file.clone(),
+            line: *line,
+            condition: condition.clone().filter(|s| !s.is_empty()),
+            log_message: None,
+            hit_condition: hit_condition.clone().filter(|s| !s.is_empty()),
+            suspend_policy: SuspendPolicy::All,
+            enabled: true,
+            temporary: false,
+        };
+        match c
+            .bk(
+                "add_line_breakpoint",
+                backend.add_line_breakpoint(root, spec),
+            )
+            .await
+        {
+            Ok(info) => ids.push(info.id),
+            Err(e) => {
+                disarm(c, root, &ids).await;
+                return Err(e);
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// Removes the capture's breakpoints (best effort: the session may be gone).
+pub async fn disarm(c: &Call<'_>, root: &str, ids: &[String]) {
+    let backend = c.engine.backend.clone();
+    for id in ids {
+        let _ = c
+            .bk("remove_breakpoint", backend.remove_breakpoint(root, id))
+            .await;
+    }
+}
+
+/// Reads one hit: the expressions, the locals in brief and the stack of the paused thread.
+pub async fn record(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    spec: &Spec,
+) -> Result<
+    (
+        Location,
+        Vec<ValueNode>,
+        BTreeMap<String, String>,
+        Vec<String>,
+    ),
+    ToolError,
+> {
+    let backend = c.engine.backend.clone();
+    let page = c
+        .bk(
+            "frames",
+            backend.frames(sid, thread, 0, if spec.stack { STACK } else { 1 }),
+        )
+        .await?;
+    let top = page
+        .frames
+        .first()
+        .cloned()
+        .ok_or_else(|| ToolError("the paused thread has no frames".into()))?;
+    let root = c
+        .engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
+    let rel = |f: &str| match &root {
+        Some(r) => f
+            .strip_prefix(r.as_str())
+            .map(|x| x.trim_start_matches('/'))
+            .unwrap_or(f)
+            .to_string(),
+        None => f.to_string(),
+    };
+    let mut vals = Vec::new();
+    for e in &spec.expressions {
+        let req = EvalRequest {
+            thread_id: thread.to_string(),
+            frame: top.handle.clone(),
+            expression: e.clone(),
+            context: EvalContext::Watch,
+            allow_side_effects: false,
+        };
+        let row = match c.bk("evaluate", backend.evaluate(sid, req)).await {
+            Ok(v) => {
+                let shown = values::visible(&c.cfg, e, v.type_name.as_deref(), &v.value);
+                let mut m = ValueNode {
+                    name: e.clone(),
+                    type_name: v.type_name.clone(),
+                    ..Default::default()
+                };
+                m.put(values::shown(
+                    &shown.text,
+                    c.cfg.max_value_length,
+                    shown.redacted,
+                ));
+                m
+            }
+            Err(err) => ValueNode {
+                name: e.clone(),
+                error: Some(err.0),
+                ..Default::default()
+            },
+        };
+        vals.push(row);
+    }
+    let mut locals = BTreeMap::new();
+    if spec.locals {
+        let vars = c
+            .bk("frame_variables", backend.frame_variables(sid, &top.handle))
+            .await?;
+        for v in vars
+            .iter()
+            .filter(|v| {
+                matches!(
+                    v.scope,
+                    ValueScope::Local | ValueScope::Argument | ValueScope::This
+                )
+            })
+            .take(LOCALS)
+        {
+            let text = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value).text;
+            let text = if text.chars().count() > LOCAL_CHARS {
+                format!("{}…", text.chars().take(LOCAL_CHARS).collect::<String>())
+            } else {
+                text
+            };
+            locals.insert(v.name.clone(), text);
+        }
+    }
+    let stack = if spec.stack {
+        page.frames
+            .iter()
+            .map(|f| {
+                let place = match (&f.file, f.line) {
+                    (Some(file), Some(l)) => format!("{}:{l}", rel(file)),
+                    (Some(file), None) => rel(file),
+                    _ => "?".into(),
+                };
+                format!("{} {place}", f.method_name.as_deref().unwrap_or("?"))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut at = Location::from(&top);
+    at.file = at.file.map(|f| rel(&f));
+    Ok((at, vals, locals, stack))
+}
+
+/// Drives the session from hit to hit: at a pause on one of `ids` records a row and resumes,
+/// until `max_hits` rows, the byte budget, the end of the program, a pause elsewhere or the
+/// deadline. The session must be paused or about to run into its first stop (`sub` taken
+/// before the launch or resume that started it).
+pub async fn run(
+    c: &Call<'_>,
+    sid: &str,
+    ids: &[String],
+    spec: &Spec,
+    mut sub: super::snapshot::Subscription,
+) -> Result<(Vec<Hit>, End), ToolError> {
+    let backend = c.engine.backend.clone();
+    let mut rows: Vec<Hit> = Vec::new();
+    let mut bytes = 0usize;
+    loop {
+        let left = spec.deadline.saturating_duration_since(Instant::now());
+        let stopped = c
+            .wait_for_stop(sid, &mut sub, left.as_millis() as u64)
+            .await;
+        if !stopped {
+            return Ok((rows, End::Timeout));
+        }
+        let (state, pause) = c.engine.with_state(|s| {
+            s.sessions
+                .get(sid)
+                .map(|x| {
+                    (
+                        x.state(),
+                        x.pause
+                            .as_ref()
+                            .map(|p| (p.thread_id.clone(), p.breakpoint_ids.clone())),
+                    )
+                })
+                .unwrap_or((SessionState::Stopped, None))
+        });
+        let Some((thread, hit_ids)) = pause.filter(|_| state == SessionState::Paused) else {
+            return Ok((rows, End::Exited));
+        };
+        let Some(point) = ids.iter().position(|id| hit_ids.contains(id)) else {
+            return Ok((rows, End::Elsewhere));
+        };
+        let (at, values, locals, stack) = record(c, sid, &thread, spec).await?;
+        let row = Hit {
+            hit: rows.len() as u32 + 1,
+            point: point as u32 + 1,
+            at,
+            values,
+            locals,
+            stack,
+        };
+        let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);
+        if bytes + size > MAX_BYTES && !rows.is_empty() {
+            return Ok((rows, End::Bytes));
+        }
+        bytes += size;
+        rows.push(row);
+        if rows.len() as u32 >= spec.max_hits {
+            return Ok((rows, End::Hits));
+        }
+        sub = c.subscribe(sid)?;
+        c.bk(
+            "control",
+            backend.control(sid, Some(&thread), ControlOp::Resume),
+        )
+        .await?;
+        super::tools::left_pause(c, sid, sub.seq);
+    }
+}
+
+/// A deadline `ms` from now.
+pub fn deadline(ms: u64) -> Instant {
+    Instant::now() + Duration::from_millis(ms)
+}

@@ -1,0 +1,121 @@
+"""Issue 20 end to end ("cheaper than print debugging"), through `debugger-mcp serve` and the
+Python MCP SDK on real debugpy and gdb: redaction that hides secrets and not the program,
+several values in one evaluate_expression call, and `capture` (run to points, record values at
+each hit, in one call).
+
+Line numbers are those of projects/py/tokenizer.py and projects/c/prog.c.
+"""
+
+from __future__ import annotations
+
+import json
+
+from conftest import LONG, var
+
+
+# --- redaction: secrets, not programs ------------------------------------------------------------
+
+def test_a_tokenizer_is_fully_readable_and_only_secrets_are_hidden(py):
+    _, m = py
+    m.pause_at("tokenizer.py", 33, {"command": "python3 tokenizer.py"})
+    vs = m.ok("get_variables", {"depth": 2})["variables"]
+    # Names that mention tokens are program data: objects, enums, lists, counters.
+    token = var(vs, "token")
+    assert token["value"] == "Token(NAME, 'x')" and "redacted" not in token, token
+    assert var(vs, "token_type")["value"] == "<TokenType.NAME: 1>"
+    fields = var(vs, "self")["children"]
+    assert var(fields, "m_tokens")["value"] == "[Token(NAME, 'x')]"
+    assert var(fields, "token_count")["value"] == "0"
+    assert m.ok("evaluate_expression", {"expression": "token.text"})["result"]["value"] == "'x'"
+    assert m.ok("evaluate_expression", {"expression": "self.m_tokens[0].type"})["result"]["value"] == "<TokenType.NAME: 1>"
+    assert "redacted" not in m.last_text
+
+    # In main: the real secrets are hidden (by name; a JWT by its shape), each saying why.
+    st = m.ok("run_to_line", {"file_path": "tokenizer.py", "line": 43, "ignore_breakpoints": True, "timeout_ms": LONG})
+    assert st["location"]["line"] == 43, st
+    vs = m.ok("get_variables")["variables"]
+    assert var(vs, "api_token")["value"] == "<redacted:token>" and var(vs, "api_token")["redacted"] is True
+    header = var(vs, "auth_header")
+    assert header["value"] == "'Bearer <redacted:jwt>'" and header["redacted"] is True, header
+    assert var(vs, "tokens")["value"].startswith("[Token(NAME, 'x'), Token(OP, '='), Token(NUMBER, '42')")
+    assert var(vs, "tokenizer")["type"] == "Tokenizer"
+    shown = json.dumps(vs) + m.last_text
+    assert "s3cr3t" not in shown and "eyJ" not in shown
+    # The length of a secret is no secret.
+    assert m.ok("evaluate_expression", {"expression": "len(api_token)"})["result"]["value"] == "12"
+
+
+# --- several values per call ---------------------------------------------------------------------
+
+def test_several_expressions_in_one_call(py):
+    _, m = py
+    m.pause_at("tokenizer.py", 33, {"command": "python3 tokenizer.py"})
+    r = m.ok("evaluate_expression", {"expressions": ["word", "pos", "len(self.m_tokens)", "nope_undefined", "api_token"], "frame_index": 0})
+    rows = {x["name"]: x for x in r["results"]}
+    assert [x["name"] for x in r["results"]] == ["word", "pos", "len(self.m_tokens)", "nope_undefined", "api_token"]
+    assert rows["word"]["value"] == "'x'" and rows["pos"]["value"] == "0" and rows["len(self.m_tokens)"]["value"] == "1"
+    assert "nope_undefined" in rows["nope_undefined"]["error"]
+    # main's local from its frame (1): a secret stays hidden here too.
+    r = m.ok("evaluate_expression", {"expressions": ["api_token", "tokenizer.source"], "frame_index": 1})
+    assert [x.get("value") for x in r["results"]] == ["<redacted:token>", "'x = 42 + y'"]
+    assert "tokenizer.source = 'x = 42 + y'" in m.last_text
+
+
+# --- capture: one call from question to answer --------------------------------------------------
+
+def test_capture_records_each_hit_without_stopping_and_ends_the_program(py):
+    _, m = py
+    r = m.ok("capture", {
+        "command": "python3 tokenizer.py",
+        "points": [{"file_path": "tokenizer.py", "line": 33}],
+        "expressions": ["word", "token_type.name", "len(self.m_tokens)"],
+        "max_hits": 3,
+    })
+    hits = r["hits"]
+    assert [h["hit"] for h in hits] == [1, 2, 3] and r["end"] == "hits", r
+    assert [[v["value"] for v in h["values"]] for h in hits] == [
+        ["'x'", "'NAME'", "1"], ["'='", "'OP'", "2"], ["'42'", "'NUMBER'", "3"]]
+    assert hits[0]["at"]["line"] == 33 and hits[0]["at"]["file"] == "tokenizer.py"
+    assert hits[0]["locals"]["word"] == "'x'" and hits[0]["stack"][0].startswith("tokenize tokenizer.py:33")
+    assert any(s.startswith("main tokenizer.py:") for s in hits[0]["stack"])
+    # The program was ended, and the capture's breakpoint is gone.
+    assert r["state"] == "stopped", r
+    assert m.ok("list_breakpoints")["breakpoints"] == []
+
+
+def test_capture_with_a_condition_runs_to_the_end_and_reports_it(py):
+    _, m = py
+    r = m.ok("capture", {
+        "command": "python3 tokenizer.py",
+        "points": [{"file_path": "tokenizer.py", "line": 33, "condition": "word == 'y'"}],
+        "expressions": ["pos", "token.text", "api_token"],
+    })
+    assert r["end"] == "exited" and [h["values"][0]["value"] for h in r["hits"]] == ["4"], r
+    # An expression that fails at a hit is a row with its error; the others still answer.
+    assert r["hits"][0]["values"][1]["value"] == "'y'" and "api_token" in r["hits"][0]["values"][2]["error"]
+    assert r["state"] == "stopped" and r["stop"]["exit_code"] == 0
+
+
+def test_capture_resumes_a_paused_session_and_can_stay_paused(py):
+    _, m = py
+    m.pause_at("tokenizer.py", 38, {"command": "python3 tokenizer.py"})
+    m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+    r = m.ok("capture", {"points": [{"file_path": "tokenizer.py", "line": 42}], "expressions": ["len(tokens)"], "max_hits": 1, "keep_paused": True})
+    assert r["end"] == "hits" and r["hits"][0]["values"][0]["value"] == "5", r
+    assert r["state"] == "paused" and r["stop"]["location"]["line"] == 42
+    # Still paused there: the session goes on from the last hit.
+    assert m.ok("evaluate_expression", {"expression": "tokens[4].text"})["result"]["value"] == "'y'"
+
+
+def test_capture_on_gdb(c):
+    _, m = c
+    r = m.ok("capture", {
+        "run_configuration": "prog (gdb)",
+        "points": [{"file_path": "prog.c", "line": 24}],
+        "expressions": ["i", "acc"],
+        "max_hits": 2,
+    })
+    assert r["end"] == "hits" and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["1", "0"], ["2", "1"]], r
+    assert r["hits"][0]["stack"][0].startswith("sum_squares prog.c:24"), r["hits"][0]
+    assert any(s.startswith("main prog.c:") for s in r["hits"][0]["stack"])
+    assert r["state"] == "stopped"
