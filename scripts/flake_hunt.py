@@ -144,7 +144,7 @@ def build(args, chosen: set[str]):
 
 def junit_cmd(seed: int, reports: Path) -> list[str]:
     build = ROOT / "tests/ide-standin/build"
-    lib = TARGET / ARGS.jni_profile / "libdebugger_mcp_jni.so"
+    lib = ARGS.jni_lib
     cp = (build / "classpath").read_text().strip()
     return ["java", f"-Ddebuggermcp.lib={lib}", f"-Ddebuggermcp.project={build / 'project'}",
             "-cp", f"{cp}:/usr/share/java/junit-platform-console-standalone.jar",
@@ -336,6 +336,26 @@ def main():
 
     logs = ARGS.report.parent / "logs"
     logs.mkdir(parents=True, exist_ok=True)
+    # Hunt the test binaries as built now: a cargo build during the hunt (in another terminal)
+    # replaces them in target/. A hard link keeps this build's file (the linker writes anew).
+    snapshot = ARGS.report.parent / "bin"
+    snapshot.mkdir(exist_ok=True)
+    def keep(path: str) -> str:
+        dst = snapshot / Path(path).name
+        if Path(path) == dst:  # suites share an environment: linked already
+            return path
+        dst.unlink(missing_ok=True)
+        os.link(path, dst)
+        return str(dst)
+
+    for s in suites:
+        if s.kind == "libtest":
+            s.cmd[0] = keep(s.cmd[0])
+        for var in ("DEBUGGER_MCP_BIN", "DEBUGGER_MCP_LIB"):  # the sidecar, the JNI library
+            if var in s.env and Path(s.env[var]).exists():
+                s.env[var] = keep(s.env[var])
+    if any(s.kind == "junit" for s in suites):
+        ARGS.jni_lib = keep(str(TARGET / ARGS.jni_profile / "libdebugger_mcp_jni.so"))
     started = time.time()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("flake hunt: terminated"))
     hogs = start_hogs(ARGS.hogs)
