@@ -320,7 +320,11 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
 /// anything else → exec), and the binary it builds in a temporary directory rather than as
 /// `__debug_bin` in the user's project (delve removes it when the session ends).
 fn delve_defaults(a: &mut Map<String, Value>) {
-    let program = a.get("program").and_then(Value::as_str).unwrap_or("").to_string();
+    let program = a
+        .get("program")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     if matches!(a.get("mode").and_then(Value::as_str), None | Some("auto")) {
         let mode = if program.ends_with("_test.go") {
             "test"
@@ -331,7 +335,10 @@ fn delve_defaults(a: &mut Map<String, Value>) {
         };
         a.insert("mode".into(), json!(mode));
     }
-    let builds = matches!(a.get("mode").and_then(Value::as_str), Some("debug" | "test"));
+    let builds = matches!(
+        a.get("mode").and_then(Value::as_str),
+        Some("debug" | "test")
+    );
     if builds && !a.contains_key("output") {
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -346,7 +353,9 @@ fn apply_flags(r: &mut ResolvedLaunch, req: &LaunchRequest) {
     r.stop_on_exception |= req.stop_on_exception;
     // delve's own stopOnEntry stops before the Go runtime has a goroutine, where no stack trace
     // can be had; the backend stops at main.main instead (see `configure`).
-    if r.adapter == AdapterKind::Delve && r.arguments.remove("stopOnEntry").and_then(|v| v.as_bool()) == Some(true) {
+    if r.adapter == AdapterKind::Delve
+        && r.arguments.remove("stopOnEntry").and_then(|v| v.as_bool()) == Some(true)
+    {
         r.stop_on_entry = true;
     }
     let a = &mut r.arguments;
@@ -639,7 +648,13 @@ fn to_arguments(adapter: AdapterKind, g: &Generic) -> Map<String, Value> {
                 let quoted: Vec<String> = g
                     .build_flags
                     .iter()
-                    .map(|f| if f.contains(' ') { format!("'{f}'") } else { f.clone() })
+                    .map(|f| {
+                        if f.contains(' ') {
+                            format!("'{f}'")
+                        } else {
+                            f.clone()
+                        }
+                    })
                     .collect();
                 a.insert("buildFlags".into(), json!(quoted.join(" ")));
             }
@@ -762,14 +777,37 @@ fn which(word: &str, cwd: &Path) -> Option<PathBuf> {
 
 /// `go build` flags that take a value (the rest are booleans).
 const GO_BUILD_VALUE_FLAGS: &[&str] = &[
-    "tags", "ldflags", "gcflags", "asmflags", "mod", "modfile", "p", "overlay", "pgo", "covermode", "coverpkg",
+    "tags",
+    "ldflags",
+    "gcflags",
+    "asmflags",
+    "mod",
+    "modfile",
+    "p",
+    "overlay",
+    "pgo",
+    "covermode",
+    "coverpkg",
 ];
-const GO_BUILD_BOOL_FLAGS: &[&str] = &["race", "msan", "asan", "trimpath", "cover", "a", "n", "x", "work", "buildvcs"];
+const GO_BUILD_BOOL_FLAGS: &[&str] = &[
+    "race", "msan", "asan", "trimpath", "cover", "a", "n", "x", "work", "buildvcs",
+];
 /// `go test` flags the test binary takes as `-test.<name>`, and whether they take a value.
 const GO_TEST_FLAGS: &[(&str, bool)] = &[
-    ("run", true), ("skip", true), ("v", false), ("count", true), ("timeout", true), ("short", false),
-    ("failfast", false), ("bench", true), ("benchtime", true), ("benchmem", false), ("cpu", true),
-    ("parallel", true), ("list", true), ("shuffle", true),
+    ("run", true),
+    ("skip", true),
+    ("v", false),
+    ("count", true),
+    ("timeout", true),
+    ("short", false),
+    ("failfast", false),
+    ("bench", true),
+    ("benchtime", true),
+    ("benchmem", false),
+    ("cpu", true),
+    ("parallel", true),
+    ("list", true),
+    ("shuffle", true),
 ];
 
 /// `go run PKG|FILE.go [args…]` and `go test [PKG] [flags]` as delve launches: the package
@@ -821,9 +859,14 @@ fn from_go_command(cwd: &Path, words: &[String]) -> Result<Generic, BackendError
             if !takes || inline.is_some() {
                 return Ok(inline.clone());
             }
-            rest.next().cloned().map(Some).ok_or_else(|| BackendError::Failed(format!("'{verb}': flag {w} needs a value")))
+            rest.next()
+                .cloned()
+                .map(Some)
+                .ok_or_else(|| BackendError::Failed(format!("'{verb}': flag {w} needs a value")))
         };
-        let test_flag = GO_TEST_FLAGS.iter().find(|(n, _)| *n == name || name.strip_prefix("test.") == Some(*n));
+        let test_flag = GO_TEST_FLAGS
+            .iter()
+            .find(|(n, _)| *n == name || name.strip_prefix("test.") == Some(*n));
         if test && let Some((n, takes)) = test_flag {
             match value(*takes)? {
                 Some(v) if *takes => g.args.extend([format!("-test.{n}"), v]),
@@ -838,9 +881,21 @@ fn from_go_command(cwd: &Path, words: &[String]) -> Result<Generic, BackendError
         } else {
             return Err(BackendError::Failed(format!(
                 "'{verb}': unsupported flag {w} (known: build flags {}; {})",
-                GO_BUILD_VALUE_FLAGS.iter().chain(GO_BUILD_BOOL_FLAGS).map(|f| format!("-{f}")).collect::<Vec<_>>().join(" "),
+                GO_BUILD_VALUE_FLAGS
+                    .iter()
+                    .chain(GO_BUILD_BOOL_FLAGS)
+                    .map(|f| format!("-{f}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
                 if test {
-                    format!("test flags {}", GO_TEST_FLAGS.iter().map(|(f, _)| format!("-{f}")).collect::<Vec<_>>().join(" "))
+                    format!(
+                        "test flags {}",
+                        GO_TEST_FLAGS
+                            .iter()
+                            .map(|(f, _)| format!("-{f}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
                 } else {
                     "program arguments go after the package".into()
                 }
@@ -863,7 +918,11 @@ fn from_go_command(cwd: &Path, words: &[String]) -> Result<Generic, BackendError
     }
     if test {
         // Tests run in their package's directory (testdata/ is found relative to it).
-        let dir = if path.is_dir() { path.clone() } else { path.parent().unwrap_or(cwd).to_path_buf() };
+        let dir = if path.is_dir() {
+            path.clone()
+        } else {
+            path.parent().unwrap_or(cwd).to_path_buf()
+        };
         g.cwd = Some(dir.display().to_string());
     }
     g.program = Some(path.display().to_string());
@@ -1115,7 +1174,13 @@ mod tests {
     }
 
     fn go_launch(root: &Path, command: &str) -> Result<ResolvedLaunch, BackendError> {
-        resolve(root, &LaunchRequest { command: Some(command.into()), ..Default::default() })
+        resolve(
+            root,
+            &LaunchRequest {
+                command: Some(command.into()),
+                ..Default::default()
+            },
+        )
     }
 
     #[test]
@@ -1124,21 +1189,34 @@ mod tests {
         write(&root, "go.mod", "module x\n");
         write(&root, "main.go", "package main\nfunc main() {}\n");
         write(&root, "calc/calc_test.go", "package calc\n");
-        let r = go_launch(&root, "go test ./calc -run '^TestAdd$' -v -race -tags 'a b' -args extra").unwrap();
+        let r = go_launch(
+            &root,
+            "go test ./calc -run '^TestAdd$' -v -race -tags 'a b' -args extra",
+        )
+        .unwrap();
         assert_eq!(r.adapter, AdapterKind::Delve);
         let calc = root.join("calc").display().to_string();
         assert_eq!(r.arguments["mode"], json!("test"));
         assert_eq!(r.arguments["program"], json!(calc));
         // The test binary's own spelling of go test's flags; tests run in their package.
-        assert_eq!(r.arguments["args"], json!(["-test.run", "^TestAdd$", "-test.v", "extra"]));
+        assert_eq!(
+            r.arguments["args"],
+            json!(["-test.run", "^TestAdd$", "-test.v", "extra"])
+        );
         assert_eq!(r.arguments["buildFlags"], json!("-race '-tags=a b'"));
         assert_eq!(r.arguments["cwd"], json!(calc));
         // The binary delve builds goes to a temporary directory, not into the project.
         let out = r.arguments["output"].as_str().unwrap();
-        assert!(out.starts_with(&std::env::temp_dir().display().to_string()), "{out}");
+        assert!(
+            out.starts_with(&std::env::temp_dir().display().to_string()),
+            "{out}"
+        );
 
         let r = go_launch(&root, "go run . --port 8").unwrap();
-        assert_eq!((r.arguments["mode"].clone(), r.arguments["program"].clone()), (json!("debug"), json!(root.display().to_string())));
+        assert_eq!(
+            (r.arguments["mode"].clone(), r.arguments["program"].clone()),
+            (json!("debug"), json!(root.display().to_string()))
+        );
         assert_eq!(r.arguments["args"], json!(["--port", "8"]));
 
         for (bad, says) in [
@@ -1166,14 +1244,40 @@ mod tests {
                 {"name": "entry", "type": "go", "request": "launch", "program": "${workspaceFolder}", "stopOnEntry": true}
             ]}"#,
         );
-        let get = |n: &str| resolve(&root, &LaunchRequest { configuration: Some(n.into()), ..Default::default() }).unwrap().arguments;
+        let get = |n: &str| {
+            resolve(
+                &root,
+                &LaunchRequest {
+                    configuration: Some(n.into()),
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+            .arguments
+        };
         assert_eq!(get("pkg")["mode"], json!("debug"));
         assert!(get("pkg")["output"].is_string());
         assert_eq!(get("bin")["mode"], json!("exec"));
-        assert!(get("bin").get("output").is_none(), "exec mode builds nothing");
-        assert_eq!((get("mine")["mode"].clone(), get("mine")["output"].clone()), (json!("test"), json!("/tmp/x")));
+        assert!(
+            get("bin").get("output").is_none(),
+            "exec mode builds nothing"
+        );
+        assert_eq!(
+            (get("mine")["mode"].clone(), get("mine")["output"].clone()),
+            (json!("test"), json!("/tmp/x"))
+        );
         // delve's stopOnEntry (before the runtime has a goroutine) becomes a stop at main.main.
-        let entry = resolve(&root, &LaunchRequest { configuration: Some("entry".into()), ..Default::default() }).unwrap();
-        assert!(entry.stop_on_entry && !entry.arguments.contains_key("stopOnEntry"), "{entry:?}");
+        let entry = resolve(
+            &root,
+            &LaunchRequest {
+                configuration: Some("entry".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            entry.stop_on_entry && !entry.arguments.contains_key("stopOnEntry"),
+            "{entry:?}"
+        );
     }
 }

@@ -45,7 +45,15 @@ const SYNTHETIC_GROUPS: &[&str] = &[
 ];
 /// Builtin Python containers whose `len()` is their size and has no side effects.
 const COLLECTION_TYPES: &[&str] = &[
-    "list", "tuple", "dict", "set", "frozenset", "deque", "defaultdict", "OrderedDict", "Counter",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "frozenset",
+    "deque",
+    "defaultdict",
+    "OrderedDict",
+    "Counter",
 ];
 /// Size look-ups (`len(...)` evaluations) per backend call at most, and the time each may take.
 const SIZE_LOOKUPS: usize = 20;
@@ -142,10 +150,16 @@ struct Session {
 /// gdb's CLI echo of a breakpoint set in a live session ("Breakpoint 3 at 0x5555…: file
 /// prog.c, line 36."); the binding itself arrives as a `breakpoint` event.
 fn is_gdb_breakpoint_set_line(text: &str) -> bool {
-    let rest = text.strip_prefix("Temporary breakpoint ").or_else(|| text.strip_prefix("Breakpoint "));
-    rest.and_then(|r| r.split_once(' ')).is_some_and(|(n, tail)| {
-        !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && tail.starts_with("at 0x") && !tail.trim_end().contains('\n')
-    })
+    let rest = text
+        .strip_prefix("Temporary breakpoint ")
+        .or_else(|| text.strip_prefix("Breakpoint "));
+    rest.and_then(|r| r.split_once(' '))
+        .is_some_and(|(n, tail)| {
+            !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+                && tail.starts_with("at 0x")
+                && !tail.trim_end().contains('\n')
+        })
 }
 
 /// The function a stop on entry is a breakpoint on, for adapters whose own stopOnEntry stops
@@ -160,11 +174,16 @@ fn entry_function(adapter: AdapterKind) -> Option<&'static str> {
 
 /// Children of a process (Linux: /proc/PID/task/*/children; elsewhere none).
 fn child_pids(pid: u32) -> Vec<u32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for t in tasks.flatten() {
         let text = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
-        out.extend(text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
     }
     out
 }
@@ -174,7 +193,10 @@ fn delve_exit_status(text: &str) -> Option<i64> {
     let rest = text.trim().strip_prefix("Process ")?;
     let (pid, rest) = rest.split_once(' ')?;
     pid.parse::<u32>().ok()?;
-    rest.strip_prefix("has exited with status ")?.trim().parse().ok()
+    rest.strip_prefix("has exited with status ")?
+        .trim()
+        .parse()
+        .ok()
 }
 
 fn err_from(session: &Session, e: DapError) -> BackendError {
@@ -405,7 +427,11 @@ impl Session {
             let Ok(body) = self.req_t("evaluate", args, SIZE_TIMEOUT).await else {
                 continue;
             };
-            let Some(len) = body.get("result").and_then(Value::as_str).and_then(|r| r.trim().parse::<u64>().ok()) else {
+            let Some(len) = body
+                .get("result")
+                .and_then(Value::as_str)
+                .and_then(|r| r.trim().parse::<u64>().ok())
+            else {
                 continue;
             };
             if is_text {
@@ -421,18 +447,36 @@ impl Session {
 
     /// Items `[from, end)` of a debugpy collection beyond its first `first` items, from the
     /// buckets under its "more" node (named "[100:1100]", "[1100:2100]", …).
-    async fn more_items(&self, more: i64, first: u64, from: u64, end: u64) -> BackendResult<Vec<Value>> {
-        let body = self.req("variables", json!({"variablesReference": more})).await?;
+    async fn more_items(
+        &self,
+        more: i64,
+        first: u64,
+        from: u64,
+        end: u64,
+    ) -> BackendResult<Vec<Value>> {
+        let body = self
+            .req("variables", json!({"variablesReference": more}))
+            .await?;
         let mut out = Vec::new();
         let mut next = first;
-        for b in body.get("variables").and_then(Value::as_array).into_iter().flatten() {
+        for b in body
+            .get("variables")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let name = b.get("name").and_then(Value::as_str).unwrap_or("");
             let range = name
                 .strip_prefix('[')
                 .and_then(|n| n.strip_suffix(']'))
                 .and_then(|n| n.split_once(':'))
-                .and_then(|(a, z)| Some((a.trim().parse::<u64>().ok()?, z.trim().parse::<u64>().ok()?)));
-            let r = b.get("variablesReference").and_then(Value::as_i64).unwrap_or(0);
+                .and_then(|(a, z)| {
+                    Some((a.trim().parse::<u64>().ok()?, z.trim().parse::<u64>().ok()?))
+                });
+            let r = b
+                .get("variablesReference")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
             let (a, z) = match range {
                 Some(az) if r > 0 => az,
                 // Not a bucket (only one bucket's worth left: debugpy lists the items inline).
@@ -448,13 +492,20 @@ impl Session {
             if z <= from || a >= end {
                 continue;
             }
-            let items = self.req("variables", json!({"variablesReference": r})).await?;
+            let items = self
+                .req("variables", json!({"variablesReference": r}))
+                .await?;
             let items: Vec<&Value> = items
                 .get("variables")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .filter(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables" | "len()")))
+                .filter(|v| {
+                    !matches!(
+                        v.get("name").and_then(Value::as_str),
+                        Some("special variables" | "function variables" | "len()")
+                    )
+                })
                 .collect();
             for (i, v) in items.into_iter().enumerate() {
                 if (from..end).contains(&(a + i as u64)) {
@@ -509,7 +560,9 @@ impl DapBackend {
                     list: Vec::new(),
                 }),
                 known_filters: Mutex::new(Vec::new()),
-                go_build_timeout_ms: AtomicU64::new(gobuild::DEFAULT_BUILD_TIMEOUT.as_millis() as u64),
+                go_build_timeout_ms: AtomicU64::new(
+                    gobuild::DEFAULT_BUILD_TIMEOUT.as_millis() as u64
+                ),
             }),
         })
     }
@@ -517,7 +570,9 @@ impl DapBackend {
     /// `[go] build_timeout_ms` of the settings: how long the Go build before a delve session
     /// may take.
     pub fn set_go_build_timeout(&self, timeout: Duration) {
-        self.inner.go_build_timeout_ms.store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
+        self.inner
+            .go_build_timeout_ms
+            .store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
     }
 }
 
@@ -952,10 +1007,20 @@ impl Inner {
             .and_then(parse_signal)
             .unwrap_or_else(|| "signal (the debugger did not say which)".into());
         let Some(t) = thread else { return text };
-        let Ok(body) = s.req("stackTrace", json!({"threadId": t, "startFrame": 0, "levels": 30})).await else {
+        let Ok(body) = s
+            .req(
+                "stackTrace",
+                json!({"threadId": t, "startFrame": 0, "levels": 30}),
+            )
+            .await
+        else {
             return text;
         };
-        let frames = body.get("stackFrames").and_then(Value::as_array).cloned().unwrap_or_default();
+        let frames = body
+            .get("stackFrames")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let in_project = |f: &Value| {
             f.pointer("/source/path")
                 .and_then(Value::as_str)
@@ -965,7 +1030,11 @@ impl Inner {
         if frames.first().is_some_and(|f| in_project(f).is_none())
             && let Some((f, path)) = frames.iter().find_map(|f| in_project(f).map(|p| (f, p)))
         {
-            let rel = path.strip_prefix(&self.root).unwrap_or(&path).display().to_string();
+            let rel = path
+                .strip_prefix(&self.root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
             let line = f.get("line").and_then(Value::as_u64).unwrap_or(0);
             let name = f.get("name").and_then(Value::as_str).unwrap_or("?");
             text.push_str(&format!(", raised from {rel}:{line} in {name}"));
@@ -1121,7 +1190,11 @@ impl Inner {
                     seen.as_mut().enable();
                     let _ = s
                         .client
-                        .request("disconnect", json!({"terminateDebuggee": true}), DISCONNECT_TIMEOUT)
+                        .request(
+                            "disconnect",
+                            json!({"terminateDebuggee": true}),
+                            DISCONNECT_TIMEOUT,
+                        )
                         .await;
                     if s.exit_code.lock().unwrap().is_none() {
                         let _ = tokio::time::timeout(DELVE_EXIT_STATUS_WAIT, seen).await;
@@ -1219,7 +1292,8 @@ impl Inner {
                 if s.adapter == AdapterKind::Gdb
                     && category == OutputCategory::Stdout
                     && (text.contains("No source file named ")
-                        || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
+                        || (text.starts_with("Breakpoint ")
+                            && text.trim_end().ends_with("pending."))
                         || is_gdb_breakpoint_set_line(&text))
                 {
                     return;
@@ -1282,19 +1356,35 @@ impl Inner {
         let built_binary = (resolved.adapter == AdapterKind::Delve
             && resolved.request == "launch"
             && gobuild::builds(&resolved.arguments))
-        .then(|| resolved.arguments.get("output").and_then(Value::as_str).map(PathBuf::from))
+        .then(|| {
+            resolved
+                .arguments
+                .get("output")
+                .and_then(Value::as_str)
+                .map(PathBuf::from)
+        })
         .flatten();
         if built_binary.is_some() {
             let timeout = Duration::from_millis(self.go_build_timeout_ms.load(Ordering::Relaxed));
             gobuild::build(&mut resolved.arguments, &resolved.cwd, &self.root, timeout)
                 .await
                 .map_err(|e| match e {
-                    BackendError::Failed(m) => BackendError::Failed(format!("launching '{}' failed: {m}", resolved.name)),
+                    BackendError::Failed(m) => {
+                        BackendError::Failed(format!("launching '{}' failed: {m}", resolved.name))
+                    }
                     other => other,
                 })?;
         }
         let wire = adapter::wire(resolved.adapter);
-        let (client, rx) = match Client::spawn(resolved.adapter.name(), &program, &args, &resolved.cwd, wire).await {
+        let (client, rx) = match Client::spawn(
+            resolved.adapter.name(),
+            &program,
+            &args,
+            &resolved.cwd,
+            wire,
+        )
+        .await
+        {
             Ok(c) => c,
             Err(e) => {
                 if let Some(bin) = &built_binary {
@@ -1508,12 +1598,18 @@ impl Inner {
         // delve sends no `process` event; the program it launched (stopped until
         // configurationDone) is its only child by now. Known, it is killed with the session.
         if r.request == "launch" && s.adapter == AdapterKind::Delve {
-            let child = s.client.pid().and_then(|p| child_pids(p).into_iter().next());
+            let child = s
+                .client
+                .pid()
+                .and_then(|p| child_pids(p).into_iter().next());
             *s.process_id.lock().unwrap() = child;
         }
         // The process id comes in an event right after the launch; wait briefly for it so the
         // returned SessionInfo carries it (event-driven, bounded).
-        if r.request == "launch" && s.adapter != AdapterKind::Delve && s.process_id.lock().unwrap().is_none() {
+        if r.request == "launch"
+            && s.adapter != AdapterKind::Delve
+            && s.process_id.lock().unwrap().is_none()
+        {
             let seen = s.process_seen.notified();
             tokio::pin!(seen);
             seen.as_mut().enable();
@@ -1543,7 +1639,10 @@ impl Inner {
 /// "…It stopped with signal SIGSEGV, Segmentation fault." → "signal SIGSEGV (Segmentation fault)".
 fn parse_signal(info_program: &str) -> Option<String> {
     let at = info_program.find("signal ")?;
-    let rest = info_program[at + "signal ".len()..].lines().next()?.trim_end_matches('.');
+    let rest = info_program[at + "signal ".len()..]
+        .lines()
+        .next()?
+        .trim_end_matches('.');
     let (name, meaning) = match rest.split_once(", ") {
         Some((n, m)) => (n.trim(), Some(m.trim())),
         None => (rest.trim(), None),
@@ -1562,7 +1661,8 @@ fn parse_signal(info_program: &str) -> Option<String> {
 fn is_plain_path(e: &str) -> bool {
     !e.is_empty()
         && !e.contains('(')
-        && e.chars().all(|c| c.is_alphanumeric() || "_.[]'\"-".contains(c))
+        && e.chars()
+            .all(|c| c.is_alphanumeric() || "_.[]'\"-".contains(c))
 }
 
 fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
@@ -1633,7 +1733,9 @@ impl Backend for DapBackend {
     fn launch_build_allowance(&self, project: &str, request: &LaunchRequest) -> Duration {
         let builds = self.inner.check_project(project).is_ok()
             && config::resolve(&self.inner.root, request).is_ok_and(|r| {
-                r.adapter == AdapterKind::Delve && r.request == "launch" && gobuild::builds(&r.arguments)
+                r.adapter == AdapterKind::Delve
+                    && r.request == "launch"
+                    && gobuild::builds(&r.arguments)
             });
         if builds {
             Duration::from_millis(self.inner.go_build_timeout_ms.load(Ordering::Relaxed))
@@ -2179,37 +2281,65 @@ impl Backend for DapBackend {
             )),
             e => e,
         })?;
-        let mut all = body.get("variables").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut all = body
+            .get("variables")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let (page, total): (Vec<Value>, Option<u64>) = if paging {
             let known = s.values.lock().unwrap().ref_count.get(&r).copied();
             (all.into_iter().take(limit as usize).collect(), known)
         } else {
             // debugpy lists its "special variables"/"function variables" groups first; they are
             // not program values and would shift offsets (offset 25 of a list must be item 25).
-            all.retain(|v| !matches!(v.get("name").and_then(Value::as_str), Some("special variables" | "function variables")));
+            all.retain(|v| {
+                !matches!(
+                    v.get("name").and_then(Value::as_str),
+                    Some("special variables" | "function variables")
+                )
+            });
             // debugpy shows a collection's first 100 items, then "more" (buckets of the rest) and
             // "len()" (its real size): a 5,000-item list must read as 5,000, and its item 4,000
             // must be reachable by offset.
             let take_named = |all: &mut Vec<Value>, name: &str| {
-                let i = all.iter().position(|v| v.get("name").and_then(Value::as_str) == Some(name))?;
+                let i = all
+                    .iter()
+                    .position(|v| v.get("name").and_then(Value::as_str) == Some(name))?;
                 Some(all.remove(i))
             };
-            let real_len = take_named(&mut all, "len()").and_then(|v| v.get("value").and_then(Value::as_str).and_then(|x| x.trim().parse::<u64>().ok()));
+            let real_len = take_named(&mut all, "len()").and_then(|v| {
+                v.get("value")
+                    .and_then(Value::as_str)
+                    .and_then(|x| x.trim().parse::<u64>().ok())
+            });
             let more = if real_len.is_some() {
-                take_named(&mut all, "more").and_then(|v| v.get("variablesReference").and_then(Value::as_i64)).filter(|r| *r > 0)
+                take_named(&mut all, "more")
+                    .and_then(|v| v.get("variablesReference").and_then(Value::as_i64))
+                    .filter(|r| *r > 0)
             } else {
                 None
             };
             let end = offset as u64 + limit as u64;
-            let mut page: Vec<Value> = all.iter().skip(offset as usize).take(limit as usize).cloned().collect();
+            let mut page: Vec<Value> = all
+                .iter()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .cloned()
+                .collect();
             if let Some(more) = more
                 && end > all.len() as u64
             {
-                page.extend(s.more_items(more, all.len() as u64, offset as u64, end).await?);
+                page.extend(
+                    s.more_items(more, all.len() as u64, offset as u64, end)
+                        .await?,
+                );
             }
             (page, Some(real_len.unwrap_or(all.len() as u64)))
         };
-        let mut children: Vec<ValueNode> = page.iter().map(|v| s.node(v, Some(r), frame_id, ValueScope::Local)).collect();
+        let mut children: Vec<ValueNode> = page
+            .iter()
+            .map(|v| s.node(v, Some(r), frame_id, ValueScope::Local))
+            .collect();
         s.real_sizes(&mut children, frame_id).await;
         Ok(ChildPage { children, total })
     }
@@ -2341,16 +2471,34 @@ mod tests {
 
     #[test]
     fn delve_console_gives_the_exit_status() {
-        assert_eq!(delve_exit_status("Process 12227 has exited with status 0\n"), Some(0));
-        assert_eq!(delve_exit_status("Process 9 has exited with status 1"), Some(1));
-        assert_eq!(delve_exit_status("Detaching and terminating target process\n"), None);
-        assert_eq!(delve_exit_status("Process x has exited with status 2"), None);
+        assert_eq!(
+            delve_exit_status("Process 12227 has exited with status 0\n"),
+            Some(0)
+        );
+        assert_eq!(
+            delve_exit_status("Process 9 has exited with status 1"),
+            Some(1)
+        );
+        assert_eq!(
+            delve_exit_status("Detaching and terminating target process\n"),
+            None
+        );
+        assert_eq!(
+            delve_exit_status("Process x has exited with status 2"),
+            None
+        );
     }
 
     #[test]
     fn gdb_info_program_names_the_signal() {
         let text = "\tUsing the running image of child process 25508.\nProgram stopped at 0x55555555515c.\nIt stopped with signal SIGSEGV, Segmentation fault.\n";
-        assert_eq!(parse_signal(text).as_deref(), Some("signal SIGSEGV (Segmentation fault)"));
-        assert_eq!(parse_signal("It stopped at a breakpoint that has since been deleted."), None);
+        assert_eq!(
+            parse_signal(text).as_deref(),
+            Some("signal SIGSEGV (Segmentation fault)")
+        );
+        assert_eq!(
+            parse_signal("It stopped at a breakpoint that has since been deleted."),
+            None
+        );
     }
 }

@@ -118,7 +118,11 @@ impl Client {
         let mut cmd = Command::new(program);
         cmd.args(args)
             .current_dir(cwd)
-            .stdin(if wire == Wire::Stdio { Stdio::piped() } else { Stdio::null() })
+            .stdin(if wire == Wire::Stdio {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // The adapter (and with it, for debugpy and gdb, the debuggee) must not outlive us.
@@ -360,7 +364,9 @@ fn push_tail(tail: &Mutex<String>, text: &str) {
     t.push_str(text);
     if t.len() > STDERR_TAIL {
         let cut = t.len() - STDERR_TAIL;
-        let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
+        let cut = (cut..t.len())
+            .find(|i| t.is_char_boundary(*i))
+            .unwrap_or(t.len());
         t.drain(..cut);
     }
 }
@@ -410,7 +416,9 @@ async fn pump_output<R: AsyncRead + Unpin>(
 /// "listening at"/"listening on" followed by host:port).
 pub fn listen_address(line: &str) -> Option<std::net::SocketAddr> {
     let lower = line.to_ascii_lowercase();
-    let at = lower.find("listening at").or_else(|| lower.find("listening on"))?;
+    let at = lower
+        .find("listening at")
+        .or_else(|| lower.find("listening on"))?;
     line[at..]
         .split_whitespace()
         .find_map(|w| w.trim_end_matches(['.', ',']).parse().ok())
@@ -445,7 +453,10 @@ async fn connect(
         if said.is_empty() {
             "it printed nothing on stdout".to_string()
         } else {
-            format!("its stdout: {}", said.chars().take(STDERR_TAIL).collect::<String>())
+            format!(
+                "its stdout: {}",
+                said.chars().take(STDERR_TAIL).collect::<String>()
+            )
         }
     };
     let addr = match found {
@@ -458,7 +469,8 @@ async fn connect(
                 .and_then(|s| s.code());
             return Err(format!(
                 "the adapter ended (exit code {}) without printing the address it listens on; {}",
-                code.map(|c| c.to_string()).unwrap_or_else(|| "unknown".into()),
+                code.map(|c| c.to_string())
+                    .unwrap_or_else(|| "unknown".into()),
                 printed(&said)
             ));
         }
@@ -470,16 +482,17 @@ async fn connect(
             ));
         }
     };
-    let stream = match tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr)).await {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => return Err(format!("cannot connect to the adapter at {addr}: {e}")),
-        Err(_) => {
-            return Err(format!(
-                "the adapter did not accept a connection at {addr} within {} s",
-                CONNECT_TIMEOUT.as_secs()
-            ));
-        }
-    };
+    let stream =
+        match tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr)).await {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => return Err(format!("cannot connect to the adapter at {addr}: {e}")),
+            Err(_) => {
+                return Err(format!(
+                    "the adapter did not accept a connection at {addr} within {} s",
+                    CONNECT_TIMEOUT.as_secs()
+                ));
+            }
+        };
     // Requests are small writes answered at once: Nagle would hold each for an ACK.
     let _ = stream.set_nodelay(true);
     let (r, w) = stream.into_split();
@@ -596,8 +609,14 @@ mod tests {
             listen_address("DAP server listening at: 127.0.0.1:38127\n"),
             Some("127.0.0.1:38127".parse().unwrap())
         );
-        assert_eq!(listen_address("listening on [::1]:4711."), Some("[::1]:4711".parse().unwrap()));
-        assert_eq!(listen_address("Type 'dlv help' for list of commands."), None);
+        assert_eq!(
+            listen_address("listening on [::1]:4711."),
+            Some("[::1]:4711".parse().unwrap())
+        );
+        assert_eq!(
+            listen_address("Type 'dlv help' for list of commands."),
+            None
+        );
         assert_eq!(listen_address("listening at: nowhere"), None);
     }
 }
