@@ -7,6 +7,7 @@
 //! live session, and re-sent at each session's configuration phase.
 
 pub mod adapter;
+mod assign;
 pub mod config;
 pub mod gobuild;
 pub mod transport;
@@ -96,6 +97,8 @@ struct Override {
 struct SetTarget {
     parent_ref: Option<i64>,
     name: String,
+    /// What `setExpression` sets when `setVariable` refuses: the adapter's evaluateName, else
+    /// the expression [`assign`] rebuilt.
     evaluate_name: Option<String>,
     frame_id: Option<i64>,
 }
@@ -108,6 +111,9 @@ struct ValueTable {
     ref_frame: HashMap<i64, i64>,
     /// variablesReference → number of children, when the adapter said (for paged totals).
     ref_count: HashMap<i64, u64>,
+    /// variablesReference → the expression of what it expands, for adapters that send no
+    /// evaluateName (see [`assign`]).
+    ref_lineage: HashMap<i64, assign::Lineage>,
 }
 
 struct Session {
@@ -340,6 +346,15 @@ impl Session {
             (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
         };
         let synthetic = SYNTHETIC_GROUPS.contains(&name.as_str());
+        // What setExpression can set when setVariable refuses (gdb: array elements).
+        let expression = assign::expression(
+            &mut self.values.lock().unwrap().ref_lineage,
+            self.adapter,
+            (parent_ref, r),
+            &name,
+            evaluate_name.as_deref(),
+            type_name.as_deref(),
+        );
         if r > 0
             && let Some(c) = child_count
         {
@@ -352,12 +367,12 @@ impl Session {
         }
         let settable = !synthetic
             && ((parent_ref.is_some() && self.cap("supportsSetVariable"))
-                || (evaluate_name.is_some() && self.cap("supportsSetExpression")));
+                || (expression.is_some() && self.cap("supportsSetExpression")));
         let set_handle = settable.then(|| {
             self.add_set_target(SetTarget {
                 parent_ref,
                 name: name.clone(),
-                evaluate_name: evaluate_name.clone(),
+                evaluate_name: expression,
                 frame_id,
             })
         });
@@ -2203,7 +2218,13 @@ impl Backend for DapBackend {
             if r == 0 {
                 continue;
             }
-            s.values.lock().unwrap().ref_frame.insert(r, frame_id);
+            {
+                let mut values = s.values.lock().unwrap();
+                values.ref_frame.insert(r, frame_id);
+                if let Some(l) = assign::Lineage::scope(s.adapter, scope) {
+                    values.ref_lineage.insert(r, l);
+                }
+            }
             match scope_kind(scope) {
                 Some(kind) => {
                     let start = out.len();
