@@ -30,6 +30,7 @@ pub struct Config {
     pub http: HttpConfig,
     pub expression_safety: ExpressionSafetyConfig,
     pub go: GoConfig,
+    pub php: PhpConfig,
     /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -135,6 +136,26 @@ pub struct GoConfig {
     pub build_timeout_ms: u64,
 }
 
+/// Headless PHP sessions (the DBGp backend; Xdebug connects to us).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PhpConfig {
+    /// First loopback port to listen on for Xdebug; when busy, the next free of the seven after
+    /// it (9004-9010 for 9003) is used and handed to the trigger command.
+    pub port: u16,
+    /// How long a launch waits for Xdebug to connect, milliseconds.
+    pub connect_timeout_ms: u64,
+}
+
+impl Default for PhpConfig {
+    fn default() -> Self {
+        Self {
+            port: 9003,
+            connect_timeout_ms: 20_000,
+        }
+    }
+}
+
 impl Default for GoConfig {
     fn default() -> Self {
         Self {
@@ -168,6 +189,7 @@ impl Default for Config {
             http: HttpConfig::default(),
             expression_safety: ExpressionSafetyConfig::default(),
             go: GoConfig::default(),
+            php: PhpConfig::default(),
             launch: Vec::new(),
         }
     }
@@ -238,6 +260,9 @@ impl Config {
                 self.watchdog.action
             ));
         }
+        if self.php.port == 0 || self.php.connect_timeout_ms == 0 {
+            return Err("php.port and php.connect_timeout_ms must be at least 1".into());
+        }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
         }
@@ -298,6 +323,27 @@ mod tests {
         );
         let err = Config::from_toml("tool_profile = \"tiny\"").unwrap_err();
         assert!(err.contains("compact"), "{err}");
+    }
+
+    #[test]
+    fn php_port_and_connect_timeout() {
+        assert_eq!(
+            Config::default().php,
+            PhpConfig {
+                port: 9003,
+                connect_timeout_ms: 20_000
+            }
+        );
+        assert_eq!(
+            Config::from_toml("[php]\nport = 9100\n").unwrap().php.port,
+            9100
+        );
+        assert!(
+            Config::from_toml("[php]\nport = 0\n")
+                .unwrap_err()
+                .contains("php.port")
+        );
+        assert!(Config::from_toml("[php]\nprot = 1\n").is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! - `engine`: tools, validation, session state, waits, values, watches, guardrails.
 //! - `history`: the bounded command history the IDE tool window renders.
 //! - `config`: the Rust-owned TOML settings.
+//! - `pathmap`: local ↔ remote paths (launch.json mappings, compose bind mounts) for every backend.
 //! - `fake` (feature `fake-backend`): a deterministic in-memory backend for tests and benches.
 //!
 //! The core never binds sockets, speaks DAP or touches JNI; hosts give it a backend and serve
@@ -18,4 +19,5 @@ pub mod engine;
 pub mod fake;
 pub mod history;
 pub mod http;
+pub mod pathmap;
 pub mod stdio;

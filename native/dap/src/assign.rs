@@ -14,15 +14,13 @@
 //! for `path = value`; the adapter evaluates it in the value's frame and its error (e.g. for a
 //! name no expression can reach) is returned as is.
 
-use crate::config::AdapterKind;
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// The expression that names a value: the adapter's `evaluateName`, else one rebuilt from its
 /// parent's lineage. A value with children (`r` > 0) leaves its own lineage for theirs.
 pub(crate) fn expression(
     lineages: &mut HashMap<i64, Lineage>,
-    adapter: AdapterKind,
+    adapter: &str,
     (parent_ref, r): (Option<i64>, i64),
     name: &str,
     evaluate_name: Option<&str>,
@@ -55,13 +53,8 @@ pub(crate) struct Lineage {
 impl Lineage {
     /// A scope (DAP `Scope`) whose variables are plain names: locals, arguments, globals (not
     /// registers, whose names are not C expressions; gdb's `setVariable` sets those by name).
-    pub(crate) fn scope(adapter: AdapterKind, scope: &Value) -> Option<Lineage> {
-        let name = scope
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        let hint = scope.get("presentationHint").and_then(Value::as_str);
+    pub(crate) fn scope(adapter: &str, name: Option<&str>, hint: Option<&str>) -> Option<Lineage> {
+        let name = name.unwrap_or("").to_ascii_lowercase();
         let named_by_name = matches!(hint, Some("locals" | "arguments"))
             || ["local", "argument", "global", "static"]
                 .iter()
@@ -74,7 +67,7 @@ impl Lineage {
 
     /// The lineage of a value with children, from its expression and type.
     pub(crate) fn value(
-        adapter: AdapterKind,
+        adapter: &str,
         expression: String,
         type_name: Option<&str>,
     ) -> Option<Lineage> {
@@ -112,8 +105,8 @@ impl Lineage {
 
 /// The languages of these adapters' programs (C, C++, Objective-C, Rust through gdb) write
 /// element and member access the C way.
-fn c_like(adapter: AdapterKind) -> bool {
-    matches!(adapter, AdapterKind::Gdb | AdapterKind::Lldb)
+fn c_like(adapter: &str) -> bool {
+    matches!(adapter, "gdb" | "lldb")
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -159,18 +152,13 @@ fn balanced_outer(expression: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn locals() -> Lineage {
-        Lineage::scope(
-            AdapterKind::Gdb,
-            &json!({"name": "Locals", "presentationHint": "locals"}),
-        )
-        .unwrap()
+        Lineage::scope("gdb", Some("Locals"), Some("locals")).unwrap()
     }
 
     fn value(expression: &str, type_name: Option<&str>) -> Lineage {
-        Lineage::value(AdapterKind::Gdb, expression.into(), type_name).unwrap()
+        Lineage::value("gdb", expression.into(), type_name).unwrap()
     }
 
     #[test]
@@ -210,7 +198,7 @@ mod tests {
     fn lineage_follows_references_down_the_tree() {
         let mut table = HashMap::new();
         table.insert(1, locals());
-        let gdb = AdapterKind::Gdb;
+        let gdb = "gdb";
         // tri (ref 5) → corners (ref 6) → element 2 (ref 7) → y
         assert_eq!(
             expression(
@@ -268,14 +256,21 @@ mod tests {
         assert_eq!(s.child("<anonymous union>"), None);
         assert_eq!(s.child(""), None);
         assert_eq!(locals().child("$1"), None);
-        let registers = json!({"name": "Registers", "presentationHint": "registers"});
-        assert_eq!(Lineage::scope(AdapterKind::Gdb, &registers), None);
-        assert!(Lineage::scope(AdapterKind::Gdb, &json!({"name": "Globals"})).is_some());
-        assert!(Lineage::scope(AdapterKind::Lldb, &json!({"name": "Locals"})).is_some());
+        assert_eq!(
+            Lineage::scope("gdb", Some("Registers"), Some("registers")),
+            None
+        );
+        assert!(Lineage::scope("gdb", Some("Globals"), None).is_some());
+        assert!(Lineage::scope("lldb", Some("Locals"), None).is_some());
         // not C: debugpy and delve send their own evaluateName
-        let locals = json!({"name": "Locals", "presentationHint": "locals"});
-        assert_eq!(Lineage::scope(AdapterKind::Debugpy, &locals), None);
-        assert_eq!(Lineage::scope(AdapterKind::Delve, &locals), None);
-        assert_eq!(Lineage::value(AdapterKind::Delve, "xs".into(), None), None);
+        assert_eq!(
+            Lineage::scope("debugpy", Some("Locals"), Some("locals")),
+            None
+        );
+        assert_eq!(
+            Lineage::scope("delve", Some("Locals"), Some("locals")),
+            None
+        );
+        assert_eq!(Lineage::value("delve", "xs".into(), None), None);
     }
 }

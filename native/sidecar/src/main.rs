@@ -6,7 +6,7 @@
 //! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall]
 //! ```
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
-//!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
+//!   /debugger-mcp/sse) over the DAP and DBGp (PHP/Xdebug) backends on a loopback port. PORT 0 picks a free port. The
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
 //!   stderr. Non-loopback listen addresses are refused.
 //! - `stdio` relays MCP on stdin/stdout to the running IDE or `serve` that has the project open
@@ -25,6 +25,7 @@ use debugger_mcp_core::backend::{Backend, event_channel};
 use debugger_mcp_core::config::Config;
 use debugger_mcp_core::engine::Engine;
 use debugger_mcp_dap::DapBackend;
+use debugger_mcp_dbgp::DbgpBackend;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -107,6 +108,7 @@ enum Command {
     },
 }
 
+mod backends;
 mod bridge;
 mod install_cmd;
 
@@ -246,22 +248,30 @@ fn parse_listen(listen: &str) -> Result<SocketAddr> {
 
 struct Host {
     engine: Arc<Engine>,
-    backend: Arc<DapBackend>,
+    backend: Arc<backends::Headless>,
 }
 
 fn build(project: &Path, config: Config) -> Result<Host> {
     let (sink, events) = event_channel();
-    let backend = Arc::new(
-        DapBackend::new(project, sink)
+    let dap = Arc::new(
+        DapBackend::new(project, sink.clone())
             .with_context(|| format!("cannot open project {}", project.display()))?,
     );
-    backend.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
+    dap.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
+    // PHP (Xdebug connects to us): its listener binds at the first PHP launch, not here.
+    let php = Arc::new(
+        DbgpBackend::new(project, sink)
+            .with_context(|| format!("cannot open project {}", project.display()))?,
+    );
+    php.set_port(config.php.port);
+    php.set_connect_timeout(Duration::from_millis(config.php.connect_timeout_ms));
+    let backend = Arc::new(backends::Headless { dap, php });
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
     Ok(Host { engine, backend })
 }
 
 /// Stops every debug session the backend knows, each call bounded so shutdown cannot hang.
-async fn stop_debug_sessions(backend: &DapBackend) {
+async fn stop_debug_sessions(backend: &dyn Backend) {
     let work = async {
         let Ok(projects) = backend.projects().await else {
             return;
@@ -391,7 +401,7 @@ async fn serve(
         Err(_) => tracing::warn!("connections still open after 5 s; exiting anyway"),
     }
     tracing::debug!("HTTP server stopped");
-    stop_debug_sessions(&host.backend).await;
+    stop_debug_sessions(host.backend.as_ref()).await;
     tracing::debug!("debug sessions stopped");
     Ok(())
 }
@@ -441,7 +451,7 @@ async fn stdio(
     );
     let handler = host.engine.handler().with_instructions_note(note);
     let result = debugger_mcp_core::stdio::serve_stdio(handler, cancel).await;
-    stop_debug_sessions(&host.backend).await;
+    stop_debug_sessions(host.backend.as_ref()).await;
     match result {
         Ok(()) => Ok(()),
         // A client that connects and leaves without initialize is not an error worth exit 2.

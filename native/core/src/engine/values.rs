@@ -323,6 +323,16 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
                     chars.next();
                 }
             }
+            // PHP's member access (`$order->items`) reads like `order.items`.
+            '-' if chars.peek() == Some(&'>') => {
+                chars.next();
+                if cur.is_empty() && out.is_empty() {
+                    return Err(format!("path {path:?} has an empty segment"));
+                }
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
             c => cur.push(c),
         }
     }
@@ -337,6 +347,14 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
 
 /// Whether a child named `name` (as the debugger shows it: `0`, `[0]`, `'key'`, `field`)
 /// matches a path segment.
+/// A frame's top-level variable named by a path's first segment: PHP names variables `$x`
+/// (Xdebug does too), so `$x` and `x` both name it.
+pub fn top_name_matches(name: &str, segment: &str) -> bool {
+    name == segment
+        || name.strip_prefix('$') == Some(segment)
+        || segment.strip_prefix('$') == Some(name)
+}
+
 pub fn name_matches(name: &str, segment: &str) -> bool {
     let n = name
         .trim()
@@ -354,6 +372,27 @@ pub fn name_matches(name: &str, segment: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn php_paths_and_dollar_names() {
+        assert_eq!(
+            super::split_path("$order->items[0]->price").unwrap(),
+            vec!["$order", "items", "0", "price"]
+        );
+        assert_eq!(
+            super::split_path("order.items").unwrap(),
+            vec!["order", "items"]
+        );
+        assert!(super::split_path("->x").is_err());
+        assert!(
+            super::top_name_matches("$order", "order")
+                && super::top_name_matches("order", "$order")
+        );
+        assert!(
+            super::top_name_matches("$order", "$order")
+                && !super::top_name_matches("$orders", "order")
+        );
+    }
 
     #[test]
     fn a_children_handle_and_a_set_handle_with_the_same_text_are_different_values() {

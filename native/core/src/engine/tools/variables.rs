@@ -311,7 +311,7 @@ async fn resolve_path(
         .await?;
     let mut node = vars
         .iter()
-        .find(|v| v.name == segments[0])
+        .find(|v| values::top_name_matches(&v.name, &segments[0]))
         .cloned()
         .ok_or_else(|| {
             let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
