@@ -16,6 +16,7 @@
 //! This file only routes each [`Backend`] op to its module.
 
 mod adapters;
+mod assign;
 mod breakpoints;
 mod config;
 mod control;

@@ -3,6 +3,7 @@
 //! session's set targets, valid until the next resume. Real sizes where an adapter shows
 //! values cut come from the adapter module; truncation and ids for agents are the core's.
 
+use crate::assign;
 use crate::protocol::{
     self, EvaluateArguments, ScopesArguments, SetExpressionArguments, SetVariableArguments,
     StackTraceArguments, Variable, VariablesArguments,
@@ -16,6 +17,8 @@ use std::collections::HashMap;
 pub struct SetTarget {
     parent_ref: Option<i64>,
     name: String,
+    /// What `setExpression` sets when `setVariable` refuses: the adapter's evaluateName, else
+    /// the expression [`crate::assign`] rebuilt.
     evaluate_name: Option<String>,
     frame_id: Option<i64>,
 }
@@ -28,6 +31,9 @@ pub struct ValueTable {
     ref_frame: HashMap<i64, i64>,
     /// variablesReference → number of children, when the adapter said (for paged totals).
     ref_count: HashMap<i64, u64>,
+    /// variablesReference → the expression of what it expands, for adapters that send no
+    /// evaluateName (see [`crate::assign`]).
+    ref_lineage: HashMap<i64, assign::Lineage>,
 }
 
 fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
@@ -72,9 +78,18 @@ impl Session {
             (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
         };
         let synthetic = self.adapter.is_synthetic_group(&name);
+        // What setExpression can set when setVariable refuses (gdb: array elements).
+        let expression = assign::expression(
+            &mut self.values.lock().unwrap().ref_lineage,
+            self.adapter.name(),
+            (parent_ref, r),
+            &name,
+            evaluate_name.as_deref(),
+            type_name.as_deref(),
+        );
         let settable = !synthetic
             && ((parent_ref.is_some() && self.cap(|c| c.supports_set_variable))
-                || (evaluate_name.is_some() && self.cap(|c| c.supports_set_expression)));
+                || (expression.is_some() && self.cap(|c| c.supports_set_expression)));
         let set_handle = {
             let mut t = self.values.lock().unwrap();
             if r > 0 {
@@ -89,7 +104,7 @@ impl Session {
                 t.set_targets.push(SetTarget {
                     parent_ref,
                     name: name.clone(),
-                    evaluate_name: evaluate_name.clone(),
+                    evaluate_name: expression,
                     frame_id,
                 });
                 (t.set_targets.len() - 1).to_string()
@@ -213,7 +228,16 @@ impl Inner {
             if r == 0 {
                 continue;
             }
-            s.values.lock().unwrap().ref_frame.insert(r, frame_id);
+            {
+                let mut values = s.values.lock().unwrap();
+                values.ref_frame.insert(r, frame_id);
+                let hint = scope.presentation_hint.as_deref();
+                if let Some(l) =
+                    assign::Lineage::scope(s.adapter.name(), scope.name.as_deref(), hint)
+                {
+                    values.ref_lineage.insert(r, l);
+                }
+            }
             match scope_kind(scope) {
                 Some(kind) => {
                     let start = out.len();

@@ -144,8 +144,26 @@ async fn toml_launch_pending_moved_breakpoint_variables_set_value() {
         .await
         .unwrap();
     assert_eq!(set.value, "9");
+    // An array element: gdb's setVariable refuses it ("no variable named '1'": gdb keys
+    // elements by int) and sends no evaluateName; it is set by setExpression on `numbers[1]`.
+    let element = &page.children[0];
+    let set = h
+        .backend
+        .set_value(
+            &s,
+            element
+                .set_handle
+                .as_deref()
+                .expect("an element is settable"),
+            "120",
+        )
+        .await
+        .unwrap();
+    assert_eq!(set.value, "120");
     h.control(&s, &thread, ControlOp::Resume).await;
     h.wait_output(&s, "sq=81 counter=9").await;
+    // 9 + 10 + 120 + 30 + 40 + 50
+    h.wait_output(&s, "counter=259 triangle").await;
     assert_eq!(h.wait_stopped(&s).await, Some(0));
 }
 

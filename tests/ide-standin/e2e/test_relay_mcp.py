@@ -47,6 +47,17 @@ def test_concurrent_clients(standin):
     assert len(results) == 8
 
 
+def await_active_http(standin, expected, why):
+    """Waits (5 s at most) until Rust counts `expected` relay tasks. A task leaves the count only
+    after its last write to the responder, so a client holding a complete response can still see
+    its task counted for a moment: a count sampled right after a request races it (this test
+    once saw `before` include the notification's task and then waited for one too many)."""
+    deadline = time.monotonic() + 5
+    while (active := status(standin)["active_http"]) != expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert active == expected, f"{why}: {active} relay tasks, expected {expected}"
+
+
 def test_disconnect_mid_stream_cancels_the_rust_stream(standin):
     # Open the standalone SSE stream of a fresh session with a raw socket, then vanish.
     init_body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -60,25 +71,24 @@ def test_disconnect_mid_stream_cancels_the_rust_stream(standin):
     urllib.request.urlopen(urllib.request.Request(standin.url, data=note, method="POST", headers={
         "content-type": "application/json", "accept": "application/json, text/event-stream",
         "mcp-session-id": sid}), timeout=10).read()
-    before = status(standin)["active_http"]
-    s = socket.create_connection(("127.0.0.1", standin.port))
-    s.sendall((f"GET /debugger-mcp HTTP/1.1\r\nHost: 127.0.0.1:{standin.port}\r\n"
-               f"Accept: text/event-stream\r\nMcp-Session-Id: {sid}\r\n\r\n").encode())
-    head = s.recv(4096).decode(errors="replace")
-    assert head.startswith("HTTP/1.1 200"), head
-    assert "text/event-stream" in head.lower()
-
-    for _ in range(100):
-        if status(standin)["active_http"] == before + 1:
-            break
-        time.sleep(0.02)
-    assert status(standin)["active_http"] == before + 1
-    s.close()
-    for _ in range(250):
-        if status(standin)["active_http"] == before:
-            break
-        time.sleep(0.02)
-    assert status(standin)["active_http"] == before, "stream task still alive after the client left"
+    # Tests run one at a time and every earlier client has closed: once the tasks of the two
+    # requests above have ended, nothing is in flight. Wait for that instead of sampling.
+    await_active_http(standin, 0, "a relay task outlived its completed request")
+    with socket.create_connection(("127.0.0.1", standin.port)) as s:
+        s.sendall((f"GET /debugger-mcp HTTP/1.1\r\nHost: 127.0.0.1:{standin.port}\r\n"
+                   f"Accept: text/event-stream\r\nMcp-Session-Id: {sid}\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        head = head.decode(errors="replace")
+        assert head.startswith("HTTP/1.1 200"), head
+        assert "text/event-stream" in head.lower()
+        # The SSE stream stays open: its Rust task is alive while the client is connected.
+        await_active_http(standin, 1, "the open SSE stream's task must be running")
+    await_active_http(standin, 0, "stream task still alive after the client left")
 
 
 def test_injected_panic_is_a_500_and_the_standin_keeps_serving(standin):
