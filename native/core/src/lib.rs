@@ -5,7 +5,6 @@
 //! - `engine`: tools, validation, session state, waits, values, watches, guardrails.
 //! - `history`: the bounded command history the IDE tool window renders.
 //! - `config`: the Rust-owned TOML settings.
-//! - `fake` (feature `fake-backend`): a deterministic in-memory backend for tests and benches.
 //!
 //! The core never binds sockets, speaks DAP or touches JNI; hosts give it a backend and serve
 //! the handler/router it builds.
@@ -14,8 +13,6 @@ pub mod backend;
 pub mod config;
 pub mod discovery;
 pub mod engine;
-#[cfg(feature = "fake-backend")]
-pub mod fake;
 pub mod history;
 pub mod http;
 pub mod stdio;
