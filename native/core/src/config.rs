@@ -30,6 +30,7 @@ pub struct Config {
     pub http: HttpConfig,
     pub expression_safety: ExpressionSafetyConfig,
     pub go: GoConfig,
+    pub php: PhpConfig,
     /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -135,15 +136,40 @@ pub struct GoConfig {
     pub build_timeout_ms: u64,
 }
 
+/// Headless PHP sessions (the DBGp backend; Xdebug connects to us).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PhpConfig {
+    /// First loopback port to listen on for Xdebug; when busy, the next free of the seven after
+    /// it (9004-9010 for 9003) is used and handed to the trigger command.
+    pub port: u16,
+    /// How long a launch waits for Xdebug to connect, milliseconds.
+    pub connect_timeout_ms: u64,
+}
+
+impl Default for PhpConfig {
+    fn default() -> Self {
+        Self {
+            port: 9003,
+            connect_timeout_ms: 20_000,
+        }
+    }
+}
+
 impl Default for GoConfig {
     fn default() -> Self {
-        Self { build_timeout_ms: 300_000 }
+        Self {
+            build_timeout_ms: 300_000,
+        }
     }
 }
 
 impl Default for ExpressionSafetyConfig {
     fn default() -> Self {
-        Self { enabled: true, extra_mutating_methods: Vec::new() }
+        Self {
+            enabled: true,
+            extra_mutating_methods: Vec::new(),
+        }
     }
 }
 
@@ -163,6 +189,7 @@ impl Default for Config {
             http: HttpConfig::default(),
             expression_safety: ExpressionSafetyConfig::default(),
             go: GoConfig::default(),
+            php: PhpConfig::default(),
             launch: Vec::new(),
         }
     }
@@ -170,7 +197,11 @@ impl Default for Config {
 
 impl Default for WatchdogConfig {
     fn default() -> Self {
-        Self { enabled: true, idle_seconds: 60, action: "resume".into() }
+        Self {
+            enabled: true,
+            idle_seconds: 60,
+            action: "resume".into(),
+        }
     }
 }
 
@@ -178,23 +209,37 @@ impl Default for RedactionConfig {
     fn default() -> Self {
         Self {
             enabled: true,
-            patterns: ["password", "passwd", "token", "secret", "api_key", "apikey", "private_key"]
-                .map(String::from)
-                .to_vec(),
+            patterns: [
+                "password",
+                "passwd",
+                "token",
+                "secret",
+                "api_key",
+                "apikey",
+                "private_key",
+            ]
+            .map(String::from)
+            .to_vec(),
         }
     }
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        Self { token: None, max_body_bytes: 4 * 1024 * 1024 }
+        Self {
+            token: None,
+            max_body_bytes: 4 * 1024 * 1024,
+        }
     }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("invalid settings in {path}: {message}")]
     Parse { path: String, message: String },
 }
@@ -210,7 +255,13 @@ impl Config {
     /// Values serde cannot check: a typo here would otherwise surface only when used.
     fn check(&self) -> Result<(), String> {
         if !matches!(self.watchdog.action.as_str(), "resume" | "stop") {
-            return Err(format!("watchdog.action must be \"resume\" or \"stop\", not \"{}\"", self.watchdog.action));
+            return Err(format!(
+                "watchdog.action must be \"resume\" or \"stop\", not \"{}\"",
+                self.watchdog.action
+            ));
+        }
+        if self.php.port == 0 || self.php.connect_timeout_ms == 0 {
+            return Err("php.port and php.connect_timeout_ms must be at least 1".into());
         }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
@@ -224,10 +275,15 @@ impl Config {
     /// Load from a file; a missing file yields the defaults.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Self::from_toml(&text)
-                .map_err(|message| ConfigError::Parse { path: path.display().to_string(), message }),
+            Ok(text) => Self::from_toml(&text).map_err(|message| ConfigError::Parse {
+                path: path.display().to_string(),
+                message,
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(source) => Err(ConfigError::Io { path: path.display().to_string(), source }),
+            Err(source) => Err(ConfigError::Io {
+                path: path.display().to_string(),
+                source,
+            }),
         }
     }
 
@@ -253,16 +309,53 @@ mod tests {
     #[test]
     fn tool_profile_is_read_and_misspellings_are_reported() {
         assert_eq!(Config::default().tool_profile, ToolProfile::Full);
-        assert_eq!(Config::from_toml("tool_profile = \"compact\"").unwrap().tool_profile, ToolProfile::Compact);
-        assert_eq!(Config::from_toml("tool_profile = \"typed\"").unwrap().tool_profile, ToolProfile::Typed);
+        assert_eq!(
+            Config::from_toml("tool_profile = \"compact\"")
+                .unwrap()
+                .tool_profile,
+            ToolProfile::Compact
+        );
+        assert_eq!(
+            Config::from_toml("tool_profile = \"typed\"")
+                .unwrap()
+                .tool_profile,
+            ToolProfile::Typed
+        );
         let err = Config::from_toml("tool_profile = \"tiny\"").unwrap_err();
         assert!(err.contains("compact"), "{err}");
     }
 
     #[test]
+    fn php_port_and_connect_timeout() {
+        assert_eq!(
+            Config::default().php,
+            PhpConfig {
+                port: 9003,
+                connect_timeout_ms: 20_000
+            }
+        );
+        assert_eq!(
+            Config::from_toml("[php]\nport = 9100\n").unwrap().php.port,
+            9100
+        );
+        assert!(
+            Config::from_toml("[php]\nport = 0\n")
+                .unwrap_err()
+                .contains("php.port")
+        );
+        assert!(Config::from_toml("[php]\nprot = 1\n").is_err());
+    }
+
+    #[test]
     fn go_build_timeout_defaults_to_five_minutes_and_zero_is_refused() {
         assert_eq!(Config::default().go.build_timeout_ms, 300_000);
-        assert_eq!(Config::from_toml("[go]\nbuild_timeout_ms = 900000\n").unwrap().go.build_timeout_ms, 900_000);
+        assert_eq!(
+            Config::from_toml("[go]\nbuild_timeout_ms = 900000\n")
+                .unwrap()
+                .go
+                .build_timeout_ms,
+            900_000
+        );
         let err = Config::from_toml("[go]\nbuild_timeout_ms = 0\n").unwrap_err();
         assert!(err.contains("go.build_timeout_ms"), "{err}");
         let err = Config::from_toml("[go]\nbuild_timeout = 5\n").unwrap_err();
@@ -271,7 +364,10 @@ mod tests {
 
     #[test]
     fn launch_entries_are_accepted_beside_settings() {
-        let c = Config::from_toml("brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n").unwrap();
+        let c = Config::from_toml(
+            "brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n",
+        )
+        .unwrap();
         assert_eq!(c.launch.len(), 1);
         assert_eq!(c.launch[0]["name"].as_str(), Some("prog"));
     }
@@ -279,7 +375,9 @@ mod tests {
     #[test]
     fn expression_safety_defaults_on_and_takes_extra_methods() {
         assert!(Config::default().expression_safety.enabled);
-        let c = Config::from_toml("[expression_safety]\nextra_mutating_methods = [\"invalidate\"]\n").unwrap();
+        let c =
+            Config::from_toml("[expression_safety]\nextra_mutating_methods = [\"invalidate\"]\n")
+                .unwrap();
         assert!(c.expression_safety.enabled);
         assert_eq!(c.expression_safety.extra_mutating_methods, ["invalidate"]);
         let c = Config::from_toml("[expression_safety]\nenabled = false\n").unwrap();
@@ -290,12 +388,17 @@ mod tests {
 
     #[test]
     fn memory_and_watchdog_settings_are_checked() {
-        let c = Config::from_toml("[memory]\nwrite_summaries = false\n[watchdog]\naction = \"stop\"\n").unwrap();
+        let c =
+            Config::from_toml("[memory]\nwrite_summaries = false\n[watchdog]\naction = \"stop\"\n")
+                .unwrap();
         assert!(!c.memory.write_summaries);
         assert_eq!(c.memory.summary_dir, ".debugger-mcp/sessions");
         assert_eq!(c.watchdog.action, "stop");
         let err = Config::from_toml("[watchdog]\naction = \"kill\"\n").unwrap_err();
-        assert!(err.contains("watchdog.action") && err.contains("kill"), "{err}");
+        assert!(
+            err.contains("watchdog.action") && err.contains("kill"),
+            "{err}"
+        );
         let err = Config::from_toml("[watchdog]\nidle_seconds = 0\n").unwrap_err();
         assert!(err.contains("idle_seconds"), "{err}");
     }

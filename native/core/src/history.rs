@@ -51,7 +51,10 @@ struct Inner {
 
 impl History {
     pub fn new(capacity_per_project: usize) -> Self {
-        Self { capacity: capacity_per_project.max(1), inner: Mutex::new(Inner::default()) }
+        Self {
+            capacity: capacity_per_project.max(1),
+            inner: Mutex::new(Inner::default()),
+        }
     }
 
     /// Records an entry (its `id` is assigned here) and returns the id.
@@ -79,7 +82,10 @@ impl History {
             .flat_map(|(_, q)| q.iter())
             .filter(|e| filter.tool.as_ref().is_none_or(|t| &e.tool == t))
             .filter(|e| filter.status.as_ref().is_none_or(|s| &e.status == s))
-            .filter(|e| text.as_ref().is_none_or(|t| entry_text(e).contains(t.as_str())))
+            .filter(|e| {
+                text.as_ref()
+                    .is_none_or(|t| entry_text(e).contains(t.as_str()))
+            })
             .cloned()
             .collect();
         out.sort_by(|a, b| b.id.cmp(&a.id));
@@ -105,7 +111,17 @@ impl History {
 
     pub fn export_csv(&self, filter: &HistoryFilter) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
-        let _ = w.write_record(["id", "time_ms", "project", "tool", "status", "duration_ms", "params", "result", "error"]);
+        let _ = w.write_record([
+            "id",
+            "time_ms",
+            "project",
+            "tool",
+            "status",
+            "duration_ms",
+            "params",
+            "result",
+            "error",
+        ]);
         for e in self.entries(filter) {
             let _ = w.write_record([
                 e.id.to_string(),
@@ -162,11 +178,23 @@ mod tests {
         h.record(entry("/a", "step_over", "ok"));
         h.record(entry("/a", "pause", "error"));
         h.record(entry("/b", "resume", "ok"));
-        let a = h.entries(&HistoryFilter { project: Some("/a".into()), ..Default::default() });
-        assert_eq!(a.iter().map(|e| e.tool.as_str()).collect::<Vec<_>>(), ["pause", "step_over"]);
-        let errors = h.entries(&HistoryFilter { status: Some("error".into()), ..Default::default() });
+        let a = h.entries(&HistoryFilter {
+            project: Some("/a".into()),
+            ..Default::default()
+        });
+        assert_eq!(
+            a.iter().map(|e| e.tool.as_str()).collect::<Vec<_>>(),
+            ["pause", "step_over"]
+        );
+        let errors = h.entries(&HistoryFilter {
+            status: Some("error".into()),
+            ..Default::default()
+        });
         assert_eq!(errors.len(), 1);
-        let text = h.entries(&HistoryFilter { text: Some("S9 NOT".into()), ..Default::default() });
+        let text = h.entries(&HistoryFilter {
+            text: Some("S9 NOT".into()),
+            ..Default::default()
+        });
         assert_eq!(text[0].tool, "pause");
         h.clear(Some("/a"));
         assert_eq!(h.entries(&HistoryFilter::default()).len(), 1);
@@ -179,7 +207,8 @@ mod tests {
         let csv = h.export_csv(&HistoryFilter::default());
         assert!(csv.starts_with("id,time_ms,project,tool,status"));
         assert!(csv.contains("\"{\"\"line\"\":3}\""), "{csv}");
-        let back: Vec<HistoryEntry> = serde_json::from_str(&h.export_json(&HistoryFilter::default())).unwrap();
+        let back: Vec<HistoryEntry> =
+            serde_json::from_str(&h.export_json(&HistoryFilter::default())).unwrap();
         assert_eq!(back[0].tool, "set_breakpoint");
     }
 }

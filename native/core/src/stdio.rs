@@ -6,7 +6,10 @@ use tokio_util::sync::CancellationToken;
 
 /// Serves `handler` on this process's stdin/stdout until the client closes stdin or `cancel`
 /// fires. Returns an error only when the client never completed `initialize`.
-pub async fn serve_stdio<S>(handler: S, cancel: CancellationToken) -> Result<(), rmcp::service::ServerInitializeError>
+pub async fn serve_stdio<S>(
+    handler: S,
+    cancel: CancellationToken,
+) -> Result<(), rmcp::service::ServerInitializeError>
 where
     S: rmcp::ServerHandler + Send + 'static,
 {

@@ -14,27 +14,45 @@ async fn initialize_call_and_close() {
     let (client, server) = tokio::io::duplex(64 * 1024);
     let (server_read, server_write) = tokio::io::split(server);
     let cancel = CancellationToken::new();
-    let task = tokio::spawn(debugger_mcp_core::stdio::serve_io(TestHandler, (server_read, server_write), cancel.clone()));
+    let task = tokio::spawn(debugger_mcp_core::stdio::serve_io(
+        TestHandler,
+        (server_read, server_write),
+        cancel.clone(),
+    ));
 
     let (client_read, mut client_write) = tokio::io::split(client);
     let mut lines = BufReader::new(client_read).lines();
     let mut send = async |v: Value| {
-        client_write.write_all(format!("{v}\n").as_bytes()).await.unwrap();
+        client_write
+            .write_all(format!("{v}\n").as_bytes())
+            .await
+            .unwrap();
     };
     send(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})).await;
-    let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line()).await.unwrap().unwrap().unwrap();
+    let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
     let init: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
     send(json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
     send(json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":3,"b":4}}})).await;
-    let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line()).await.unwrap().unwrap().unwrap();
+    let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
     let call: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(call["id"], 2);
     assert_eq!(call["result"]["content"][0]["text"], "7");
 
     // Cancellation (the sidecar's SIGTERM path) ends the loop.
     cancel.cancel();
-    let result = tokio::time::timeout(Duration::from_secs(5), task).await.expect("stdio loop ended").unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("stdio loop ended")
+        .unwrap();
     assert!(result.is_ok());
 }
 
@@ -42,8 +60,15 @@ async fn initialize_call_and_close() {
 async fn client_closing_stdin_ends_the_loop() {
     let (client, server) = tokio::io::duplex(4096);
     let (r, w) = tokio::io::split(server);
-    let task = tokio::spawn(debugger_mcp_core::stdio::serve_io(TestHandler, (r, w), CancellationToken::new()));
+    let task = tokio::spawn(debugger_mcp_core::stdio::serve_io(
+        TestHandler,
+        (r, w),
+        CancellationToken::new(),
+    ));
     drop(client); // EOF before initialize
-    let result = tokio::time::timeout(Duration::from_secs(5), task).await.expect("ended on EOF").unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("ended on EOF")
+        .unwrap();
     assert!(result.is_err(), "no initialize → reported as such");
 }

@@ -6,7 +6,7 @@
 //! debugger-mcp install [--agent NAME…] [--url URL | --stdio] [--dry-run] [--uninstall]
 //! ```
 //! - `serve` serves the core router (Streamable HTTP at /debugger-mcp, legacy SSE at
-//!   /debugger-mcp/sse) over the DAP backend on a loopback port. PORT 0 picks a free port. The
+//!   /debugger-mcp/sse) over the DAP and DBGp (PHP/Xdebug) backends on a loopback port. PORT 0 picks a free port. The
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
 //!   stderr. Non-loopback listen addresses are refused.
 //! - `stdio` relays MCP on stdin/stdout to the running IDE or `serve` that has the project open
@@ -25,6 +25,7 @@ use debugger_mcp_core::backend::{Backend, event_channel};
 use debugger_mcp_core::config::Config;
 use debugger_mcp_core::engine::Engine;
 use debugger_mcp_dap::DapBackend;
+use debugger_mcp_dbgp::DbgpBackend;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -33,7 +34,11 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Parser, Debug)]
-#[command(name = "debugger-mcp", version, about = "Debugger MCP server: lets AI agents drive debuggers over MCP")]
+#[command(
+    name = "debugger-mcp",
+    version,
+    about = "Debugger MCP server: lets AI agents drive debuggers over MCP"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -103,14 +108,32 @@ enum Command {
     },
 }
 
+mod backends;
 mod bridge;
 mod install_cmd;
 
 fn main() {
     let cli = Cli::parse();
-    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings } = cli.command {
+    if let Command::Install {
+        agents,
+        url,
+        stdio,
+        dry_run,
+        uninstall,
+        project,
+        settings,
+    } = cli.command
+    {
         // No runtime needed: the installer only reads and writes files.
-        if let Err(e) = install_cmd::run(install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings }) {
+        if let Err(e) = install_cmd::run(install_cmd::Args {
+            agents,
+            url,
+            stdio,
+            dry_run,
+            uninstall,
+            project,
+            settings,
+        }) {
             eprintln!("debugger-mcp: error: {e:#}");
             std::process::exit(2);
         }
@@ -133,8 +156,19 @@ fn main() {
         .expect("tokio runtime");
     let result = runtime.block_on(async move {
         match cli.command {
-            Command::Serve { project, listen, config, token, brave } => serve(project, listen, config, token, brave).await,
-            Command::Stdio { project, config, headless, brave } => stdio(project, config, headless, brave).await,
+            Command::Serve {
+                project,
+                listen,
+                config,
+                token,
+                brave,
+            } => serve(project, listen, config, token, brave).await,
+            Command::Stdio {
+                project,
+                config,
+                headless,
+                brave,
+            } => stdio(project, config, headless, brave).await,
             Command::Install { .. } => unreachable!("handled before the runtime starts"),
         }
     });
@@ -149,9 +183,13 @@ fn main() {
 
 fn check_project(dir: &Path) -> Result<PathBuf> {
     match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => std::fs::canonicalize(dir).with_context(|| format!("cannot resolve project directory {}", dir.display())),
+        Ok(m) if m.is_dir() => std::fs::canonicalize(dir)
+            .with_context(|| format!("cannot resolve project directory {}", dir.display())),
         Ok(_) => bail!("--project {} is not a directory", dir.display()),
-        Err(e) => bail!("--project {}: {e} (pass an existing project directory)", dir.display()),
+        Err(e) => bail!(
+            "--project {}: {e} (pass an existing project directory)",
+            dir.display()
+        ),
     }
 }
 
@@ -190,12 +228,14 @@ fn load_config(project: &Path, explicit: Option<PathBuf>) -> Result<Config> {
 /// loopback: the server drives a debugger and must never be reachable from the network.
 fn parse_listen(listen: &str) -> Result<SocketAddr> {
     let addr = if let Some(port) = listen.strip_prefix("localhost:") {
-        let port: u16 = port.parse().with_context(|| format!("--listen {listen}: invalid port"))?;
+        let port: u16 = port
+            .parse()
+            .with_context(|| format!("--listen {listen}: invalid port"))?;
         SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port)
     } else {
-        listen
-            .parse::<SocketAddr>()
-            .with_context(|| format!("--listen {listen}: expected 127.0.0.1:PORT, [::1]:PORT or localhost:PORT"))?
+        listen.parse::<SocketAddr>().with_context(|| {
+            format!("--listen {listen}: expected 127.0.0.1:PORT, [::1]:PORT or localhost:PORT")
+        })?
     };
     if !addr.ip().is_loopback() {
         bail!(
@@ -208,25 +248,38 @@ fn parse_listen(listen: &str) -> Result<SocketAddr> {
 
 struct Host {
     engine: Arc<Engine>,
-    backend: Arc<DapBackend>,
+    backend: Arc<backends::Headless>,
 }
 
 fn build(project: &Path, config: Config) -> Result<Host> {
     let (sink, events) = event_channel();
-    let backend = Arc::new(
-        DapBackend::new(project, sink).with_context(|| format!("cannot open project {}", project.display()))?,
+    let dap = Arc::new(
+        DapBackend::new(project, sink.clone())
+            .with_context(|| format!("cannot open project {}", project.display()))?,
     );
-    backend.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
+    dap.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
+    // PHP (Xdebug connects to us): its listener binds at the first PHP launch, not here.
+    let php = Arc::new(
+        DbgpBackend::new(project, sink)
+            .with_context(|| format!("cannot open project {}", project.display()))?,
+    );
+    php.set_port(config.php.port);
+    php.set_connect_timeout(Duration::from_millis(config.php.connect_timeout_ms));
+    let backend = Arc::new(backends::Headless { dap, php });
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
     Ok(Host { engine, backend })
 }
 
 /// Stops every debug session the backend knows, each call bounded so shutdown cannot hang.
-async fn stop_debug_sessions(backend: &DapBackend) {
+async fn stop_debug_sessions(backend: &dyn Backend) {
     let work = async {
-        let Ok(projects) = backend.projects().await else { return };
+        let Ok(projects) = backend.projects().await else {
+            return;
+        };
         for project in projects {
-            let Ok(sessions) = backend.sessions(&project.root).await else { continue };
+            let Ok(sessions) = backend.sessions(&project.root).await else {
+                continue;
+            };
             for s in sessions {
                 if let Err(e) = backend.stop(&s.id).await {
                     tracing::warn!(session = %s.id, "stopping debug session at shutdown: {e}");
@@ -234,7 +287,10 @@ async fn stop_debug_sessions(backend: &DapBackend) {
             }
         }
     };
-    if tokio::time::timeout(Duration::from_secs(5), work).await.is_err() {
+    if tokio::time::timeout(Duration::from_secs(5), work)
+        .await
+        .is_err()
+    {
         tracing::warn!("stopping debug sessions at shutdown timed out after 5 s");
     }
 }
@@ -257,7 +313,13 @@ async fn shutdown_signal() {
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
 }
 
-async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token: Option<String>, brave: bool) -> Result<()> {
+async fn serve(
+    project: PathBuf,
+    listen: String,
+    config: Option<PathBuf>,
+    token: Option<String>,
+    brave: bool,
+) -> Result<()> {
     let addr = parse_listen(&listen)?;
     let project = check_project(&project)?;
     let mut config = load_config(&project, config)?;
@@ -273,25 +335,33 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
     options.cancel = cancel.clone();
     let app = debugger_mcp_core::http::router_with(host.engine.handler(), options);
 
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
     let url = match local.ip() {
-        IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => format!("http://[::1]:{}/debugger-mcp", local.port()),
+        IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => {
+            format!("http://[::1]:{}/debugger-mcp", local.port())
+        }
         ip => format!("http://{ip}:{}/debugger-mcp", local.port()),
     };
     // The discovery record lets `debugger-mcp stdio` find this server; removed on exit (drop).
     // Written before the URL line so a launcher that read the URL can count on it.
-    let _published = match debugger_mcp_core::discovery::publish(&debugger_mcp_core::discovery::Record {
-        pid: std::process::id(),
-        url: url.clone(),
-        port: local.port(),
-        token: config.http.token.clone(),
-        product: "debugger-mcp serve".into(),
-        roots: vec![project.clone()],
-    }) {
+    let _published = match debugger_mcp_core::discovery::publish(
+        &debugger_mcp_core::discovery::Record {
+            pid: std::process::id(),
+            url: url.clone(),
+            port: local.port(),
+            token: config.http.token.clone(),
+            product: "debugger-mcp serve".into(),
+            roots: vec![project.clone()],
+        },
+    ) {
         Ok(p) => Some(p),
         Err(e) => {
-            tracing::warn!("cannot write the discovery record (stdio bridges will not find this server): {e}");
+            tracing::warn!(
+                "cannot write the discovery record (stdio bridges will not find this server): {e}"
+            );
             None
         }
     };
@@ -331,12 +401,17 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
         Err(_) => tracing::warn!("connections still open after 5 s; exiting anyway"),
     }
     tracing::debug!("HTTP server stopped");
-    stop_debug_sessions(&host.backend).await;
+    stop_debug_sessions(host.backend.as_ref()).await;
     tracing::debug!("debug sessions stopped");
     Ok(())
 }
 
-async fn stdio(project: Option<PathBuf>, config: Option<PathBuf>, headless: bool, brave: bool) -> Result<()> {
+async fn stdio(
+    project: Option<PathBuf>,
+    config: Option<PathBuf>,
+    headless: bool,
+    brave: bool,
+) -> Result<()> {
     let explicit = project.is_some();
     let project = check_project(&match project {
         Some(p) => p,
@@ -368,11 +443,15 @@ async fn stdio(project: Option<PathBuf>, config: Option<PathBuf>, headless: bool
     let note = format!(
         "This is `debugger-mcp stdio` running headless over DAP for {} (no running IDE or `debugger-mcp serve` has this project open{}). Debug sessions here use debugpy, gdb or lldb-dap directly; to debug in the IDE instead, open the project there and restart this server.",
         project.display(),
-        if headless { "; --headless was given" } else { "" }
+        if headless {
+            "; --headless was given"
+        } else {
+            ""
+        }
     );
     let handler = host.engine.handler().with_instructions_note(note);
     let result = debugger_mcp_core::stdio::serve_stdio(handler, cancel).await;
-    stop_debug_sessions(&host.backend).await;
+    stop_debug_sessions(host.backend.as_ref()).await;
     match result {
         Ok(()) => Ok(()),
         // A client that connects and leaves without initialize is not an error worth exit 2.

@@ -59,13 +59,27 @@ impl<S: Clone> Clone for LegacySse<S> {
 }
 
 impl<S> LegacySse<S> {
-    pub fn new(handler: S, cancel: CancellationToken, keep_alive: Duration, max_body_bytes: usize) -> Self {
-        Self { handler, sessions: Arc::default(), cancel, keep_alive, max_body_bytes }
+    pub fn new(
+        handler: S,
+        cancel: CancellationToken,
+        keep_alive: Duration,
+        max_body_bytes: usize,
+    ) -> Self {
+        Self {
+            handler,
+            sessions: Arc::default(),
+            cancel,
+            keep_alive,
+            max_body_bytes,
+        }
     }
 
     /// Number of open legacy sessions (tests, diagnostics).
     pub fn session_count(&self) -> usize {
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 }
 
@@ -80,7 +94,10 @@ struct SessionGuard {
 impl Drop for SessionGuard {
     fn drop(&mut self) {
         self.cancel.cancel();
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
     }
 }
 
@@ -90,11 +107,20 @@ where
 {
     let id = uuid::Uuid::new_v4().simple().to_string();
     let (in_tx, in_rx) = mpsc::channel::<ClientJsonRpcMessage>(INBOUND_CAPACITY);
-    let (out_tx, out_rx) = futures::channel::mpsc::channel::<ServerJsonRpcMessage>(OUTBOUND_CAPACITY);
-    state.sessions.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), in_tx);
+    let (out_tx, out_rx) =
+        futures::channel::mpsc::channel::<ServerJsonRpcMessage>(OUTBOUND_CAPACITY);
+    state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id.clone(), in_tx);
 
     let session_ct = state.cancel.child_token();
-    let guard = SessionGuard { id: id.clone(), sessions: state.sessions.clone(), cancel: session_ct.clone() };
+    let guard = SessionGuard {
+        id: id.clone(),
+        sessions: state.sessions.clone(),
+        cancel: session_ct.clone(),
+    };
 
     // The MCP session: rmcp's server loop over (Sink = outbound channel, Stream = POSTed messages).
     let handler = state.handler.clone();
@@ -102,16 +128,26 @@ where
     let loop_id = id.clone();
     let loop_ct = session_ct.clone();
     tokio::spawn(async move {
-        match handler.serve_with_ct((out_tx, ReceiverStream::new(in_rx)), loop_ct).await {
+        match handler
+            .serve_with_ct((out_tx, ReceiverStream::new(in_rx)), loop_ct)
+            .await
+        {
             Ok(running) => {
                 let _ = running.waiting().await;
             }
-            Err(e) => tracing::debug!(session = %loop_id, "legacy SSE session ended before initialize: {e}"),
+            Err(e) => {
+                tracing::debug!(session = %loop_id, "legacy SSE session ended before initialize: {e}")
+            }
         }
-        sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(&loop_id);
+        sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&loop_id);
     });
 
-    let endpoint = Event::default().event("endpoint").data(format!("{MESSAGE_PATH}?sessionId={id}"));
+    let endpoint = Event::default()
+        .event("endpoint")
+        .data(format!("{MESSAGE_PATH}?sessionId={id}"));
     let messages = out_rx.map(move |message| {
         let _keep = &guard; // lives as long as the response body
         let json = serde_json::to_string(&message).unwrap_or_else(|e| {
@@ -123,9 +159,13 @@ where
         .chain(messages)
         // Server shutdown ends the stream even while the client keeps it open.
         .take_until(session_ct.cancelled_owned());
-    let mut response = Sse::new(stream).keep_alive(KeepAlive::new().interval(state.keep_alive)).into_response();
+    let mut response = Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(state.keep_alive))
+        .into_response();
     // Proxies (and the IDE relay) must not buffer the stream.
-    response.headers_mut().insert("x-accel-buffering", http::HeaderValue::from_static("no"));
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", http::HeaderValue::from_static("no"));
     response
 }
 
@@ -150,7 +190,12 @@ where
         Ok(b) => b,
         Err(_) => return security::too_large(state.max_body_bytes),
     };
-    let sender = state.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned();
+    let sender = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(id)
+        .cloned();
     let Some(sender) = sender else {
         return unknown_session(id);
     };
@@ -178,6 +223,8 @@ fn unknown_session(id: &str) -> Response {
     error_response(
         StatusCode::NOT_FOUND,
         "unknown_session",
-        format!("no open legacy SSE session '{id}' (it was closed or never existed); open GET /debugger-mcp/sse for a new one"),
+        format!(
+            "no open legacy SSE session '{id}' (it was closed or never existed); open GET /debugger-mcp/sse for a new one"
+        ),
     )
 }

@@ -31,13 +31,13 @@ pub mod listen;
 pub mod security;
 
 use crate::config::HttpConfig;
-pub use listen::ListenPolicy;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use http::StatusCode;
+pub use listen::ListenPolicy;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
@@ -124,7 +124,12 @@ where
     );
     let streamable = Arc::new(streamable);
 
-    let legacy = legacy_sse::LegacySse::new(handler, options.cancel.clone(), options.sse_keep_alive, options.max_body_bytes);
+    let legacy = legacy_sse::LegacySse::new(
+        handler,
+        options.cancel.clone(),
+        options.sse_keep_alive,
+        options.max_body_bytes,
+    );
 
     let max_body = options.max_body_bytes;
     Router::new()
@@ -137,29 +142,53 @@ where
             }),
         )
         .route(SSE_PATH, axum::routing::get(legacy_sse::sse_get::<S>))
-        .route(MESSAGE_PATH, axum::routing::post(legacy_sse::message_post::<S>))
+        .route(
+            MESSAGE_PATH,
+            axum::routing::post(legacy_sse::message_post::<S>),
+        )
         .with_state(legacy)
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(security::Security::new(options.token, options.max_body_bytes).with_live_token(options.live_token)),
+            Arc::new(
+                security::Security::new(options.token, options.max_body_bytes)
+                    .with_live_token(options.live_token),
+            ),
             security::guard,
         ))
 }
 
 /// Short JSON error body: `{"error": code, "message": text}`.
-pub(crate) fn error_response(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+pub(crate) fn error_response(
+    status: StatusCode,
+    code: &str,
+    message: impl Into<String>,
+) -> Response {
     let body = serde_json::json!({ "error": code, "message": message.into() });
-    (status, [(http::header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        status,
+        [(http::header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 /// A JSON-RPC error object with HTTP status (malformed bodies).
-pub(crate) fn jsonrpc_error_response(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
+pub(crate) fn jsonrpc_error_response(
+    status: StatusCode,
+    code: i64,
+    message: impl Into<String>,
+) -> Response {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
         "id": null,
         "error": { "code": code, "message": message.into() }
     });
-    (status, [(http::header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        status,
+        [(http::header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 async fn not_found(req: Request) -> Response {
@@ -209,7 +238,13 @@ where
         .headers()
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/json"))
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case("application/json")
+        })
         .unwrap_or(false);
     let (parts, body) = req.into_parts();
     let bytes = match axum::body::to_bytes(body, max_body).await {
@@ -234,11 +269,17 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
     let value: serde_json::Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
         Err(e) => {
-            return jsonrpc_error_response(StatusCode::BAD_REQUEST, -32700, format!("Parse error: body is not valid JSON ({e})"));
+            return jsonrpc_error_response(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                format!("Parse error: body is not valid JSON ({e})"),
+            );
         }
     };
     let problem = match &value {
-        serde_json::Value::Array(_) => "JSON-RPC batches (arrays) are not supported; send one message per request".to_string(),
+        serde_json::Value::Array(_) => {
+            "JSON-RPC batches (arrays) are not supported; send one message per request".to_string()
+        }
         serde_json::Value::Object(map) => {
             if map.get("jsonrpc").and_then(|v| v.as_str()) != Some("2.0") {
                 "\"jsonrpc\" must be \"2.0\"".to_string()
@@ -249,7 +290,9 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
                         Some(id) if !(id.is_string() || id.is_i64() || id.is_u64()) => {
                             "\"id\" must be a string or an integer".to_string()
                         }
-                        _ => format!("params of \"{m}\" do not match the MCP schema, or the method is not a known MCP method"),
+                        _ => format!(
+                            "params of \"{m}\" do not match the MCP schema, or the method is not a known MCP method"
+                        ),
                     },
                 }
             } else if map.contains_key("result") || map.contains_key("error") {
@@ -260,7 +303,11 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
         }
         other => format!("expected a JSON-RPC object, got {}", json_kind(other)),
     };
-    jsonrpc_error_response(StatusCode::BAD_REQUEST, -32600, format!("Invalid Request: {problem}"))
+    jsonrpc_error_response(
+        StatusCode::BAD_REQUEST,
+        -32600,
+        format!("Invalid Request: {problem}"),
+    )
 }
 
 fn json_kind(v: &serde_json::Value) -> &'static str {

@@ -1,0 +1,493 @@
+//! What a PHP launch starts: `.vscode/launch.json` entries of `"type": "php"` (the PHP Debug
+//! extension's format), `[[launch]]` tables of `debugger-mcp.toml` with `adapter = "php"`, and
+//! trigger commands ("trap and trigger": `php artisan test`, `curl http://…`). Xdebug connects
+//! to us, so a launch is: listen, run the trigger detached with Xdebug pointed at our port,
+//! and take the connection that arrives.
+
+use debugger_mcp_core::backend::{BackendError, LaunchRequest, RunConfigInfo};
+use debugger_mcp_core::pathmap::PathMap;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Programs whose commands are PHP triggers (the sidecar routes them to this backend).
+pub fn is_php_command(command: &str) -> bool {
+    let words = shell_words(command);
+    let Some(first) = words.iter().find(|w| !is_env_assignment(w)) else {
+        return false;
+    };
+    let base = Path::new(first)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    base.starts_with("php")
+        || matches!(
+            base.as_str(),
+            "curl" | "wget" | "composer" | "artisan" | "pest" | "phpunit"
+        )
+        || first.contains("vendor/bin/")
+        || first.ends_with(".php")
+}
+
+fn is_env_assignment(w: &str) -> bool {
+    w.split_once('=').is_some_and(|(k, _)| {
+        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// Whitespace split honouring quotes; good enough to find the program of a command line (the
+/// command itself runs under `sh -c`).
+fn shell_words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    let mut any = false;
+    for c in s.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() || any {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() || any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The seed's strategy presets: `standard` (breakpoints only), `panic` (stop at exceptions and
+/// errors), `profile` (stop on entry).
+pub fn apply_preset(
+    preset: &str,
+    stop_on_entry: &mut bool,
+    stop_on_exception: &mut bool,
+) -> Result<(), BackendError> {
+    match preset {
+        "standard" => {}
+        "panic" => *stop_on_exception = true,
+        "profile" => *stop_on_entry = true,
+        other => {
+            return Err(BackendError::Failed(format!(
+                "unknown preset '{other}'; use standard, panic or profile"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// One PHP launch, resolved.
+#[derive(Debug, Clone, Default)]
+pub struct PhpLaunch {
+    pub name: String,
+    pub run_configuration: Option<String>,
+    /// Shell command to trigger the code; None = only listen ("Listen for Xdebug").
+    pub command: Option<String>,
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+    /// Port the configuration asks for (launch.json `port`); None = the backend's default.
+    pub port: Option<u16>,
+    pub pathmap: PathMap,
+    pub stop_on_entry: bool,
+    pub stop_on_exception: bool,
+    /// launch.json `xdebugSettings` (feature_set names → values).
+    pub features: Vec<(String, String)>,
+}
+
+/// (name, entry, file it came from).
+type Entry = (String, Map<String, Value>, &'static str);
+
+fn entries(root: &Path) -> Result<Vec<Entry>, BackendError> {
+    let mut out = Vec::new();
+    let lj = root.join(".vscode").join("launch.json");
+    if let Ok(text) = std::fs::read_to_string(&lj) {
+        let doc: Value = json5::from_str(&text).map_err(|e| {
+            BackendError::Failed(format!(
+                "{} is not valid JSON (with comments): {e}",
+                lj.display()
+            ))
+        })?;
+        for c in doc
+            .get("configurations")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let (Some(o), Some(name)) = (c.as_object(), c.get("name").and_then(Value::as_str))
+                && c.get("type").and_then(Value::as_str) == Some("php")
+            {
+                out.push((name.to_string(), o.clone(), ".vscode/launch.json"));
+            }
+        }
+    }
+    let toml_path = root.join("debugger-mcp.toml");
+    if let Ok(text) = std::fs::read_to_string(&toml_path) {
+        let doc: toml::Table = toml::from_str(&text).map_err(|e| {
+            BackendError::Failed(format!("{} is not valid TOML: {e}", toml_path.display()))
+        })?;
+        if let Some(toml::Value::Array(a)) = doc.get("launch") {
+            for t in a {
+                let v = serde_json::to_value(t).unwrap_or(Value::Null);
+                if let (Some(o), Some(name)) =
+                    (v.as_object(), v.get("name").and_then(Value::as_str))
+                    && matches!(
+                        v.get("adapter").and_then(Value::as_str),
+                        Some("php" | "xdebug" | "dbgp")
+                    )
+                {
+                    out.push((name.to_string(), o.clone(), "debugger-mcp.toml"));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The PHP entries of the project's launch files.
+pub fn list(root: &Path) -> Result<Vec<RunConfigInfo>, BackendError> {
+    Ok(entries(root)?
+        .into_iter()
+        .map(|(name, c, source)| RunConfigInfo {
+            name,
+            type_name: "php".into(),
+            type_id: c
+                .get("request")
+                .and_then(Value::as_str)
+                .unwrap_or("launch")
+                .to_string(),
+            can_run: true,
+            can_debug: true,
+            source: Some(source.into()),
+            description: c
+                .get("command")
+                .or(c.get("program"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .or_else(|| {
+                    Some(format!(
+                        "listen for Xdebug on port {}",
+                        c.get("port").and_then(Value::as_u64).unwrap_or(9003)
+                    ))
+                }),
+            ..Default::default()
+        })
+        .collect())
+}
+
+pub fn has_configuration(root: &Path, name: &str) -> bool {
+    entries(root).is_ok_and(|e| e.iter().any(|(n, _, _)| n == name))
+}
+
+fn substitute(v: &mut Value, root: &Path) {
+    match v {
+        Value::String(s) => {
+            let r = root.display().to_string();
+            *s = s
+                .replace("${workspaceFolder}", &r)
+                .replace("${workspaceRoot}", &r);
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| substitute(x, root)),
+        Value::Object(o) => o.iter_mut().for_each(|(_, x)| substitute(x, root)),
+        _ => {}
+    }
+}
+
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=:,+@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+fn str_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<PhpLaunch, BackendError> {
+    let compose = PathMap::from_compose(root)
+        .map_err(|e| BackendError::Failed(format!("cannot read path mappings: {e}")))?;
+    let mut l = PhpLaunch {
+        cwd: root.to_path_buf(),
+        ..Default::default()
+    };
+    if let Some(name) = &req.configuration {
+        let all = entries(root)?;
+        let Some((_, c, _)) = all.into_iter().find(|(n, _, _)| n == name) else {
+            return Err(BackendError::NotFound(format!(
+                "PHP run configuration '{name}'"
+            )));
+        };
+        let mut v = Value::Object(c);
+        substitute(&mut v, root);
+        let c = v.as_object().unwrap();
+        l.name = name.clone();
+        l.run_configuration = Some(name.clone());
+        l.pathmap = PathMap::from_launch_entry(root, c);
+        l.port = c
+            .get("port")
+            .and_then(Value::as_u64)
+            .map(|p| p as u16)
+            .filter(|p| *p != 0);
+        l.stop_on_entry = c
+            .get("stopOnEntry")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        if let Some(cwd) = c.get("cwd").and_then(Value::as_str) {
+            l.cwd = root.join(cwd);
+        }
+        if let Some(env) = c.get("env").and_then(Value::as_object) {
+            l.env = env
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect();
+        }
+        if let Some(xs) = c.get("xdebugSettings").and_then(Value::as_object) {
+            l.features = xs
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| v.to_string()),
+                    )
+                })
+                .collect();
+        }
+        if let Some(p) = c.get("preset").and_then(Value::as_str) {
+            apply_preset(p, &mut l.stop_on_entry, &mut l.stop_on_exception)?;
+        }
+        l.command = if let Some(cmd) = c.get("command").and_then(Value::as_str) {
+            Some(cmd.to_string())
+        } else if let Some(program) = c.get("program").and_then(Value::as_str) {
+            let php = c
+                .get("runtimeExecutable")
+                .and_then(Value::as_str)
+                .unwrap_or("php");
+            let mut words = vec![quote(php)];
+            words.extend(str_list(c.get("runtimeArgs")).iter().map(|w| quote(w)));
+            words.push(quote(program));
+            words.extend(str_list(c.get("args")).iter().map(|w| quote(w)));
+            Some(words.join(" "))
+        } else {
+            None
+        };
+    } else if let Some(cmd) = &req.command {
+        l.name = cmd.clone();
+        l.command = Some(cmd.clone());
+        if let Some(cwd) = &req.cwd {
+            l.cwd = root.join(cwd);
+        }
+    } else {
+        return Err(BackendError::Failed(
+            "give either a run configuration name or a command to start".into(),
+        ));
+    }
+    l.pathmap.extend(compose);
+    l.stop_on_entry |= req.stop_on_entry;
+    l.stop_on_exception |= req.stop_on_exception;
+    Ok(l)
+}
+
+/// The trigger's command line as run: every `curl` in it gets the Xdebug session cookie, so a
+/// web server with `xdebug.start_with_request=trigger` debugs the request.
+pub fn trigger_command(command: &str) -> String {
+    if command.contains("XDEBUG_SESSION") || command.contains("XDEBUG_TRIGGER") {
+        return command.to_string();
+    }
+    let mut out = String::with_capacity(command.len() + 40);
+    let bytes = command.as_bytes();
+    let mut i = 0;
+    while i < command.len() {
+        let starts_word = i == 0 || b" \t;&|(".contains(&bytes[i - 1]);
+        if starts_word && command[i..].starts_with("curl") {
+            let end = i + 4;
+            if end == command.len() || bytes[end].is_ascii_whitespace() {
+                out.push_str("curl -b XDEBUG_SESSION=debugger-mcp");
+                i = end;
+                continue;
+            }
+        }
+        let c = command[i..].chars().next().unwrap();
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// The environment that makes a CLI PHP process connect to us (seed REQ-2).
+pub fn xdebug_env(port: u16) -> Vec<(String, String)> {
+    vec![
+        ("XDEBUG_MODE".into(), "debug".into()),
+        (
+            "XDEBUG_CONFIG".into(),
+            format!("client_host=127.0.0.1 client_port={port} idekey=debugger-mcp"),
+        ),
+        ("XDEBUG_TRIGGER".into(), "1".into()),
+        ("XDEBUG_SESSION".into(), "debugger-mcp".into()),
+    ]
+}
+
+/// The PHP executable a command runs, when it runs one directly.
+fn php_program(command: &str) -> Option<String> {
+    let words = shell_words(command);
+    let first = words.into_iter().find(|w| !is_env_assignment(w))?;
+    let base = Path::new(&first)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    (base == "php"
+        || (base.starts_with("php") && base[3..].chars().all(|c| c.is_ascii_digit() || c == '.')))
+    .then_some(first)
+}
+
+static CHECKED: Mutex<Option<HashMap<String, Result<(), String>>>> = Mutex::new(None);
+
+/// For a command that runs `php` itself: the interpreter exists and loads Xdebug, or an error
+/// that says how to get it. Cached per executable.
+pub async fn check_xdebug(command: &str, cwd: &Path) -> Result<(), BackendError> {
+    let Some(php) = php_program(command) else {
+        return Ok(());
+    };
+    if let Some(r) = CHECKED.lock().unwrap().get_or_insert_default().get(&php) {
+        return r.clone().map_err(BackendError::Failed);
+    }
+    let out = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        tokio::process::Command::new(&php)
+            .args([
+                "-r",
+                "echo PHP_VERSION, ' ', phpversion('xdebug') ?: 'none';",
+            ])
+            .env("XDEBUG_MODE", "off")
+            .current_dir(cwd)
+            .stdin(std::process::Stdio::null())
+            .output(),
+    )
+    .await;
+    let result = match out {
+        Err(_) => Err(format!("`{php} -r …` did not answer within 10 s")),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+            "`{php}` was not found on PATH: install PHP and Xdebug (Debian/Ubuntu: apt-get install php-cli php-xdebug; macOS: brew install php && pecl install xdebug)"
+        )),
+        Ok(Err(e)) => Err(format!("cannot run `{php}`: {e}")),
+        Ok(Ok(o)) => {
+            let text = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            match text.split_once(' ') {
+                Some((v, "none")) => Err(format!(
+                    "Xdebug is not loaded in `{php}` (PHP {v}), so it cannot connect to the debugger: install it (Debian/Ubuntu: apt-get install php-xdebug; otherwise pecl install xdebug and add zend_extension=xdebug to php.ini; see https://xdebug.org/docs/install), then check with `{php} -v` that it lists Xdebug"
+                )),
+                Some((_, x)) if x.starts_with('2') => Err(format!(
+                    "`{php}` loads Xdebug {x}; debugger-mcp speaks to Xdebug 3 (install Xdebug 3: pecl install xdebug)"
+                )),
+                Some(_) => Ok(()),
+                None => Err(format!(
+                    "`{php}` did not report its version (exit {:?}): {}",
+                    o.status.code(),
+                    String::from_utf8_lossy(&o.stderr).trim()
+                )),
+            }
+        }
+    };
+    CHECKED
+        .lock()
+        .unwrap()
+        .get_or_insert_default()
+        .insert(php, result.clone());
+    result.map_err(BackendError::Failed)
+}
+
+/// Is `pid` the process `ancestor` or one of its descendants (a few levels, Linux /proc)?
+pub fn descends_from(pid: u32, ancestor: u32) -> bool {
+    let mut cur = pid;
+    for _ in 0..8 {
+        if cur == ancestor {
+            return true;
+        }
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{cur}/stat")) else {
+            return false;
+        };
+        // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
+        let Some(after) = stat.rsplit_once(')').map(|(_, a)| a) else {
+            return false;
+        };
+        let Some(ppid) = after
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            return false;
+        };
+        if ppid <= 1 {
+            return false;
+        }
+        cur = ppid;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn php_commands_and_triggers() {
+        for c in [
+            "php a.php",
+            "php8.2 -f a.php",
+            "FOO=1 php artisan test --filter X",
+            "curl -s http://localhost:8000/x",
+            "vendor/bin/phpunit",
+            "./vendor/bin/pest",
+        ] {
+            assert!(is_php_command(c), "{c}");
+        }
+        for c in ["python3 app.py", "./prog", "go test ./x", "node php.js"] {
+            assert!(!is_php_command(c), "{c}");
+        }
+        assert_eq!(
+            trigger_command("curl -s http://x/a"),
+            "curl -b XDEBUG_SESSION=debugger-mcp -s http://x/a"
+        );
+        assert_eq!(
+            trigger_command("curl -b XDEBUG_SESSION=me http://x"),
+            "curl -b XDEBUG_SESSION=me http://x"
+        );
+        assert_eq!(trigger_command("php a.php"), "php a.php");
+        assert_eq!(php_program("A=1 php8.2 x.php").as_deref(), Some("php8.2"));
+        assert_eq!(php_program("phpunit"), None);
+        let (mut e, mut x) = (false, false);
+        apply_preset("panic", &mut e, &mut x).unwrap();
+        assert!(x && !e);
+        apply_preset("profile", &mut e, &mut x).unwrap();
+        assert!(e);
+        assert!(
+            apply_preset("fast", &mut e, &mut x)
+                .unwrap_err()
+                .to_string()
+                .contains("standard, panic or profile")
+        );
+        assert!(descends_from(std::process::id(), std::process::id()));
+        assert!(!descends_from(std::process::id(), 999_999_999));
+    }
+}

@@ -1,0 +1,214 @@
+//! One debug session = one Xdebug connection (one PHP request or CLI run), and the trigger
+//! that may have caused it.
+
+use crate::breakpoints::Applied;
+use crate::launch::PhpLaunch;
+use crate::protocol::{Response, uri_to_path};
+use crate::transport::{Connection, RequestError};
+use crate::values::PropRef;
+use debugger_mcp_core::backend::*;
+use debugger_mcp_core::pathmap::{Located, PathMap};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{Notify, oneshot};
+
+/// Ordinary requests (stack, properties, eval, breakpoints).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// A launch waiting for its Xdebug connection ("trap"), and its trigger process.
+pub struct Trap {
+    pub session_id: String,
+    pub launch: PhpLaunch,
+    pub port: u16,
+    pub pid: Option<u32>,
+    pub claimed: AtomicBool,
+    pub claim_tx: Mutex<Option<oneshot::Sender<SessionInfo>>>,
+    /// Trigger output not yet delivered to a session (kept for error messages too).
+    pub pending_output: Mutex<Vec<(OutputCategory, String)>>,
+    /// The session the trigger's output goes to, once a connection claimed the trap.
+    pub output_to: Mutex<Option<String>>,
+    /// Whether that session's PHP process is the trigger (a CLI run): then the trigger's stdout
+    /// is the script's. Otherwise (curl) it repeats what Xdebug's stdout copy already gave.
+    pub output_owned: AtomicBool,
+    pub exit_code: Mutex<Option<Option<i64>>>,
+    pub exited: Notify,
+}
+
+impl Trap {
+    /// Keeps a line of the trigger's output (the last 200: for error messages and late delivery).
+    pub fn keep(&self, category: OutputCategory, text: String) {
+        let mut p = self.pending_output.lock().unwrap();
+        if p.len() >= 200 {
+            p.remove(0);
+        }
+        p.push((category, text));
+    }
+    pub fn running(&self) -> bool {
+        self.pid.is_some() && self.exit_code.lock().unwrap().is_none()
+    }
+    /// Last lines of the trigger's output, for error messages.
+    pub fn output_tail(&self) -> String {
+        let all: String = self
+            .pending_output
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .collect();
+        let lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(5)..].join(" | ")
+    }
+    /// Ends the trigger's process group (the group is its own: created with process_group(0)).
+    pub fn kill(&self) {
+        if let Some(pid) = self.pid.filter(|_| self.running()) {
+            // SAFETY: kill(2) on our own child's process group; no memory is touched.
+            unsafe {
+                libc::kill(-(pid as i32), libc::SIGTERM);
+            }
+        }
+    }
+}
+
+pub struct Session {
+    pub id: String,
+    pub name: Mutex<String>,
+    pub conn: Arc<Connection>,
+    pub state: Mutex<SessionState>,
+    pub appid: Option<u32>,
+    pub pathmap: PathMap,
+    pub root: std::path::PathBuf,
+    /// The launch this connection belongs to; `owns_process` when the PHP process is the
+    /// trigger itself or its child (a CLI run), not a web server's worker.
+    pub trap: Option<Arc<Trap>>,
+    pub owns_process: bool,
+    pub stop_on_entry: bool,
+    pub applied: tokio::sync::Mutex<Applied>,
+    /// Value handles of the current pause.
+    pub values: Mutex<Vec<PropRef>>,
+    pub ended: AtomicBool,
+    pub ended_notify: Notify,
+    pub exit_code: Mutex<Option<i64>>,
+    /// Stop location of the current pause (local path when mapped, line).
+    pub location: Mutex<Option<(String, u32)>>,
+}
+
+impl Session {
+    pub fn info(&self) -> SessionInfo {
+        SessionInfo {
+            id: self.id.clone(),
+            name: self.name.lock().unwrap().clone(),
+            state: *self.state.lock().unwrap(),
+            run_configuration: self
+                .trap
+                .as_ref()
+                .and_then(|t| t.launch.run_configuration.clone()),
+            process_id: self.appid,
+            mode: LaunchMode::Debug,
+        }
+    }
+    pub fn is_ended(&self) -> bool {
+        self.ended.load(Ordering::SeqCst)
+    }
+    pub fn state(&self) -> SessionState {
+        *self.state.lock().unwrap()
+    }
+    pub fn set_state(&self, s: SessionState) {
+        *self.state.lock().unwrap() = s;
+    }
+
+    pub fn err(&self, e: RequestError) -> BackendError {
+        match e {
+            RequestError::Engine { code, message } => {
+                BackendError::Failed(format!("Xdebug error {code}: {message}"))
+            }
+            RequestError::Closed(r) => {
+                BackendError::InvalidState(format!("session {} has ended ({r})", self.id))
+            }
+            RequestError::Invalid(m) => BackendError::Failed(m),
+        }
+    }
+
+    /// A request bounded by [`REQUEST_TIMEOUT`], only while paused (Xdebug reads nothing while
+    /// the script runs).
+    pub async fn req(
+        &self,
+        name: &str,
+        args: &[(char, String)],
+        data: Option<&str>,
+    ) -> BackendResult<Response> {
+        self.require_paused()?;
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.request(name, args, data)).await {
+            Ok(r) => r.map_err(|e| self.err(e)),
+            Err(_) => Err(BackendError::Timeout(format!(
+                "Xdebug did not answer `{name}` within {} s",
+                REQUEST_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
+    pub fn require_paused(&self) -> BackendResult<()> {
+        match self.state() {
+            SessionState::Paused => Ok(()),
+            SessionState::Stopped => Err(BackendError::InvalidState(format!(
+                "session {} has ended",
+                self.id
+            ))),
+            _ => Err(BackendError::InvalidState(format!(
+                "session {} is running; Xdebug answers only while the script is paused (wait for a pause)",
+                self.id
+            ))),
+        }
+    }
+
+    /// A DBGp file URI as agents should see it: a local path, or the remote path marked as
+    /// unmapped.
+    pub fn local_file(&self, uri: &str) -> Option<String> {
+        let remote = uri_to_path(uri)?;
+        match self.pathmap.to_local(&remote) {
+            Located::Local(p) => Some(p.display().to_string()),
+            Located::Unmapped(r) => Some(format!(
+                "{r} (remote path, no mapping covers it: add pathMappings to .vscode/launch.json or a volume to docker-compose.yml)"
+            )),
+        }
+    }
+
+    pub fn handle(&self, r: PropRef) -> String {
+        let mut v = self.values.lock().unwrap();
+        if let Some(i) = v.iter().position(|x| *x == r) {
+            return i.to_string();
+        }
+        v.push(r);
+        (v.len() - 1).to_string()
+    }
+
+    pub fn prop_ref(&self, handle: &str) -> BackendResult<PropRef> {
+        let i: usize = handle
+            .parse()
+            .map_err(|_| BackendError::NotFound(format!("value handle '{handle}'")))?;
+        self.values.lock().unwrap().get(i).cloned().ok_or_else(|| {
+            BackendError::NotFound(format!(
+                "value handle '{handle}' (values are valid until the script resumes)"
+            ))
+        })
+    }
+
+    /// "GET /api/checkout" for a web request, else the script (project-relative when it can).
+    pub fn what_ran(
+        root: &Path,
+        script: Option<&str>,
+        request: Option<(String, String)>,
+    ) -> String {
+        if let Some((method, uri)) = request {
+            return format!("{method} {uri}");
+        }
+        match script {
+            Some(s) => Path::new(s)
+                .strip_prefix(root)
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|_| s.to_string()),
+            None => "php".into(),
+        }
+    }
+}

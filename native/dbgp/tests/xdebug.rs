@@ -1,0 +1,575 @@
+//! The DBGp backend on real Xdebug 3 (php-cli + php-xdebug): breakpoints of every kind, steps,
+//! stack, paged values, eval, set, output, errors and a script that ends before any stop.
+
+use debugger_mcp_core::backend::*;
+use debugger_mcp_dbgp::DbgpBackend;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Duration;
+
+/// Each test listens on ports of its own (tests run in parallel in one process).
+static NEXT_PORT: AtomicU16 = AtomicU16::new(19_300);
+
+struct H {
+    b: DbgpBackend,
+    ev: EventStream,
+    root: String,
+    dir: PathBuf,
+    seen: Vec<BackendEvent>,
+}
+
+fn project(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dbgp-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["app.php", "fail.php", "fatal.php", "quick.php"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(f),
+            dir.join(f),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+impl H {
+    fn new(name: &str) -> H {
+        let dir = project(name);
+        let (sink, ev) = event_channel();
+        let b = DbgpBackend::new(&dir, sink).unwrap();
+        b.set_port(NEXT_PORT.fetch_add(8, Ordering::SeqCst));
+        b.set_connect_timeout(Duration::from_secs(15));
+        let root = std::fs::canonicalize(&dir).unwrap().display().to_string();
+        H {
+            b,
+            ev,
+            root,
+            dir,
+            seen: vec![],
+        }
+    }
+    fn file(&self, f: &str) -> String {
+        format!("{}/{f}", self.root)
+    }
+    async fn bp(&self, f: &str, line: u32, condition: Option<&str>) -> BreakpointInfo {
+        let spec = LineBreakpointSpec {
+            file: self.file(f),
+            line,
+            condition: condition.map(str::to_string),
+            enabled: true,
+            ..Default::default()
+        };
+        self.b.add_line_breakpoint(&self.root, spec).await.unwrap()
+    }
+    async fn launch(&self, cmd: &str, entry: bool, exc: bool) -> SessionInfo {
+        let req = LaunchRequest {
+            command: Some(cmd.into()),
+            stop_on_entry: entry,
+            stop_on_exception: exc,
+            ..Default::default()
+        };
+        self.b.launch(&self.root, req).await.unwrap()
+    }
+    /// The next event matching `f` within 20 s (everything seen is kept in `seen`).
+    async fn until(&mut self, what: &str, f: impl Fn(&BackendEvent) -> bool) -> BackendEvent {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let e = tokio::time::timeout_at(deadline, self.ev.recv())
+                .await
+                .unwrap_or_else(|_| panic!("no {what} within 20 s; seen {:?}", self.seen))
+                .unwrap();
+            self.seen.push(e.clone());
+            if f(&e) {
+                return e;
+            }
+        }
+    }
+    async fn paused(&mut self) -> (PauseReason, Vec<String>, Option<String>) {
+        match self
+            .until("pause", |e| {
+                matches!(
+                    e,
+                    BackendEvent::Paused { .. } | BackendEvent::Stopped { .. }
+                )
+            })
+            .await
+        {
+            BackendEvent::Paused {
+                reason,
+                breakpoint_ids,
+                description,
+                ..
+            } => (reason, breakpoint_ids, description),
+            other => panic!("ended instead of pausing: {other:?}; seen {:?}", self.seen),
+        }
+    }
+    async fn stopped(&mut self) -> Option<i64> {
+        match self
+            .until("end", |e| matches!(e, BackendEvent::Stopped { .. }))
+            .await
+        {
+            BackendEvent::Stopped { exit_code, .. } => exit_code,
+            _ => unreachable!(),
+        }
+    }
+    fn output(&self) -> String {
+        self.seen
+            .iter()
+            .filter_map(|e| {
+                if let BackendEvent::Output { text, .. } = e {
+                    Some(text.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+    async fn top(&self, sid: &str) -> FrameInfo {
+        self.b
+            .frames(sid, "1", 0, 20)
+            .await
+            .unwrap()
+            .frames
+            .remove(0)
+    }
+    async fn var(&self, sid: &str, frame: &str, name: &str) -> ValueNode {
+        let vars = self.b.frame_variables(sid, frame).await.unwrap();
+        vars.into_iter()
+            .find(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+}
+
+impl Drop for H {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn line_breakpoint_stack_values_paging_eval_set_output() {
+    let mut h = H::new("line");
+    let bp = h.bp("app.php", 20, None).await;
+    assert!(!bp.verified && bp.message.as_deref().unwrap().contains("pending"));
+    let s = h.launch("php app.php", false, false).await;
+    assert_eq!(s.name, "app.php");
+    let (reason, ids, _) = h.paused().await;
+    assert_eq!(
+        (reason, ids),
+        (PauseReason::Breakpoint, vec![bp.id.clone()])
+    );
+    let top = h.top(&s.id).await;
+    assert_eq!(
+        (top.file.as_deref(), top.line),
+        (Some(h.file("app.php").as_str()), Some(20))
+    );
+    // The script's stdout is session output (it travels through a pipe, not the DBGp socket,
+    // so it may arrive just after the pause).
+    if !h.output().contains("start") {
+        h.until(
+            "stdout 'start'",
+            |e| matches!(e, BackendEvent::Output { text, .. } if text.contains("start")),
+        )
+        .await;
+    }
+
+    // A 5,000-element array pages through property_get pages.
+    let big = h.var(&s.id, "0", "$big").await;
+    assert_eq!(
+        (big.value.as_str(), big.child_count),
+        ("array(5000)", Some(5000))
+    );
+    let page =
+        h.b.children(&s.id, big.children_handle.as_deref().unwrap(), 4990, 20)
+            .await
+            .unwrap();
+    assert_eq!(page.total, Some(5000));
+    let names: Vec<&str> = page.children.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        (4990..5000)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(page.children[9].value, "4999");
+    let mid =
+        h.b.children(&s.id, big.children_handle.as_deref().unwrap(), 95, 10)
+            .await
+            .unwrap();
+    assert_eq!(
+        mid.children
+            .iter()
+            .map(|c| c.value.clone())
+            .collect::<Vec<_>>(),
+        (95..105).map(|i| i.to_string()).collect::<Vec<_>>()
+    );
+
+    // An object's members, a private long string with its real size.
+    let order = h.var(&s.id, "0", "$order").await;
+    assert_eq!(
+        (order.value.as_str(), order.type_name.as_deref()),
+        ("Order", Some("Order"))
+    );
+    let members =
+        h.b.children(&s.id, order.children_handle.as_deref().unwrap(), 0, 10)
+            .await
+            .unwrap();
+    let note = members.children.iter().find(|c| c.name == "note").unwrap();
+    assert_eq!(note.value_length, Some(3000));
+    // property_value: a long string evaluated by name comes whole.
+    let long =
+        h.b.evaluate(
+            &s.id,
+            EvalRequest {
+                frame: "0".into(),
+                expression: "$long".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(long.value.len(), 5002, "quoted 5000 chars");
+    // eval of an expression.
+    let e =
+        h.b.evaluate(
+            &s.id,
+            EvalRequest {
+                frame: "0".into(),
+                expression: "count($items) * 10".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(e.value, "30");
+    let bad =
+        h.b.evaluate(
+            &s.id,
+            EvalRequest {
+                frame: "0".into(),
+                expression: "1 +* 2".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(bad.to_string().contains("could not evaluate"), "{bad}");
+
+    // Set a value; the program sees it.
+    let items = h.var(&s.id, "0", "$items").await;
+    let first =
+        h.b.children(&s.id, items.children_handle.as_deref().unwrap(), 0, 1)
+            .await
+            .unwrap()
+            .children
+            .remove(0);
+    let qty =
+        h.b.children(&s.id, first.children_handle.as_deref().unwrap(), 0, 5)
+            .await
+            .unwrap()
+            .children
+            .into_iter()
+            .find(|c| c.name == "qty")
+            .unwrap();
+    let set =
+        h.b.set_value(&s.id, qty.set_handle.as_deref().unwrap(), "100")
+            .await
+            .unwrap();
+    assert_eq!(set.value, "100");
+
+    // Step into total(), see its frame, step out.
+    h.b.control(&s.id, None, ControlOp::StepInto { force: false })
+        .await
+        .unwrap();
+    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.top(&s.id).await.line, Some(3));
+    let f = h.b.frames(&s.id, "1", 0, 10).await.unwrap();
+    assert_eq!(f.frames[0].method_name.as_deref(), Some("total"));
+    assert_eq!(f.frames[1].method_name.as_deref(), Some("{main}"));
+    assert_eq!(f.total, Some(2));
+    // Reading a variable of the caller's frame by name.
+    let caller =
+        h.b.evaluate(
+            &s.id,
+            EvalRequest {
+                frame: "1".into(),
+                expression: "$t".into(),
+                ..Default::default()
+            },
+        )
+        .await;
+    assert!(caller.is_err(), "$t is not set yet in {{main}}");
+    h.b.control(
+        &s.id,
+        None,
+        ControlOp::StepOver {
+            ignore_breakpoints: false,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.top(&s.id).await.line, Some(4));
+    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
+    h.paused().await;
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    assert_eq!(h.stopped().await, Some(0));
+    // 2*100 + 5*3 + 1*10 = 225: the set value reached the program.
+    assert!(h.output().contains("total=225"), "{}", h.output());
+    let err = h.b.frames(&s.id, "1", 0, 1).await.unwrap_err();
+    assert!(err.to_string().contains("ended"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conditional_hit_count_and_temporary_breakpoints() {
+    let mut h = H::new("cond");
+    let bp = h.bp("app.php", 5, Some("$item['price'] == 5")).await;
+    let s = h.launch("php app.php", false, false).await;
+    let (reason, ids, _) = h.paused().await;
+    assert_eq!(
+        (reason, ids),
+        (PauseReason::Breakpoint, vec![bp.id.clone()])
+    );
+    let i = h.var(&s.id, "0", "$i").await;
+    assert_eq!(i.value, "1", "stopped only where the condition holds");
+    assert!(h.b.breakpoints(&h.root).await.unwrap()[0].verified);
+    h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.stopped().await;
+    // The 3rd hit of line 5: $i == 2.
+    let hit =
+        h.b.add_line_breakpoint(
+            &h.root,
+            LineBreakpointSpec {
+                file: h.file("app.php"),
+                line: 5,
+                hit_condition: Some("3".into()),
+                enabled: true,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let s = h.launch("php app.php", false, false).await;
+    assert_eq!(h.paused().await.1, vec![hit.id.clone()]);
+    assert_eq!(h.var(&s.id, "0", "$i").await.value, "2");
+    h.b.remove_breakpoint(&h.root, &hit.id).await.unwrap();
+    // Run to line 7 (a temporary breakpoint), then to the end.
+    h.b.control(
+        &s.id,
+        None,
+        ControlOp::RunTo {
+            file: h.file("app.php"),
+            line: 7,
+            ignore_breakpoints: false,
+        },
+    )
+    .await
+    .unwrap();
+    h.paused().await;
+    assert_eq!(h.top(&s.id).await.line, Some(7));
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.stopped().await;
+    let bad =
+        h.b.add_line_breakpoint(
+            &h.root,
+            LineBreakpointSpec {
+                file: h.file("app.php"),
+                line: 3,
+                hit_condition: Some("often".into()),
+                enabled: true,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(bad.to_string().contains("hit condition"), "{bad}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exceptions_and_fatal_errors_are_explained_at_the_stop() {
+    let mut h = H::new("exc");
+    let s = h.launch("php fail.php", false, true).await;
+    let (reason, _, desc) = h.paused().await;
+    assert_eq!(reason, PauseReason::Exception);
+    assert_eq!(desc.as_deref(), Some("DomainException: n too large: 5"));
+    assert_eq!(h.top(&s.id).await.line, Some(4));
+    h.b.stop(&s.id).await.unwrap();
+    h.stopped().await;
+    assert!(!h.output().contains("never"));
+
+    // An undefined function: PHP's Error, stopped where it is thrown.
+    let s = h.launch("php fatal.php", false, true).await;
+    let (reason, _, desc) = h.paused().await;
+    assert_eq!(reason, PauseReason::Exception);
+    assert!(
+        desc.as_deref()
+            .unwrap()
+            .contains("Call to undefined function undefined_function_xyz()"),
+        "{desc:?}"
+    );
+    assert_eq!(h.top(&s.id).await.line, Some(3));
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    // Uncaught, it becomes PHP's fatal error: a second stop that says so.
+    let (reason, _, desc) = h.paused().await;
+    assert_eq!(reason, PauseReason::Exception);
+    assert!(
+        desc.as_deref()
+            .unwrap()
+            .starts_with("Fatal error: Uncaught Error: Call to undefined function"),
+        "{desc:?}"
+    );
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    let code = h.stopped().await;
+    assert_eq!(code, Some(255), "a fatal error ends PHP with 255");
+    assert!(h.output().contains("Uncaught Error"), "{}", h.output());
+
+    // An exception breakpoint on one class only.
+    let e =
+        h.b.add_exception_breakpoint(
+            &h.root,
+            ExceptionBreakpointSpec {
+                exception: "DomainException".into(),
+                caught: true,
+                uncaught: true,
+                enabled: true,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(e.exception.as_deref(), Some("DomainException"));
+    h.launch("php fail.php", false, false).await;
+    assert_eq!(h.paused().await.0, PauseReason::Exception);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn entry_stop_and_a_script_that_ends_before_any_breakpoint() {
+    let mut h = H::new("entry");
+    let s = h.launch("php quick.php", true, false).await;
+    assert_eq!(h.paused().await.0, PauseReason::Entry);
+    assert_eq!(h.top(&s.id).await.line, Some(2));
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    assert_eq!(h.stopped().await, Some(0));
+    // No breakpoint: it runs to its end; the output is still there.
+    h.seen.clear();
+    let s = h.launch("php quick.php", false, false).await;
+    assert_eq!(h.stopped().await, Some(0));
+    assert!(h.output().contains("quick done"));
+    assert_eq!(
+        h.b.sessions(&h.root)
+            .await
+            .unwrap()
+            .iter()
+            .find(|x| x.id == s.id)
+            .unwrap()
+            .state,
+        SessionState::Stopped
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn busy_port_falls_back_and_bad_triggers_are_explained() {
+    let h = H::new("port");
+    // Occupy the first port of this test's range: the next one is used and handed over.
+    let first = NEXT_PORT.fetch_add(8, Ordering::SeqCst);
+    h.b.set_port(first);
+    let _busy = std::net::TcpListener::bind(("127.0.0.1", first)).unwrap();
+    let s = h
+        .launch(
+            "php -r 'echo getenv(\"XDEBUG_CONFIG\"), \"\\n\";'",
+            false,
+            false,
+        )
+        .await;
+    assert_eq!(h.b.port().await, Some(first + 1));
+    let mut h = h;
+    h.stopped().await;
+    assert!(
+        h.output().contains(&format!("client_port={}", first + 1)),
+        "{}",
+        h.output()
+    );
+    let _ = s;
+
+    // A trigger that never connects: the timeout names the port and the settings.
+    h.b.set_connect_timeout(Duration::from_millis(1500));
+    let err =
+        h.b.launch(
+            &h.root,
+            LaunchRequest {
+                command: Some("sleep 30".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("127.0.0.1:{}", first + 1))
+            && text.contains("xdebug.mode=debug")
+            && text.contains("client_port"),
+        "{text}"
+    );
+    // A trigger that exits without connecting says so, with its output.
+    let err =
+        h.b.launch(
+            &h.root,
+            LaunchRequest {
+                command: Some("XDEBUG_MODE=off php quick.php".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    // XDEBUG_MODE is set by us after the command's own assignment? No: the command's own wins.
+    let text = err.to_string();
+    assert!(
+        text.contains("exited with code 0 before Xdebug connected") && text.contains("quick done"),
+        "{text}"
+    );
+    // php without Xdebug: how to get it.
+    let dir = h.dir.join("bin");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = dir.join("php");
+    std::fs::write(&fake, "#!/bin/sh\nexec php -n \"$@\"\n").unwrap();
+    std::os::unix::fs::PermissionsExt::set_mode(
+        &mut std::fs::metadata(&fake).unwrap().permissions(),
+        0o755,
+    );
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let err =
+        h.b.launch(
+            &h.root,
+            LaunchRequest {
+                command: Some(format!("{} quick.php", fake.display())),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("Xdebug is not loaded") && text.contains("apt-get install php-xdebug"),
+        "{text}"
+    );
+    let err =
+        h.b.launch(
+            &h.root,
+            LaunchRequest {
+                command: Some("/nonexistent/php quick.php".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("not found") && err.to_string().contains("php-cli"),
+        "{err}"
+    );
+}

@@ -1,0 +1,5 @@
+<?php
+require __DIR__ . '/src/lib.php';
+$order = make_order('cli');
+$total = order_total($order);
+echo "total=$total\n";
