@@ -8,7 +8,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use debugger_mcp_core::config::Config;
 use debugger_mcp_core::engine::{CallContext, Engine};
-use debugger_mcp_core::fake::FakeBackend;
+use debugger_mcp_testkit::FakeBackend;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Instant;

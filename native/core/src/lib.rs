@@ -6,7 +6,6 @@
 //! - `history`: the bounded command history the IDE tool window renders.
 //! - `config`: the Rust-owned TOML settings.
 //! - `pathmap`: local ↔ remote paths (launch.json mappings, compose bind mounts) for every backend.
-//! - `fake` (feature `fake-backend`): a deterministic in-memory backend for tests and benches.
 //!
 //! The core never binds sockets, speaks DAP or touches JNI; hosts give it a backend and serve
 //! the handler/router it builds.
@@ -15,8 +14,6 @@ pub mod backend;
 pub mod config;
 pub mod discovery;
 pub mod engine;
-#[cfg(feature = "fake-backend")]
-pub mod fake;
 pub mod history;
 pub mod http;
 pub mod pathmap;

@@ -8,8 +8,8 @@ use common::{H, brave, temp_dir};
 use debugger_mcp_core::backend::{Backend, LineBreakpointSpec};
 use debugger_mcp_core::config::Config;
 use debugger_mcp_core::engine::{CallContext, Confirmer, Engine};
-use debugger_mcp_core::fake::FakeBackend;
 use debugger_mcp_core::history::HistoryFilter;
+use debugger_mcp_testkit::FakeBackend;
 use serde_json::{Value, json};
 use std::sync::Arc;
 

@@ -110,7 +110,7 @@ pub const OPS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use debugger_mcp_core::fake::FakeBackend;
+    use debugger_mcp_testkit::FakeBackend;
     use serde_json::json;
 
     /// Args for every op, keyed by the trait's parameter names (as docs/CALLBACK_TABLE.md says).

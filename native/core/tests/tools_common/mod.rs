@@ -5,7 +5,7 @@
 
 use debugger_mcp_core::config::Config;
 use debugger_mcp_core::engine::{CallContext, Engine};
-use debugger_mcp_core::fake::FakeBackend;
+use debugger_mcp_testkit::FakeBackend;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
