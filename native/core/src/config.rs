@@ -11,6 +11,9 @@ pub struct Config {
     pub brave_mode: bool,
     /// Commands kept in the in-memory history per project.
     pub history_size: usize,
+    /// Bytes the in-memory history may take in total (every project); the oldest entries go
+    /// first. Each entry is bounded too (long strings cut, their real size noted).
+    pub history_max_bytes: usize,
     /// Children per node returned by default / at most.
     pub max_children: u32,
     /// Characters of a value shown before truncation.
@@ -152,6 +155,7 @@ impl Default for Config {
         Self {
             brave_mode: false,
             history_size: 1000,
+            history_max_bytes: 8 * 1024 * 1024,
             max_children: 20,
             max_value_length: 200,
             backend_timeout_ms: 10_000,

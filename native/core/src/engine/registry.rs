@@ -74,14 +74,16 @@ pub fn route(args: Value) -> Result<Routed, ToolError> {
     };
     let op = match m.remove("op") {
         Some(Value::String(op)) => op,
-        Some(other) => return Err(ToolError(format!("invalid arguments for debugger: field 'op': expected string, received {other}"))),
+        Some(other) => {
+            return Err(ToolError(format!("invalid arguments for debugger: field 'op': expected string, received {}", clip(&other.to_string()))));
+        }
         None => return Err(ToolError(format!("invalid arguments for debugger: field 'op': required; one of {HELP}, {}", r.names().join(", ")))),
     };
     if op == HELP {
         return help(m.get("about").and_then(Value::as_str)).map(Routed::Help);
     }
     if !r.specs.contains_key(op.as_str()) {
-        return Err(ToolError(format!("unknown op '{op}'; one of {HELP}, {}", r.names().join(", "))));
+        return Err(ToolError(format!("field 'op': unknown op '{}'; one of {HELP}, {}", clip(&op), r.names().join(", "))));
     }
     Ok(Routed::Tool(op, Value::Object(m)))
 }
@@ -94,10 +96,18 @@ fn help(about: Option<&str>) -> Result<Value, ToolError> {
         None => Ok(json!({"ops": r.tools.iter().map(|t| json!({"op": t.name, "title": r.specs[t.name.as_ref()].title})).collect::<Vec<_>>(),
                           "hint": "{\"op\":\"help\",\"about\":\"<op>\"} for an op's parameters"})),
         Some(name) => {
-            let spec = r.specs.get(name).ok_or_else(|| ToolError(format!("unknown op '{name}'; one of {}", r.names().join(", "))))?;
+            let spec = r
+                .specs
+                .get(name)
+                .ok_or_else(|| ToolError(format!("field 'about': unknown op '{}'; one of {}", clip(name), r.names().join(", "))))?;
             Ok(json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}))
         }
     }
+}
+
+/// Client text echoed in an error, at most 80 characters.
+fn clip(s: &str) -> String {
+    if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(80).collect::<String>()) }
 }
 
 impl Registry {
@@ -279,6 +289,59 @@ fn normalise(v: &mut Value) {
     }
 }
 
+/// Integers without a stated maximum: every such field is a `u32` (or wider) in the tool's
+/// struct; past this, serde would fail with "expected u32" and no field name.
+pub const MAX_INTEGER: u64 = u32::MAX as u64;
+/// Items of an array parameter (breakpoint ids, expressions).
+pub const MAX_ITEMS: u64 = 100;
+
+/// The longest string a parameter may hold, by its name (characters). Nobody means a 3 MiB
+/// breakpoint condition; an agent sending one gets an error naming the field instead of the
+/// debugger (and the history) receiving it.
+pub fn max_length(property: Option<&str>) -> u64 {
+    match property {
+        Some("project_path" | "file_path" | "cwd" | "binary") => 4096,
+        Some("code") => 64 * 1024,
+        Some("condition" | "hit_condition" | "log_message" | "expression" | "expressions" | "new_value" | "filter" | "path" | "command" | "about") => {
+            16 * 1024
+        }
+        _ => 1024,
+    }
+}
+
+/// Adds the limits validation enforces but `tools/list` does not spell out (its 16 KB budget
+/// has no room for ~60 `maximum`/`maxLength` keywords): integers without a maximum get
+/// [`MAX_INTEGER`], strings [`max_length`] by property name, arrays [`MAX_ITEMS`]. The
+/// validator names the field and the limit when one is exceeded.
+fn add_limits(v: &mut Value, property: Option<&str>) {
+    let Value::Object(m) = v else { return };
+    match m.get("type").and_then(Value::as_str) {
+        Some("integer") => {
+            m.entry("maximum").or_insert(json!(MAX_INTEGER));
+        }
+        Some("string") => {
+            m.entry("maxLength").or_insert(json!(max_length(property)));
+        }
+        Some("array") => {
+            m.entry("maxItems").or_insert(json!(MAX_ITEMS));
+        }
+        _ => {}
+    }
+    if let Some(Value::Object(props)) = m.get_mut("properties") {
+        for (name, p) in props.iter_mut() {
+            add_limits(p, Some(name));
+        }
+    }
+    if let Some(items) = m.get_mut("items") {
+        add_limits(items, property);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(alts)) = m.get_mut(key) {
+            alts.iter_mut().for_each(|a| add_limits(a, property));
+        }
+    }
+}
+
 fn build() -> Registry {
     let mut specs = HashMap::new();
     let mut tools = Vec::new();
@@ -302,9 +365,11 @@ fn build() -> Registry {
         let title = root.remove("title").and_then(|t| t.as_str().map(String::from)).unwrap_or_else(|| d.name.to_string());
         let description = root.remove("description").and_then(|t| t.as_str().map(String::from)).unwrap_or_default();
         let properties = root.get("properties").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        let mut checked = input.clone();
+        add_limits(&mut checked, None);
         let validator = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
-            .build(&input)
+            .build(&checked)
             .unwrap_or_else(|e| panic!("input schema of {} does not compile: {e}", d.name));
         let mut tool = McpTool::new(d.name, description, obj(input));
         // No `title` in tools/list: it is display text for client UIs (which show the name
