@@ -116,6 +116,12 @@ pub struct HttpConfig {
     pub token: Option<String>,
     /// Request body limit in bytes.
     pub max_body_bytes: usize,
+    /// Open initialize-era MCP sessions at most; at the limit a new one evicts the session idle
+    /// longest, and is refused when every session is busy.
+    pub max_sessions: usize,
+    /// Milliseconds a client may take to send a request's headers (sidecar) and, separately,
+    /// its body; a connection that takes longer is answered 408 and closed.
+    pub read_timeout_ms: u64,
 }
 
 /// The core's check that refuses state-changing expressions evaluated without
@@ -191,7 +197,7 @@ impl Default for RedactionConfig {
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        Self { token: None, max_body_bytes: 4 * 1024 * 1024 }
+        Self { token: None, max_body_bytes: 4 * 1024 * 1024, max_sessions: 100, read_timeout_ms: 10_000 }
     }
 }
 
@@ -218,6 +224,12 @@ impl Config {
         }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
+        }
+        if self.http.max_sessions == 0 {
+            return Err("http.max_sessions must be at least 1".into());
+        }
+        if self.http.read_timeout_ms == 0 {
+            return Err("http.read_timeout_ms must be at least 1".into());
         }
         if self.watchdog.idle_seconds == 0 {
             return Err("watchdog.idle_seconds must be at least 1 (set watchdog.enabled = false to turn it off)".into());
