@@ -17,14 +17,31 @@ fn setup(rt: &tokio::runtime::Runtime) -> (Arc<Engine>, Arc<FakeBackend>) {
     rt.block_on(async {
         let root = std::env::temp_dir().join(format!("dmcp-bench-{}", std::process::id()));
         let (fake, events) = FakeBackend::new(&root);
-        let engine = Engine::new(fake.clone(), events, Config { brave_mode: true, ..Config::default() });
+        let engine = Engine::new(
+            fake.clone(),
+            events,
+            Config {
+                brave_mode: true,
+                ..Config::default()
+            },
+        );
         let ctx = CallContext::default();
         for line in [8, 9, 12] {
-            let r = engine.call_tool("set_breakpoint", json!({"file_path": "main.py", "line": line}), &ctx).await;
+            let r = engine
+                .call_tool(
+                    "set_breakpoint",
+                    json!({"file_path": "main.py", "line": line}),
+                    &ctx,
+                )
+                .await;
             assert_eq!(r.is_error, Some(false));
         }
         let r = engine
-            .call_tool("start_debug_session", json!({"run_configuration": "main", "wait_for_pause": true}), &ctx)
+            .call_tool(
+                "start_debug_session",
+                json!({"run_configuration": "main", "wait_for_pause": true}),
+                &ctx,
+            )
             .await;
         assert_eq!(r.structured_content.unwrap()["pause"]["state"], "paused");
         (engine, fake)
@@ -36,8 +53,16 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
         ("list_breakpoints", "list_breakpoints", json!({})),
         ("get_variables", "get_variables", json!({})),
         ("get_stack_trace", "get_stack_trace", json!({})),
-        ("evaluate_expression", "evaluate_expression", json!({"expression": "limit + 1"})),
-        ("invalid_input", "set_breakpoint", json!({"file_path": "main.py", "line": "x"})),
+        (
+            "evaluate_expression",
+            "evaluate_expression",
+            json!({"expression": "limit + 1"}),
+        ),
+        (
+            "invalid_input",
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": "x"}),
+        ),
     ]
 }
 
@@ -45,7 +70,12 @@ fn report(label: &str, mut samples: Vec<f64>) {
     samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let n = samples.len();
     let p = |q: f64| samples[((n as f64 - 1.0) * q) as usize];
-    println!("{label:<42} p50 {:>7.2} µs  p90 {:>7.2} µs  p99 {:>7.2} µs  ({n} calls)", p(0.5), p(0.9), p(0.99));
+    println!(
+        "{label:<42} p50 {:>7.2} µs  p90 {:>7.2} µs  p99 {:>7.2} µs  ({n} calls)",
+        p(0.5),
+        p(0.9),
+        p(0.99)
+    );
 }
 
 /// What the fake backend alone costs for get_variables (frames + frame_variables), to tell the
@@ -58,7 +88,10 @@ fn backend_only(rt: &tokio::runtime::Runtime, fake: &Arc<FakeBackend>) {
             let t = Instant::now();
             let root = fake.projects().await.unwrap().remove(0).root;
             let page = fake.frames("s1", "1", 0, 1).await.unwrap();
-            let vars = fake.frame_variables("s1", &page.frames[0].handle).await.unwrap();
+            let vars = fake
+                .frame_variables("s1", &page.frames[0].handle)
+                .await
+                .unwrap();
             std::hint::black_box((root, vars));
             if i >= 1000 {
                 samples.push(t.elapsed().as_nanos() as f64 / 1000.0);
@@ -72,7 +105,11 @@ fn percentiles(rt: &tokio::runtime::Runtime, engine: &Arc<Engine>) {
     let ctx = CallContext::default();
     for (label, tool, args) in cases() {
         let first = rt.block_on(engine.call_tool(tool, args.clone(), &ctx));
-        assert_eq!(first.is_error, Some(label == "invalid_input"), "{label}: {first:?}");
+        assert_eq!(
+            first.is_error,
+            Some(label == "invalid_input"),
+            "{label}: {first:?}"
+        );
         let n = 20_000;
         let mut samples = Vec::with_capacity(n);
         rt.block_on(async {
@@ -92,7 +129,10 @@ fn percentiles(rt: &tokio::runtime::Runtime, engine: &Arc<Engine>) {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let (engine, fake) = setup(&rt);
     percentiles(&rt, &engine);
     backend_only(&rt, &fake);
@@ -100,10 +140,13 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("tools_call");
     for (label, tool, args) in cases() {
         group.bench_function(label, |b| {
-            b.to_async(&rt).iter(|| engine.call_tool(tool, args.clone(), &ctx));
+            b.to_async(&rt)
+                .iter(|| engine.call_tool(tool, args.clone(), &ctx));
         });
     }
-    group.bench_function("tools_list", |b| b.iter(|| std::hint::black_box(engine.tools())));
+    group.bench_function("tools_list", |b| {
+        b.iter(|| std::hint::black_box(engine.tools()))
+    });
     group.finish();
 }
 

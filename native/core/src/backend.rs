@@ -421,7 +421,9 @@ pub enum PauseReason {
     Other,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputCategory {
     #[default]
@@ -531,7 +533,11 @@ pub trait Backend: Send + Sync + 'static {
     /// the program first (headless Go: `go build` before delve starts, bounded by the backend's
     /// own `[go] build_timeout_ms`). The core adds it to the launch's timeout, so a cold build is
     /// not cut short while a hung one still ends. Not an op: backends that do not build keep 0.
-    fn launch_build_allowance(&self, _project: &str, _request: &LaunchRequest) -> std::time::Duration {
+    fn launch_build_allowance(
+        &self,
+        _project: &str,
+        _request: &LaunchRequest,
+    ) -> std::time::Duration {
         std::time::Duration::ZERO
     }
     /// op `debug_test`: starts a debug session for one test (see [`TestRequest`]). The default
@@ -547,7 +553,11 @@ pub trait Backend: Send + Sync + 'static {
     /// op `breakpoints`
     async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>>;
     /// op `add_line_breakpoint`
-    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo>;
+    async fn add_line_breakpoint(
+        &self,
+        project: &str,
+        spec: LineBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo>;
     /// op `add_exception_breakpoint`
     async fn add_exception_breakpoint(
         &self,
@@ -555,23 +565,56 @@ pub trait Backend: Send + Sync + 'static {
         spec: ExceptionBreakpointSpec,
     ) -> BackendResult<BreakpointInfo>;
     /// op `update_breakpoint`
-    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo>;
+    async fn update_breakpoint(
+        &self,
+        project: &str,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<BreakpointInfo>;
     /// op `remove_breakpoint`
     async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()>;
     /// op `control`: returns once the command was accepted; the resulting stop arrives as an event.
-    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()>;
+    async fn control(
+        &self,
+        session_id: &str,
+        thread_id: Option<&str>,
+        op: ControlOp,
+    ) -> BackendResult<()>;
     /// op `threads`
     async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>>;
     /// op `frames`
-    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage>;
+    async fn frames(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<FramePage>;
     /// op `select_frame`: makes the IDE show this frame (DAP: no-op).
-    async fn select_frame(&self, session_id: &str, thread_id: &str, frame: &str) -> BackendResult<()>;
+    async fn select_frame(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        frame: &str,
+    ) -> BackendResult<()>;
     /// op `frame_variables`: the frame's top-level values (locals, arguments, this, groups).
-    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>>;
+    async fn frame_variables(&self, session_id: &str, frame: &str)
+    -> BackendResult<Vec<ValueNode>>;
     /// op `children`
-    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage>;
+    async fn children(
+        &self,
+        session_id: &str,
+        handle: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<ChildPage>;
     /// op `set_value`: `handle` is the node's `set_handle`; returns the new value.
-    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode>;
+    async fn set_value(
+        &self,
+        session_id: &str,
+        handle: &str,
+        new_value: &str,
+    ) -> BackendResult<ValueNode>;
     /// op `evaluate`
     async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode>;
     /// op `read_source`: current text of a file, unsaved editor changes included.

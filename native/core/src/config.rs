@@ -146,13 +146,18 @@ pub struct GoConfig {
 
 impl Default for GoConfig {
     fn default() -> Self {
-        Self { build_timeout_ms: 300_000 }
+        Self {
+            build_timeout_ms: 300_000,
+        }
     }
 }
 
 impl Default for ExpressionSafetyConfig {
     fn default() -> Self {
-        Self { enabled: true, extra_mutating_methods: Vec::new() }
+        Self {
+            enabled: true,
+            extra_mutating_methods: Vec::new(),
+        }
     }
 }
 
@@ -180,7 +185,11 @@ impl Default for Config {
 
 impl Default for WatchdogConfig {
     fn default() -> Self {
-        Self { enabled: true, idle_seconds: 60, action: "resume".into() }
+        Self {
+            enabled: true,
+            idle_seconds: 60,
+            action: "resume".into(),
+        }
     }
 }
 
@@ -188,23 +197,39 @@ impl Default for RedactionConfig {
     fn default() -> Self {
         Self {
             enabled: true,
-            patterns: ["password", "passwd", "token", "secret", "api_key", "apikey", "private_key"]
-                .map(String::from)
-                .to_vec(),
+            patterns: [
+                "password",
+                "passwd",
+                "token",
+                "secret",
+                "api_key",
+                "apikey",
+                "private_key",
+            ]
+            .map(String::from)
+            .to_vec(),
         }
     }
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        Self { token: None, max_body_bytes: 4 * 1024 * 1024, max_sessions: 100, read_timeout_ms: 10_000 }
+        Self {
+            token: None,
+            max_body_bytes: 4 * 1024 * 1024,
+            max_sessions: 100,
+            read_timeout_ms: 10_000,
+        }
     }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("invalid settings in {path}: {message}")]
     Parse { path: String, message: String },
 }
@@ -220,7 +245,10 @@ impl Config {
     /// Values serde cannot check: a typo here would otherwise surface only when used.
     fn check(&self) -> Result<(), String> {
         if !matches!(self.watchdog.action.as_str(), "resume" | "stop") {
-            return Err(format!("watchdog.action must be \"resume\" or \"stop\", not \"{}\"", self.watchdog.action));
+            return Err(format!(
+                "watchdog.action must be \"resume\" or \"stop\", not \"{}\"",
+                self.watchdog.action
+            ));
         }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
@@ -240,10 +268,15 @@ impl Config {
     /// Load from a file; a missing file yields the defaults.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Self::from_toml(&text)
-                .map_err(|message| ConfigError::Parse { path: path.display().to_string(), message }),
+            Ok(text) => Self::from_toml(&text).map_err(|message| ConfigError::Parse {
+                path: path.display().to_string(),
+                message,
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(source) => Err(ConfigError::Io { path: path.display().to_string(), source }),
+            Err(source) => Err(ConfigError::Io {
+                path: path.display().to_string(),
+                source,
+            }),
         }
     }
 
@@ -269,8 +302,18 @@ mod tests {
     #[test]
     fn tool_profile_is_read_and_misspellings_are_reported() {
         assert_eq!(Config::default().tool_profile, ToolProfile::Full);
-        assert_eq!(Config::from_toml("tool_profile = \"compact\"").unwrap().tool_profile, ToolProfile::Compact);
-        assert_eq!(Config::from_toml("tool_profile = \"typed\"").unwrap().tool_profile, ToolProfile::Typed);
+        assert_eq!(
+            Config::from_toml("tool_profile = \"compact\"")
+                .unwrap()
+                .tool_profile,
+            ToolProfile::Compact
+        );
+        assert_eq!(
+            Config::from_toml("tool_profile = \"typed\"")
+                .unwrap()
+                .tool_profile,
+            ToolProfile::Typed
+        );
         let err = Config::from_toml("tool_profile = \"tiny\"").unwrap_err();
         assert!(err.contains("compact"), "{err}");
     }
@@ -278,7 +321,13 @@ mod tests {
     #[test]
     fn go_build_timeout_defaults_to_five_minutes_and_zero_is_refused() {
         assert_eq!(Config::default().go.build_timeout_ms, 300_000);
-        assert_eq!(Config::from_toml("[go]\nbuild_timeout_ms = 900000\n").unwrap().go.build_timeout_ms, 900_000);
+        assert_eq!(
+            Config::from_toml("[go]\nbuild_timeout_ms = 900000\n")
+                .unwrap()
+                .go
+                .build_timeout_ms,
+            900_000
+        );
         let err = Config::from_toml("[go]\nbuild_timeout_ms = 0\n").unwrap_err();
         assert!(err.contains("go.build_timeout_ms"), "{err}");
         let err = Config::from_toml("[go]\nbuild_timeout = 5\n").unwrap_err();
@@ -287,7 +336,10 @@ mod tests {
 
     #[test]
     fn launch_entries_are_accepted_beside_settings() {
-        let c = Config::from_toml("brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n").unwrap();
+        let c = Config::from_toml(
+            "brave_mode = true\n[[launch]]\nname = \"prog\"\nadapter = \"gdb\"\n",
+        )
+        .unwrap();
         assert_eq!(c.launch.len(), 1);
         assert_eq!(c.launch[0]["name"].as_str(), Some("prog"));
     }
@@ -295,7 +347,9 @@ mod tests {
     #[test]
     fn expression_safety_defaults_on_and_takes_extra_methods() {
         assert!(Config::default().expression_safety.enabled);
-        let c = Config::from_toml("[expression_safety]\nextra_mutating_methods = [\"invalidate\"]\n").unwrap();
+        let c =
+            Config::from_toml("[expression_safety]\nextra_mutating_methods = [\"invalidate\"]\n")
+                .unwrap();
         assert!(c.expression_safety.enabled);
         assert_eq!(c.expression_safety.extra_mutating_methods, ["invalidate"]);
         let c = Config::from_toml("[expression_safety]\nenabled = false\n").unwrap();
@@ -306,12 +360,17 @@ mod tests {
 
     #[test]
     fn memory_and_watchdog_settings_are_checked() {
-        let c = Config::from_toml("[memory]\nwrite_summaries = false\n[watchdog]\naction = \"stop\"\n").unwrap();
+        let c =
+            Config::from_toml("[memory]\nwrite_summaries = false\n[watchdog]\naction = \"stop\"\n")
+                .unwrap();
         assert!(!c.memory.write_summaries);
         assert_eq!(c.memory.summary_dir, ".debugger-mcp/sessions");
         assert_eq!(c.watchdog.action, "stop");
         let err = Config::from_toml("[watchdog]\naction = \"kill\"\n").unwrap_err();
-        assert!(err.contains("watchdog.action") && err.contains("kill"), "{err}");
+        assert!(
+            err.contains("watchdog.action") && err.contains("kill"),
+            "{err}"
+        );
         let err = Config::from_toml("[watchdog]\nidle_seconds = 0\n").unwrap_err();
         assert!(err.contains("idle_seconds"), "{err}");
     }

@@ -28,12 +28,20 @@ pub struct Record {
 impl Record {
     /// The longest root containing `path` (a more specific project wins), if any.
     pub fn best_root_for(&self, path: &Path) -> Option<&Path> {
-        self.roots.iter().map(PathBuf::as_path).filter(|r| path.starts_with(r)).max_by_key(|r| r.as_os_str().len())
+        self.roots
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|r| path.starts_with(r))
+            .max_by_key(|r| r.as_os_str().len())
     }
 }
 
 pub fn dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).map(PathBuf::from).filter(|p| p.is_absolute());
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
     if let Some(d) = var("DEBUGGER_MCP_DISCOVERY_DIR") {
         return Some(d);
     }
@@ -42,7 +50,12 @@ pub fn dir() -> Option<PathBuf> {
     }
     let home = var("HOME")?;
     if cfg!(target_os = "macos") {
-        return Some(home.join("Library").join("Caches").join("debugger-mcp").join("instances"));
+        return Some(
+            home.join("Library")
+                .join("Caches")
+                .join("debugger-mcp")
+                .join("instances"),
+        );
     }
     Some(match var("XDG_RUNTIME_DIR") {
         Some(run) => run.join("debugger-mcp"),
@@ -55,7 +68,9 @@ pub fn dir() -> Option<PathBuf> {
 pub fn process_alive(pid: u32) -> bool {
     #[cfg(unix)]
     {
-        let Ok(pid) = i32::try_from(pid) else { return false };
+        let Ok(pid) = i32::try_from(pid) else {
+            return false;
+        };
         // SAFETY: kill with signal 0 only checks for existence/permission; no signal is sent.
         let r = unsafe { libc::kill(pid, 0) };
         r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
@@ -109,7 +124,9 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes this process's record; the returned guard removes it.
 pub fn publish(record: &Record) -> std::io::Result<Published> {
-    let dir = dir().ok_or_else(|| std::io::Error::other("no per-user directory for discovery records (HOME unset)"))?;
+    let dir = dir().ok_or_else(|| {
+        std::io::Error::other("no per-user directory for discovery records (HOME unset)")
+    })?;
     std::fs::create_dir_all(&dir)?;
     #[cfg(unix)]
     {
@@ -124,15 +141,21 @@ pub fn publish(record: &Record) -> std::io::Result<Published> {
 /// The live records; files of dead processes are deleted, unreadable ones skipped.
 pub fn list() -> Vec<Record> {
     let Some(dir) = dir() else { return Vec::new() };
-    let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
             continue;
         }
-        let Ok(bytes) = std::fs::read(&path) else { continue };
-        let Ok(record) = serde_json::from_slice::<Record>(&bytes) else { continue };
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let Ok(record) = serde_json::from_slice::<Record>(&bytes) else {
+            continue;
+        };
         if process_alive(record.pid) {
             out.push(record);
         } else {

@@ -16,9 +16,9 @@ use crate::backend::*;
 use async_trait::async_trait;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Source of the scripted program. Line numbers in the trace refer to these texts.
 pub const MAIN_PY: &str = r#"import util
@@ -60,7 +60,10 @@ pub enum FValue {
     Str(String),
     List(Vec<FValue>),
     Dict(Vec<(String, FValue)>),
-    Obj { class: String, fields: Vec<(String, FValue)> },
+    Obj {
+        class: String,
+        fields: Vec<(String, FValue)>,
+    },
 }
 
 impl FValue {
@@ -80,14 +83,29 @@ impl FValue {
             FValue::None => "None".into(),
             FValue::Int(i) => i.to_string(),
             FValue::Str(s) => format!("'{s}'"),
-            FValue::List(items) => format!("[{}]", items.iter().map(|v| v.render()).collect::<Vec<_>>().join(", ")),
+            FValue::List(items) => format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(|v| v.render())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             FValue::Dict(entries) => format!(
                 "{{{}}}",
-                entries.iter().map(|(k, v)| format!("'{k}': {}", v.render())).collect::<Vec<_>>().join(", ")
+                entries
+                    .iter()
+                    .map(|(k, v)| format!("'{k}': {}", v.render()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             FValue::Obj { class, fields } => format!(
                 "{class}({})",
-                fields.iter().map(|(k, v)| format!("{k}={}", v.render())).collect::<Vec<_>>().join(", ")
+                fields
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", v.render()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -95,8 +113,15 @@ impl FValue {
     /// Children as (display name, value). Dict keys are shown quoted, like debugpy does.
     fn children(&self) -> Vec<(String, FValue)> {
         match self {
-            FValue::List(items) => items.iter().enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect(),
-            FValue::Dict(entries) => entries.iter().map(|(k, v)| (format!("'{k}'"), v.clone())).collect(),
+            FValue::List(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v.clone()))
+                .collect(),
+            FValue::Dict(entries) => entries
+                .iter()
+                .map(|(k, v)| (format!("'{k}'"), v.clone()))
+                .collect(),
             FValue::Obj { fields, .. } => fields.clone(),
             _ => Vec::new(),
         }
@@ -152,16 +177,31 @@ fn module_frame(line: u32) -> FFrame {
         func: "<module>",
         file: "main.py",
         line,
-        vars: vec![("__name__".into(), FValue::Str("__main__".into()), ValueScope::Global)],
+        vars: vec![(
+            "__name__".into(),
+            FValue::Str("__main__".into()),
+            ValueScope::Global,
+        )],
     }
 }
 
 fn build_program() -> Program {
     let mut states = Vec::new();
-    states.push(State { frames: vec![module_frame(16)] });
-    let mut vars: Vec<(String, FValue, ValueScope)> = vec![("limit".into(), FValue::Int(3), ValueScope::Argument)];
+    states.push(State {
+        frames: vec![module_frame(16)],
+    });
+    let mut vars: Vec<(String, FValue, ValueScope)> =
+        vec![("limit".into(), FValue::Int(3), ValueScope::Argument)];
     let main_at = |line: u32, vars: &Vec<(String, FValue, ValueScope)>| State {
-        frames: vec![FFrame { func: "main", file: "main.py", line, vars: vars.clone() }, module_frame(16)],
+        frames: vec![
+            FFrame {
+                func: "main",
+                file: "main.py",
+                line,
+                vars: vars.clone(),
+            },
+            module_frame(16),
+        ],
     };
     let local = |name: &str, v: FValue| (name.to_string(), v, ValueScope::Local);
     let defs: Vec<(u32, (String, FValue, ValueScope))> = vec![
@@ -198,9 +238,18 @@ fn build_program() -> Program {
             ),
         ),
         (6, local("notes", FValue::Str("x".repeat(500)))),
-        (7, local("numbers", FValue::List((0..50).map(FValue::Int).collect()))),
+        (
+            7,
+            local("numbers", FValue::List((0..50).map(FValue::Int).collect())),
+        ),
         (8, local("total", FValue::Int(0))),
-        (9, local("items", FValue::List(vec![FValue::Int(1), FValue::Int(2), FValue::Int(3)]))),
+        (
+            9,
+            local(
+                "items",
+                FValue::List(vec![FValue::Int(1), FValue::Int(2), FValue::Int(3)]),
+            ),
+        ),
     ];
     for (line, def) in defs {
         states.push(main_at(line, &vars));
@@ -219,9 +268,17 @@ fn build_program() -> Program {
         set(&mut vars, "i", FValue::Int(i));
         states.push(main_at(11, &vars));
         let caller = main_at(11, &vars).frames;
-        let args = vec![("a".to_string(), FValue::Int(total), ValueScope::Argument), ("b".into(), FValue::Int(i), ValueScope::Argument)];
+        let args = vec![
+            ("a".to_string(), FValue::Int(total), ValueScope::Argument),
+            ("b".into(), FValue::Int(i), ValueScope::Argument),
+        ];
         let add = |line: u32, vars: Vec<(String, FValue, ValueScope)>| {
-            let mut frames = vec![FFrame { func: "add", file: "util.py", line, vars }];
+            let mut frames = vec![FFrame {
+                func: "add",
+                file: "util.py",
+                line,
+                vars,
+            }];
             frames.extend(caller.clone());
             State { frames }
         };
@@ -235,10 +292,22 @@ fn build_program() -> Program {
     states.push(main_at(12, &vars));
     states.push(main_at(13, &vars));
     let loop_start = states.len();
-    states.push(State { frames: vec![module_frame(17)] });
-    states.push(State { frames: vec![module_frame(18)] });
     states.push(State {
-        frames: vec![FFrame { func: "serve", file: "util.py", line: 6, vars: Vec::new() }, module_frame(18)],
+        frames: vec![module_frame(17)],
+    });
+    states.push(State {
+        frames: vec![module_frame(18)],
+    });
+    states.push(State {
+        frames: vec![
+            FFrame {
+                func: "serve",
+                file: "util.py",
+                line: 6,
+                vars: Vec::new(),
+            },
+            module_frame(18),
+        ],
     });
     Program { states, loop_start }
 }
@@ -318,7 +387,10 @@ impl FakeBackend {
                 }
                 let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
                 ProjectInfo {
-                    name: root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                    name: root
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
                     root: root.to_string_lossy().into_owned(),
                 }
             })
@@ -365,7 +437,10 @@ impl FakeBackend {
 
     /// Absolute path of a program file in the first project.
     pub fn file(&self, rel: &str) -> String {
-        Path::new(&self.projects[0].root).join(rel).to_string_lossy().into_owned()
+        Path::new(&self.projects[0].root)
+            .join(rel)
+            .to_string_lossy()
+            .into_owned()
     }
 
     async fn enter(&self, op: String) {
@@ -387,15 +462,25 @@ impl FakeBackend {
     }
 
     fn rel_of(&self, project: &str, path: &str) -> Option<&'static str> {
-        FILES.iter().map(|(n, _)| *n).find(|n| Path::new(project).join(n) == Path::new(path))
+        FILES
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| Path::new(project).join(n) == Path::new(path))
     }
 
     fn text_of(rel: &str) -> &'static str {
-        FILES.iter().find(|(n, _)| *n == rel).map(|(_, t)| *t).unwrap_or("")
+        FILES
+            .iter()
+            .find(|(n, _)| *n == rel)
+            .map(|(_, t)| *t)
+            .unwrap_or("")
     }
 
     fn abs(project: &str, rel: &str) -> String {
-        PathBuf::from(project).join(rel).to_string_lossy().into_owned()
+        PathBuf::from(project)
+            .join(rel)
+            .to_string_lossy()
+            .into_owned()
     }
 
     /// Binds a line breakpoint as a debugger would: moves it to the next code line.
@@ -413,17 +498,26 @@ impl FakeBackend {
             None => {
                 bp.info.line = None;
                 bp.info.verified = false;
-                bp.info.message = Some(format!("no code at or after line {requested} in {rel} ({total} lines)"));
+                bp.info.message = Some(format!(
+                    "no code at or after line {requested} in {rel} ({total} lines)"
+                ));
             }
         }
     }
 
     fn project_has_session(inner: &Inner, project: &str) -> bool {
-        inner.sessions.values().any(|s| s.project == project && s.info.state != SessionState::Stopped)
+        inner
+            .sessions
+            .values()
+            .any(|s| s.project == project && s.info.state != SessionState::Stopped)
     }
 
     /// The top-frame variables of state `pc`, frame `index`, with the session's overrides.
-    fn frame_vars(&self, s: &FakeSession, index: usize) -> Option<Vec<(String, FValue, ValueScope)>> {
+    fn frame_vars(
+        &self,
+        s: &FakeSession,
+        index: usize,
+    ) -> Option<Vec<(String, FValue, ValueScope)>> {
         let frame = self.program.states.get(s.pc)?.frames.get(index)?;
         let mut vars = frame.vars.clone();
         for (name, value, _) in vars.iter_mut() {
@@ -434,7 +528,14 @@ impl FakeBackend {
         Some(vars)
     }
 
-    fn node(&self, name: String, v: &FValue, scope: ValueScope, handle_base: &str, settable: bool) -> ValueNode {
+    fn node(
+        &self,
+        name: String,
+        v: &FValue,
+        scope: ValueScope,
+        handle_base: &str,
+        settable: bool,
+    ) -> ValueNode {
         let n = v.child_len();
         ValueNode {
             name,
@@ -456,7 +557,10 @@ impl FakeBackend {
         let mut parts = body.split('/');
         let head = parts.next().ok_or_else(stale)?;
         let mut value = if let Some(n) = head.strip_prefix('e') {
-            s.evals.get(n.parse::<usize>().map_err(|_| stale())?).cloned().ok_or_else(stale)?
+            s.evals
+                .get(n.parse::<usize>().map_err(|_| stale())?)
+                .cloned()
+                .ok_or_else(stale)?
         } else {
             let mut it = head.splitn(3, ':');
             let pc: usize = it.next().and_then(|p| p.parse().ok()).ok_or_else(stale)?;
@@ -466,11 +570,18 @@ impl FakeBackend {
                 return Err(stale());
             }
             let vars = self.frame_vars(s, frame).ok_or_else(stale)?;
-            vars.into_iter().find(|(n, _, _)| n == var).map(|(_, v, _)| v).ok_or_else(stale)?
+            vars.into_iter()
+                .find(|(n, _, _)| n == var)
+                .map(|(_, v, _)| v)
+                .ok_or_else(stale)?
         };
         for p in parts {
             let i: usize = p.parse().map_err(|_| stale())?;
-            value = value.children().get(i).map(|(_, v)| v.clone()).ok_or_else(stale)?;
+            value = value
+                .children()
+                .get(i)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(stale)?;
         }
         Ok(value)
     }
@@ -484,20 +595,43 @@ impl FakeBackend {
     }
 
     fn next_pc(&self, pc: usize) -> usize {
-        if pc + 1 < self.program.states.len() { pc + 1 } else { self.program.loop_start }
+        if pc + 1 < self.program.states.len() {
+            pc + 1
+        } else {
+            self.program.loop_start
+        }
     }
 
     /// Runs from `s.pc` (exclusive unless `include_current`) towards `target`, honouring
     /// breakpoints, and leaves the session paused or idle. Returns the events to send.
-    fn run(&self, inner: &mut Inner, sid: &str, target: Target<'_>, ignore_bps: bool, include_current: bool) -> Vec<BackendEvent> {
-        let mut events = vec![BackendEvent::Resumed { session_id: sid.to_string() }];
-        let Inner { sessions, breakpoints, .. } = inner;
-        let Some(s) = sessions.get_mut(sid) else { return events };
+    fn run(
+        &self,
+        inner: &mut Inner,
+        sid: &str,
+        target: Target<'_>,
+        ignore_bps: bool,
+        include_current: bool,
+    ) -> Vec<BackendEvent> {
+        let mut events = vec![BackendEvent::Resumed {
+            session_id: sid.to_string(),
+        }];
+        let Inner {
+            sessions,
+            breakpoints,
+            ..
+        } = inner;
+        let Some(s) = sessions.get_mut(sid) else {
+            return events;
+        };
         let run_mode = s.info.mode == LaunchMode::Run;
         s.paused = false;
         s.evals.clear();
         s.info.state = SessionState::Running;
-        let mut pc = if include_current { s.pc } else { self.next_pc(s.pc) };
+        let mut pc = if include_current {
+            s.pc
+        } else {
+            self.next_pc(s.pc)
+        };
         // Bounded walk: the trace plus one turn of the loop is enough to find any stop.
         for _ in 0..self.program.states.len() * 2 {
             let state = &self.program.states[pc];
@@ -507,7 +641,11 @@ impl FakeBackend {
             if !ignore_bps && !run_mode {
                 for bp in breakpoints.values().filter(|b| b.project == s.project) {
                     let i = &bp.info;
-                    if !(i.enabled && i.verified && bp.rel == Some(top.file) && i.line == Some(top.line)) {
+                    if !(i.enabled
+                        && i.verified
+                        && bp.rel == Some(top.file)
+                        && i.line == Some(top.line))
+                    {
                         continue;
                     }
                     if let Some(cond) = i.condition.as_deref().filter(|c| !c.is_empty()) {
@@ -519,7 +657,11 @@ impl FakeBackend {
                     }
                     let hits = s.hits.entry(i.id.clone()).or_insert(0);
                     *hits += 1;
-                    if let Some(n) = i.hit_condition.as_deref().and_then(|h| h.trim().parse::<u64>().ok()) {
+                    if let Some(n) = i
+                        .hit_condition
+                        .as_deref()
+                        .and_then(|h| h.trim().parse::<u64>().ok())
+                    {
                         if *hits < n {
                             continue;
                         }
@@ -547,11 +689,22 @@ impl FakeBackend {
                 Target::RunTo(file, line) => top.file == file && top.line == line,
             };
             if stop.is_none() && reached {
-                stop = Some((if matches!(target, Target::RunTo(..)) { PauseReason::Goto } else { PauseReason::Step }, Vec::new()));
+                stop = Some((
+                    if matches!(target, Target::RunTo(..)) {
+                        PauseReason::Goto
+                    } else {
+                        PauseReason::Step
+                    },
+                    Vec::new(),
+                ));
             }
             if top.func == "main" && top.line == 12 && !run_mode {
                 // `print(total)` writes to stdout when executed.
-                events.push(BackendEvent::Output { session_id: sid.to_string(), category: OutputCategory::Stdout, text: "6\n".into() });
+                events.push(BackendEvent::Output {
+                    session_id: sid.to_string(),
+                    category: OutputCategory::Stdout,
+                    text: "6\n".into(),
+                });
             }
             if let Some((reason, ids)) = stop {
                 s.pc = pc;
@@ -587,9 +740,15 @@ fn interpolate(msg: &str, vars: &[(String, FValue, ValueScope)]) -> String {
     let mut rest = msg;
     while let Some(start) = rest.find('{') {
         out.push_str(&rest[..start]);
-        let Some(end) = rest[start..].find('}') else { break };
+        let Some(end) = rest[start..].find('}') else {
+            break;
+        };
         let expr = &rest[start + 1..start + end];
-        out.push_str(&eval_expr(expr, vars).map(|v| v.render()).unwrap_or_else(|e| format!("<{e}>")));
+        out.push_str(
+            &eval_expr(expr, vars)
+                .map(|v| v.render())
+                .unwrap_or_else(|e| format!("<{e}>")),
+        );
         rest = &rest[start + end + 1..];
     }
     out.push_str(rest);
@@ -601,7 +760,10 @@ fn eval_expr(expr: &str, vars: &[(String, FValue, ValueScope)]) -> Result<FValue
     let expr = expr.trim();
     for op in ['+', '-', '*'] {
         if let Some(pos) = expr.rfind(op).filter(|p| *p > 0) {
-            let (l, r) = (eval_expr(&expr[..pos], vars)?, eval_expr(&expr[pos + 1..], vars)?);
+            let (l, r) = (
+                eval_expr(&expr[..pos], vars)?,
+                eval_expr(&expr[pos + 1..], vars)?,
+            );
             return match (op, l, r) {
                 ('+', FValue::Int(a), FValue::Int(b)) => Ok(FValue::Int(a + b)),
                 ('-', FValue::Int(a), FValue::Int(b)) => Ok(FValue::Int(a - b)),
@@ -618,7 +780,10 @@ fn eval_expr(expr: &str, vars: &[(String, FValue, ValueScope)]) -> Result<FValue
     if let Ok(i) = expr.parse::<i64>() {
         return Ok(FValue::Int(i));
     }
-    if expr.len() >= 2 && (expr.starts_with('\'') && expr.ends_with('\'') || expr.starts_with('"') && expr.ends_with('"')) {
+    if expr.len() >= 2
+        && (expr.starts_with('\'') && expr.ends_with('\'')
+            || expr.starts_with('"') && expr.ends_with('"'))
+    {
         return Ok(FValue::Str(expr[1..expr.len() - 1].to_string()));
     }
     if expr == "None" {
@@ -646,8 +811,13 @@ fn eval_expr(expr: &str, vars: &[(String, FValue, ValueScope)]) -> Result<FValue
             let end = r.find(['.', '[']).unwrap_or(r.len());
             (r[..end].to_string(), &r[end..])
         } else if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']').ok_or_else(|| format!("SyntaxError: missing ] in {expr}"))?;
-            (r[..end].trim_matches(['\'', '"']).to_string(), &r[end + 1..])
+            let end = r
+                .find(']')
+                .ok_or_else(|| format!("SyntaxError: missing ] in {expr}"))?;
+            (
+                r[..end].trim_matches(['\'', '"']).to_string(),
+                &r[end + 1..],
+            )
         } else {
             return Err(format!("SyntaxError: invalid syntax: {expr}"));
         };
@@ -656,7 +826,12 @@ fn eval_expr(expr: &str, vars: &[(String, FValue, ValueScope)]) -> Result<FValue
             .into_iter()
             .find(|(n, _)| n.trim_matches('\'') == key)
             .map(|(_, v)| v)
-            .ok_or_else(|| format!("AttributeError: '{}' has no attribute or item '{key}'", value.type_name()))?;
+            .ok_or_else(|| {
+                format!(
+                    "AttributeError: '{}' has no attribute or item '{key}'",
+                    value.type_name()
+                )
+            })?;
         value = next;
         rest = after;
     }
@@ -664,7 +839,8 @@ fn eval_expr(expr: &str, vars: &[(String, FValue, ValueScope)]) -> Result<FValue
 }
 
 fn parse_literal(text: &str) -> BackendResult<FValue> {
-    eval_expr(text, &[]).map_err(|_| BackendError::Failed(format!("cannot convert {text:?}: not a literal")))
+    eval_expr(text, &[])
+        .map_err(|_| BackendError::Failed(format!("cannot convert {text:?}: not a literal")))
 }
 
 #[async_trait]
@@ -679,8 +855,14 @@ impl Backend for FakeBackend {
             supports_code_fragments: true,
             supports_exception_breakpoints: true,
             exception_filters: vec![
-                ExceptionFilter { id: "raised".into(), label: "Raised Exceptions".into() },
-                ExceptionFilter { id: "uncaught".into(), label: "Uncaught Exceptions".into() },
+                ExceptionFilter {
+                    id: "raised".into(),
+                    label: "Raised Exceptions".into(),
+                },
+                ExceptionFilter {
+                    id: "uncaught".into(),
+                    label: "Uncaught Exceptions".into(),
+                },
             ],
         })
     }
@@ -706,13 +888,32 @@ impl Backend for FakeBackend {
             .collect())
     }
 
-    fn launch_build_allowance(&self, _project: &str, _request: &LaunchRequest) -> std::time::Duration {
-        self.launch_build.lock().unwrap_or_else(|e| e.into_inner()).1
+    fn launch_build_allowance(
+        &self,
+        _project: &str,
+        _request: &LaunchRequest,
+    ) -> std::time::Duration {
+        self.launch_build
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .1
     }
 
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
-        self.enter(format!("launch {}", request.configuration.clone().or(request.command.clone()).unwrap_or_default())).await;
-        let took = self.launch_build.lock().unwrap_or_else(|e| e.into_inner()).0;
+        self.enter(format!(
+            "launch {}",
+            request
+                .configuration
+                .clone()
+                .or(request.command.clone())
+                .unwrap_or_default()
+        ))
+        .await;
+        let took = self
+            .launch_build
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
         if !took.is_zero() {
             tokio::time::sleep(took).await;
         }
@@ -734,12 +935,20 @@ impl Backend for FakeBackend {
             process_id: Some(4000 + inner.next_session),
             mode: request.mode,
         };
-        events.push(BackendEvent::SessionStarted { session: info.clone() });
-        for bp in inner.breakpoints.values_mut().filter(|b| b.project == project && b.info.kind == BreakpointKind::Line) {
+        events.push(BackendEvent::SessionStarted {
+            session: info.clone(),
+        });
+        for bp in inner
+            .breakpoints
+            .values_mut()
+            .filter(|b| b.project == project && b.info.kind == BreakpointKind::Line)
+        {
             let before = bp.info.clone();
             Self::bind(bp);
             if bp.info != before {
-                events.push(BackendEvent::BreakpointChanged { breakpoint: bp.info.clone() });
+                events.push(BackendEvent::BreakpointChanged {
+                    breakpoint: bp.info.clone(),
+                });
             }
         }
         inner.sessions.insert(
@@ -778,8 +987,11 @@ impl Backend for FakeBackend {
 
     /// Like a headless backend: logged, then unsupported (the core falls back to a command).
     async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
-        self.enter(format!("debug_test {project} {}", request.test_id)).await;
-        Err(BackendError::Unsupported("the fake backend has no test runner".into()))
+        self.enter(format!("debug_test {project} {}", request.test_id))
+            .await;
+        Err(BackendError::Unsupported(
+            "the fake backend has no test runner".into(),
+        ))
     }
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
@@ -800,12 +1012,21 @@ impl Backend for FakeBackend {
         s.info.state = SessionState::Stopped;
         s.paused = false;
         let project = s.project.clone();
-        let mut events = vec![BackendEvent::Stopped { session_id: session_id.into(), exit_code: Some(0) }];
+        let mut events = vec![BackendEvent::Stopped {
+            session_id: session_id.into(),
+            exit_code: Some(0),
+        }];
         if !Self::project_has_session(&inner, &project) {
-            for bp in inner.breakpoints.values_mut().filter(|b| b.project == project && b.info.kind == BreakpointKind::Line) {
+            for bp in inner
+                .breakpoints
+                .values_mut()
+                .filter(|b| b.project == project && b.info.kind == BreakpointKind::Line)
+            {
                 bp.info.verified = false;
                 bp.info.line = bp.info.requested_line;
-                events.push(BackendEvent::BreakpointChanged { breakpoint: bp.info.clone() });
+                events.push(BackendEvent::BreakpointChanged {
+                    breakpoint: bp.info.clone(),
+                });
             }
         }
         drop(inner);
@@ -822,15 +1043,24 @@ impl Backend for FakeBackend {
             .filter(|b| b.project == project)
             .map(|b| {
                 let mut info = b.info.clone();
-                let hits: u64 = inner.sessions.values().filter_map(|s| s.hits.get(&info.id)).sum();
+                let hits: u64 = inner
+                    .sessions
+                    .values()
+                    .filter_map(|s| s.hits.get(&info.id))
+                    .sum();
                 info.hit_count = Some(hits);
                 info
             })
             .collect())
     }
 
-    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo> {
-        self.enter(format!("add_line_breakpoint {}:{}", spec.file, spec.line)).await;
+    async fn add_line_breakpoint(
+        &self,
+        project: &str,
+        spec: LineBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.enter(format!("add_line_breakpoint {}:{}", spec.file, spec.line))
+            .await;
         let rel = self.rel_of(project, &spec.file);
         let mut inner = self.lock();
         inner.next_bp += 1;
@@ -869,7 +1099,9 @@ impl Backend for FakeBackend {
             let idle: Vec<String> = inner
                 .sessions
                 .values()
-                .filter(|s| s.project == project && s.idle && !s.paused && s.info.mode == LaunchMode::Debug)
+                .filter(|s| {
+                    s.project == project && s.idle && !s.paused && s.info.mode == LaunchMode::Debug
+                })
                 .map(|s| s.info.id.clone())
                 .collect();
             for sid in idle {
@@ -898,8 +1130,13 @@ impl Backend for FakeBackend {
         Ok(info)
     }
 
-    async fn add_exception_breakpoint(&self, project: &str, spec: ExceptionBreakpointSpec) -> BackendResult<BreakpointInfo> {
-        self.enter(format!("add_exception_breakpoint {}", spec.exception)).await;
+    async fn add_exception_breakpoint(
+        &self,
+        project: &str,
+        spec: ExceptionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.enter(format!("add_exception_breakpoint {}", spec.exception))
+            .await;
         let mut inner = self.lock();
         inner.next_bp += 1;
         let id = inner.next_bp.to_string();
@@ -916,11 +1153,23 @@ impl Backend for FakeBackend {
             hit_count: Some(0),
             ..Default::default()
         };
-        inner.breakpoints.insert(id, FakeBp { project: project.into(), info: info.clone(), rel: None });
+        inner.breakpoints.insert(
+            id,
+            FakeBp {
+                project: project.into(),
+                info: info.clone(),
+                rel: None,
+            },
+        );
         Ok(info)
     }
 
-    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo> {
+    async fn update_breakpoint(
+        &self,
+        project: &str,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<BreakpointInfo> {
         self.enter(format!("update_breakpoint {id}")).await;
         let mut inner = self.lock();
         let bp = inner
@@ -962,7 +1211,12 @@ impl Backend for FakeBackend {
         }
     }
 
-    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
+    async fn control(
+        &self,
+        session_id: &str,
+        thread_id: Option<&str>,
+        op: ControlOp,
+    ) -> BackendResult<()> {
         self.enter(format!("control {session_id} {op:?}")).await;
         let _ = thread_id;
         let mut inner = self.lock();
@@ -972,7 +1226,9 @@ impl Backend for FakeBackend {
         let events = match op {
             ControlOp::Pause => {
                 if paused {
-                    return Err(BackendError::InvalidState(format!("session {session_id} is already paused")));
+                    return Err(BackendError::InvalidState(format!(
+                        "session {session_id} is already paused"
+                    )));
                 }
                 if !s.idle {
                     return Err(BackendError::InvalidState("program is starting".into()));
@@ -990,18 +1246,40 @@ impl Backend for FakeBackend {
                 }]
             }
             _ if !paused => {
-                return Err(BackendError::InvalidState(format!("session {session_id} is running")));
+                return Err(BackendError::InvalidState(format!(
+                    "session {session_id} is running"
+                )));
             }
             ControlOp::Resume => self.run(&mut inner, session_id, Target::Resume, false, false),
-            ControlOp::StepOver { ignore_breakpoints } => self.run(&mut inner, session_id, Target::Over(depth), ignore_breakpoints, false),
-            ControlOp::StepInto { .. } => self.run(&mut inner, session_id, Target::Into, false, false),
-            ControlOp::StepOut => self.run(&mut inner, session_id, Target::Out(depth), false, false),
-            ControlOp::RunTo { file, line, ignore_breakpoints } => {
+            ControlOp::StepOver { ignore_breakpoints } => self.run(
+                &mut inner,
+                session_id,
+                Target::Over(depth),
+                ignore_breakpoints,
+                false,
+            ),
+            ControlOp::StepInto { .. } => {
+                self.run(&mut inner, session_id, Target::Into, false, false)
+            }
+            ControlOp::StepOut => {
+                self.run(&mut inner, session_id, Target::Out(depth), false, false)
+            }
+            ControlOp::RunTo {
+                file,
+                line,
+                ignore_breakpoints,
+            } => {
                 let project = s.project.clone();
-                let rel = self
-                    .rel_of(&project, &file)
-                    .ok_or_else(|| BackendError::NotFound(format!("{file} is not part of the program")))?;
-                self.run(&mut inner, session_id, Target::RunTo(rel, line), ignore_breakpoints, false)
+                let rel = self.rel_of(&project, &file).ok_or_else(|| {
+                    BackendError::NotFound(format!("{file} is not part of the program"))
+                })?;
+                self.run(
+                    &mut inner,
+                    session_id,
+                    Target::RunTo(rel, line),
+                    ignore_breakpoints,
+                    false,
+                )
             }
         };
         drop(inner);
@@ -1015,17 +1293,35 @@ impl Backend for FakeBackend {
         let s = Self::session_mut(&mut inner, session_id)?;
         let state = if s.paused { "paused" } else { "running" };
         Ok(vec![
-            ThreadInfo { id: "1".into(), name: "MainThread".into(), state: state.into(), group: Some("main".into()) },
-            ThreadInfo { id: "2".into(), name: "worker".into(), state: "waiting".into(), group: Some("main".into()) },
+            ThreadInfo {
+                id: "1".into(),
+                name: "MainThread".into(),
+                state: state.into(),
+                group: Some("main".into()),
+            },
+            ThreadInfo {
+                id: "2".into(),
+                name: "worker".into(),
+                state: "waiting".into(),
+                group: Some("main".into()),
+            },
         ])
     }
 
-    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage> {
+    async fn frames(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<FramePage> {
         self.enter(format!("frames {session_id} {thread_id}")).await;
         let mut inner = self.lock();
         let s = Self::session_mut(&mut inner, session_id)?;
         if !s.paused {
-            return Err(BackendError::InvalidState(format!("session {session_id} is running")));
+            return Err(BackendError::InvalidState(format!(
+                "session {session_id} is running"
+            )));
         }
         let mut frames: Vec<FrameInfo> = match thread_id {
             "1" => self.program.states[s.pc]
@@ -1056,17 +1352,35 @@ impl Backend for FakeBackend {
             is_library: true,
         });
         let total = frames.len() as u32;
-        let page = frames.into_iter().skip(offset as usize).take(limit as usize).collect();
-        Ok(FramePage { frames: page, total: Some(total) })
+        let page = frames
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .collect();
+        Ok(FramePage {
+            frames: page,
+            total: Some(total),
+        })
     }
 
-    async fn select_frame(&self, session_id: &str, _thread_id: &str, frame: &str) -> BackendResult<()> {
-        self.enter(format!("select_frame {session_id} {frame}")).await;
+    async fn select_frame(
+        &self,
+        session_id: &str,
+        _thread_id: &str,
+        frame: &str,
+    ) -> BackendResult<()> {
+        self.enter(format!("select_frame {session_id} {frame}"))
+            .await;
         Ok(())
     }
 
-    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>> {
-        self.enter(format!("frame_variables {session_id} {frame}")).await;
+    async fn frame_variables(
+        &self,
+        session_id: &str,
+        frame: &str,
+    ) -> BackendResult<Vec<ValueNode>> {
+        self.enter(format!("frame_variables {session_id} {frame}"))
+            .await;
         let mut inner = self.lock();
         let s = Self::session_mut(&mut inner, session_id)?;
         if frame == "lib" {
@@ -1077,20 +1391,40 @@ impl Backend for FakeBackend {
             .and_then(|(p, i)| Some((p.parse::<usize>().ok()?, i.parse::<usize>().ok()?)))
             .ok_or_else(|| BackendError::NotFound(format!("frame {frame}")))?;
         if pc != s.pc || !s.paused {
-            return Err(BackendError::NotFound(format!("frame {frame} is no longer valid")));
+            return Err(BackendError::NotFound(format!(
+                "frame {frame} is no longer valid"
+            )));
         }
-        let vars = self.frame_vars(s, index).ok_or_else(|| BackendError::NotFound(format!("frame {frame}")))?;
+        let vars = self
+            .frame_vars(s, index)
+            .ok_or_else(|| BackendError::NotFound(format!("frame {frame}")))?;
         Ok(vars
             .iter()
-            .map(|(name, v, scope)| self.node(name.clone(), v, *scope, &format!("{pc}:{index}:{name}"), true))
+            .map(|(name, v, scope)| {
+                self.node(
+                    name.clone(),
+                    v,
+                    *scope,
+                    &format!("{pc}:{index}:{name}"),
+                    true,
+                )
+            })
             .collect())
     }
 
-    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage> {
+    async fn children(
+        &self,
+        session_id: &str,
+        handle: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<ChildPage> {
         self.enter(format!("children {session_id} {handle}")).await;
         let mut inner = self.lock();
         let s = Self::session_mut(&mut inner, session_id)?;
-        let body = handle.strip_prefix("c:").ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
+        let body = handle
+            .strip_prefix("c:")
+            .ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
         let value = self.resolve(s, body)?;
         let kids = value.children();
         let total = kids.len() as u64;
@@ -1100,16 +1434,34 @@ impl Backend for FakeBackend {
             .enumerate()
             .skip(offset as usize)
             .take(limit as usize)
-            .map(|(i, (name, v))| self.node(name.clone(), v, ValueScope::Local, &format!("{body}/{i}"), settable))
+            .map(|(i, (name, v))| {
+                self.node(
+                    name.clone(),
+                    v,
+                    ValueScope::Local,
+                    &format!("{body}/{i}"),
+                    settable,
+                )
+            })
             .collect();
-        Ok(ChildPage { children, total: Some(total) })
+        Ok(ChildPage {
+            children,
+            total: Some(total),
+        })
     }
 
-    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
+    async fn set_value(
+        &self,
+        session_id: &str,
+        handle: &str,
+        new_value: &str,
+    ) -> BackendResult<ValueNode> {
         self.enter(format!("set_value {session_id} {handle}")).await;
         let mut inner = self.lock();
         let s = Self::session_mut(&mut inner, session_id)?;
-        let body = handle.strip_prefix("s:").ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
+        let body = handle
+            .strip_prefix("s:")
+            .ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
         let new = parse_literal(new_value)?;
         let mut parts = body.split('/');
         let head = parts.next().unwrap_or_default();
@@ -1118,17 +1470,36 @@ impl Backend for FakeBackend {
         let (Some(pc), Some(frame), Some(var)) = (pc, frame, var) else {
             return Err(BackendError::NotFound(format!("handle {handle}")));
         };
-        let (pc, frame): (usize, usize) = (pc.parse().unwrap_or(usize::MAX), frame.parse().unwrap_or(usize::MAX));
+        let (pc, frame): (usize, usize) = (
+            pc.parse().unwrap_or(usize::MAX),
+            frame.parse().unwrap_or(usize::MAX),
+        );
         if pc != s.pc || !s.paused {
-            return Err(BackendError::NotFound(format!("value handle {handle} is no longer valid")));
+            return Err(BackendError::NotFound(format!(
+                "value handle {handle} is no longer valid"
+            )));
         }
-        let func = self.program.states[pc].frames.get(frame).map(|f| f.func.to_string()).unwrap_or_default();
-        let vars = self.frame_vars(s, frame).ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
-        let mut root = vars.iter().find(|(n, _, _)| n == var).map(|(_, v, _)| v.clone()).ok_or_else(|| BackendError::NotFound(format!("variable {var}")))?;
+        let func = self.program.states[pc]
+            .frames
+            .get(frame)
+            .map(|f| f.func.to_string())
+            .unwrap_or_default();
+        let vars = self
+            .frame_vars(s, frame)
+            .ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
+        let mut root = vars
+            .iter()
+            .find(|(n, _, _)| n == var)
+            .map(|(_, v, _)| v.clone())
+            .ok_or_else(|| BackendError::NotFound(format!("variable {var}")))?;
         let mut slot = &mut root;
         for p in parts {
-            let i: usize = p.parse().map_err(|_| BackendError::NotFound(format!("handle {handle}")))?;
-            slot = slot.child_mut(i).ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
+            let i: usize = p
+                .parse()
+                .map_err(|_| BackendError::NotFound(format!("handle {handle}")))?;
+            slot = slot
+                .child_mut(i)
+                .ok_or_else(|| BackendError::NotFound(format!("handle {handle}")))?;
         }
         *slot = new.clone();
         s.overrides.insert((func, var.to_string()), root);
@@ -1136,11 +1507,17 @@ impl Backend for FakeBackend {
     }
 
     async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
-        self.enter(format!("evaluate {session_id} {:?} {}", request.context, request.expression)).await;
+        self.enter(format!(
+            "evaluate {session_id} {:?} {}",
+            request.context, request.expression
+        ))
+        .await;
         let mut inner = self.lock();
         let s = Self::session_mut(&mut inner, session_id)?;
         if !s.paused {
-            return Err(BackendError::InvalidState(format!("session {session_id} is running")));
+            return Err(BackendError::InvalidState(format!(
+                "session {session_id} is running"
+            )));
         }
         let (pc, index) = request
             .frame
@@ -1148,22 +1525,43 @@ impl Backend for FakeBackend {
             .and_then(|(p, i)| Some((p.parse::<usize>().ok()?, i.parse::<usize>().ok()?)))
             .ok_or_else(|| BackendError::NotFound(format!("frame {}", request.frame)))?;
         if pc != s.pc {
-            return Err(BackendError::NotFound(format!("frame {} is no longer valid", request.frame)));
+            return Err(BackendError::NotFound(format!(
+                "frame {} is no longer valid",
+                request.frame
+            )));
         }
-        let func = self.program.states[pc].frames.get(index).map(|f| f.func.to_string()).unwrap_or_default();
-        let may_assign = request.allow_side_effects && matches!(request.context, EvalContext::Repl | EvalContext::CodeFragment);
+        let func = self.program.states[pc]
+            .frames
+            .get(index)
+            .map(|f| f.func.to_string())
+            .unwrap_or_default();
+        let may_assign = request.allow_side_effects
+            && matches!(
+                request.context,
+                EvalContext::Repl | EvalContext::CodeFragment
+            );
         let mut result = FValue::None;
-        for stmt in request.expression.split(['\n', ';']).map(str::trim).filter(|s| !s.is_empty()) {
+        for stmt in request
+            .expression
+            .split(['\n', ';'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let vars = self.frame_vars(s, index).unwrap_or_default();
             let assignment = stmt.split_once('=').filter(|(l, r)| {
-                !r.starts_with('=') && !l.ends_with(['!', '<', '>', '=']) && l.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
+                !r.starts_with('=')
+                    && !l.ends_with(['!', '<', '>', '='])
+                    && l.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
             });
             if let Some((name, rhs)) = assignment {
                 if !may_assign {
-                    return Err(BackendError::Failed("SyntaxError: assignment is a side effect; not allowed here".into()));
+                    return Err(BackendError::Failed(
+                        "SyntaxError: assignment is a side effect; not allowed here".into(),
+                    ));
                 }
                 let v = eval_expr(rhs, &vars).map_err(BackendError::Failed)?;
-                s.overrides.insert((func.clone(), name.trim().to_string()), v);
+                s.overrides
+                    .insert((func.clone(), name.trim().to_string()), v);
                 result = FValue::None;
             } else {
                 let stmt = stmt.strip_prefix("return ").unwrap_or(stmt);
@@ -1172,19 +1570,27 @@ impl Backend for FakeBackend {
         }
         let n = s.evals.len();
         s.evals.push(result.clone());
-        Ok(self.node(request.expression.clone(), &result, ValueScope::Local, &format!("e{n}"), false))
+        Ok(self.node(
+            request.expression.clone(),
+            &result,
+            ValueScope::Local,
+            &format!("e{n}"),
+            false,
+        ))
     }
 
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
         self.enter(format!("read_source {path}")).await;
         match self.rel_of(project, path) {
             Some(rel) => Ok(Self::text_of(rel).to_string()),
-            None => std::fs::read_to_string(path).map_err(|e| BackendError::NotFound(format!("{path}: {e}"))),
+            None => std::fs::read_to_string(path)
+                .map_err(|e| BackendError::NotFound(format!("{path}: {e}"))),
         }
     }
 
     async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool> {
-        self.enter(format!("confirm {project} {}", request.title)).await;
+        self.enter(format!("confirm {project} {}", request.title))
+            .await;
         if self.can_confirm.load(Ordering::SeqCst) {
             Ok(self.confirm_answer.load(Ordering::SeqCst))
         } else {
@@ -1202,7 +1608,12 @@ mod tests {
         let p = build_program();
         for s in &p.states {
             for f in &s.frames {
-                assert!(is_code_line(FakeBackend::text_of(f.file), f.line), "{}:{} is not code", f.file, f.line);
+                assert!(
+                    is_code_line(FakeBackend::text_of(f.file), f.line),
+                    "{}:{} is not code",
+                    f.file,
+                    f.line
+                );
             }
         }
     }
@@ -1211,7 +1622,11 @@ mod tests {
     fn evaluator() {
         let vars = vec![
             ("a".to_string(), FValue::Int(2), ValueScope::Local),
-            ("d".to_string(), FValue::Dict(vec![("k".into(), FValue::List(vec![FValue::Int(7)]))]), ValueScope::Local),
+            (
+                "d".to_string(),
+                FValue::Dict(vec![("k".into(), FValue::List(vec![FValue::Int(7)]))]),
+                ValueScope::Local,
+            ),
         ];
         assert_eq!(eval_expr("a + 3", &vars), Ok(FValue::Int(5)));
         assert_eq!(eval_expr("d['k'][0]", &vars), Ok(FValue::Int(7)));

@@ -68,7 +68,11 @@ struct Inner {
 impl History {
     /// `capacity_per_project` entries per project, `max_bytes` in total.
     pub fn new(capacity_per_project: usize, max_bytes: usize) -> Self {
-        Self { capacity: capacity_per_project.max(1), max_bytes: max_bytes.max(1), inner: Mutex::new(Inner::default()) }
+        Self {
+            capacity: capacity_per_project.max(1),
+            max_bytes: max_bytes.max(1),
+            inner: Mutex::new(Inner::default()),
+        }
     }
 
     /// Records an entry (its `id` is assigned here, and it is bounded with [`bound_entry`]) and
@@ -97,7 +101,9 @@ impl History {
                 .filter_map(|(p, q)| q.front().map(|(e, _)| (e.id, p.clone())))
                 .min_by_key(|(id, _)| *id);
             let Some((_, project)) = oldest else { break };
-            let Some(q) = inner.per_project.get_mut(&project) else { break };
+            let Some(q) = inner.per_project.get_mut(&project) else {
+                break;
+            };
             let (_, n) = q.pop_front().expect("front exists");
             if q.is_empty() {
                 inner.per_project.remove(&project);
@@ -123,7 +129,10 @@ impl History {
             .flat_map(|(_, q)| q.iter().map(|(e, _)| e))
             .filter(|e| filter.tool.as_ref().is_none_or(|t| &e.tool == t))
             .filter(|e| filter.status.as_ref().is_none_or(|s| &e.status == s))
-            .filter(|e| text.as_ref().is_none_or(|t| entry_text(e).contains(t.as_str())))
+            .filter(|e| {
+                text.as_ref()
+                    .is_none_or(|t| entry_text(e).contains(t.as_str()))
+            })
             .cloned()
             .collect();
         out.sort_by(|a, b| b.id.cmp(&a.id));
@@ -154,7 +163,17 @@ impl History {
 
     pub fn export_csv(&self, filter: &HistoryFilter) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
-        let _ = w.write_record(["id", "time_ms", "project", "tool", "status", "duration_ms", "params", "result", "error"]);
+        let _ = w.write_record([
+            "id",
+            "time_ms",
+            "project",
+            "tool",
+            "status",
+            "duration_ms",
+            "params",
+            "result",
+            "error",
+        ]);
         for e in self.entries(filter) {
             let _ = w.write_record([
                 e.id.to_string(),
@@ -200,7 +219,9 @@ fn cut_strings(v: &mut Value, depth: usize) {
     match v {
         Value::String(s) => cut(s, MAX_STRING_CHARS),
         // Deeper than any tool's parameters or result: not worth keeping.
-        Value::Array(_) | Value::Object(_) if depth > 16 => *v = Value::String("…[nested too deep]".into()),
+        Value::Array(_) | Value::Object(_) if depth > 16 => {
+            *v = Value::String("…[nested too deep]".into())
+        }
         Value::Array(a) => a.iter_mut().for_each(|x| cut_strings(x, depth + 1)),
         Value::Object(m) => {
             // Keys are client-chosen too (unknown parameters are refused, but still recorded).
@@ -235,7 +256,11 @@ fn cut(s: &mut String, max: usize) {
 /// What an entry costs in memory, roughly: its JSON size plus the fixed part.
 fn entry_bytes(e: &HistoryEntry) -> usize {
     let json = |v: &Value| serde_json::to_string(v).map(|s| s.len()).unwrap_or(0);
-    128 + e.project.len() + e.tool.len() + json(&e.params) + e.result.as_ref().map(json).unwrap_or(0) + e.error.as_ref().map(String::len).unwrap_or(0)
+    128 + e.project.len()
+        + e.tool.len()
+        + json(&e.params)
+        + e.result.as_ref().map(json).unwrap_or(0)
+        + e.error.as_ref().map(String::len).unwrap_or(0)
 }
 
 fn entry_text(e: &HistoryEntry) -> String {
@@ -277,11 +302,23 @@ mod tests {
         h.record(entry("/a", "step_over", "ok"));
         h.record(entry("/a", "pause", "error"));
         h.record(entry("/b", "resume", "ok"));
-        let a = h.entries(&HistoryFilter { project: Some("/a".into()), ..Default::default() });
-        assert_eq!(a.iter().map(|e| e.tool.as_str()).collect::<Vec<_>>(), ["pause", "step_over"]);
-        let errors = h.entries(&HistoryFilter { status: Some("error".into()), ..Default::default() });
+        let a = h.entries(&HistoryFilter {
+            project: Some("/a".into()),
+            ..Default::default()
+        });
+        assert_eq!(
+            a.iter().map(|e| e.tool.as_str()).collect::<Vec<_>>(),
+            ["pause", "step_over"]
+        );
+        let errors = h.entries(&HistoryFilter {
+            status: Some("error".into()),
+            ..Default::default()
+        });
         assert_eq!(errors.len(), 1);
-        let text = h.entries(&HistoryFilter { text: Some("S9 NOT".into()), ..Default::default() });
+        let text = h.entries(&HistoryFilter {
+            text: Some("S9 NOT".into()),
+            ..Default::default()
+        });
         assert_eq!(text[0].tool, "pause");
         h.clear(Some("/a"));
         assert_eq!(h.entries(&HistoryFilter::default()).len(), 1);
@@ -305,7 +342,11 @@ mod tests {
         assert!(!all.is_empty() && all.len() < 150, "{} entries", all.len());
         let newest = &all[0];
         let fp = newest.params["file_path"].as_str().unwrap();
-        assert!(fp.len() < 1024 && fp.ends_with(&format!("…[{} chars]", 3 << 20)), "{}", &fp[fp.len() - 40..]);
+        assert!(
+            fp.len() < 1024 && fp.ends_with(&format!("…[{} chars]", 3 << 20)),
+            "{}",
+            &fp[fp.len() - 40..]
+        );
         assert!(newest.error.as_ref().unwrap().len() < 4096);
         assert!(newest.project.len() < 1024);
         assert_eq!(newest.params["line"], 3);
@@ -313,8 +354,15 @@ mod tests {
         let mut e = entry("/a", "evaluate_expression", "ok");
         e.params = json!({"expressions": vec!["y".repeat(500); 100]});
         h.record(e);
-        let e = &h.entries(&HistoryFilter { project: Some("/a".into()), ..Default::default() })[0];
-        assert!(e.params["bytes"].as_u64().unwrap() > 8 * 1024, "{}", e.params);
+        let e = &h.entries(&HistoryFilter {
+            project: Some("/a".into()),
+            ..Default::default()
+        })[0];
+        assert!(
+            e.params["bytes"].as_u64().unwrap() > 8 * 1024,
+            "{}",
+            e.params
+        );
         h.clear(None);
         assert_eq!(h.bytes(), 0);
     }
@@ -326,7 +374,8 @@ mod tests {
         let csv = h.export_csv(&HistoryFilter::default());
         assert!(csv.starts_with("id,time_ms,project,tool,status"));
         assert!(csv.contains("\"{\"\"line\"\":3}\""), "{csv}");
-        let back: Vec<HistoryEntry> = serde_json::from_str(&h.export_json(&HistoryFilter::default())).unwrap();
+        let back: Vec<HistoryEntry> =
+            serde_json::from_str(&h.export_json(&HistoryFilter::default())).unwrap();
         assert_eq!(back[0].tool, "set_breakpoint");
     }
 }

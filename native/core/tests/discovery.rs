@@ -29,7 +29,11 @@ fn publish_list_withdraw_and_stale_cleanup() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(published.path()).unwrap().permissions().mode() & 0o777;
+        let mode = std::fs::metadata(published.path())
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
         assert_eq!(mode, 0o600, "the record holds the token: owner only");
     }
     let mut moved = me.clone();
@@ -38,7 +42,9 @@ fn publish_list_withdraw_and_stale_cleanup() {
     assert_eq!(discovery::list()[0].roots.len(), 2);
 
     // A process that has exited left its record behind (killed without cleanup).
-    let mut child = std::process::Command::new(if cfg!(windows) { "cmd" } else { "true" }).spawn().unwrap();
+    let mut child = std::process::Command::new(if cfg!(windows) { "cmd" } else { "true" })
+        .spawn()
+        .unwrap();
     let dead = child.id();
     child.wait().unwrap();
     let stale = dir.join(format!("{dead}.json"));
@@ -46,16 +52,29 @@ fn publish_list_withdraw_and_stale_cleanup() {
     std::fs::write(dir.join("garbage.json"), b"{not json").unwrap();
     #[cfg(unix)]
     {
-        assert_eq!(discovery::list(), vec![moved.clone()], "the dead process's record is skipped");
+        assert_eq!(
+            discovery::list(),
+            vec![moved.clone()],
+            "the dead process's record is skipped"
+        );
         assert!(!stale.exists(), "and deleted");
     }
-    assert!(dir.join("garbage.json").exists(), "unreadable files are skipped, not deleted");
+    assert!(
+        dir.join("garbage.json").exists(),
+        "unreadable files are skipped, not deleted"
+    );
 
     let path = published.path().to_owned();
     drop(published);
     assert!(!path.exists(), "the record goes when the server stops");
     assert!(discovery::list().is_empty());
-    assert_eq!(me.best_root_for(std::path::Path::new("/work/app/src/main.rs")), Some(std::path::Path::new("/work/app")));
-    assert_eq!(me.best_root_for(std::path::Path::new("/work/application")), None);
+    assert_eq!(
+        me.best_root_for(std::path::Path::new("/work/app/src/main.rs")),
+        Some(std::path::Path::new("/work/app"))
+    );
+    assert_eq!(
+        me.best_root_for(std::path::Path::new("/work/application")),
+        None
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -32,35 +32,80 @@ async fn tools_call_with_non_object_arguments_is_invalid_params_naming_arguments
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let e = &r.message()["error"];
         assert_eq!(e["code"], -32602, "{}", r.body);
-        assert!(e["message"].as_str().unwrap().contains("params.arguments: expected an object"), "{}", r.body);
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains("params.arguments: expected an object"),
+            "{}",
+            r.body
+        );
         // Initialize era.
         let session = open_session(&app, "2025-06-18").await;
         let msg = json!({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"list_breakpoints","arguments":args}});
         let r = session_call(&app, &session, "2025-06-18", msg).await;
         let e = &r.message()["error"];
         assert_eq!(e["code"], -32602, "{}", r.body);
-        assert!(e["message"].as_str().unwrap().contains("params.arguments"), "{}", r.body);
+        assert!(
+            e["message"].as_str().unwrap().contains("params.arguments"),
+            "{}",
+            r.body
+        );
     }
     // A missing name names `params.name`.
     let msg = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{},"_meta":meta()}});
-    let r = send(&app, post().header("mcp-protocol-version", STATELESS).header("mcp-method", "tools/call").body(json_body(&msg)).unwrap()).await;
-    assert!(r.message()["error"]["message"].as_str().unwrap().contains("params.name: required"), "{}", r.body);
+    let r = send(
+        &app,
+        post()
+            .header("mcp-protocol-version", STATELESS)
+            .header("mcp-method", "tools/call")
+            .body(json_body(&msg))
+            .unwrap(),
+    )
+    .await;
+    assert!(
+        r.message()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("params.name: required"),
+        "{}",
+        r.body
+    );
     // An unknown method says which methods exist.
     let session = open_session(&app, "2025-06-18").await;
-    let r = session_call(&app, &session, "2025-06-18", json!({"jsonrpc":"2.0","id":9,"method":"tools/run","params":{}})).await;
+    let r = session_call(
+        &app,
+        &session,
+        "2025-06-18",
+        json!({"jsonrpc":"2.0","id":9,"method":"tools/run","params":{}}),
+    )
+    .await;
     let e = &r.message()["error"];
     assert_eq!(e["code"], -32601, "{}", r.body);
     let m = e["message"].as_str().unwrap();
-    assert!(m.contains("'tools/run'") && m.contains("tools/call") && m.contains("resources/read"), "{m}");
+    assert!(
+        m.contains("'tools/run'") && m.contains("tools/call") && m.contains("resources/read"),
+        "{m}"
+    );
 }
 
 fn capped(max: usize) -> axum::Router {
-    let config = HttpConfig { max_sessions: max, ..Default::default() };
+    let config = HttpConfig {
+        max_sessions: max,
+        ..Default::default()
+    };
     debugger_mcp_core::http::router(TestHandler, &config)
 }
 
 async fn session_ping(app: &axum::Router, session: &str) -> StatusCode {
-    session_call(app, session, "2025-06-18", json!({"jsonrpc":"2.0","id":2,"method":"ping"})).await.status
+    session_call(
+        app,
+        session,
+        "2025-06-18",
+        json!({"jsonrpc":"2.0","id":2,"method":"ping"}),
+    )
+    .await
+    .status
 }
 
 /// Item 2: at the cap a new session evicts the one idle longest.
@@ -73,7 +118,11 @@ async fn sessions_are_capped_evicting_the_idle_longest() {
     // a is used again: b is now the one idle longest.
     assert_eq!(session_ping(&app, &a).await, StatusCode::OK);
     let d = open_session(&app, "2025-06-18").await;
-    assert_eq!(session_ping(&app, &b).await, StatusCode::NOT_FOUND, "b was evicted");
+    assert_eq!(
+        session_ping(&app, &b).await,
+        StatusCode::NOT_FOUND,
+        "b was evicted"
+    );
     for s in [&a, &c, &d] {
         assert_eq!(session_ping(&app, s).await, StatusCode::OK);
     }
@@ -82,7 +131,10 @@ async fn sessions_are_capped_evicting_the_idle_longest() {
         open_session(&app, "2025-06-18").await;
     }
     let alive = futures::future::join_all([&a, &c, &d].map(|s| session_ping(&app, s))).await;
-    assert!(alive.iter().all(|s| *s == StatusCode::NOT_FOUND), "{alive:?}");
+    assert!(
+        alive.iter().all(|s| *s == StatusCode::NOT_FOUND),
+        "{alive:?}"
+    );
 }
 
 /// Item 2: when every session is busy (an open GET stream), a new one is refused, saying why.
@@ -104,14 +156,28 @@ async fn a_new_session_is_refused_when_every_session_is_busy() {
         assert_eq!(r.status(), StatusCode::OK);
         streams.push(r.into_body());
     }
-    let r = send(&app, post().body(json_body(&initialize("2025-06-18"))).unwrap()).await;
+    let r = send(
+        &app,
+        post().body(json_body(&initialize("2025-06-18"))).unwrap(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.body);
-    let m = r.message()["error"]["message"].as_str().unwrap().to_string();
-    assert!(m.contains("http.max_sessions = 2") && m.contains("none is idle"), "{m}");
+    let m = r.message()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        m.contains("http.max_sessions = 2") && m.contains("none is idle"),
+        "{m}"
+    );
     // A stream closing frees its session for eviction.
     let body = streams.pop().unwrap();
     drop(body.into_data_stream());
-    let r = send(&app, post().body(json_body(&initialize("2025-06-18"))).unwrap()).await;
+    let r = send(
+        &app,
+        post().body(json_body(&initialize("2025-06-18"))).unwrap(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
 }
 
@@ -120,14 +186,27 @@ async fn a_new_session_is_refused_when_every_session_is_busy() {
 async fn duplicate_host_or_origin_is_a_bad_request() {
     let app = app();
     let d = discover();
-    let base = || post().header("mcp-protocol-version", STATELESS).header("mcp-method", "server/discover");
+    let base = || {
+        post()
+            .header("mcp-protocol-version", STATELESS)
+            .header("mcp-method", "server/discover")
+    };
     let mut req = base().body(json_body(&d)).unwrap();
-    req.headers_mut().append("host", "evil.example".parse().unwrap());
+    req.headers_mut()
+        .append("host", "evil.example".parse().unwrap());
     let r = send(&app, req).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
     assert!(r.body.contains("more than one Host"), "{}", r.body);
     assert_eq!(r.headers["connection"], "close");
-    let r = send(&app, base().header("origin", "http://localhost:1").header("origin", "http://evil.example").body(json_body(&d)).unwrap()).await;
+    let r = send(
+        &app,
+        base()
+            .header("origin", "http://localhost:1")
+            .header("origin", "http://evil.example")
+            .body(json_body(&d))
+            .unwrap(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
     assert!(r.body.contains("more than one Origin"), "{}", r.body);
     assert_still_serving(&app).await;
@@ -174,13 +253,16 @@ async fn early_refusals_say_connection_close() {
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     assert_eq!(r.headers["connection"], "close");
     let mut req = stateless_post(&call);
-    req.headers_mut().insert("origin", "http://evil.example".parse().unwrap());
+    req.headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
     let r = send(&app, req).await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     assert_eq!(r.headers["connection"], "close");
     let mut req = stateless_post(&call);
-    req.headers_mut().insert("authorization", "Bearer t0ken".parse().unwrap());
-    req.headers_mut().insert("content-length", "999999".parse().unwrap());
+    req.headers_mut()
+        .insert("authorization", "Bearer t0ken".parse().unwrap());
+    req.headers_mut()
+        .insert("content-length", "999999".parse().unwrap());
     let r = send(&app, req).await;
     assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(r.headers["connection"], "close");
@@ -190,11 +272,16 @@ async fn early_refusals_say_connection_close() {
 /// endpoint and the legacy message endpoint.
 #[tokio::test]
 async fn a_body_that_never_arrives_times_out() {
-    let config = HttpConfig { read_timeout_ms: 300, ..Default::default() };
+    let config = HttpConfig {
+        read_timeout_ms: 300,
+        ..Default::default()
+    };
     let app = debugger_mcp_core::http::router(TestHandler, &config);
     for path in [MCP, "/debugger-mcp/message?sessionId=x"] {
-        let stalled = futures::stream::once(async { Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"{\"jsonrpc\"")) })
-            .chain(futures::stream::pending());
+        let stalled = futures::stream::once(async {
+            Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"{\"jsonrpc\""))
+        })
+        .chain(futures::stream::pending());
         let req = Request::post(path)
             .header("host", "localhost")
             .header("content-type", "application/json")

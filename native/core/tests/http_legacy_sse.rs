@@ -56,22 +56,43 @@ impl Events {
 async fn open(app: &axum::Router) -> (Events, String) {
     let response = app
         .clone()
-        .oneshot(Request::get("/debugger-mcp/sse").header("host", "127.0.0.1:9").header("accept", "text/event-stream").body(Body::empty()).unwrap())
+        .oneshot(
+            Request::get("/debugger-mcp/sse")
+                .header("host", "127.0.0.1:9")
+                .header("accept", "text/event-stream")
+                .body(Body::empty())
+                .unwrap(),
+        )
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
-    let mut events = Events { body: response.into_body(), buffer: String::new() };
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let mut events = Events {
+        body: response.into_body(),
+        buffer: String::new(),
+    };
     let (event, endpoint) = events.next().await;
     assert_eq!(event, "endpoint");
-    assert!(endpoint.starts_with("/debugger-mcp/message?sessionId="), "{endpoint}");
+    assert!(
+        endpoint.starts_with("/debugger-mcp/message?sessionId="),
+        "{endpoint}"
+    );
     (events, endpoint)
 }
 
 async fn post_to(app: &axum::Router, endpoint: &str, msg: &Value) -> Reply {
     send(
         app,
-        Request::post(endpoint).header("host", "localhost").header("content-type", "application/json").body(json_body(msg)).unwrap(),
+        Request::post(endpoint)
+            .header("host", "localhost")
+            .header("content-type", "application/json")
+            .body(json_body(msg))
+            .unwrap(),
     )
     .await
 }
@@ -88,10 +109,20 @@ async fn round_trip_over_the_stream() {
     assert_eq!(init["result"]["protocolVersion"], "2024-11-05");
     assert_eq!(init["result"]["serverInfo"]["name"], "transport-test");
 
-    let r = post_to(&app, &endpoint, &json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
+    let r = post_to(
+        &app,
+        &endpoint,
+        &json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::ACCEPTED);
 
-    let r = post_to(&app, &endpoint, &json!({"jsonrpc":"2.0","id":2,"method":"tools/list"})).await;
+    let r = post_to(
+        &app,
+        &endpoint,
+        &json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::ACCEPTED);
     let list = events.message().await;
     assert_eq!(list["id"], 2);
@@ -100,7 +131,10 @@ async fn round_trip_over_the_stream() {
     // Several requests in flight: every response arrives, matched by id.
     for id in 10..15 {
         let call = json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"add","arguments":{"a":id,"b":1}}});
-        assert_eq!(post_to(&app, &endpoint, &call).await.status, StatusCode::ACCEPTED);
+        assert_eq!(
+            post_to(&app, &endpoint, &call).await.status,
+            StatusCode::ACCEPTED
+        );
     }
     let mut seen = std::collections::BTreeMap::new();
     for _ in 10..15 {
@@ -112,29 +146,62 @@ async fn round_trip_over_the_stream() {
     }
 
     // Unknown method: a JSON-RPC error on the stream, the session lives on.
-    post_to(&app, &endpoint, &json!({"jsonrpc":"2.0","id":20,"method":"nope/nope"})).await;
+    post_to(
+        &app,
+        &endpoint,
+        &json!({"jsonrpc":"2.0","id":20,"method":"nope/nope"}),
+    )
+    .await;
     assert_eq!(events.message().await["error"]["code"], -32601);
 
     // Malformed bodies: 400 on the POST, nothing on the stream, session still works.
-    let r = send(&app, Request::post(&endpoint).header("host", "localhost").body(Body::from("{oops")).unwrap()).await;
+    let r = send(
+        &app,
+        Request::post(&endpoint)
+            .header("host", "localhost")
+            .body(Body::from("{oops"))
+            .unwrap(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
-    assert_eq!(serde_json::from_str::<Value>(&r.body).unwrap()["error"]["code"], -32700);
-    post_to(&app, &endpoint, &json!({"jsonrpc":"2.0","id":21,"method":"ping"})).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&r.body).unwrap()["error"]["code"],
+        -32700
+    );
+    post_to(
+        &app,
+        &endpoint,
+        &json!({"jsonrpc":"2.0","id":21,"method":"ping"}),
+    )
+    .await;
     assert_eq!(events.message().await["id"], 21);
 }
 
 #[tokio::test]
 async fn unknown_or_missing_session_ids() {
     let app = app();
-    let r = post_to(&app, "/debugger-mcp/message?sessionId=does-not-exist", &json!({"jsonrpc":"2.0","id":1,"method":"ping"})).await;
+    let r = post_to(
+        &app,
+        "/debugger-mcp/message?sessionId=does-not-exist",
+        &json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let v: Value = serde_json::from_str(&r.body).unwrap();
     assert_eq!(v["error"], "unknown_session");
     assert!(v["message"].as_str().unwrap().contains("does-not-exist"));
 
-    let r = post_to(&app, "/debugger-mcp/message", &json!({"jsonrpc":"2.0","id":1,"method":"ping"})).await;
+    let r = post_to(
+        &app,
+        "/debugger-mcp/message",
+        &json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
-    assert_eq!(serde_json::from_str::<Value>(&r.body).unwrap()["error"], "missing_session_id");
+    assert_eq!(
+        serde_json::from_str::<Value>(&r.body).unwrap()["error"],
+        "missing_session_id"
+    );
     assert_still_serving(&app).await;
 }
 
@@ -146,7 +213,12 @@ async fn closing_the_stream_ends_the_session() {
     events.message().await;
     drop(events); // the client goes away
     // The session is removed synchronously when the body is dropped.
-    let r = post_to(&app, &endpoint, &json!({"jsonrpc":"2.0","id":2,"method":"ping"})).await;
+    let r = post_to(
+        &app,
+        &endpoint,
+        &json!({"jsonrpc":"2.0","id":2,"method":"ping"}),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
     assert_still_serving(&app).await;
 }

@@ -19,7 +19,12 @@ async fn malformed_json_is_a_parse_error() {
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body:?}: {}", r.body);
         let v: Value = serde_json::from_str(&r.body).unwrap();
         assert_eq!(v["error"]["code"], -32700, "{body:?}: {}", r.body);
-        assert!(v["error"]["message"].as_str().unwrap().contains("not valid JSON"));
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("not valid JSON")
+        );
         assert_still_serving(&app).await;
     }
 }
@@ -32,8 +37,14 @@ async fn wrong_json_rpc_shapes_are_invalid_requests_naming_the_problem() {
         (r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, "batches"),
         ("42", "got a number"),
         (r#""tools/list""#, "got a string"),
-        (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, "\"jsonrpc\" must be \"2.0\""),
-        (r#"{"jsonrpc":"2.0","id":1,"method":7}"#, "\"method\" must be a string"),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            "\"jsonrpc\" must be \"2.0\"",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+            "\"method\" must be a string",
+        ),
         (r#"{"jsonrpc":"2.0","id":1}"#, "neither a request"),
     ];
     for (body, expected) in cases {
@@ -49,7 +60,15 @@ async fn wrong_json_rpc_shapes_are_invalid_requests_naming_the_problem() {
     // treats the unparseable request as an unknown custom method (-32601 → HTTP 404), which is
     // still a clear JSON-RPC error naming the method.
     let bad = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{},"_meta":meta()}});
-    let r = send(&app, post().header("mcp-protocol-version", STATELESS).header("mcp-method", "tools/call").body(json_body(&bad)).unwrap()).await;
+    let r = send(
+        &app,
+        post()
+            .header("mcp-protocol-version", STATELESS)
+            .header("mcp-method", "tools/call")
+            .body(json_body(&bad))
+            .unwrap(),
+    )
+    .await;
     assert!(r.status.is_client_error(), "{}", r.body);
     assert_eq!(r.message()["id"], 3, "{}", r.body);
     assert!(r.message()["error"]["code"].is_i64(), "{}", r.body);
@@ -98,11 +117,19 @@ async fn oversized_bodies_get_413_with_or_without_content_length() {
     assert!(r.body.contains("1024"), "names the limit: {}", r.body);
     // Chunked (no Content-Length): the limit applies while reading.
     let bytes = serde_json::to_vec(&big).unwrap();
-    let chunks: Vec<Result<bytes::Bytes, std::io::Error>> = bytes.chunks(100).map(|c| Ok(bytes::Bytes::copy_from_slice(c))).collect();
+    let chunks: Vec<Result<bytes::Bytes, std::io::Error>> = bytes
+        .chunks(100)
+        .map(|c| Ok(bytes::Bytes::copy_from_slice(c)))
+        .collect();
     let streamed = Body::from_stream(futures::stream::iter(chunks));
     let r = send(
         &app,
-        post().header("mcp-protocol-version", STATELESS).header("mcp-method", "tools/call").header("mcp-name", "echo").body(streamed).unwrap(),
+        post()
+            .header("mcp-protocol-version", STATELESS)
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "echo")
+            .body(streamed)
+            .unwrap(),
     )
     .await;
     assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", r.body);
@@ -121,19 +148,39 @@ async fn oversized_bodies_get_413_with_or_without_content_length() {
     assert_still_serving(&app).await;
 }
 
-const PATHS: [(&str, &str); 3] = [("POST", "/debugger-mcp"), ("GET", "/debugger-mcp/sse"), ("POST", "/debugger-mcp/message?sessionId=x")];
+const PATHS: [(&str, &str); 3] = [
+    ("POST", "/debugger-mcp"),
+    ("GET", "/debugger-mcp/sse"),
+    ("POST", "/debugger-mcp/message?sessionId=x"),
+];
 
 #[tokio::test]
 async fn foreign_origins_get_403_on_every_path() {
     let app = app();
-    for origin in ["http://evil.example", "https://localhost.evil.example", "null", "http://127.0.0.1.nip.io:80"] {
+    for origin in [
+        "http://evil.example",
+        "https://localhost.evil.example",
+        "null",
+        "http://127.0.0.1.nip.io:80",
+    ] {
         for (method, path) in PATHS {
             let r = send(
                 &app,
-                Request::builder().method(method).uri(path).header("host", "localhost:3000").header("origin", origin).body(Body::empty()).unwrap(),
+                Request::builder()
+                    .method(method)
+                    .uri(path)
+                    .header("host", "localhost:3000")
+                    .header("origin", origin)
+                    .body(Body::empty())
+                    .unwrap(),
             )
             .await;
-            assert_eq!(r.status, StatusCode::FORBIDDEN, "{origin} {method} {path}: {}", r.body);
+            assert_eq!(
+                r.status,
+                StatusCode::FORBIDDEN,
+                "{origin} {method} {path}: {}",
+                r.body
+            );
             let v: Value = serde_json::from_str(&r.body).unwrap();
             assert_eq!(v["error"], "forbidden_origin");
         }
@@ -157,10 +204,30 @@ async fn foreign_origins_get_403_on_every_path() {
 #[tokio::test]
 async fn foreign_hosts_get_403_on_every_path() {
     let app = app();
-    for host in ["evil.example", "evil.example:80", "127.0.0.1.nip.io", "192.168.1.10:8080", "0.0.0.0"] {
+    for host in [
+        "evil.example",
+        "evil.example:80",
+        "127.0.0.1.nip.io",
+        "192.168.1.10:8080",
+        "0.0.0.0",
+    ] {
         for (method, path) in PATHS {
-            let r = send(&app, Request::builder().method(method).uri(path).header("host", host).body(Body::empty()).unwrap()).await;
-            assert_eq!(r.status, StatusCode::FORBIDDEN, "{host} {method} {path}: {}", r.body);
+            let r = send(
+                &app,
+                Request::builder()
+                    .method(method)
+                    .uri(path)
+                    .header("host", host)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+            assert_eq!(
+                r.status,
+                StatusCode::FORBIDDEN,
+                "{host} {method} {path}: {}",
+                r.body
+            );
             let v: Value = serde_json::from_str(&r.body).unwrap();
             assert_eq!(v["error"], "forbidden_host");
         }
@@ -170,7 +237,13 @@ async fn foreign_hosts_get_403_on_every_path() {
     let r = send(&app, Request::post(MCP).body(Body::empty()).unwrap()).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
     // Every loopback spelling, any port.
-    for host in ["localhost", "LOCALHOST:1", "127.0.0.1:63342", "[::1]:8080", "[::1]"] {
+    for host in [
+        "localhost",
+        "LOCALHOST:1",
+        "127.0.0.1:63342",
+        "[::1]:8080",
+        "[::1]",
+    ] {
         let d = discover();
         let r = send(
             &app,
@@ -192,15 +265,34 @@ async fn foreign_hosts_get_403_on_every_path() {
 async fn bearer_token_is_required_when_configured() {
     let app = app_with(Some("s3cret-token"), 4 << 20);
     let call = stateless_tool_call(1, "add", json!({"a":1,"b":2}));
-    for (authorization, code) in [(None, "missing_token"), (Some("Bearer wrong"), "invalid_token"), (Some("Basic czNjcmV0LXRva2Vu"), "missing_token"), (Some("Bearer s3cret-toke"), "invalid_token")] {
+    for (authorization, code) in [
+        (None, "missing_token"),
+        (Some("Bearer wrong"), "invalid_token"),
+        (Some("Basic czNjcmV0LXRva2Vu"), "missing_token"),
+        (Some("Bearer s3cret-toke"), "invalid_token"),
+    ] {
         for (method, path) in PATHS {
-            let mut b = Request::builder().method(method).uri(path).header("host", "localhost");
+            let mut b = Request::builder()
+                .method(method)
+                .uri(path)
+                .header("host", "localhost");
             if let Some(a) = authorization {
                 b = b.header("authorization", a);
             }
             let r = send(&app, b.body(Body::empty()).unwrap()).await;
-            assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{authorization:?} {path}: {}", r.body);
-            assert!(r.headers["www-authenticate"].to_str().unwrap().starts_with("Bearer"), "challenge header");
+            assert_eq!(
+                r.status,
+                StatusCode::UNAUTHORIZED,
+                "{authorization:?} {path}: {}",
+                r.body
+            );
+            assert!(
+                r.headers["www-authenticate"]
+                    .to_str()
+                    .unwrap()
+                    .starts_with("Bearer"),
+                "challenge header"
+            );
             let v: Value = serde_json::from_str(&r.body).unwrap();
             assert_eq!(v["error"], code, "{authorization:?}");
         }
@@ -208,7 +300,8 @@ async fn bearer_token_is_required_when_configured() {
     // The right token (scheme is case-insensitive) is served.
     for auth in ["Bearer s3cret-token", "bearer s3cret-token"] {
         let mut req = stateless_post(&call);
-        req.headers_mut().insert("authorization", auth.parse().unwrap());
+        req.headers_mut()
+            .insert("authorization", auth.parse().unwrap());
         let r = send(&app, req).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         assert_eq!(text_of(&r.message()), "3");
@@ -218,10 +311,24 @@ async fn bearer_token_is_required_when_configured() {
 #[tokio::test]
 async fn unknown_paths_and_methods_are_clear_errors() {
     let app = app();
-    let r = send(&app, Request::get("/nope").header("host", "localhost").body(Body::empty()).unwrap()).await;
+    let r = send(
+        &app,
+        Request::get("/nope")
+            .header("host", "localhost")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert!(r.body.contains("/debugger-mcp"), "{}", r.body);
-    let r = send(&app, Request::put(MCP).header("host", "localhost").body(Body::empty()).unwrap()).await;
+    let r = send(
+        &app,
+        Request::put(MCP)
+            .header("host", "localhost")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED, "{}", r.body);
     assert_still_serving(&app).await;
 }

@@ -18,14 +18,20 @@ async fn serve() -> std::net::SocketAddr {
 /// One request on its own connection (`Connection: close`), returns (status, head, body).
 async fn raw(addr: std::net::SocketAddr, head: &str, body: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!("{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    let req = format!(
+        "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
     s.write_all(req.as_bytes()).await.unwrap();
     // The server may answer (413) and close before an oversized body is fully written.
     let _ = s.write_all(body.as_bytes()).await;
     let mut out = Vec::new();
     let mut buf = [0u8; 8192];
     loop {
-        match tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf)).await.expect("response within 10 s") {
+        match tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf))
+            .await
+            .expect("response within 10 s")
+        {
             Ok(0) | Err(_) => break, // EOF, or a reset after the server refused the body
             Ok(n) => out.extend_from_slice(&buf[..n]),
         }
@@ -49,10 +55,23 @@ async fn stateless_call_and_security_over_tcp() {
     assert!(body.contains(r#""text":"42""#), "{body}");
 
     // DNS rebinding: the attacker's name arrives as Host.
-    let (status, _, body) = raw(addr, &head.replace(&format!("Host: 127.0.0.1:{}", addr.port()), "Host: attacker.example"), &call).await;
+    let (status, _, body) = raw(
+        addr,
+        &head.replace(
+            &format!("Host: 127.0.0.1:{}", addr.port()),
+            "Host: attacker.example",
+        ),
+        &call,
+    )
+    .await;
     assert_eq!(status, 403, "{body}");
     // Cross-site POST from a browser page.
-    let (status, _, _) = raw(addr, &format!("{head}\r\nOrigin: https://attacker.example"), &call).await;
+    let (status, _, _) = raw(
+        addr,
+        &format!("{head}\r\nOrigin: https://attacker.example"),
+        &call,
+    )
+    .await;
     assert_eq!(status, 403);
     // Declared oversize body is refused from its Content-Length (4 MiB default).
     let big = "x".repeat(4 * 1024 * 1024 + 1);
@@ -67,25 +86,39 @@ async fn stateless_call_and_security_over_tcp() {
 async fn legacy_sse_disconnect_over_tcp_ends_the_session() {
     let addr = serve().await;
     let mut sse = TcpStream::connect(addr).await.unwrap();
-    sse.write_all(b"GET /debugger-mcp/sse HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n").await.unwrap();
+    sse.write_all(
+        b"GET /debugger-mcp/sse HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n",
+    )
+    .await
+    .unwrap();
     let mut buf = vec![0u8; 4096];
     let mut got = String::new();
     while !got.contains("sessionId=") || !got[got.find("sessionId=").unwrap()..].contains('\n') {
-        let n = tokio::time::timeout(Duration::from_secs(10), sse.read(&mut buf)).await.unwrap().unwrap();
+        let n = tokio::time::timeout(Duration::from_secs(10), sse.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
         assert!(n > 0, "stream closed early: {got}");
         got.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
     let start = got.find("/debugger-mcp/message?sessionId=").unwrap();
-    let endpoint: String = got[start..].chars().take_while(|c| !c.is_whitespace()).collect();
+    let endpoint: String = got[start..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
 
     let init = initialize("2024-11-05").to_string();
-    let post_head = format!("POST {endpoint} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json");
+    let post_head =
+        format!("POST {endpoint} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json");
     let (status, _, _) = raw(addr, &post_head, &init).await;
     assert_eq!(status, 202);
     // The initialize result arrives on the stream.
     let mut stream_text = String::new();
     while !stream_text.contains("\"protocolVersion\"") {
-        let n = tokio::time::timeout(Duration::from_secs(10), sse.read(&mut buf)).await.unwrap().unwrap();
+        let n = tokio::time::timeout(Duration::from_secs(10), sse.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
         assert!(n > 0);
         stream_text.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
@@ -105,5 +138,8 @@ async fn legacy_sse_disconnect_over_tcp_ends_the_session() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(last, 404, "session ended after the client closed the stream");
+    assert_eq!(
+        last, 404,
+        "session ended after the client closed the stream"
+    );
 }

@@ -12,7 +12,13 @@ async fn every_initialize_era_revision_gets_a_session_and_tools() {
     let app = app();
     for version in INIT_VERSIONS {
         let session = open_session(&app, version).await;
-        let list = session_call(&app, &session, version, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"})).await;
+        let list = session_call(
+            &app,
+            &session,
+            version,
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+        )
+        .await;
         assert_eq!(list.status, StatusCode::OK, "{version}: {}", list.body);
         let names: Vec<_> = list.message()["result"]["tools"]
             .as_array()
@@ -40,7 +46,10 @@ async fn initialize_with_an_unknown_version_negotiates_a_supported_one() {
     let init = initialize("2099-01-01");
     let r = send(&app, post().body(json_body(&init)).unwrap()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
-    let v = r.message()["result"]["protocolVersion"].as_str().unwrap().to_string();
+    let v = r.message()["result"]["protocolVersion"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(INIT_VERSIONS.contains(&v.as_str()), "negotiated {v}");
 }
 
@@ -54,8 +63,18 @@ async fn stateless_2026_discover_and_tool_call_on_the_same_endpoint() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.session().is_none(), "2026-07-28 is sessionless");
     let versions = r.message()["result"]["supportedVersions"].clone();
-    assert!(versions.as_array().unwrap().iter().any(|v| v == STATELESS), "{versions}");
-    assert!(versions.as_array().unwrap().iter().any(|v| v == "2024-11-05"), "{versions}");
+    assert!(
+        versions.as_array().unwrap().iter().any(|v| v == STATELESS),
+        "{versions}"
+    );
+    assert!(
+        versions
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v == "2024-11-05"),
+        "{versions}"
+    );
 
     let call = stateless_tool_call(5, "echo", json!({"text": "héllo"}));
     let r = send(&app, stateless_post(&call)).await;
@@ -85,14 +104,20 @@ async fn stateless_header_mismatches_are_400_and_change_nothing() {
         ("tools/call", "", "Mcp-Name missing"),
     ];
     for (method, name, why) in cases {
-        let mut b = post().header("mcp-protocol-version", STATELESS).header("mcp-method", method);
+        let mut b = post()
+            .header("mcp-protocol-version", STATELESS)
+            .header("mcp-method", method);
         if !name.is_empty() {
             b = b.header("mcp-name", name);
         }
         let r = send(&app, b.body(json_body(&call)).unwrap()).await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{why}: {}", r.body);
         let err = r.message();
-        assert!(err["error"]["code"].is_i64(), "{why}: JSON-RPC error expected: {}", r.body);
+        assert!(
+            err["error"]["code"].is_i64(),
+            "{why}: JSON-RPC error expected: {}",
+            r.body
+        );
         assert_eq!(err["id"], 1, "{why}");
         assert_still_serving(&app).await;
     }
@@ -137,8 +162,19 @@ async fn notifications_get_202_and_delete_ends_the_session() {
     .await;
     assert_eq!(r.status, StatusCode::OK, "DELETE: {}", r.body);
 
-    let r = session_call(&app, &session, version, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"})).await;
-    assert_eq!(r.status, StatusCode::NOT_FOUND, "a deleted session is gone: {}", r.body);
+    let r = session_call(
+        &app,
+        &session,
+        version,
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+    )
+    .await;
+    assert_eq!(
+        r.status,
+        StatusCode::NOT_FOUND,
+        "a deleted session is gone: {}",
+        r.body
+    );
     assert_still_serving(&app).await;
 }
 
@@ -146,8 +182,20 @@ async fn notifications_get_202_and_delete_ends_the_session() {
 async fn session_requests_need_a_session_and_unknown_ones_are_404() {
     let app = app();
     let list = json!({"jsonrpc":"2.0","id":2,"method":"tools/list"});
-    let r = send(&app, post().header("mcp-protocol-version", "2025-06-18").body(json_body(&list)).unwrap()).await;
-    assert_eq!(r.status, StatusCode::BAD_REQUEST, "no session id: {}", r.body);
+    let r = send(
+        &app,
+        post()
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(json_body(&list))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        r.status,
+        StatusCode::BAD_REQUEST,
+        "no session id: {}",
+        r.body
+    );
     let r = session_call(&app, "no-such-session", "2025-06-18", list).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
     assert_still_serving(&app).await;
@@ -177,10 +225,17 @@ async fn get_opens_the_session_stream() {
 async fn unknown_methods_are_json_rpc_errors_in_both_eras() {
     let app = app();
     let session = open_session(&app, "2025-06-18").await;
-    let r = session_call(&app, &session, "2025-06-18", json!({"jsonrpc":"2.0","id":4,"method":"debugger/teleport"})).await;
+    let r = session_call(
+        &app,
+        &session,
+        "2025-06-18",
+        json!({"jsonrpc":"2.0","id":4,"method":"debugger/teleport"}),
+    )
+    .await;
     assert_eq!(r.message()["error"]["code"], -32601, "{}", r.body);
 
-    let msg = json!({"jsonrpc":"2.0","id":5,"method":"debugger/teleport","params":{"_meta":meta()}});
+    let msg =
+        json!({"jsonrpc":"2.0","id":5,"method":"debugger/teleport","params":{"_meta":meta()}});
     let r = send(&app, stateless_post(&msg)).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
     assert_eq!(r.message()["error"]["code"], -32601, "{}", r.body);

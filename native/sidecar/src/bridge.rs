@@ -47,9 +47,16 @@ pub async fn find_servers() -> Vec<Record> {
         // A record whose process id was reused by another program looks alive: only servers
         // that accept a connection count.
         let addr = format!("127.0.0.1:{}", r.port);
-        match tokio::time::timeout(Duration::from_millis(500), tokio::net::TcpStream::connect(addr)).await {
+        match tokio::time::timeout(
+            Duration::from_millis(500),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
             Ok(Ok(_)) => records.push(r),
-            _ => tracing::debug!(url = %r.url, "discovery record of a server that does not accept connections; skipped"),
+            _ => {
+                tracing::debug!(url = %r.url, "discovery record of a server that does not accept connections; skipped")
+            }
         }
     }
     if !records.is_empty() {
@@ -58,7 +65,12 @@ pub async fn find_servers() -> Vec<Record> {
     let probes = PROBE_PORTS.map(|port| async move {
         let url = format!("http://127.0.0.1:{port}/debugger-mcp");
         let body = br#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#.to_vec();
-        match tokio::time::timeout(Duration::from_millis(500), post(&url, None, None, None, body)).await {
+        match tokio::time::timeout(
+            Duration::from_millis(500),
+            post(&url, None, None, None, body),
+        )
+        .await
+        {
             // Any answer but 404 comes from a Debugger MCP handler (the IDE's server 404s
             // unknown paths).
             Ok(Ok(resp)) if resp.status() != http::StatusCode::NOT_FOUND => Some(Record {
@@ -89,7 +101,16 @@ fn describe(servers: &[Record]) -> String {
         .iter()
         .map(|r| {
             let roots: Vec<String> = r.roots.iter().map(|p| p.display().to_string()).collect();
-            format!("{} at {} (projects: {})", r.product, r.url, if roots.is_empty() { "unknown".into() } else { roots.join(", ") })
+            format!(
+                "{} at {} (projects: {})",
+                r.product,
+                r.url,
+                if roots.is_empty() {
+                    "unknown".into()
+                } else {
+                    roots.join(", ")
+                }
+            )
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -99,10 +120,17 @@ fn describe(servers: &[Record]) -> String {
 pub fn choose<'a>(servers: &'a [Record], path: &Path) -> Option<&'a Record> {
     servers
         .iter()
-        .filter_map(|r| r.best_root_for(path).map(|root| (root.as_os_str().len(), r)))
+        .filter_map(|r| {
+            r.best_root_for(path)
+                .map(|root| (root.as_os_str().len(), r))
+        })
         .max_by_key(|(len, _)| *len)
         .map(|(_, r)| r)
-        .or(if servers.len() == 1 { servers.first() } else { None })
+        .or(if servers.len() == 1 {
+            servers.first()
+        } else {
+            None
+        })
 }
 
 async fn post(
@@ -124,21 +152,34 @@ async fn send(
     extra: &[(&str, String)],
     body: Vec<u8>,
 ) -> Result<http::Response<hyper::body::Incoming>> {
-    let uri: http::Uri = url.parse().with_context(|| format!("bad server URL {url}"))?;
-    let authority = uri.authority().ok_or_else(|| anyhow!("server URL {url} has no host"))?.clone();
-    let tcp = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(authority.as_str()))
-        .await
-        .map_err(|_| anyhow!("connecting to {url} timed out"))??;
+    let uri: http::Uri = url
+        .parse()
+        .with_context(|| format!("bad server URL {url}"))?;
+    let authority = uri
+        .authority()
+        .ok_or_else(|| anyhow!("server URL {url} has no host"))?
+        .clone();
+    let tcp = tokio::time::timeout(
+        CONNECT_TIMEOUT,
+        tokio::net::TcpStream::connect(authority.as_str()),
+    )
+    .await
+    .map_err(|_| anyhow!("connecting to {url} timed out"))??;
     let _ = tcp.set_nodelay(true);
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(tcp)).await?;
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(tcp)).await?;
     tokio::spawn(async move {
         let _ = conn.await;
     });
-    let mut req = http::Request::builder().method(method.clone()).uri(uri.path()).header(http::header::HOST, authority.as_str());
+    let mut req = http::Request::builder()
+        .method(method.clone())
+        .uri(uri.path())
+        .header(http::header::HOST, authority.as_str());
     req = if method == http::Method::GET {
         req.header(http::header::ACCEPT, "text/event-stream")
     } else {
-        req.header(http::header::CONTENT_TYPE, "application/json").header(http::header::ACCEPT, "application/json, text/event-stream")
+        req.header(http::header::CONTENT_TYPE, "application/json")
+            .header(http::header::ACCEPT, "application/json, text/event-stream")
     };
     if let Some(t) = token {
         req = req.header(http::header::AUTHORIZATION, format!("Bearer {t}"));
@@ -152,7 +193,9 @@ async fn send(
     for (name, value) in extra {
         req = req.header(*name, value.as_str());
     }
-    Ok(sender.send_request(req.body(Full::new(Bytes::from(body)))?).await?)
+    Ok(sender
+        .send_request(req.body(Full::new(Bytes::from(body)))?)
+        .await?)
 }
 
 /// The 2026-07-28 revision names its protocol version in each request's `_meta` instead of an
@@ -162,7 +205,9 @@ const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 /// The protocol version a stateless (2026-07-28) request carries, if it is one.
 fn stateless_version(message: &Value) -> Option<String> {
     message.get("id")?;
-    message["params"]["_meta"][PROTOCOL_VERSION_META].as_str().map(str::to_owned)
+    message["params"]["_meta"][PROTOCOL_VERSION_META]
+        .as_str()
+        .map(str::to_owned)
 }
 
 /// The headers the 2026-07-28 Streamable HTTP transport requires beside the body (SEP-2243):
@@ -191,7 +236,14 @@ fn header_value(value: &str) -> String {
         || value.ends_with([' ', '\t'])
         || !value.chars().all(|c| (' '..='~').contains(&c))
         || (value.starts_with("=?base64?") && value.ends_with("?="));
-    if wrap { format!("=?base64?{}?=", base64::prelude::BASE64_STANDARD.encode(value)) } else { value.to_owned() }
+    if wrap {
+        format!(
+            "=?base64?{}?=",
+            base64::prelude::BASE64_STANDARD.encode(value)
+        )
+    } else {
+        value.to_owned()
+    }
 }
 
 /// Splits an SSE byte stream into the `data` of its events. Works on bytes until a line is
@@ -281,7 +333,12 @@ impl Bridge {
     /// Picks the server for a message: `project_path` of a tool call, else the project. Tool
     /// calls must land on the right project (`strict`); anything else (initialize, tools/list,
     /// ping: the same on every server) may go to any server.
-    async fn route(&self, project_path: Option<&str>, session_id: Option<&str>, strict: bool) -> Result<Record, String> {
+    async fn route(
+        &self,
+        project_path: Option<&str>,
+        session_id: Option<&str>,
+        strict: bool,
+    ) -> Result<Record, String> {
         let mut st = self.state.lock().await;
         if st.servers.is_empty() {
             st.servers = find_servers().await;
@@ -292,8 +349,12 @@ impl Bridge {
         {
             return Ok(r.clone());
         }
-        let path = project_path.map(PathBuf::from).unwrap_or_else(|| st.project.clone());
-        if let Some(r) = choose(&st.servers, &path).or(if strict { None } else { st.servers.first() }) {
+        let path = project_path
+            .map(PathBuf::from)
+            .unwrap_or_else(|| st.project.clone());
+        if let Some(r) =
+            choose(&st.servers, &path).or(if strict { None } else { st.servers.first() })
+        {
             return Ok(r.clone());
         }
         // Nothing found, or nothing matching: look again (an IDE may have opened since).
@@ -320,22 +381,52 @@ impl Bridge {
         } else {
             let st = self.state.lock().await;
             let up = st.upstreams.get(&server.url);
-            (up.and_then(|u| u.session.clone()), up.and_then(|u| u.protocol.clone()), Vec::new())
+            (
+                up.and_then(|u| u.session.clone()),
+                up.and_then(|u| u.protocol.clone()),
+                Vec::new(),
+            )
         };
         let body = message.to_string().into_bytes();
-        let request = send(http::Method::POST, &server.url, server.token.as_deref(), session.as_deref(), protocol.as_deref(), &extra, body);
+        let request = send(
+            http::Method::POST,
+            &server.url,
+            server.token.as_deref(),
+            session.as_deref(),
+            protocol.as_deref(),
+            &extra,
+            body,
+        );
         let resp = tokio::time::timeout(CALL_TIMEOUT, request)
             .await
-            .map_err(|_| Failure::Gone(format!("{} did not answer within {} s", server.url, CALL_TIMEOUT.as_secs())))?
-            .map_err(|e| Failure::Gone(format!("cannot reach {} ({}): {e:#}", server.product, server.url)))?;
+            .map_err(|_| {
+                Failure::Gone(format!(
+                    "{} did not answer within {} s",
+                    server.url,
+                    CALL_TIMEOUT.as_secs()
+                ))
+            })?
+            .map_err(|e| {
+                Failure::Gone(format!(
+                    "cannot reach {} ({}): {e:#}",
+                    server.product, server.url
+                ))
+            })?;
         let status = resp.status();
-        if let Some(sid) = resp.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+        if let Some(sid) = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
             let mut st = self.state.lock().await;
             st.upstreams.entry(server.url.clone()).or_default().session = Some(sid.to_owned());
         }
         if status == http::StatusCode::NOT_FOUND && session.is_some() {
             // The server restarted: our session is unknown there.
-            return Err(Failure::Gone(format!("{} no longer knows this session (restarted)", server.url)));
+            return Err(Failure::Gone(format!(
+                "{} no longer knows this session (restarted)",
+                server.url
+            )));
         }
         if status == http::StatusCode::UNAUTHORIZED {
             return Err(Failure::Status(format!(
@@ -354,11 +445,14 @@ impl Bridge {
         let want_id = message.get("id").cloned();
         let mut answer = None;
         // Relays one message of the answer; keeps the one answering our request for the caller.
-        let relay = |msg: Value, pending: &mut Vec<(String, String)>, answer: &mut Option<Value>| {
+        let relay = |msg: Value,
+                     pending: &mut Vec<(String, String)>,
+                     answer: &mut Option<Value>| {
             if msg.get("method").is_some() && msg.get("id").is_some() {
                 pending.push((msg["id"].to_string(), server.url.clone()));
             }
-            if want_id.is_some() && msg.get("id") == want_id.as_ref() && msg.get("method").is_none() {
+            if want_id.is_some() && msg.get("id") == want_id.as_ref() && msg.get("method").is_none()
+            {
                 *answer = Some(msg);
             } else {
                 self.send(&msg);
@@ -366,26 +460,46 @@ impl Bridge {
         };
         let mut body = resp.into_body();
         if !status.is_success() {
-            let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+            let bytes = body
+                .collect()
+                .await
+                .map(|b| b.to_bytes())
+                .unwrap_or_default();
             let text = String::from_utf8_lossy(&bytes);
             if let Ok(v) = serde_json::from_str::<Value>(&text)
                 && v.get("jsonrpc").is_some()
             {
                 return Ok(Some(v));
             }
-            return Err(Failure::Status(format!("{} answered HTTP {status}: {}", server.url, text.chars().take(300).collect::<String>())));
+            return Err(Failure::Status(format!(
+                "{} answered HTTP {status}: {}",
+                server.url,
+                text.chars().take(300).collect::<String>()
+            )));
         }
         let mut pending = Vec::new();
         if is_sse {
             let mut decoder = SseDecoder::default();
             loop {
                 let frame = match tokio::time::timeout(CALL_TIMEOUT, body.frame()).await {
-                    Err(_) => return Err(Failure::Cut(format!("{} stopped answering mid-call", server.url))),
+                    Err(_) => {
+                        return Err(Failure::Cut(format!(
+                            "{} stopped answering mid-call",
+                            server.url
+                        )));
+                    }
                     Ok(None) => break,
-                    Ok(Some(Err(e))) => return Err(Failure::Cut(format!("{} closed the stream mid-call: {e}", server.url))),
+                    Ok(Some(Err(e))) => {
+                        return Err(Failure::Cut(format!(
+                            "{} closed the stream mid-call: {e}",
+                            server.url
+                        )));
+                    }
                     Ok(Some(Ok(f))) => f,
                 };
-                let Ok(chunk) = frame.into_data() else { continue };
+                let Ok(chunk) = frame.into_data() else {
+                    continue;
+                };
                 for data in decoder.push(&chunk) {
                     if let Ok(msg) = serde_json::from_str::<Value>(&data) {
                         relay(msg, &mut pending, &mut answer);
@@ -398,20 +512,35 @@ impl Bridge {
             // A stream that ends before answering (the server died mid-call or mid-listen)
             // must not leave the client waiting for an answer that will never come.
             if want_id.is_some() && answer.is_none() {
-                return Err(Failure::Cut(format!("{} closed the stream without answering", server.url)));
+                return Err(Failure::Cut(format!(
+                    "{} closed the stream without answering",
+                    server.url
+                )));
             }
         } else {
-            let bytes = body.collect().await.map_err(|e| Failure::Gone(format!("{}: {e}", server.url)))?.to_bytes();
+            let bytes = body
+                .collect()
+                .await
+                .map_err(|e| Failure::Gone(format!("{}: {e}", server.url)))?
+                .to_bytes();
             if !bytes.is_empty() {
-                let v: Value = serde_json::from_slice(&bytes)
-                    .map_err(|e| Failure::Status(format!("{} answered something that is not JSON: {e}", server.url)))?;
+                let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
+                    Failure::Status(format!(
+                        "{} answered something that is not JSON: {e}",
+                        server.url
+                    ))
+                })?;
                 for msg in if let Value::Array(a) = v { a } else { vec![v] } {
                     relay(msg, &mut pending, &mut answer);
                 }
             }
         }
         if !pending.is_empty() {
-            self.state.lock().await.pending_server_requests.extend(pending);
+            self.state
+                .lock()
+                .await
+                .pending_server_requests
+                .extend(pending);
         }
         Ok(answer)
     }
@@ -427,11 +556,27 @@ impl Bridge {
                 json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "debugger-mcp-stdio", "version": env!("CARGO_PKG_VERSION")}})
             })
         };
-        let id = format!("bridge-init-{}", self.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-        let answer = self.exchange(server, &json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params})).await?;
-        let protocol = answer.as_ref().and_then(|a| a["result"]["protocolVersion"].as_str()).map(str::to_owned);
+        let id = format!(
+            "bridge-init-{}",
+            self.next_id
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let answer = self
+            .exchange(
+                server,
+                &json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params}),
+            )
+            .await?;
+        let protocol = answer
+            .as_ref()
+            .and_then(|a| a["result"]["protocolVersion"].as_str())
+            .map(str::to_owned);
         if answer.as_ref().is_some_and(|a| a.get("error").is_some()) {
-            return Err(Failure::Status(format!("{} refused initialize: {}", server.url, answer.unwrap()["error"])));
+            return Err(Failure::Status(format!(
+                "{} refused initialize: {}",
+                server.url,
+                answer.unwrap()["error"]
+            )));
         }
         {
             let mut st = self.state.lock().await;
@@ -439,7 +584,11 @@ impl Bridge {
             up.protocol = protocol;
             up.initialized = true;
         }
-        self.exchange(server, &json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+        self.exchange(
+            server,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .await?;
         self.open_stream(server).await;
         Ok(())
     }
@@ -451,11 +600,15 @@ impl Bridge {
     async fn open_stream(self: &Arc<Self>, server: &Record) {
         let (session, protocol) = {
             let st = self.state.lock().await;
-            let Some(up) = st.upstreams.get(&server.url) else { return };
+            let Some(up) = st.upstreams.get(&server.url) else {
+                return;
+            };
             if up.stream.is_some() {
                 return;
             }
-            let Some(session) = up.session.clone() else { return };
+            let Some(session) = up.session.clone() else {
+                return;
+            };
             (session, up.protocol.clone())
         };
         let bridge = Arc::downgrade(self);
@@ -464,7 +617,17 @@ impl Bridge {
         let task_session = session.clone();
         let task = tokio::spawn(async move {
             let session = task_session;
-            let resp = match send(http::Method::GET, &server.url, server.token.as_deref(), Some(&session), protocol.as_deref(), &[], Vec::new()).await {
+            let resp = match send(
+                http::Method::GET,
+                &server.url,
+                server.token.as_deref(),
+                Some(&session),
+                protocol.as_deref(),
+                &[],
+                Vec::new(),
+            )
+            .await
+            {
                 Ok(r) if r.status().is_success() => r,
                 Ok(r) => {
                     tracing::debug!(url = %server.url, status = %r.status(), "server has no standalone stream for this session");
@@ -480,13 +643,24 @@ impl Bridge {
             // No timeout: the stream is quiet until something changes (keep-alive comments
             // arrive meanwhile); it ends when the server or the session does.
             while let Some(Ok(frame)) = body.frame().await {
-                let Ok(chunk) = frame.into_data() else { continue };
+                let Ok(chunk) = frame.into_data() else {
+                    continue;
+                };
                 for data in decoder.push(&chunk) {
-                    let Ok(msg) = serde_json::from_str::<Value>(&data) else { continue };
+                    let Ok(msg) = serde_json::from_str::<Value>(&data) else {
+                        continue;
+                    };
                     // The bridge itself may be gone (stdin closed); then nobody listens.
-                    let Some(bridge) = bridge.upgrade() else { return };
+                    let Some(bridge) = bridge.upgrade() else {
+                        return;
+                    };
                     if msg.get("method").is_some() && msg.get("id").is_some() {
-                        bridge.state.lock().await.pending_server_requests.insert(msg["id"].to_string(), server.url.clone());
+                        bridge
+                            .state
+                            .lock()
+                            .await
+                            .pending_server_requests
+                            .insert(msg["id"].to_string(), server.url.clone());
                     }
                     bridge.send(&msg);
                 }
@@ -496,7 +670,9 @@ impl Bridge {
         let mut st = self.state.lock().await;
         match st.upstreams.get_mut(&url) {
             // Still the same session: keep the relay (dropping it aborts the task).
-            Some(up) if up.session.as_deref() == Some(session.as_str()) => up.stream = Some(StreamRelay(task.abort_handle())),
+            Some(up) if up.session.as_deref() == Some(session.as_str()) => {
+                up.stream = Some(StreamRelay(task.abort_handle()))
+            }
             _ => task.abort(),
         }
     }
@@ -516,7 +692,8 @@ impl Bridge {
             let key = id.as_ref().map(Value::to_string).unwrap_or_default();
             let target = self.state.lock().await.pending_server_requests.remove(&key);
             let servers = self.state.lock().await.servers.clone();
-            if let Some(server) = target.and_then(|url| servers.into_iter().find(|s| s.url == url)) {
+            if let Some(server) = target.and_then(|url| servers.into_iter().find(|s| s.url == url))
+            {
                 let _ = self.exchange(&server, &msg).await;
             }
             return;
@@ -538,17 +715,32 @@ impl Bridge {
             }
         }
         let session_id = (method == "tools/call")
-            .then(|| msg["params"]["arguments"]["session_id"].as_str().map(str::to_owned))
+            .then(|| {
+                msg["params"]["arguments"]["session_id"]
+                    .as_str()
+                    .map(str::to_owned)
+            })
             .flatten();
         let project_path = (method == "tools/call")
-            .then(|| msg["params"]["arguments"]["project_path"].as_str().map(str::to_owned))
+            .then(|| {
+                msg["params"]["arguments"]["project_path"]
+                    .as_str()
+                    .map(str::to_owned)
+            })
             .flatten();
         if method == "initialize" {
             self.state.lock().await.init_params = msg.get("params").cloned();
         }
         let mut last_error = String::new();
         for attempt in 0..2 {
-            let server = match self.route(project_path.as_deref(), session_id.as_deref(), method == "tools/call").await {
+            let server = match self
+                .route(
+                    project_path.as_deref(),
+                    session_id.as_deref(),
+                    method == "tools/call",
+                )
+                .await
+            {
                 Ok(s) => s,
                 Err(e) => {
                     last_error = e;
@@ -562,14 +754,21 @@ impl Bridge {
                     let mut st = self.state.lock().await;
                     let up = st.upstreams.entry(server.url.clone()).or_default();
                     up.initialized = true;
-                    up.protocol = answer.as_ref().and_then(|a| a["result"]["protocolVersion"].as_str()).map(str::to_owned);
+                    up.protocol = answer
+                        .as_ref()
+                        .and_then(|a| a["result"]["protocolVersion"].as_str())
+                        .map(str::to_owned);
                     drop(st);
                     if let Some(mut a) = answer {
                         connected_through(&mut a, &server);
                         self.send(&a);
                     }
                     // The client's notifications/initialized follows; send ours now.
-                    self.exchange(&server, &json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+                    self.exchange(
+                        &server,
+                        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                    )
+                    .await?;
                     self.open_stream(&server).await;
                     return Ok(());
                 }
@@ -580,8 +779,13 @@ impl Bridge {
                     if method == "server/discover" {
                         connected_through(&mut answer, &server);
                     }
-                    if let Some(sid) = answer["result"]["structuredContent"]["session_id"].as_str() {
-                        self.state.lock().await.session_servers.insert(sid.to_owned(), server.url.clone());
+                    if let Some(sid) = answer["result"]["structuredContent"]["session_id"].as_str()
+                    {
+                        self.state
+                            .lock()
+                            .await
+                            .session_servers
+                            .insert(sid.to_owned(), server.url.clone());
                     }
                     self.send(&answer);
                 }
@@ -593,7 +797,9 @@ impl Bridge {
                 Err(Failure::Gone(e)) => {
                     tracing::info!("{e}; looking for servers again");
                     self.forget(&server).await;
-                    last_error = format!("{e}. The IDE or server was probably closed; start it again and retry");
+                    last_error = format!(
+                        "{e}. The IDE or server was probably closed; start it again and retry"
+                    );
                     if attempt == 0 {
                         continue;
                     }
@@ -601,7 +807,9 @@ impl Bridge {
                 Err(Failure::Cut(e)) => {
                     tracing::info!("{e}; the next message looks for servers again");
                     self.forget(&server).await;
-                    last_error = format!("{e}. The IDE or server was probably closed; start it again and retry");
+                    last_error = format!(
+                        "{e}. The IDE or server was probably closed; start it again and retry"
+                    );
                     break;
                 }
                 Err(Failure::Status(e)) => {
@@ -654,7 +862,9 @@ pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
         while let Some(line) = rx.recv().await {
-            if stdout.write_all(line.as_bytes()).await.is_err() || stdout.write_all(b"\n").await.is_err() {
+            if stdout.write_all(line.as_bytes()).await.is_err()
+                || stdout.write_all(b"\n").await.is_err()
+            {
                 break;
             }
             let _ = stdout.flush().await;
@@ -712,7 +922,14 @@ mod tests {
     use super::*;
 
     fn rec(pid: u32, roots: &[&str]) -> Record {
-        Record { pid, url: format!("http://127.0.0.1:{pid}/debugger-mcp"), port: 1, token: None, product: "p".into(), roots: roots.iter().map(PathBuf::from).collect() }
+        Record {
+            pid,
+            url: format!("http://127.0.0.1:{pid}/debugger-mcp"),
+            port: 1,
+            token: None,
+            product: "p".into(),
+            roots: roots.iter().map(PathBuf::from).collect(),
+        }
     }
 
     #[test]
@@ -722,7 +939,14 @@ mod tests {
             let mut d = SseDecoder::default();
             let mut events = d.push(&stream[..split]);
             events.extend(d.push(&stream[split..]));
-            assert_eq!(events, vec!["{\"text\":\"Grüße – 完了\"}".to_string(), "{\"a\":\n1}".to_string()], "split at {split}");
+            assert_eq!(
+                events,
+                vec![
+                    "{\"text\":\"Grüße – 完了\"}".to_string(),
+                    "{\"a\":\n1}".to_string()
+                ],
+                "split at {split}"
+            );
         }
     }
 
@@ -731,15 +955,43 @@ mod tests {
         let meta = json!({PROTOCOL_VERSION_META: "2026-07-28"});
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "step_over", "_meta": meta}});
         assert_eq!(stateless_version(&call).as_deref(), Some("2026-07-28"));
-        assert_eq!(stateless_headers(&call), vec![("mcp-method", "tools/call".to_string()), ("mcp-name", "step_over".to_string())]);
+        assert_eq!(
+            stateless_headers(&call),
+            vec![
+                ("mcp-method", "tools/call".to_string()),
+                ("mcp-name", "step_over".to_string())
+            ]
+        );
         let read = json!({"id": 2, "method": "resources/read", "params": {"uri": "file:///tmp/Grüße.py", "_meta": meta}});
         // Non-ASCII cannot travel as a header value: Base64 between the transport's markers.
-        assert_eq!(stateless_headers(&read)[1], ("mcp-name", "=?base64?ZmlsZTovLy90bXAvR3LDvMOfZS5weQ==?=".to_string()));
-        assert_eq!(header_value(" x"), "=?base64?IHg=?=", "edge whitespace would be trimmed");
-        assert_eq!(stateless_headers(&json!({"id": 3, "method": "tools/list", "params": {"_meta": meta}})).len(), 1);
+        assert_eq!(
+            stateless_headers(&read)[1],
+            (
+                "mcp-name",
+                "=?base64?ZmlsZTovLy90bXAvR3LDvMOfZS5weQ==?=".to_string()
+            )
+        );
+        assert_eq!(
+            header_value(" x"),
+            "=?base64?IHg=?=",
+            "edge whitespace would be trimmed"
+        );
+        assert_eq!(
+            stateless_headers(&json!({"id": 3, "method": "tools/list", "params": {"_meta": meta}}))
+                .len(),
+            1
+        );
         // Initialize-era requests (no per-request version) and notifications stay on the session.
-        assert_eq!(stateless_version(&json!({"id": 4, "method": "tools/list"})), None);
-        assert_eq!(stateless_version(&json!({"method": "notifications/cancelled", "params": {"_meta": meta}})), None);
+        assert_eq!(
+            stateless_version(&json!({"id": 4, "method": "tools/list"})),
+            None
+        );
+        assert_eq!(
+            stateless_version(
+                &json!({"method": "notifications/cancelled", "params": {"_meta": meta}})
+            ),
+            None
+        );
     }
 
     #[test]
@@ -748,9 +1000,24 @@ mod tests {
         assert_eq!(choose(&servers, Path::new("/work/app/src")).unwrap().pid, 2);
         assert_eq!(choose(&servers, Path::new("/work/lib")).unwrap().pid, 1);
         assert_eq!(choose(&servers, Path::new("/other/x")).unwrap().pid, 2);
-        assert!(choose(&servers, Path::new("/elsewhere")).is_none(), "two servers, no match: no guess");
-        assert_eq!(choose(&servers[..1], Path::new("/elsewhere")).unwrap().pid, 1, "a single server is used anyway");
+        assert!(
+            choose(&servers, Path::new("/elsewhere")).is_none(),
+            "two servers, no match: no guess"
+        );
+        assert_eq!(
+            choose(&servers[..1], Path::new("/elsewhere")).unwrap().pid,
+            1,
+            "a single server is used anyway"
+        );
         // A root that is a string prefix but not a parent does not match.
-        assert_eq!(choose(&[rec(3, &["/work/app"]), rec(4, &["/"])], Path::new("/work/application")).unwrap().pid, 4);
+        assert_eq!(
+            choose(
+                &[rec(3, &["/work/app"]), rec(4, &["/"])],
+                Path::new("/work/application")
+            )
+            .unwrap()
+            .pid,
+            4
+        );
     }
 }

@@ -32,15 +32,25 @@ pub fn run(args: Args) -> Result<()> {
         if found.is_empty() {
             bail!(
                 "no agent found in this user's home; name them with --agent (one of: {})",
-                install::AGENTS.iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
+                install::AGENTS
+                    .iter()
+                    .map(|a| a.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         found
     } else {
         install::parse_agents(&args.agents)?
     };
-    let action = if args.uninstall { Action::Uninstall } else { Action::Install };
-    let settings = args.settings.unwrap_or_else(|| install::token::settings_path(&env));
+    let action = if args.uninstall {
+        Action::Uninstall
+    } else {
+        Action::Install
+    };
+    let settings = args
+        .settings
+        .unwrap_or_else(|| install::token::settings_path(&env));
 
     // The per-install token: reuse the one the server already enforces, else make one. stdio
     // entries need none (the bridge reads it from the server's discovery record).
@@ -51,7 +61,10 @@ pub fn run(args: Args) -> Result<()> {
             Some(t) => t,
             None => install::token::generate()?,
         };
-        changes.push(("server settings".into(), install::token::plan(&settings, &t)?));
+        changes.push((
+            "server settings".into(),
+            install::token::plan(&settings, &t)?,
+        ));
         token = Some(t);
     }
     let server = Server {
@@ -75,7 +88,10 @@ pub fn run(args: Args) -> Result<()> {
     for (label, change) in &changes {
         let path = home_relative(&env, &change.path);
         if args.dry_run {
-            out.push_str(&format!("{label}: would {} {path}\n", change.status.as_str()));
+            out.push_str(&format!(
+                "{label}: would {} {path}\n",
+                change.status.as_str()
+            ));
             out.push_str(&change.diff());
             continue;
         }
@@ -87,7 +103,9 @@ pub fn run(args: Args) -> Result<()> {
                     Status::Unchanged => "already up to date:",
                     Status::Absent => "nothing to remove in",
                 };
-                let backup = backup.map(|b| format!(" (previous file kept as {})", home_relative(&env, &b))).unwrap_or_default();
+                let backup = backup
+                    .map(|b| format!(" (previous file kept as {})", home_relative(&env, &b)))
+                    .unwrap_or_default();
                 out.push_str(&format!("{label}: {verb} {path}{backup}\n"));
             }
             Err(e) => {
@@ -101,13 +119,19 @@ pub fn run(args: Args) -> Result<()> {
         {
             out.push_str(&format!("  (the agent's own way: {hint})\n"));
         }
-        if change.agent == Some(AgentId::VsCodeWorkspace) && server.token.is_some() && action == Action::Install {
+        if change.agent == Some(AgentId::VsCodeWorkspace)
+            && server.token.is_some()
+            && action == Action::Install
+        {
             out.push_str("  note: .vscode/mcp.json now holds the bearer token; keep it out of version control\n");
         }
     }
     print!("{out}");
     if action == Action::Install && !args.dry_run && !args.stdio {
-        println!("Restart or reload the agents to pick the server up. The server requires the token from {}.", home_relative(&env, &settings));
+        println!(
+            "Restart or reload the agents to pick the server up. The server requires the token from {}.",
+            home_relative(&env, &settings)
+        );
     }
     if failed > 0 {
         bail!("{failed} agent(s) not changed (see above)");

@@ -33,7 +33,11 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Parser, Debug)]
-#[command(name = "debugger-mcp", version, about = "Debugger MCP server: lets AI agents drive debuggers over MCP")]
+#[command(
+    name = "debugger-mcp",
+    version,
+    about = "Debugger MCP server: lets AI agents drive debuggers over MCP"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -108,9 +112,26 @@ mod install_cmd;
 
 fn main() {
     let cli = Cli::parse();
-    if let Command::Install { agents, url, stdio, dry_run, uninstall, project, settings } = cli.command {
+    if let Command::Install {
+        agents,
+        url,
+        stdio,
+        dry_run,
+        uninstall,
+        project,
+        settings,
+    } = cli.command
+    {
         // No runtime needed: the installer only reads and writes files.
-        if let Err(e) = install_cmd::run(install_cmd::Args { agents, url, stdio, dry_run, uninstall, project, settings }) {
+        if let Err(e) = install_cmd::run(install_cmd::Args {
+            agents,
+            url,
+            stdio,
+            dry_run,
+            uninstall,
+            project,
+            settings,
+        }) {
             eprintln!("debugger-mcp: error: {e:#}");
             std::process::exit(2);
         }
@@ -133,8 +154,19 @@ fn main() {
         .expect("tokio runtime");
     let result = runtime.block_on(async move {
         match cli.command {
-            Command::Serve { project, listen, config, token, brave } => serve(project, listen, config, token, brave).await,
-            Command::Stdio { project, config, headless, brave } => stdio(project, config, headless, brave).await,
+            Command::Serve {
+                project,
+                listen,
+                config,
+                token,
+                brave,
+            } => serve(project, listen, config, token, brave).await,
+            Command::Stdio {
+                project,
+                config,
+                headless,
+                brave,
+            } => stdio(project, config, headless, brave).await,
             Command::Install { .. } => unreachable!("handled before the runtime starts"),
         }
     });
@@ -149,9 +181,13 @@ fn main() {
 
 fn check_project(dir: &Path) -> Result<PathBuf> {
     match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => std::fs::canonicalize(dir).with_context(|| format!("cannot resolve project directory {}", dir.display())),
+        Ok(m) if m.is_dir() => std::fs::canonicalize(dir)
+            .with_context(|| format!("cannot resolve project directory {}", dir.display())),
         Ok(_) => bail!("--project {} is not a directory", dir.display()),
-        Err(e) => bail!("--project {}: {e} (pass an existing project directory)", dir.display()),
+        Err(e) => bail!(
+            "--project {}: {e} (pass an existing project directory)",
+            dir.display()
+        ),
     }
 }
 
@@ -186,20 +222,31 @@ fn load_config(project: &Path, explicit: Option<PathBuf>) -> Result<Config> {
     }
 }
 
-/// Parses `--listen`, accepting `localhost:PORT` as 127.0.0.1, and refuses anything that is not
-/// loopback: the server drives a debugger and must never be reachable from the network.
+/// Parses `--listen`, accepting `localhost:PORT` as 127.0.0.1, and refuses anything but 127.0.0.1
+/// and [::1]: the server drives a debugger and must never be reachable from the network, and the
+/// Host check (DNS rebinding) accepts only `localhost`, `127.0.0.1` and `[::1]` — a server on
+/// 127.0.0.2 would answer every request to its own URL with 403.
 fn parse_listen(listen: &str) -> Result<SocketAddr> {
     let addr = if let Some(port) = listen.strip_prefix("localhost:") {
-        let port: u16 = port.parse().with_context(|| format!("--listen {listen}: invalid port"))?;
+        let port: u16 = port
+            .parse()
+            .with_context(|| format!("--listen {listen}: invalid port"))?;
         SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port)
     } else {
-        listen
-            .parse::<SocketAddr>()
-            .with_context(|| format!("--listen {listen}: expected 127.0.0.1:PORT, [::1]:PORT or localhost:PORT"))?
+        listen.parse::<SocketAddr>().with_context(|| {
+            format!("--listen {listen}: expected 127.0.0.1:PORT, [::1]:PORT or localhost:PORT")
+        })?
     };
     if !addr.ip().is_loopback() {
         bail!(
             "--listen {listen}: refusing a non-loopback address; debugger-mcp only listens on 127.0.0.1 or [::1] (use 127.0.0.1:{})",
+            addr.port()
+        );
+    }
+    if addr.ip() != IpAddr::V4(Ipv4Addr::LOCALHOST) && addr.ip() != IpAddr::V6(Ipv6Addr::LOCALHOST)
+    {
+        bail!(
+            "--listen {listen}: only 127.0.0.1 and [::1] are served (clients must send one of them, or localhost, as Host); use 127.0.0.1:{}",
             addr.port()
         );
     }
@@ -214,7 +261,8 @@ struct Host {
 fn build(project: &Path, config: Config) -> Result<Host> {
     let (sink, events) = event_channel();
     let backend = Arc::new(
-        DapBackend::new(project, sink).with_context(|| format!("cannot open project {}", project.display()))?,
+        DapBackend::new(project, sink)
+            .with_context(|| format!("cannot open project {}", project.display()))?,
     );
     backend.set_go_build_timeout(Duration::from_millis(config.go.build_timeout_ms));
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);
@@ -224,9 +272,13 @@ fn build(project: &Path, config: Config) -> Result<Host> {
 /// Stops every debug session the backend knows, each call bounded so shutdown cannot hang.
 async fn stop_debug_sessions(backend: &DapBackend) {
     let work = async {
-        let Ok(projects) = backend.projects().await else { return };
+        let Ok(projects) = backend.projects().await else {
+            return;
+        };
         for project in projects {
-            let Ok(sessions) = backend.sessions(&project.root).await else { continue };
+            let Ok(sessions) = backend.sessions(&project.root).await else {
+                continue;
+            };
             for s in sessions {
                 if let Err(e) = backend.stop(&s.id).await {
                     tracing::warn!(session = %s.id, "stopping debug session at shutdown: {e}");
@@ -234,7 +286,10 @@ async fn stop_debug_sessions(backend: &DapBackend) {
             }
         }
     };
-    if tokio::time::timeout(Duration::from_secs(5), work).await.is_err() {
+    if tokio::time::timeout(Duration::from_secs(5), work)
+        .await
+        .is_err()
+    {
         tracing::warn!("stopping debug sessions at shutdown timed out after 5 s");
     }
 }
@@ -257,7 +312,13 @@ async fn shutdown_signal() {
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
 }
 
-async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token: Option<String>, brave: bool) -> Result<()> {
+async fn serve(
+    project: PathBuf,
+    listen: String,
+    config: Option<PathBuf>,
+    token: Option<String>,
+    brave: bool,
+) -> Result<()> {
     let addr = parse_listen(&listen)?;
     let project = check_project(&project)?;
     let mut config = load_config(&project, config)?;
@@ -273,25 +334,33 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
     options.cancel = cancel.clone();
     let app = debugger_mcp_core::http::router_with(host.engine.handler(), options);
 
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
     let url = match local.ip() {
-        IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => format!("http://[::1]:{}/debugger-mcp", local.port()),
+        IpAddr::V6(ip) if ip == Ipv6Addr::LOCALHOST => {
+            format!("http://[::1]:{}/debugger-mcp", local.port())
+        }
         ip => format!("http://{ip}:{}/debugger-mcp", local.port()),
     };
     // The discovery record lets `debugger-mcp stdio` find this server; removed on exit (drop).
     // Written before the URL line so a launcher that read the URL can count on it.
-    let _published = match debugger_mcp_core::discovery::publish(&debugger_mcp_core::discovery::Record {
-        pid: std::process::id(),
-        url: url.clone(),
-        port: local.port(),
-        token: config.http.token.clone(),
-        product: "debugger-mcp serve".into(),
-        roots: vec![project.clone()],
-    }) {
+    let _published = match debugger_mcp_core::discovery::publish(
+        &debugger_mcp_core::discovery::Record {
+            pid: std::process::id(),
+            url: url.clone(),
+            port: local.port(),
+            token: config.http.token.clone(),
+            product: "debugger-mcp serve".into(),
+            roots: vec![project.clone()],
+        },
+    ) {
         Ok(p) => Some(p),
         Err(e) => {
-            tracing::warn!("cannot write the discovery record (stdio bridges will not find this server): {e}");
+            tracing::warn!(
+                "cannot write the discovery record (stdio bridges will not find this server): {e}"
+            );
             None
         }
     };
@@ -312,21 +381,13 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
             cancel.cancel();
         }
     };
-    // TCP_NODELAY: responses are written in several small frames (headers, SSE events); with
-    // Nagle's algorithm and the client's delayed ACK each request would stall ~40 ms.
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("TCP_NODELAY: {e}");
-        }
-    });
-    let server = axum::serve(listener, app).with_graceful_shutdown(shutdown);
-    let server = tokio::spawn(async move { server.await });
+    let read_timeout = Duration::from_millis(config.http.read_timeout_ms);
+    let server = tokio::spawn(serve_http(listener, app, read_timeout, cancel.clone()));
+    tokio::spawn(shutdown);
     cancel.cancelled().await;
     // In-flight requests get a moment to finish; streams have been cancelled.
     match tokio::time::timeout(Duration::from_secs(5), server).await {
-        Ok(Ok(Ok(()))) => {}
-        Ok(Ok(Err(e))) => tracing::warn!("server error: {e}"),
+        Ok(Ok(())) => {}
         Ok(Err(e)) => tracing::warn!("server task: {e}"),
         Err(_) => tracing::warn!("connections still open after 5 s; exiting anyway"),
     }
@@ -336,7 +397,68 @@ async fn serve(project: PathBuf, listen: String, config: Option<PathBuf>, token:
     Ok(())
 }
 
-async fn stdio(project: Option<PathBuf>, config: Option<PathBuf>, headless: bool, brave: bool) -> Result<()> {
+/// Serves `app` on `listener` until `cancel`, then shuts connections down gracefully (5 s).
+///
+/// hyper's HTTP/1 server directly rather than `axum::serve`, which sets no timer and so no
+/// header read timeout: a client that never finishes its headers (or idles on a keep-alive
+/// connection) would hold its connection forever. Here `read_timeout` bounds the headers of
+/// every request, the first and each next one on a kept-alive connection (the core bounds
+/// bodies with the same setting, `http.read_timeout_ms`). Requests are HTTP/1.1 only, as
+/// before (no h2c on a loopback port).
+async fn serve_http(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    read_timeout: Duration,
+    cancel: CancellationToken,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(read_timeout)
+        .keep_alive(true);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    loop {
+        let (tcp, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tracing::warn!("accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = cancel.cancelled() => break,
+        };
+        // TCP_NODELAY: responses are written in several small frames (headers, SSE events); with
+        // Nagle's algorithm and the client's delayed ACK each request would stall ~40 ms.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service));
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!("connection: {e}");
+            }
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after 5 s; exiting anyway");
+    }
+}
+
+async fn stdio(
+    project: Option<PathBuf>,
+    config: Option<PathBuf>,
+    headless: bool,
+    brave: bool,
+) -> Result<()> {
     let explicit = project.is_some();
     let project = check_project(&match project {
         Some(p) => p,
@@ -368,7 +490,11 @@ async fn stdio(project: Option<PathBuf>, config: Option<PathBuf>, headless: bool
     let note = format!(
         "This is `debugger-mcp stdio` running headless over DAP for {} (no running IDE or `debugger-mcp serve` has this project open{}). Debug sessions here use debugpy, gdb or lldb-dap directly; to debug in the IDE instead, open the project there and restart this server.",
         project.display(),
-        if headless { "; --headless was given" } else { "" }
+        if headless {
+            "; --headless was given"
+        } else {
+            ""
+        }
     );
     let handler = host.engine.handler().with_instructions_note(note);
     let result = debugger_mcp_core::stdio::serve_stdio(handler, cancel).await;
@@ -396,5 +522,8 @@ mod tests {
         assert!(err.contains("non-loopback"), "{err}");
         assert!(parse_listen("192.168.1.5:80").is_err());
         assert!(parse_listen("nonsense").is_err());
+        // Loopback, but not a name the Host check accepts (issue 16 item 6).
+        let err = parse_listen("127.0.0.2:0").unwrap_err().to_string();
+        assert!(err.contains("only 127.0.0.1 and [::1]"), "{err}");
     }
 }

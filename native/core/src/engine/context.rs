@@ -3,7 +3,9 @@
 
 use super::Engine;
 use super::state::{SessionSlot, state_name};
-use crate::backend::{BackendError, BackendResult, FrameInfo, ProjectInfo, SessionInfo, SessionState};
+use crate::backend::{
+    BackendError, BackendResult, FrameInfo, ProjectInfo, SessionInfo, SessionState,
+};
 use crate::config::Config;
 use serde_json::Value;
 use std::future::Future;
@@ -49,7 +51,9 @@ pub fn backend_error(op: &str, backend: &str, e: BackendError) -> ToolError {
     ToolError(match e {
         BackendError::NotFound(m) => format!("{op}: not found: {m}"),
         BackendError::InvalidState(m) => format!("{op}: {m}"),
-        BackendError::Unsupported(m) => format!("{op} is not supported by the {backend} debugger backend: {m}"),
+        BackendError::Unsupported(m) => {
+            format!("{op} is not supported by the {backend} debugger backend: {m}")
+        }
         BackendError::Failed(m) => format!("{op} failed: {m}"),
         BackendError::Timeout(m) => format!("{op}: the debugger timed out: {m}"),
     })
@@ -57,18 +61,31 @@ pub fn backend_error(op: &str, backend: &str, e: BackendError) -> ToolError {
 
 impl<'a> Call<'a> {
     /// Runs a backend op under `config.backend_timeout_ms`.
-    pub async fn bk<T>(&self, op: &str, fut: impl Future<Output = BackendResult<T>>) -> Result<T, ToolError> {
+    pub async fn bk<T>(
+        &self,
+        op: &str,
+        fut: impl Future<Output = BackendResult<T>>,
+    ) -> Result<T, ToolError> {
         self.bk_within(op, self.cfg.backend_timeout_ms, fut).await
     }
 
-    pub async fn bk_within<T>(&self, op: &str, ms: u64, fut: impl Future<Output = BackendResult<T>>) -> Result<T, ToolError> {
+    pub async fn bk_within<T>(
+        &self,
+        op: &str,
+        ms: u64,
+        fut: impl Future<Output = BackendResult<T>>,
+    ) -> Result<T, ToolError> {
         match tokio::time::timeout(Duration::from_millis(ms), fut).await {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(backend_error(op, &self.engine.backend_name(), e)),
             Err(_) => Err(ToolError(format!(
                 "the debugger did not answer '{op}' within {ms} ms; it may be busy or hung. Retry, check get_debug_session_status, or raise {} in the settings",
                 // A launch is bounded by its own setting (plus a build's, for Go).
-                if op == "launch" { "launch_timeout_ms" } else { "backend_timeout_ms" }
+                if op == "launch" {
+                    "launch_timeout_ms"
+                } else {
+                    "backend_timeout_ms"
+                }
             ))),
         }
     }
@@ -90,7 +107,11 @@ impl<'a> Call<'a> {
     pub fn file_in_project(&self, root: &str, path: &str) -> Result<String, ToolError> {
         let croot = self.engine.canonical_root(root);
         let p = Path::new(path);
-        let joined = if p.is_absolute() { p.to_path_buf() } else { croot.join(p) };
+        let joined = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            croot.join(p)
+        };
         let outside = || {
             ToolError(format!(
                 "'{path}' is outside the project root {root}; only files inside the project can be used (give a path relative to the project root)"
@@ -117,7 +138,9 @@ impl<'a> Call<'a> {
     /// a breakpoint there could never bind, yet a pending one would look fine to the agent.
     pub fn line_in_file(&self, file: &str, line: u32, shown: &str) -> Result<(), ToolError> {
         // A file that cannot be read here (a remote or virtual document) is the backend's to judge.
-        let Ok(bytes) = std::fs::read(file) else { return Ok(()) };
+        let Ok(bytes) = std::fs::read(file) else {
+            return Ok(());
+        };
         let newlines = bytes.iter().filter(|b| **b == b'\n').count();
         let lines = newlines + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
         if line as usize > lines {
@@ -129,12 +152,20 @@ impl<'a> Call<'a> {
     }
 
     /// Session to act on: the requested id, else the current session, else the only live one.
-    pub async fn session(&mut self, root: &str, requested: Option<&str>) -> Result<String, ToolError> {
+    pub async fn session(
+        &mut self,
+        root: &str,
+        requested: Option<&str>,
+    ) -> Result<String, ToolError> {
         if let Some(id) = requested {
-            let owner = self.engine.with_state(|s| s.sessions.get(id).map(|x| x.project.clone()));
+            let owner = self
+                .engine
+                .with_state(|s| s.sessions.get(id).map(|x| x.project.clone()));
             match owner {
                 Some(Some(p)) if p != root => {
-                    return Err(ToolError(format!("session {id} belongs to project {p}; pass project_path \"{p}\"")));
+                    return Err(ToolError(format!(
+                        "session {id} belongs to project {p}; pass project_path \"{p}\""
+                    )));
                 }
                 Some(_) => {
                     self.engine.claim_session(id, root);
@@ -146,7 +177,10 @@ impl<'a> Call<'a> {
             if listed.iter().any(|s| s.id == id) {
                 return Ok(id.to_string());
             }
-            return Err(ToolError(format!("unknown session id '{id}'. {}", self.session_list(root))));
+            return Err(ToolError(format!(
+                "unknown session id '{id}'. {}",
+                self.session_list(root)
+            )));
         }
         if let Some(id) = self.default_session(root) {
             return Ok(id);
@@ -162,21 +196,29 @@ impl<'a> Call<'a> {
                 "no debug session is running in {root}. Start one with start_debug_session (list_run_configurations shows the configurations)"
             )))
         } else {
-            Err(ToolError(format!("several debug sessions are running; pass session_id. {}", self.session_list(root))))
+            Err(ToolError(format!(
+                "several debug sessions are running; pass session_id. {}",
+                self.session_list(root)
+            )))
         }
     }
 
     fn default_session(&self, root: &str) -> Option<String> {
         self.engine.with_state(|s| {
             if let Some(cur) = s.current.get(root) {
-                if s.sessions.get(cur).is_some_and(|x| x.state() != SessionState::Stopped) {
+                if s.sessions
+                    .get(cur)
+                    .is_some_and(|x| x.state() != SessionState::Stopped)
+                {
                     return Some(cur.clone());
                 }
             }
             let live: Vec<&String> = s
                 .sessions
                 .iter()
-                .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+                .filter(|(_, x)| {
+                    x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped
+                })
                 .map(|(id, _)| id)
                 .collect();
             (live.len() == 1).then(|| live[0].clone())
@@ -187,7 +229,9 @@ impl<'a> Call<'a> {
         self.engine.with_state(|s| {
             s.sessions
                 .iter()
-                .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+                .filter(|(_, x)| {
+                    x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped
+                })
                 .map(|(id, _)| id.clone())
                 .collect()
         })
@@ -197,7 +241,9 @@ impl<'a> Call<'a> {
         let mut items: Vec<String> = self.engine.with_state(|s| {
             s.sessions
                 .iter()
-                .filter(|(_, x)| x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped)
+                .filter(|(_, x)| {
+                    x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped
+                })
                 .map(|(id, x)| format!("{id} ({}, {})", x.info.name, state_name(x.state())))
                 .collect()
         });
@@ -236,20 +282,38 @@ impl<'a> Call<'a> {
     /// A frame of the paused thread, cached for the current pause.
     pub async fn frame(&self, sid: &str, thread: &str, index: u32) -> Result<FrameInfo, ToolError> {
         let cached = self.engine.with_state(|s| {
-            s.sessions.get(sid).map(|x| (x.frames.get(&(thread.to_string(), index)).cloned(), x.pause_seq))
+            s.sessions.get(sid).map(|x| {
+                (
+                    x.frames.get(&(thread.to_string(), index)).cloned(),
+                    x.pause_seq,
+                )
+            })
         });
-        let Some((cached, seq)) = cached else { return Err(ToolError(format!("unknown session id '{sid}'"))) };
+        let Some((cached, seq)) = cached else {
+            return Err(ToolError(format!("unknown session id '{sid}'")));
+        };
         if let Some(f) = cached {
             return Ok(f);
         }
         let backend = self.engine.backend.clone();
-        let page = self.bk("frames", backend.frames(sid, thread, index, 1)).await?;
+        let page = self
+            .bk("frames", backend.frames(sid, thread, index, 1))
+            .await?;
         let frame = page.frames.into_iter().next().ok_or_else(|| {
-            let depth = page.total.map(|t| format!(" (the stack has {t} frames)")).unwrap_or_default();
-            ToolError(format!("no frame {index} on thread {thread}{depth}; see get_stack_trace"))
+            let depth = page
+                .total
+                .map(|t| format!(" (the stack has {t} frames)"))
+                .unwrap_or_default();
+            ToolError(format!(
+                "no frame {index} on thread {thread}{depth}; see get_stack_trace"
+            ))
         })?;
         self.engine.with_state(|s| {
-            if let Some(x) = s.sessions.get_mut(sid).filter(|x| x.pause_seq == seq && x.pause.is_some()) {
+            if let Some(x) = s
+                .sessions
+                .get_mut(sid)
+                .filter(|x| x.pause_seq == seq && x.pause.is_some())
+            {
                 x.frames.insert((thread.to_string(), index), frame.clone());
                 x.frame_total.insert(thread.to_string(), page.total);
             }
@@ -259,8 +323,13 @@ impl<'a> Call<'a> {
 }
 
 pub fn ended(sid: &str, slot: &SessionSlot) -> ToolError {
-    let code = slot.exit_code.map(|c| format!(" (exit code {c})")).unwrap_or_default();
-    ToolError(format!("session {sid} has ended{code}; start a new one with start_debug_session"))
+    let code = slot
+        .exit_code
+        .map(|c| format!(" (exit code {c})"))
+        .unwrap_or_default();
+    ToolError(format!(
+        "session {sid} has ended{code}; start a new one with start_debug_session"
+    ))
 }
 
 /// `path` with `.` and `..` resolved by name only (no links followed).
@@ -283,8 +352,17 @@ fn canon(p: &str) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p))
 }
 
-pub fn pick_project(projects: &[ProjectInfo], requested: Option<&str>) -> Result<String, ToolError> {
-    let list = || projects.iter().map(|p| format!("{} ({})", p.root, p.name)).collect::<Vec<_>>().join(", ");
+pub fn pick_project(
+    projects: &[ProjectInfo],
+    requested: Option<&str>,
+) -> Result<String, ToolError> {
+    let list = || {
+        projects
+            .iter()
+            .map(|p| format!("{} ({})", p.root, p.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match requested {
         Some(want) => {
             let want_path = canon(want);
@@ -292,12 +370,22 @@ pub fn pick_project(projects: &[ProjectInfo], requested: Option<&str>) -> Result
                 .iter()
                 .find(|p| p.name == want || p.root == want || want_path.starts_with(canon(&p.root)))
                 .map(|p| p.root.clone())
-                .ok_or_else(|| ToolError(format!("project_path '{want}' is not an open project. Open projects: {}", list())))
+                .ok_or_else(|| {
+                    ToolError(format!(
+                        "project_path '{want}' is not an open project. Open projects: {}",
+                        list()
+                    ))
+                })
         }
         None => match projects {
-            [] => Err(ToolError("no project is open in the IDE/debugger host".into())),
+            [] => Err(ToolError(
+                "no project is open in the IDE/debugger host".into(),
+            )),
             [one] => Ok(one.root.clone()),
-            _ => Err(ToolError(format!("several projects are open; pass project_path, one of: {}", list()))),
+            _ => Err(ToolError(format!(
+                "several projects are open; pass project_path, one of: {}",
+                list()
+            ))),
         },
     }
 }

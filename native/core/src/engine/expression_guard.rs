@@ -20,11 +20,52 @@ use crate::config::ExpressionSafetyConfig;
 /// Methods that change their receiver or the world in common languages (Python, Java/Kotlin,
 /// C++, JS). Matched only as `.name(` / `->name(` calls.
 const MUTATING_METHODS: &[&str] = &[
-    "append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add", "discard",
-    "sort", "reverse", "put", "putAll", "putIfAbsent", "addAll", "removeAll", "retainAll", "removeIf", "replaceAll",
-    "offer", "poll", "push", "shift", "unshift", "splice", "push_back", "pop_back", "push_front", "pop_front",
-    "emplace", "emplace_back", "erase", "resize", "close", "send", "flush", "truncate", "exit", "quit", "kill",
-    "terminate", "interrupt", "start", "run",
+    "append",
+    "extend",
+    "insert",
+    "pop",
+    "popitem",
+    "remove",
+    "clear",
+    "update",
+    "setdefault",
+    "add",
+    "discard",
+    "sort",
+    "reverse",
+    "put",
+    "putAll",
+    "putIfAbsent",
+    "addAll",
+    "removeAll",
+    "retainAll",
+    "removeIf",
+    "replaceAll",
+    "offer",
+    "poll",
+    "push",
+    "shift",
+    "unshift",
+    "splice",
+    "push_back",
+    "pop_back",
+    "push_front",
+    "pop_front",
+    "emplace",
+    "emplace_back",
+    "erase",
+    "resize",
+    "close",
+    "send",
+    "flush",
+    "truncate",
+    "exit",
+    "quit",
+    "kill",
+    "terminate",
+    "interrupt",
+    "start",
+    "run",
 ];
 
 /// Method name prefixes that mutate (`setName`, `set_name`, `writeBytes`, `deleteAll`): the
@@ -32,12 +73,22 @@ const MUTATING_METHODS: &[&str] = &[
 const MUTATING_PREFIXES: &[&str] = &["set", "write", "delete"];
 
 /// Free functions that change the program or run code.
-const MUTATING_FUNCTIONS: &[&str] = &["exec", "eval", "setattr", "delattr", "__import__", "exit", "quit", "compile"];
+const MUTATING_FUNCTIONS: &[&str] = &[
+    "exec",
+    "eval",
+    "setattr",
+    "delattr",
+    "__import__",
+    "exit",
+    "quit",
+    "compile",
+];
 
 /// Multi-character operators, longest first, so `<<=` is not read as `<` `<=`.
 const OPERATORS: &[&str] = &[
-    ">>>=", "<<=", ">>=", "//=", "**=", "===", "!==", "==", "!=", "<=", ">=", "=>", "+=", "-=", "*=", "/=", "%=", "&=",
-    "|=", "^=", ":=", "++", "--", "->", "::", "<<", ">>", "**", "//", "&&", "||",
+    ">>>=", "<<=", ">>=", "//=", "**=", "===", "!==", "==", "!=", "<=", ">=", "=>", "+=", "-=",
+    "*=", "/=", "%=", "&=", "|=", "^=", ":=", "++", "--", "->", "::", "<<", ">>", "**", "//", "&&",
+    "||",
 ];
 
 #[derive(Debug, PartialEq)]
@@ -66,7 +117,9 @@ fn tokenize(text: &str) -> Vec<Tok> {
             out.push(Tok::Literal);
         } else if c.is_alphanumeric() || c == '_' || c == '$' {
             let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$') {
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+            {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
@@ -77,7 +130,11 @@ fn tokenize(text: &str) -> Vec<Tok> {
             }
         } else {
             let rest: String = chars[i..chars.len().min(i + 4)].iter().collect();
-            let op = OPERATORS.iter().find(|op| rest.starts_with(*op)).map(|s| s.to_string()).unwrap_or_else(|| c.to_string());
+            let op = OPERATORS
+                .iter()
+                .find(|op| rest.starts_with(*op))
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| c.to_string());
             i += op.chars().count();
             out.push(Tok::Op(op));
         }
@@ -89,7 +146,9 @@ fn is_mutating_method(name: &str, extra: &[String]) -> bool {
     MUTATING_METHODS.contains(&name)
         || extra.iter().any(|m| m == name)
         || MUTATING_PREFIXES.iter().any(|p| {
-            name.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_uppercase() || c == '_'))
+            name.strip_prefix(p).is_some_and(|rest| {
+                rest.is_empty() || rest.starts_with(|c: char| c.is_uppercase() || c == '_')
+            })
         })
 }
 
@@ -101,13 +160,23 @@ pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig) -> Option<String> 
         match t {
             Tok::Op(o) if o == "=" => return Some("assignment '='".into()),
             Tok::Op(o) if o == ":=" => return Some("assignment expression ':='".into()),
-            Tok::Op(o) if o.len() >= 2 && o.ends_with('=') && !["==", "!=", "<=", ">=", "===", "!=="].contains(&o.as_str()) => {
+            Tok::Op(o)
+                if o.len() >= 2
+                    && o.ends_with('=')
+                    && !["==", "!=", "<=", ">=", "===", "!=="].contains(&o.as_str()) =>
+            {
                 return Some(format!("compound assignment '{o}'"));
             }
-            Tok::Op(o) if o == "++" || o == "--" => return Some(format!("increment/decrement '{o}'")),
-            Tok::Ident(w) if w == "del" || w == "import" => return Some(format!("Python statement '{w}'")),
+            Tok::Op(o) if o == "++" || o == "--" => {
+                return Some(format!("increment/decrement '{o}'"));
+            }
+            Tok::Ident(w) if w == "del" || w == "import" => {
+                return Some(format!("Python statement '{w}'"));
+            }
             Tok::Ident(w) if w == "__import__" => return Some("call to '__import__'".into()),
-            Tok::Ident(w) if w == "globals" && op(i + 1, "(") && op(i + 2, ")") && op(i + 3, "[") => {
+            Tok::Ident(w)
+                if w == "globals" && op(i + 1, "(") && op(i + 2, ")") && op(i + 3, "[") =>
+            {
                 return Some("write through 'globals()[...]'".into());
             }
             Tok::Ident(w) if op(i + 1, "(") => {
@@ -147,9 +216,29 @@ mod tests {
     fn allowed_and_refused_expressions() {
         let cfg = ExpressionSafetyConfig::default();
         let allowed = [
-            "a == b", "x <= 3", "x >= 3", "a != b", "a === b", "\"a=b\"", "s.count('=')", "len(items)", "str(x)",
-            "order.items[3]['price']", "user.getName()", "list.size()", "obj.toString()", "x => x + 1", "p->next",
-            "settings()", "a << 2", "x ** 2", "total + 41", "'it''s = fine'", "d.get('k', 0)", "-x - -1", "s == 'a\\'=b'",
+            "a == b",
+            "x <= 3",
+            "x >= 3",
+            "a != b",
+            "a === b",
+            "\"a=b\"",
+            "s.count('=')",
+            "len(items)",
+            "str(x)",
+            "order.items[3]['price']",
+            "user.getName()",
+            "list.size()",
+            "obj.toString()",
+            "x => x + 1",
+            "p->next",
+            "settings()",
+            "a << 2",
+            "x ** 2",
+            "total + 41",
+            "'it''s = fine'",
+            "d.get('k', 0)",
+            "-x - -1",
+            "s == 'a\\'=b'",
         ];
         for e in allowed {
             assert_eq!(detect(e, &cfg), None, "{e} should be allowed");
@@ -191,14 +280,19 @@ mod tests {
         assert!(check("cache.invalidate()", &cfg).is_ok());
         cfg.extra_mutating_methods.push("invalidate".into());
         let e = check("cache.invalidate()", &cfg).unwrap_err().0;
-        assert!(e.contains("mutating method 'invalidate'") && e.contains("allow_side_effects: true"), "{e}");
+        assert!(
+            e.contains("mutating method 'invalidate'") && e.contains("allow_side_effects: true"),
+            "{e}"
+        );
         cfg.enabled = false;
         assert!(check("items.append(1)", &cfg).is_ok());
     }
 
     #[test]
     fn refusal_names_the_expression_and_the_way_out() {
-        let e = check("items.append(1)", &ExpressionSafetyConfig::default()).unwrap_err().0;
+        let e = check("items.append(1)", &ExpressionSafetyConfig::default())
+            .unwrap_err()
+            .0;
         assert_eq!(
             e,
             "expression `items.append(1)` looks like it changes the program (call to mutating method 'append'); \

@@ -27,8 +27,14 @@ impl Call<'_> {
         let info = self.engine.info().await;
         if info.can_confirm {
             let backend = self.engine.backend.clone();
-            let request = ConfirmRequest { title: format!("Debugger MCP: {action}"), message: message.clone() };
-            match self.bk_within("confirm", CONFIRM_MS, backend.confirm(root, request)).await {
+            let request = ConfirmRequest {
+                title: format!("Debugger MCP: {action}"),
+                message: message.clone(),
+            };
+            match self
+                .bk_within("confirm", CONFIRM_MS, backend.confirm(root, request))
+                .await
+            {
                 Ok(true) => return Ok(()),
                 Ok(false) => return Err(declined(action)),
                 // No dialog after all (e.g. headless IDE); try the client.
@@ -36,12 +42,20 @@ impl Call<'_> {
             }
         }
         if let Some(confirmer) = &self.ctx.confirmer {
-            let asked = tokio::time::timeout(std::time::Duration::from_millis(CONFIRM_MS), confirmer.confirm(&message)).await;
+            let asked = tokio::time::timeout(
+                std::time::Duration::from_millis(CONFIRM_MS),
+                confirmer.confirm(&message),
+            )
+            .await;
             match asked {
                 Ok(Ok(true)) => return Ok(()),
                 Ok(Ok(false)) => return Err(declined(action)),
                 Ok(Err(_)) => {}
-                Err(_) => return Err(ToolError(format!("the user did not answer the confirmation to {action} in time; nothing was done"))),
+                Err(_) => {
+                    return Err(ToolError(format!(
+                        "the user did not answer the confirmation to {action} in time; nothing was done"
+                    )));
+                }
             }
         }
         Err(refusal(action))
@@ -49,5 +63,7 @@ impl Call<'_> {
 }
 
 fn declined(action: &str) -> ToolError {
-    ToolError(format!("the user declined to {action}; nothing was done. Do not retry unless the user asks"))
+    ToolError(format!(
+        "the user declined to {action}; nothing was done. Do not retry unless the user asks"
+    ))
 }

@@ -1,16 +1,18 @@
 //! rmcp glue: `ServerHandler` for the engine. Tool listing is a clone of a prebuilt list; calls
 //! go to [`Engine::call_tool`]. Confirmation uses MCP elicitation when the client declared it.
 
-use super::context::{CallContext, Confirmer};
 use super::Engine;
+use super::context::{CallContext, Confirmer};
 use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ElicitRequest, ErrorCode, ElicitRequestParams, ElicitationAction, ElicitationSchema,
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequiredResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ElicitRequest,
+    ElicitRequestParams, ElicitationAction, ElicitationSchema, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequiredResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -59,7 +61,12 @@ pub struct McpHandler {
 
 impl McpHandler {
     pub(super) fn new(engine: Arc<Engine>) -> Self {
-        Self { engine, subscriber: Arc::default(), log_level: Arc::new(Mutex::new(None)), instructions_note: None }
+        Self {
+            engine,
+            subscriber: Arc::default(),
+            log_level: Arc::new(Mutex::new(None)),
+            instructions_note: None,
+        }
     }
 
     /// Appends `note` to the server instructions the client sees at initialize.
@@ -81,16 +88,35 @@ impl McpHandler {
     /// Sends a one-line log of a finished tool call when the client asked for that level:
     /// failures at `warning`, stops and session changes at `info`.
     #[allow(deprecated)]
-    async fn log_outcome(&self, peer: &Peer<RoleServer>, tool: &str, result: &rmcp::model::CallToolResult) {
-        let Some(min) = *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) else { return };
+    async fn log_outcome(
+        &self,
+        peer: &Peer<RoleServer>,
+        tool: &str,
+        result: &rmcp::model::CallToolResult,
+    ) {
+        let Some(min) = *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) else {
+            return;
+        };
         let (level, line) = if result.is_error == Some(true) {
-            let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+            let text = result
+                .content
+                .first()
+                .and_then(|c| c.as_text())
+                .map(|t| t.text.clone())
+                .unwrap_or_default();
             (LoggingLevel::Warning, format!("{tool} failed: {text}"))
         } else {
-            let Some(v) = result.structured_content.as_ref() else { return };
-            let (Some(sid), Some(state)) = (v["session_id"].as_str(), v["state"].as_str()) else { return };
+            let Some(v) = result.structured_content.as_ref() else {
+                return;
+            };
+            let (Some(sid), Some(state)) = (v["session_id"].as_str(), v["state"].as_str()) else {
+                return;
+            };
             let mut line = format!("{tool}: session {sid} {state}");
-            if let (Some(file), Some(n)) = (v["location"]["file"].as_str(), v["location"]["line"].as_u64()) {
+            if let (Some(file), Some(n)) = (
+                v["location"]["file"].as_str(),
+                v["location"]["line"].as_u64(),
+            ) {
                 line.push_str(&format!(" at {file}:{n}"));
             }
             if let Some(reason) = v["reason"].as_str() {
@@ -101,7 +127,8 @@ impl McpHandler {
         if level_rank(level) < level_rank(min) {
             return;
         }
-        let note = LoggingMessageNotificationParam::new(level, Value::String(line)).with_logger("debugger-mcp");
+        let note = LoggingMessageNotificationParam::new(level, Value::String(line))
+            .with_logger("debugger-mcp");
         // A client that went away cannot be logged to; the tool result still stands.
         let _ = peer.notify_logging_message(note).await;
     }
@@ -137,7 +164,11 @@ struct PeerConfirmer(Peer<RoleServer>);
 #[async_trait::async_trait]
 impl Confirmer for PeerConfirmer {
     async fn confirm(&self, message: &str) -> Result<bool, String> {
-        let answer = self.0.create_elicitation(confirm_form(message)).await.map_err(|e| e.to_string())?;
+        let answer = self
+            .0
+            .create_elicitation(confirm_form(message))
+            .await
+            .map_err(|e| e.to_string())?;
         Ok(matches!(answer.action, ElicitationAction::Accept))
     }
 }
@@ -199,13 +230,17 @@ impl ServerHandler for McpHandler {
             Some(Ok(p)) => p,
             Some(Err(bad)) => {
                 return Err(McpError::invalid_params(
-                    format!("unknown tool profile '{bad}' in the URL query; use profile=full, profile=compact or profile=typed"),
+                    format!(
+                        "unknown tool profile '{bad}' in the URL query; use profile=full, profile=compact or profile=typed"
+                    ),
                     None,
                 ));
             }
             None => self.engine.tool_profile(),
         };
-        Ok(ListToolsResult::with_all_items((*self.engine.tools_for(profile)).clone()))
+        Ok(ListToolsResult::with_all_items(
+            (*self.engine.tools_for(profile)).clone(),
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -219,7 +254,10 @@ impl ServerHandler for McpHandler {
     ) -> Result<CallToolResponse, McpError> {
         if self.engine.tool(request.name.as_ref()).is_none() {
             return Err(McpError::invalid_params(
-                format!("params.name: unknown tool '{}'; tools/list shows the tools", clip(&request.name, 80)),
+                format!(
+                    "params.name: unknown tool '{}'; tools/list shows the tools",
+                    clip(&request.name, 80)
+                ),
                 None,
             ));
         }
@@ -228,14 +266,27 @@ impl ServerHandler for McpHandler {
             .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         let mut round_trip = None;
         let confirmer: Option<Arc<dyn Confirmer>> = if stateless {
-            let answer = request.input_responses.as_ref().and_then(|r| r.get(CONFIRM_KEY)).map(|v| v["action"] == "accept");
-            let client_elicits = context.client_capabilities().is_some_and(|c| c.elicitation.is_some());
+            let answer = request
+                .input_responses
+                .as_ref()
+                .and_then(|r| r.get(CONFIRM_KEY))
+                .map(|v| v["action"] == "accept");
+            let client_elicits = context
+                .client_capabilities()
+                .is_some_and(|c| c.elicitation.is_some());
             (answer.is_some() || client_elicits).then(|| {
-                let rt = Arc::new(RoundTripConfirmer { answer, asked: Mutex::new(None) });
+                let rt = Arc::new(RoundTripConfirmer {
+                    answer,
+                    asked: Mutex::new(None),
+                });
                 round_trip = Some(rt.clone());
                 rt as Arc<dyn Confirmer>
             })
-        } else if context.peer.supported_elicitation_modes().contains(&ElicitationMode::Form) {
+        } else if context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+        {
             Some(Arc::new(PeerConfirmer(context.peer.clone())))
         } else {
             None
@@ -250,7 +301,10 @@ impl ServerHandler for McpHandler {
                 // Long waits (resume, wait_for_pause, launches) tell the client they are alive.
                 tokio::pin!(call);
                 let started = Instant::now();
-                let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
+                let mut tick = tokio::time::interval_at(
+                    tokio::time::Instant::now() + PROGRESS_EVERY,
+                    PROGRESS_EVERY,
+                );
                 // Progress must increase at every notification: count them.
                 let mut n = 0u32;
                 loop {
@@ -267,15 +321,20 @@ impl ServerHandler for McpHandler {
                 }
             }
         };
-        if let Some(question) = round_trip.and_then(|rt| rt.asked.lock().unwrap_or_else(|e| e.into_inner()).take()) {
+        if let Some(question) =
+            round_trip.and_then(|rt| rt.asked.lock().unwrap_or_else(|e| e.into_inner()).take())
+        {
             let ask = InputRequest::Elicitation(ElicitRequest::new(confirm_form(&question)));
-            return Ok(CallToolResponse::InputRequired(InputRequiredResult::from_input_requests(BTreeMap::from([(
-                CONFIRM_KEY.to_string(),
-                ask,
-            )]))));
+            return Ok(CallToolResponse::InputRequired(
+                InputRequiredResult::from_input_requests(BTreeMap::from([(
+                    CONFIRM_KEY.to_string(),
+                    ask,
+                )])),
+            ));
         }
         if !stateless {
-            self.log_outcome(&context.peer, &request.name, &result).await;
+            self.log_outcome(&context.peer, &request.name, &result)
+                .await;
         }
         Ok(CallToolResponse::Complete(result))
     }
@@ -285,7 +344,9 @@ impl ServerHandler for McpHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        Ok(ListResourcesResult::with_all_items(self.engine.resource_list()))
+        Ok(ListResourcesResult::with_all_items(
+            self.engine.resource_list(),
+        ))
     }
 
     async fn list_resource_templates(
@@ -293,7 +354,9 @@ impl ServerHandler for McpHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Ok(ListResourceTemplatesResult::with_all_items(resources::templates()))
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
     }
 
     async fn read_resource(
@@ -302,17 +365,30 @@ impl ServerHandler for McpHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         match self.engine.read_resource(&request.uri).await {
-            Ok(contents) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(vec![contents]))),
-            Err(message) => Err(McpError::resource_not_found(message, Some(serde_json::json!({"uri": request.uri})))),
+            Ok(contents) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(
+                vec![contents],
+            ))),
+            Err(message) => Err(McpError::resource_not_found(
+                message,
+                Some(serde_json::json!({"uri": request.uri})),
+            )),
         }
     }
 
-    async fn subscribe(&self, request: SubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), McpError> {
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
         self.subscriber(&context.peer).subscribe(&request.uri);
         Ok(())
     }
 
-    async fn unsubscribe(&self, request: UnsubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), McpError> {
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
         self.subscriber(&context.peer).unsubscribe(&request.uri);
         Ok(())
     }
@@ -321,7 +397,10 @@ impl ServerHandler for McpHandler {
     /// change while the server runs, and no `list_changed` is advertised, so rmcp leaves those
     /// types out of the acknowledgement. URIs this server can never serve are left out too (the
     /// HTTP router already rejected them with an error naming them; see `http::listen`).
-    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
         let uris: Vec<String> = requested
             .resource_subscriptions
             .iter()
@@ -329,13 +408,21 @@ impl ServerHandler for McpHandler {
             .filter(|uri| resources::check_subscribable(uri).is_ok())
             .cloned()
             .collect();
-        Some(SubscriptionFilter::builder().resource_subscriptions(uris).build())
+        Some(
+            SubscriptionFilter::builder()
+                .resource_subscriptions(uris)
+                .build(),
+        )
     }
 
     /// Feeds one listen stream from the same updates initialize-era subscribers get, until the
     /// client closes the stream (or the server shuts down, which closes it too).
     async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
-        let uris = context.accepted().resource_subscriptions.clone().unwrap_or_default();
+        let uris = context
+            .accepted()
+            .resource_subscriptions
+            .clone()
+            .unwrap_or_default();
         let sub = Arc::new(Subscriber::listening(context.sink().clone(), uris));
         self.engine.subscribers.add(&sub);
         context.cancelled().await;
@@ -357,7 +444,9 @@ impl ServerHandler for McpHandler {
     ) -> Result<GetPromptResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
         match self.engine.prompt_messages(&request.name, &args) {
-            Ok((description, messages)) => Ok(GetPromptResponse::Complete(GetPromptResult::new(messages).with_description(description))),
+            Ok((description, messages)) => Ok(GetPromptResponse::Complete(
+                GetPromptResult::new(messages).with_description(description),
+            )),
             Err(message) => Err(McpError::invalid_params(message, None)),
         }
     }
@@ -365,8 +454,15 @@ impl ServerHandler for McpHandler {
     /// rmcp hands us every request it could not parse as a known MCP request: an unknown method,
     /// or a known one whose params do not fit (then its default answer, -32601 with the bare
     /// method name, would misdirect the client). Known methods get -32602 naming the field.
-    async fn on_custom_request(&self, request: CustomRequest, _context: RequestContext<RoleServer>) -> Result<CustomResult, McpError> {
-        Err(custom_request_error(&request.method, request.params.as_ref()))
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(custom_request_error(
+            &request.method,
+            request.params.as_ref(),
+        ))
     }
 
     #[allow(deprecated)]
@@ -386,7 +482,11 @@ impl ServerHandler for McpHandler {
 /// legacy SSE, no `profile` key): the configured profile applies.
 fn requested_profile(context: &RequestContext<RoleServer>) -> Option<Result<ToolProfile, String>> {
     let parts = context.extensions.get::<http::request::Parts>()?;
-    let value = parts.uri.query()?.split('&').find_map(|kv| kv.strip_prefix("profile="))?;
+    let value = parts
+        .uri
+        .query()?
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("profile="))?;
     Some(ToolProfile::parse(value).ok_or_else(|| value.chars().take(40).collect()))
 }
 
@@ -410,7 +510,11 @@ const METHODS: &[&str] = &[
 
 /// First `max` characters of client text echoed in an error.
 fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max { s.to_string() } else { format!("{}…", s.chars().take(max).collect::<String>()) }
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    }
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -429,31 +533,51 @@ pub(crate) fn custom_request_error(method: &str, params: Option<&Value>) -> McpE
     if !METHODS.contains(&method) {
         return McpError::new(
             ErrorCode::METHOD_NOT_FOUND,
-            format!("Method not found: '{}'. This server implements {}", clip(method, 80), METHODS.join(", ")),
+            format!(
+                "Method not found: '{}'. This server implements {}",
+                clip(method, 80),
+                METHODS.join(", ")
+            ),
             None,
         );
     }
     let problem = match (method, params) {
         (_, Some(p)) if !p.is_object() => format!("params must be an object, received {}", kind(p)),
-        ("tools/call", Some(p)) => {
-            match (p.get("name"), p.get("arguments")) {
-                (None, _) => "params.name: required (the tool to call; tools/list shows them)".to_string(),
-                (Some(n), _) if !n.is_string() => format!("params.name: expected a string, received {}", kind(n)),
-                (_, Some(a)) if !a.is_object() && !a.is_null() => {
-                    format!("params.arguments: expected an object of the tool's parameters, received {}", kind(a))
+        ("tools/call", Some(p)) => match (p.get("name"), p.get("arguments")) {
+            (None, _) => {
+                "params.name: required (the tool to call; tools/list shows them)".to_string()
+            }
+            (Some(n), _) if !n.is_string() => {
+                format!("params.name: expected a string, received {}", kind(n))
+            }
+            (_, Some(a)) if !a.is_object() && !a.is_null() => {
+                format!(
+                    "params.arguments: expected an object of the tool's parameters, received {}",
+                    kind(a)
+                )
+            }
+            _ => {
+                "params do not match tools/call: expected {\"name\": string, \"arguments\": object}"
+                    .to_string()
+            }
+        },
+        ("tools/call", None) => {
+            "params: required ({\"name\": tool, \"arguments\": {...}})".to_string()
+        }
+        ("resources/read" | "resources/subscribe" | "resources/unsubscribe", p) => {
+            match p.and_then(|p| p.get("uri")) {
+                None => "params.uri: required (resources/list shows the resources)".to_string(),
+                Some(u) if !u.is_string() => {
+                    format!("params.uri: expected a string, received {}", kind(u))
                 }
-                _ => "params do not match tools/call: expected {\"name\": string, \"arguments\": object}".to_string(),
+                _ => "params do not match the MCP schema: expected {\"uri\": string}".to_string(),
             }
         }
-        ("tools/call", None) => "params: required ({\"name\": tool, \"arguments\": {...}})".to_string(),
-        ("resources/read" | "resources/subscribe" | "resources/unsubscribe", p) => match p.and_then(|p| p.get("uri")) {
-            None => "params.uri: required (resources/list shows the resources)".to_string(),
-            Some(u) if !u.is_string() => format!("params.uri: expected a string, received {}", kind(u)),
-            _ => "params do not match the MCP schema: expected {\"uri\": string}".to_string(),
-        },
         ("prompts/get", p) => match p.and_then(|p| p.get("name")) {
             None => "params.name: required (prompts/list shows the prompts)".to_string(),
-            Some(n) if !n.is_string() => format!("params.name: expected a string, received {}", kind(n)),
+            Some(n) if !n.is_string() => {
+                format!("params.name: expected a string, received {}", kind(n))
+            }
             _ => "params.arguments: expected an object of string values".to_string(),
         },
         (m, _) => format!("params do not match the MCP schema of {m}"),

@@ -52,13 +52,27 @@ pub struct ValueRead {
 }
 
 impl ValueRead {
-    pub fn new(kind: ReadKind, name: impl Into<String>, value: impl Into<String>, type_name: Option<String>) -> Self {
-        Self { kind, name: name.into(), value: value.into(), type_name }
+    pub fn new(
+        kind: ReadKind,
+        name: impl Into<String>,
+        value: impl Into<String>,
+        type_name: Option<String>,
+    ) -> Self {
+        Self {
+            kind,
+            name: name.into(),
+            value: value.into(),
+            type_name,
+        }
     }
 
     /// From a value node as tools show it (`values::show`): takes the shown (redacted,
     /// truncated) `value` and `type`.
-    pub fn from_shown(kind: ReadKind, name: impl Into<String>, shown: &super::tools::out::ValueNode) -> Self {
+    pub fn from_shown(
+        kind: ReadKind,
+        name: impl Into<String>,
+        shown: &super::tools::out::ValueNode,
+    ) -> Self {
         Self::new(kind, name, shown.value.as_str(), shown.type_name.clone())
     }
 }
@@ -153,7 +167,10 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Self { entries_per_session: 5000, sessions: 20 }
+        Self {
+            entries_per_session: 5000,
+            sessions: 20,
+        }
     }
 }
 
@@ -170,12 +187,20 @@ struct Inner {
 }
 
 pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 impl Ledger {
     pub fn new(bounds: Bounds) -> Self {
-        Self { inner: Mutex::new(Inner { bounds, ..Default::default() }) }
+        Self {
+            inner: Mutex::new(Inner {
+                bounds,
+                ..Default::default()
+            }),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -193,7 +218,12 @@ impl Ledger {
             inner.order.push_back(session_id.to_string());
             inner.sessions.insert(
                 session_id.to_string(),
-                SessionLedger { session_id: session_id.into(), name: name.into(), started_ms: now_ms(), ..Default::default() },
+                SessionLedger {
+                    session_id: session_id.into(),
+                    name: name.into(),
+                    started_ms: now_ms(),
+                    ..Default::default()
+                },
             );
             inner.evict();
         }
@@ -217,21 +247,37 @@ impl Ledger {
             self.open(session_id, session_id, None);
             inner = self.lock();
         }
-        let Some(l) = inner.sessions.get_mut(session_id) else { return };
+        let Some(l) = inner.sessions.get_mut(session_id) else {
+            return;
+        };
         let time_ms = now_ms();
         for r in reads {
-            let same = l.last.get(&r.name).is_some_and(|(step, v)| *step == at.step && *v == r.value);
+            let same = l
+                .last
+                .get(&r.name)
+                .is_some_and(|(step, v)| *step == at.step && *v == r.value);
             if same && r.kind != ReadKind::Modified {
                 continue;
             }
-            let value = if r.value.chars().count() > VALUE_CHARS { r.value.chars().take(VALUE_CHARS).chain(['…']).collect() } else { r.value };
+            let value = if r.value.chars().count() > VALUE_CHARS {
+                r.value.chars().take(VALUE_CHARS).chain(['…']).collect()
+            } else {
+                r.value
+            };
             let r = ValueRead { value, ..r };
             l.last.insert(r.name.clone(), (at.step, r.value.clone()));
             if l.entries.len() >= cap {
                 l.entries.pop_front();
                 l.dropped += 1;
             }
-            l.entries.push_back(Entry { time_ms, at: at.clone(), kind: r.kind, name: r.name, value: r.value, type_name: r.type_name });
+            l.entries.push_back(Entry {
+                time_ms,
+                at: at.clone(),
+                kind: r.kind,
+                name: r.name,
+                value: r.value,
+                type_name: r.type_name,
+            });
         }
     }
 
@@ -251,7 +297,11 @@ impl Ledger {
     /// Fills in where pause `step` happened once the top frame is known.
     pub fn locate_pause(&self, session_id: &str, step: u64, at: &At) {
         let mut inner = self.lock();
-        if let Some(p) = inner.sessions.get_mut(session_id).and_then(|l| l.pauses.iter_mut().rev().find(|p| p.at.step == step)) {
+        if let Some(p) = inner
+            .sessions
+            .get_mut(session_id)
+            .and_then(|l| l.pauses.iter_mut().rev().find(|p| p.at.step == step))
+        {
             p.at.file = at.file.clone();
             p.at.line = at.line;
             p.at.function = at.function.clone();
@@ -267,7 +317,10 @@ impl Ledger {
             if l.notes.len() >= NOTES {
                 l.notes.pop_front();
             }
-            l.notes.push_back(Note { time_ms: now_ms(), text: text.into() });
+            l.notes.push_back(Note {
+                time_ms: now_ms(),
+                text: text.into(),
+            });
         }
     }
 
@@ -297,7 +350,14 @@ impl Ledger {
         inner
             .order
             .iter()
-            .filter(|id| project.is_none_or(|p| inner.sessions.get(*id).is_some_and(|l| l.project.as_deref() == Some(p))))
+            .filter(|id| {
+                project.is_none_or(|p| {
+                    inner
+                        .sessions
+                        .get(*id)
+                        .is_some_and(|l| l.project.as_deref() == Some(p))
+                })
+            })
             .cloned()
             .collect()
     }
@@ -307,7 +367,11 @@ impl Inner {
     /// Drops the oldest ended sessions beyond the bound (live sessions are kept).
     fn evict(&mut self) {
         while self.order.len() > self.bounds.sessions.max(1) {
-            let Some(pos) = self.order.iter().position(|id| self.sessions.get(id).is_none_or(|l| l.ended_ms.is_some())) else {
+            let Some(pos) = self
+                .order
+                .iter()
+                .position(|id| self.sessions.get(id).is_none_or(|l| l.ended_ms.is_some()))
+            else {
                 break;
             };
             if let Some(id) = self.order.remove(pos) {
@@ -360,7 +424,12 @@ mod tests {
     use super::*;
 
     fn at(step: u64, line: u32) -> At {
-        At { step, file: Some("app.py".into()), line: Some(line), ..Default::default() }
+        At {
+            step,
+            file: Some("app.py".into()),
+            line: Some(line),
+            ..Default::default()
+        }
     }
 
     #[test]
@@ -368,21 +437,57 @@ mod tests {
         let l = Ledger::new(Bounds::default());
         l.open("s1", "app", Some("/p"));
         for (step, v) in [(1, "0"), (1, "0"), (2, "1"), (3, "1"), (4, "3")] {
-            l.record("s1", &at(step, 16), [ValueRead::new(ReadKind::Variable, "total", v, Some("int".into()))]);
+            l.record(
+                "s1",
+                &at(step, 16),
+                [ValueRead::new(
+                    ReadKind::Variable,
+                    "total",
+                    v,
+                    Some("int".into()),
+                )],
+            );
         }
         let s = l.get("s1").unwrap();
-        assert_eq!(s.readings("total").count(), 4, "the same value twice in one pause is one reading");
-        let changes: Vec<_> = s.changes("total").iter().map(|(e, prev)| (e.at.step, e.value.clone(), prev.map(String::from))).collect();
-        assert_eq!(changes, vec![(1, "0".into(), None), (2, "1".into(), Some("0".into())), (4, "3".into(), Some("1".into()))]);
+        assert_eq!(
+            s.readings("total").count(),
+            4,
+            "the same value twice in one pause is one reading"
+        );
+        let changes: Vec<_> = s
+            .changes("total")
+            .iter()
+            .map(|(e, prev)| (e.at.step, e.value.clone(), prev.map(String::from)))
+            .collect();
+        assert_eq!(
+            changes,
+            vec![
+                (1, "0".into(), None),
+                (2, "1".into(), Some("0".into())),
+                (4, "3".into(), Some("1".into()))
+            ]
+        );
         assert_eq!(s.names(), vec!["total".to_string()]);
     }
 
     #[test]
     fn bounded_per_session_and_in_sessions() {
-        let l = Ledger::new(Bounds { entries_per_session: 3, sessions: 2 });
+        let l = Ledger::new(Bounds {
+            entries_per_session: 3,
+            sessions: 2,
+        });
         l.open("a", "a", None);
         for step in 1..=5 {
-            l.record("a", &at(step, 1), [ValueRead::new(ReadKind::Variable, "x", step.to_string(), None)]);
+            l.record(
+                "a",
+                &at(step, 1),
+                [ValueRead::new(
+                    ReadKind::Variable,
+                    "x",
+                    step.to_string(),
+                    None,
+                )],
+            );
         }
         let a = l.get("a").unwrap();
         assert_eq!((a.entries.len(), a.dropped), (3, 2));
@@ -391,6 +496,9 @@ mod tests {
         l.open("c", "c", None);
         assert!(!l.contains("a"), "the oldest ended session is evicted");
         l.open("d", "d", None);
-        assert!(l.contains("b") && l.contains("c") && l.contains("d"), "live sessions are never evicted");
+        assert!(
+            l.contains("b") && l.contains("c") && l.contains("d"),
+            "live sessions are never evicted"
+        );
     }
 }

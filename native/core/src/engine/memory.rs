@@ -36,12 +36,20 @@ impl Engine {
     pub(super) fn at(&self, sid: &str, thread: Option<&str>, frame_index: u32) -> At {
         let found = self.with_state(|s| {
             let slot = s.sessions.get(sid)?;
-            let thread = thread.map(String::from).or_else(|| slot.current_thread.clone())?;
+            let thread = thread
+                .map(String::from)
+                .or_else(|| slot.current_thread.clone())?;
             let frame = slot.frames.get(&(thread.clone(), frame_index)).cloned();
             Some((slot.pause_seq, thread, frame, slot.project.clone()))
         });
-        let Some((step, thread, frame, project)) = found else { return At::default() };
-        let mut at = At { step, thread: Some(thread), ..Default::default() };
+        let Some((step, thread, frame, project)) = found else {
+            return At::default();
+        };
+        let mut at = At {
+            step,
+            thread: Some(thread),
+            ..Default::default()
+        };
         if let Some(f) = frame {
             at.file = f.file.map(|file| self.relative(project.as_deref(), &file));
             at.line = f.line;
@@ -52,13 +60,19 @@ impl Engine {
 
     /// `file` relative to the project root when inside it (shorter for the agent).
     pub(super) fn relative(&self, project: Option<&str>, file: &str) -> String {
-        let Some(root) = project else { return file.to_string() };
+        let Some(root) = project else {
+            return file.to_string();
+        };
         let p = Path::new(file);
         if let Ok(rel) = p.strip_prefix(root) {
             return rel.to_string_lossy().into_owned();
         }
         let croot = self.canonical_root(root);
-        match std::fs::canonicalize(p).ok().as_deref().and_then(|c| c.strip_prefix(&croot).ok()) {
+        match std::fs::canonicalize(p)
+            .ok()
+            .as_deref()
+            .and_then(|c| c.strip_prefix(&croot).ok())
+        {
             Some(rel) => rel.to_string_lossy().into_owned(),
             None => file.to_string(),
         }
@@ -70,19 +84,37 @@ impl Engine {
         let live = self.with_state(|s| {
             s.sessions.get(sid).map(|x| {
                 let skip = x.output.len().saturating_sub(SUMMARY_OUTPUT);
-                let out: Vec<(OutputCategory, String)> = x.output.iter().skip(skip).cloned().collect();
+                let out: Vec<(OutputCategory, String)> =
+                    x.output.iter().skip(skip).cloned().collect();
                 (x.state(), x.exit_code, out, x.output_total)
             })
         });
-        let (state, exit_code, output, output_total) = live.unwrap_or((SessionState::Stopped, l.exit_code, Vec::new(), 0));
+        let (state, exit_code, output, output_total) =
+            live.unwrap_or((SessionState::Stopped, l.exit_code, Vec::new(), 0));
         let breakpoints = self.with_state(|s| {
-            let mut v: Vec<(String, bool, u64, Option<String>, Option<u32>, Option<String>)> = s
+            let mut v: Vec<(
+                String,
+                bool,
+                u64,
+                Option<String>,
+                Option<u32>,
+                Option<String>,
+            )> = s
                 .breakpoints
                 .iter()
-                .filter(|(_, m)| l.project.is_none() || m.project.is_none() || m.project == l.project)
+                .filter(|(_, m)| {
+                    l.project.is_none() || m.project.is_none() || m.project == l.project
+                })
                 .map(|(id, m)| {
                     let b = m.last.as_ref();
-                    (id.clone(), m.agent, m.hits, b.and_then(|b| b.file.clone()), b.and_then(|b| b.line), b.and_then(|b| b.exception.clone()))
+                    (
+                        id.clone(),
+                        m.agent,
+                        m.hits,
+                        b.and_then(|b| b.file.clone()),
+                        b.and_then(|b| b.line),
+                        b.and_then(|b| b.exception.clone()),
+                    )
                 })
                 .collect();
             v.sort();
@@ -94,8 +126,20 @@ impl Engine {
             (SessionState::Stopped, Some(c)) => format!("ended, exit code {c}"),
             (s, _) => state_name(s).to_string(),
         };
-        let _ = writeln!(md, "- State: {ended}; started {}{}", clock(l.started_ms), l.ended_ms.map(|t| format!(", ended {}", clock(t))).unwrap_or_default());
-        let _ = writeln!(md, "- Pauses: {}; values read: {}", l.pauses.len() as u64 + l.pauses_dropped, l.entries.len() as u64 + l.dropped);
+        let _ = writeln!(
+            md,
+            "- State: {ended}; started {}{}",
+            clock(l.started_ms),
+            l.ended_ms
+                .map(|t| format!(", ended {}", clock(t)))
+                .unwrap_or_default()
+        );
+        let _ = writeln!(
+            md,
+            "- Pauses: {}; values read: {}",
+            l.pauses.len() as u64 + l.pauses_dropped,
+            l.entries.len() as u64 + l.dropped
+        );
         path_taken(&mut md, &l);
         exceptions(&mut md, &l);
         values(&mut md, &l);
@@ -103,11 +147,18 @@ impl Engine {
             let _ = writeln!(md, "\n## Breakpoints\n");
             for (id, agent, hits, file, line, exception) in breakpoints {
                 let place = match (file, line, exception) {
-                    (Some(f), Some(n), _) => format!("{}:{n}", self.relative(l.project.as_deref(), &f)),
+                    (Some(f), Some(n), _) => {
+                        format!("{}:{n}", self.relative(l.project.as_deref(), &f))
+                    }
                     (_, _, Some(e)) => format!("exception {e}"),
                     _ => "?".into(),
                 };
-                let _ = writeln!(md, "- {id} {place} ({}, {hits} hit{})", if agent { "agent" } else { "user" }, if hits == 1 { "" } else { "s" });
+                let _ = writeln!(
+                    md,
+                    "- {id} {place} ({}, {hits} hit{})",
+                    if agent { "agent" } else { "user" },
+                    if hits == 1 { "" } else { "s" }
+                );
             }
         }
         if !l.notes.is_empty() {
@@ -117,7 +168,12 @@ impl Engine {
             }
         }
         if !output.is_empty() {
-            let _ = writeln!(md, "\n## Output (last {} of {} chunks)\n\n```", output.len(), output_total);
+            let _ = writeln!(
+                md,
+                "\n## Output (last {} of {} chunks)\n\n```",
+                output.len(),
+                output_total
+            );
             for (cat, text) in output {
                 let text = text.trim_end_matches('\n');
                 match cat {
@@ -142,8 +198,12 @@ impl Engine {
         if !mem.write_summaries {
             return;
         }
-        let (Some(l), Some(md)) = (self.ledger.get(sid), self.summary_markdown(sid)) else { return };
-        let Some(project) = l.project.clone() else { return };
+        let (Some(l), Some(md)) = (self.ledger.get(sid), self.summary_markdown(sid)) else {
+            return;
+        };
+        let Some(project) = l.project.clone() else {
+            return;
+        };
         if let Err(e) = write_files(&project, mem, sid, &md, &l) {
             tracing::warn!("could not write the summary of session {sid} into {project}: {e}");
         }
@@ -151,11 +211,19 @@ impl Engine {
 
     /// Path of a session's summary file (whether or not it exists yet).
     pub(super) fn summary_path(&self, project: &str, sid: &str) -> PathBuf {
-        Path::new(project).join(&self.cfg().memory.summary_dir).join(format!("{}.md", file_stem(sid)))
+        Path::new(project)
+            .join(&self.cfg().memory.summary_dir)
+            .join(format!("{}.md", file_stem(sid)))
     }
 }
 
-fn write_files(project: &str, mem: &MemoryConfig, sid: &str, md: &str, l: &SessionLedger) -> std::io::Result<()> {
+fn write_files(
+    project: &str,
+    mem: &MemoryConfig,
+    sid: &str,
+    md: &str,
+    l: &SessionLedger,
+) -> std::io::Result<()> {
     let dir = Path::new(project).join(&mem.summary_dir);
     std::fs::create_dir_all(&dir)?;
     let stem = file_stem(sid);
@@ -188,7 +256,15 @@ fn write_files(project: &str, mem: &MemoryConfig, sid: &str, md: &str, l: &Sessi
 
 /// A session id as a file name: ids are backend-chosen and may contain separators.
 fn file_stem(sid: &str) -> String {
-    sid.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect()
+    sid.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 pub fn category_name(c: OutputCategory) -> &'static str {
@@ -221,31 +297,70 @@ fn path_taken(md: &mut String, l: &SessionLedger) {
         if n > SUMMARY_PAUSES && i >= head && i < n - (SUMMARY_PAUSES - head) {
             continue;
         }
-        let func = p.at.function.as_ref().map(|f| format!(" in {f}")).unwrap_or_default();
-        let bps = if p.breakpoint_ids.is_empty() { String::new() } else { format!(" [{}]", p.breakpoint_ids.join(", ")) };
-        let user = if p.by_agent { "" } else { " (paused by the IDE user)" };
-        let _ = writeln!(md, "- step {}: {}{func} — {}{bps}{user}", p.at.step, p.at.place(), p.reason);
+        let func =
+            p.at.function
+                .as_ref()
+                .map(|f| format!(" in {f}"))
+                .unwrap_or_default();
+        let bps = if p.breakpoint_ids.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", p.breakpoint_ids.join(", "))
+        };
+        let user = if p.by_agent {
+            ""
+        } else {
+            " (paused by the IDE user)"
+        };
+        let _ = writeln!(
+            md,
+            "- step {}: {}{func} — {}{bps}{user}",
+            p.at.step,
+            p.at.place(),
+            p.reason
+        );
     }
 }
 
 fn exceptions(md: &mut String, l: &SessionLedger) {
-    let ex: Vec<_> = l.pauses.iter().filter(|p| p.reason == "exception").collect();
+    let ex: Vec<_> = l
+        .pauses
+        .iter()
+        .filter(|p| p.reason == "exception")
+        .collect();
     if ex.is_empty() {
         return;
     }
     let _ = writeln!(md, "\n## Exceptions\n");
     for p in ex {
-        let _ = writeln!(md, "- step {} at {}: {}", p.at.step, p.at.place(), p.description.as_deref().unwrap_or("(no description)"));
+        let _ = writeln!(
+            md,
+            "- step {} at {}: {}",
+            p.at.step,
+            p.at.place(),
+            p.description.as_deref().unwrap_or("(no description)")
+        );
     }
 }
 
 fn values(md: &mut String, l: &SessionLedger) {
     use super::ledger::ReadKind;
-    let modified: Vec<_> = l.entries.iter().filter(|e| e.kind == ReadKind::Modified).collect();
+    let modified: Vec<_> = l
+        .entries
+        .iter()
+        .filter(|e| e.kind == ReadKind::Modified)
+        .collect();
     if !modified.is_empty() {
         let _ = writeln!(md, "\n## Values modified\n");
         for e in modified {
-            let _ = writeln!(md, "- `{}` = {} (step {}, {})", e.name, e.value, e.at.step, e.at.place());
+            let _ = writeln!(
+                md,
+                "- `{}` = {} (step {}, {})",
+                e.name,
+                e.value,
+                e.at.step,
+                e.at.place()
+            );
         }
     }
     let names = l.names();
@@ -256,17 +371,40 @@ fn values(md: &mut String, l: &SessionLedger) {
     let shown = names.len().min(SUMMARY_VALUES);
     for name in names.iter().rev().take(shown).rev() {
         let changes = l.changes(name);
-        let Some(last) = l.readings(name).last() else { continue };
+        let Some(last) = l.readings(name).last() else {
+            continue;
+        };
         let history = if changes.len() > 1 {
-            let vals: Vec<String> = changes.iter().rev().take(6).rev().map(|(e, _)| format!("{} (step {})", e.value, e.at.step)).collect();
-            format!("; changed {} time{}: {}", changes.len() - 1, if changes.len() == 2 { "" } else { "s" }, vals.join(" → "))
+            let vals: Vec<String> = changes
+                .iter()
+                .rev()
+                .take(6)
+                .rev()
+                .map(|(e, _)| format!("{} (step {})", e.value, e.at.step))
+                .collect();
+            format!(
+                "; changed {} time{}: {}",
+                changes.len() - 1,
+                if changes.len() == 2 { "" } else { "s" },
+                vals.join(" → ")
+            )
         } else {
             String::new()
         };
-        let _ = writeln!(md, "- `{name}` = {} (step {}, {}){history}", last.value, last.at.step, last.at.place());
+        let _ = writeln!(
+            md,
+            "- `{name}` = {} (step {}, {}){history}",
+            last.value,
+            last.at.step,
+            last.at.place()
+        );
     }
     if names.len() > shown {
-        let _ = writeln!(md, "- … {} more names (get_debug_history lists them)", names.len() - shown);
+        let _ = writeln!(
+            md,
+            "- … {} more names (get_debug_history lists them)",
+            names.len() - shown
+        );
     }
 }
 

@@ -21,8 +21,8 @@ mod handler;
 pub mod ledger;
 mod memory;
 mod preview;
-mod render;
 mod registry;
+mod render;
 mod resources;
 mod snapshot;
 mod state;
@@ -71,7 +71,10 @@ impl Engine {
     /// Creates the engine and starts consuming backend events on the current Tokio runtime.
     pub fn new(backend: Arc<dyn Backend>, events: EventStream, config: Config) -> Arc<Self> {
         let history = History::new(config.history_size, config.history_max_bytes);
-        let bounds = ledger::Bounds { entries_per_session: config.memory.max_entries_per_session, sessions: config.memory.max_sessions };
+        let bounds = ledger::Bounds {
+            entries_per_session: config.memory.max_entries_per_session,
+            sessions: config.memory.max_sessions,
+        };
         let engine = Arc::new_cyclic(|weak| Self {
             backend,
             config: RwLock::new(Arc::new(config)),
@@ -114,7 +117,10 @@ impl Engine {
     }
 
     fn cfg(&self) -> Arc<Config> {
-        self.config.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.config
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The full tool list (built once per process).
@@ -142,19 +148,34 @@ impl Engine {
     /// A tool of either profile by name.
     pub fn tool(&self, name: &str) -> Option<Tool> {
         let r = registry::registry();
-        r.specs.get(name).map(|s| s.tool.clone()).or_else(|| r.compact.iter().find(|t| t.name == name).cloned())
+        r.specs
+            .get(name)
+            .map(|s| s.tool.clone())
+            .or_else(|| r.compact.iter().find(|t| t.name == name).cloned())
     }
 
     /// The JSON Schema a tool's `structuredContent` follows (not advertised in `tools/list`).
     pub fn output_schema(&self, name: &str) -> Option<Value> {
-        registry::registry().specs.get(name).map(|s| s.output.clone())
+        registry::registry()
+            .specs
+            .get(name)
+            .map(|s| s.output.clone())
     }
 
     /// Runs one tool call: validation, the tool, history. Never panics on bad input; every
     /// failure is an `isError` result whose text says what to do.
-    pub async fn call_tool(&self, name: &str, arguments: Value, ctx: &CallContext) -> CallToolResult {
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+        ctx: &CallContext,
+    ) -> CallToolResult {
         let started = Instant::now();
-        let args = if arguments.is_null() { json!({}) } else { arguments };
+        let args = if arguments.is_null() {
+            json!({})
+        } else {
+            arguments
+        };
         // The compact profile's router names the operation in `op`; from here on the call is
         // that operation's (validation, history, errors), so both profiles behave the same.
         let (name, args, outcome) = if name == registry::ROUTER {
@@ -168,7 +189,12 @@ impl Engine {
         };
         let name = name.as_str();
         let cfg = self.cfg();
-        let mut call = Call { engine: self, ctx, cfg, project: None };
+        let mut call = Call {
+            engine: self,
+            ctx,
+            cfg,
+            project: None,
+        };
         let activity = self.watchdog.call_started();
         let outcome = match outcome {
             Some(done) => done,
@@ -191,7 +217,10 @@ impl Engine {
         // before resolving one are kept under "" (their parameters still show what was sent).
         let project = call.project.clone().unwrap_or_default();
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-        let time_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+        let time_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0);
         let (result, status, recorded, error) = match outcome {
             Ok(value) => {
                 // structuredContent: the result as its type serialises it (no nulls, no
@@ -202,9 +231,12 @@ impl Engine {
                 r.structured_content = Some(value.clone());
                 (r, "ok", Some(value), None)
             }
-            Err(ToolError(message)) => {
-                (CallToolResult::error(vec![ContentBlock::text(message.clone())]), "error", None, Some(message))
-            }
+            Err(ToolError(message)) => (
+                CallToolResult::error(vec![ContentBlock::text(message.clone())]),
+                "error",
+                None,
+                Some(message),
+            ),
         };
         self.history.record(HistoryEntry {
             id: 0,
@@ -247,7 +279,10 @@ impl Engine {
     }
 
     fn backend_name(&self) -> String {
-        self.backend_name.get().cloned().unwrap_or_else(|| "current".into())
+        self.backend_name
+            .get()
+            .cloned()
+            .unwrap_or_else(|| "current".into())
     }
 
     fn canonical_root(&self, root: &str) -> PathBuf {
@@ -261,7 +296,10 @@ impl Engine {
     /// Adds a session the backend told us about; keeps event-derived state if known.
     fn register_session(&self, info: SessionInfo, project: Option<&str>) {
         self.with_state(|s| {
-            let slot = s.sessions.entry(info.id.clone()).or_insert_with(|| SessionSlot::new(info.clone(), None));
+            let slot = s
+                .sessions
+                .entry(info.id.clone())
+                .or_insert_with(|| SessionSlot::new(info.clone(), None));
             if slot.project.is_none() {
                 slot.project = project.map(String::from);
             }
@@ -274,7 +312,8 @@ impl Engine {
             if slot.info.process_id.is_none() {
                 slot.info.process_id = info.process_id;
             }
-            self.ledger.open(&slot.info.id, &slot.info.name, slot.project.as_deref());
+            self.ledger
+                .open(&slot.info.id, &slot.info.name, slot.project.as_deref());
         });
     }
 
@@ -296,7 +335,10 @@ impl Engine {
         let mut ended = None;
         self.with_state(|s| match event {
             BackendEvent::SessionStarted { session } => {
-                let slot = s.sessions.entry(session.id.clone()).or_insert_with(|| SessionSlot::new(session.clone(), None));
+                let slot = s
+                    .sessions
+                    .entry(session.id.clone())
+                    .or_insert_with(|| SessionSlot::new(session.clone(), None));
                 let state = slot.info.state;
                 slot.info = session;
                 // A pause may have been seen already; do not go back to "starting".
@@ -304,31 +346,59 @@ impl Engine {
                     slot.info.state = state;
                 }
                 slot.notify();
-                self.ledger.open(&slot.info.id, &slot.info.name, slot.project.as_deref());
+                self.ledger
+                    .open(&slot.info.id, &slot.info.name, slot.project.as_deref());
                 self.watchdog.session_started(&slot.info.id);
             }
-            BackendEvent::Paused { session_id, thread_id, reason, breakpoint_ids, description } => {
+            BackendEvent::Paused {
+                session_id,
+                thread_id,
+                reason,
+                breakpoint_ids,
+                description,
+            } => {
                 for id in &breakpoint_ids {
                     s.breakpoints.entry(id.clone()).or_default().hits += 1;
                 }
-                let agent_breakpoint = breakpoint_ids.iter().any(|id| s.breakpoints.get(id).is_some_and(|m| m.agent));
+                let agent_breakpoint = breakpoint_ids
+                    .iter()
+                    .any(|id| s.breakpoints.get(id).is_some_and(|m| m.agent));
                 let slot = s.sessions.entry(session_id.clone()).or_insert_with(|| {
-                    SessionSlot::new(SessionInfo { id: session_id.clone(), name: session_id.clone(), ..Default::default() }, None)
+                    SessionSlot::new(
+                        SessionInfo {
+                            id: session_id.clone(),
+                            name: session_id.clone(),
+                            ..Default::default()
+                        },
+                        None,
+                    )
                 });
                 slot.invalidate();
                 slot.pause_seq += 1;
                 slot.selected_frame = 0;
                 slot.current_thread = Some(thread_id.clone());
                 slot.info.state = SessionState::Paused;
-                slot.pause = Some(PauseInfo { thread_id: thread_id.clone(), reason, breakpoint_ids: breakpoint_ids.clone(), description: description.clone() });
+                slot.pause = Some(PauseInfo {
+                    thread_id: thread_id.clone(),
+                    reason,
+                    breakpoint_ids: breakpoint_ids.clone(),
+                    description: description.clone(),
+                });
                 slot.notify();
-                let by_agent = self.watchdog.paused(&session_id, slot.pause_seq, agent_breakpoint);
-                self.ledger.open(&session_id, &slot.info.name, slot.project.as_deref());
+                let by_agent = self
+                    .watchdog
+                    .paused(&session_id, slot.pause_seq, agent_breakpoint);
+                self.ledger
+                    .open(&session_id, &slot.info.name, slot.project.as_deref());
                 self.ledger.pause(
                     &session_id,
                     ledger::PauseRecord {
                         time_ms: ledger::now_ms(),
-                        at: ledger::At { step: slot.pause_seq, thread: Some(thread_id), ..Default::default() },
+                        at: ledger::At {
+                            step: slot.pause_seq,
+                            thread: Some(thread_id),
+                            ..Default::default()
+                        },
                         reason: state::reason_name(reason).into(),
                         description,
                         breakpoint_ids: breakpoint_ids.clone(),
@@ -352,7 +422,10 @@ impl Engine {
                     slot.notify();
                 }
             }
-            BackendEvent::Stopped { session_id, exit_code } => {
+            BackendEvent::Stopped {
+                session_id,
+                exit_code,
+            } => {
                 if let Some(slot) = s.sessions.get_mut(&session_id) {
                     slot.invalidate();
                     slot.pause = None;
@@ -366,7 +439,11 @@ impl Engine {
                 ended = Some(session_id.clone());
                 updated.extend(resources::on_stop(&session_id));
             }
-            BackendEvent::Output { session_id, category, text } => {
+            BackendEvent::Output {
+                session_id,
+                category,
+                text,
+            } => {
                 if let Some(slot) = s.sessions.get_mut(&session_id) {
                     if slot.output.len() >= OUTPUT_LINES {
                         slot.output.pop_front();
@@ -377,7 +454,10 @@ impl Engine {
                 }
             }
             BackendEvent::BreakpointChanged { breakpoint } => {
-                let meta = s.breakpoints.entry(breakpoint.id.clone()).or_insert_with(BpMeta::default);
+                let meta = s
+                    .breakpoints
+                    .entry(breakpoint.id.clone())
+                    .or_insert_with(BpMeta::default);
                 meta.last = Some(breakpoint);
                 updated.push(resources::BREAKPOINTS.into());
             }
@@ -402,10 +482,19 @@ impl Engine {
     async fn after_pause(&self, sid: &str, bps: &[String]) {
         let cfg = self.cfg();
         let ctx = CallContext::default();
-        let call = Call { engine: self, ctx: &ctx, cfg, project: None };
+        let call = Call {
+            engine: self,
+            ctx: &ctx,
+            cfg,
+            project: None,
+        };
         tools::breakpoints::remove_temporary(&call, sid, bps).await;
         // Where the pause happened, for the ledger (summary path, history locations).
-        let found = self.with_state(|s| s.sessions.get(sid).and_then(|x| Some((x.current_thread.clone()?, x.pause_seq))));
+        let found = self.with_state(|s| {
+            s.sessions
+                .get(sid)
+                .and_then(|x| Some((x.current_thread.clone()?, x.pause_seq)))
+        });
         if let Some((thread, seq)) = found {
             if call.frame(sid, &thread, 0).await.is_ok() {
                 let at = self.at(sid, Some(&thread), 0);
@@ -420,7 +509,9 @@ impl Engine {
 
 async fn event_loop(engine: Weak<Engine>, mut events: EventStream) {
     while let Some(event) = events.recv().await {
-        let Some(engine) = engine.upgrade() else { break };
+        let Some(engine) = engine.upgrade() else {
+            break;
+        };
         engine.apply_event(event);
     }
 }

@@ -27,10 +27,17 @@ pub fn address_repr_class(value: &str) -> Option<&str> {
         return None;
     }
     // Java (JDI / IntelliJ): Item@1a2b or {Item@1a2b}
-    let inner = v.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or(v);
+    let inner = v
+        .strip_prefix('{')
+        .and_then(|s| s.strip_suffix('}'))
+        .unwrap_or(v);
     let (qualified, hash) = inner.split_once('@')?;
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$';
-    if !qualified.is_empty() && qualified.chars().all(ident) && !hash.is_empty() && hash.chars().all(|c| c.is_ascii_hexdigit()) {
+    if !qualified.is_empty()
+        && qualified.chars().all(ident)
+        && !hash.is_empty()
+        && hash.chars().all(|c| c.is_ascii_hexdigit())
+    {
         return Some(qualified.rsplit('.').next().unwrap_or(qualified));
     }
     None
@@ -39,7 +46,9 @@ pub fn address_repr_class(value: &str) -> Option<&str> {
 /// Whether a child is a field worth showing (not debugpy's "special variables" groups or
 /// dunder attributes).
 fn is_field(child: &ValueNode) -> bool {
-    child.scope != ValueScope::Synthetic && !child.name.starts_with("__") && !child.name.contains(' ')
+    child.scope != ValueScope::Synthetic
+        && !child.name.starts_with("__")
+        && !child.name.contains(' ')
 }
 
 /// `Class(a=1, b='x', …)` from the children; `more` says whether fields were left out.
@@ -59,25 +68,45 @@ pub fn format(class: &str, fields: &[ValueNode], more: bool, max_chars: usize) -
         parts.push("…".into());
     }
     let s = format!("{class}({})", parts.join(", "));
-    if s.chars().count() > max_chars { format!("{}…)", s.chars().take(max_chars.saturating_sub(2)).collect::<String>()) } else { s }
+    if s.chars().count() > max_chars {
+        format!(
+            "{}…)",
+            s.chars()
+                .take(max_chars.saturating_sub(2))
+                .collect::<String>()
+        )
+    } else {
+        s
+    }
 }
 
 /// The preview of `node`, if its value is an address repr and its children can be read.
 /// Secrets among the fields are redacted like everywhere else; failures just mean no preview.
 pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<String> {
     let class = address_repr_class(&node.value)?;
-    let handle = node.children_handle.as_ref().filter(|_| node.has_children)?;
+    let handle = node
+        .children_handle
+        .as_ref()
+        .filter(|_| node.has_children)?;
     let backend = c.engine.backend.clone();
     // A few extra children: debugpy lists its synthetic groups first.
-    let page = c.bk("children", backend.children(sid, handle, 0, FIELDS + 3)).await.ok()?;
+    let page = c
+        .bk("children", backend.children(sid, handle, 0, FIELDS + 3))
+        .await
+        .ok()?;
     let mut fields: Vec<ValueNode> = page.children.into_iter().filter(is_field).collect();
-    let more = fields.len() > FIELDS as usize || page.total.is_some_and(|t| t > (FIELDS + 3) as u64);
+    let more =
+        fields.len() > FIELDS as usize || page.total.is_some_and(|t| t > (FIELDS + 3) as u64);
     fields.truncate(FIELDS as usize);
     if fields.is_empty() {
         return None;
     }
     for f in &mut fields {
-        f.value = if values::is_secret(&c.cfg, &f.name) { "<redacted>".into() } else { values::scrub(&c.cfg, &f.value) };
+        f.value = if values::is_secret(&c.cfg, &f.name) {
+            "<redacted>".into()
+        } else {
+            values::scrub(&c.cfg, &f.value)
+        };
     }
     Some(format(class, &fields, more, c.cfg.max_value_length))
 }
@@ -91,7 +120,13 @@ pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Opti
         if wanted {
             budget -= 1;
         }
-        async move { if wanted { preview(c, sid, n).await } else { None } }
+        async move {
+            if wanted {
+                preview(c, sid, n).await
+            } else {
+                None
+            }
+        }
     });
     futures::future::join_all(futures).await
 }
@@ -110,23 +145,54 @@ mod tests {
 
     #[test]
     fn address_reprs_are_recognised_and_real_values_are_not() {
-        assert_eq!(address_repr_class("<__main__.Item object at 0x7f3a2c1d0e80>"), Some("Item"));
-        assert_eq!(address_repr_class("<shop.models.Order object at 0x10af>"), Some("Order"));
+        assert_eq!(
+            address_repr_class("<__main__.Item object at 0x7f3a2c1d0e80>"),
+            Some("Item")
+        );
+        assert_eq!(
+            address_repr_class("<shop.models.Order object at 0x10af>"),
+            Some("Order")
+        );
         assert_eq!(address_repr_class("Item@1a2b"), Some("Item"));
         assert_eq!(address_repr_class("{com.shop.Item@7f}"), Some("Item"));
-        for real in ["Item(name='pen')", "<function f at 0x7f>", "'a@b.c'", "user@example.com", "[1, 2]", "{'a': 1}", "42"] {
+        for real in [
+            "Item(name='pen')",
+            "<function f at 0x7f>",
+            "'a@b.c'",
+            "user@example.com",
+            "[1, 2]",
+            "{'a': 1}",
+            "42",
+        ] {
             assert_eq!(address_repr_class(real), None, "{real}");
         }
     }
 
     #[test]
     fn previews_are_bounded() {
-        let field = |n: &str, v: &str| ValueNode { name: n.into(), value: v.into(), ..Default::default() };
-        let fields = [field("name", "'pen'"), field("price", "1.5"), field("qty", "4")];
-        assert_eq!(format("Item", &fields, false, 200), "Item(name='pen', price=1.5, qty=4)");
-        assert_eq!(format("Item", &fields, true, 200), "Item(name='pen', price=1.5, qty=4, …)");
+        let field = |n: &str, v: &str| ValueNode {
+            name: n.into(),
+            value: v.into(),
+            ..Default::default()
+        };
+        let fields = [
+            field("name", "'pen'"),
+            field("price", "1.5"),
+            field("qty", "4"),
+        ];
+        assert_eq!(
+            format("Item", &fields, false, 200),
+            "Item(name='pen', price=1.5, qty=4)"
+        );
+        assert_eq!(
+            format("Item", &fields, true, 200),
+            "Item(name='pen', price=1.5, qty=4, …)"
+        );
         let long = [field("text", &"x".repeat(100))];
-        assert_eq!(format("Doc", &long, false, 200), format!("Doc(text={}…)", "x".repeat(40)));
+        assert_eq!(
+            format("Doc", &long, false, 200),
+            format!("Doc(text={}…)", "x".repeat(40))
+        );
         assert!(format("Item", &fields, false, 12).chars().count() <= 12);
     }
 }

@@ -58,7 +58,14 @@ pub const HELP: &str = "help";
 
 /// Fields most operations accept; the router's description names them once instead of in every
 /// signature.
-const SHARED: [&str; 6] = ["project_path", "session_id", "thread_id", "wait", "timeout_ms", "frame_index"];
+const SHARED: [&str; 6] = [
+    "project_path",
+    "session_id",
+    "thread_id",
+    "wait",
+    "timeout_ms",
+    "frame_index",
+];
 
 /// Resolves a router call to the operation it names and that operation's arguments (`op`
 /// removed), or answers `help`. Every error lists what to send instead.
@@ -70,20 +77,34 @@ pub enum Routed {
 pub fn route(args: Value) -> Result<Routed, ToolError> {
     let r = registry();
     let Value::Object(mut m) = args else {
-        return Err(ToolError("invalid arguments for debugger: expected an object with 'op'".into()));
+        return Err(ToolError(
+            "invalid arguments for debugger: expected an object with 'op'".into(),
+        ));
     };
     let op = match m.remove("op") {
         Some(Value::String(op)) => op,
         Some(other) => {
-            return Err(ToolError(format!("invalid arguments for debugger: field 'op': expected string, received {}", clip(&other.to_string()))));
+            return Err(ToolError(format!(
+                "invalid arguments for debugger: field 'op': expected string, received {}",
+                clip(&other.to_string())
+            )));
         }
-        None => return Err(ToolError(format!("invalid arguments for debugger: field 'op': required; one of {HELP}, {}", r.names().join(", ")))),
+        None => {
+            return Err(ToolError(format!(
+                "invalid arguments for debugger: field 'op': required; one of {HELP}, {}",
+                r.names().join(", ")
+            )));
+        }
     };
     if op == HELP {
         return help(m.get("about").and_then(Value::as_str)).map(Routed::Help);
     }
     if !r.specs.contains_key(op.as_str()) {
-        return Err(ToolError(format!("field 'op': unknown op '{}'; one of {HELP}, {}", clip(&op), r.names().join(", "))));
+        return Err(ToolError(format!(
+            "field 'op': unknown op '{}'; one of {HELP}, {}",
+            clip(&op),
+            r.names().join(", ")
+        )));
     }
     Ok(Routed::Tool(op, Value::Object(m)))
 }
@@ -93,21 +114,32 @@ pub fn route(args: Value) -> Result<Routed, ToolError> {
 fn help(about: Option<&str>) -> Result<Value, ToolError> {
     let r = registry();
     match about {
-        None => Ok(json!({"ops": r.tools.iter().map(|t| json!({"op": t.name, "title": r.specs[t.name.as_ref()].title})).collect::<Vec<_>>(),
-                          "hint": "{\"op\":\"help\",\"about\":\"<op>\"} for an op's parameters"})),
+        None => Ok(
+            json!({"ops": r.tools.iter().map(|t| json!({"op": t.name, "title": r.specs[t.name.as_ref()].title})).collect::<Vec<_>>(),
+                          "hint": "{\"op\":\"help\",\"about\":\"<op>\"} for an op's parameters"}),
+        ),
         Some(name) => {
-            let spec = r
-                .specs
-                .get(name)
-                .ok_or_else(|| ToolError(format!("field 'about': unknown op '{}'; one of {}", clip(name), r.names().join(", "))))?;
-            Ok(json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}))
+            let spec = r.specs.get(name).ok_or_else(|| {
+                ToolError(format!(
+                    "field 'about': unknown op '{}'; one of {}",
+                    clip(name),
+                    r.names().join(", ")
+                ))
+            })?;
+            Ok(
+                json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}),
+            )
         }
     }
 }
 
 /// Client text echoed in an error, at most 80 characters.
 fn clip(s: &str) -> String {
-    if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(80).collect::<String>()) }
+    if s.chars().count() <= 80 {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(80).collect::<String>())
+    }
 }
 
 impl Registry {
@@ -122,11 +154,22 @@ fn signatures(tools: &[McpTool]) -> String {
         .iter()
         .map(|t| {
             let props = t.input_schema.get("properties").and_then(Value::as_object);
-            let required: Vec<&str> =
-                t.input_schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let required: Vec<&str> = t
+                .input_schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
             let mut params: Vec<String> = required.iter().map(|r| r.to_string()).collect();
             params.extend(
-                props.into_iter().flatten().map(|(k, _)| k.as_str()).filter(|k| !required.contains(k) && !SHARED.contains(k)).map(|k| format!("{k}?")),
+                props
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k.as_str())
+                    .filter(|k| !required.contains(k) && !SHARED.contains(k))
+                    .map(|k| format!("{k}?")),
             );
             format!("{}({})", t.name, params.join(","))
         })
@@ -151,7 +194,12 @@ fn router_tool(tools: &[McpTool]) -> McpTool {
     let mut tool = McpTool::new(ROUTER, description, obj(schema));
     tool.title = Some("Debugger".into());
     // The router reaches every op, the destructive ones too (they still ask for confirmation).
-    tool.annotations = Some(ToolAnnotations::new().read_only(false).destructive(true).idempotent(false));
+    tool.annotations = Some(
+        ToolAnnotations::new()
+            .read_only(false)
+            .destructive(true)
+            .idempotent(false),
+    );
     tool
 }
 
@@ -189,7 +237,11 @@ pub fn input_schema<T: Tool>() -> schemars::Schema {
     root.insert("type".into(), json!("object"));
     root.insert("additionalProperties".into(), json!(false));
     root.entry("properties").or_insert_with(|| json!({}));
-    if root.get("required").and_then(Value::as_array).is_some_and(|r| r.is_empty()) {
+    if root
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.is_empty())
+    {
         root.remove("required");
     }
     schemars::Schema::try_from(schema).expect("object schema")
@@ -258,7 +310,11 @@ fn normalise(v: &mut Value) {
                 }
             }
             if let Some(Value::Array(any)) = m.get("anyOf") {
-                let non_null: Vec<Value> = any.iter().filter(|s| s.get("type").is_none_or(|t| t != "null")).cloned().collect();
+                let non_null: Vec<Value> = any
+                    .iter()
+                    .filter(|s| s.get("type").is_none_or(|t| t != "null"))
+                    .cloned()
+                    .collect();
                 if non_null.len() == 1 {
                     m.remove("anyOf");
                     if let Value::Object(inner) = &non_null[0] {
@@ -272,7 +328,10 @@ fn normalise(v: &mut Value) {
                 e.retain(|x| !x.is_null());
             }
             // A string enum says its type; `"type":"string"` beside it is bytes an agent pays for.
-            if m.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().all(Value::is_string)) {
+            if m.get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.iter().all(Value::is_string))
+            {
                 m.remove("type");
             }
             // Booleans default to false (the instructions say so once): `"default":false` on every
@@ -302,9 +361,10 @@ pub fn max_length(property: Option<&str>) -> u64 {
     match property {
         Some("project_path" | "file_path" | "cwd" | "binary") => 4096,
         Some("code") => 64 * 1024,
-        Some("condition" | "hit_condition" | "log_message" | "expression" | "expressions" | "new_value" | "filter" | "path" | "command" | "about") => {
-            16 * 1024
-        }
+        Some(
+            "condition" | "hit_condition" | "log_message" | "expression" | "expressions"
+            | "new_value" | "filter" | "path" | "command" | "about",
+        ) => 16 * 1024,
         _ => 1024,
     }
 }
@@ -362,9 +422,19 @@ fn build() -> Registry {
                 }
             }
         }
-        let title = root.remove("title").and_then(|t| t.as_str().map(String::from)).unwrap_or_else(|| d.name.to_string());
-        let description = root.remove("description").and_then(|t| t.as_str().map(String::from)).unwrap_or_default();
-        let properties = root.get("properties").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        let title = root
+            .remove("title")
+            .and_then(|t| t.as_str().map(String::from))
+            .unwrap_or_else(|| d.name.to_string());
+        let description = root
+            .remove("description")
+            .and_then(|t| t.as_str().map(String::from))
+            .unwrap_or_default();
+        let properties = root
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
         let mut checked = input.clone();
         add_limits(&mut checked, None);
         let validator = jsonschema::options()
@@ -391,7 +461,17 @@ fn build() -> Registry {
         }
         tool.annotations = Some(annotations);
         tools.push(tool.clone());
-        specs.insert(d.name, ToolSpec { tool, title, output: (d.output)(), validator, properties, roundtrip: d.roundtrip });
+        specs.insert(
+            d.name,
+            ToolSpec {
+                tool,
+                title,
+                output: (d.output)(),
+                validator,
+                properties,
+                roundtrip: d.roundtrip,
+            },
+        );
     }
     let compact = vec![router_tool(&tools)];
     let typed = tools
@@ -404,7 +484,12 @@ fn build() -> Registry {
             t
         })
         .collect();
-    Registry { specs, tools: Arc::new(tools), compact: Arc::new(compact), typed: Arc::new(typed) }
+    Registry {
+        specs,
+        tools: Arc::new(tools),
+        compact: Arc::new(compact),
+        typed: Arc::new(typed),
+    }
 }
 
 #[cfg(test)]
@@ -415,11 +500,20 @@ mod tests {
     /// Bytes of the `tools/list` result as sent (compact JSON).
     fn list_bytes(profile: ToolProfile) -> usize {
         let tools = (*registry().tools_for(profile)).clone();
-        let text = serde_json::to_string(&rmcp::model::ListToolsResult::with_all_items(tools)).unwrap();
+        let text =
+            serde_json::to_string(&rmcp::model::ListToolsResult::with_all_items(tools)).unwrap();
         if let Ok(dir) = std::env::var("DEBUGGER_MCP_DUMP_TOOLS") {
             std::fs::write(format!("{dir}/tools-{profile:?}.json"), &text).unwrap();
-            let outputs: serde_json::Map<String, Value> = registry().specs.iter().map(|(k, s)| (k.to_string(), s.output.clone())).collect();
-            std::fs::write(format!("{dir}/output-schemas.json"), Value::Object(outputs).to_string()).unwrap();
+            let outputs: serde_json::Map<String, Value> = registry()
+                .specs
+                .iter()
+                .map(|(k, s)| (k.to_string(), s.output.clone()))
+                .collect();
+            std::fs::write(
+                format!("{dir}/output-schemas.json"),
+                Value::Object(outputs).to_string(),
+            )
+            .unwrap();
         }
         text.len()
     }
@@ -430,8 +524,14 @@ mod tests {
         let full = list_bytes(ToolProfile::Full);
         let compact = list_bytes(ToolProfile::Compact);
         eprintln!("tools/list bytes: full {full}, compact {compact}");
-        assert!(full <= 16 * 1024, "full profile tools/list is {full} B (budget 16 KB)");
-        assert!(compact <= 3 * 1024, "compact profile tools/list is {compact} B (budget 3 KB)");
+        assert!(
+            full <= 16 * 1024,
+            "full profile tools/list is {full} B (budget 16 KB)"
+        );
+        assert!(
+            compact <= 3 * 1024,
+            "compact profile tools/list is {compact} B (budget 3 KB)"
+        );
         assert!(registry().compact.len() <= 8);
     }
 
@@ -443,8 +543,14 @@ mod tests {
         let router = &r.compact[0];
         let desc = router.description.as_deref().unwrap();
         for t in r.tools.iter() {
-            let required: Vec<&str> =
-                t.input_schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let required: Vec<&str> = t
+                .input_schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
             let sig = format!("{}({}", t.name, required.join(","));
             assert!(desc.contains(&sig), "router description lacks {sig}");
             match route(json!({"op": t.name, "x": 1})) {
@@ -454,31 +560,72 @@ mod tests {
                 }
                 _ => panic!("{} not routed", t.name),
             }
-            let Ok(Routed::Help(h)) = route(json!({"op": "help", "about": t.name})) else { panic!("no help for {}", t.name) };
+            let Ok(Routed::Help(h)) = route(json!({"op": "help", "about": t.name})) else {
+                panic!("no help for {}", t.name)
+            };
             assert_eq!(h["input_schema"], Value::Object((*t.input_schema).clone()));
         }
-        let Err(e) = route(json!({"op": "step"})) else { panic!("unknown op accepted") };
-        assert!(e.0.contains("unknown op 'step'") && e.0.contains("step_over"), "{}", e.0);
-        let Err(e) = route(json!({"line": 3})) else { panic!("missing op accepted") };
+        let Err(e) = route(json!({"op": "step"})) else {
+            panic!("unknown op accepted")
+        };
+        assert!(
+            e.0.contains("unknown op 'step'") && e.0.contains("step_over"),
+            "{}",
+            e.0
+        );
+        let Err(e) = route(json!({"line": 3})) else {
+            panic!("missing op accepted")
+        };
         assert!(e.0.contains("'op': required"), "{}", e.0);
     }
 
     #[test]
     fn the_listed_tools_with_strict_schemas_and_annotations() {
         let r = registry();
-        let listed: Value = serde_json::from_str(include_str!("../../../../tests/clients/expected_tools.json")).unwrap();
+        let listed: Value = serde_json::from_str(include_str!(
+            "../../../../tests/clients/expected_tools.json"
+        ))
+        .unwrap();
         assert_eq!(r.tools.len(), listed["tools"].as_array().unwrap().len());
         for t in r.tools.iter() {
-            assert_eq!(t.input_schema["additionalProperties"], json!(false), "{}", t.name);
-            assert!(t.input_schema["properties"].get("project_path").is_some(), "{}", t.name);
-            assert!(t.description.as_ref().is_some_and(|d| d.len() > 15), "{}", t.name);
+            assert_eq!(
+                t.input_schema["additionalProperties"],
+                json!(false),
+                "{}",
+                t.name
+            );
+            assert!(
+                t.input_schema["properties"].get("project_path").is_some(),
+                "{}",
+                t.name
+            );
+            assert!(
+                t.description.as_ref().is_some_and(|d| d.len() > 15),
+                "{}",
+                t.name
+            );
             assert!(r.specs[t.name.as_ref()].title.len() > 3, "{}", t.name);
             let a = t.annotations.as_ref().unwrap();
             // Read-only tools say so; every other tool states whether it is destructive.
-            assert!(a.read_only_hint == Some(true) || a.destructive_hint.is_some(), "{}", t.name);
-            assert_ne!(a.read_only_hint, Some(false), "{}: default hint spelled out", t.name);
-            assert_ne!(a.idempotent_hint, Some(false), "{}: default hint spelled out", t.name);
-            jsonschema::draft202012::meta::validate(&Value::Object((*t.input_schema).clone())).unwrap();
+            assert!(
+                a.read_only_hint == Some(true) || a.destructive_hint.is_some(),
+                "{}",
+                t.name
+            );
+            assert_ne!(
+                a.read_only_hint,
+                Some(false),
+                "{}: default hint spelled out",
+                t.name
+            );
+            assert_ne!(
+                a.idempotent_hint,
+                Some(false),
+                "{}: default hint spelled out",
+                t.name
+            );
+            jsonschema::draft202012::meta::validate(&Value::Object((*t.input_schema).clone()))
+                .unwrap();
             jsonschema::draft202012::meta::validate(&r.specs[t.name.as_ref()].output).unwrap();
         }
     }
@@ -505,12 +652,22 @@ mod tests {
         let after = output_schema::<After>();
         let valid = |s: &Value, v: Value| jsonschema::validator_for(s).unwrap().is_valid(&v);
         assert!(valid(&before, json!({"a": 1})));
-        assert!(!valid(&before, json!({"a": 1, "b": "x"})), "undeclared field accepted: {before}");
-        assert_eq!(after["properties"]["b"], json!({"type": "string"}), "{after}");
+        assert!(
+            !valid(&before, json!({"a": 1, "b": "x"})),
+            "undeclared field accepted: {before}"
+        );
+        assert_eq!(
+            after["properties"]["b"],
+            json!({"type": "string"}),
+            "{after}"
+        );
         assert_eq!(after["required"], json!(["a", "c"]), "{after}");
         assert!(valid(&after, json!({"a": 1, "b": "x", "c": []})));
         assert!(valid(&after, json!({"a": 1, "c": []})));
-        assert!(!valid(&after, json!({"a": 1, "b": "x"})), "missing required field accepted");
+        assert!(
+            !valid(&after, json!({"a": 1, "b": "x"})),
+            "missing required field accepted"
+        );
         // Engine notices may be attached to any result.
         assert!(valid(&before, json!({"a": 1, "watchdog": []})));
     }
@@ -519,13 +676,21 @@ mod tests {
     /// populated value serialises to exactly the declared properties.
     #[test]
     fn shared_result_shapes_declare_every_field_they_serialise() {
-        use super::super::tools::out::{FrameSnapshot, Location, State, StopResult, ValueNode, Watch};
+        use super::super::tools::out::{
+            FrameSnapshot, Location, State, StopResult, ValueNode, Watch,
+        };
         fn keys(v: &Value) -> Vec<String> {
             v.as_object().unwrap().keys().cloned().collect()
         }
         fn props<T: schemars::JsonSchema>() -> Vec<String> {
             let s = output_schema::<T>();
-            s["properties"].as_object().unwrap().keys().filter(|k| *k != "watchdog").cloned().collect()
+            s["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter(|k| *k != "watchdog")
+                .cloned()
+                .collect()
         }
         let node = ValueNode {
             id: "v1".into(),
@@ -543,17 +708,35 @@ mod tests {
             children: Some(vec![]),
             total: Some(3),
         };
-        assert_eq!(keys(&serde_json::to_value(&node).unwrap()), props::<ValueNode>());
+        assert_eq!(
+            keys(&serde_json::to_value(&node).unwrap()),
+            props::<ValueNode>()
+        );
         let mut stop = StopResult::new("s", State::Paused);
         stop.step = Some(1);
         stop.reason = Some("step".into());
         stop.description = Some("d".into());
         stop.thread_id = Some("1".into());
         stop.breakpoint_ids = vec!["b".into()];
-        stop.location = Some(Location { file: Some("f".into()), line: Some(1), method: Some("m".into()), class: Some("C".into()) });
+        stop.location = Some(Location {
+            file: Some("f".into()),
+            line: Some(1),
+            method: Some("m".into()),
+            class: Some("C".into()),
+        });
         stop.source_line = Some("x".into());
-        stop.frame = Some(FrameSnapshot { method: Some("m".into()), variables: vec![node], truncated: true, total: Some(1), error: Some("e".into()) });
-        stop.watches = vec![Watch { id: "w1".into(), expression: "x".into(), ..Default::default() }];
+        stop.frame = Some(FrameSnapshot {
+            method: Some("m".into()),
+            variables: vec![node],
+            truncated: true,
+            total: Some(1),
+            error: Some("e".into()),
+        });
+        stop.watches = vec![Watch {
+            id: "w1".into(),
+            expression: "x".into(),
+            ..Default::default()
+        }];
         stop.exit_code = Some(0);
         stop.stderr = Some("e".into());
         stop.timed_out = true;
@@ -562,7 +745,12 @@ mod tests {
         stop.message = Some("m".into());
         let v = serde_json::to_value(&stop).unwrap();
         assert_eq!(keys(&v), props::<StopResult>());
-        assert!(jsonschema::validator_for(&output_schema::<StopResult>()).unwrap().is_valid(&v), "{v:#}");
+        assert!(
+            jsonschema::validator_for(&output_schema::<StopResult>())
+                .unwrap()
+                .is_valid(&v),
+            "{v:#}"
+        );
     }
 
     /// A value for a required property, valid against its schema.
@@ -588,7 +776,13 @@ mod tests {
         for t in r.tools.iter() {
             let props = t.input_schema["properties"].as_object().unwrap();
             let mut args = Map::new();
-            for req in t.input_schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+            for req in t
+                .input_schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let name = req.as_str().unwrap();
                 args.insert(name.into(), sample(&props[name]));
             }
@@ -601,18 +795,27 @@ mod tests {
                 let code = parsed.get(name).cloned().unwrap_or(Value::Null);
                 match schema.get("default") {
                     Some(d) => {
-                        assert_eq!(&code, d, "{}.{name}: schema default {d} but the code uses {code}", t.name);
+                        assert_eq!(
+                            &code, d,
+                            "{}.{name}: schema default {d} but the code uses {code}",
+                            t.name
+                        );
                         checked += 1;
                     }
                     // Flags left out of the schema default to false (instructions say so once).
                     // (An optional flag whose absence means something else — toggle_breakpoint's
                     // `enabled`: flip — must say so in its description.)
                     None if schema["type"] == "boolean" => assert!(
-                        code == json!(false) || (code.is_null() && schema.get("description").is_some()),
+                        code == json!(false)
+                            || (code.is_null() && schema.get("description").is_some()),
                         "{}.{name}: a boolean without a stated default must default to false, or describe its absence (code: {code})",
                         t.name
                     ),
-                    None => assert!(code.is_null(), "{}.{name}: the code defaults to {code} but the schema states no default", t.name),
+                    None => assert!(
+                        code.is_null(),
+                        "{}.{name}: the code defaults to {code} but the schema states no default",
+                        t.name
+                    ),
                 }
             }
         }
@@ -628,10 +831,18 @@ mod tests {
                 let desc = schema["description"].as_str().unwrap_or("").to_lowercase();
                 if let Some(i) = desc.find("default") {
                     let after = &desc[i + 7..];
-                    let digits: String =
-                        after.trim_start_matches([' ', ':']).chars().take_while(|c| c.is_ascii_digit()).collect();
+                    let digits: String = after
+                        .trim_start_matches([' ', ':'])
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit())
+                        .collect();
                     if !digits.is_empty() {
-                        assert_eq!(schema["default"].to_string(), digits, "{}.{name}: description says default {digits}", t.name);
+                        assert_eq!(
+                            schema["default"].to_string(),
+                            digits,
+                            "{}.{name}: description says default {digits}",
+                            t.name
+                        );
                     }
                 }
             }
@@ -642,6 +853,9 @@ mod tests {
     fn config_defaults_are_not_stated_as_literals() {
         let gv = &registry().specs["get_variables"].tool.input_schema["properties"]["max_children"];
         assert!(gv.get("default").is_none(), "{gv}");
-        assert!(gv["description"].as_str().unwrap().contains("config"), "{gv}");
+        assert!(
+            gv["description"].as_str().unwrap().contains("config"),
+            "{gv}"
+        );
     }
 }

@@ -10,14 +10,22 @@ use std::fmt::Write;
 const HIDDEN: [&str; 4] = ["session_id", "thread_id", "step", "has_children"];
 
 /// Tools whose session id is the point of the answer.
-const SHOW_SESSION: [&str; 4] = ["start_debug_session", "run_configuration", "list_debug_sessions", "stop_debug_session"];
+const SHOW_SESSION: [&str; 4] = [
+    "start_debug_session",
+    "run_configuration",
+    "list_debug_sessions",
+    "stop_debug_session",
+];
 
 pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
     if tool == super::registry::HELP {
         // Help is a schema: the model reads JSON Schema best as JSON.
         return v.to_string();
     }
-    let r = Renderer { root: root.map(|r| format!("{}/", r.trim_end_matches('/'))), show_session: SHOW_SESSION.contains(&tool) };
+    let r = Renderer {
+        root: root.map(|r| format!("{}/", r.trim_end_matches('/'))),
+        show_session: SHOW_SESSION.contains(&tool),
+    };
     let mut out = String::new();
     match v {
         Value::Object(m) => r.object(&mut out, m, 0),
@@ -74,7 +82,11 @@ impl Renderer {
                     .collect::<Vec<_>>()
                     .join(" ")
             }
-            Value::Array(a) => a.iter().map(|x| self.scalar(x)).collect::<Vec<_>>().join(", "),
+            Value::Array(a) => a
+                .iter()
+                .map(|x| self.scalar(x))
+                .collect::<Vec<_>>()
+                .join(", "),
             other => self.scalar(other),
         }
     }
@@ -127,7 +139,8 @@ impl Renderer {
             let _ = write!(out, " ({})", meta.join(", "));
         }
         // Ids matter for values that can be expanded; a leaf is reachable by path.
-        let expandable = v.get("has_children") == Some(&Value::Bool(true)) || v.get("child_count").is_some_and(|n| n != 0);
+        let expandable = v.get("has_children") == Some(&Value::Bool(true))
+            || v.get("child_count").is_some_and(|n| n != 0);
         if let Some(id) = v.get("id").and_then(Value::as_str).filter(|_| expandable) {
             let _ = write!(out, " #{id}");
         }
@@ -160,15 +173,26 @@ impl Renderer {
         if let Some(status) = m.get("status").and_then(Value::as_str) {
             let _ = write!(s, " {status}");
         }
-        match (m.get("file").and_then(Value::as_str), m.get("line").and_then(Value::as_u64)) {
+        match (
+            m.get("file").and_then(Value::as_str),
+            m.get("line").and_then(Value::as_u64),
+        ) {
             (Some(f), Some(l)) => {
                 let _ = write!(s, " at {}:{l}", self.rel(f));
-                if let Some(r) = m.get("requested_line").and_then(Value::as_u64).filter(|r| *r != l) {
+                if let Some(r) = m
+                    .get("requested_line")
+                    .and_then(Value::as_u64)
+                    .filter(|r| *r != l)
+                {
                     let _ = write!(s, " (moved from line {r})");
                 }
             }
             _ => {
-                if let Some(e) = m.get("exception").or_else(|| m.get("filter")).and_then(Value::as_str) {
+                if let Some(e) = m
+                    .get("exception")
+                    .or_else(|| m.get("filter"))
+                    .and_then(Value::as_str)
+                {
                     let _ = write!(s, " on {e}");
                 }
             }
@@ -179,7 +203,8 @@ impl Renderer {
         let mut extra = Vec::new();
         for (k, x) in m {
             let default = match k.as_str() {
-                "id" | "status" | "file" | "line" | "requested_line" | "verified" | "source_line" | "type" | "session_id" => true,
+                "id" | "status" | "file" | "line" | "requested_line" | "verified"
+                | "source_line" | "type" | "session_id" => true,
                 "enabled" => x == &Value::Bool(true),
                 "owner" => x == "agent",
                 "suspend_policy" => x == "all",
@@ -193,7 +218,11 @@ impl Renderer {
         if !extra.is_empty() {
             let _ = write!(s, "; {}", extra.join("; "));
         }
-        if let (true, Some(src), Some(l)) = (with_source, m.get("source_line").and_then(Value::as_str), m.get("line").and_then(Value::as_u64)) {
+        if let (true, Some(src), Some(l)) = (
+            with_source,
+            m.get("source_line").and_then(Value::as_str),
+            m.get("line").and_then(Value::as_u64),
+        ) {
             let _ = write!(s, "\n  {l}| {}", src.trim());
         }
         Some(s)
@@ -225,11 +254,21 @@ impl Renderer {
             }
             if let Some(src) = m.get("source_line").and_then(Value::as_str) {
                 pad(out, indent + 2);
-                let _ = writeln!(out, "{}| {src}", m["location"].get("line").and_then(Value::as_u64).unwrap_or(0));
+                let _ = writeln!(
+                    out,
+                    "{}| {src}",
+                    m["location"]
+                        .get("line")
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0)
+                );
             }
         }
         for (k, v) in m {
-            if self.hidden(k) || (lead.is_some() && matches!(k.as_str(), "location" | "source_line" | "state" | "reason")) {
+            if self.hidden(k)
+                || (lead.is_some()
+                    && matches!(k.as_str(), "location" | "source_line" | "state" | "reason"))
+            {
                 continue;
             }
             match v {
@@ -273,7 +312,10 @@ impl Renderer {
                         pad(out, indent);
                         let _ = writeln!(out, "{k}:");
                         // The session id is said once, at the top.
-                        let nested = Renderer { root: self.root.clone(), show_session: false };
+                        let nested = Renderer {
+                            root: self.root.clone(),
+                            show_session: false,
+                        };
                         nested.object(out, o, indent + 2);
                     }
                 }
@@ -296,10 +338,15 @@ fn short_addresses(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find(AT) {
-        let Some(open) = rest[..i].rfind('<') else { break };
+        let Some(open) = rest[..i].rfind('<') else {
+            break;
+        };
         let after = &rest[i + AT.len()..];
-        let hex = after.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(after.len());
-        if hex == 0 || !after[hex..].starts_with('>') || rest[open + 1..i].contains([' ', '<', '>']) {
+        let hex = after
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(after.len());
+        if hex == 0 || !after[hex..].starts_with('>') || rest[open + 1..i].contains([' ', '<', '>'])
+        {
             out.push_str(&rest[..i + AT.len()]);
             rest = after;
             continue;
@@ -321,11 +368,16 @@ mod tests {
     #[test]
     fn addresses_inside_reprs_are_left_out_of_the_text() {
         assert_eq!(
-            short_addresses("[<__main__.Item object at 0x7f62c11e5250>, <shop.cart.Item object at 0xABC>]"),
+            short_addresses(
+                "[<__main__.Item object at 0x7f62c11e5250>, <shop.cart.Item object at 0xABC>]"
+            ),
             "[<Item>, <Item>]"
         );
         // Not an address repr: left as it is.
-        assert_eq!(short_addresses("'a <b object at 0xZZ>' <x object at 0x12"), "'a <b object at 0xZZ>' <x object at 0x12");
+        assert_eq!(
+            short_addresses("'a <b object at 0xZZ>' <x object at 0x12"),
+            "'a <b object at 0xZZ>' <x object at 0x12"
+        );
     }
 
     #[test]
@@ -334,9 +386,17 @@ mod tests {
             "verified": false, "enabled": true, "owner": "agent", "suspend_policy": "all", "hit_count": 0,
             "condition": "qty > 1", "message": "pending", "source_line": "    subtotal += x  "});
         let t = text("set_breakpoint", &v, Some("/p"));
-        assert_eq!(t, "breakpoint 1 set at calc.py:14 (moved from line 13) [not bound]; condition: qty > 1; message: pending\n  14| subtotal += x");
+        assert_eq!(
+            t,
+            "breakpoint 1 set at calc.py:14 (moved from line 13) [not bound]; condition: qty > 1; message: pending\n  14| subtotal += x"
+        );
         let list = json!({"breakpoints": [v]});
-        assert!(text("list_breakpoints", &list, Some("/p")).contains("\n  breakpoint 1 set at calc.py:14"), "{}", text("list_breakpoints", &list, Some("/p")));
+        assert!(
+            text("list_breakpoints", &list, Some("/p"))
+                .contains("\n  breakpoint 1 set at calc.py:14"),
+            "{}",
+            text("list_breakpoints", &list, Some("/p"))
+        );
     }
 
     #[test]
@@ -365,7 +425,10 @@ mod tests {
             {"id": "v3", "name": "notes", "value": "xxxx…", "type": "str", "truncated": true, "value_length": 500},
         ]});
         let t = text("get_variables", &v, None);
-        assert!(t.contains("items = [1, 2] (list, 2 items) #v1\n    0 = 1 (int)\n    … 1 of 2 shown"), "{t}");
+        assert!(
+            t.contains("items = [1, 2] (list, 2 items) #v1\n    0 = 1 (int)\n    … 1 of 2 shown"),
+            "{t}"
+        );
         assert!(t.ends_with("notes = xxxx… (500 chars) (str)"), "{t}");
     }
 }

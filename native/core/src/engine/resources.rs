@@ -17,7 +17,9 @@ use super::memory::{category_name, clock};
 use super::state::{reason_name, state_name};
 use crate::backend::SessionState;
 use crate::history::HistoryFilter;
-use rmcp::model::{Prompt, PromptArgument, PromptMessage, Resource, ResourceContents, ResourceTemplate, Role};
+use rmcp::model::{
+    Prompt, PromptArgument, PromptMessage, Resource, ResourceContents, ResourceTemplate, Role,
+};
 use rmcp::service::{Peer, RoleServer, SubscriptionSink};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
@@ -42,7 +44,12 @@ pub fn output_uri(sid: &str) -> String {
 
 /// URIs that change when a session pauses.
 pub fn on_pause(sid: &str) -> Vec<String> {
-    vec![STATUS.into(), SESSIONS.into(), HISTORY.into(), summary_uri(sid)]
+    vec![
+        STATUS.into(),
+        SESSIONS.into(),
+        HISTORY.into(),
+        summary_uri(sid),
+    ]
 }
 
 /// URIs that change when a session stops (or the watchdog moves it on).
@@ -68,17 +75,29 @@ pub struct Subscriber {
 
 impl Subscriber {
     pub fn new(peer: Peer<RoleServer>) -> Self {
-        Self { target: Target::Session(peer), uris: Mutex::new(HashSet::new()) }
+        Self {
+            target: Target::Session(peer),
+            uris: Mutex::new(HashSet::new()),
+        }
     }
     /// A listen stream's subscriber; it lives as long as the `listen` call holds it.
     pub fn listening(sink: SubscriptionSink, uris: impl IntoIterator<Item = String>) -> Self {
-        Self { target: Target::Listen(sink), uris: Mutex::new(uris.into_iter().collect()) }
+        Self {
+            target: Target::Listen(sink),
+            uris: Mutex::new(uris.into_iter().collect()),
+        }
     }
     pub fn subscribe(&self, uri: &str) {
-        self.uris.lock().unwrap_or_else(|e| e.into_inner()).insert(uri.to_string());
+        self.uris
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(uri.to_string());
     }
     pub fn unsubscribe(&self, uri: &str) {
-        self.uris.lock().unwrap_or_else(|e| e.into_inner()).remove(uri);
+        self.uris
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(uri);
     }
     fn closed(&self) -> bool {
         match &self.target {
@@ -94,7 +113,11 @@ impl Target {
         // A client that went away cannot be told; the next read shows the state.
         match self {
             Target::Session(peer) => {
-                let _ = peer.notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(uri)).await;
+                let _ = peer
+                    .notify_resource_updated(rmcp::model::ResourceUpdatedNotificationParam::new(
+                        uri,
+                    ))
+                    .await;
             }
             Target::Listen(sink) => {
                 let _ = sink.notify_resource_updated(uri).await;
@@ -113,7 +136,11 @@ pub fn check_subscribable(uri: &str) -> Result<(), String> {
         .strip_prefix(SESSION_PREFIX)
         .and_then(|rest| rest.split_once('/'))
         .is_some_and(|(sid, what)| !sid.is_empty() && matches!(what, "summary" | "output"));
-    if per_session { Ok(()) } else { Err(unknown(uri)) }
+    if per_session {
+        Ok(())
+    } else {
+        Err(unknown(uri))
+    }
 }
 
 /// Every connection with subscriptions; closed connections are dropped as they are found.
@@ -124,7 +151,10 @@ pub struct Subscribers {
 
 impl Subscribers {
     pub fn add(&self, sub: &Arc<Subscriber>) {
-        self.list.lock().unwrap_or_else(|e| e.into_inner()).push(Arc::downgrade(sub));
+        self.list
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Arc::downgrade(sub));
     }
 
     /// Sends `notifications/resources/updated` for each URI to the connections subscribed to it.
@@ -141,7 +171,10 @@ impl Subscribers {
                 let wanted: Vec<String> = {
                     let subscribed = sub.uris.lock().unwrap_or_else(|e| e.into_inner());
                     let mut seen = HashSet::new();
-                    uris.iter().filter(|u| subscribed.contains(*u) && seen.insert(*u)).cloned().collect()
+                    uris.iter()
+                        .filter(|u| subscribed.contains(*u) && seen.insert(*u))
+                        .cloned()
+                        .collect()
                 };
                 if !wanted.is_empty() {
                     targets.push((sub.target.clone(), wanted));
@@ -151,7 +184,9 @@ impl Subscribers {
         if targets.is_empty() {
             return;
         }
-        let Ok(rt) = tokio::runtime::Handle::try_current() else { return };
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
         rt.spawn(async move {
             for (target, uris) in targets {
                 for uri in uris {
@@ -183,7 +218,11 @@ pub fn templates() -> Vec<ResourceTemplate> {
 }
 
 pub fn prompts() -> Vec<Prompt> {
-    let session = || PromptArgument::new("session_id").with_description("Debug session id (default: the current one).").with_required(false);
+    let session = || {
+        PromptArgument::new("session_id")
+            .with_description("Debug session id (default: the current one).")
+            .with_required(false)
+    };
     vec![
         Prompt::new(
             "debug-session-start",
@@ -219,36 +258,67 @@ impl Engine {
             Resource::new(HISTORY, "history").with_title("Tool call history").with_description("The latest tool calls with status and duration.").with_mime_type("application/json"),
         ];
         for sid in self.ledger.session_ids(None) {
-            out.push(Resource::new(summary_uri(&sid), format!("summary-{sid}")).with_title(format!("Summary of session {sid}")).with_mime_type("text/markdown"));
-            out.push(Resource::new(output_uri(&sid), format!("output-{sid}")).with_title(format!("Output of session {sid}")).with_mime_type("text/plain"));
+            out.push(
+                Resource::new(summary_uri(&sid), format!("summary-{sid}"))
+                    .with_title(format!("Summary of session {sid}"))
+                    .with_mime_type("text/markdown"),
+            );
+            out.push(
+                Resource::new(output_uri(&sid), format!("output-{sid}"))
+                    .with_title(format!("Output of session {sid}"))
+                    .with_mime_type("text/plain"),
+            );
         }
         out
     }
 
     /// Reads a resource; `Err` carries a message that says which URIs exist.
     pub(super) async fn read_resource(&self, uri: &str) -> Result<ResourceContents, String> {
-        let json_doc = |v: Value| Ok(ResourceContents::TextResourceContents { uri: uri.into(), mime_type: Some("application/json".into()), text: v.to_string(), meta: None });
+        let json_doc = |v: Value| {
+            Ok(ResourceContents::TextResourceContents {
+                uri: uri.into(),
+                mime_type: Some("application/json".into()),
+                text: v.to_string(),
+                meta: None,
+            })
+        };
         match uri {
             STATUS => json_doc(self.status_json()),
             SESSIONS => json_doc(self.sessions_json()),
             HISTORY => json_doc(self.history_json()),
             BREAKPOINTS => json_doc(self.breakpoints_json().await),
             _ => {
-                let rest = uri.strip_prefix(SESSION_PREFIX).ok_or_else(|| unknown(uri))?;
+                let rest = uri
+                    .strip_prefix(SESSION_PREFIX)
+                    .ok_or_else(|| unknown(uri))?;
                 let (sid, what) = rest.rsplit_once('/').ok_or_else(|| unknown(uri))?;
                 if !self.ledger.contains(sid) {
                     let known = self.ledger.session_ids(None);
                     return Err(format!(
                         "no debug session '{sid}' in {uri}; known sessions: {}",
-                        if known.is_empty() { "none yet".into() } else { known.join(", ") }
+                        if known.is_empty() {
+                            "none yet".into()
+                        } else {
+                            known.join(", ")
+                        }
                     ));
                 }
                 match what {
                     "summary" => {
                         let md = self.summary_markdown(sid).unwrap_or_default();
-                        Ok(ResourceContents::TextResourceContents { uri: uri.into(), mime_type: Some("text/markdown".into()), text: md, meta: None })
+                        Ok(ResourceContents::TextResourceContents {
+                            uri: uri.into(),
+                            mime_type: Some("text/markdown".into()),
+                            text: md,
+                            meta: None,
+                        })
                     }
-                    "output" => Ok(ResourceContents::TextResourceContents { uri: uri.into(), mime_type: Some("text/plain".into()), text: self.output_text(sid), meta: None }),
+                    "output" => Ok(ResourceContents::TextResourceContents {
+                        uri: uri.into(),
+                        mime_type: Some("text/plain".into()),
+                        text: self.output_text(sid),
+                        meta: None,
+                    }),
                     _ => Err(unknown(uri)),
                 }
             }
@@ -267,7 +337,14 @@ impl Engine {
                     m.insert("name".into(), json!(x.info.name));
                     m.insert("state".into(), json!(state_name(x.state())));
                     m.insert("project".into(), json!(x.project));
-                    m.insert("is_current".into(), json!(x.project.as_ref().is_some_and(|p| s.current.get(p) == Some(id))));
+                    m.insert(
+                        "is_current".into(),
+                        json!(
+                            x.project
+                                .as_ref()
+                                .is_some_and(|p| s.current.get(p) == Some(id))
+                        ),
+                    );
                     if let (SessionState::Paused, Some(p)) = (x.state(), &x.pause) {
                         m.insert("step".into(), json!(x.pause_seq));
                         m.insert("reason".into(), json!(reason_name(p.reason)));
@@ -318,7 +395,10 @@ impl Engine {
     }
 
     fn history_json(&self) -> Value {
-        let entries = self.history.entries(&HistoryFilter { limit: Some(HISTORY_TAIL), ..Default::default() });
+        let entries = self.history.entries(&HistoryFilter {
+            limit: Some(HISTORY_TAIL),
+            ..Default::default()
+        });
         let list: Vec<Value> = entries
             .iter()
             .map(|e| {
@@ -342,8 +422,18 @@ impl Engine {
         let ctx = CallContext::default();
         let mut out = Vec::new();
         for p in projects {
-            let mut call = Call { engine: self, ctx: &ctx, cfg: self.cfg(), project: None };
-            let listed = super::tools::dispatch(&mut call, "list_breakpoints", &json!({"project_path": p.root})).await;
+            let mut call = Call {
+                engine: self,
+                ctx: &ctx,
+                cfg: self.cfg(),
+                project: None,
+            };
+            let listed = super::tools::dispatch(
+                &mut call,
+                "list_breakpoints",
+                &json!({"project_path": p.root}),
+            )
+            .await;
             out.push(match listed {
                 Ok(v) => json!({"project": p.root, "breakpoints": v["breakpoints"]}),
                 Err(e) => json!({"project": p.root, "error": e.0}),
@@ -354,11 +444,16 @@ impl Engine {
 
     fn output_text(&self, sid: &str) -> String {
         self.with_state(|s| {
-            let Some(x) = s.sessions.get(sid) else { return String::new() };
+            let Some(x) = s.sessions.get(sid) else {
+                return String::new();
+            };
             let skip = x.output.len().saturating_sub(OUTPUT_TAIL);
             let mut text = String::new();
             if x.output_total > (x.output.len() - skip) as u64 {
-                text.push_str(&format!("[… {} earlier chunks; get_console_output pages through what is kept]\n", x.output_total - (x.output.len() - skip) as u64));
+                text.push_str(&format!(
+                    "[… {} earlier chunks; get_console_output pages through what is kept]\n",
+                    x.output_total - (x.output.len() - skip) as u64
+                ));
             }
             for (cat, t) in x.output.iter().skip(skip) {
                 if *cat != crate::backend::OutputCategory::Stdout {
@@ -372,11 +467,22 @@ impl Engine {
     }
 
     /// A prompt's messages; `Err` names the unknown prompt or argument problem.
-    pub(super) fn prompt_messages(&self, name: &str, args: &Map<String, Value>) -> Result<(String, Vec<PromptMessage>), String> {
-        let arg = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty());
+    pub(super) fn prompt_messages(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+    ) -> Result<(String, Vec<PromptMessage>), String> {
+        let arg = |k: &str| {
+            args.get(k)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .filter(|s| !s.is_empty())
+        };
         match name {
             "debug-session-start" => {
-                let mut text = String::from("Debug this with the debugger tools, reading as little as possible.\n");
+                let mut text = String::from(
+                    "Debug this with the debugger tools, reading as little as possible.\n",
+                );
                 if let Some(p) = arg("problem") {
                     text.push_str(&format!("Problem: {p}\n"));
                 }
@@ -392,11 +498,17 @@ impl Engine {
                      6. Finish with get_session_summary, remove_breakpoint all_agent_breakpoints: true and stop_debug_session.\n",
                 );
                 text.push_str(&format!("Current state: {}", self.status_json()));
-                Ok(("Start debugging".into(), vec![PromptMessage::new_text(Role::User, text)]))
+                Ok((
+                    "Start debugging".into(),
+                    vec![PromptMessage::new_text(Role::User, text)],
+                ))
             }
             "investigate-exception" => {
                 let sid = self.prompt_session(arg("session_id"))?;
-                let l = self.ledger.get(&sid).ok_or_else(|| format!("no debug session '{sid}'"))?;
+                let l = self
+                    .ledger
+                    .get(&sid)
+                    .ok_or_else(|| format!("no debug session '{sid}'"))?;
                 let text = match l.pauses.iter().rev().find(|p| p.reason == "exception") {
                     Some(p) => format!(
                         "Session {sid} stopped on an exception at step {} at {}{}: {}\n\
@@ -408,19 +520,34 @@ impl Engine {
                          5. Report the root cause with the line and values; get_session_summary hands off.",
                         p.at.step,
                         p.at.place(),
-                        p.at.function.as_ref().map(|f| format!(" in {f}")).unwrap_or_default(),
-                        p.description.as_deref().unwrap_or("(the debugger gave no exception text)")
+                        p.at.function
+                            .as_ref()
+                            .map(|f| format!(" in {f}"))
+                            .unwrap_or_default(),
+                        p.description
+                            .as_deref()
+                            .unwrap_or("(the debugger gave no exception text)")
                     ),
                     None => format!(
                         "Session {sid} has not stopped on an exception yet. Use set_exception_breakpoint (debugpy: 'raised' or 'uncaught'; Java: the class name), or start_debug_session with stop_on_exception: true, then resume and investigate where it stops."
                     ),
                 };
-                Ok(("Investigate an exception".into(), vec![PromptMessage::new_text(Role::User, text)]))
+                Ok((
+                    "Investigate an exception".into(),
+                    vec![PromptMessage::new_text(Role::User, text)],
+                ))
             }
             "inspect-paused-location" => {
                 let sid = self.prompt_session(arg("session_id"))?;
-                let paused = self.with_state(|s| s.sessions.get(&sid).is_some_and(|x| x.state() == SessionState::Paused));
-                let l = self.ledger.get(&sid).ok_or_else(|| format!("no debug session '{sid}'"))?;
+                let paused = self.with_state(|s| {
+                    s.sessions
+                        .get(&sid)
+                        .is_some_and(|x| x.state() == SessionState::Paused)
+                });
+                let l = self
+                    .ledger
+                    .get(&sid)
+                    .ok_or_else(|| format!("no debug session '{sid}'"))?;
                 let text = match l.pauses.back().filter(|_| paused) {
                     Some(p) => format!(
                         "Session {sid} is paused at {}{} (step {}, {}).\n\
@@ -429,25 +556,44 @@ impl Engine {
                          3. Decide: step_over to see the next line, step_into a suspicious call, or run_to_line further on.\n\
                          Values read earlier are in get_debug_history.",
                         p.at.place(),
-                        p.at.function.as_ref().map(|f| format!(" in {f}")).unwrap_or_default(),
+                        p.at.function
+                            .as_ref()
+                            .map(|f| format!(" in {f}"))
+                            .unwrap_or_default(),
                         p.at.step,
                         p.reason
                     ),
-                    None => format!("Session {sid} is not paused. Use wait_for_pause, pause, or set a breakpoint and resume."),
+                    None => format!(
+                        "Session {sid} is not paused. Use wait_for_pause, pause, or set a breakpoint and resume."
+                    ),
                 };
-                Ok(("Inspect the paused location".into(), vec![PromptMessage::new_text(Role::User, text)]))
+                Ok((
+                    "Inspect the paused location".into(),
+                    vec![PromptMessage::new_text(Role::User, text)],
+                ))
             }
-            other => Err(format!("unknown prompt '{other}'; prompts: debug-session-start, investigate-exception, inspect-paused-location")),
+            other => Err(format!(
+                "unknown prompt '{other}'; prompts: debug-session-start, investigate-exception, inspect-paused-location"
+            )),
         }
     }
 
     /// The requested session, else the current one of any project, else the newest remembered.
     fn prompt_session(&self, requested: Option<String>) -> Result<String, String> {
         if let Some(id) = requested {
-            return if self.ledger.contains(&id) { Ok(id) } else { Err(format!("unknown session_id '{id}'; known: {}", self.ledger.session_ids(None).join(", "))) };
+            return if self.ledger.contains(&id) {
+                Ok(id)
+            } else {
+                Err(format!(
+                    "unknown session_id '{id}'; known: {}",
+                    self.ledger.session_ids(None).join(", ")
+                ))
+            };
         }
         let current = self.with_state(|s| s.current.values().next().cloned());
-        current.or_else(|| self.ledger.session_ids(None).pop()).ok_or_else(|| "no debug session yet; start one with start_debug_session".to_string())
+        current
+            .or_else(|| self.ledger.session_ids(None).pop())
+            .ok_or_else(|| "no debug session yet; start one with start_debug_session".to_string())
     }
 }
 

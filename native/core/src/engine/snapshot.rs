@@ -5,7 +5,9 @@
 use super::context::{Call, ToolError};
 use super::ledger::{ReadKind, ValueRead};
 use super::state::{EvalPoint, SessionSlot, Watch, reason_name};
-use super::tools::out::{EvaluatedAt, FrameSnapshot, Location, State, StopResult, ValueNode, Watch as OutWatch};
+use super::tools::out::{
+    EvaluatedAt, FrameSnapshot, Location, State, StopResult, ValueNode, Watch as OutWatch,
+};
 use super::values;
 use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
 use std::collections::HashMap;
@@ -29,23 +31,40 @@ impl Call<'_> {
         self.engine.with_state(|s| {
             s.sessions
                 .get(sid)
-                .map(|slot| Subscription { rx: slot.changed.subscribe(), seq: slot.pause_seq })
+                .map(|slot| Subscription {
+                    rx: slot.changed.subscribe(),
+                    seq: slot.pause_seq,
+                })
                 .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))
         })
     }
 
     /// Waits until `done` holds for the session (checked now and after every change), or the
     /// timeout. Returns whether it holds.
-    pub async fn wait_until(&self, sid: &str, sub: &mut Subscription, timeout_ms: u64, done: impl Fn(&SessionSlot) -> bool) -> bool {
-        let deadline = tokio::time::Instant::from_std(Instant::now() + Duration::from_millis(timeout_ms));
+    pub async fn wait_until(
+        &self,
+        sid: &str,
+        sub: &mut Subscription,
+        timeout_ms: u64,
+        done: impl Fn(&SessionSlot) -> bool,
+    ) -> bool {
+        let deadline =
+            tokio::time::Instant::from_std(Instant::now() + Duration::from_millis(timeout_ms));
         loop {
             sub.rx.borrow_and_update();
-            if self.engine.with_state(|s| s.sessions.get(sid).is_some_and(&done)) {
+            if self
+                .engine
+                .with_state(|s| s.sessions.get(sid).is_some_and(&done))
+            {
                 return true;
             }
             match tokio::time::timeout_at(deadline, sub.rx.changed()).await {
                 Ok(Ok(())) => continue,
-                _ => return self.engine.with_state(|s| s.sessions.get(sid).is_some_and(&done)),
+                _ => {
+                    return self
+                        .engine
+                        .with_state(|s| s.sessions.get(sid).is_some_and(&done));
+                }
             }
         }
     }
@@ -53,7 +72,10 @@ impl Call<'_> {
     /// Waits for a pause newer than the subscription, or the end of the session.
     pub async fn wait_for_stop(&self, sid: &str, sub: &mut Subscription, timeout_ms: u64) -> bool {
         let seq = sub.seq;
-        self.wait_until(sid, sub, timeout_ms, |slot| slot.pause_seq > seq || slot.state() == SessionState::Stopped).await
+        self.wait_until(sid, sub, timeout_ms, |slot| {
+            slot.pause_seq > seq || slot.state() == SessionState::Stopped
+        })
+        .await
     }
 }
 
@@ -64,7 +86,15 @@ pub fn location(frame: &FrameInfo) -> Location {
 /// The result of resume/step/run_to_line/pause/wait_for_pause: where the program is now.
 pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> StopResult {
     let snapshot = call.engine.with_state(|s| {
-        s.sessions.get(sid).map(|slot| (slot.state(), slot.pause.clone(), slot.pause_seq, slot.exit_code, slot.current_thread.clone()))
+        s.sessions.get(sid).map(|slot| {
+            (
+                slot.state(),
+                slot.pause.clone(),
+                slot.pause_seq,
+                slot.exit_code,
+                slot.current_thread.clone(),
+            )
+        })
     });
     let Some((state, pause, seq, exit_code, thread)) = snapshot else {
         let mut gone = StopResult::new(sid, State::Stopped);
@@ -86,11 +116,17 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
                     out.source_line = source_line(call, sid, &top).await;
                     out.frame = Some(match frame_snapshot(call, sid, &top).await {
                         Ok(frame) => frame,
-                        Err(e) => FrameSnapshot { error: Some(e.0), ..Default::default() },
+                        Err(e) => FrameSnapshot {
+                            error: Some(e.0),
+                            ..Default::default()
+                        },
                     });
                 }
                 Err(e) => {
-                    out.message = Some(format!("paused, but the location could not be read: {}", e.0));
+                    out.message = Some(format!(
+                        "paused, but the location could not be read: {}",
+                        e.0
+                    ));
                 }
             }
             refresh_watches(call, sid).await;
@@ -98,14 +134,22 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         }
         (SessionState::Stopped, _) => {
             out.exit_code = exit_code;
-            out.stderr = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL)));
-            out.message = Some(format!("the session has ended{}", exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default()));
+            out.stderr = call
+                .engine
+                .with_state(|s| s.sessions.get(sid).and_then(|x| x.stderr_tail(STDERR_TAIL)));
+            out.message = Some(format!(
+                "the session has ended{}",
+                exit_code
+                    .map(|c| format!(" with exit code {c}"))
+                    .unwrap_or_default()
+            ));
         }
         _ => {
             if let Some(ms) = waited_ms {
                 out.timed_out = true;
-                out.message =
-                    Some(format!("still running after {ms} ms; call wait_for_pause to keep waiting, or pause to stop it where it is"));
+                out.message = Some(format!(
+                    "still running after {ms} ms; call wait_for_pause to keep waiting, or pause to stop it where it is"
+                ));
             } else {
                 out.message = Some("running; call wait_for_pause to wait for the next stop".into());
             }
@@ -117,34 +161,61 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
 /// The text of the line a frame is at (trimmed), when the file is in the session's project.
 async fn source_line(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Option<String> {
     let (file, line) = (frame.file.as_ref()?, frame.line?);
-    let root = call.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()))?;
+    let root = call
+        .engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()))?;
     let canonical = call.file_in_project(&root, file).ok()?;
     let backend = call.engine.backend.clone();
-    let text = call.bk("read_source", backend.read_source(&root, &canonical)).await.ok()?;
+    let text = call
+        .bk("read_source", backend.read_source(&root, &canonical))
+        .await
+        .ok()?;
     let l = text.lines().nth(line.checked_sub(1)? as usize)?.trim();
-    Some(if l.chars().count() > 160 { format!("{}…", l.chars().take(160).collect::<String>()) } else { l.to_string() })
+    Some(if l.chars().count() > 160 {
+        format!("{}…", l.chars().take(160).collect::<String>())
+    } else {
+        l.to_string()
+    })
 }
 
 /// Top-level variables of `frame`, compact (no children), with ids.
-async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<FrameSnapshot, ToolError> {
+async fn frame_snapshot(
+    call: &Call<'_>,
+    sid: &str,
+    frame: &FrameInfo,
+) -> Result<FrameSnapshot, ToolError> {
     let backend = call.engine.backend.clone();
-    let vars = call.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
-    let shown: Vec<_> = vars.iter().filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic)).collect();
+    let vars = call
+        .bk(
+            "frame_variables",
+            backend.frame_variables(sid, &frame.handle),
+        )
+        .await?;
+    let shown: Vec<_> = vars
+        .iter()
+        .filter(|v| !matches!(v.scope, ValueScope::Global | ValueScope::Synthetic))
+        .collect();
     let total = shown.len();
     let cfg = &call.cfg;
     let mut items: Vec<ValueNode> = call.engine.with_state(|s| {
-        let Some(slot) = s.sessions.get_mut(sid) else { return Vec::new() };
+        let Some(slot) = s.sessions.get_mut(sid) else {
+            return Vec::new();
+        };
         shown
             .iter()
             .take(SNAPSHOT_VARS)
-            .map(|v| {
-                values::show(cfg, &mut slot.values, v, v.name.clone(), false).0
-            })
+            .map(|v| values::show(cfg, &mut slot.values, v, v.name.clone(), false).0)
             .collect()
     });
-    let candidates: Vec<&crate::backend::ValueNode> =
-        shown.iter().take(SNAPSHOT_VARS).map(|v| *v).filter(|v| !values::is_secret(cfg, &v.name)).collect();
-    let mut found = super::preview::previews(call, sid, &candidates).await.into_iter();
+    let candidates: Vec<&crate::backend::ValueNode> = shown
+        .iter()
+        .take(SNAPSHOT_VARS)
+        .map(|v| *v)
+        .filter(|v| !values::is_secret(cfg, &v.name))
+        .collect();
+    let mut found = super::preview::previews(call, sid, &candidates)
+        .await
+        .into_iter();
     for (m, v) in items.iter_mut().zip(shown.iter()) {
         if values::is_secret(cfg, &v.name) {
             continue;
@@ -155,9 +226,15 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
     }
     // Mark what changed since the previous stop in the same function: the agent's question
     // after a step is usually "what did that line do?".
-    let now: HashMap<String, String> = shown.iter().map(|v| (v.name.clone(), v.value.clone())).collect();
+    let now: HashMap<String, String> = shown
+        .iter()
+        .map(|v| (v.name.clone(), v.value.clone()))
+        .collect();
     let before = call.engine.with_state(|s| {
-        s.sessions.get_mut(sid).and_then(|slot| slot.last_values.replace((frame.method_name.clone(), now.clone())))
+        s.sessions.get_mut(sid).and_then(|slot| {
+            slot.last_values
+                .replace((frame.method_name.clone(), now.clone()))
+        })
     });
     if let Some((method, old)) = before.filter(|(m, _)| *m == frame.method_name) {
         let _ = method;
@@ -168,23 +245,43 @@ async fn frame_snapshot(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result
         }
     }
     // The agent sees these values in the stop result: remember them (history across steps).
-    let reads: Vec<ValueRead> =
-        items.iter().zip(shown.iter()).map(|(m, v)| ValueRead::from_shown(ReadKind::Variable, v.name.clone(), m)).collect();
+    let reads: Vec<ValueRead> = items
+        .iter()
+        .zip(shown.iter())
+        .map(|(m, v)| ValueRead::from_shown(ReadKind::Variable, v.name.clone(), m))
+        .collect();
     let at = call.engine.at(sid, None, frame.index);
     call.engine.ledger.record(sid, &at, reads);
     let cut = total > SNAPSHOT_VARS;
-    Ok(FrameSnapshot { method: frame.method_name.clone(), variables: items, truncated: cut, total: cut.then_some(total as u64), error: None })
+    Ok(FrameSnapshot {
+        method: frame.method_name.clone(),
+        variables: items,
+        truncated: cut,
+        total: cut.then_some(total as u64),
+        error: None,
+    })
 }
 
 pub fn watch_json(w: &Watch, max: usize) -> OutWatch {
-    let mut out = OutWatch { id: w.id.clone(), expression: w.expression.clone(), type_name: w.type_name.clone(), error: w.error.clone(), ..Default::default() };
+    let mut out = OutWatch {
+        id: w.id.clone(),
+        expression: w.expression.clone(),
+        type_name: w.type_name.clone(),
+        error: w.error.clone(),
+        ..Default::default()
+    };
     if let Some(v) = &w.value {
         let s = values::shown(v, max, false);
         out.value = Some(s.value);
         out.truncated = s.truncated;
         out.value_length = s.value_length;
     }
-    out.evaluated_at = w.at.as_ref().map(|at| EvaluatedAt { session_id: at.session_id.clone(), step: at.step, file: at.file.clone(), line: at.line });
+    out.evaluated_at = w.at.as_ref().map(|at| EvaluatedAt {
+        session_id: at.session_id.clone(),
+        step: at.step,
+        file: at.file.clone(),
+        line: at.line,
+    });
     out
 }
 
@@ -208,18 +305,26 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         let slot = s.sessions.get(sid)?;
         let pause = slot.pause.as_ref()?;
         let project = slot.project.clone()?;
-        let thread = slot.current_thread.clone().unwrap_or(pause.thread_id.clone());
+        let thread = slot
+            .current_thread
+            .clone()
+            .unwrap_or(pause.thread_id.clone());
         let seq = slot.pause_seq;
         let todo: Vec<(String, String)> = s
             .watches
             .get(&project)?
             .iter()
-            .filter(|w| w.at.as_ref().is_none_or(|a| a.session_id != sid || a.step != seq))
+            .filter(|w| {
+                w.at.as_ref()
+                    .is_none_or(|a| a.session_id != sid || a.step != seq)
+            })
             .map(|w| (w.id.clone(), w.expression.clone()))
             .collect();
         Some((project, thread, seq, todo))
     });
-    let Some((project, thread, seq, todo)) = found else { return };
+    let Some((project, thread, seq, todo)) = found else {
+        return;
+    };
     if todo.is_empty() {
         return;
     }
@@ -245,12 +350,22 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
             (Err(e), Ok(())) => Err(e.clone()),
         };
         let secret = values::is_secret(&call.cfg, &expression);
-        results.push((id, r.map(|mut v| {
-            v.value = if secret { "<redacted>".into() } else { values::scrub(&call.cfg, &v.value) };
-            v
-        })));
+        results.push((
+            id,
+            r.map(|mut v| {
+                v.value = if secret {
+                    "<redacted>".into()
+                } else {
+                    values::scrub(&call.cfg, &v.value)
+                };
+                v
+            }),
+        ));
     }
-    let (file, line) = frame.as_ref().map(|f| (f.file.clone(), f.line)).unwrap_or((None, None));
+    let (file, line) = frame
+        .as_ref()
+        .map(|f| (f.file.clone(), f.line))
+        .unwrap_or((None, None));
     let at = call.engine.at(sid, Some(&thread), 0);
     let max = call.cfg.max_value_length;
     let reads: Vec<ValueRead> = results
@@ -258,7 +373,12 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         .filter_map(|(id, r)| {
             let v = r.as_ref().ok()?;
             let expr = todo_expr(&project, id, call)?;
-            Some(ValueRead::new(ReadKind::Watch, expr, v.value.chars().take(max).collect::<String>(), v.type_name.clone()))
+            Some(ValueRead::new(
+                ReadKind::Watch,
+                expr,
+                v.value.chars().take(max).collect::<String>(),
+                v.type_name.clone(),
+            ))
         })
         .collect();
     let stored = call.engine.with_state(|s| {
@@ -266,10 +386,17 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         if s.sessions.get(sid).map(|x| x.pause_seq) != Some(seq) {
             return false;
         }
-        let Some(ws) = s.watches.get_mut(&project) else { return false };
+        let Some(ws) = s.watches.get_mut(&project) else {
+            return false;
+        };
         for (id, r) in results {
             if let Some(w) = ws.iter_mut().find(|w| w.id == id) {
-                w.at = Some(EvalPoint { session_id: sid.to_string(), step: seq, file: file.clone(), line });
+                w.at = Some(EvalPoint {
+                    session_id: sid.to_string(),
+                    step: seq,
+                    file: file.clone(),
+                    line,
+                });
                 match r {
                     Ok(v) => {
                         w.value_length = Some(v.value.chars().count());
@@ -294,5 +421,11 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
 
 /// The expression of watch `id` of `project`.
 fn todo_expr(project: &str, id: &str, call: &Call<'_>) -> Option<String> {
-    call.engine.with_state(|s| s.watches.get(project)?.iter().find(|w| w.id == id).map(|w| w.expression.clone()))
+    call.engine.with_state(|s| {
+        s.watches
+            .get(project)?
+            .iter()
+            .find(|w| w.id == id)
+            .map(|w| w.expression.clone())
+    })
 }

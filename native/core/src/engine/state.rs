@@ -3,7 +3,9 @@
 //! `std::sync::Mutex` that is never held across an `.await`.
 
 use super::values::ValueTable;
-use crate::backend::{BreakpointInfo, FrameInfo, OutputCategory, PauseReason, SessionInfo, SessionState};
+use crate::backend::{
+    BreakpointInfo, FrameInfo, OutputCategory, PauseReason, SessionInfo, SessionState,
+};
 use std::collections::{HashMap, VecDeque};
 use tokio::sync::watch;
 
@@ -80,7 +82,12 @@ impl SessionSlot {
     /// The end of the debuggee's stderr, at most `max` bytes starting at a line, for results
     /// that report an end: a traceback or a syntax error explains itself there.
     pub fn stderr_tail(&self, max: usize) -> Option<String> {
-        let all: String = self.output.iter().filter(|(c, _)| *c == OutputCategory::Stderr).map(|(_, t)| t.as_str()).collect();
+        let all: String = self
+            .output
+            .iter()
+            .filter(|(c, _)| *c == OutputCategory::Stderr)
+            .map(|(_, t)| t.as_str())
+            .collect();
         let all = all.trim_end();
         if all.trim().is_empty() {
             return None;

@@ -5,9 +5,9 @@
 //! and `first_valid` moves past every issued id, so an old id is recognisably *stale* rather than
 //! unknown — the agent gets told to read the variables again instead of a confusing "not found".
 
+use super::tools::out::ValueNode as OutValue;
 use crate::backend::ValueNode;
 use crate::config::Config;
-use super::tools::out::ValueNode as OutValue;
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone)]
@@ -80,7 +80,9 @@ impl ValueTable {
     }
 
     pub fn get(&self, id: &str) -> Lookup<'_> {
-        let Some(n) = id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) else { return Lookup::Unknown };
+        let Some(n) = id.strip_prefix('v').and_then(|n| n.parse::<u64>().ok()) else {
+            return Lookup::Unknown;
+        };
         if n == 0 || n > self.next {
             return Lookup::Unknown;
         }
@@ -116,7 +118,13 @@ pub fn scrub(cfg: &Config, value: &str) -> String {
         return value.to_string();
     }
     let lower = value.to_lowercase();
-    let patterns: Vec<String> = cfg.redaction.patterns.iter().filter(|p| !p.is_empty()).map(|p| p.to_lowercase()).collect();
+    let patterns: Vec<String> = cfg
+        .redaction
+        .patterns
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| p.to_lowercase())
+        .collect();
     if lower.len() != value.len() {
         // (A lowercase form of different byte length would misalign offsets; such values are
         // only scrubbed by name.)
@@ -128,14 +136,23 @@ pub fn scrub(cfg: &Config, value: &str) -> String {
     let mut i = 0; // index into chars
     while i < chars.len() {
         let (pos, _) = chars[i];
-        let hit = patterns.iter().find(|p| lower.get(pos..).is_some_and(|rest| rest.starts_with(p.as_str())));
+        let hit = patterns.iter().find(|p| {
+            lower
+                .get(pos..)
+                .is_some_and(|rest| rest.starts_with(p.as_str()))
+        });
         let Some(p) = hit else {
             i += 1;
             continue;
         };
         // Skip the rest of the key (identifier chars and a closing quote) and find ':' or '='.
         let mut j = i + p.chars().count();
-        while j < chars.len() && (chars[j].1.is_alphanumeric() || chars[j].1 == '_' || chars[j].1 == '\'' || chars[j].1 == '"') {
+        while j < chars.len()
+            && (chars[j].1.is_alphanumeric()
+                || chars[j].1 == '_'
+                || chars[j].1 == '\''
+                || chars[j].1 == '"')
+        {
             j += 1;
         }
         while j < chars.len() && chars[j].1 == ' ' {
@@ -184,14 +201,29 @@ pub struct Shown {
 
 pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
     if redacted {
-        return Shown { value: "<redacted>".into(), truncated: false, value_length: None, redacted: true };
+        return Shown {
+            value: "<redacted>".into(),
+            truncated: false,
+            value_length: None,
+            redacted: true,
+        };
     }
     let len = value.chars().count();
     if len > max {
         let cut: String = value.chars().take(max).collect();
-        Shown { value: format!("{cut}…"), truncated: true, value_length: Some(len as u64), redacted: false }
+        Shown {
+            value: format!("{cut}…"),
+            truncated: true,
+            value_length: Some(len as u64),
+            redacted: false,
+        }
     } else {
-        Shown { value: value.to_string(), truncated: false, value_length: None, redacted: false }
+        Shown {
+            value: value.to_string(),
+            truncated: false,
+            value_length: None,
+            redacted: false,
+        }
     }
 }
 
@@ -206,7 +238,13 @@ impl OutValue {
 }
 
 /// A node as the agent sees it; registers an id for it in `table`.
-pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String, parent_redacted: bool) -> (OutValue, String) {
+pub fn show(
+    cfg: &Config,
+    table: &mut ValueTable,
+    node: &ValueNode,
+    path: String,
+    parent_redacted: bool,
+) -> (OutValue, String) {
     let redacted = parent_redacted || is_secret(cfg, &node.name);
     let id = table.register(ValueRef {
         name: node.name.clone(),
@@ -217,8 +255,16 @@ pub fn show(cfg: &Config, table: &mut ValueTable, node: &ValueNode, path: String
         child_count: node.child_count,
         value: node.value.clone(),
     });
-    let mut m = OutValue { id: id.clone(), name: node.name.clone(), ..Default::default() };
-    m.put(shown(&scrub(cfg, &node.value), cfg.max_value_length, redacted));
+    let mut m = OutValue {
+        id: id.clone(),
+        name: node.name.clone(),
+        ..Default::default()
+    };
+    m.put(shown(
+        &scrub(cfg, &node.value),
+        cfg.max_value_length,
+        redacted,
+    ));
     // The debugger's rendering was cut before it reached us: the length the agent needs is
     // the value's own, which only the backend knows.
     if let (false, Some(n)) = (redacted, node.value_length) {
@@ -292,7 +338,11 @@ pub fn split_path(path: &str) -> Result<Vec<String>, String> {
 /// Whether a child named `name` (as the debugger shows it: `0`, `[0]`, `'key'`, `field`)
 /// matches a path segment.
 pub fn name_matches(name: &str, segment: &str) -> bool {
-    let n = name.trim().trim_start_matches('[').trim_end_matches(']').trim_matches(['\'', '"']);
+    let n = name
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim_matches(['\'', '"']);
     // debugpy names list items with zero padding ("03" in a 30-item list); `items[3]` means it.
     let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
     let quoted = name.trim().trim_start_matches('[').starts_with(['\'', '"']);
@@ -320,7 +370,9 @@ mod tests {
         let order = t.register(v("order", Some("5"), Some("2")));
         let count = t.register(v("count", None, Some("5")));
         assert_ne!(order, count);
-        let Lookup::Found(found) = t.get(&count) else { panic!("count's id must resolve") };
+        let Lookup::Found(found) = t.get(&count) else {
+            panic!("count's id must resolve")
+        };
         assert_eq!(found.name, "count");
         // The same value read again in the same pause keeps its id.
         assert_eq!(t.register(v("count", None, Some("5"))), count);
@@ -331,7 +383,15 @@ mod tests {
     #[test]
     fn ids_go_stale_after_invalidate() {
         let mut t = ValueTable::default();
-        let r = ValueRef { name: "x".into(), path: "x".into(), children_handle: None, set_handle: None, redacted: false, child_count: None, value: String::new() };
+        let r = ValueRef {
+            name: "x".into(),
+            path: "x".into(),
+            children_handle: None,
+            set_handle: None,
+            redacted: false,
+            child_count: None,
+            value: String::new(),
+        };
         let a = t.register(r.clone());
         assert!(matches!(t.get(&a), Lookup::Found(_)));
         t.invalidate();
@@ -347,18 +407,32 @@ mod tests {
     #[test]
     fn ids_beyond_the_cap_expire() {
         let mut t = ValueTable::default();
-        let mk = |i: usize| ValueRef { name: "x".into(), value: String::new(), path: format!("x{i}"), children_handle: None, set_handle: None, redacted: false, child_count: None };
+        let mk = |i: usize| ValueRef {
+            name: "x".into(),
+            value: String::new(),
+            path: format!("x{i}"),
+            children_handle: None,
+            set_handle: None,
+            redacted: false,
+            child_count: None,
+        };
         let first = t.register(mk(0));
         for i in 1..=MAX_IDS {
             t.register(mk(i));
         }
         assert!(matches!(t.get(&first), Lookup::Expired));
-        assert!(matches!(t.get(&format!("v{}", MAX_IDS + 1)), Lookup::Found(_)));
+        assert!(matches!(
+            t.get(&format!("v{}", MAX_IDS + 1)),
+            Lookup::Found(_)
+        ));
     }
 
     #[test]
     fn paths() {
-        assert_eq!(split_path("user.address[0]['k'].x").unwrap(), ["user", "address", "0", "k", "x"]);
+        assert_eq!(
+            split_path("user.address[0]['k'].x").unwrap(),
+            ["user", "address", "0", "k", "x"]
+        );
         assert!(split_path("a..b").is_err());
         assert!(split_path("a[1").is_err());
         assert_eq!(child_path("items", "2"), "items[2]");
@@ -373,8 +447,14 @@ mod tests {
     #[test]
     fn scrub_masks_secret_pairs_only() {
         let cfg = Config::default();
-        assert_eq!(scrub(&cfg, "{'host': 'h', 'api_key': 'sk-1'}"), "{'host': 'h', 'api_key': <redacted>}");
-        assert_eq!(scrub(&cfg, "Conf(token=abc, n=1)"), "Conf(token=<redacted>, n=1)");
+        assert_eq!(
+            scrub(&cfg, "{'host': 'h', 'api_key': 'sk-1'}"),
+            "{'host': 'h', 'api_key': <redacted>}"
+        );
+        assert_eq!(
+            scrub(&cfg, "Conf(token=abc, n=1)"),
+            "Conf(token=<redacted>, n=1)"
+        );
         assert_eq!(scrub(&cfg, "my password is long"), "my password is long");
         let mut off = Config::default();
         off.redaction.enabled = false;

@@ -132,7 +132,10 @@ impl Watchdog {
 
 /// Puts the watchdog's notices on the tool result: a `watchdog` field on success, a sentence
 /// on errors.
-pub fn attach_notices(notices: Vec<Value>, outcome: Result<Value, ToolError>) -> Result<Value, ToolError> {
+pub fn attach_notices(
+    notices: Vec<Value>,
+    outcome: Result<Value, ToolError>,
+) -> Result<Value, ToolError> {
     if notices.is_empty() {
         return outcome;
     }
@@ -143,8 +146,14 @@ pub fn attach_notices(notices: Vec<Value>, outcome: Result<Value, ToolError>) ->
         }
         Ok(other) => Ok(other),
         Err(ToolError(text)) => {
-            let said: Vec<&str> = notices.iter().filter_map(|n| n["message"].as_str()).collect();
-            Err(ToolError(format!("{text}\n(watchdog: {})", said.join("; "))))
+            let said: Vec<&str> = notices
+                .iter()
+                .filter_map(|n| n["message"].as_str())
+                .collect();
+            Err(ToolError(format!(
+                "{text}\n(watchdog: {})",
+                said.join("; ")
+            )))
         }
     }
 }
@@ -154,14 +163,24 @@ pub async fn run(engine: Weak<Engine>) {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let Some(engine) = engine.upgrade() else { break };
+        let Some(engine) = engine.upgrade() else {
+            break;
+        };
         let cfg = engine.cfg();
         if !cfg.watchdog.enabled {
             continue;
         }
         let idle = Duration::from_secs(cfg.watchdog.idle_seconds.max(1));
         for (sid, step) in engine.watchdog.due(idle) {
-            engine.watchdog_act(&sid, step, &cfg.watchdog.action, cfg.watchdog.idle_seconds, cfg.backend_timeout_ms).await;
+            engine
+                .watchdog_act(
+                    &sid,
+                    step,
+                    &cfg.watchdog.action,
+                    cfg.watchdog.idle_seconds,
+                    cfg.backend_timeout_ms,
+                )
+                .await;
         }
     }
 }
@@ -169,27 +188,57 @@ pub async fn run(engine: Weak<Engine>) {
 impl Engine {
     async fn watchdog_act(&self, sid: &str, step: u64, action: &str, idle_s: u64, timeout_ms: u64) {
         // Still at the same pause? Anything else means someone moved on meanwhile.
-        let still = self.with_state(|s| s.sessions.get(sid).is_some_and(|x| x.pause_seq == step && x.state() == SessionState::Paused));
+        let still = self.with_state(|s| {
+            s.sessions
+                .get(sid)
+                .is_some_and(|x| x.pause_seq == step && x.state() == SessionState::Paused)
+        });
         if !still {
             return;
         }
-        let place = self.ledger.get(sid).and_then(|l| l.pauses.iter().rev().find(|p| p.at.step == step).map(|p| p.at.place())).unwrap_or_else(|| "?".into());
+        let place = self
+            .ledger
+            .get(sid)
+            .and_then(|l| {
+                l.pauses
+                    .iter()
+                    .rev()
+                    .find(|p| p.at.step == step)
+                    .map(|p| p.at.place())
+            })
+            .unwrap_or_else(|| "?".into());
         let stop = action == "stop";
         let op = async {
-            if stop { self.backend.stop(sid).await } else { self.backend.control(sid, None, ControlOp::Resume).await }
+            if stop {
+                self.backend.stop(sid).await
+            } else {
+                self.backend.control(sid, None, ControlOp::Resume).await
+            }
         };
-        let done = matches!(tokio::time::timeout(Duration::from_millis(timeout_ms), op).await, Ok(Ok(())));
+        let done = matches!(
+            tokio::time::timeout(Duration::from_millis(timeout_ms), op).await,
+            Ok(Ok(()))
+        );
         let verb = if stop { "stopped" } else { "resumed" };
         let when = clock(now_ms());
         let message = if done {
-            format!("session {sid} was left paused at {place} (step {step}) with no agent call for {idle_s} s; the watchdog {verb} it at {when}")
+            format!(
+                "session {sid} was left paused at {place} (step {step}) with no agent call for {idle_s} s; the watchdog {verb} it at {when}"
+            )
         } else {
-            format!("session {sid} was left paused at {place} (step {step}) for {idle_s} s; the watchdog could not {} it at {when}", if stop { "stop" } else { "resume" })
+            format!(
+                "session {sid} was left paused at {place} (step {step}) for {idle_s} s; the watchdog could not {} it at {when}",
+                if stop { "stop" } else { "resume" }
+            )
         };
         if done && !stop {
             // Like a resume tool: the old pause is over even if the backend's event is queued.
             self.with_state(|s| {
-                if let Some(x) = s.sessions.get_mut(sid).filter(|x| x.pause_seq == step && x.state() == SessionState::Paused) {
+                if let Some(x) = s
+                    .sessions
+                    .get_mut(sid)
+                    .filter(|x| x.pause_seq == step && x.state() == SessionState::Paused)
+                {
                     x.invalidate();
                     x.pause = None;
                     x.info.state = SessionState::Running;

@@ -63,7 +63,12 @@ impl<S: Clone> Clone for LegacySse<S> {
 }
 
 impl<S> LegacySse<S> {
-    pub fn new(handler: S, cancel: CancellationToken, keep_alive: Duration, max_body_bytes: usize) -> Self {
+    pub fn new(
+        handler: S,
+        cancel: CancellationToken,
+        keep_alive: Duration,
+        max_body_bytes: usize,
+    ) -> Self {
         Self {
             handler,
             sessions: Arc::default(),
@@ -85,7 +90,10 @@ impl<S> LegacySse<S> {
 
     /// Number of open legacy sessions (tests, diagnostics).
     pub fn session_count(&self) -> usize {
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 }
 
@@ -100,7 +108,10 @@ struct SessionGuard {
 impl Drop for SessionGuard {
     fn drop(&mut self) {
         self.cancel.cancel();
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
     }
 }
 
@@ -118,16 +129,28 @@ where
                 state.max_sessions
             ),
         );
-        r.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("5"));
+        r.headers_mut().insert(
+            http::header::RETRY_AFTER,
+            http::HeaderValue::from_static("5"),
+        );
         return r;
     }
     let id = uuid::Uuid::new_v4().simple().to_string();
     let (in_tx, in_rx) = mpsc::channel::<ClientJsonRpcMessage>(INBOUND_CAPACITY);
-    let (out_tx, out_rx) = futures::channel::mpsc::channel::<ServerJsonRpcMessage>(OUTBOUND_CAPACITY);
-    state.sessions.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), in_tx);
+    let (out_tx, out_rx) =
+        futures::channel::mpsc::channel::<ServerJsonRpcMessage>(OUTBOUND_CAPACITY);
+    state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id.clone(), in_tx);
 
     let session_ct = state.cancel.child_token();
-    let guard = SessionGuard { id: id.clone(), sessions: state.sessions.clone(), cancel: session_ct.clone() };
+    let guard = SessionGuard {
+        id: id.clone(),
+        sessions: state.sessions.clone(),
+        cancel: session_ct.clone(),
+    };
 
     // The MCP session: rmcp's server loop over (Sink = outbound channel, Stream = POSTed messages).
     let handler = state.handler.clone();
@@ -135,16 +158,26 @@ where
     let loop_id = id.clone();
     let loop_ct = session_ct.clone();
     tokio::spawn(async move {
-        match handler.serve_with_ct((out_tx, ReceiverStream::new(in_rx)), loop_ct).await {
+        match handler
+            .serve_with_ct((out_tx, ReceiverStream::new(in_rx)), loop_ct)
+            .await
+        {
             Ok(running) => {
                 let _ = running.waiting().await;
             }
-            Err(e) => tracing::debug!(session = %loop_id, "legacy SSE session ended before initialize: {e}"),
+            Err(e) => {
+                tracing::debug!(session = %loop_id, "legacy SSE session ended before initialize: {e}")
+            }
         }
-        sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(&loop_id);
+        sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&loop_id);
     });
 
-    let endpoint = Event::default().event("endpoint").data(format!("{MESSAGE_PATH}?sessionId={id}"));
+    let endpoint = Event::default()
+        .event("endpoint")
+        .data(format!("{MESSAGE_PATH}?sessionId={id}"));
     let messages = out_rx.map(move |message| {
         let _keep = &guard; // lives as long as the response body
         let json = serde_json::to_string(&message).unwrap_or_else(|e| {
@@ -156,9 +189,13 @@ where
         .chain(messages)
         // Server shutdown ends the stream even while the client keeps it open.
         .take_until(session_ct.cancelled_owned());
-    let mut response = Sse::new(stream).keep_alive(KeepAlive::new().interval(state.keep_alive)).into_response();
+    let mut response = Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(state.keep_alive))
+        .into_response();
     // Proxies (and the IDE relay) must not buffer the stream.
-    response.headers_mut().insert("x-accel-buffering", http::HeaderValue::from_static("no"));
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", http::HeaderValue::from_static("no"));
     response
 }
 
@@ -179,11 +216,17 @@ where
     };
     // The body limit applies before anything else looks at the request.
     let (parts, body) = req.into_parts();
-    let bytes = match super::read_body(Body::new(body), state.max_body_bytes, state.body_timeout).await {
-        Ok(b) => b,
-        Err(response) => return response,
-    };
-    let sender = state.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned();
+    let bytes =
+        match super::read_body(Body::new(body), state.max_body_bytes, state.body_timeout).await {
+            Ok(b) => b,
+            Err(response) => return response,
+        };
+    let sender = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(id)
+        .cloned();
     let Some(sender) = sender else {
         return unknown_session(id);
     };
@@ -211,6 +254,8 @@ fn unknown_session(id: &str) -> Response {
     error_response(
         StatusCode::NOT_FOUND,
         "unknown_session",
-        format!("no open legacy SSE session '{id}' (it was closed or never existed); open GET /debugger-mcp/sse for a new one"),
+        format!(
+            "no open legacy SSE session '{id}' (it was closed or never existed); open GET /debugger-mcp/sse for a new one"
+        ),
     )
 }

@@ -32,13 +32,13 @@ pub mod security;
 pub mod sessions;
 
 use crate::config::HttpConfig;
-pub use listen::ListenPolicy;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use http::StatusCode;
+pub use listen::ListenPolicy;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
@@ -126,13 +126,25 @@ where
     let policy = handler.clone();
     let manager = Arc::new(LocalSessionManager::default());
     let cap = sessions::SessionCap::new(manager.clone(), options.max_sessions);
-    let streamable = StreamableHttpService::new(move || Ok(factory_handler.clone()), manager, streamable_config);
+    let streamable = StreamableHttpService::new(
+        move || Ok(factory_handler.clone()),
+        manager,
+        streamable_config,
+    );
     let streamable = Arc::new(streamable);
 
-    let legacy = legacy_sse::LegacySse::new(handler, options.cancel.clone(), options.sse_keep_alive, options.max_body_bytes)
-        .with_limits(options.max_sessions, options.body_timeout);
+    let legacy = legacy_sse::LegacySse::new(
+        handler,
+        options.cancel.clone(),
+        options.sse_keep_alive,
+        options.max_body_bytes,
+    )
+    .with_limits(options.max_sessions, options.body_timeout);
 
-    let limits = Limits { max_body: options.max_body_bytes, body_timeout: options.body_timeout };
+    let limits = Limits {
+        max_body: options.max_body_bytes,
+        body_timeout: options.body_timeout,
+    };
     Router::new()
         .route(
             MCP_PATH,
@@ -144,11 +156,17 @@ where
             }),
         )
         .route(SSE_PATH, axum::routing::get(legacy_sse::sse_get::<S>))
-        .route(MESSAGE_PATH, axum::routing::post(legacy_sse::message_post::<S>))
+        .route(
+            MESSAGE_PATH,
+            axum::routing::post(legacy_sse::message_post::<S>),
+        )
         .with_state(legacy)
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(security::Security::new(options.token, options.max_body_bytes).with_live_token(options.live_token)),
+            Arc::new(
+                security::Security::new(options.token, options.max_body_bytes)
+                    .with_live_token(options.live_token),
+            ),
             security::guard,
         ))
 }
@@ -162,32 +180,57 @@ struct Limits {
 /// Reads a request body within the size limit and the time limit; the error is the response
 /// (413, or 408 with `Connection: close`: the rest of a slow body must not be read as the next
 /// request).
-pub(crate) async fn read_body(body: Body, max: usize, timeout: Duration) -> Result<Bytes, Response> {
+pub(crate) async fn read_body(
+    body: Body,
+    max: usize,
+    timeout: Duration,
+) -> Result<Bytes, Response> {
     match tokio::time::timeout(timeout, axum::body::to_bytes(body, max)).await {
         Ok(Ok(b)) => Ok(b),
         Ok(Err(_)) => Err(security::closing(security::too_large(max))),
         Err(_) => Err(security::closing(error_response(
             StatusCode::REQUEST_TIMEOUT,
             "body_timeout",
-            format!("the request body did not arrive within {} ms (setting http.read_timeout_ms)", timeout.as_millis()),
+            format!(
+                "the request body did not arrive within {} ms (setting http.read_timeout_ms)",
+                timeout.as_millis()
+            ),
         ))),
     }
 }
 
 /// Short JSON error body: `{"error": code, "message": text}`.
-pub(crate) fn error_response(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+pub(crate) fn error_response(
+    status: StatusCode,
+    code: &str,
+    message: impl Into<String>,
+) -> Response {
     let body = serde_json::json!({ "error": code, "message": message.into() });
-    (status, [(http::header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        status,
+        [(http::header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 /// A JSON-RPC error object with HTTP status (malformed bodies).
-pub(crate) fn jsonrpc_error_response(status: StatusCode, code: i64, message: impl Into<String>) -> Response {
+pub(crate) fn jsonrpc_error_response(
+    status: StatusCode,
+    code: i64,
+    message: impl Into<String>,
+) -> Response {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
         "id": null,
         "error": { "code": code, "message": message.into() }
     });
-    (status, [(http::header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        status,
+        [(http::header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 async fn not_found(req: Request) -> Response {
@@ -216,9 +259,14 @@ async fn streamable_http<S>(
 where
     S: rmcp::ServerHandler + Send + 'static,
 {
-    let session = req.headers().get(sessions::SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let session = req
+        .headers()
+        .get(sessions::SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let is_delete = req.method() == http::Method::DELETE;
-    let response = streamable_http_inner(service, policy, cap, req, limits, session.is_none()).await;
+    let response =
+        streamable_http_inner(service, policy, cap, req, limits, session.is_none()).await;
     match session {
         Some(id) if is_delete => {
             cap.closed(&id);
@@ -262,7 +310,13 @@ where
         .headers()
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("application/json"))
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case("application/json")
+        })
         .unwrap_or(false);
     let (parts, body) = req.into_parts();
     let bytes = match read_body(body, limits.max_body, limits.body_timeout).await {
@@ -297,7 +351,10 @@ fn is_initialize(bytes: &Bytes) -> bool {
         #[serde(borrow)]
         method: Option<std::borrow::Cow<'a, str>>,
     }
-    serde_json::from_slice::<Method>(bytes).ok().and_then(|m| m.method).is_some_and(|m| m == "initialize")
+    serde_json::from_slice::<Method>(bytes)
+        .ok()
+        .and_then(|m| m.method)
+        .is_some_and(|m| m == "initialize")
 }
 
 /// Explains why a body is not a JSON-RPC message the server accepts.
@@ -305,11 +362,27 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
     let value: serde_json::Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
         Err(e) => {
-            return jsonrpc_error_response(StatusCode::BAD_REQUEST, -32700, format!("Parse error: body is not valid JSON ({e})"));
+            return jsonrpc_error_response(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                format!("Parse error: body is not valid JSON ({e})"),
+            );
         }
     };
-    let problem = match &value {
-        serde_json::Value::Array(_) => "JSON-RPC batches (arrays) are not supported; send one message per request".to_string(),
+    let problem = invalid_request_problem(&value);
+    jsonrpc_error_response(
+        StatusCode::BAD_REQUEST,
+        -32600,
+        format!("Invalid Request: {problem}"),
+    )
+}
+
+/// Why a JSON value is not a JSON-RPC message this server accepts (also used by stdio).
+pub(crate) fn invalid_request_problem(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Array(_) => {
+            "JSON-RPC batches (arrays) are not supported; send one message per request".to_string()
+        }
         serde_json::Value::Object(map) => {
             if map.get("jsonrpc").and_then(|v| v.as_str()) != Some("2.0") {
                 "\"jsonrpc\" must be \"2.0\"".to_string()
@@ -320,7 +393,9 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
                         Some(id) if !(id.is_string() || id.is_i64() || id.is_u64()) => {
                             "\"id\" must be a string or an integer".to_string()
                         }
-                        _ => format!("params of \"{m}\" do not match the MCP schema, or the method is not a known MCP method"),
+                        _ => format!(
+                            "params of \"{m}\" do not match the MCP schema, or the method is not a known MCP method"
+                        ),
                     },
                 }
             } else if map.contains_key("result") || map.contains_key("error") {
@@ -330,8 +405,7 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
             }
         }
         other => format!("expected a JSON-RPC object, got {}", json_kind(other)),
-    };
-    jsonrpc_error_response(StatusCode::BAD_REQUEST, -32600, format!("Invalid Request: {problem}"))
+    }
 }
 
 fn json_kind(v: &serde_json::Value) -> &'static str {

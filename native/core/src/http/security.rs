@@ -36,7 +36,11 @@ pub struct Security {
 
 impl Security {
     pub fn new(token: Option<String>, max_body_bytes: usize) -> Self {
-        Self { token, live_token: None, max_body_bytes }
+        Self {
+            token,
+            live_token: None,
+            max_body_bytes,
+        }
     }
 
     /// Reads the token from `live` on every request (see `RouterOptions::live_token`).
@@ -55,7 +59,9 @@ pub async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -
 
 /// `response` with `Connection: close` (see module docs).
 pub fn closing(mut response: Response) -> Response {
-    response.headers_mut().insert(header::CONNECTION, http::HeaderValue::from_static("close"));
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
     response
 }
 
@@ -73,7 +79,9 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
     // An absolute-form target's authority is the host that counts; it must be loopback and
     // agree with Host. (HTTP/2 carries only the URI authority, no Host header.)
     if let (Some(authority), Some(h)) = (uri.authority(), headers.get(header::HOST)) {
-        let same = h.to_str().is_ok_and(|h| h.eq_ignore_ascii_case(authority.as_str()));
+        let same = h
+            .to_str()
+            .is_ok_and(|h| h.eq_ignore_ascii_case(authority.as_str()));
         if !authority_is_loopback(authority.as_str()) || !same {
             return Err(error_response(
                 StatusCode::BAD_REQUEST,
@@ -81,7 +89,11 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
                 format!(
                     "the request target names host '{}' but Host is '{}'; send the path only (origin-form, e.g. POST /debugger-mcp)",
                     authority.as_str().chars().take(80).collect::<String>(),
-                    h.to_str().unwrap_or("<non-text>").chars().take(80).collect::<String>()
+                    h.to_str()
+                        .unwrap_or("<non-text>")
+                        .chars()
+                        .take(80)
+                        .collect::<String>()
                 ),
             ));
         }
@@ -89,7 +101,11 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
     // 1. Host (HTTP/2 may carry it only as the URI authority).
     let host = match headers.get(header::HOST) {
         Some(v) => v.to_str().map(str::to_owned).map_err(|_| {
-            error_response(StatusCode::BAD_REQUEST, "bad_host", "Host header is not valid text")
+            error_response(
+                StatusCode::BAD_REQUEST,
+                "bad_host",
+                "Host header is not valid text",
+            )
         })?,
         None => match uri.authority() {
             Some(a) => a.as_str().to_owned(),
@@ -107,7 +123,9 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
         return Err(error_response(
             StatusCode::FORBIDDEN,
             "forbidden_host",
-            format!("Host '{host}' is not allowed: only localhost, 127.0.0.1 and [::1] are accepted (DNS rebinding protection)"),
+            format!(
+                "Host '{host}' is not allowed: only localhost, 127.0.0.1 and [::1] are accepted (DNS rebinding protection)"
+            ),
         ));
     }
     // 2. Origin, when present.
@@ -118,12 +136,17 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
             return Err(error_response(
                 StatusCode::FORBIDDEN,
                 "forbidden_origin",
-                format!("Origin '{text}' is not allowed: only loopback origins (localhost, 127.0.0.1, [::1]) may call this server"),
+                format!(
+                    "Origin '{text}' is not allowed: only loopback origins (localhost, 127.0.0.1, [::1]) may call this server"
+                ),
             ));
         }
     }
     // 3. Bearer token.
-    let live = sec.live_token.as_ref().map(|l| l.read().unwrap_or_else(|e| e.into_inner()));
+    let live = sec
+        .live_token
+        .as_ref()
+        .map(|l| l.read().unwrap_or_else(|e| e.into_inner()));
     let expected = match &live {
         Some(guard) => guard.as_ref().filter(|t| !t.is_empty()),
         None => sec.token.as_ref(),
@@ -151,9 +174,10 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
         };
         if !code.is_empty() {
             let mut response = error_response(StatusCode::UNAUTHORIZED, code, message);
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static(challenge));
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                http::HeaderValue::from_static(challenge),
+            );
             return Err(response);
         }
     }
@@ -199,7 +223,10 @@ pub fn authority_is_loopback(authority: &str) -> bool {
 }
 
 fn host_is_loopback(host: &str) -> bool {
-    let h = host.trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+    let h = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase();
     h == "localhost" || h == "127.0.0.1" || h == "::1"
 }
 
@@ -211,7 +238,11 @@ pub fn origin_is_loopback(origin: &str) -> bool {
     };
     let scheme_ok = matches!(uri.scheme_str(), Some("http") | Some("https"));
     let path_ok = uri.path() == "/" || uri.path().is_empty();
-    scheme_ok && path_ok && uri.authority().is_some_and(|a| authority_is_loopback(a.as_str()))
+    scheme_ok
+        && path_ok
+        && uri
+            .authority()
+            .is_some_and(|a| authority_is_loopback(a.as_str()))
 }
 
 #[cfg(test)]
@@ -220,20 +251,48 @@ mod tests {
 
     #[test]
     fn loopback_hosts() {
-        for ok in ["localhost", "localhost:8080", "127.0.0.1", "127.0.0.1:1", "[::1]", "[::1]:63342", "LOCALHOST:1"] {
+        for ok in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1",
+            "127.0.0.1:1",
+            "[::1]",
+            "[::1]:63342",
+            "LOCALHOST:1",
+        ] {
             assert!(authority_is_loopback(ok), "{ok}");
         }
-        for bad in ["evil.com", "127.0.0.1.evil.com", "localhost.evil.com:80", "10.0.0.1", "0.0.0.0:80", "", "user@localhost", "127.0.0.2"] {
+        for bad in [
+            "evil.com",
+            "127.0.0.1.evil.com",
+            "localhost.evil.com:80",
+            "10.0.0.1",
+            "0.0.0.0:80",
+            "",
+            "user@localhost",
+            "127.0.0.2",
+        ] {
             assert!(!authority_is_loopback(bad), "{bad}");
         }
     }
 
     #[test]
     fn loopback_origins() {
-        for ok in ["http://localhost:3000", "https://127.0.0.1", "http://[::1]:9"] {
+        for ok in [
+            "http://localhost:3000",
+            "https://127.0.0.1",
+            "http://[::1]:9",
+        ] {
             assert!(origin_is_loopback(ok), "{ok}");
         }
-        for bad in ["null", "http://evil.com", "http://localhost.evil.com", "file://localhost", "chrome-extension://abc", "http://127.0.0.1.nip.io"] {
+        for bad in [
+            "null",
+            "http://evil.com",
+            "http://localhost.evil.com",
+            "file://localhost",
+            "chrome-extension://abc",
+            "http://127.0.0.1.nip.io",
+        ] {
             assert!(!origin_is_loopback(bad), "{bad}");
         }
     }

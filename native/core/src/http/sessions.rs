@@ -37,7 +37,11 @@ pub struct SessionCap {
 
 impl SessionCap {
     pub fn new(manager: Arc<LocalSessionManager>, max: usize) -> Arc<Self> {
-        Arc::new(Self { manager, max: max.max(1), activity: Mutex::default() })
+        Arc::new(Self {
+            manager,
+            max: max.max(1),
+            activity: Mutex::default(),
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Activity>> {
@@ -46,7 +50,14 @@ impl SessionCap {
 
     /// Before an `initialize` creates a session: makes room, or answers the refusal.
     pub async fn admit(&self) -> Result<(), Response> {
-        let ids: Vec<String> = self.manager.sessions.read().await.keys().map(|k| k.to_string()).collect();
+        let ids: Vec<String> = self
+            .manager
+            .sessions
+            .read()
+            .await
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
         if ids.len() < self.max {
             return Ok(());
         }
@@ -59,11 +70,17 @@ impl SessionCap {
                     Some(a) if a.busy > 0 => None,
                     Some(a) => Some((a.last, id)),
                     // Created before we saw it answer (or never initialised): idle since forever.
-                    None => Some((Instant::now() - std::time::Duration::from_secs(3600 * 24), id)),
+                    None => Some((
+                        Instant::now() - std::time::Duration::from_secs(3600 * 24),
+                        id,
+                    )),
                 })
                 .collect();
             idle.sort();
-            idle.into_iter().take(ids.len() + 1 - self.max).map(|(_, id)| id.clone()).collect()
+            idle.into_iter()
+                .take(ids.len() + 1 - self.max)
+                .map(|(_, id)| id.clone())
+                .collect()
         };
         if ids.len() + 1 - victims.len() > self.max {
             return Err(refusal(ids.len(), self.max));
@@ -79,7 +96,13 @@ impl SessionCap {
     /// A response that created a session (its `Mcp-Session-Id` header) starts its activity.
     pub fn created(&self, headers: &HeaderMap) {
         if let Some(id) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
-            self.lock().insert(id.to_string(), Activity { last: Instant::now(), busy: 0 });
+            self.lock().insert(
+                id.to_string(),
+                Activity {
+                    last: Instant::now(),
+                    busy: 0,
+                },
+            );
         }
     }
 
@@ -92,12 +115,22 @@ impl SessionCap {
         {
             let mut activity = self.lock();
             // Unknown ids (rmcp answers 404) are not recorded.
-            let Some(a) = activity.get_mut(id) else { return response };
+            let Some(a) = activity.get_mut(id) else {
+                return response;
+            };
             a.busy += 1;
             a.last = Instant::now();
         }
-        let guard = Busy { cap: self.clone(), id: id.to_string() };
-        response.map(|body| Body::new(Tracked { body, _guard: guard }))
+        let guard = Busy {
+            cap: self.clone(),
+            id: id.to_string(),
+        };
+        response.map(|body| {
+            Body::new(Tracked {
+                body,
+                _guard: guard,
+            })
+        })
     }
 
     /// Sessions this cap knows about (tests).
@@ -114,7 +147,10 @@ fn refusal(open: usize, max: usize) -> Response {
             "too many MCP sessions: {open} are open (limit http.max_sessions = {max}) and none is idle (each has a request or stream open), so none was evicted for this one. Close unused clients (DELETE with their Mcp-Session-Id), retry later, or raise http.max_sessions in the settings"
         ),
     );
-    r.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("5"));
+    r.headers_mut().insert(
+        http::header::RETRY_AFTER,
+        http::HeaderValue::from_static("5"),
+    );
     r
 }
 
@@ -141,7 +177,10 @@ impl http_body::Body for Tracked {
     type Data = Bytes;
     type Error = axum::Error;
 
-    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
         Pin::new(&mut self.body).poll_frame(cx)
     }
 

@@ -27,12 +27,16 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             "echo",
             "Returns its text argument",
-            schema(json!({"type":"object","properties":{"text":{"type":"string"}},"required":["text"]})),
+            schema(
+                json!({"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}),
+            ),
         ),
         Tool::new(
             "add",
             "Adds two integers",
-            schema(json!({"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]})),
+            schema(
+                json!({"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}),
+            ),
         ),
     ]
 }
@@ -62,16 +66,30 @@ impl ServerHandler for TestHandler {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let text = match request.name.as_ref() {
-            "echo" => args.get("text").and_then(Value::as_str).unwrap_or_default().to_string(),
+            "echo" => args
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
             "add" => {
                 let a = args.get("a").and_then(Value::as_i64);
                 let b = args.get("b").and_then(Value::as_i64);
                 match (a, b) {
                     (Some(a), Some(b)) => (a + b).to_string(),
-                    _ => return Ok(CallToolResult::error(vec![ContentBlock::text("a and b must be integers")]).into()),
+                    _ => {
+                        return Ok(CallToolResult::error(vec![ContentBlock::text(
+                            "a and b must be integers",
+                        )])
+                        .into());
+                    }
                 }
             }
-            other => return Err(ErrorData::invalid_params(format!("unknown tool {other}"), None)),
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool {other}"),
+                    None,
+                ));
+            }
         };
         Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
     }
@@ -89,11 +107,18 @@ pub const INIT_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", 
 pub const STATELESS: &str = "2026-07-28";
 
 pub fn app() -> Router {
-    debugger_mcp_core::http::router(TestHandler, &debugger_mcp_core::config::HttpConfig::default())
+    debugger_mcp_core::http::router(
+        TestHandler,
+        &debugger_mcp_core::config::HttpConfig::default(),
+    )
 }
 
 pub fn app_with(token: Option<&str>, max_body_bytes: usize) -> Router {
-    let config = debugger_mcp_core::config::HttpConfig { token: token.map(String::from), max_body_bytes, ..Default::default() };
+    let config = debugger_mcp_core::config::HttpConfig {
+        token: token.map(String::from),
+        max_body_bytes,
+        ..Default::default()
+    };
     debugger_mcp_core::http::router(TestHandler, &config)
 }
 
@@ -118,11 +143,16 @@ impl Reply {
                 return v;
             }
         }
-        panic!("no JSON-RPC message in body (status {}): {}", self.status, self.body)
+        panic!(
+            "no JSON-RPC message in body (status {}): {}",
+            self.status, self.body
+        )
     }
 
     pub fn session(&self) -> Option<String> {
-        self.headers.get("mcp-session-id").map(|v| v.to_str().unwrap().to_string())
+        self.headers
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_string())
     }
 }
 
@@ -138,7 +168,11 @@ pub async fn send(app: &Router, req: Request<Body>) -> Reply {
         .expect("body completed within 10 s")
         .unwrap()
         .to_bytes();
-    Reply { status: parts.status, headers: parts.headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+    Reply {
+        status: parts.status,
+        headers: parts.headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
 }
 
 /// A POST to the MCP endpoint with the headers every Streamable HTTP client sends.
@@ -175,7 +209,12 @@ pub async fn open_session(app: &Router, version: &str) -> String {
             .unwrap(),
     )
     .await;
-    assert_eq!(r.status, StatusCode::ACCEPTED, "notification gets 202: {}", r.body);
+    assert_eq!(
+        r.status,
+        StatusCode::ACCEPTED,
+        "notification gets 202: {}",
+        r.body
+    );
     session
 }
 
@@ -208,7 +247,9 @@ pub fn stateless_tool_call(id: u64, name: &str, args: Value) -> Value {
 /// A 2026-07-28 request with the standard headers (`Mcp-Method`, and `Mcp-Name` for tools/call).
 pub fn stateless_post(msg: &Value) -> Request<Body> {
     let method = msg["method"].as_str().unwrap();
-    let mut b = post().header("mcp-protocol-version", STATELESS).header("mcp-method", method);
+    let mut b = post()
+        .header("mcp-protocol-version", STATELESS)
+        .header("mcp-method", method);
     if let Some(name) = msg["params"]["name"].as_str() {
         b = b.header("mcp-name", name);
     }
@@ -223,10 +264,23 @@ pub fn discover() -> Value {
 pub async fn assert_still_serving(app: &Router) {
     let call = stateless_tool_call(99, "add", json!({"a": 40, "b": 2}));
     let r = send(app, stateless_post(&call)).await;
-    assert_eq!(r.status, StatusCode::OK, "server still answers a good request: {}", r.body);
-    assert_eq!(r.message()["result"]["content"][0]["text"], "42", "{}", r.body);
+    assert_eq!(
+        r.status,
+        StatusCode::OK,
+        "server still answers a good request: {}",
+        r.body
+    );
+    assert_eq!(
+        r.message()["result"]["content"][0]["text"],
+        "42",
+        "{}",
+        r.body
+    );
 }
 
 pub fn text_of(v: &Value) -> String {
-    v["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string()
+    v["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }

@@ -20,14 +20,21 @@ pub struct H {
 
 pub fn temp_dir(tag: &str) -> PathBuf {
     static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!("dmcp-{tag}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+    let dir = std::env::temp_dir().join(format!(
+        "dmcp-{tag}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
 pub fn brave() -> Config {
-    Config { brave_mode: true, ..Config::default() }
+    Config {
+        brave_mode: true,
+        ..Config::default()
+    }
 }
 
 impl H {
@@ -36,7 +43,12 @@ impl H {
         let (fake, events) = FakeBackend::new(&root);
         let root = std::fs::canonicalize(&root).unwrap();
         let engine = Engine::new(fake.clone(), events, cfg);
-        H { engine, fake, root, ctx: CallContext::default() }
+        H {
+            engine,
+            fake,
+            root,
+            ctx: CallContext::default(),
+        }
     }
 
     pub fn path(&self, rel: &str) -> String {
@@ -46,18 +58,48 @@ impl H {
     /// Calls a tool and returns (is_error, structured content or error text as JSON string).
     pub async fn raw(&self, tool: &str, args: Value) -> (bool, Value) {
         let r = self.engine.call_tool(tool, args, &self.ctx).await;
-        let text = r.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        let text = r
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
         if r.is_error == Some(true) {
             (true, Value::String(text))
         } else {
-            let structured = r.structured_content.clone().expect("success carries structuredContent");
+            let structured = r
+                .structured_content
+                .clone()
+                .expect("success carries structuredContent");
             // The text is a compact rendering for a model, not the JSON again; structured
             // content carries no nulls.
-            assert!(!text.is_empty() && !text.starts_with('{'), "{tool} text is not rendered: {text}");
-            assert!(!structured.to_string().contains(":null"), "{tool} result carries nulls: {structured}");
+            assert!(
+                !text.is_empty() && !text.starts_with('{'),
+                "{tool} text is not rendered: {text}"
+            );
+            assert!(
+                !structured.to_string().contains(":null"),
+                "{tool} result carries nulls: {structured}"
+            );
             // Flags whose `false` is the default say nothing: the result types skip them.
-            for flag in ["truncated", "redacted", "has_children", "is_library", "temporary", "timed_out", "preview", "changed", "already_paused", "exception"] {
-                assert!(!structured.to_string().contains(&format!("\"{flag}\":false")), "{tool} result states {flag}: false: {structured}");
+            for flag in [
+                "truncated",
+                "redacted",
+                "has_children",
+                "is_library",
+                "temporary",
+                "timed_out",
+                "preview",
+                "changed",
+                "already_paused",
+                "exception",
+            ] {
+                assert!(
+                    !structured
+                        .to_string()
+                        .contains(&format!("\"{flag}\":false")),
+                    "{tool} result states {flag}: false: {structured}"
+                );
             }
             let schema = self.engine.output_schema(tool).expect("tool exists");
             let validator = jsonschema::validator_for(&schema).unwrap();
@@ -84,8 +126,14 @@ impl H {
 
     /// Breakpoint on `main.py:line`, session started and paused there.
     pub async fn paused_at(&self, file: &str, line: u32) -> Value {
-        self.ok("set_breakpoint", json!({"file_path": file, "line": line})).await;
-        let started = self.ok("start_debug_session", json!({"run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000})).await;
+        self.ok("set_breakpoint", json!({"file_path": file, "line": line}))
+            .await;
+        let started = self
+            .ok(
+                "start_debug_session",
+                json!({"run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000}),
+            )
+            .await;
         assert_eq!(started["pause"]["state"], "paused", "{started:#}");
         started
     }

@@ -4,11 +4,14 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::state::BpMeta;
-use crate::backend::SessionState;
-use super::same_file;
-use crate::backend::{BreakpointInfo, BreakpointKind, BreakpointUpdate, ExceptionBreakpointSpec, LineBreakpointSpec, SuspendPolicy};
 use super::out::is_false;
+use super::same_file;
 use super::{Kind, Outcome, ProjectArg, yes};
+use crate::backend::SessionState;
+use crate::backend::{
+    BreakpointInfo, BreakpointKind, BreakpointUpdate, ExceptionBreakpointSpec, LineBreakpointSpec,
+    SuspendPolicy,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +40,6 @@ pub enum Owner {
     Agent,
     User,
 }
-
 
 #[derive(Serialize, JsonSchema, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
@@ -106,21 +108,36 @@ fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
     let text = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
     Breakpoint {
         id: info.id.clone(),
-        kind: if exception { BpType::Exception } else { BpType::Line },
+        kind: if exception {
+            BpType::Exception
+        } else {
+            BpType::Line
+        },
         file: info.file.clone(),
         line: info.line.or(info.requested_line),
         requested_line: info.requested_line,
         verified: info.verified,
         enabled: info.enabled,
-        owner: if meta.is_some_and(|m| m.agent) { Owner::Agent } else { Owner::User },
-        hit_count: info.hit_count.unwrap_or(0).max(meta.map(|m| m.hits).unwrap_or(0)),
+        owner: if meta.is_some_and(|m| m.agent) {
+            Owner::Agent
+        } else {
+            Owner::User
+        },
+        hit_count: info
+            .hit_count
+            .unwrap_or(0)
+            .max(meta.map(|m| m.hits).unwrap_or(0)),
         temporary: info.temporary,
         suspend_policy: suspend(info.suspend_policy),
         condition: text(&info.condition),
         log_message: text(&info.log_message),
         hit_condition: text(&info.hit_condition),
         message: text(&info.message),
-        exception_class: if exception { info.exception.clone() } else { None },
+        exception_class: if exception {
+            info.exception.clone()
+        } else {
+            None
+        },
         caught: if exception { info.caught } else { None },
         uncaught: if exception { info.uncaught } else { None },
         status: None,
@@ -131,7 +148,10 @@ fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
 }
 
 /// Lists the backend's breakpoints and refreshes what the engine knows about them.
-async fn fetch(c: &Call<'_>, root: &str) -> Result<Vec<(BreakpointInfo, Option<BpMeta>)>, ToolError> {
+async fn fetch(
+    c: &Call<'_>,
+    root: &str,
+) -> Result<Vec<(BreakpointInfo, Option<BpMeta>)>, ToolError> {
     let backend = c.engine.backend.clone();
     let list = c.bk("breakpoints", backend.breakpoints(root)).await?;
     Ok(c.engine.with_state(|s| {
@@ -168,7 +188,13 @@ pub struct ListBreakpoints {
     enabled_only: bool,
     owner: Option<Owner>,
 }
-tool!(ListBreakpoints, "list_breakpoints", Kind::Read, Breakpoints, list_breakpoints);
+tool!(
+    ListBreakpoints,
+    "list_breakpoints",
+    Kind::Read,
+    Breakpoints,
+    list_breakpoints
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Breakpoints {
@@ -178,16 +204,26 @@ pub struct Breakpoints {
 
 async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Breakpoints> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let file = a.file_path.as_deref().map(|f| c.file_in_project(&root, f)).transpose()?;
+    let file = a
+        .file_path
+        .as_deref()
+        .map(|f| c.file_in_project(&root, f))
+        .transpose()?;
     let all = fetch(c, &root).await?;
     let items: Vec<Breakpoint> = all
         .iter()
-        .filter(|(i, _)| file.as_deref().is_none_or(|f| i.file.as_deref().is_some_and(|bf| same_file(bf, f))))
+        .filter(|(i, _)| {
+            file.as_deref()
+                .is_none_or(|f| i.file.as_deref().is_some_and(|bf| same_file(bf, f)))
+        })
         .filter(|(i, _)| !a.enabled_only || i.enabled)
         .map(|(i, m)| bp_json(i, m.as_ref()))
         .filter(|m| a.owner.is_none_or(|o| m.owner == o))
         .collect();
-    Ok(Breakpoints { total: items.len() as u64, breakpoints: items })
+    Ok(Breakpoints {
+        total: items.len() as u64,
+        breakpoints: items,
+    })
 }
 
 /// # Set a line breakpoint
@@ -212,7 +248,13 @@ pub struct SetBreakpoint {
     #[serde(default)]
     temporary: bool,
 }
-tool!(SetBreakpoint, "set_breakpoint", Kind::Write { idempotent: true }, Breakpoint, set_breakpoint);
+tool!(
+    SetBreakpoint,
+    "set_breakpoint",
+    Kind::Write { idempotent: true },
+    Breakpoint,
+    set_breakpoint
+);
 
 async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
@@ -235,7 +277,14 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
                 suspend_policy: Some(policy(a.suspend_policy)),
                 temporary: Some(a.temporary),
             };
-            (c.bk("update_breakpoint", backend.update_breakpoint(&root, &old.id, update)).await?, true)
+            (
+                c.bk(
+                    "update_breakpoint",
+                    backend.update_breakpoint(&root, &old.id, update),
+                )
+                .await?,
+                true,
+            )
         }
         None => {
             let spec = LineBreakpointSpec {
@@ -248,7 +297,14 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
                 enabled: a.enabled,
                 temporary: a.temporary,
             };
-            (c.bk("add_line_breakpoint", backend.add_line_breakpoint(&root, spec)).await?, false)
+            (
+                c.bk(
+                    "add_line_breakpoint",
+                    backend.add_line_breakpoint(&root, spec),
+                )
+                .await?,
+                false,
+            )
         }
     };
     let meta = remember(c, &root, &info);
@@ -262,21 +318,32 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
         }
     }
     if info.verified && actual != a.line {
-        m.moved = Some(format!("the debugger moved it from line {} to line {actual} (the nearest line with code)", a.line));
+        m.moved = Some(format!(
+            "the debugger moved it from line {} to line {actual} (the nearest line with code)",
+            a.line
+        ));
     }
     if !info.verified {
         let live = c.engine.with_state(|s| {
-            s.sessions.values().any(|x| x.project.as_deref() == Some(root.as_str()) && x.state() != SessionState::Stopped)
+            s.sessions.values().any(|x| {
+                x.project.as_deref() == Some(root.as_str()) && x.state() != SessionState::Stopped
+            })
         });
         let why = match (&info.message, live) {
             (Some(msg), _) => format!("not bound: {msg}"),
             (None, false) => "pending: binds when a session starts".to_string(),
-            (None, true) => "not verified yet: the debugger has not bound it (it may be on a line without code)".to_string(),
+            (None, true) => {
+                "not verified yet: the debugger has not bound it (it may be on a line without code)"
+                    .to_string()
+            }
         };
         m.message = Some(why);
     }
     if updated {
-        m.note = Some(format!("line {} already had breakpoint {}; it was updated", a.line, info.id));
+        m.note = Some(format!(
+            "line {} already had breakpoint {}; it was updated",
+            a.line, info.id
+        ));
     }
     Ok(m)
 }
@@ -296,7 +363,13 @@ pub struct RemoveBreakpoint {
     #[serde(default)]
     all_agent_breakpoints: bool,
 }
-tool!(RemoveBreakpoint, "remove_breakpoint", Kind::Destructive { idempotent: true }, Removed, remove_breakpoint);
+tool!(
+    RemoveBreakpoint,
+    "remove_breakpoint",
+    Kind::Destructive { idempotent: true },
+    Removed,
+    remove_breakpoint
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Removed {
@@ -306,7 +379,14 @@ pub struct Removed {
 
 async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Removed> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let modes = [a.breakpoint_id.is_some(), a.file_path.is_some(), a.all_agent_breakpoints].iter().filter(|b| **b).count();
+    let modes = [
+        a.breakpoint_id.is_some(),
+        a.file_path.is_some(),
+        a.all_agent_breakpoints,
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
     if modes != 1 {
         return Err(ToolError(
             "give exactly one of: breakpoint_id, file_path (optionally with line), or all_agent_breakpoints: true".into(),
@@ -315,7 +395,11 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
     if a.line.is_some() && a.file_path.is_none() {
         return Err("line needs file_path".into());
     }
-    let file = a.file_path.as_deref().map(|f| c.file_in_project(&root, f)).transpose()?;
+    let file = a
+        .file_path
+        .as_deref()
+        .map(|f| c.file_in_project(&root, f))
+        .transpose()?;
     let all = fetch(c, &root).await?;
     let targets: Vec<String> = all
         .iter()
@@ -323,7 +407,9 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
             if let Some(id) = &a.breakpoint_id {
                 &i.id == id
             } else if let Some(f) = &file {
-                i.file.as_deref().is_some_and(|bf| same_file(bf, f)) && a.line.is_none_or(|l| i.line == Some(l) || i.requested_line == Some(l))
+                i.file.as_deref().is_some_and(|bf| same_file(bf, f))
+                    && a.line
+                        .is_none_or(|l| i.line == Some(l) || i.requested_line == Some(l))
             } else {
                 m.as_ref().is_some_and(|m| m.agent)
             }
@@ -332,7 +418,8 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
         .collect();
     let backend = c.engine.backend.clone();
     for id in &targets {
-        c.bk("remove_breakpoint", backend.remove_breakpoint(&root, id)).await?;
+        c.bk("remove_breakpoint", backend.remove_breakpoint(&root, id))
+            .await?;
         c.engine.with_state(|s| s.breakpoints.remove(id));
     }
     let message = if targets.is_empty() {
@@ -340,7 +427,10 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
     } else {
         format!("removed {} breakpoint(s)", targets.len())
     };
-    Ok(Removed { removed: targets, message })
+    Ok(Removed {
+        removed: targets,
+        message,
+    })
 }
 
 /// # Enable or disable a breakpoint
@@ -354,7 +444,13 @@ pub struct ToggleBreakpoint {
     /// Omit to flip.
     enabled: Option<bool>,
 }
-tool!(ToggleBreakpoint, "toggle_breakpoint", Kind::Write { idempotent: false }, Breakpoint, toggle_breakpoint);
+tool!(
+    ToggleBreakpoint,
+    "toggle_breakpoint",
+    Kind::Write { idempotent: false },
+    Breakpoint,
+    toggle_breakpoint
+);
 
 async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
@@ -364,13 +460,25 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Bre
         return Err(ToolError(format!(
             "unknown breakpoint id '{}'; existing ids: {}",
             a.breakpoint_id,
-            if ids.is_empty() { "none".to_string() } else { ids.join(", ") }
+            if ids.is_empty() {
+                "none".to_string()
+            } else {
+                ids.join(", ")
+            }
         )));
     };
     let enabled = a.enabled.unwrap_or(!current.enabled);
     let backend = c.engine.backend.clone();
-    let update = BreakpointUpdate { enabled: Some(enabled), ..Default::default() };
-    let info = c.bk("update_breakpoint", backend.update_breakpoint(&root, &a.breakpoint_id, update)).await?;
+    let update = BreakpointUpdate {
+        enabled: Some(enabled),
+        ..Default::default()
+    };
+    let info = c
+        .bk(
+            "update_breakpoint",
+            backend.update_breakpoint(&root, &a.breakpoint_id, update),
+        )
+        .await?;
     let meta = c.engine.with_state(|s| {
         let m = s.breakpoints.entry(info.id.clone()).or_default();
         m.last = Some(info.clone());
@@ -397,13 +505,25 @@ pub struct SetExceptionBreakpoint {
     #[serde(default)]
     suspend_policy: Suspend,
 }
-tool!(SetExceptionBreakpoint, "set_exception_breakpoint", Kind::Write { idempotent: false }, Breakpoint, set_exception_breakpoint);
+tool!(
+    SetExceptionBreakpoint,
+    "set_exception_breakpoint",
+    Kind::Write { idempotent: false },
+    Breakpoint,
+    set_exception_breakpoint
+);
 
-async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -> Outcome<Breakpoint> {
+async fn set_exception_breakpoint(
+    c: &mut Call<'_>,
+    a: SetExceptionBreakpoint,
+) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_exception_breakpoints {
-        return Err(ToolError(format!("the {} debugger backend does not support exception breakpoints", info.name)));
+        return Err(ToolError(format!(
+            "the {} debugger backend does not support exception breakpoints",
+            info.name
+        )));
     }
     let spec = ExceptionBreakpointSpec {
         exception: a.exception_class.clone(),
@@ -414,14 +534,28 @@ async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetExceptionBreakpoint) -
         suspend_policy: policy(a.suspend_policy),
     };
     let backend = c.engine.backend.clone();
-    let bp = c.bk("add_exception_breakpoint", backend.add_exception_breakpoint(&root, spec)).await.map_err(|e| {
-        if info.exception_filters.is_empty() {
-            e
-        } else {
-            let known: Vec<String> = info.exception_filters.iter().map(|f| format!("{} ({})", f.id, f.label)).collect();
-            ToolError(format!("{}; this debugger knows: {}", e.0, known.join(", ")))
-        }
-    })?;
+    let bp = c
+        .bk(
+            "add_exception_breakpoint",
+            backend.add_exception_breakpoint(&root, spec),
+        )
+        .await
+        .map_err(|e| {
+            if info.exception_filters.is_empty() {
+                e
+            } else {
+                let known: Vec<String> = info
+                    .exception_filters
+                    .iter()
+                    .map(|f| format!("{} ({})", f.id, f.label))
+                    .collect();
+                ToolError(format!(
+                    "{}; this debugger knows: {}",
+                    e.0,
+                    known.join(", ")
+                ))
+            }
+        })?;
     let meta = remember(c, &root, &bp);
     Ok(bp_json(&bp, Some(&meta)))
 }
@@ -434,7 +568,10 @@ pub async fn remove_temporary(c: &Call<'_>, sid: &str, hit: &[String]) {
             .filter_map(|id| {
                 let m = s.breakpoints.get(id)?;
                 let project = m.project.clone().or(session_project.clone())?;
-                m.last.as_ref().filter(|b| b.temporary).map(|_| (id.clone(), project))
+                m.last
+                    .as_ref()
+                    .filter(|b| b.temporary)
+                    .map(|_| (id.clone(), project))
             })
             .collect()
     });
@@ -445,7 +582,14 @@ pub async fn remove_temporary(c: &Call<'_>, sid: &str, hit: &[String]) {
             .await
             .map(|list| list.iter().any(|b| b.id == id))
             .unwrap_or(false);
-        if still_there && c.bk("remove_breakpoint", backend.remove_breakpoint(&project, &id)).await.is_ok() {
+        if still_there
+            && c.bk(
+                "remove_breakpoint",
+                backend.remove_breakpoint(&project, &id),
+            )
+            .await
+            .is_ok()
+        {
             c.engine.with_state(|s| s.breakpoints.remove(&id));
         }
     }

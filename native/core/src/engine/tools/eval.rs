@@ -4,9 +4,9 @@
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
-use crate::backend::{EvalContext, EvalRequest};
 use super::out::ValueNode;
 use super::{Kind, Outcome, SessionArg};
+use crate::backend::{EvalContext, EvalRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +31,13 @@ pub struct EvaluateExpression {
     #[serde(default)]
     allow_side_effects: bool,
 }
-tool!(EvaluateExpression, "evaluate_expression", Kind::Write { idempotent: false }, Evaluated,
-    |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false));
+tool!(
+    EvaluateExpression,
+    "evaluate_expression",
+    Kind::Write { idempotent: false },
+    Evaluated,
+    |c, a: EvaluateExpression| evaluate(c, a.w, a.expression, a.allow_side_effects, false)
+);
 
 /// # Run a code fragment
 /// Run statements in a frame; needs allow_side_effects.
@@ -46,8 +51,13 @@ pub struct EvaluateCodeFragment {
     #[serde(default)]
     allow_side_effects: bool,
 }
-tool!(EvaluateCodeFragment, "evaluate_code_fragment", Kind::Destructive { idempotent: false }, Evaluated,
-    |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true));
+tool!(
+    EvaluateCodeFragment,
+    "evaluate_code_fragment",
+    Kind::Destructive { idempotent: false },
+    Evaluated,
+    |c, a: EvaluateCodeFragment| evaluate(c, a.w, a.code, a.allow_side_effects, true)
+);
 
 /// What an evaluation returns (`expression` for evaluate_expression only).
 #[derive(Serialize, JsonSchema)]
@@ -59,7 +69,13 @@ pub struct Evaluated {
     result: ValueNode,
 }
 
-async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bool, fragment: bool) -> Outcome<Evaluated> {
+async fn evaluate(
+    c: &mut Call<'_>,
+    a: EvalWhere,
+    text: String,
+    side_effects: bool,
+    fragment: bool,
+) -> Outcome<Evaluated> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
@@ -80,28 +96,62 @@ async fn evaluate(c: &mut Call<'_>, a: EvalWhere, text: String, side_effects: bo
         (false, false) => EvalContext::Expression,
     };
     if side_effects {
-        let what = if fragment { "run a code fragment in the debugged program" } else { "evaluate an expression with side effects" };
+        let what = if fragment {
+            "run a code fragment in the debugged program"
+        } else {
+            "evaluate an expression with side effects"
+        };
         c.confirm(&root, what, &text).await?;
     }
-    let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
     let frame = c.frame(&sid, &thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let request_thread = thread.clone();
-    let request = EvalRequest { thread_id: thread, frame: frame.handle.clone(), expression: text.clone(), context, allow_side_effects: side_effects };
+    let request = EvalRequest {
+        thread_id: thread,
+        frame: frame.handle.clone(),
+        expression: text.clone(),
+        context,
+        allow_side_effects: side_effects,
+    };
     let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
     node.name = text.clone();
     // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
     let secret = values::is_secret(&c.cfg, &text);
     let mut shown = c.engine.with_state(|s| {
-        let slot = s.sessions.get_mut(&sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+        let slot = s
+            .sessions
+            .get_mut(&sid)
+            .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
         Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone(), secret).0)
     })?;
     if !secret {
-        if let Some(p) = super::super::preview::previews(c, &sid, &[&node]).await.pop().flatten() {
+        if let Some(p) = super::super::preview::previews(c, &sid, &[&node])
+            .await
+            .pop()
+            .flatten()
+        {
             super::super::preview::put(&mut shown, p);
         }
     }
-    let kind = if side_effects { ReadKind::Modified } else { ReadKind::Evaluation };
-    c.remember(&sid, &request_thread, frame_index, vec![ValueRead::from_shown(kind, text.clone(), &shown)]);
-    Ok(Evaluated { session_id: sid, frame_index, expression: (!fragment).then_some(text), result: shown })
+    let kind = if side_effects {
+        ReadKind::Modified
+    } else {
+        ReadKind::Evaluation
+    };
+    c.remember(
+        &sid,
+        &request_thread,
+        frame_index,
+        vec![ValueRead::from_shown(kind, text.clone(), &shown)],
+    );
+    Ok(Evaluated {
+        session_id: sid,
+        frame_index,
+        expression: (!fragment).then_some(text),
+        result: shown,
+    })
 }

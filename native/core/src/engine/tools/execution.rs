@@ -4,9 +4,9 @@
 
 use super::super::context::{Call, ended};
 use super::super::snapshot;
-use crate::backend::{ControlOp, SessionState};
 use super::out::{State, StopResult};
 use super::{ControlArg, Kind, Outcome, SessionArg, TimeoutArg};
+use crate::backend::{ControlOp, SessionState};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +17,13 @@ pub struct Resume {
     #[serde(flatten)]
     a: ControlArg,
 }
-tool!(Resume, "resume", Kind::Write { idempotent: false }, StopResult, |c, a: Resume| control(c, "resume", a.a, Step::Resume));
+tool!(
+    Resume,
+    "resume",
+    Kind::Write { idempotent: false },
+    StopResult,
+    |c, a: Resume| control(c, "resume", a.a, Step::Resume)
+);
 
 /// # Pause
 /// Pause a running program; returns where.
@@ -26,7 +32,13 @@ pub struct Pause {
     #[serde(flatten)]
     a: ControlArg,
 }
-tool!(Pause, "pause", Kind::Write { idempotent: false }, StopResult, |c, a: Pause| control(c, "pause", a.a, Step::Pause));
+tool!(
+    Pause,
+    "pause",
+    Kind::Write { idempotent: false },
+    StopResult,
+    |c, a: Pause| control(c, "pause", a.a, Step::Pause)
+);
 
 /// # Step over
 /// Run the current line; returns the new stop.
@@ -37,8 +49,20 @@ pub struct StepOver {
     #[serde(default)]
     ignore_breakpoints: bool,
 }
-tool!(StepOver, "step_over", Kind::Write { idempotent: false }, StopResult,
-    |c, a: StepOver| control(c, "step_over", a.a, Step::Op(ControlOp::StepOver { ignore_breakpoints: a.ignore_breakpoints })));
+tool!(
+    StepOver,
+    "step_over",
+    Kind::Write { idempotent: false },
+    StopResult,
+    |c, a: StepOver| control(
+        c,
+        "step_over",
+        a.a,
+        Step::Op(ControlOp::StepOver {
+            ignore_breakpoints: a.ignore_breakpoints
+        })
+    )
+);
 
 /// # Step into
 /// Enter the call on the current line; returns the new stop.
@@ -50,8 +74,18 @@ pub struct StepInto {
     #[serde(default)]
     force: bool,
 }
-tool!(StepInto, "step_into", Kind::Write { idempotent: false }, StopResult,
-    |c, a: StepInto| control(c, "step_into", a.a, Step::Op(ControlOp::StepInto { force: a.force })));
+tool!(
+    StepInto,
+    "step_into",
+    Kind::Write { idempotent: false },
+    StopResult,
+    |c, a: StepInto| control(
+        c,
+        "step_into",
+        a.a,
+        Step::Op(ControlOp::StepInto { force: a.force })
+    )
+);
 
 /// # Step out
 /// Run until the function returns; returns the new stop.
@@ -60,8 +94,13 @@ pub struct StepOut {
     #[serde(flatten)]
     a: ControlArg,
 }
-tool!(StepOut, "step_out", Kind::Write { idempotent: false }, StopResult,
-    |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::StepOut)));
+tool!(
+    StepOut,
+    "step_out",
+    Kind::Write { idempotent: false },
+    StopResult,
+    |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::StepOut))
+);
 
 /// # Run to line
 /// Continue to a line (or an earlier breakpoint); returns the stop.
@@ -76,18 +115,40 @@ pub struct RunToLine {
     #[serde(default)]
     ignore_breakpoints: bool,
 }
-tool!(RunToLine, "run_to_line", Kind::Write { idempotent: false }, StopResult,
-    |c, a: RunToLine| control(c, "run_to_line", a.a, Step::RunTo { file_path: a.file_path, line: a.line, ignore_breakpoints: a.ignore_breakpoints }));
+tool!(
+    RunToLine,
+    "run_to_line",
+    Kind::Write { idempotent: false },
+    StopResult,
+    |c, a: RunToLine| control(
+        c,
+        "run_to_line",
+        a.a,
+        Step::RunTo {
+            file_path: a.file_path,
+            line: a.line,
+            ignore_breakpoints: a.ignore_breakpoints
+        }
+    )
+);
 
 /// A `thread_id` the session does not have is an error listing the threads it has (a paused
 /// session would otherwise answer "already paused" for any id, and a backend may ignore it).
-async fn check_thread(c: &Call<'_>, sid: &str, want: &str) -> Result<(), super::super::context::ToolError> {
+async fn check_thread(
+    c: &Call<'_>,
+    sid: &str,
+    want: &str,
+) -> Result<(), super::super::context::ToolError> {
     let backend = c.engine.backend.clone();
     let threads = c.bk("threads", backend.threads(sid)).await?;
     if threads.iter().any(|t| t.id == want) {
         return Ok(());
     }
-    let listed: Vec<String> = threads.iter().take(20).map(|t| format!("{} ({})", t.id, t.name)).collect();
+    let listed: Vec<String> = threads
+        .iter()
+        .take(20)
+        .map(|t| format!("{} ({})", t.id, t.name))
+        .collect();
     let more = threads.len().saturating_sub(20);
     let shown: String = want.chars().take(40).collect();
     Err(format!(
@@ -103,7 +164,11 @@ enum Step {
     Pause,
     Resume,
     Op(ControlOp),
-    RunTo { file_path: String, line: u32, ignore_breakpoints: bool },
+    RunTo {
+        file_path: String,
+        line: u32,
+        ignore_breakpoints: bool,
+    },
 }
 
 async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Outcome<StopResult> {
@@ -111,10 +176,15 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (state, thread) = c.engine.with_state(|s| {
         let x = s.sessions.get(&sid);
-        (x.map(|x| x.state()), x.and_then(|x| x.current_thread.clone()))
+        (
+            x.map(|x| x.state()),
+            x.and_then(|x| x.current_thread.clone()),
+        )
     });
     if state == Some(SessionState::Stopped) {
-        let err = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| ended(&sid, x)));
+        let err = c
+            .engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| ended(&sid, x)));
         return Err(err.unwrap_or_else(|| format!("session {sid} has ended").into()));
     }
     if let Some(want) = a.thread_id.as_deref() {
@@ -135,10 +205,18 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             match step {
                 Step::Pause | Step::Resume => ControlOp::Resume,
                 Step::Op(op) => op,
-                Step::RunTo { file_path, line, ignore_breakpoints } => {
+                Step::RunTo {
+                    file_path,
+                    line,
+                    ignore_breakpoints,
+                } => {
                     let file = c.file_in_project(&root, &file_path)?;
                     c.line_in_file(&file, line, &file_path)?;
-                    ControlOp::RunTo { file, line, ignore_breakpoints }
+                    ControlOp::RunTo {
+                        file,
+                        line,
+                        ignore_breakpoints,
+                    }
                 }
             }
         }
@@ -149,14 +227,20 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
     let resumes = !matches!(op, ControlOp::Pause);
     // The stop this op leads to is the agent's (the watchdog may act on it).
     c.engine.watchdog.arm(&sid);
-    c.bk("control", backend.control(&sid, thread.as_deref(), op)).await?;
+    c.bk("control", backend.control(&sid, thread.as_deref(), op))
+        .await?;
     if resumes {
         left_pause(c, &sid, sub.seq);
     }
     if !a.wait {
-        let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| State::from(x.state()))).unwrap_or(State::Running);
+        let state = c
+            .engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| State::from(x.state())))
+            .unwrap_or(State::Running);
         let mut r = StopResult::new(&sid, state);
-        r.message = Some(format!("{tool} sent; call wait_for_pause to wait for the next stop"));
+        r.message = Some(format!(
+            "{tool} sent; call wait_for_pause to wait for the next stop"
+        ));
         return Ok(r);
     }
     let timeout = a.t.timeout_ms;
@@ -175,7 +259,13 @@ pub struct WaitForPause {
     /// Report whether the pause was at one of these.
     breakpoint_ids: Option<Vec<String>>,
 }
-tool!(WaitForPause, "wait_for_pause", Kind::Read, StopResult, wait_for_pause);
+tool!(
+    WaitForPause,
+    "wait_for_pause",
+    Kind::Read,
+    StopResult,
+    wait_for_pause
+);
 
 async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
@@ -183,10 +273,15 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
     let timeout = a.t.timeout_ms;
     let mut sub = c.subscribe(&sid)?;
     let already = matches!(
-        c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.state())),
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.state())),
         Some(SessionState::Paused | SessionState::Stopped)
     );
-    let stopped = if already { true } else { c.wait_for_stop(&sid, &mut sub, timeout).await };
+    let stopped = if already {
+        true
+    } else {
+        c.wait_for_stop(&sid, &mut sub, timeout).await
+    };
     let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
     if already && r.state == State::Paused {
         r.already_paused = true;
@@ -211,7 +306,11 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
 /// wait_for_pause does not return the old stop.
 pub(super) fn left_pause(c: &Call<'_>, sid: &str, seq: u64) {
     c.engine.with_state(|s| {
-        if let Some(x) = s.sessions.get_mut(sid).filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused) {
+        if let Some(x) = s
+            .sessions
+            .get_mut(sid)
+            .filter(|x| x.pause_seq == seq && x.state() == SessionState::Paused)
+        {
             x.invalidate();
             x.pause = None;
             x.info.state = SessionState::Running;

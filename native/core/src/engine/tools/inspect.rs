@@ -17,10 +17,10 @@
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::values::{self, ValueRef, child_path, is_secret, name_matches};
-use super::variables::{ValueTarget, target};
-use crate::backend::{ValueNode, ValueScope};
 use super::out::is_false;
+use super::variables::{ValueTarget, target};
 use super::{Kind, Outcome, SessionArg};
+use crate::backend::{ValueNode, ValueScope};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -59,7 +59,13 @@ pub struct InspectVariable {
     #[schemars(range(min = 1, max = 200))]
     limit: u32,
 }
-tool!(InspectVariable, "inspect_variable", Kind::Read, Inspected, inspect_variable);
+tool!(
+    InspectVariable,
+    "inspect_variable",
+    Kind::Read,
+    Inspected,
+    inspect_variable
+);
 
 /// inspect_variable's result.
 #[derive(Serialize, JsonSchema)]
@@ -142,7 +148,11 @@ pub fn plan(q: &JsonPath) -> Plan {
             }
         }
     }
-    Plan { names, reach, descendant }
+    Plan {
+        names,
+        reach,
+        descendant,
+    }
 }
 
 /// Splits `['a'].b[?@.x > 1]..c` into its top-level segments.
@@ -222,7 +232,11 @@ fn filter_reach(seg: &str) -> u32 {
     let mut best = 0;
     for (i, _) in seg.match_indices('@') {
         let rest = &seg[i + 1..];
-        let end = rest.find(|c: char| c.is_whitespace() || matches!(c, ')' | '=' | '!' | '<' | '>' | '&' | '|' | ',')).unwrap_or(rest.len());
+        let end = rest
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, ')' | '=' | '!' | '<' | '>' | '&' | '|' | ',')
+            })
+            .unwrap_or(rest.len());
         let chain = &rest[..end];
         let n = segments(chain).len() as u32;
         best = best.max(n);
@@ -246,7 +260,8 @@ pub fn leaf_json(rendered: &str) -> Value {
         return json!(u);
     }
     // Only plain decimal floats: "inf", "nan", "1e5" are fine for Rust but "nan" is no number.
-    if v.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
+    if v.chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
         && v.chars().any(|c| c.is_ascii_digit())
         && let Ok(f) = v.parse::<f64>()
         && let Some(n) = serde_json::Number::from_f64(f)
@@ -293,15 +308,23 @@ fn unquote(v: &str) -> Option<String> {
 /// A child's key in the JSON object: `'qty'` → `qty`, `[2]` → `2`.
 fn key_of(name: &str) -> String {
     let n = name.trim();
-    let n = n.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(n);
+    let n = n
+        .strip_prefix('[')
+        .and_then(|x| x.strip_suffix(']'))
+        .unwrap_or(n);
     unquote(n).unwrap_or_else(|| n.to_string())
 }
 
 /// Index of a child named like a sequence element (`0`, `03`, `[2]`); quoted keys are no index.
 fn index_of(name: &str) -> Option<usize> {
     let n = name.trim();
-    let n = n.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(n);
-    (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit())).then(|| n.parse().ok()).flatten()
+    let n = n
+        .strip_prefix('[')
+        .and_then(|x| x.strip_suffix(']'))
+        .unwrap_or(n);
+    (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        .then(|| n.parse().ok())
+        .flatten()
 }
 
 /// Children that are not program values.
@@ -334,7 +357,15 @@ type Boxed<'a> = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 
 impl<'a> Fetch<'a> {
     /// The JSON of `node` with `depth` levels of children, restricted to `names[0]` at the first
     /// level when the plan names it.
-    fn tree<'b>(&'b mut self, node: ValueNode, path: String, pointer: String, depth: u32, names: &'b [String], redacted: bool) -> Boxed<'b>
+    fn tree<'b>(
+        &'b mut self,
+        node: ValueNode,
+        path: String,
+        pointer: String,
+        depth: u32,
+        names: &'b [String],
+        redacted: bool,
+    ) -> Boxed<'b>
     where
         'a: 'b,
     {
@@ -342,26 +373,42 @@ impl<'a> Fetch<'a> {
             let redacted = redacted || is_secret(&self.c.cfg, &node.name);
             let handle = node.children_handle.clone().filter(|_| node.has_children);
             let rendered = values::scrub(&self.c.cfg, &node.value);
-            self.seen.insert(pointer.clone(), Seen { node: node.clone(), path: path.clone(), redacted });
+            self.seen.insert(
+                pointer.clone(),
+                Seen {
+                    node: node.clone(),
+                    path: path.clone(),
+                    redacted,
+                },
+            );
             if redacted {
                 return Ok(json!("<redacted>"));
             }
             let Some(handle) = handle.filter(|_| depth > 0) else {
-                return Ok(if node.has_children { json!(rendered) } else { leaf_json(&rendered) });
+                return Ok(if node.has_children {
+                    json!(rendered)
+                } else {
+                    leaf_json(&rendered)
+                });
             };
             let kids = match names.first() {
                 Some(want) => self.find(&handle, want).await?.into_iter().collect(),
                 None => self.page(&handle).await?,
             };
             let rest = if names.is_empty() { names } else { &names[1..] };
-            let as_array = !kids.is_empty() && kids.iter().all(|k| index_of(&k.name).is_some()) && names.is_empty();
+            let as_array = !kids.is_empty()
+                && kids.iter().all(|k| index_of(&k.name).is_some())
+                && names.is_empty();
             if as_array {
                 let mut kids = kids;
                 kids.sort_by_key(|k| index_of(&k.name));
                 let mut arr = Vec::new();
                 for (i, k) in kids.into_iter().enumerate() {
                     let p = child_path(&path, &k.name);
-                    arr.push(self.tree(k, p, format!("{pointer}/{i}"), depth - 1, rest, redacted).await?);
+                    arr.push(
+                        self.tree(k, p, format!("{pointer}/{i}"), depth - 1, rest, redacted)
+                            .await?,
+                    );
                 }
                 Ok(Value::Array(arr))
             } else {
@@ -385,10 +432,19 @@ impl<'a> Fetch<'a> {
             return Ok(Vec::new());
         }
         let backend = self.c.engine.backend.clone();
-        let page = self.c.bk("children", backend.children(self.sid, handle, 0, self.max_children.min(room))).await?;
+        let page = self
+            .c
+            .bk(
+                "children",
+                backend.children(self.sid, handle, 0, self.max_children.min(room)),
+            )
+            .await?;
         self.nodes += page.children.len();
         // Without a total (some IDE values), a full page means there may be more.
-        let more = page.total.map_or(page.children.len() as u32 >= self.max_children.min(room), |t| t > page.children.len() as u64);
+        let more = page.total.map_or(
+            page.children.len() as u32 >= self.max_children.min(room),
+            |t| t > page.children.len() as u64,
+        );
         if more {
             if self.max_children > room {
                 self.incomplete = true;
@@ -396,7 +452,11 @@ impl<'a> Fetch<'a> {
                 self.capped = true;
             }
         }
-        Ok(page.children.into_iter().filter(|k| !synthetic(k)).collect())
+        Ok(page
+            .children
+            .into_iter()
+            .filter(|k| !synthetic(k))
+            .collect())
     }
 
     /// The child named `want`, paging through the children (as expand_variable's paths do).
@@ -404,13 +464,22 @@ impl<'a> Fetch<'a> {
         let backend = self.c.engine.backend.clone();
         let mut offset = 0u32;
         while self.nodes < MAX_NODES {
-            let page = self.c.bk("children", backend.children(self.sid, handle, offset, 200)).await?;
+            let page = self
+                .c
+                .bk("children", backend.children(self.sid, handle, offset, 200))
+                .await?;
             self.nodes += page.children.len();
-            if let Some(k) = page.children.iter().find(|k| !synthetic(k) && name_matches(&k.name, want)) {
+            if let Some(k) = page
+                .children
+                .iter()
+                .find(|k| !synthetic(k) && name_matches(&k.name, want))
+            {
                 return Ok(Some(k.clone()));
             }
             offset += page.children.len() as u32;
-            let last = page.total.map_or(page.children.len() < 200, |t| offset as u64 >= t);
+            let last = page
+                .total
+                .map_or(page.children.len() < 200, |t| offset as u64 >= t);
             if page.children.is_empty() || last {
                 return Ok(None);
             }
@@ -448,7 +517,11 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     })?;
     let t: ValueRef = target(c, &sid, &a.v).await?;
     let plan = plan(&query);
-    let needed = if a.filter.is_some() { plan.reach.max(1) } else { 1 };
+    let needed = if a.filter.is_some() {
+        plan.reach.max(1)
+    } else {
+        1
+    };
     let depth = needed.clamp(1, MAX_DEPTH);
     let root_node = ValueNode {
         name: t.name.clone(),
@@ -470,7 +543,16 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     };
     // Names beyond the depth are not fetched anyway.
     let names: Vec<String> = plan.names.iter().take(depth as usize).cloned().collect();
-    let tree = f.tree(root_node, t.path.clone(), String::new(), depth, &names, t.redacted).await?;
+    let tree = f
+        .tree(
+            root_node,
+            t.path.clone(),
+            String::new(),
+            depth,
+            &names,
+            t.redacted,
+        )
+        .await?;
     let (incomplete, capped, seen) = (f.incomplete, f.capped, f.seen);
 
     let located = query.query_located(&tree);
@@ -492,7 +574,16 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
                 let id = (s.node.has_children && s.node.children_handle.is_some())
                     .then(|| {
                         c.engine.with_state(|st| {
-                            st.sessions.get_mut(&sid).map(|x| values::show(&c.cfg, &mut x.values, &s.node, s.path.clone(), s.redacted).1)
+                            st.sessions.get_mut(&sid).map(|x| {
+                                values::show(
+                                    &c.cfg,
+                                    &mut x.values,
+                                    &s.node,
+                                    s.path.clone(),
+                                    s.redacted,
+                                )
+                                .1
+                            })
                         })
                     })
                     .flatten();
@@ -506,9 +597,19 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
                 Value::String(text) => text.clone(),
                 other => other.to_string(),
             };
-            reads.push(ValueRead::new(ReadKind::Inspection, s.path.clone(), shown, s.node.type_name.clone()));
+            reads.push(ValueRead::new(
+                ReadKind::Inspection,
+                s.path.clone(),
+                shown,
+                s.node.type_name.clone(),
+            ));
         }
-        let m = Match { path, id, value, truncated: shortened };
+        let m = Match {
+            path,
+            id,
+            value,
+            truncated: shortened,
+        };
         let size = serde_json::to_string(&m).map(|s| s.len()).unwrap_or(0);
         if bytes + size > MAX_RESULT_BYTES && !matches.is_empty() {
             cut = true;
@@ -518,13 +619,19 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
         matches.push(m);
         end += 1;
     }
-    let frame = a.v.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let frame = a.v.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
     let at = c.engine.at(&sid, None, frame);
     c.engine.ledger.record(&sid, &at, reads);
     let more = end < total;
     let mut out = Inspected {
         session_id: sid,
-        variable: Inspectee { name: t.name.clone(), path: t.path.clone() },
+        variable: Inspectee {
+            name: t.name.clone(),
+            path: t.path.clone(),
+        },
         filter: filter.clone(),
         depth,
         matches,
@@ -536,7 +643,9 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
     };
     let mut notes = Vec::new();
     if cut {
-        notes.push(format!("answer limited to {MAX_RESULT_BYTES} bytes; call again with offset {end}"));
+        notes.push(format!(
+            "answer limited to {MAX_RESULT_BYTES} bytes; call again with offset {end}"
+        ));
     }
     if a.filter.is_some() && plan.reach > depth {
         notes.push(format!("the filter reaches {} levels below '{}' but only {depth} were fetched; inspect a deeper path", plan.reach, t.path));
@@ -547,10 +656,15 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
         notes.push(format!("some values have more than {MAX_CHILDREN} children; only the first {MAX_CHILDREN} were searched: inspect a deeper path or page it with expand_variable").into());
     }
     if incomplete {
-        notes.push(format!("stopped fetching after {MAX_NODES} values; narrow the filter or inspect a deeper path"));
+        notes.push(format!(
+            "stopped fetching after {MAX_NODES} values; narrow the filter or inspect a deeper path"
+        ));
     }
     if total == 0 && notes.is_empty() {
-        notes.push(format!("no match for {filter} in '{}'; call without filter to see its shape", t.path));
+        notes.push(format!(
+            "no match for {filter} in '{}'; call without filter to see its shape",
+            t.path
+        ));
     }
     if !notes.is_empty() {
         out.message = Some(notes.join("; "));
@@ -568,15 +682,78 @@ mod tests {
 
     #[test]
     fn plans_fetch_named_branches_and_enough_depth() {
-        assert_eq!(p("$.items[?@.qty > 1].name"), Plan { names: vec!["items".into()], reach: 3, descendant: false });
-        assert_eq!(p("$.a.b.c.d"), Plan { names: vec!["a".into(), "b".into(), "c".into(), "d".into()], reach: 4, descendant: false });
-        assert_eq!(p("$['order'].customer"), Plan { names: vec!["order".into(), "customer".into()], reach: 2, descendant: false });
-        assert_eq!(p("$..price"), Plan { names: vec![], reach: 3, descendant: true });
-        assert_eq!(p("$.a..b"), Plan { names: vec!["a".into()], reach: 3, descendant: true });
-        assert_eq!(p("$[*].x"), Plan { names: vec![], reach: 2, descendant: false });
-        assert_eq!(p("$"), Plan { names: vec![], reach: 0, descendant: false });
-        assert_eq!(p("$[?@.a.b == 1]"), Plan { names: vec![], reach: 3, descendant: false });
-        assert_eq!(p("$[0]"), Plan { names: vec![], reach: 1, descendant: false });
+        assert_eq!(
+            p("$.items[?@.qty > 1].name"),
+            Plan {
+                names: vec!["items".into()],
+                reach: 3,
+                descendant: false
+            }
+        );
+        assert_eq!(
+            p("$.a.b.c.d"),
+            Plan {
+                names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+                reach: 4,
+                descendant: false
+            }
+        );
+        assert_eq!(
+            p("$['order'].customer"),
+            Plan {
+                names: vec!["order".into(), "customer".into()],
+                reach: 2,
+                descendant: false
+            }
+        );
+        assert_eq!(
+            p("$..price"),
+            Plan {
+                names: vec![],
+                reach: 3,
+                descendant: true
+            }
+        );
+        assert_eq!(
+            p("$.a..b"),
+            Plan {
+                names: vec!["a".into()],
+                reach: 3,
+                descendant: true
+            }
+        );
+        assert_eq!(
+            p("$[*].x"),
+            Plan {
+                names: vec![],
+                reach: 2,
+                descendant: false
+            }
+        );
+        assert_eq!(
+            p("$"),
+            Plan {
+                names: vec![],
+                reach: 0,
+                descendant: false
+            }
+        );
+        assert_eq!(
+            p("$[?@.a.b == 1]"),
+            Plan {
+                names: vec![],
+                reach: 3,
+                descendant: false
+            }
+        );
+        assert_eq!(
+            p("$[0]"),
+            Plan {
+                names: vec![],
+                reach: 1,
+                descendant: false
+            }
+        );
     }
 
     #[test]

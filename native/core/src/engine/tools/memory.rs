@@ -22,7 +22,11 @@ const OUTPUT_BYTES: usize = 8 * 1024;
 impl Call<'_> {
     /// The session a memory tool reads: requested (live or ended), else the current/only live
     /// one, else the newest remembered session of the project.
-    async fn memory_session(&mut self, root: &str, requested: Option<&str>) -> Result<SessionLedger, ToolError> {
+    async fn memory_session(
+        &mut self,
+        root: &str,
+        requested: Option<&str>,
+    ) -> Result<SessionLedger, ToolError> {
         let sid = match requested {
             Some(id) if self.engine.ledger.contains(id) => id.to_string(),
             Some(id) => self.session(root, Some(id)).await?,
@@ -31,10 +35,21 @@ impl Call<'_> {
                 Err(e) => self.engine.ledger.session_ids(Some(root)).pop().ok_or(e)?,
             },
         };
-        if let Some(p) = self.engine.ledger.get(&sid).and_then(|l| l.project).filter(|p| p != root) {
-            return Err(ToolError(format!("session {sid} belongs to project {p}; pass project_path \"{p}\"")));
+        if let Some(p) = self
+            .engine
+            .ledger
+            .get(&sid)
+            .and_then(|l| l.project)
+            .filter(|p| p != root)
+        {
+            return Err(ToolError(format!(
+                "session {sid} belongs to project {p}; pass project_path \"{p}\""
+            )));
         }
-        self.engine.ledger.get(&sid).ok_or_else(|| ToolError(format!("nothing is remembered of session {sid} yet")))
+        self.engine
+            .ledger
+            .get(&sid)
+            .ok_or_else(|| ToolError(format!("nothing is remembered of session {sid} yet")))
     }
 }
 
@@ -53,7 +68,14 @@ pub struct Reading {
 }
 
 fn entry_json(e: &Entry) -> Reading {
-    Reading { step: e.at.step, value: e.value.clone(), kind: e.kind, location: e.at.place(), function: e.at.function.clone(), previous: None }
+    Reading {
+        step: e.at.step,
+        value: e.value.clone(),
+        kind: e.kind,
+        location: e.at.place(),
+        function: e.at.function.clone(),
+        previous: None,
+    }
 }
 
 /// get_debug_history's answer: the names read (no `name`), a value `steps_ago`, or its readings
@@ -133,14 +155,23 @@ pub struct GetDebugHistory {
     #[schemars(range(min = 1, max = 200))]
     limit: Option<usize>,
 }
-tool!(GetDebugHistory, "get_debug_history", Kind::Read, History, get_debug_history);
+tool!(
+    GetDebugHistory,
+    "get_debug_history",
+    Kind::Read,
+    History,
+    get_debug_history
+);
 
 async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<History> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
     let limit = a.limit.unwrap_or_else(twenty);
-    let current = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.pause_seq)).unwrap_or_else(|| l.last_step());
+    let current = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.pause_seq))
+        .unwrap_or_else(|| l.last_step());
     let Some(name) = a.name.as_deref() else {
         if a.steps_ago.is_some() || a.changes || a.line.is_some() {
             return Err("steps_ago, changes and line need `name` (a variable path or expression you read); omit them to list the names".into());
@@ -173,9 +204,20 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
     };
     if l.readings(name).next().is_none() {
         let names = l.names();
-        let similar: Vec<&String> = names.iter().filter(|n| n.ends_with(name) || n.contains(name) || name.contains(n.as_str())).take(5).collect();
+        let similar: Vec<&String> = names
+            .iter()
+            .filter(|n| n.ends_with(name) || n.contains(name) || name.contains(n.as_str()))
+            .take(5)
+            .collect();
         let hint = if !similar.is_empty() {
-            format!("; did you mean {}?", similar.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "))
+            format!(
+                "; did you mean {}?",
+                similar
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         } else if names.is_empty() {
             "; nothing was read in this session yet".into()
         } else {
@@ -190,7 +232,9 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
     out.name = Some(name.to_string());
     if let Some(n) = a.steps_ago {
         if n > current {
-            return Err(ToolError(format!("steps_ago {n} is before the first pause: session {sid} is at step {current}")));
+            return Err(ToolError(format!(
+                "steps_ago {n} is before the first pause: session {sid} is at step {current}"
+            )));
         }
         let target = current - n;
         out.steps_ago = Some(n);
@@ -209,22 +253,39 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
             }
             None => {
                 let first = l.readings(name).next().map(|e| e.at.step).unwrap_or(0);
-                out.message = Some(format!("'{name}' was first read at step {first}, after step {target}"));
+                out.message = Some(format!(
+                    "'{name}' was first read at step {first}, after step {target}"
+                ));
             }
         }
         return Ok(out);
     }
     let rows: Vec<Reading> = if a.changes {
-        l.changes(name).iter().map(|(e, prev)| Reading { previous: prev.map(String::from), ..entry_json(e) }).collect()
+        l.changes(name)
+            .iter()
+            .map(|(e, prev)| Reading {
+                previous: prev.map(String::from),
+                ..entry_json(e)
+            })
+            .collect()
     } else {
-        let file = a.file_path.as_deref().map(|f| c.engine.relative(Some(&root), &c.file_in_project(&root, f).unwrap_or_else(|_| f.to_string())));
+        let file = a.file_path.as_deref().map(|f| {
+            c.engine.relative(
+                Some(&root),
+                &c.file_in_project(&root, f)
+                    .unwrap_or_else(|_| f.to_string()),
+            )
+        });
         let mut rows: Vec<Reading> = Vec::new();
         let mut last_step = None;
         for e in l.readings(name) {
             if a.line.is_some_and(|line| e.at.line != Some(line)) {
                 continue;
             }
-            if file.as_deref().is_some_and(|f| e.at.file.as_deref() != Some(f)) {
+            if file
+                .as_deref()
+                .is_some_and(|f| e.at.file.as_deref() != Some(f))
+            {
                 continue;
             }
             // One row per step: the last reading in that pause.
@@ -242,7 +303,9 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
             };
             return Err(ToolError(format!(
                 "'{name}' was never read at {}{}; it was read at: {}",
-                file.as_deref().map(|f| format!("{f}:")).unwrap_or_else(|| "line ".into()),
+                file.as_deref()
+                    .map(|f| format!("{f}:"))
+                    .unwrap_or_else(|| "line ".into()),
                 a.line.map(|n| n.to_string()).unwrap_or_default(),
                 lines.join(", ")
             )));
@@ -260,7 +323,9 @@ async fn get_debug_history(c: &mut Call<'_>, a: GetDebugHistory) -> Outcome<Hist
     out.total = Some(total as u64);
     if skip > 0 {
         out.truncated = true;
-        out.message = Some(format!("showing the last {limit} of {total}; raise limit to see more"));
+        out.message = Some(format!(
+            "showing the last {limit} of {total}; raise limit to see more"
+        ));
     }
     Ok(out)
 }
@@ -272,7 +337,13 @@ pub struct GetSessionSummary {
     #[serde(flatten)]
     s: SessionArg,
 }
-tool!(GetSessionSummary, "get_session_summary", Kind::Read, Summary, get_session_summary);
+tool!(
+    GetSessionSummary,
+    "get_session_summary",
+    Kind::Read,
+    Summary,
+    get_session_summary
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Summary {
@@ -292,9 +363,18 @@ async fn get_session_summary(c: &mut Call<'_>, a: GetSessionSummary) -> Outcome<
     let l = c.memory_session(&root, a.s.session_id.as_deref()).await?;
     let sid = l.session_id.clone();
     let markdown = c.engine.summary_markdown(&sid).unwrap_or_default();
-    let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| State::from(x.state()))).unwrap_or(State::Stopped);
+    let state = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| State::from(x.state())))
+        .unwrap_or(State::Stopped);
     let path = c.engine.summary_path(&root, &sid);
-    let mut out = Summary { session_id: sid, state, markdown, file: None, file_when_ended: None };
+    let mut out = Summary {
+        session_id: sid,
+        state,
+        markdown,
+        file: None,
+        file_when_ended: None,
+    };
     if path.exists() {
         out.file = Some(c.engine.relative(Some(&root), &path.to_string_lossy()));
     } else if c.cfg.memory.write_summaries {
@@ -324,7 +404,13 @@ pub struct GetConsoleOutput {
     max_lines: Option<usize>,
     category: Option<Stream>,
 }
-tool!(GetConsoleOutput, "get_console_output", Kind::Read, ConsoleOutput, get_console_output);
+tool!(
+    GetConsoleOutput,
+    "get_console_output",
+    Kind::Read,
+    ConsoleOutput,
+    get_console_output
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct ConsoleOutput {
@@ -351,7 +437,10 @@ async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> Outcome<Co
     });
     // A cursor names its session: use it when no session is given, so the natural "pass the
     // cursor back" call works without session_id.
-    let from_cursor = a.cursor.as_deref().and_then(|cur| cur.rsplit_once(':').map(|(s, _)| s.to_string()));
+    let from_cursor = a
+        .cursor
+        .as_deref()
+        .and_then(|cur| cur.rsplit_once(':').map(|(s, _)| s.to_string()));
     let requested = a.s.session_id.clone().or(from_cursor);
     let l = c.memory_session(&root, requested.as_deref()).await?;
     let sid = l.session_id.clone();
@@ -373,7 +462,10 @@ async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> Outcome<Co
         })
         .ok_or_else(|| ToolError(format!("session {sid} has no output buffer any more (forgotten); its summary keeps the tail")))?;
     if start > total {
-        return Err(ToolError(format!("cursor '{}' is past the end of session {sid}'s output ({total} chunks); omit it to read from the start", a.cursor.unwrap_or_default())));
+        return Err(ToolError(format!(
+            "cursor '{}' is past the end of session {sid}'s output ({total} chunks); omit it to read from the start",
+            a.cursor.unwrap_or_default()
+        )));
     }
     let mut lines = Vec::new();
     let mut bytes = 0usize;
@@ -390,13 +482,27 @@ async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> Outcome<Co
             continue;
         }
         bytes += text.len();
-        lines.push(OutputLine { category: cat, text });
+        lines.push(OutputLine {
+            category: cat,
+            text,
+        });
     }
-    let mut out =
-        ConsoleOutput { next_cursor: cursor(&sid, next), session_id: sid, state: state.into(), output: lines, more: cut, dropped: None, message: None };
+    let mut out = ConsoleOutput {
+        next_cursor: cursor(&sid, next),
+        session_id: sid,
+        state: state.into(),
+        output: lines,
+        more: cut,
+        dropped: None,
+        message: None,
+    };
     if start < first_kept {
         out.dropped = Some(first_kept - start);
-        out.message = Some(format!("{} older chunks were dropped (the buffer keeps the last {})", first_kept - start, super::super::state::OUTPUT_LINES));
+        out.message = Some(format!(
+            "{} older chunks were dropped (the buffer keeps the last {})",
+            first_kept - start,
+            super::super::state::OUTPUT_LINES
+        ));
     } else if cut {
         out.message = Some("more output follows; call again with next_cursor".into());
     }

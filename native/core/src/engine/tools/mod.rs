@@ -21,7 +21,10 @@ macro_rules! tool {
             const NAME: &'static str = $name;
             const KIND: $crate::engine::tools::Kind = $kind;
             type Output = $output;
-            async fn run(self, c: &mut $crate::engine::context::Call<'_>) -> Result<$output, $crate::engine::context::ToolError> {
+            async fn run(
+                self,
+                c: &mut $crate::engine::context::Call<'_>,
+            ) -> Result<$output, $crate::engine::context::ToolError> {
                 ($run)(c, self).await
             }
         }
@@ -155,7 +158,6 @@ tool_table![
     memory::GetSessionSummary,
     memory::GetConsoleOutput,
 ];
-
 
 // ---- fields shared by many tools (flattened into each tool's struct) ------------------------
 

@@ -29,7 +29,12 @@ pub struct Location {
 
 impl From<&FrameInfo> for Location {
     fn from(f: &FrameInfo) -> Self {
-        Location { file: f.file.clone(), line: f.line, method: f.method_name.clone(), class: f.class_name.clone() }
+        Location {
+            file: f.file.clone(),
+            line: f.line,
+            method: f.method_name.clone(),
+            class: f.class_name.clone(),
+        }
     }
 }
 

@@ -4,11 +4,11 @@
 use super::super::context::{Call, ToolError};
 use super::super::snapshot::{self, location};
 use super::super::state::{reason_name, state_name};
-use super::{source, variables};
-use crate::backend::{LaunchMode, LaunchRequest, SessionState};
 use super::out::{Frame, Location, State, StopResult, ValueNode, Watch};
 use super::source::SourceContext;
 use super::{Kind, Outcome, ProjectArg, SessionArg, TimeoutArg, yes};
+use super::{source, variables};
+use crate::backend::{LaunchMode, LaunchRequest, SessionState};
 use crate::backend::{OutputCategory, RunConfigInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,18 +20,31 @@ pub struct ListRunConfigurations {
     #[serde(flatten)]
     p: ProjectArg,
 }
-tool!(ListRunConfigurations, "list_run_configurations", Kind::Read, Configurations, list_run_configurations);
+tool!(
+    ListRunConfigurations,
+    "list_run_configurations",
+    Kind::Read,
+    Configurations,
+    list_run_configurations
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Configurations {
     configurations: Vec<RunConfigInfo>,
 }
 
-async fn list_run_configurations(c: &mut Call<'_>, a: ListRunConfigurations) -> Outcome<Configurations> {
+async fn list_run_configurations(
+    c: &mut Call<'_>,
+    a: ListRunConfigurations,
+) -> Outcome<Configurations> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let backend = c.engine.backend.clone();
-    let configs = c.bk("run_configurations", backend.run_configurations(&root)).await?;
-    Ok(Configurations { configurations: configs })
+    let configs = c
+        .bk("run_configurations", backend.run_configurations(&root))
+        .await?;
+    Ok(Configurations {
+        configurations: configs,
+    })
 }
 
 // run_configuration's `mode` (no doc comment: it would become the property description).
@@ -54,7 +67,13 @@ pub struct RunConfiguration {
     #[serde(default)]
     mode: RunMode,
 }
-tool!(RunConfiguration, "run_configuration", Kind::Destructive { idempotent: false }, Launched, run_configuration);
+tool!(
+    RunConfiguration,
+    "run_configuration",
+    Kind::Destructive { idempotent: false },
+    Launched,
+    run_configuration
+);
 
 /// A session started by run_configuration.
 #[derive(Serialize, JsonSchema)]
@@ -68,15 +87,35 @@ pub struct Launched {
 
 async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> Outcome<Launched> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let mode = if a.mode == RunMode::Debug { LaunchMode::Debug } else { LaunchMode::Run };
-    let mode_name = if mode == LaunchMode::Debug { "debug" } else { "run" };
+    let mode = if a.mode == RunMode::Debug {
+        LaunchMode::Debug
+    } else {
+        LaunchMode::Run
+    };
+    let mode_name = if mode == LaunchMode::Debug {
+        "debug"
+    } else {
+        "run"
+    };
     require_configuration(c, &root, &a.name).await?;
-    c.confirm(&root, &format!("{mode_name} the configuration '{}'", a.name), &format!("project: {root}")).await?;
-    let request = LaunchRequest { configuration: Some(a.name.clone()), mode, ..Default::default() };
+    c.confirm(
+        &root,
+        &format!("{mode_name} the configuration '{}'", a.name),
+        &format!("project: {root}"),
+    )
+    .await?;
+    let request = LaunchRequest {
+        configuration: Some(a.name.clone()),
+        mode,
+        ..Default::default()
+    };
     let info = launch(c, &root, request).await?;
     Ok(Launched {
         state: current_state(c, &info.id, info.state).into(),
-        message: format!("started '{}' in {mode_name} mode as session {}", a.name, info.id),
+        message: format!(
+            "started '{}' in {mode_name} mode as session {}",
+            a.name, info.id
+        ),
         session_id: info.id,
         name: info.name,
         mode: a.mode,
@@ -87,24 +126,38 @@ async fn run_configuration(c: &mut Call<'_>, a: RunConfiguration) -> Outcome<Lau
 /// something that cannot start wastes the user's attention and hides the real error.
 async fn require_configuration(c: &Call<'_>, root: &str, name: &str) -> Result<(), ToolError> {
     let backend = c.engine.backend.clone();
-    let configs = c.bk("run_configurations", backend.run_configurations(root)).await?;
+    let configs = c
+        .bk("run_configurations", backend.run_configurations(root))
+        .await?;
     if configs.iter().any(|rc| rc.name == name) {
         return Ok(());
     }
     let known: Vec<&str> = configs.iter().map(|rc| rc.name.as_str()).collect();
     Err(ToolError(if known.is_empty() {
-        format!("run configuration '{name}' not found: the project has none. Start a session with `command` instead (e.g. 'python3 app.py')")
+        format!(
+            "run configuration '{name}' not found: the project has none. Start a session with `command` instead (e.g. 'python3 app.py')"
+        )
     } else {
-        format!("run configuration '{name}' not found; available: '{}'", known.join("', '"))
+        format!(
+            "run configuration '{name}' not found; available: '{}'",
+            known.join("', '")
+        )
     }))
 }
 
-pub(super) async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> Result<crate::backend::SessionInfo, ToolError> {
+pub(super) async fn launch(
+    c: &Call<'_>,
+    root: &str,
+    request: LaunchRequest,
+) -> Result<crate::backend::SessionInfo, ToolError> {
     let backend = c.engine.backend.clone();
     let launching = c.engine.watchdog.launch_started();
     // A backend that builds the program first (Go) gets the build's own bound on top.
-    let budget = c.cfg.launch_timeout_ms + backend.launch_build_allowance(root, &request).as_millis() as u64;
-    let info = c.bk_within("launch", budget, backend.launch(root, request)).await?;
+    let budget =
+        c.cfg.launch_timeout_ms + backend.launch_build_allowance(root, &request).as_millis() as u64;
+    let info = c
+        .bk_within("launch", budget, backend.launch(root, request))
+        .await?;
     c.engine.register_session(info.clone(), Some(root));
     // A session the agent launched: its first stop is the agent's, whenever it comes.
     if current_state(c, &info.id, info.state) != SessionState::Paused {
@@ -118,7 +171,9 @@ pub(super) async fn launch(c: &Call<'_>, root: &str, request: LaunchRequest) -> 
 }
 
 fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionState {
-    c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.state())).unwrap_or(fallback)
+    c.engine
+        .with_state(|s| s.sessions.get(sid).map(|x| x.state()))
+        .unwrap_or(fallback)
 }
 
 /// # List debug sessions
@@ -128,7 +183,13 @@ pub struct ListDebugSessions {
     #[serde(flatten)]
     p: ProjectArg,
 }
-tool!(ListDebugSessions, "list_debug_sessions", Kind::Read, Sessions, list_debug_sessions);
+tool!(
+    ListDebugSessions,
+    "list_debug_sessions",
+    Kind::Read,
+    Sessions,
+    list_debug_sessions
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Sessions {
@@ -157,7 +218,8 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
             .sessions
             .iter()
             .filter(|(id, x)| {
-                (x.project.as_deref() == Some(root.as_str()) || listed.iter().any(|l| &l.id == *id)) && x.state() != SessionState::Stopped
+                (x.project.as_deref() == Some(root.as_str()) || listed.iter().any(|l| &l.id == *id))
+                    && x.state() != SessionState::Stopped
             })
             .map(|(id, x)| SessionEntry {
                 id: id.clone(),
@@ -166,7 +228,11 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
                 is_current: current.as_deref() == Some(id.as_str()),
                 run_configuration: x.info.run_configuration.clone(),
                 process_id: x.info.process_id,
-                mode: if x.info.mode == LaunchMode::Run { RunMode::Run } else { RunMode::Debug },
+                mode: if x.info.mode == LaunchMode::Run {
+                    RunMode::Run
+                } else {
+                    RunMode::Debug
+                },
             })
             .collect();
         out.sort_by(|a, b| a.id.cmp(&b.id));
@@ -197,7 +263,13 @@ pub struct StartDebugSession {
     #[serde(flatten)]
     t: TimeoutArg,
 }
-tool!(StartDebugSession, "start_debug_session", Kind::Destructive { idempotent: false }, Started, start_debug_session);
+tool!(
+    StartDebugSession,
+    "start_debug_session",
+    Kind::Destructive { idempotent: false },
+    Started,
+    start_debug_session
+);
 
 /// A started debug session; `pause` is its first stop (or its end) when there was one.
 #[derive(Serialize, JsonSchema)]
@@ -221,16 +293,23 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     let what = match (&a.run_configuration, &a.command) {
         (Some(rc), None) => format!("run configuration '{rc}'"),
         (None, Some(cmd)) => format!("command `{cmd}`"),
-        (Some(_), Some(_)) => return Err("give either run_configuration or command, not both".into()),
+        (Some(_), Some(_)) => {
+            return Err("give either run_configuration or command, not both".into());
+        }
         (None, None) => {
             return Err("give run_configuration (see list_run_configurations) or command (e.g. 'python3 app.py') to start a session".into());
         }
     };
-    let cwd = a.cwd.as_deref().map(|d| c.file_in_project(&root, d)).transpose()?;
+    let cwd = a
+        .cwd
+        .as_deref()
+        .map(|d| c.file_in_project(&root, d))
+        .transpose()?;
     if let Some(name) = &a.run_configuration {
         require_configuration(c, &root, name).await?;
     }
-    c.confirm(&root, "start a debug session", &format!("{what} in {root}")).await?;
+    c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
+        .await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
         command: a.command.clone(),
@@ -245,13 +324,22 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     if a.wait_for_pause {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
-        let stopped = c.wait_until(&info.id, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
+        let stopped = c
+            .wait_until(&info.id, &mut sub, timeout, |x| {
+                x.pause_seq > 0 || x.state() == SessionState::Stopped
+            })
+            .await;
         let stop = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
         message = match stop.state {
-            State::Paused => format!("started {what}; paused ({})", stop.reason.as_deref().unwrap_or("")),
+            State::Paused => format!(
+                "started {what}; paused ({})",
+                stop.reason.as_deref().unwrap_or("")
+            ),
             State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
-                stop.exit_code.map(|c| format!(", exit code {c}")).unwrap_or_default()
+                stop.exit_code
+                    .map(|c| format!(", exit code {c}"))
+                    .unwrap_or_default()
             ),
             _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
         };
@@ -260,26 +348,48 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         // A program that dies at once (syntax error, missing module) is reported here rather
         // than one call later: a short, event-driven wait for an early end.
         let mut sub = c.subscribe(&info.id)?;
-        let settled = |x: &super::super::state::SessionSlot| x.state() == SessionState::Stopped || x.pause_seq > 0;
-        let mut ended = c.wait_until(&info.id, &mut sub, EARLY_END_MS, settled).await;
+        let settled = |x: &super::super::state::SessionSlot| {
+            x.state() == SessionState::Stopped || x.pause_seq > 0
+        };
+        let mut ended = c
+            .wait_until(&info.id, &mut sub, EARLY_END_MS, settled)
+            .await;
         // Writing to stderr right at the start usually means dying (a traceback is on its way
         // out); the adapter reports the end a few hundred ms after the output.
-        if !ended && c.engine.with_state(|s| s.sessions.get(&info.id).is_some_and(|x| x.stderr_tail(1).is_some())) {
-            ended = c.wait_until(&info.id, &mut sub, EARLY_END_DYING_MS, settled).await;
+        if !ended
+            && c.engine.with_state(|s| {
+                s.sessions
+                    .get(&info.id)
+                    .is_some_and(|x| x.stderr_tail(1).is_some())
+            })
+        {
+            ended = c
+                .wait_until(&info.id, &mut sub, EARLY_END_DYING_MS, settled)
+                .await;
         }
         if ended && current_state(c, &info.id, info.state) == SessionState::Stopped {
             let stop = snapshot::stop_result(c, &info.id, None).await;
             message = format!(
                 "started {what}; it ended during launch{}",
-                stop.exit_code.map(|c| format!(" with exit code {c}")).unwrap_or_default()
+                stop.exit_code
+                    .map(|c| format!(" with exit code {c}"))
+                    .unwrap_or_default()
             );
             pause = Some(stop);
         } else {
-            message = format!("started {what}; call wait_for_pause to block until it stops, or get_debug_session_status");
+            message = format!(
+                "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
+            );
             pause = None;
         }
     }
-    Ok(Started { state: current_state(c, &info.id, info.state).into(), session_id: info.id, name: info.name, message, pause })
+    Ok(Started {
+        state: current_state(c, &info.id, info.state).into(),
+        session_id: info.id,
+        name: info.name,
+        message,
+        pause,
+    })
 }
 
 /// # Stop a debug session
@@ -289,7 +399,13 @@ pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
 }
-tool!(StopDebugSession, "stop_debug_session", Kind::Destructive { idempotent: true }, Stopped, stop_debug_session);
+tool!(
+    StopDebugSession,
+    "stop_debug_session",
+    Kind::Destructive { idempotent: true },
+    Stopped,
+    stop_debug_session
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Stopped {
@@ -302,15 +418,27 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
-        return Ok(Stopped { session_id: sid, state: State::Stopped, message: "the session had already ended".into() });
+        return Ok(Stopped {
+            session_id: sid,
+            state: State::Stopped,
+            message: "the session had already ended".into(),
+        });
     }
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
     c.bk("stop", backend.stop(&sid)).await?;
-    let ended = c.wait_until(&sid, &mut sub, 5_000, |x| x.state() == SessionState::Stopped).await;
+    let ended = c
+        .wait_until(&sid, &mut sub, 5_000, |x| {
+            x.state() == SessionState::Stopped
+        })
+        .await;
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
-        message: if ended { format!("session {sid} stopped") } else { format!("stop requested; session {sid} has not reported its end yet") },
+        message: if ended {
+            format!("session {sid} stopped")
+        } else {
+            format!("stop requested; session {sid} has not reported its end yet")
+        },
         session_id: sid,
     })
 }
@@ -336,7 +464,13 @@ pub struct GetDebugSessionStatus {
     #[schemars(range(min = 1, max = 100))]
     max_stack_frames: u32,
 }
-tool!(GetDebugSessionStatus, "get_debug_session_status", Kind::Read, Status, get_debug_session_status);
+tool!(
+    GetDebugSessionStatus,
+    "get_debug_session_status",
+    Kind::Read,
+    Status,
+    get_debug_session_status
+);
 
 /// The one-shot view of a session (what is known depends on its state).
 #[derive(Serialize, JsonSchema, Default)]
@@ -419,13 +553,20 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
         Ok(sid) => sid,
         Err(e) if a.s.session_id.is_none() && e.0.starts_with("no debug session") => {
             let backend = c.engine.backend.clone();
-            let configs = c.bk("run_configurations", backend.run_configurations(&root)).await.unwrap_or_default();
+            let configs = c
+                .bk("run_configurations", backend.run_configurations(&root))
+                .await
+                .unwrap_or_default();
             let names: Vec<&str> = configs.iter().map(|r| r.name.as_str()).collect();
             return Ok(Status {
                 state: "no_session".into(),
                 message: Some(format!(
                     "no debug session is running. Set breakpoints with set_breakpoint, then start_debug_session with run_configuration ({}) or command",
-                    if names.is_empty() { "none configured".to_string() } else { names.join(", ") }
+                    if names.is_empty() {
+                        "none configured".to_string()
+                    } else {
+                        names.join(", ")
+                    }
                 )),
                 ..Default::default()
             });
@@ -439,9 +580,24 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
                 // The debuggee's latest output (stdout/stderr/tracepoints): the only way, until a
                 // console-output tool exists, for an agent to see prints and log-message breakpoints.
                 let skip = x.output.len().saturating_sub(RECENT_OUTPUT);
-                let output: Vec<OutputLine> =
-                    x.output.iter().skip(skip).map(|(cat, text)| OutputLine { category: *cat, text: text.clone() }).collect();
-                (x.info.clone(), x.pause.clone(), x.pause_seq, x.exit_code, x.current_thread.clone(), x.selected_frame, output)
+                let output: Vec<OutputLine> = x
+                    .output
+                    .iter()
+                    .skip(skip)
+                    .map(|(cat, text)| OutputLine {
+                        category: *cat,
+                        text: text.clone(),
+                    })
+                    .collect();
+                (
+                    x.info.clone(),
+                    x.pause.clone(),
+                    x.pause_seq,
+                    x.exit_code,
+                    x.current_thread.clone(),
+                    x.selected_frame,
+                    output,
+                )
             })
         })
         .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
@@ -455,14 +611,21 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
     let backend = c.engine.backend.clone();
     if info.state == SessionState::Stopped {
         out.exit_code = exit_code;
-        out.message = Some("the session has ended; start a new one with start_debug_session".into());
+        out.message =
+            Some("the session has ended; start a new one with start_debug_session".into());
         return Ok(out);
     }
     let threads = c.bk("threads", backend.threads(&sid)).await?;
     out.thread_count = Some(threads.len() as u64);
-    let current = thread.clone().or_else(|| pause.as_ref().map(|p| p.thread_id.clone()));
+    let current = thread
+        .clone()
+        .or_else(|| pause.as_ref().map(|p| p.thread_id.clone()));
     if let Some(t) = threads.iter().find(|t| Some(&t.id) == current.as_ref()) {
-        out.current_thread = Some(ThreadRef { id: t.id.clone(), name: t.name.clone(), state: t.state.clone() });
+        out.current_thread = Some(ThreadRef {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            state: t.state.clone(),
+        });
     }
     let Some(pause) = pause.filter(|_| info.state == SessionState::Paused) else {
         out.message = Some("running; call pause or wait_for_pause to stop it and inspect".into());
@@ -493,18 +656,40 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
         out.breakpoint_hit = Some(hits);
     }
     let max = a.max_stack_frames;
-    let page = c.bk("frames", backend.frames(&sid, &thread, 0, max)).await?;
+    let page = c
+        .bk("frames", backend.frames(&sid, &thread, 0, max))
+        .await?;
     let frames: Vec<Frame> = page
         .frames
         .iter()
-        .map(|f| Frame { at: location(f), index: f.index, is_current: f.index == selected, is_library: f.is_library })
+        .map(|f| Frame {
+            at: location(f),
+            index: f.index,
+            is_current: f.index == selected,
+            is_library: f.is_library,
+        })
         .collect();
-    let current_frame = page.frames.iter().find(|f| f.index == selected).or(page.frames.first()).cloned();
+    let current_frame = page
+        .frames
+        .iter()
+        .find(|f| f.index == selected)
+        .or(page.frames.first())
+        .cloned();
     out.location = current_frame.as_ref().map(location);
     out.stack_summary = Some(frames);
     out.total_stack_depth = Some(page.total.unwrap_or(page.frames.len() as u32));
     if a.include_variables {
-        match variables::frame_values(c, &sid, &thread, selected, variables::Scope::Frame, 1, c.cfg.max_children).await {
+        match variables::frame_values(
+            c,
+            &sid,
+            &thread,
+            selected,
+            variables::Scope::Frame,
+            1,
+            c.cfg.max_children,
+        )
+        .await
+        {
             Ok(v) => out.variables = Some(v.variables),
             Err(e) => out.variables_error = Some(e.0),
         }
@@ -512,14 +697,28 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
     snapshot::refresh_watches(c, &sid).await;
     out.watches = Some(snapshot::project_watches(c, &sid));
     if a.include_source_context {
-        if let Some(f) = current_frame.as_ref().filter(|f| f.file.is_some() && f.line.is_some()) {
+        if let Some(f) = current_frame
+            .as_ref()
+            .filter(|f| f.file.is_some() && f.line.is_some())
+        {
             let file = f.file.clone().unwrap_or_default();
             match c.file_in_project(&root, &file) {
-                Ok(canon) => match source::context(c, &root, &canon, f.line.unwrap_or(1), a.source_context_lines).await {
+                Ok(canon) => match source::context(
+                    c,
+                    &root,
+                    &canon,
+                    f.line.unwrap_or(1),
+                    a.source_context_lines,
+                )
+                .await
+                {
                     Ok(ctx) => out.source_context = Some(ctx),
                     Err(e) => out.source_context_error = Some(e.0),
                 },
-                Err(_) => out.source_context_error = Some("the current frame is outside the project (library code)".into()),
+                Err(_) => {
+                    out.source_context_error =
+                        Some("the current frame is outside the project (library code)".into())
+                }
             }
         }
     }

@@ -2,8 +2,8 @@
 //! files outside the project.
 
 use super::super::context::{Call, ToolError};
-use super::same_file;
 use super::out::is_false;
+use super::same_file;
 use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,13 @@ pub struct GetSourceContext {
     #[schemars(range(max = 50))]
     context_lines: u32,
 }
-tool!(GetSourceContext, "get_source_context", Kind::Read, SourceContext, get_source_context);
+tool!(
+    GetSourceContext,
+    "get_source_context",
+    Kind::Read,
+    SourceContext,
+    get_source_context
+);
 
 /// Numbered lines around a line of a file.
 #[derive(Serialize, JsonSchema)]
@@ -50,18 +56,30 @@ pub struct SourceLine {
 }
 
 /// Lines `line ± n` of `file` (canonical, inside `root`), with breakpoint lines in view.
-pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) -> Outcome<SourceContext> {
+pub async fn context(
+    c: &Call<'_>,
+    root: &str,
+    file: &str,
+    line: u32,
+    n: u32,
+) -> Outcome<SourceContext> {
     let backend = c.engine.backend.clone();
     let text = c.bk("read_source", backend.read_source(root, file)).await?;
     let lines: Vec<&str> = text.lines().collect();
     let count = lines.len() as u32;
     if line == 0 || line > count.max(1) {
-        return Err(ToolError(format!("line {line} is beyond the end of {file} ({count} lines)")));
+        return Err(ToolError(format!(
+            "line {line} is beyond the end of {file} ({count} lines)"
+        )));
     }
     let start = line.saturating_sub(n).max(1);
     let end = (line + n).min(count);
     let shown: Vec<SourceLine> = (start..=end)
-        .map(|l| SourceLine { number: l, content: lines.get(l as usize - 1).copied().unwrap_or("").to_string(), is_current: l == line })
+        .map(|l| SourceLine {
+            number: l,
+            content: lines.get(l as usize - 1).copied().unwrap_or("").to_string(),
+            is_current: l == line,
+        })
         .collect();
     let mut bps: Vec<u32> = c
         .bk("breakpoints", backend.breakpoints(root))
@@ -74,7 +92,15 @@ pub async fn context(c: &Call<'_>, root: &str, file: &str, line: u32, n: u32) ->
         .collect();
     bps.sort_unstable();
     bps.dedup();
-    Ok(SourceContext { file: file.to_string(), start_line: start, end_line: end, current_line: line, total_lines: count, lines: shown, breakpoints: bps })
+    Ok(SourceContext {
+        file: file.to_string(),
+        start_line: start,
+        end_line: end,
+        current_line: line,
+        total_lines: count,
+        lines: shown,
+        breakpoints: bps,
+    })
 }
 
 async fn get_source_context(c: &mut Call<'_>, a: GetSourceContext) -> Outcome<SourceContext> {
@@ -91,13 +117,20 @@ async fn get_source_context(c: &mut Call<'_>, a: GetSourceContext) -> Outcome<So
                     .ok()
                     .filter(|(hf, _)| same_file(hf, &file))
                     .map(|(_, l)| *l)
-                    .ok_or_else(|| ToolError("pass line: the file is not the current stop location".into()))?,
+                    .ok_or_else(|| {
+                        ToolError("pass line: the file is not the current stop location".into())
+                    })?,
             };
             (file, line)
         }
         (None, Some(_)) => return Err("line needs file_path".into()),
         (None, None) => {
-            let (f, l) = here.map_err(|e| ToolError(format!("no current location ({}); pass file_path and line", e.0)))?;
+            let (f, l) = here.map_err(|e| {
+                ToolError(format!(
+                    "no current location ({}); pass file_path and line",
+                    e.0
+                ))
+            })?;
             (c.file_in_project(&root, &f)?, l)
         }
     };
@@ -105,10 +138,16 @@ async fn get_source_context(c: &mut Call<'_>, a: GetSourceContext) -> Outcome<So
 }
 
 /// File and line of the selected frame of the paused session.
-async fn current_location(c: &mut Call<'_>, root: &str, session: Option<&str>) -> Result<(String, u32), ToolError> {
+async fn current_location(
+    c: &mut Call<'_>,
+    root: &str,
+    session: Option<&str>,
+) -> Result<(String, u32), ToolError> {
     let sid = c.session(root, session).await?;
     let (thread, _) = c.paused(&sid)?;
-    let selected = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
+    let selected = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
     let frame = c.frame(&sid, &thread, selected).await?;
     match (frame.file, frame.line) {
         (Some(f), Some(l)) => Ok((f, l)),

@@ -25,7 +25,13 @@ pub struct GetStackTrace {
     #[serde(default)]
     offset: u32,
 }
-tool!(GetStackTrace, "get_stack_trace", Kind::Read, StackTrace, get_stack_trace);
+tool!(
+    GetStackTrace,
+    "get_stack_trace",
+    Kind::Read,
+    StackTrace,
+    get_stack_trace
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct StackTrace {
@@ -54,23 +60,46 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
             let threads = c.bk("threads", backend.threads(&sid)).await?;
             let t = threads.iter().find(|t| t.name == n).ok_or_else(|| {
                 let names: Vec<&str> = threads.iter().map(|t| t.name.as_str()).collect();
-                ToolError(format!("no thread named '{n}'; threads: {}", names.join(", ")))
+                ToolError(format!(
+                    "no thread named '{n}'; threads: {}",
+                    names.join(", ")
+                ))
             })?;
             (t.id.clone(), Some(n))
         }
         (None, None) => (current.clone(), None),
     };
-    let selected = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
+    let selected = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
     let offset = a.offset;
-    let page = c.bk("frames", backend.frames(&sid, &thread, offset, a.max_frames)).await?;
+    let page = c
+        .bk(
+            "frames",
+            backend.frames(&sid, &thread, offset, a.max_frames),
+        )
+        .await?;
     let frames: Vec<Frame> = page
         .frames
         .iter()
-        .map(|f| Frame { at: location(f), index: f.index, is_current: thread == current && f.index == selected, is_library: f.is_library })
+        .map(|f| Frame {
+            at: location(f),
+            index: f.index,
+            is_current: thread == current && f.index == selected,
+            is_library: f.is_library,
+        })
         .collect();
     let shown = offset + page.frames.len() as u32;
     let next_offset = page.total.filter(|t| shown < *t).map(|_| shown);
-    Ok(StackTrace { session_id: sid, thread_id: thread, thread: name, frames, total: page.total, truncated: next_offset.is_some(), next_offset })
+    Ok(StackTrace {
+        session_id: sid,
+        thread_id: thread,
+        thread: name,
+        frames,
+        total: page.total,
+        truncated: next_offset.is_some(),
+        next_offset,
+    })
 }
 
 /// # Select a stack frame
@@ -82,7 +111,13 @@ pub struct SelectStackFrame {
     frame_index: u32,
     thread_id: Option<String>,
 }
-tool!(SelectStackFrame, "select_stack_frame", Kind::Write { idempotent: true }, FrameSelected, select_stack_frame);
+tool!(
+    SelectStackFrame,
+    "select_stack_frame",
+    Kind::Write { idempotent: true },
+    FrameSelected,
+    select_stack_frame
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct FrameSelected {
@@ -100,7 +135,11 @@ async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> Outcome<Fr
     let thread = a.thread_id.unwrap_or(current);
     let frame = c.frame(&sid, &thread, a.frame_index).await?;
     let backend = c.engine.backend.clone();
-    c.bk("select_frame", backend.select_frame(&sid, &thread, &frame.handle)).await?;
+    c.bk(
+        "select_frame",
+        backend.select_frame(&sid, &thread, &frame.handle),
+    )
+    .await?;
     c.engine.with_state(|s| {
         if let Some(x) = s.sessions.get_mut(&sid).filter(|x| x.pause_seq == seq) {
             x.selected_frame = a.frame_index;
@@ -123,7 +162,13 @@ pub struct ListThreads {
     #[serde(flatten)]
     s: SessionArg,
 }
-tool!(ListThreads, "list_threads", Kind::Read, Threads, list_threads);
+tool!(
+    ListThreads,
+    "list_threads",
+    Kind::Read,
+    Threads,
+    list_threads
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Threads {
@@ -148,10 +193,22 @@ async fn list_threads(c: &mut Call<'_>, a: ListThreads) -> Outcome<Threads> {
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let backend = c.engine.backend.clone();
     let threads = c.bk("threads", backend.threads(&sid)).await?;
-    let current = c.engine.with_state(|s| s.sessions.get(&sid).and_then(|x| x.current_thread.clone()));
+    let current = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).and_then(|x| x.current_thread.clone()));
     let items: Vec<Thread> = threads
         .iter()
-        .map(|t| Thread { id: t.id.clone(), name: t.name.clone(), state: t.state.clone(), group: t.group.clone(), is_current: Some(&t.id) == current.as_ref() })
+        .map(|t| Thread {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            state: t.state.clone(),
+            group: t.group.clone(),
+            is_current: Some(&t.id) == current.as_ref(),
+        })
         .collect();
-    Ok(Threads { session_id: sid, threads: items, current_thread: current })
+    Ok(Threads {
+        session_id: sid,
+        threads: items,
+        current_thread: current,
+    })
 }

@@ -12,10 +12,12 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::snapshot;
-use super::sessions::launch;
 use super::out::{State, StopResult};
+use super::sessions::launch;
 use super::{Kind, MAX_WAIT_MS, Outcome, ProjectArg};
-use crate::backend::{BackendError, LaunchMode, LaunchRequest, OutputCategory, SessionState, TestRequest};
+use crate::backend::{
+    BackendError, LaunchMode, LaunchRequest, OutputCategory, SessionState, TestRequest,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +41,13 @@ pub struct DebugTest {
     #[schemars(length(min = 1))]
     binary: Option<String>,
 }
-tool!(DebugTest, "debug_test", Kind::Destructive { idempotent: false }, TestRun, debug_test);
+tool!(
+    DebugTest,
+    "debug_test",
+    Kind::Destructive { idempotent: false },
+    TestRun,
+    debug_test
+);
 
 /// A debugged test: its first pause, or how it ended.
 #[derive(Serialize, JsonSchema)]
@@ -62,9 +70,19 @@ fn quote(word: &str) -> String {
 fn infer(a: &DebugTest) -> Framework {
     if a.binary.is_some() {
         Framework::Gtest
-    } else if a.test_id.split("::").next().is_some_and(|f| f.ends_with(".py")) {
+    } else if a
+        .test_id
+        .split("::")
+        .next()
+        .is_some_and(|f| f.ends_with(".py"))
+    {
         Framework::Pytest
-    } else if a.test_id.split("::").next().is_some_and(|f| f.ends_with("_test.go")) {
+    } else if a
+        .test_id
+        .split("::")
+        .next()
+        .is_some_and(|f| f.ends_with("_test.go"))
+    {
         Framework::Go
     } else {
         Framework::Ide
@@ -81,31 +99,66 @@ fn name(f: Framework) -> &'static str {
 }
 
 /// The headless command for the test, after checking the files it names exist.
-fn command(c: &Call<'_>, root: &str, f: Framework, a: &DebugTest) -> Result<(String, Option<String>, Option<String>), ToolError> {
+fn command(
+    c: &Call<'_>,
+    root: &str,
+    f: Framework,
+    a: &DebugTest,
+) -> Result<(String, Option<String>, Option<String>), ToolError> {
     match f {
         Framework::Pytest => {
             let file = a.test_id.split("::").next().unwrap_or_default();
-            let path = c.file_in_project(root, file).map_err(|e| ToolError(format!("unknown test id '{}': {}", a.test_id, e.0)))?;
-            Ok((format!("python3 -m pytest -q -p no:cacheprovider {}", quote(&a.test_id)), Some("debugpy".into()), Some(path)))
+            let path = c
+                .file_in_project(root, file)
+                .map_err(|e| ToolError(format!("unknown test id '{}': {}", a.test_id, e.0)))?;
+            Ok((
+                format!(
+                    "python3 -m pytest -q -p no:cacheprovider {}",
+                    quote(&a.test_id)
+                ),
+                Some("debugpy".into()),
+                Some(path),
+            ))
         }
         Framework::Gtest => {
             let Some(bin) = a.binary.as_deref() else {
                 return Err("gtest needs `binary`: the test executable (relative to the project), built with -g".into());
             };
             let path = c.file_in_project(root, bin)?;
-            Ok((format!("{} {}", quote(&path), quote(&format!("--gtest_filter={}", a.test_id))), Some("gdb".into()), Some(path)))
+            Ok((
+                format!(
+                    "{} {}",
+                    quote(&path),
+                    quote(&format!("--gtest_filter={}", a.test_id))
+                ),
+                Some("gdb".into()),
+                Some(path),
+            ))
         }
         Framework::Go => {
             let (file, test) = a.test_id.split_once("::").unwrap_or((&a.test_id, ""));
-            let path = c.file_in_project(root, file).map_err(|e| ToolError(format!("unknown test id '{}': {}", a.test_id, e.0)))?;
+            let path = c
+                .file_in_project(root, file)
+                .map_err(|e| ToolError(format!("unknown test id '{}': {}", a.test_id, e.0)))?;
             if test.is_empty() || test.split('/').any(str::is_empty) {
                 return Err(ToolError(format!(
                     "test id '{}' names no test: give 'path/x_test.go::TestName' (a subtest: 'path/x_test.go::TestName/case')",
                     a.test_id
                 )));
             }
-            let dir = std::path::Path::new(&path).parent().map(|d| d.display().to_string()).unwrap_or_else(|| root.to_string());
-            Ok((format!("go test {} -run {}", quote(&dir), quote(&go_run_pattern(test))), Some("delve".into()), Some(path)))
+            let dir = std::path::Path::new(&path)
+                .parent()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|| root.to_string());
+            Ok((
+                format!(
+                    "go test {} -run {}",
+                    quote(&dir),
+                    quote(&go_run_pattern(test))
+                ),
+                Some("delve".into()),
+                Some(path),
+            ))
         }
         Framework::Ide => Err(ToolError(format!(
             "cannot run test '{}' headless: give a pytest node id ('tests/test_x.py::test_y'), a Go test ('calc/calc_test.go::TestAdd') or a gtest name with `binary` (JUnit tests: in the IDE)",
@@ -135,17 +188,32 @@ fn go_run_pattern(test: &str) -> String {
 /// The runner's last lines of output, to show why a test selected nothing or failed.
 fn output_tail(c: &Call<'_>, sid: &str, n: usize) -> Vec<String> {
     c.engine.with_state(|s| {
-        let Some(x) = s.sessions.get(sid) else { return Vec::new() };
-        let text: String = x.output.iter().filter(|(cat, _)| matches!(cat, OutputCategory::Stdout | OutputCategory::Stderr)).map(|(_, t)| t.as_str()).collect();
+        let Some(x) = s.sessions.get(sid) else {
+            return Vec::new();
+        };
+        let text: String = x
+            .output
+            .iter()
+            .filter(|(cat, _)| matches!(cat, OutputCategory::Stdout | OutputCategory::Stderr))
+            .map(|(_, t)| t.as_str())
+            .collect();
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        lines[lines.len().saturating_sub(n)..].iter().map(|l| l.chars().take(200).collect()).collect()
+        lines[lines.len().saturating_sub(n)..]
+            .iter()
+            .map(|l| l.chars().take(200).collect())
+            .collect()
     })
 }
 
 /// Whether the runner said no test matched (pytest exit codes 4 and 5, gtest's "0 tests").
 fn selected_nothing(f: Framework, exit: Option<i64>, tail: &[String]) -> bool {
     match f {
-        Framework::Pytest => matches!(exit, Some(4 | 5)) || tail.iter().any(|l| l.contains("no tests ran") || l.contains("ERROR: not found")),
+        Framework::Pytest => {
+            matches!(exit, Some(4 | 5))
+                || tail
+                    .iter()
+                    .any(|l| l.contains("no tests ran") || l.contains("ERROR: not found"))
+        }
         Framework::Gtest => tail.iter().any(|l| l.contains("Running 0 tests")),
         Framework::Go => tail.iter().any(|l| l.contains("no tests to run")),
         Framework::Ide => false,
@@ -162,9 +230,15 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
         return Err(e.clone());
     }
     let file = headless.as_ref().ok().and_then(|(_, _, file)| file.clone());
-    c.confirm(&root, "debug a test", &format!("{} in {root}", a.test_id)).await?;
+    c.confirm(&root, "debug a test", &format!("{} in {root}", a.test_id))
+        .await?;
     // The IDE's op first: it knows every framework the IDE does, through its producers.
-    let request = TestRequest { framework: name(f).into(), test_id: a.test_id.clone(), file, stop_on_exception: false };
+    let request = TestRequest {
+        framework: name(f).into(),
+        test_id: a.test_id.clone(),
+        file,
+        stop_on_exception: false,
+    };
     let info = match tokio::time::timeout(
         std::time::Duration::from_millis(c.cfg.launch_timeout_ms),
         backend.debug_test(&root, request),
@@ -189,15 +263,30 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             };
             launch(c, &root, request).await?
         }
-        Ok(Err(e)) => return Err(super::super::context::backend_error("debug_test", &c.engine.backend_name(), e)),
-        Err(_) => return Err(ToolError(format!("the debugger did not start test '{}' within {} ms", a.test_id, c.cfg.launch_timeout_ms))),
+        Ok(Err(e)) => {
+            return Err(super::super::context::backend_error(
+                "debug_test",
+                &c.engine.backend_name(),
+                e,
+            ));
+        }
+        Err(_) => {
+            return Err(ToolError(format!(
+                "the debugger did not start test '{}' within {} ms",
+                a.test_id, c.cfg.launch_timeout_ms
+            )));
+        }
     };
     let sid = info.id.clone();
 
     // Tests may build and collect for a while; the cap every wait has.
     let timeout = MAX_WAIT_MS;
     let mut sub = c.subscribe(&sid)?;
-    let stopped = c.wait_until(&sid, &mut sub, timeout, |x| x.pause_seq > 0 || x.state() == SessionState::Stopped).await;
+    let stopped = c
+        .wait_until(&sid, &mut sub, timeout, |x| {
+            x.pause_seq > 0 || x.state() == SessionState::Stopped
+        })
+        .await;
     let pause = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
     let state = pause.state;
     let mut output = None;
@@ -206,14 +295,21 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
         // Output can trail the end event a little.
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         let tail = output_tail(c, &sid, 12);
-        let exit = c.engine.with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
+        let exit = c
+            .engine
+            .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
         if selected_nothing(f, exit, &tail) {
             return Err(ToolError(format!(
                 "unknown test id '{}': the {} run selected no test (exit code {}). Last output:\n{}",
                 a.test_id,
                 // "the go run" would read as the `go run` command.
-                if f == Framework::Go { "go test" } else { name(f) },
-                exit.map(|e| e.to_string()).unwrap_or_else(|| "unknown".into()),
+                if f == Framework::Go {
+                    "go test"
+                } else {
+                    name(f)
+                },
+                exit.map(|e| e.to_string())
+                    .unwrap_or_else(|| "unknown".into()),
                 tail.join("\n")
             )));
         }
@@ -222,14 +318,31 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             Some(code) => format!("failed (exit code {code})"),
             None => "ended".to_string(),
         };
-        message = format!("test '{}' {verdict} without pausing (no breakpoint was hit)", a.test_id);
+        message = format!(
+            "test '{}' {verdict} without pausing (no breakpoint was hit)",
+            a.test_id
+        );
         output = Some(tail);
     } else if state == State::Paused {
-        message = format!("test '{}' paused ({})", a.test_id, pause.reason.as_deref().unwrap_or(""));
+        message = format!(
+            "test '{}' paused ({})",
+            a.test_id,
+            pause.reason.as_deref().unwrap_or("")
+        );
     } else {
-        message = format!("test '{}' still running after {timeout} ms: call wait_for_pause", a.test_id);
+        message = format!(
+            "test '{}' still running after {timeout} ms: call wait_for_pause",
+            a.test_id
+        );
     }
-    Ok(TestRun { session_id: sid, framework: name(f).to_string(), state, message, pause, output })
+    Ok(TestRun {
+        session_id: sid,
+        framework: name(f).to_string(),
+        state,
+        message,
+        pause,
+        output,
+    })
 }
 
 #[cfg(test)]
@@ -245,10 +358,26 @@ mod tests {
     #[test]
     fn runners_that_selected_nothing_are_recognised() {
         assert!(selected_nothing(Framework::Pytest, Some(4), &[]));
-        assert!(selected_nothing(Framework::Pytest, Some(1), &["ERROR: not found: /p/t.py::nope".into()]));
-        assert!(!selected_nothing(Framework::Pytest, Some(1), &["1 failed".into()]));
-        assert!(selected_nothing(Framework::Gtest, Some(0), &["[==========] Running 0 tests from 0 test suites.".into()]));
-        assert!(selected_nothing(Framework::Go, Some(0), &["testing: warning: no tests to run".into(), "PASS".into()]));
+        assert!(selected_nothing(
+            Framework::Pytest,
+            Some(1),
+            &["ERROR: not found: /p/t.py::nope".into()]
+        ));
+        assert!(!selected_nothing(
+            Framework::Pytest,
+            Some(1),
+            &["1 failed".into()]
+        ));
+        assert!(selected_nothing(
+            Framework::Gtest,
+            Some(0),
+            &["[==========] Running 0 tests from 0 test suites.".into()]
+        ));
+        assert!(selected_nothing(
+            Framework::Go,
+            Some(0),
+            &["testing: warning: no tests to run".into(), "PASS".into()]
+        ));
         assert!(!selected_nothing(Framework::Go, Some(0), &["PASS".into()]));
     }
 

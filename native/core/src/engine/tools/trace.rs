@@ -9,9 +9,9 @@ use super::super::snapshot::location;
 use super::super::state::reason_name;
 use super::super::values::{self, is_secret};
 use super::execution::left_pause;
-use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
 use super::out::{Location, State, is_false};
 use super::{Kind, MAX_WAIT_MS, Outcome, SessionArg};
+use crate::backend::{ControlOp, FrameInfo, PauseReason, SessionState, ValueScope};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -46,7 +46,13 @@ pub struct TraceFunction {
     #[schemars(range(min = 1, max = 500))]
     max_lines: u32,
 }
-tool!(TraceFunction, "trace_function", Kind::Write { idempotent: false }, Trace, trace_function);
+tool!(
+    TraceFunction,
+    "trace_function",
+    Kind::Write { idempotent: false },
+    Trace,
+    trace_function
+);
 
 /// The traced call: one row per executed line with the locals it changed.
 #[derive(Serialize, JsonSchema)]
@@ -81,7 +87,12 @@ pub struct Row {
 
 impl Row {
     fn at(line: Option<u32>) -> Self {
-        Row { line, returned: false, changed: BTreeMap::new(), exception: false }
+        Row {
+            line,
+            returned: false,
+            changed: BTreeMap::new(),
+            exception: false,
+        }
     }
 }
 
@@ -98,23 +109,48 @@ pub struct Now {
 /// Stack depth of `thread` at the current pause.
 async fn depth(c: &Call<'_>, sid: &str, thread: &str) -> Result<u32, ToolError> {
     c.frame(sid, thread, 0).await?;
-    let known = c.engine.with_state(|s| s.sessions.get(sid).and_then(|x| x.frame_total.get(thread).copied().flatten()));
+    let known = c.engine.with_state(|s| {
+        s.sessions
+            .get(sid)
+            .and_then(|x| x.frame_total.get(thread).copied().flatten())
+    });
     if let Some(t) = known {
         return Ok(t);
     }
     let backend = c.engine.backend.clone();
-    Ok(c.bk("frames", backend.frames(sid, thread, 0, MAX_STACK)).await?.frames.len() as u32)
+    Ok(c.bk("frames", backend.frames(sid, thread, 0, MAX_STACK))
+        .await?
+        .frames
+        .len() as u32)
 }
 
 /// The frame's locals and arguments as name → short rendering (secrets redacted).
-async fn locals(c: &Call<'_>, sid: &str, frame: &FrameInfo) -> Result<BTreeMap<String, String>, ToolError> {
+async fn locals(
+    c: &Call<'_>,
+    sid: &str,
+    frame: &FrameInfo,
+) -> Result<BTreeMap<String, String>, ToolError> {
     let backend = c.engine.backend.clone();
-    let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    let vars = c
+        .bk(
+            "frame_variables",
+            backend.frame_variables(sid, &frame.handle),
+        )
+        .await?;
     Ok(vars
         .into_iter()
-        .filter(|v| matches!(v.scope, ValueScope::Local | ValueScope::Argument | ValueScope::This))
+        .filter(|v| {
+            matches!(
+                v.scope,
+                ValueScope::Local | ValueScope::Argument | ValueScope::This
+            )
+        })
         .map(|v| {
-            let shown = if is_secret(&c.cfg, &v.name) { "<redacted>".to_string() } else { short(&values::scrub(&c.cfg, &v.value)) };
+            let shown = if is_secret(&c.cfg, &v.name) {
+                "<redacted>".to_string()
+            } else {
+                short(&values::scrub(&c.cfg, &v.value))
+            };
             (v.name, shown)
         })
         .collect())
@@ -129,15 +165,28 @@ fn short(v: &str) -> String {
 }
 
 /// Values in `now` that are new or differ from `before`.
-fn changed(before: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    now.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
+fn changed(
+    before: &BTreeMap<String, String>,
+    now: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    now.iter()
+        .filter(|(k, v)| before.get(*k) != Some(*v))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// Sends one control op and waits for the next stop; false when none came in `ms`.
-async fn step(c: &Call<'_>, sid: &str, thread: &str, op: ControlOp, ms: u64) -> Result<bool, ToolError> {
+async fn step(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    op: ControlOp,
+    ms: u64,
+) -> Result<bool, ToolError> {
     let mut sub = c.subscribe(sid)?;
     let backend = c.engine.backend.clone();
-    c.bk("control", backend.control(sid, Some(thread), op)).await?;
+    c.bk("control", backend.control(sid, Some(thread), op))
+        .await?;
     left_pause(c, sid, sub.seq);
     Ok(c.wait_for_stop(sid, &mut sub, ms).await)
 }
@@ -145,10 +194,21 @@ async fn step(c: &Call<'_>, sid: &str, thread: &str, op: ControlOp, ms: u64) -> 
 /// Where the session is now, compactly.
 async fn now(c: &Call<'_>, sid: &str, thread: &str) -> Now {
     let (state, reason) = c.engine.with_state(|s| {
-        s.sessions.get(sid).map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason))).unwrap_or((SessionState::Stopped, None))
+        s.sessions
+            .get(sid)
+            .map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason)))
+            .unwrap_or((SessionState::Stopped, None))
     });
-    let location = if state == SessionState::Paused { c.frame(sid, thread, 0).await.ok().map(|f| location(&f)) } else { None };
-    Now { state: state.into(), reason: reason.map(|r| reason_name(r).to_string()), location }
+    let location = if state == SessionState::Paused {
+        c.frame(sid, thread, 0).await.ok().map(|f| location(&f))
+    } else {
+        None
+    };
+    Now {
+        state: state.into(),
+        reason: reason.map(|r| reason_name(r).to_string()),
+        location,
+    }
 }
 
 async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
@@ -163,8 +223,19 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
 
     if a.enter {
         let before = depth(c, &sid, &thread).await?;
-        if !step(c, &sid, &thread, ControlOp::StepInto { force: false }, left(STEP_MS)).await? {
-            return Err(ToolError(format!("step_into did not stop within {} ms; the program is running: call wait_for_pause", left(STEP_MS))));
+        if !step(
+            c,
+            &sid,
+            &thread,
+            ControlOp::StepInto { force: false },
+            left(STEP_MS),
+        )
+        .await?
+        {
+            return Err(ToolError(format!(
+                "step_into did not stop within {} ms; the program is running: call wait_for_pause",
+                left(STEP_MS)
+            )));
         }
         c.paused(&sid)?;
         if depth(c, &sid, &thread).await? <= before {
@@ -180,7 +251,12 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
     let start_depth = depth(c, &sid, &thread).await?;
     let mut prev = locals(c, &sid, &top).await?;
     let at = c.engine.at(&sid, Some(&thread), 0);
-    c.engine.ledger.record(&sid, &at, prev.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)));
+    c.engine.ledger.record(
+        &sid,
+        &at,
+        prev.iter()
+            .map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)),
+    );
     let start_locals = prev.clone();
     let mut line = top.line;
     let mut rows: Vec<Row> = Vec::new();
@@ -188,15 +264,33 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
     let mut steps = 0u32;
     let ended = loop {
         if rows.len() >= max_lines {
-            break format!("max_lines ({max_lines}) reached before the function returned; call trace_function again to continue");
+            break format!(
+                "max_lines ({max_lines}) reached before the function returned; call trace_function again to continue"
+            );
         }
         let ms = left(STEP_MS);
         if ms == 0 {
-            break format!("time limit ({} ms) reached before the function returned", budget.as_millis());
+            break format!(
+                "time limit ({} ms) reached before the function returned",
+                budget.as_millis()
+            );
         }
-        let stopped = step(c, &sid, &thread, ControlOp::StepOver { ignore_breakpoints: false }, ms).await?;
+        let stopped = step(
+            c,
+            &sid,
+            &thread,
+            ControlOp::StepOver {
+                ignore_breakpoints: false,
+            },
+            ms,
+        )
+        .await?;
         steps += 1;
-        let state = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason))));
+        let state = c.engine.with_state(|s| {
+            s.sessions
+                .get(&sid)
+                .map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason)))
+        });
         let row_line = line;
         let mut push = |row: Row, rows: &mut Vec<Row>| -> bool {
             let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);
@@ -215,13 +309,22 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
             Some((SessionState::Paused, reason)) if stopped => {
                 let d = depth(c, &sid, &thread).await?;
                 if d < start_depth {
-                    push(Row { returned: true, ..Row::at(row_line) }, &mut rows);
+                    push(
+                        Row {
+                            returned: true,
+                            ..Row::at(row_line)
+                        },
+                        &mut rows,
+                    );
                     break "returned".into();
                 }
                 if d > start_depth {
                     // A breakpoint (or exception) inside a callee interrupted the step over.
                     push(Row::at(row_line), &mut rows);
-                    break format!("stopped inside a call ({}); trace_function there or step_out", reason.map(reason_name).unwrap_or("pause"));
+                    break format!(
+                        "stopped inside a call ({}); trace_function there or step_out",
+                        reason.map(reason_name).unwrap_or("pause")
+                    );
                 }
                 let top = c.frame(&sid, &thread, 0).await?;
                 let cur = locals(c, &sid, &top).await?;
@@ -233,12 +336,16 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
                 c.engine.ledger.record(
                     &sid,
                     &at,
-                    diff.iter().map(|(k, v)| ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)),
+                    diff.iter().map(|(k, v)| {
+                        ValueRead::new(ReadKind::Variable, k.clone(), v.clone(), None)
+                    }),
                 );
                 row.changed = diff;
                 row.exception = reason == Some(PauseReason::Exception);
                 if !push(row, &mut rows) {
-                    break format!("{max_bytes} bytes of rows reached before the function returned; call trace_function again to continue");
+                    break format!(
+                        "{max_bytes} bytes of rows reached before the function returned; call trace_function again to continue"
+                    );
                 }
                 prev = cur;
                 line = top.line;
@@ -247,7 +354,9 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
                 }
             }
             _ => {
-                break format!("a step did not stop within {ms} ms (the program is running: call wait_for_pause or pause)");
+                break format!(
+                    "a step did not stop within {ms} ms (the program is running: call wait_for_pause or pause)"
+                );
             }
         }
     };
@@ -273,10 +382,19 @@ mod tests {
 
     #[test]
     fn only_new_or_different_values_are_changes() {
-        let a: BTreeMap<String, String> = [("i".into(), "1".into()), ("t".into(), "0".into())].into();
-        let b: BTreeMap<String, String> = [("i".into(), "2".into()), ("t".into(), "0".into()), ("x".into(), "'a'".into())].into();
+        let a: BTreeMap<String, String> =
+            [("i".into(), "1".into()), ("t".into(), "0".into())].into();
+        let b: BTreeMap<String, String> = [
+            ("i".into(), "2".into()),
+            ("t".into(), "0".into()),
+            ("x".into(), "'a'".into()),
+        ]
+        .into();
         let d = changed(&a, &b);
-        assert_eq!(serde_json::to_value(d).unwrap(), serde_json::json!({"i": "2", "x": "'a'"}));
+        assert_eq!(
+            serde_json::to_value(d).unwrap(),
+            serde_json::json!({"i": "2", "x": "'a'"})
+        );
         assert_eq!(short(&"y".repeat(100)).chars().count(), ROW_VALUE_CHARS + 1);
     }
 }

@@ -3,15 +3,17 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
-use super::super::snapshot::location;
 use super::super::preview;
-use super::super::values::{self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path};
-use crate::backend::{ValueNode, ValueScope};
+use super::super::snapshot::location;
+use super::super::values::{
+    self, Lookup, ValueRef, child_path, is_secret, name_matches, split_path,
+};
 use super::out::{Location, ValueNode as Shown, is_false};
 use super::{Kind, Outcome, SessionArg};
+use crate::backend::{ValueNode, ValueScope};
+use futures::{StreamExt, TryStreamExt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use futures::{StreamExt, TryStreamExt};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -68,15 +70,18 @@ fn build<'a>(
         if depth > 1 && node.has_children {
             if let Some(handle) = &node.children_handle {
                 let backend = c.engine.backend.clone();
-                let page = c.bk("children", backend.children(sid, handle, 0, max)).await?;
+                let page = c
+                    .bk("children", backend.children(sid, handle, 0, max))
+                    .await?;
                 let n = page.children.len();
-                let kids: Vec<Shown> = futures::stream::iter(page.children.into_iter().map(|child| {
-                    let p = child_path(&path, &child.name);
-                    build(c, sid, child, p, depth - 1, max, redacted)
-                }))
-                .buffered(CONCURRENT_FETCHES)
-                .try_collect()
-                .await?;
+                let kids: Vec<Shown> =
+                    futures::stream::iter(page.children.into_iter().map(|child| {
+                        let p = child_path(&path, &child.name);
+                        build(c, sid, child, p, depth - 1, max, redacted)
+                    }))
+                    .buffered(CONCURRENT_FETCHES)
+                    .try_collect()
+                    .await?;
                 let total = page.total.unwrap_or(n as u64);
                 m.children = Some(kids);
                 if total > n as u64 {
@@ -93,14 +98,37 @@ fn build<'a>(
     })
 }
 
-fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String, parent_redacted: bool) -> Result<Shown, ToolError> {
+fn register(
+    c: &Call<'_>,
+    sid: &str,
+    node: &ValueNode,
+    path: String,
+    parent_redacted: bool,
+) -> Result<Shown, ToolError> {
     let (shown, frame) = c.engine.with_state(|s| {
-        let slot = s.sessions.get_mut(sid).ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok::<_, ToolError>((values::show(&c.cfg, &mut slot.values, node, path.clone(), parent_redacted).0, slot.selected_frame))
+        let slot = s
+            .sessions
+            .get_mut(sid)
+            .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+        Ok::<_, ToolError>((
+            values::show(
+                &c.cfg,
+                &mut slot.values,
+                node,
+                path.clone(),
+                parent_redacted,
+            )
+            .0,
+            slot.selected_frame,
+        ))
     })?;
     // Every value shown to the agent goes to the ledger (get_debug_history, summaries).
     let at = c.engine.at(sid, None, frame);
-    c.engine.ledger.record(sid, &at, [ValueRead::from_shown(ReadKind::Variable, path, &shown)]);
+    c.engine.ledger.record(
+        sid,
+        &at,
+        [ValueRead::from_shown(ReadKind::Variable, path, &shown)],
+    );
     Ok(shown)
 }
 
@@ -121,19 +149,33 @@ pub struct FrameValues {
     pub message: Option<String>,
 }
 
-pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, scope: Scope, depth: u32, max: u32) -> Outcome<FrameValues> {
+pub async fn frame_values(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    frame_index: u32,
+    scope: Scope,
+    depth: u32,
+    max: u32,
+) -> Outcome<FrameValues> {
     let frame = c.frame(sid, thread, frame_index).await?;
     let backend = c.engine.backend.clone();
-    let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
+    let vars = c
+        .bk(
+            "frame_variables",
+            backend.frame_variables(sid, &frame.handle),
+        )
+        .await?;
     let admitted: Vec<ValueNode> = vars.into_iter().filter(|v| scope.admits(v)).collect();
     let total = admitted.len();
-    let variables: Vec<Shown> = futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
-        let path = v.name.clone();
-        build(c, sid, v, path, depth, max, false)
-    }))
-    .buffered(CONCURRENT_FETCHES)
-    .try_collect()
-    .await?;
+    let variables: Vec<Shown> =
+        futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
+            let path = v.name.clone();
+            build(c, sid, v, path, depth, max, false)
+        }))
+        .buffered(CONCURRENT_FETCHES)
+        .try_collect()
+        .await?;
     let truncated = total > max as usize;
     Ok(FrameValues {
         session_id: sid.to_string(),
@@ -143,7 +185,8 @@ pub async fn frame_values(c: &Call<'_>, sid: &str, thread: &str, frame_index: u3
         variables,
         total: total as u64,
         truncated,
-        message: truncated.then(|| format!("showing {max} of {total} variables; raise max_children to see more")),
+        message: truncated
+            .then(|| format!("showing {max} of {total} variables; raise max_children to see more")),
     })
 }
 
@@ -170,14 +213,23 @@ pub struct GetVariables {
     #[schemars(range(min = 1, max = 200))]
     max_children: Option<u32>,
 }
-tool!(GetVariables, "get_variables", Kind::Read, FrameValues, get_variables);
+tool!(
+    GetVariables,
+    "get_variables",
+    Kind::Read,
+    FrameValues,
+    get_variables
+);
 
 async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> Outcome<FrameValues> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
     let thread = a.thread_id.unwrap_or(thread);
-    let frame_index = a.frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0)));
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
     let max = a.max_children.unwrap_or(c.cfg.max_children);
     frame_values(c, &sid, &thread, frame_index, a.scope, a.depth, max).await
 }
@@ -194,7 +246,11 @@ pub struct ValueTarget {
 }
 
 /// The value an id or a path names.
-pub(super) async fn target(c: &Call<'_>, sid: &str, v: &ValueTarget) -> Result<ValueRef, ToolError> {
+pub(super) async fn target(
+    c: &Call<'_>,
+    sid: &str,
+    v: &ValueTarget,
+) -> Result<ValueRef, ToolError> {
     let frame_index = v.frame_index;
     match (v.variable_id.as_deref(), v.path.as_deref()) {
         (Some(id), None) => {
@@ -215,7 +271,10 @@ pub(super) async fn target(c: &Call<'_>, sid: &str, v: &ValueTarget) -> Result<V
         }
         (None, Some(path)) => {
             let (thread, _) = c.paused(sid)?;
-            let frame_index = frame_index.unwrap_or_else(|| c.engine.with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0)));
+            let frame_index = frame_index.unwrap_or_else(|| {
+                c.engine
+                    .with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0))
+            });
             let (node, full, redacted) = resolve_path(c, sid, &thread, frame_index, path).await?;
             Ok(ValueRef {
                 name: node.name.clone(),
@@ -228,19 +287,40 @@ pub(super) async fn target(c: &Call<'_>, sid: &str, v: &ValueTarget) -> Result<V
             })
         }
         (Some(_), Some(_)) => Err("give variable_id or path, not both".into()),
-        (None, None) => Err("give variable_id (from get_variables) or path (e.g. 'user.address.city')".into()),
+        (None, None) => {
+            Err("give variable_id (from get_variables) or path (e.g. 'user.address.city')".into())
+        }
     }
 }
 
-async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, path: &str) -> Result<(ValueNode, String, bool), ToolError> {
+async fn resolve_path(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    frame_index: u32,
+    path: &str,
+) -> Result<(ValueNode, String, bool), ToolError> {
     let segments = split_path(path).map_err(ToolError)?;
     let frame = c.frame(sid, thread, frame_index).await?;
     let backend = c.engine.backend.clone();
-    let vars = c.bk("frame_variables", backend.frame_variables(sid, &frame.handle)).await?;
-    let mut node = vars.iter().find(|v| v.name == segments[0]).cloned().ok_or_else(|| {
-        let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
-        ToolError(format!("no variable '{}' in frame {frame_index}; variables: {}", segments[0], names.join(", ")))
-    })?;
+    let vars = c
+        .bk(
+            "frame_variables",
+            backend.frame_variables(sid, &frame.handle),
+        )
+        .await?;
+    let mut node = vars
+        .iter()
+        .find(|v| v.name == segments[0])
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+            ToolError(format!(
+                "no variable '{}' in frame {frame_index}; variables: {}",
+                segments[0],
+                names.join(", ")
+            ))
+        })?;
     let mut full = node.name.clone();
     let mut redacted = is_secret(&c.cfg, &node.name);
     for seg in &segments[1..] {
@@ -251,7 +331,9 @@ async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, p
             .ok_or_else(|| ToolError(format!("'{full}' has no children (value {})", node.value)))?;
         let mut offset = 0u32;
         let found = loop {
-            let page = c.bk("children", backend.children(sid, &handle, offset, 200)).await?;
+            let page = c
+                .bk("children", backend.children(sid, &handle, offset, 200))
+                .await?;
             if let Some(child) = page.children.iter().find(|ch| name_matches(&ch.name, seg)) {
                 break Some(child.clone());
             }
@@ -260,7 +342,11 @@ async fn resolve_path(c: &Call<'_>, sid: &str, thread: &str, frame_index: u32, p
                 break None;
             }
         };
-        node = found.ok_or_else(|| ToolError(format!("'{full}' has no child '{seg}'; use expand_variable on '{full}' to see its children")))?;
+        node = found.ok_or_else(|| {
+            ToolError(format!(
+                "'{full}' has no child '{seg}'; use expand_variable on '{full}' to see its children"
+            ))
+        })?;
         full = child_path(&full, &node.name);
         redacted = redacted || is_secret(&c.cfg, &node.name);
     }
@@ -281,7 +367,13 @@ pub struct ExpandVariable {
     #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
 }
-tool!(ExpandVariable, "expand_variable", Kind::Read, Expanded, expand_variable);
+tool!(
+    ExpandVariable,
+    "expand_variable",
+    Kind::Read,
+    Expanded,
+    expand_variable
+);
 
 /// expand_variable's result.
 #[derive(Serialize, JsonSchema)]
@@ -309,7 +401,9 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
     let offset = a.offset;
     let limit = a.limit.unwrap_or(c.cfg.max_children);
     let backend = c.engine.backend.clone();
-    let page = c.bk("children", backend.children(&sid, &handle, offset, limit)).await?;
+    let page = c
+        .bk("children", backend.children(&sid, &handle, offset, limit))
+        .await?;
     let n = page.children.len() as u32;
     let mut kids = Vec::new();
     for child in &page.children {
@@ -318,22 +412,44 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
     }
     if !t.redacted {
         let nodes: Vec<&ValueNode> = page.children.iter().collect();
-        for (m, p) in kids.iter_mut().zip(preview::previews(c, &sid, &nodes).await) {
+        for (m, p) in kids
+            .iter_mut()
+            .zip(preview::previews(c, &sid, &nodes).await)
+        {
             if let Some(p) = p {
                 preview::put(m, p);
             }
         }
     }
     let id = a.v.variable_id.clone().unwrap_or_else(|| {
-        c.engine.with_state(|s| s.sessions.get_mut(&sid).map(|x| x.values.register(t.clone())).unwrap_or_default())
+        c.engine.with_state(|s| {
+            s.sessions
+                .get_mut(&sid)
+                .map(|x| x.values.register(t.clone()))
+                .unwrap_or_default()
+        })
     });
     let total = page.total.or(t.child_count);
     // The expanded value itself, shaped like every value node (`value` is required by the schema).
-    let mut variable = Shown { id, name: t.name.clone(), path: Some(t.path.clone()), child_count: total, ..Default::default() };
+    let mut variable = Shown {
+        id,
+        name: t.name.clone(),
+        path: Some(t.path.clone()),
+        child_count: total,
+        ..Default::default()
+    };
     variable.put(values::shown(&t.value, c.cfg.max_value_length, t.redacted));
     let end = offset + n;
     let more = total.map(|t| (end as u64) < t).unwrap_or(n == limit);
-    Ok(Expanded { session_id: sid, variable, children: kids, offset, total, truncated: more, next_offset: more.then_some(end) })
+    Ok(Expanded {
+        session_id: sid,
+        variable,
+        children: kids,
+        offset,
+        total,
+        truncated: more,
+        next_offset: more.then_some(end),
+    })
 }
 
 /// # Set a variable
@@ -347,7 +463,13 @@ pub struct SetVariable {
     /// An expression, e.g. '42' or "'text'".
     new_value: String,
 }
-tool!(SetVariable, "set_variable", Kind::Destructive { idempotent: true }, SetResult, set_variable);
+tool!(
+    SetVariable,
+    "set_variable",
+    Kind::Destructive { idempotent: true },
+    SetResult,
+    set_variable
+);
 
 /// set_variable's result.
 #[derive(Serialize, JsonSchema)]
@@ -362,20 +484,47 @@ async fn set_variable(c: &mut Call<'_>, a: SetVariable) -> Outcome<SetResult> {
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_set_value {
-        return Err(ToolError(format!("the {} debugger backend cannot change values", info.name)));
+        return Err(ToolError(format!(
+            "the {} debugger backend cannot change values",
+            info.name
+        )));
     }
     let t = target(c, &sid, &a.v).await?;
     let Some(handle) = t.set_handle.clone() else {
-        return Err(ToolError(format!("'{}' cannot be modified (the debugger reports it read-only)", t.path)));
+        return Err(ToolError(format!(
+            "'{}' cannot be modified (the debugger reports it read-only)",
+            t.path
+        )));
     };
-    c.confirm(&root, "change a variable in the running program", &format!("{} = {}", t.path, a.new_value)).await?;
+    c.confirm(
+        &root,
+        "change a variable in the running program",
+        &format!("{} = {}", t.path, a.new_value),
+    )
+    .await?;
     let backend = c.engine.backend.clone();
-    let mut node = c.bk("set_value", backend.set_value(&sid, &handle, &a.new_value)).await?;
+    let mut node = c
+        .bk("set_value", backend.set_value(&sid, &handle, &a.new_value))
+        .await?;
     node.name = t.name.clone();
     let shown = register(c, &sid, &node, t.path.clone(), t.redacted)?;
-    let frame = c.engine.with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
+    let frame = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
     let at = c.engine.at(&sid, None, frame);
-    c.engine.ledger.record(&sid, &at, [ValueRead::from_shown(ReadKind::Modified, t.path.clone(), &shown)]);
+    c.engine.ledger.record(
+        &sid,
+        &at,
+        [ValueRead::from_shown(
+            ReadKind::Modified,
+            t.path.clone(),
+            &shown,
+        )],
+    );
     let message = format!("{} is now {}", t.path, shown.value);
-    Ok(SetResult { session_id: sid, variable: shown, message })
+    Ok(SetResult {
+        session_id: sid,
+        variable: shown,
+        message,
+    })
 }

@@ -4,9 +4,9 @@ use super::super::context::Call;
 use super::super::expression_guard;
 use super::super::snapshot::{self, watch_json};
 use super::super::state::Watch;
-use crate::backend::SessionState;
 use super::out::Watch as WatchOut;
 use super::{Kind, Outcome, ProjectArg, SessionArg};
+use crate::backend::SessionState;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +17,13 @@ pub struct ListWatches {
     #[serde(flatten)]
     p: ProjectArg,
 }
-tool!(ListWatches, "list_watches", Kind::Read, Watches, list_watches);
+tool!(
+    ListWatches,
+    "list_watches",
+    Kind::Read,
+    Watches,
+    list_watches
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct Watches {
@@ -27,8 +33,12 @@ pub struct Watches {
 async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> Outcome<Watches> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let max = c.cfg.max_value_length;
-    let watches: Vec<WatchOut> =
-        c.engine.with_state(|s| s.watches.get(&root).map(|ws| ws.iter().map(|w| watch_json(w, max)).collect()).unwrap_or_default());
+    let watches: Vec<WatchOut> = c.engine.with_state(|s| {
+        s.watches
+            .get(&root)
+            .map(|ws| ws.iter().map(|w| watch_json(w, max)).collect())
+            .unwrap_or_default()
+    });
     Ok(Watches { watches })
 }
 
@@ -41,7 +51,13 @@ pub struct AddWatch {
     #[schemars(length(min = 1))]
     expression: String,
 }
-tool!(AddWatch, "add_watch", Kind::Write { idempotent: false }, WatchOut, add_watch);
+tool!(
+    AddWatch,
+    "add_watch",
+    Kind::Write { idempotent: false },
+    WatchOut,
+    add_watch
+);
 
 async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
     let root = c.project(a.s.project_path.as_deref()).await?;
@@ -66,15 +82,30 @@ async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
         });
         id
     });
-    let paused = session.filter(|sid| c.engine.with_state(|s| s.sessions.get(sid).is_some_and(|x| x.state() == SessionState::Paused)));
+    let paused = session.filter(|sid| {
+        c.engine.with_state(|s| {
+            s.sessions
+                .get(sid)
+                .is_some_and(|x| x.state() == SessionState::Paused)
+        })
+    });
     if let Some(sid) = &paused {
         snapshot::refresh_watches(c, sid).await;
     }
     let max = c.cfg.max_value_length;
     let mut out = c
         .engine
-        .with_state(|s| s.watches.get(&root).and_then(|ws| ws.iter().find(|w| w.id == id)).map(|w| watch_json(w, max)))
-        .unwrap_or_else(|| WatchOut { id, expression: a.expression, ..Default::default() });
+        .with_state(|s| {
+            s.watches
+                .get(&root)
+                .and_then(|ws| ws.iter().find(|w| w.id == id))
+                .map(|w| watch_json(w, max))
+        })
+        .unwrap_or_else(|| WatchOut {
+            id,
+            expression: a.expression,
+            ..Default::default()
+        });
     if paused.is_none() {
         out.message = Some("added; it is evaluated at the next pause".into());
     }
@@ -90,7 +121,13 @@ pub struct RemoveWatch {
     #[schemars(length(min = 1))]
     watch_id: String,
 }
-tool!(RemoveWatch, "remove_watch", Kind::Write { idempotent: true }, WatchRemoved, remove_watch);
+tool!(
+    RemoveWatch,
+    "remove_watch",
+    Kind::Write { idempotent: true },
+    WatchRemoved,
+    remove_watch
+);
 
 #[derive(Serialize, JsonSchema)]
 pub struct WatchRemoved {
@@ -104,12 +141,23 @@ async fn remove_watch(c: &mut Call<'_>, a: RemoveWatch) -> Outcome<WatchRemoved>
         let ws = s.watches.entry(root.clone()).or_default();
         let before = ws.len();
         ws.retain(|w| w.id != a.watch_id);
-        (before != ws.len(), ws.iter().map(|w| w.id.clone()).collect::<Vec<_>>())
+        (
+            before != ws.len(),
+            ws.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
+        )
     });
     let message = if removed {
         format!("watch {} removed", a.watch_id)
     } else {
-        format!("no watch '{}'; nothing to remove (watches: {})", a.watch_id, if left.is_empty() { "none".into() } else { left.join(", ") })
+        format!(
+            "no watch '{}'; nothing to remove (watches: {})",
+            a.watch_id,
+            if left.is_empty() {
+                "none".into()
+            } else {
+                left.join(", ")
+            }
+        )
     };
     Ok(WatchRemoved { removed, message })
 }
