@@ -1,8 +1,11 @@
 //! A typed DAP client over an adapter process's stdio or a TCP socket it listens on (helix-dap
 //! style): one reader task per adapter process, requests correlated by `seq` through a oneshot
-//! each, events on a channel, reverse requests answered, adapter stderr kept for error messages.
-//! The byte stream is the only difference between the two wires; everything above it is shared.
+//! each and answered as typed futures (`request::<R>`), events typed ([`Event`]) on a channel,
+//! reverse requests answered, adapter stderr kept for error messages. The byte stream is the
+//! only difference between the two wires; everything above it is shared. Knows nothing of
+//! sessions, adapters' quirks or the `Backend` trait.
 
+use crate::protocol::{Event, OutputEvent, Request};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -13,34 +16,9 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
-/// Commands that make the debuggee run. A synthetic `_resumed` event is queued when such a
-/// request is sent, before its bytes reach the adapter: the `stopped` event that ends the step
-/// can then never be overtaken by the "resumed" the backend emits. (Adapters often send no
-/// `continued` event, and lldb-dap answers `next` only after the `stopped` event.)
-const RESUMING: &[&str] = &[
-    "continue",
-    "next",
-    "stepIn",
-    "stepOut",
-    "stepBack",
-    "reverseContinue",
-    "goto",
-];
-
-/// Name of the synthetic event queued after a resuming command's success.
-pub const SYNTHETIC_RESUMED: &str = "_resumed";
-/// Name of the synthetic event queued when the adapter's output stream closed.
-pub const SYNTHETIC_CLOSED: &str = "_closed";
-
-#[derive(Debug, Clone)]
-pub struct DapEvent {
-    pub event: String,
-    pub body: Value,
-}
-
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum DapError {
-    /// The adapter answered `success: false`.
+    /// The adapter answered `success: false`, or a body we cannot read.
     #[error("{0}")]
     Failed(String),
     #[error("the debug adapter did not answer '{0}' within {1} ms")]
@@ -49,6 +27,9 @@ pub enum DapError {
     #[error("{0}")]
     Closed(String),
 }
+
+/// A response body not read yet: what [`Client::send`] returns, [`Client::wait`] awaits.
+pub type Answer = oneshot::Receiver<Result<Value, DapError>>;
 
 type Pending = Arc<Mutex<HashMap<i64, (String, oneshot::Sender<Result<Value, DapError>>)>>>;
 
@@ -100,7 +81,7 @@ pub struct Client {
     child: Arc<tokio::sync::Mutex<Option<Child>>>,
     exit: watch::Receiver<Option<ExitInfo>>,
     /// The event channel, for synthetic events queued in order with the adapter's.
-    events: mpsc::UnboundedSender<DapEvent>,
+    events: mpsc::UnboundedSender<Event>,
 }
 
 const STDERR_TAIL: usize = 2000;
@@ -114,11 +95,15 @@ impl Client {
         args: &[String],
         cwd: &std::path::Path,
         wire: Wire,
-    ) -> std::io::Result<(Arc<Client>, mpsc::UnboundedReceiver<DapEvent>)> {
+    ) -> std::io::Result<(Arc<Client>, mpsc::UnboundedReceiver<Event>)> {
         let mut cmd = Command::new(program);
         cmd.args(args)
             .current_dir(cwd)
-            .stdin(if wire == Wire::Stdio { Stdio::piped() } else { Stdio::null() })
+            .stdin(if wire == Wire::Stdio {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // The adapter (and with it, for debugpy and gdb, the debuggee) must not outlive us.
@@ -199,10 +184,7 @@ impl Client {
                 let _ = tx.send(Err(DapError::Closed(msg.clone())));
             }
             let _ = exit_tx.send(Some(info));
-            let _ = events_tx.send(DapEvent {
-                event: SYNTHETIC_CLOSED.into(),
-                body: Value::Null,
-            });
+            let _ = events_tx.send(Event::Closed);
         });
         Ok((client, events_rx))
     }
@@ -249,13 +231,64 @@ impl Client {
         )
     }
 
-    /// Sends a request and returns a receiver for its response body; used where the answer
-    /// comes late (launch/attach are answered only after `configurationDone`).
-    pub async fn send(
+    /// Sends a request and waits for its response, at most `timeout`.
+    pub async fn request<R: Request>(
+        &self,
+        arguments: &R::Arguments,
+        timeout: Duration,
+    ) -> Result<R::Response, DapError> {
+        let answer = self.send::<R>(arguments).await?;
+        Self::wait::<R>(answer, timeout).await
+    }
+
+    /// Sends a request without waiting; used where the answer comes late (launch/attach are
+    /// answered only after `configurationDone`). [`Client::wait`] reads the answer.
+    pub async fn send<R: Request>(&self, arguments: &R::Arguments) -> Result<Answer, DapError> {
+        let arguments = serde_json::to_value(arguments).map_err(|e| {
+            DapError::Failed(format!("cannot encode '{}' arguments: {e}", R::COMMAND))
+        })?;
+        self.send_value(R::COMMAND, arguments, R::RESUMES).await
+    }
+
+    /// Waits (at most `timeout`) for the answer to an `R` request and reads its body.
+    pub async fn wait<R: Request>(
+        answer: Answer,
+        timeout: Duration,
+    ) -> Result<R::Response, DapError> {
+        let body = match tokio::time::timeout(timeout, answer).await {
+            Ok(Ok(r)) => r?,
+            Ok(Err(_)) => return Err(DapError::Closed("adapter connection dropped".into())),
+            Err(_) => {
+                return Err(DapError::Timeout(
+                    R::COMMAND.to_string(),
+                    timeout.as_millis() as u64,
+                ));
+            }
+        };
+        // Bodyless answers read as an empty body (every field at its default).
+        let body = if body.is_null() {
+            Value::Object(Default::default())
+        } else {
+            body
+        };
+        serde_json::from_value(body).map_err(|e| {
+            DapError::Failed(format!(
+                "the adapter's '{}' answer is not understood: {e}",
+                R::COMMAND
+            ))
+        })
+    }
+
+    /// A resuming request queues a synthetic [`Event::Resumed`] before its bytes reach the
+    /// adapter: the `stopped` event that ends the step can then never be overtaken by the
+    /// "resumed" the backend emits. (Adapters often send no `continued` event, and lldb-dap
+    /// answers `next` only after the `stopped` event.)
+    async fn send_value(
         &self,
         command: &str,
         arguments: Value,
-    ) -> Result<oneshot::Receiver<Result<Value, DapError>>, DapError> {
+        resumes: bool,
+    ) -> Result<Answer, DapError> {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         if let Some(info) = self.exit_info() {
@@ -265,11 +298,8 @@ impl Client {
             .lock()
             .unwrap()
             .insert(seq, (command.to_string(), tx));
-        if RESUMING.contains(&command) {
-            let _ = self.events.send(DapEvent {
-                event: SYNTHETIC_RESUMED.into(),
-                body: Value::Null,
-            });
+        if resumes {
+            let _ = self.events.send(Event::Resumed);
         }
         let mut msg = json!({"seq": seq, "type": "request", "command": command});
         if !arguments.is_null() {
@@ -280,32 +310,6 @@ impl Client {
             return Err(e);
         }
         Ok(rx)
-    }
-
-    /// Sends a request and waits for its response body, at most `timeout`.
-    pub async fn request(
-        &self,
-        command: &str,
-        arguments: Value,
-        timeout: Duration,
-    ) -> Result<Value, DapError> {
-        let rx = self.send(command, arguments).await?;
-        Self::wait(command, rx, timeout).await
-    }
-
-    pub async fn wait(
-        command: &str,
-        rx: oneshot::Receiver<Result<Value, DapError>>,
-        timeout: Duration,
-    ) -> Result<Value, DapError> {
-        match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(_)) => Err(DapError::Closed("adapter connection dropped".into())),
-            Err(_) => Err(DapError::Timeout(
-                command.to_string(),
-                timeout.as_millis() as u64,
-            )),
-        }
     }
 
     async fn respond(&self, request_seq: i64, command: &str, success: bool, message: Option<&str>) {
@@ -360,7 +364,9 @@ fn push_tail(tail: &Mutex<String>, text: &str) {
     t.push_str(text);
     if t.len() > STDERR_TAIL {
         let cut = t.len() - STDERR_TAIL;
-        let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
+        let cut = (cut..t.len())
+            .find(|i| t.is_char_boundary(*i))
+            .unwrap_or(t.len());
         t.drain(..cut);
     }
 }
@@ -371,7 +377,7 @@ fn push_tail(tail: &Mutex<String>, text: &str) {
 async fn pump_output<R: AsyncRead + Unpin>(
     mut r: R,
     tail: Option<Arc<Mutex<String>>>,
-    forward: Option<(&'static str, mpsc::UnboundedSender<DapEvent>)>,
+    forward: Option<(&'static str, mpsc::UnboundedSender<Event>)>,
 ) {
     let mut buf = vec![0u8; 8192];
     // Bytes of a UTF-8 character split across two reads.
@@ -398,10 +404,11 @@ async fn pump_output<R: AsyncRead + Unpin>(
             push_tail(t, &text);
         }
         if let Some((category, tx)) = &forward {
-            let _ = tx.send(DapEvent {
-                event: "output".into(),
-                body: json!({"category": category, "output": text}),
-            });
+            let _ = tx.send(Event::Output(OutputEvent {
+                category: Some(category.to_string()),
+                output: text,
+                ..Default::default()
+            }));
         }
     }
 }
@@ -410,7 +417,9 @@ async fn pump_output<R: AsyncRead + Unpin>(
 /// "listening at"/"listening on" followed by host:port).
 pub fn listen_address(line: &str) -> Option<std::net::SocketAddr> {
     let lower = line.to_ascii_lowercase();
-    let at = lower.find("listening at").or_else(|| lower.find("listening on"))?;
+    let at = lower
+        .find("listening at")
+        .or_else(|| lower.find("listening on"))?;
     line[at..]
         .split_whitespace()
         .find_map(|w| w.trim_end_matches(['.', ',']).parse().ok())
@@ -421,7 +430,7 @@ pub fn listen_address(line: &str) -> Option<std::net::SocketAddr> {
 async fn connect(
     child: &mut Child,
     stdout: tokio::process::ChildStdout,
-    events: &mpsc::UnboundedSender<DapEvent>,
+    events: &mpsc::UnboundedSender<Event>,
 ) -> Result<(Reader, Writer, tokio::task::JoinHandle<()>), String> {
     let mut out = BufReader::new(stdout);
     let mut said = String::new();
@@ -445,7 +454,10 @@ async fn connect(
         if said.is_empty() {
             "it printed nothing on stdout".to_string()
         } else {
-            format!("its stdout: {}", said.chars().take(STDERR_TAIL).collect::<String>())
+            format!(
+                "its stdout: {}",
+                said.chars().take(STDERR_TAIL).collect::<String>()
+            )
         }
     };
     let addr = match found {
@@ -458,7 +470,8 @@ async fn connect(
                 .and_then(|s| s.code());
             return Err(format!(
                 "the adapter ended (exit code {}) without printing the address it listens on; {}",
-                code.map(|c| c.to_string()).unwrap_or_else(|| "unknown".into()),
+                code.map(|c| c.to_string())
+                    .unwrap_or_else(|| "unknown".into()),
                 printed(&said)
             ));
         }
@@ -470,16 +483,17 @@ async fn connect(
             ));
         }
     };
-    let stream = match tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr)).await {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => return Err(format!("cannot connect to the adapter at {addr}: {e}")),
-        Err(_) => {
-            return Err(format!(
-                "the adapter did not accept a connection at {addr} within {} s",
-                CONNECT_TIMEOUT.as_secs()
-            ));
-        }
-    };
+    let stream =
+        match tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr)).await {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => return Err(format!("cannot connect to the adapter at {addr}: {e}")),
+            Err(_) => {
+                return Err(format!(
+                    "the adapter did not accept a connection at {addr} within {} s",
+                    CONNECT_TIMEOUT.as_secs()
+                ));
+            }
+        };
     // Requests are small writes answered at once: Nagle would hold each for an ACK.
     let _ = stream.set_nodelay(true);
     let (r, w) = stream.into_split();
@@ -522,7 +536,7 @@ async fn read_message<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> Result<Valu
 async fn read_loop<R: AsyncRead + Unpin>(
     stdout: R,
     pending: &Pending,
-    events: &mpsc::UnboundedSender<DapEvent>,
+    events: &mpsc::UnboundedSender<Event>,
     client: &std::sync::Weak<Client>,
 ) -> String {
     let mut r = BufReader::new(stdout);
@@ -551,13 +565,10 @@ async fn read_loop<R: AsyncRead + Unpin>(
                 }
             }
             Some("event") => {
-                let event = msg
-                    .get("event")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
+                let event = msg.get("event").and_then(Value::as_str).unwrap_or("");
                 let body = msg.get("body").cloned().unwrap_or(Value::Null);
-                let _ = events.send(DapEvent { event, body });
+                tracing::trace!(event, %body, "dap event");
+                let _ = events.send(Event::from_wire(event, body));
             }
             Some("request") => {
                 // Reverse requests. Headless, there is no terminal to run the debuggee in and no
@@ -596,8 +607,14 @@ mod tests {
             listen_address("DAP server listening at: 127.0.0.1:38127\n"),
             Some("127.0.0.1:38127".parse().unwrap())
         );
-        assert_eq!(listen_address("listening on [::1]:4711."), Some("[::1]:4711".parse().unwrap()));
-        assert_eq!(listen_address("Type 'dlv help' for list of commands."), None);
+        assert_eq!(
+            listen_address("listening on [::1]:4711."),
+            Some("[::1]:4711".parse().unwrap())
+        );
+        assert_eq!(
+            listen_address("Type 'dlv help' for list of commands."),
+            None
+        );
         assert_eq!(listen_address("listening at: nowhere"), None);
     }
 }

@@ -44,21 +44,125 @@ pub struct Agent {
 }
 
 pub const AGENTS: &[Agent] = &[
-    Agent { id: AgentId::ClaudeCode, name: "claude-code", display: "Claude Code", format: Format::Json { servers_key: "mcpServers" }, stdio_only: false, cli_hint: Some("claude mcp add --scope user --transport http debugger-mcp {url}{header_flag}") },
-    Agent { id: AgentId::Codex, name: "codex", display: "Codex", format: Format::Toml { table: "mcp_servers" }, stdio_only: false, cli_hint: Some("codex mcp add debugger-mcp --url {url}") },
-    Agent { id: AgentId::Cursor, name: "cursor", display: "Cursor", format: Format::Json { servers_key: "mcpServers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::VsCode, name: "vscode", display: "VS Code (user)", format: Format::Json { servers_key: "servers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::VsCodeWorkspace, name: "vscode-workspace", display: "VS Code (workspace .vscode/mcp.json)", format: Format::Json { servers_key: "servers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::Windsurf, name: "windsurf", display: "Windsurf", format: Format::Json { servers_key: "mcpServers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::Gemini, name: "gemini", display: "Gemini CLI", format: Format::Json { servers_key: "mcpServers" }, stdio_only: false, cli_hint: Some("gemini mcp add --scope user --transport http debugger-mcp {url}{header_flag}") },
-    Agent { id: AgentId::Cline, name: "cline", display: "Cline", format: Format::Json { servers_key: "mcpServers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::Continue, name: "continue", display: "Continue", format: Format::YamlList { key: "mcpServers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::Zed, name: "zed", display: "Zed", format: Format::Json { servers_key: "context_servers" }, stdio_only: false, cli_hint: None },
-    Agent { id: AgentId::ClaudeDesktop, name: "claude-desktop", display: "Claude Desktop", format: Format::Json { servers_key: "mcpServers" }, stdio_only: true, cli_hint: None },
+    Agent {
+        id: AgentId::ClaudeCode,
+        name: "claude-code",
+        display: "Claude Code",
+        format: Format::Json {
+            servers_key: "mcpServers",
+        },
+        stdio_only: false,
+        cli_hint: Some(
+            "claude mcp add --scope user --transport http debugger-mcp {url}{header_flag}",
+        ),
+    },
+    Agent {
+        id: AgentId::Codex,
+        name: "codex",
+        display: "Codex",
+        format: Format::Toml {
+            table: "mcp_servers",
+        },
+        stdio_only: false,
+        cli_hint: Some("codex mcp add debugger-mcp --url {url}"),
+    },
+    Agent {
+        id: AgentId::Cursor,
+        name: "cursor",
+        display: "Cursor",
+        format: Format::Json {
+            servers_key: "mcpServers",
+        },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::VsCode,
+        name: "vscode",
+        display: "VS Code (user)",
+        format: Format::Json {
+            servers_key: "servers",
+        },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::VsCodeWorkspace,
+        name: "vscode-workspace",
+        display: "VS Code (workspace .vscode/mcp.json)",
+        format: Format::Json {
+            servers_key: "servers",
+        },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::Windsurf,
+        name: "windsurf",
+        display: "Windsurf",
+        format: Format::Json {
+            servers_key: "mcpServers",
+        },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::Gemini,
+        name: "gemini",
+        display: "Gemini CLI",
+        format: Format::Json {
+            servers_key: "mcpServers",
+        },
+        stdio_only: false,
+        cli_hint: Some(
+            "gemini mcp add --scope user --transport http debugger-mcp {url}{header_flag}",
+        ),
+    },
+    Agent {
+        id: AgentId::Cline,
+        name: "cline",
+        display: "Cline",
+        format: Format::Json {
+            servers_key: "mcpServers",
+        },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::Continue,
+        name: "continue",
+        display: "Continue",
+        format: Format::YamlList { key: "mcpServers" },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::Zed,
+        name: "zed",
+        display: "Zed",
+        format: Format::Json {
+            servers_key: "context_servers",
+        },
+        stdio_only: false,
+        cli_hint: None,
+    },
+    Agent {
+        id: AgentId::ClaudeDesktop,
+        name: "claude-desktop",
+        display: "Claude Desktop",
+        format: Format::Json {
+            servers_key: "mcpServers",
+        },
+        stdio_only: true,
+        cli_hint: None,
+    },
 ];
 
 pub fn agent(id: AgentId) -> &'static Agent {
-    AGENTS.iter().find(|a| a.id == id).expect("every AgentId is in AGENTS")
+    AGENTS
+        .iter()
+        .find(|a| a.id == id)
+        .expect("every AgentId is in AGENTS")
 }
 
 pub fn by_name(name: &str) -> Option<&'static Agent> {
@@ -76,11 +180,18 @@ pub fn config_path(id: AgentId, env: &Env) -> PathBuf {
     let vscode_user = config.join("Code").join("User");
     match id {
         AgentId::ClaudeCode => home.join(".claude.json"),
-        AgentId::Codex => env.codex_home.clone().unwrap_or_else(|| home.join(".codex")).join("config.toml"),
+        AgentId::Codex => env
+            .codex_home
+            .clone()
+            .unwrap_or_else(|| home.join(".codex"))
+            .join("config.toml"),
         AgentId::Cursor => home.join(".cursor").join("mcp.json"),
         AgentId::VsCode => vscode_user.join("mcp.json"),
         AgentId::VsCodeWorkspace => env.workspace.join(".vscode").join("mcp.json"),
-        AgentId::Windsurf => home.join(".codeium").join("windsurf").join("mcp_config.json"),
+        AgentId::Windsurf => home
+            .join(".codeium")
+            .join("windsurf")
+            .join("mcp_config.json"),
         AgentId::Gemini => home.join(".gemini").join("settings.json"),
         AgentId::Cline => vscode_user
             .join("globalStorage")
@@ -104,7 +215,12 @@ pub fn presence_dir(id: AgentId, env: &Env) -> PathBuf {
     match id {
         // ~/.claude.json lives in HOME itself; ~/.claude is the agent's directory.
         AgentId::ClaudeCode => env.home.join(".claude"),
-        AgentId::Cline => env.config_dir().join("Code").join("User").join("globalStorage").join("saoudrizwan.claude-dev"),
+        AgentId::Cline => env
+            .config_dir()
+            .join("Code")
+            .join("User")
+            .join("globalStorage")
+            .join("saoudrizwan.claude-dev"),
         AgentId::VsCodeWorkspace => env.workspace.clone(),
         _ => path.parent().map(PathBuf::from).unwrap_or(path),
     }
@@ -124,11 +240,19 @@ fn s(v: impl Into<String>) -> Val {
 }
 
 fn map(entries: Vec<(&str, Val)>) -> Val {
-    Val::Map(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    Val::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
 }
 
 fn bearer(server: &Server) -> Option<Val> {
-    server.token.as_ref().map(|t| map(vec![("Authorization", s(format!("Bearer {t}")))]))
+    server
+        .token
+        .as_ref()
+        .map(|t| map(vec![("Authorization", s(format!("Bearer {t}")))]))
 }
 
 /// The server's entry for this agent (converted to JSON / TOML / YAML by their editors).
@@ -139,7 +263,9 @@ pub fn entry(id: AgentId, server: &Server) -> Val {
     let mut fields: Vec<(&str, Val)> = Vec::new();
     if stdio {
         match id {
-            AgentId::ClaudeCode | AgentId::VsCode | AgentId::VsCodeWorkspace => fields.push(("type", s("stdio"))),
+            AgentId::ClaudeCode | AgentId::VsCode | AgentId::VsCodeWorkspace => {
+                fields.push(("type", s("stdio")))
+            }
             AgentId::Continue => {
                 fields.push(("name", s(&server.name)));
                 fields.push(("type", s("stdio")));

@@ -10,7 +10,10 @@ use crate::{InstallError, Val};
 use yaml_rust2::{Yaml, YamlLoader};
 
 fn shape(path: &str, message: impl Into<String>) -> InstallError {
-    InstallError::Shape { path: path.to_owned(), message: message.into() }
+    InstallError::Shape {
+        path: path.to_owned(),
+        message: message.into(),
+    }
 }
 
 fn indent_of(line: &str) -> usize {
@@ -24,14 +27,27 @@ fn is_blank_or_comment(line: &str) -> bool {
 
 fn scalar(s: &str) -> String {
     let plain = !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c))
         && !s.starts_with(['-', ':', '.'])
-        && !matches!(s, "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~")
+        && !matches!(
+            s,
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+        )
         && s.parse::<f64>().is_err();
-    if plain { s.to_owned() } else { serde_json::to_string(s).unwrap_or_default() }
+    if plain {
+        s.to_owned()
+    } else {
+        serde_json::to_string(s).unwrap_or_default()
+    }
 }
 
-fn render_map(out: &mut Vec<String>, entries: &[(String, Val)], indent: usize, first_prefix: Option<&str>) {
+fn render_map(
+    out: &mut Vec<String>,
+    entries: &[(String, Val)],
+    indent: usize,
+    first_prefix: Option<&str>,
+) {
     for (i, (k, v)) in entries.iter().enumerate() {
         let pad = match (i, first_prefix) {
             (0, Some(p)) => p.to_owned(),
@@ -44,7 +60,9 @@ fn render_map(out: &mut Vec<String>, entries: &[(String, Val)], indent: usize, f
                 out.push(format!("{pad}{k}:"));
                 for item in items {
                     match item {
-                        Val::Str(s) => out.push(format!("{}- {}", " ".repeat(indent + 2), scalar(s))),
+                        Val::Str(s) => {
+                            out.push(format!("{}- {}", " ".repeat(indent + 2), scalar(s)))
+                        }
                         Val::Bool(b) => out.push(format!("{}- {b}", " ".repeat(indent + 2))),
                         _ => {}
                     }
@@ -72,16 +90,28 @@ fn equals(y: &Yaml, v: &Val) -> bool {
     match (y, v) {
         (Yaml::String(a), Val::Str(b)) => a == b,
         (Yaml::Boolean(a), Val::Bool(b)) => a == b,
-        (Yaml::Array(a), Val::List(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equals(x, y)),
+        (Yaml::Array(a), Val::List(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equals(x, y))
+        }
         (Yaml::Hash(h), Val::Map(m)) => {
-            h.len() == m.len() && m.iter().all(|(k, v)| h.get(&Yaml::String(k.clone())).is_some_and(|y| equals(y, v)))
+            h.len() == m.len()
+                && m.iter().all(|(k, v)| {
+                    h.get(&Yaml::String(k.clone()))
+                        .is_some_and(|y| equals(y, v))
+                })
         }
         _ => false,
     }
 }
 
 /// Sets (`Some`) or removes (`None`) the item named `name` in the top-level list `key`.
-pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) -> Result<String, InstallError> {
+pub fn edit(
+    path: &str,
+    text: &str,
+    key: &str,
+    name: &str,
+    entry: Option<&Val>,
+) -> Result<String, InstallError> {
     let docs = YamlLoader::load_from_str(text).map_err(|e| InstallError::Parse {
         path: path.to_owned(),
         line: e.marker().line(),
@@ -89,7 +119,10 @@ pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) 
         message: e.info().to_owned(),
     })?;
     if docs.len() > 1 {
-        return Err(shape(path, "holds several YAML documents; add the entry by hand"));
+        return Err(shape(
+            path,
+            "holds several YAML documents; add the entry by hand",
+        ));
     }
     let root = docs.into_iter().next().unwrap_or(Yaml::Null);
     let list: Vec<Yaml> = match &root {
@@ -101,7 +134,9 @@ pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) 
         },
         _ => return Err(shape(path, "the top level is not a mapping")),
     };
-    let ours = list.iter().position(|item| item["name"].as_str() == Some(name));
+    let ours = list
+        .iter()
+        .position(|item| item["name"].as_str() == Some(name));
     if let (Some(i), Some(entry)) = (ours, entry)
         && equals(&list[i], entry)
     {
@@ -118,10 +153,19 @@ pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) 
             .is_some_and(|rest| is_blank_or_comment(rest) || rest.trim() == "[]")
     });
     let Some(key_line) = key_line else {
-        if lines.iter().any(|l| l.trim_start().starts_with(&format!("{key}:"))) || !list.is_empty() {
-            return Err(shape(path, format!("cannot locate the '{key}:' block; add the entry by hand")));
+        if lines
+            .iter()
+            .any(|l| l.trim_start().starts_with(&format!("{key}:")))
+            || !list.is_empty()
+        {
+            return Err(shape(
+                path,
+                format!("cannot locate the '{key}:' block; add the entry by hand"),
+            ));
         }
-        let Some(entry) = entry else { return Ok(text.to_owned()) };
+        let Some(entry) = entry else {
+            return Ok(text.to_owned());
+        };
         // No list yet: append one.
         if lines.last().is_some_and(|l| !l.trim().is_empty()) || lines.is_empty() {
             // keep the file's own last line; the block follows it
@@ -160,7 +204,9 @@ pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) 
     if starts.len() != list.len() {
         return Err(shape(
             path,
-            format!("the '{key}' list is written in a form this installer does not edit (flow style or anchors); add the entry by hand"),
+            format!(
+                "the '{key}' list is written in a form this installer does not edit (flow style or anchors); add the entry by hand"
+            ),
         ));
     }
     // Trailing blank/comment lines of the block stay outside the last item.
@@ -181,7 +227,8 @@ pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) 
             if entry.is_none() && list.len() == 1 {
                 // The list is now empty: the key goes too (install + uninstall = no change),
                 // unless comments sit in the block, which then keep an explicit empty list.
-                let rest_has_text = (key_line + 1..key_line + 1 + (block_end - key_line - 1).saturating_sub(to - from))
+                let rest_has_text = (key_line + 1
+                    ..key_line + 1 + (block_end - key_line - 1).saturating_sub(to - from))
                     .any(|i| lines.get(i).is_some_and(|l| !l.trim().is_empty()));
                 if rest_has_text {
                     lines[key_line] = format!("{key}: []");
@@ -191,7 +238,11 @@ pub fn edit(path: &str, text: &str, key: &str, name: &str, entry: Option<&Val>) 
             }
         }
         (None, Some(entry)) => {
-            let at = if starts.is_empty() { key_line + 1 } else { block_end };
+            let at = if starts.is_empty() {
+                key_line + 1
+            } else {
+                block_end
+            };
             lines.splice(at..at, render_item(entry, indent));
         }
         (None, None) => unreachable!("handled above"),

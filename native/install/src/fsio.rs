@@ -5,7 +5,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 fn io(path: &Path, source: std::io::Error) -> InstallError {
-    InstallError::Io { path: display(path), source }
+    InstallError::Io {
+        path: display(path),
+        source,
+    }
 }
 
 /// The file's text, or `None` when it does not exist.
@@ -13,7 +16,10 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, InstallError> {
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
-            .map_err(|_| InstallError::Shape { path: display(path), message: "is not UTF-8 text".into() }),
+            .map_err(|_| InstallError::Shape {
+                path: display(path),
+                message: "is not UTF-8 text".into(),
+            }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io(path, e)),
     }
@@ -28,8 +34,15 @@ pub fn backup_path(path: &Path) -> PathBuf {
 /// Writes `text` to a temporary file beside `path` and renames it over `path`, so a reader (or a
 /// crash) never sees half a file. The previous file is copied to the backup first; the new file
 /// keeps the old one's permissions (e.g. ~/.claude.json is private).
-pub fn write_atomic(path: &Path, text: &str, existed: bool) -> Result<Option<PathBuf>, InstallError> {
-    let dir = path.parent().ok_or_else(|| InstallError::Shape { path: display(path), message: "has no parent directory".into() })?;
+pub fn write_atomic(
+    path: &Path,
+    text: &str,
+    existed: bool,
+) -> Result<Option<PathBuf>, InstallError> {
+    let dir = path.parent().ok_or_else(|| InstallError::Shape {
+        path: display(path),
+        message: "has no parent directory".into(),
+    })?;
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let backup = if existed {
         let b = backup_path(path);

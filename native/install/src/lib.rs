@@ -65,16 +65,26 @@ impl Env {
     /// The real environment of this process.
     pub fn from_process(workspace: PathBuf) -> Result<Env, InstallError> {
         let os = Os::current();
-        let var = |k: &str| std::env::var_os(k).map(PathBuf::from).filter(|p| p.is_absolute());
-        let home = var("HOME")
-            .or_else(|| var("USERPROFILE"))
-            .ok_or_else(|| InstallError::Environment("cannot find the home directory (set HOME)".into()))?;
+        let var = |k: &str| {
+            std::env::var_os(k)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+        };
+        let home = var("HOME").or_else(|| var("USERPROFILE")).ok_or_else(|| {
+            InstallError::Environment("cannot find the home directory (set HOME)".into())
+        })?;
         let config = match os {
             Os::Linux => var("XDG_CONFIG_HOME"),
             Os::Windows => var("APPDATA"),
             Os::MacOs => None,
         };
-        Ok(Env { os, home, config, codex_home: var("CODEX_HOME"), workspace })
+        Ok(Env {
+            os,
+            home,
+            config,
+            codex_home: var("CODEX_HOME"),
+            workspace,
+        })
     }
 
     /// Per-user config root: Linux `~/.config`, macOS `~/Library/Application Support`, Windows
@@ -146,12 +156,22 @@ pub struct Change {
 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    #[error("{path}:{line}:{column}: {message} — fix or move the file aside and run the install again; nothing was changed")]
-    Parse { path: String, line: usize, column: usize, message: String },
+    #[error(
+        "{path}:{line}:{column}: {message} — fix or move the file aside and run the install again; nothing was changed"
+    )]
+    Parse {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("{path}: {message}; nothing was changed")]
     Shape { path: String, message: String },
     #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("{path} changed since the plan was made; plan again")]
     Changed { path: String },
     #[error("unknown agent '{0}' (known: {known})", known = AGENTS.iter().map(|a| a.name).collect::<Vec<_>>().join(", "))]
@@ -176,7 +196,11 @@ impl Change {
         }
         let before = self.before.as_deref().unwrap_or("");
         let name = display(&self.path);
-        let old = if self.before.is_some() { name.clone() } else { "/dev/null".into() };
+        let old = if self.before.is_some() {
+            name.clone()
+        } else {
+            "/dev/null".into()
+        };
         similar::TextDiff::from_lines(before, &self.after)
             .unified_diff()
             .context_radius(3)
@@ -192,7 +216,9 @@ impl Change {
         }
         let now = fsio::read_optional(&self.path)?;
         if now != self.before {
-            return Err(InstallError::Changed { path: display(&self.path) });
+            return Err(InstallError::Changed {
+                path: display(&self.path),
+            });
         }
         fsio::write_atomic(&self.path, &self.after, self.before.is_some())
     }
@@ -202,7 +228,11 @@ impl Change {
 pub fn parse_agents(names: &[String]) -> Result<Vec<AgentId>, InstallError> {
     names
         .iter()
-        .map(|n| agents::by_name(n).map(|a| a.id).ok_or_else(|| InstallError::UnknownAgent(n.clone())))
+        .map(|n| {
+            agents::by_name(n)
+                .map(|a| a.id)
+                .ok_or_else(|| InstallError::UnknownAgent(n.clone()))
+        })
         .collect()
 }
 
@@ -220,37 +250,73 @@ pub fn detect(env: &Env) -> Vec<AgentId> {
 }
 
 /// Plans the edit of one agent's file. Reads only.
-pub fn plan_agent(env: &Env, id: AgentId, server: &Server, action: Action) -> Result<Change, InstallError> {
+pub fn plan_agent(
+    env: &Env,
+    id: AgentId,
+    server: &Server,
+    action: Action,
+) -> Result<Change, InstallError> {
     let agent = agents::agent(id);
     let path = agents::config_path(id, env);
     let before = fsio::read_optional(&path)?;
-    let base = before.clone().unwrap_or_else(|| agents::new_file_text(agent.format).to_owned());
+    let base = before
+        .clone()
+        .unwrap_or_else(|| agents::new_file_text(agent.format).to_owned());
     let entry = match action {
         Action::Install => Some(agents::entry(id, server)),
         Action::Uninstall => None,
     };
     if before.is_none() && action == Action::Uninstall {
-        return Ok(Change { agent: Some(id), path, before, after: String::new(), status: Status::Absent });
+        return Ok(Change {
+            agent: Some(id),
+            path,
+            before,
+            after: String::new(),
+            status: Status::Absent,
+        });
     }
     let shown = display(&path);
     let after = match agent.format {
-        Format::Json { servers_key } => edit_json::edit(&shown, &base, servers_key, &server.name, entry.as_ref())?,
-        Format::Toml { table } => edit_toml::edit(&shown, &base, table, &server.name, entry.as_ref())?,
-        Format::YamlList { key } => edit_yaml::edit(&shown, &base, key, &server.name, entry.as_ref())?,
+        Format::Json { servers_key } => {
+            edit_json::edit(&shown, &base, servers_key, &server.name, entry.as_ref())?
+        }
+        Format::Toml { table } => {
+            edit_toml::edit(&shown, &base, table, &server.name, entry.as_ref())?
+        }
+        Format::YamlList { key } => {
+            edit_yaml::edit(&shown, &base, key, &server.name, entry.as_ref())?
+        }
     };
     let status = match (&before, action) {
         (Some(b), _) if *b == after => {
-            if action == Action::Uninstall { Status::Absent } else { Status::Unchanged }
+            if action == Action::Uninstall {
+                Status::Absent
+            } else {
+                Status::Unchanged
+            }
         }
         (None, _) => Status::Create,
         (Some(_), _) => Status::Update,
     };
-    Ok(Change { agent: Some(id), path, before, after, status })
+    Ok(Change {
+        agent: Some(id),
+        path,
+        before,
+        after,
+        status,
+    })
 }
 
 /// Plans every agent; one agent's broken file does not stop the others.
-pub fn plan(env: &Env, ids: &[AgentId], server: &Server, action: Action) -> Vec<(AgentId, Result<Change, InstallError>)> {
-    ids.iter().map(|&id| (id, plan_agent(env, id, server, action))).collect()
+pub fn plan(
+    env: &Env,
+    ids: &[AgentId],
+    server: &Server,
+    action: Action,
+) -> Vec<(AgentId, Result<Change, InstallError>)> {
+    ids.iter()
+        .map(|&id| (id, plan_agent(env, id, server, action)))
+        .collect()
 }
 
 /// The text a user can paste by hand into the agent's file ("copy config"), plus the agent's own
@@ -260,20 +326,25 @@ pub fn copy_text(id: AgentId, server: &Server) -> String {
     let entry = agents::entry(id, server);
     match agent.format {
         Format::Json { servers_key } => {
-            let mut text = edit_json::edit("snippet", "{}\n", servers_key, &server.name, Some(&entry)).unwrap_or_default();
+            let mut text =
+                edit_json::edit("snippet", "{}\n", servers_key, &server.name, Some(&entry))
+                    .unwrap_or_default();
             if let Some(hint) = cli_hint(id, server) {
                 text.push_str(&format!("\nor run: {hint}\n"));
             }
             text
         }
         Format::Toml { table } => {
-            let mut text = edit_toml::edit("snippet", "", table, &server.name, Some(&entry)).unwrap_or_default();
+            let mut text = edit_toml::edit("snippet", "", table, &server.name, Some(&entry))
+                .unwrap_or_default();
             if let Some(hint) = cli_hint(id, server) {
                 text.push_str(&format!("\nor run: {hint}\n"));
             }
             text
         }
-        Format::YamlList { key } => edit_yaml::edit("snippet", "", key, &server.name, Some(&entry)).unwrap_or_default(),
+        Format::YamlList { key } => {
+            edit_yaml::edit("snippet", "", key, &server.name, Some(&entry)).unwrap_or_default()
+        }
     }
 }
 
@@ -282,15 +353,29 @@ pub fn cli_hint(id: AgentId, server: &Server) -> Option<String> {
     let hint = agents::agent(id).cli_hint?;
     if server.stdio {
         return match id {
-            AgentId::ClaudeCode => Some(format!("claude mcp add --scope user debugger-mcp -- {} stdio", server.command.display())),
-            AgentId::Codex => Some(format!("codex mcp add debugger-mcp -- {} stdio", server.command.display())),
-            AgentId::Gemini => Some(format!("gemini mcp add --scope user debugger-mcp {} stdio", server.command.display())),
+            AgentId::ClaudeCode => Some(format!(
+                "claude mcp add --scope user debugger-mcp -- {} stdio",
+                server.command.display()
+            )),
+            AgentId::Codex => Some(format!(
+                "codex mcp add debugger-mcp -- {} stdio",
+                server.command.display()
+            )),
+            AgentId::Gemini => Some(format!(
+                "gemini mcp add --scope user debugger-mcp {} stdio",
+                server.command.display()
+            )),
             _ => None,
         };
     }
     let header_flag = match (&server.token, id) {
-        (Some(t), AgentId::ClaudeCode | AgentId::Gemini) => format!(" --header \"Authorization: Bearer {t}\""),
+        (Some(t), AgentId::ClaudeCode | AgentId::Gemini) => {
+            format!(" --header \"Authorization: Bearer {t}\"")
+        }
         _ => String::new(),
     };
-    Some(hint.replace("{url}", &server.url).replace("{header_flag}", &header_flag))
+    Some(
+        hint.replace("{url}", &server.url)
+            .replace("{header_flag}", &header_flag),
+    )
 }

@@ -32,7 +32,8 @@ pub struct Request {
 
 /// Plans (and with `apply`, applies) the request against the real environment.
 pub fn run(request_json: &str, apply: bool) -> Result<Value, String> {
-    let req: Request = serde_json::from_str(request_json).map_err(|e| format!("bad install request: {e}"))?;
+    let req: Request =
+        serde_json::from_str(request_json).map_err(|e| format!("bad install request: {e}"))?;
     let env = Env::from_process(req.project.clone()).map_err(|e| e.to_string())?;
     run_in(&env, req, apply)
 }
@@ -41,7 +42,11 @@ pub fn run_in(env: &Env, req: Request, apply: bool) -> Result<Value, String> {
     let action = match req.action.as_deref() {
         None | Some("install") => Action::Install,
         Some("uninstall") => Action::Uninstall,
-        Some(other) => return Err(format!("bad install request: action '{other}' (install or uninstall)")),
+        Some(other) => {
+            return Err(format!(
+                "bad install request: action '{other}' (install or uninstall)"
+            ));
+        }
     };
     let ids: Vec<AgentId> = match &req.agents {
         Some(names) => crate::parse_agents(names).map_err(|e| e.to_string())?,
@@ -70,7 +75,10 @@ pub fn run_in(env: &Env, req: Request, apply: bool) -> Result<Value, String> {
         url: req.url.clone().unwrap_or_else(|| crate::DEFAULT_URL.into()),
         token: token_value,
         stdio: req.stdio,
-        command: req.command.clone().unwrap_or_else(|| PathBuf::from("debugger-mcp")),
+        command: req
+            .command
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("debugger-mcp")),
     };
     let rows: Vec<Value> = ids
         .iter()

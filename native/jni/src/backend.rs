@@ -47,12 +47,17 @@ impl JniBackend {
 
     pub(crate) fn set_timeouts(&self, timeout_ms: u64, launch_timeout_ms: u64) {
         self.timeout_ms.store(timeout_ms.max(1), Ordering::Relaxed);
-        self.launch_timeout_ms.store(launch_timeout_ms.max(1), Ordering::Relaxed);
+        self.launch_timeout_ms
+            .store(launch_timeout_ms.max(1), Ordering::Relaxed);
     }
 
     /// Delivers an answer; returns false when nobody waits any more (timed out or unknown id).
     pub(crate) fn complete(&self, request_id: u64, answer: Answer) -> bool {
-        let sender = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&request_id);
+        let sender = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&request_id);
         match sender {
             Some(tx) => tx.send(answer).is_ok(),
             None => false,
@@ -66,22 +71,36 @@ impl JniBackend {
 
     /// Fails every waiting request (shutdown).
     pub(crate) fn fail_all(&self) {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// Calls op `op` with JSON `args` and parses the answer as `R`.
-    pub async fn call<R: DeserializeOwned>(&self, op: &'static str, args: Value) -> BackendResult<R> {
+    pub async fn call<R: DeserializeOwned>(
+        &self,
+        op: &'static str,
+        args: Value,
+    ) -> BackendResult<R> {
         let args = serde_json::to_string(&args).unwrap_or_else(|_| "{}".into());
         let value = self.call_raw(op, &args).await?;
-        serde_json::from_str(&value)
-            .map_err(|e| BackendError::Failed(format!("callback `{op}` answered malformed JSON ({e}): {}", clip(&value))))
+        serde_json::from_str(&value).map_err(|e| {
+            BackendError::Failed(format!(
+                "callback `{op}` answered malformed JSON ({e}): {}",
+                clip(&value)
+            ))
+        })
     }
 
     /// Calls op `op` with an already serialised argument object; returns the raw result JSON.
     pub async fn call_raw(&self, op: &str, args_json: &str) -> BackendResult<String> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).insert(id, tx);
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, tx);
         // Removes the entry however this future ends (error, timeout, or the caller dropping it).
         let _cleanup = Pending { backend: self, id };
 
@@ -91,7 +110,11 @@ impl JniBackend {
         // Fast path: a callback that answered inside `call` needs no timer.
         let mut rx = rx;
         if let Ok(answer) = rx.try_recv() {
-            return if answer.ok { Ok(answer.json) } else { Err(parse_error(op, &answer.json)) };
+            return if answer.ok {
+                Ok(answer.json)
+            } else {
+                Err(parse_error(op, &answer.json))
+            };
         }
         // Starting a test builds it first in the IDE, like a launch.
         let limit = if op == "launch" || op == "debug_test" {
@@ -101,8 +124,16 @@ impl JniBackend {
         };
         let answer = match tokio::time::timeout(Duration::from_millis(limit), rx).await {
             Ok(Ok(answer)) => answer,
-            Ok(Err(_)) => return Err(BackendError::Failed(format!("callback `{op}` was abandoned (bridge shut down)"))),
-            Err(_) => return Err(BackendError::Timeout(format!("callback `{op}` gave no answer within {limit} ms"))),
+            Ok(Err(_)) => {
+                return Err(BackendError::Failed(format!(
+                    "callback `{op}` was abandoned (bridge shut down)"
+                )));
+            }
+            Err(_) => {
+                return Err(BackendError::Timeout(format!(
+                    "callback `{op}` gave no answer within {limit} ms"
+                )));
+            }
         };
         if answer.ok {
             Ok(answer.json)
@@ -125,7 +156,11 @@ impl JniBackend {
                     return Err(e);
                 }
             };
-            let jargs = [jvalue { j: id as i64 }, jvalue { l: op.as_raw() }, jvalue { l: args.as_raw() }];
+            let jargs = [
+                jvalue { j: id as i64 },
+                jvalue { l: op.as_raw() },
+                jvalue { l: args.as_raw() },
+            ];
             // SAFETY: method id of DebuggerCallbacks.call(JLjava/lang/String;Ljava/lang/String;)V,
             // called on an object implementing that interface (checked at init).
             let result = unsafe {
@@ -153,7 +188,11 @@ struct Pending<'a> {
 
 impl Drop for Pending<'_> {
     fn drop(&mut self) {
-        self.backend.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+        self.backend
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
     }
 }
 
@@ -172,7 +211,11 @@ fn parse_error(op: &str, json: &str) -> BackendError {
     }
     let message = serde_json::from_str::<Value>(json)
         .ok()
-        .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_string))
+        .and_then(|v| {
+            v.get("message")
+                .and_then(|m| m.as_str())
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| clip(json).to_string());
     BackendError::Failed(format!("callback `{op}` failed: {message}"))
 }
@@ -192,80 +235,168 @@ impl Backend for JniBackend {
         self.call("projects", json!({})).await
     }
     async fn run_configurations(&self, project: &str) -> BackendResult<Vec<RunConfigInfo>> {
-        self.call("run_configurations", json!({ "project": project })).await
+        self.call("run_configurations", json!({ "project": project }))
+            .await
     }
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
-        self.call("launch", json!({ "project": project, "request": request })).await
+        self.call("launch", json!({ "project": project, "request": request }))
+            .await
     }
     async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
-        self.call("debug_test", json!({ "project": project, "request": request })).await
+        self.call(
+            "debug_test",
+            json!({ "project": project, "request": request }),
+        )
+        .await
     }
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
         self.call("sessions", json!({ "project": project })).await
     }
     async fn stop(&self, session_id: &str) -> BackendResult<()> {
-        unit(self.call("stop", json!({ "session_id": session_id })).await?)
+        unit(
+            self.call("stop", json!({ "session_id": session_id }))
+                .await?,
+        )
     }
     async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>> {
-        self.call("breakpoints", json!({ "project": project })).await
+        self.call("breakpoints", json!({ "project": project }))
+            .await
     }
-    async fn add_line_breakpoint(&self, project: &str, spec: LineBreakpointSpec) -> BackendResult<BreakpointInfo> {
-        self.call("add_line_breakpoint", json!({ "project": project, "spec": spec })).await
+    async fn add_line_breakpoint(
+        &self,
+        project: &str,
+        spec: LineBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.call(
+            "add_line_breakpoint",
+            json!({ "project": project, "spec": spec }),
+        )
+        .await
     }
     async fn add_exception_breakpoint(
         &self,
         project: &str,
         spec: ExceptionBreakpointSpec,
     ) -> BackendResult<BreakpointInfo> {
-        self.call("add_exception_breakpoint", json!({ "project": project, "spec": spec })).await
+        self.call(
+            "add_exception_breakpoint",
+            json!({ "project": project, "spec": spec }),
+        )
+        .await
     }
-    async fn update_breakpoint(&self, project: &str, id: &str, update: BreakpointUpdate) -> BackendResult<BreakpointInfo> {
-        self.call("update_breakpoint", json!({ "project": project, "id": id, "update": update })).await
+    async fn update_breakpoint(
+        &self,
+        project: &str,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<BreakpointInfo> {
+        self.call(
+            "update_breakpoint",
+            json!({ "project": project, "id": id, "update": update }),
+        )
+        .await
     }
     async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()> {
-        unit(self.call("remove_breakpoint", json!({ "project": project, "id": id })).await?)
+        unit(
+            self.call("remove_breakpoint", json!({ "project": project, "id": id }))
+                .await?,
+        )
     }
-    async fn control(&self, session_id: &str, thread_id: Option<&str>, op: ControlOp) -> BackendResult<()> {
-        unit(self.call("control", json!({ "session_id": session_id, "thread_id": thread_id, "op": op })).await?)
+    async fn control(
+        &self,
+        session_id: &str,
+        thread_id: Option<&str>,
+        op: ControlOp,
+    ) -> BackendResult<()> {
+        unit(
+            self.call(
+                "control",
+                json!({ "session_id": session_id, "thread_id": thread_id, "op": op }),
+            )
+            .await?,
+        )
     }
     async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>> {
-        self.call("threads", json!({ "session_id": session_id })).await
+        self.call("threads", json!({ "session_id": session_id }))
+            .await
     }
-    async fn frames(&self, session_id: &str, thread_id: &str, offset: u32, limit: u32) -> BackendResult<FramePage> {
+    async fn frames(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<FramePage> {
         self.call(
             "frames",
             json!({ "session_id": session_id, "thread_id": thread_id, "offset": offset, "limit": limit }),
         )
         .await
     }
-    async fn select_frame(&self, session_id: &str, thread_id: &str, frame: &str) -> BackendResult<()> {
+    async fn select_frame(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        frame: &str,
+    ) -> BackendResult<()> {
         unit(
-            self.call("select_frame", json!({ "session_id": session_id, "thread_id": thread_id, "frame": frame }))
-                .await?,
+            self.call(
+                "select_frame",
+                json!({ "session_id": session_id, "thread_id": thread_id, "frame": frame }),
+            )
+            .await?,
         )
     }
-    async fn frame_variables(&self, session_id: &str, frame: &str) -> BackendResult<Vec<ValueNode>> {
-        self.call("frame_variables", json!({ "session_id": session_id, "frame": frame })).await
+    async fn frame_variables(
+        &self,
+        session_id: &str,
+        frame: &str,
+    ) -> BackendResult<Vec<ValueNode>> {
+        self.call(
+            "frame_variables",
+            json!({ "session_id": session_id, "frame": frame }),
+        )
+        .await
     }
-    async fn children(&self, session_id: &str, handle: &str, offset: u32, limit: u32) -> BackendResult<ChildPage> {
+    async fn children(
+        &self,
+        session_id: &str,
+        handle: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<ChildPage> {
         self.call(
             "children",
             json!({ "session_id": session_id, "handle": handle, "offset": offset, "limit": limit }),
         )
         .await
     }
-    async fn set_value(&self, session_id: &str, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
-        self.call("set_value", json!({ "session_id": session_id, "handle": handle, "new_value": new_value }))
-            .await
+    async fn set_value(
+        &self,
+        session_id: &str,
+        handle: &str,
+        new_value: &str,
+    ) -> BackendResult<ValueNode> {
+        self.call(
+            "set_value",
+            json!({ "session_id": session_id, "handle": handle, "new_value": new_value }),
+        )
+        .await
     }
     async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
-        self.call("evaluate", json!({ "session_id": session_id, "request": request })).await
+        self.call(
+            "evaluate",
+            json!({ "session_id": session_id, "request": request }),
+        )
+        .await
     }
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
-        self.call("read_source", json!({ "project": project, "path": path })).await
+        self.call("read_source", json!({ "project": project, "path": path }))
+            .await
     }
     async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool> {
-        self.call("confirm", json!({ "project": project, "request": request })).await
+        self.call("confirm", json!({ "project": project, "request": request }))
+            .await
     }
 }
 
@@ -276,13 +407,19 @@ mod tests {
     #[test]
     fn error_json_maps_to_backend_errors() {
         assert_eq!(
-            parse_error("threads", r#"{"kind":"not_found","message":"no session s9"}"#),
+            parse_error(
+                "threads",
+                r#"{"kind":"not_found","message":"no session s9"}"#
+            ),
             BackendError::NotFound("no session s9".into())
         );
         assert_eq!(
             parse_error("threads", r#"{"kind":"weird","message":"boom"}"#),
             BackendError::Failed("callback `threads` failed: boom".into())
         );
-        assert_eq!(parse_error("x", "not json"), BackendError::Failed("callback `x` failed: not json".into()));
+        assert_eq!(
+            parse_error("x", "not json"),
+            BackendError::Failed("callback `x` failed: not json".into())
+        );
     }
 }

@@ -46,11 +46,16 @@ pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_apply<'local>(
 }
 
 /// plan and apply differ only in whether the installer writes.
-fn run_request<'local>(mut unowned: EnvUnowned<'local>, request: JString<'local>, apply: bool) -> JString<'local> {
+fn run_request<'local>(
+    mut unowned: EnvUnowned<'local>,
+    request: JString<'local>,
+    apply: bool,
+) -> JString<'local> {
     unowned
         .with_env(|env| -> R<JString<'local>> {
             let request = jstr(env, &request)?;
-            let report = debugger_mcp_install::report::run(&request, apply).map_err(crate::BridgeError)?;
+            let report =
+                debugger_mcp_install::report::run(&request, apply).map_err(crate::BridgeError)?;
             new_jstring(env, &report.to_string())
         })
         .resolve::<ThrowPolicy>()
@@ -67,29 +72,33 @@ pub extern "system" fn Java_com_debuggermcp_bridge_InstallBridge_publishDiscover
     unowned
         .with_env(|env| -> R<JString<'local>> {
             let text = jstr(env, &record)?;
-            let message = match serde_json::from_str::<serde_json::Value>(&text).and_then(|mut v| {
-                v["pid"] = serde_json::json!(std::process::id());
-                // The token the IDE's server enforces, from its settings (Kotlin never sees it).
-                if v.get("token").is_none_or(|t| t.is_null())
-                    && let Ok(b) = crate::bridge()
-                    && let Some(t) = b.engine.config().http.token.filter(|t| !t.is_empty())
-                {
-                    v["token"] = serde_json::json!(t);
-                }
-                serde_json::from_value::<Record>(v)
-            }) {
-                Err(e) => format!("bad discovery record: {e}"),
-                Ok(record) => {
-                    let mut slot = PUBLISHED.lock().unwrap_or_else(|e| e.into_inner());
-                    let result = match slot.as_mut() {
-                        Some((p, current)) => p.update(&record).map(|()| *current = record),
-                        None => discovery::publish(&record).map(|p| {
-                            *slot = Some((p, record));
-                        }),
-                    };
-                    result.err().map(|e| format!("cannot write the discovery record: {e}")).unwrap_or_default()
-                }
-            };
+            let message =
+                match serde_json::from_str::<serde_json::Value>(&text).and_then(|mut v| {
+                    v["pid"] = serde_json::json!(std::process::id());
+                    // The token the IDE's server enforces, from its settings (Kotlin never sees it).
+                    if v.get("token").is_none_or(|t| t.is_null())
+                        && let Ok(b) = crate::bridge()
+                        && let Some(t) = b.engine.config().http.token.filter(|t| !t.is_empty())
+                    {
+                        v["token"] = serde_json::json!(t);
+                    }
+                    serde_json::from_value::<Record>(v)
+                }) {
+                    Err(e) => format!("bad discovery record: {e}"),
+                    Ok(record) => {
+                        let mut slot = PUBLISHED.lock().unwrap_or_else(|e| e.into_inner());
+                        let result = match slot.as_mut() {
+                            Some((p, current)) => p.update(&record).map(|()| *current = record),
+                            None => discovery::publish(&record).map(|p| {
+                                *slot = Some((p, record));
+                            }),
+                        };
+                        result
+                            .err()
+                            .map(|e| format!("cannot write the discovery record: {e}"))
+                            .unwrap_or_default()
+                    }
+                };
             new_jstring(env, &message)
         })
         .resolve::<ThrowPolicy>()

@@ -47,7 +47,11 @@ pub(crate) fn resolve_ids(env: &mut Env<'_>) -> Result<&'static Ids, JniError> {
             jni_str!("log"),
             jni_sig!((level: jint, target: java.lang.String, message: java.lang.String) -> void),
         )?,
-        callbacks_table_version: env.get_method_id(&callbacks, jni_str!("tableVersion"), jni_sig!(() -> jint))?,
+        callbacks_table_version: env.get_method_id(
+            &callbacks,
+            jni_str!("tableVersion"),
+            jni_sig!(() -> jint),
+        )?,
         callbacks_call: env.get_method_id(
             &callbacks,
             jni_str!("call"),
@@ -58,7 +62,11 @@ pub(crate) fn resolve_ids(env: &mut Env<'_>) -> Result<&'static Ids, JniError> {
             jni_str!("start"),
             jni_sig!((status: jint, names: java.lang.String[], values: java.lang.String[]) -> void),
         )?,
-        responder_chunk: env.get_method_id(&responder, jni_str!("chunk"), jni_sig!((data: jbyte[]) -> void))?,
+        responder_chunk: env.get_method_id(
+            &responder,
+            jni_str!("chunk"),
+            jni_sig!((data: jbyte[]) -> void),
+        )?,
         responder_end: env.get_method_id(&responder, jni_str!("end"), jni_sig!(() -> void))?,
         bridge_class: env.new_global_ref(&bridge)?,
     };
@@ -75,14 +83,18 @@ pub(crate) fn resolve_ids(env: &mut Env<'_>) -> Result<&'static Ids, JniError> {
 /// permanent attachment here. A local frame is pushed and popped around `f`, so local references
 /// made inside cannot leak. A Java exception left pending by `f` comes back as
 /// `Error::CaughtJavaException` (cleared).
-pub(crate) fn with_env<T>(f: impl FnOnce(&mut Env<'_>) -> Result<T, JniError>) -> Result<T, JniError> {
+pub(crate) fn with_env<T>(
+    f: impl FnOnce(&mut Env<'_>) -> Result<T, JniError>,
+) -> Result<T, JniError> {
     let vm = JavaVM::singleton()?;
     vm.attach_current_thread(f)
 }
 
 /// Like [`with_env`] but without pushing a local frame: for hot paths that delete every local
 /// reference they make themselves (saves a PushLocalFrame/PopLocalFrame pair per call).
-pub(crate) fn with_env_no_frame<T>(f: impl FnOnce(&mut Env<'_>) -> Result<T, JniError>) -> Result<T, JniError> {
+pub(crate) fn with_env_no_frame<T>(
+    f: impl FnOnce(&mut Env<'_>) -> Result<T, JniError>,
+) -> Result<T, JniError> {
     let vm = JavaVM::singleton()?;
     vm.attach_current_thread_with_config(jni::AttachConfig::default, None, f)
 }
@@ -102,7 +114,11 @@ pub(crate) fn attach_daemon(name: &str) {
     let mut env: *mut c_void = std::ptr::null_mut();
     // SAFETY: `raw` is the process' JavaVM (set in JNI_OnLoad); args outlive the call.
     unsafe {
-        ((*(*raw)).v1_4.AttachCurrentThreadAsDaemon)(raw, &mut env, &mut args as *mut _ as *mut c_void);
+        ((*(*raw)).v1_4.AttachCurrentThreadAsDaemon)(
+            raw,
+            &mut env,
+            &mut args as *mut _ as *mut c_void,
+        );
     }
 }
 

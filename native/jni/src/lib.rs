@@ -65,7 +65,10 @@ fn bridge() -> Result<Arc<Bridge>, String> {
         .read()
         .unwrap_or_else(|e| e.into_inner())
         .clone()
-        .ok_or_else(|| "Debugger MCP native bridge is not initialized (call NativeBridge.init first)".to_string())
+        .ok_or_else(|| {
+            "Debugger MCP native bridge is not initialized (call NativeBridge.init first)"
+                .to_string()
+        })
 }
 
 /// Text of a panic payload (`&str` and `String` payloads; anything else is named as such).
@@ -156,7 +159,10 @@ fn test_hooks_enabled() -> bool {
 // The JVM is the only caller and always passes its valid JavaVM pointer.
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 #[unsafe(no_mangle)]
-pub extern "system" fn JNI_OnLoad(vm: *mut jni::sys::JavaVM, _reserved: *mut std::ffi::c_void) -> jint {
+pub extern "system" fn JNI_OnLoad(
+    vm: *mut jni::sys::JavaVM,
+    _reserved: *mut std::ffi::c_void,
+) -> jint {
     let result = std::panic::catch_unwind(|| {
         // SAFETY: the JVM hands us its valid JavaVM pointer.
         let vm = unsafe { JavaVM::from_raw(vm) };
@@ -182,10 +188,16 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_init<'local>(
     config_path: JString<'local>,
     callbacks: JObject<'local>,
 ) -> JString<'local> {
-    unowned.with_env(|env| -> R<JString<'local>> { init(env, &config_path, &callbacks) }).resolve::<ThrowPolicy>()
+    unowned
+        .with_env(|env| -> R<JString<'local>> { init(env, &config_path, &callbacks) })
+        .resolve::<ThrowPolicy>()
 }
 
-fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JObject<'_>) -> R<JString<'local>> {
+fn init<'local>(
+    env: &mut Env<'local>,
+    config_path: &JString<'_>,
+    callbacks: &JObject<'_>,
+) -> R<JString<'local>> {
     let ids = jvm::resolve_ids(env)?;
     if callbacks.is_null() {
         return Err(BridgeError("callbacks must not be null".into()));
@@ -194,13 +206,21 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
 
     // Handshake: the JVM side must speak this table version.
     // SAFETY: DebuggerCallbacks.tableVersion()I on an object of that interface (checked below).
-    let callbacks_class = env.find_class(jni::jni_str!("com/debuggermcp/bridge/DebuggerCallbacks"))?;
+    let callbacks_class =
+        env.find_class(jni::jni_str!("com/debuggermcp/bridge/DebuggerCallbacks"))?;
     if !env.is_instance_of(callbacks, &callbacks_class)? {
-        return Err(BridgeError("callbacks does not implement com.debuggermcp.bridge.DebuggerCallbacks".into()));
+        return Err(BridgeError(
+            "callbacks does not implement com.debuggermcp.bridge.DebuggerCallbacks".into(),
+        ));
     }
     env.delete_local_ref(callbacks_class);
     let version = unsafe {
-        env.call_method_unchecked(callbacks, ids.callbacks_table_version, ReturnType::Primitive(Primitive::Int), &[])
+        env.call_method_unchecked(
+            callbacks,
+            ids.callbacks_table_version,
+            ReturnType::Primitive(Primitive::Int),
+            &[],
+        )
     }?
     .i()?;
     if version != TABLE_VERSION as i32 {
@@ -217,7 +237,9 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
     shutdown_bridge();
 
     let callbacks = jvm::JavaRef(env.new_global_ref(callbacks)?);
-    let workers = std::thread::available_parallelism().map(|n| n.get().clamp(2, 4)).unwrap_or(2);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get().clamp(2, 4))
+        .unwrap_or(2);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
         .thread_name("debugger-mcp-rt")
@@ -226,7 +248,11 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
         .enable_all()
         .build()
         .map_err(|e| BridgeError(format!("cannot start the Rust runtime: {e}")))?;
-    let backend = Arc::new(JniBackend::new(callbacks, config.backend_timeout_ms, config.launch_timeout_ms));
+    let backend = Arc::new(JniBackend::new(
+        callbacks,
+        config.backend_timeout_ms,
+        config.launch_timeout_ms,
+    ));
     let (sink, stream) = event_channel();
     let engine = {
         let _entered = runtime.enter();
@@ -234,8 +260,9 @@ fn init<'local>(env: &mut Env<'local>, config_path: &JString<'_>, callbacks: &JO
     };
     // The router reads the bearer token from here; the settings watcher updates it, so a token
     // the installer writes into the settings file is enforced without a restart.
-    let live_token: debugger_mcp_core::http::LiveToken =
-        Arc::new(RwLock::new(config.http.token.clone().filter(|t| !t.is_empty())));
+    let live_token: debugger_mcp_core::http::LiveToken = Arc::new(RwLock::new(
+        config.http.token.clone().filter(|t| !t.is_empty()),
+    ));
     let (router, router_cancel) = {
         let _entered = runtime.enter();
         router::build(&engine, &config, live_token.clone())
@@ -289,7 +316,11 @@ fn watch_settings(
         if !event.kind.is_modify() && !event.kind.is_create() {
             return;
         }
-        if !event.paths.iter().any(|p| p.file_name() == Some(name.as_os_str())) {
+        if !event
+            .paths
+            .iter()
+            .any(|p| p.file_name() == Some(name.as_os_str()))
+        {
             return;
         }
         let loaded = Config::load(&file);
@@ -306,7 +337,9 @@ fn watch_settings(
                 tracing::info!("settings reloaded from {}", file.display());
             }
             Ok(_) => {}
-            Err(e) => tracing::warn!("settings file changed but is invalid, keeping the previous settings: {e}"),
+            Err(e) => tracing::warn!(
+                "settings file changed but is invalid, keeping the previous settings: {e}"
+            ),
         }
     })
     .ok()?;
@@ -373,11 +406,16 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_handleHttp<'loca
             let method = jstr(env, &method)?;
             let uri = jstr(env, &uri)?;
             let mut builder = http::Request::builder()
-                .method(http::Method::from_bytes(method.as_bytes()).map_err(|e| BridgeError(e.to_string()))?)
+                .method(
+                    http::Method::from_bytes(method.as_bytes())
+                        .map_err(|e| BridgeError(e.to_string()))?,
+                )
                 .uri(&uri);
             let n = header_names.len(env)?;
             if header_values.len(env)? != n {
-                return Err(BridgeError("header name and value arrays differ in length".into()));
+                return Err(BridgeError(
+                    "header name and value arrays differ in length".into(),
+                ));
             }
             let mut test_panic = false;
             for i in 0..n {
@@ -393,7 +431,11 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_handleHttp<'loca
                 }
                 builder = builder.header(k, v);
             }
-            let body = if body.is_null() { Vec::new() } else { env.convert_byte_array(&body)? };
+            let body = if body.is_null() {
+                Vec::new()
+            } else {
+                env.convert_byte_array(&body)?
+            };
             let request = builder
                 .body(Full::new(Bytes::from(body)))
                 .map_err(|e| BridgeError(format!("invalid HTTP request: {e}")))?;
@@ -402,7 +444,11 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_handleHttp<'loca
                 &b.handle,
                 &b.http,
                 b.router.clone(),
-                relay::Relayed { request, responder, test_panic },
+                relay::Relayed {
+                    request,
+                    responder,
+                    test_panic,
+                },
             );
             Ok(handle as jlong)
         })
@@ -442,7 +488,11 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_complete<'local>
 ) {
     unowned
         .with_env(|env| -> R<()> {
-            let json = if json.is_null() { "null".to_string() } else { jstr(env, &json)? };
+            let json = if json.is_null() {
+                "null".to_string()
+            } else {
+                jstr(env, &json)?
+            };
             let b = bridge()?;
             if !b.backend.complete(request_id as u64, Answer { ok, json }) {
                 tracing::debug!("late or unknown callback answer {request_id} dropped");
@@ -506,7 +556,8 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_history<'local>(
         .with_env(|env| -> R<JString<'local>> {
             let f = filter(env, &filter_json)?;
             let b = bridge()?;
-            let json = serde_json::to_string(&b.engine.history().entries(&f)).map_err(|e| BridgeError(e.to_string()))?;
+            let json = serde_json::to_string(&b.engine.history().entries(&f))
+                .map_err(|e| BridgeError(e.to_string()))?;
             new_jstring(env, &json)
         })
         .resolve::<ThrowPolicy>()
@@ -527,7 +578,11 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_exportHistory<'l
             let text = match format.to_ascii_lowercase().as_str() {
                 "json" => b.engine.history().export_json(&f),
                 "csv" => b.engine.history().export_csv(&f),
-                other => return Err(BridgeError(format!("unknown export format `{other}` (expected json or csv)"))),
+                other => {
+                    return Err(BridgeError(format!(
+                        "unknown export format `{other}` (expected json or csv)"
+                    )));
+                }
             };
             new_jstring(env, &text)
         })
@@ -576,7 +631,8 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_saveSettings<'lo
                 Ok(config) => match std::fs::write(&b.config_path, config.to_toml()) {
                     Err(e) => format!("cannot write {}: {e}", b.config_path.display()),
                     Ok(()) => {
-                        b.backend.set_timeouts(config.backend_timeout_ms, config.launch_timeout_ms);
+                        b.backend
+                            .set_timeouts(config.backend_timeout_ms, config.launch_timeout_ms);
                         b.engine.set_config(config);
                         String::new()
                     }
@@ -623,7 +679,10 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_setServerUrl<'lo
     unowned
         .with_env(|env| -> R<()> {
             let url = jstr(env, &url)?;
-            *bridge()?.server_url.write().unwrap_or_else(|e| e.into_inner()) = url;
+            *bridge()?
+                .server_url
+                .write()
+                .unwrap_or_else(|e| e.into_inner()) = url;
             Ok(())
         })
         .resolve::<ThrowPolicy>()
@@ -655,7 +714,9 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_backendCall<'loc
             let args: serde_json::Value = serde_json::from_str(&args_text)
                 .map_err(|e| BridgeError(format!("args are not JSON: {e}")))?;
             let backend = b.backend.clone();
-            let result = b.handle.block_on(async move { ops::dispatch(&*backend, &op, &args).await });
+            let result = b
+                .handle
+                .block_on(async move { ops::dispatch(&*backend, &op, &args).await });
             let json = match result {
                 Ok(text) => format!("{{\"ok\":true,\"result\":{text}}}"),
                 Err(e) => serde_json::json!({ "ok": false, "error": e }).to_string(),

@@ -46,15 +46,22 @@ pub(crate) fn install() {
     if SENDER.set(tx).is_err() {
         return;
     }
-    let _ = std::thread::Builder::new().name("debugger-mcp-log".into()).spawn(move || forward(rx));
+    let _ = std::thread::Builder::new()
+        .name("debugger-mcp-log".into())
+        .spawn(move || forward(rx));
     use tracing_subscriber::prelude::*;
     let filter = tracing_subscriber::EnvFilter::try_from_env("DEBUGGER_MCP_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(filter).with(JavaLayer));
+    let _ = tracing::subscriber::set_global_default(
+        tracing_subscriber::registry().with(filter).with(JavaLayer),
+    );
     // Panics are caught at every JNI entry and task boundary; the hook makes sure the message
     // and location reach the IDE log instead of the process' stderr.
     std::panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         let payload = crate::panic_message(info.payload());
         tracing::error!(target: "debugger_mcp_jni::panic", "Rust panic{location}: {payload}");
     }));
@@ -65,7 +72,10 @@ fn forward(rx: Receiver<Record>) {
     while let Ok(record) = rx.recv() {
         let dropped = DROPPED.swap(0, Ordering::Relaxed);
         let message = if dropped > 0 {
-            format!("{} ({dropped} earlier log records dropped: queue full)", record.message)
+            format!(
+                "{} ({dropped} earlier log records dropped: queue full)",
+                record.message
+            )
         } else {
             record.message
         };
@@ -76,7 +86,9 @@ fn forward(rx: Receiver<Record>) {
             let args = [
                 jvalue { i: record.level },
                 jvalue { l: target.as_raw() },
-                jvalue { l: message.as_raw() },
+                jvalue {
+                    l: message.as_raw(),
+                },
             ];
             // SAFETY: id resolved from NativeBridge with signature (ILjava/lang/String;Ljava/lang/String;)V.
             unsafe {
@@ -107,7 +119,11 @@ impl<S: Subscriber> Layer<S> for JavaLayer {
         };
         let mut visitor = MessageVisitor(String::new());
         event.record(&mut visitor);
-        let record = Record { level, target: meta.target().to_string(), message: visitor.0 };
+        let record = Record {
+            level,
+            target: meta.target().to_string(),
+            message: visitor.0,
+        };
         if let Err(TrySendError::Full(_)) = tx.try_send(record) {
             DROPPED.fetch_add(1, Ordering::Relaxed);
         }

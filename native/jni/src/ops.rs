@@ -27,30 +27,57 @@ pub async fn dispatch(backend: &dyn Backend, op: &str, args: &Value) -> BackendR
         "projects" => out(backend.projects().await),
         "run_configurations" => out(backend.run_configurations(&s("project")?).await),
         "launch" => out(backend.launch(&s("project")?, arg(args, "request")?).await),
-        "debug_test" => out(backend.debug_test(&s("project")?, arg(args, "request")?).await),
+        "debug_test" => out(backend
+            .debug_test(&s("project")?, arg(args, "request")?)
+            .await),
         "sessions" => out(backend.sessions(&s("project")?).await),
         "stop" => out(backend.stop(&s("session_id")?).await),
         "breakpoints" => out(backend.breakpoints(&s("project")?).await),
-        "add_line_breakpoint" => out(backend.add_line_breakpoint(&s("project")?, arg(args, "spec")?).await),
-        "add_exception_breakpoint" => out(backend.add_exception_breakpoint(&s("project")?, arg(args, "spec")?).await),
-        "update_breakpoint" => {
-            out(backend.update_breakpoint(&s("project")?, &s("id")?, arg(args, "update")?).await)
-        }
+        "add_line_breakpoint" => out(backend
+            .add_line_breakpoint(&s("project")?, arg(args, "spec")?)
+            .await),
+        "add_exception_breakpoint" => out(backend
+            .add_exception_breakpoint(&s("project")?, arg(args, "spec")?)
+            .await),
+        "update_breakpoint" => out(backend
+            .update_breakpoint(&s("project")?, &s("id")?, arg(args, "update")?)
+            .await),
         "remove_breakpoint" => out(backend.remove_breakpoint(&s("project")?, &s("id")?).await),
         "control" => {
             let thread: Option<String> = arg(args, "thread_id")?;
-            out(backend.control(&s("session_id")?, thread.as_deref(), arg(args, "op")?).await)
+            out(backend
+                .control(&s("session_id")?, thread.as_deref(), arg(args, "op")?)
+                .await)
         }
         "threads" => out(backend.threads(&s("session_id")?).await),
-        "frames" => out(backend.frames(&s("session_id")?, &s("thread_id")?, u("offset")?, u("limit")?).await),
-        "select_frame" => out(backend.select_frame(&s("session_id")?, &s("thread_id")?, &s("frame")?).await),
-        "frame_variables" => out(backend.frame_variables(&s("session_id")?, &s("frame")?).await),
-        "children" => out(backend.children(&s("session_id")?, &s("handle")?, u("offset")?, u("limit")?).await),
-        "set_value" => out(backend.set_value(&s("session_id")?, &s("handle")?, &s("new_value")?).await),
-        "evaluate" => out(backend.evaluate(&s("session_id")?, arg(args, "request")?).await),
+        "frames" => out(backend
+            .frames(
+                &s("session_id")?,
+                &s("thread_id")?,
+                u("offset")?,
+                u("limit")?,
+            )
+            .await),
+        "select_frame" => out(backend
+            .select_frame(&s("session_id")?, &s("thread_id")?, &s("frame")?)
+            .await),
+        "frame_variables" => out(backend
+            .frame_variables(&s("session_id")?, &s("frame")?)
+            .await),
+        "children" => out(backend
+            .children(&s("session_id")?, &s("handle")?, u("offset")?, u("limit")?)
+            .await),
+        "set_value" => out(backend
+            .set_value(&s("session_id")?, &s("handle")?, &s("new_value")?)
+            .await),
+        "evaluate" => out(backend
+            .evaluate(&s("session_id")?, arg(args, "request")?)
+            .await),
         "read_source" => out(backend.read_source(&s("project")?, &s("path")?).await),
         "confirm" => out(backend.confirm(&s("project")?, arg(args, "request")?).await),
-        other => Err(BackendError::NotFound(format!("no op `{other}` in table version {TABLE_VERSION}"))),
+        other => Err(BackendError::NotFound(format!(
+            "no op `{other}` in table version {TABLE_VERSION}"
+        ))),
     }
 }
 
@@ -93,11 +120,17 @@ mod tests {
             "handshake" | "projects" => json!({}),
             "run_configurations" | "sessions" | "breakpoints" => json!({"project": root}),
             "launch" => json!({"project": root, "request": {"configuration": "main"}}),
-            "debug_test" => json!({"project": root, "request": {"framework": "pytest", "test_id": "test_x.py::test_y"}}),
+            "debug_test" => {
+                json!({"project": root, "request": {"framework": "pytest", "test_id": "test_x.py::test_y"}})
+            }
             "stop" | "threads" => json!({"session_id": "s1"}),
             "add_line_breakpoint" => json!({"project": root, "spec": {"file": file, "line": 4}}),
-            "add_exception_breakpoint" => json!({"project": root, "spec": {"exception": "ValueError"}}),
-            "update_breakpoint" => json!({"project": root, "id": "1", "update": {"enabled": false}}),
+            "add_exception_breakpoint" => {
+                json!({"project": root, "spec": {"exception": "ValueError"}})
+            }
+            "update_breakpoint" => {
+                json!({"project": root, "id": "1", "update": {"enabled": false}})
+            }
             "remove_breakpoint" => json!({"project": root, "id": "1"}),
             "control" => json!({"session_id": "s1", "thread_id": null, "op": {"op": "resume"}}),
             "frames" => json!({"session_id": "s1", "thread_id": "1", "offset": 0, "limit": 5}),
@@ -105,7 +138,9 @@ mod tests {
             "frame_variables" => json!({"session_id": "s1", "frame": "0"}),
             "children" => json!({"session_id": "s1", "handle": "x", "offset": 0, "limit": 5}),
             "set_value" => json!({"session_id": "s1", "handle": "x", "new_value": "1"}),
-            "evaluate" => json!({"session_id": "s1", "request": {"thread_id": "1", "frame": "0", "expression": "1"}}),
+            "evaluate" => {
+                json!({"session_id": "s1", "request": {"thread_id": "1", "frame": "0", "expression": "1"}})
+            }
             "read_source" => json!({"project": root, "path": file}),
             "confirm" => json!({"project": root, "request": {"title": "t", "message": "m"}}),
             other => panic!("no args for {other}"),
@@ -125,15 +160,22 @@ mod tests {
             let _ = dispatch(&*fake, op, &args(op, &root)).await;
             let calls = fake.calls();
             assert!(
-                calls[before..].iter().any(|c| c == op || c.starts_with(&format!("{op} "))),
+                calls[before..]
+                    .iter()
+                    .any(|c| c == op || c.starts_with(&format!("{op} "))),
                 "op {op} did not reach the backend: {:?}",
                 &calls[before..]
             );
-            assert!(doc.contains(&format!("| `{op}` |")), "op {op} missing from docs/CALLBACK_TABLE.md");
+            assert!(
+                doc.contains(&format!("| `{op}` |")),
+                "op {op} missing from docs/CALLBACK_TABLE.md"
+            );
         }
         let unknown = dispatch(&*fake, "nope", &json!({})).await.unwrap_err();
         assert!(matches!(unknown, BackendError::NotFound(_)));
-        let missing = dispatch(&*fake, "frames", &json!({"session_id": "s1"})).await.unwrap_err();
+        let missing = dispatch(&*fake, "frames", &json!({"session_id": "s1"}))
+            .await
+            .unwrap_err();
         assert!(matches!(missing, BackendError::Failed(m) if m.contains("thread_id")));
         let _ = std::fs::remove_dir_all(&dir);
     }

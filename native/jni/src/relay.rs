@@ -36,7 +36,11 @@ impl HttpTasks {
     }
 
     pub(crate) fn cancel(&self, handle: u64) -> bool {
-        let task = self.running.lock().unwrap_or_else(|e| e.into_inner()).remove(&handle);
+        let task = self
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&handle);
         match task {
             Some(t) => {
                 t.abort();
@@ -47,7 +51,12 @@ impl HttpTasks {
     }
 
     pub(crate) fn cancel_all(&self) {
-        for (_, t) in self.running.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+        for (_, t) in self
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+        {
             t.abort();
         }
     }
@@ -72,7 +81,11 @@ pub(crate) fn spawn(
     // before the insertion below; otherwise a fast request would leave a stale entry.
     let mut running = tasks.running.lock().unwrap_or_else(|e| e.into_inner());
     let join = runtime.spawn(async move {
-        let Relayed { request, responder, test_panic } = relayed;
+        let Relayed {
+            request,
+            responder,
+            test_panic,
+        } = relayed;
         let outcome = AssertUnwindSafe(async move {
             if test_panic {
                 panic!("test hook: injected panic in the HTTP relay task");
@@ -87,13 +100,24 @@ pub(crate) fn spawn(
             Err(payload) => {
                 let msg = crate::panic_message(&*payload);
                 tracing::error!("HTTP relay task panicked: {msg}");
-                let body = format!("{{\"error\":\"internal error: {}\"}}", msg.replace('"', "'"));
-                let _ = start(&responder, 500, &[("content-type".into(), "application/json".into())]);
+                let body = format!(
+                    "{{\"error\":\"internal error: {}\"}}",
+                    msg.replace('"', "'")
+                );
+                let _ = start(
+                    &responder,
+                    500,
+                    &[("content-type".into(), "application/json".into())],
+                );
                 let _ = chunk(&responder, body.as_bytes());
                 let _ = end(&responder);
             }
         }
-        tasks2.running.lock().unwrap_or_else(|e| e.into_inner()).remove(&handle);
+        tasks2
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&handle);
     });
     running.insert(handle, join.abort_handle());
     handle
@@ -104,7 +128,12 @@ async fn stream(response: axum::response::Response, responder: &jvm::JavaRef) {
     let headers: Vec<(String, String)> = parts
         .headers
         .iter()
-        .map(|(k, v)| (k.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+        .map(|(k, v)| {
+            (
+                k.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
         .collect();
     if let Err(e) = start(responder, parts.status.as_u16() as i32, &headers) {
         tracing::debug!("responder.start failed, dropping the response: {e}");
@@ -134,7 +163,11 @@ async fn stream(response: axum::response::Response, responder: &jvm::JavaRef) {
     }
 }
 
-fn start(responder: &jvm::JavaRef, status: i32, headers: &[(String, String)]) -> Result<(), String> {
+fn start(
+    responder: &jvm::JavaRef,
+    status: i32,
+    headers: &[(String, String)],
+) -> Result<(), String> {
     let ids = jvm::ids().ok_or("bridge classes not resolved")?;
     jvm::with_env(|env| {
         let empty = JString::from_str(env, "")?;
@@ -148,7 +181,11 @@ fn start(responder: &jvm::JavaRef, status: i32, headers: &[(String, String)]) ->
             values.set_element(env, i, &v)?;
             env.delete_local_ref(v);
         }
-        let args = [jvalue { i: status }, jvalue { l: names.as_raw() }, jvalue { l: values.as_raw() }];
+        let args = [
+            jvalue { i: status },
+            jvalue { l: names.as_raw() },
+            jvalue { l: values.as_raw() },
+        ];
         // SAFETY: HttpResponder.start(I[Ljava/lang/String;[Ljava/lang/String;)V.
         unsafe {
             env.call_method_unchecked(

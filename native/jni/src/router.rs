@@ -8,7 +8,11 @@ use tokio_util::sync::CancellationToken;
 
 /// Builds the router; the returned token ends every MCP session and SSE stream when cancelled
 /// (bridge shutdown).
-pub(crate) fn build(engine: &Arc<Engine>, config: &Config, live_token: LiveToken) -> (axum::Router, CancellationToken) {
+pub(crate) fn build(
+    engine: &Arc<Engine>,
+    config: &Config,
+    live_token: LiveToken,
+) -> (axum::Router, CancellationToken) {
     let mut options = RouterOptions::from_config(&config.http);
     options.live_token = Some(live_token);
     let cancel = options.cancel.clone();

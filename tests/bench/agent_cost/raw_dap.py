@@ -11,7 +11,7 @@ import json, os, subprocess, sys, time, statistics
 # this same file): the adapter acknowledges every read at once, so pydevd's two-part writes are
 # not held by Nagle + delayed ACK. SHIM=1 uses it.
 HERE = os.path.dirname(os.path.abspath(__file__))
-QUICKACK = open(os.path.join(HERE, "..", "..", "..", "native", "dap", "src", "debugpy_quickack.py")).read()
+QUICKACK = open(os.path.join(HERE, "..", "..", "..", "native", "dap", "src", "adapters", "debugpy_quickack.py")).read()
 
 PROG = os.path.join(HERE, "heavy.py")
 LINE = next(i for i, l in enumerate(open(PROG), 1) if "heavy: stop here" in l)

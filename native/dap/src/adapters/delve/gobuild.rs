@@ -20,7 +20,10 @@ pub const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Whether delve would build this launch itself (modes `debug` and `test`).
 pub fn builds(arguments: &Map<String, Value>) -> bool {
-    matches!(arguments.get("mode").and_then(Value::as_str), Some("debug" | "test"))
+    matches!(
+        arguments.get("mode").and_then(Value::as_str),
+        Some("debug" | "test")
+    )
 }
 
 /// Builds the program a delve `debug`/`test` launch names into its `output` path, in `cwd` (where
@@ -33,23 +36,43 @@ pub async fn build(
     timeout: Duration,
 ) -> Result<(), BackendError> {
     let test = arguments.get("mode").and_then(Value::as_str) == Some("test");
-    let program = arguments.get("program").and_then(Value::as_str).unwrap_or(".").to_string();
+    let program = arguments
+        .get("program")
+        .and_then(Value::as_str)
+        .unwrap_or(".")
+        .to_string();
     let output = arguments
         .get("output")
         .and_then(Value::as_str)
         .ok_or_else(|| BackendError::Failed("no output path for the Go build".into()))?
         .to_string();
-    let mut args: Vec<String> = if test { vec!["test".into(), "-c".into()] } else { vec!["build".into()] };
+    let mut args: Vec<String> = if test {
+        vec!["test".into(), "-c".into()]
+    } else {
+        vec!["build".into()]
+    };
     // What delve passes: no optimisation, no inlining, so every line and local is debuggable.
     args.push("-gcflags=all=-N -l".into());
     args.extend(["-o".into(), output.clone()]);
     match arguments.get("buildFlags") {
         Some(Value::String(s)) => args.extend(split_command(s)?),
-        Some(Value::Array(a)) => args.extend(a.iter().filter_map(Value::as_str).map(str::to_string)),
+        Some(Value::Array(a)) => {
+            args.extend(a.iter().filter_map(Value::as_str).map(str::to_string))
+        }
         _ => {}
     }
     args.push(program.clone());
-    let shown = format!("go {}", args.iter().map(|a| if a.contains(' ') { format!("'{a}'") } else { a.clone() }).collect::<Vec<_>>().join(" "));
+    let shown = format!(
+        "go {}",
+        args.iter()
+            .map(|a| if a.contains(' ') {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
 
     let mut cmd = tokio::process::Command::new("go");
     cmd.args(&args)
@@ -75,7 +98,11 @@ pub async fn build(
     };
     if !out.status.success() {
         let _ = std::fs::remove_file(&output);
-        let text = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
         return Err(BackendError::Failed(format!(
             "the Go build failed ({}; `{shown}`):\n{}",
             out.status,
@@ -93,7 +120,11 @@ pub async fn build(
 /// (the go tool prints them relative to where it ran, e.g. `./calc_test.go` in a package dir).
 fn compiler_lines(text: &str, cwd: &Path, root: &Path) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let mut out: Vec<String> = lines.iter().take(QUOTED_LINES).map(|l| relative_location(l, cwd, root)).collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(QUOTED_LINES)
+        .map(|l| relative_location(l, cwd, root))
+        .collect();
     if lines.len() > QUOTED_LINES {
         out.push(format!("… ({} more lines)", lines.len() - QUOTED_LINES));
     }
@@ -101,12 +132,16 @@ fn compiler_lines(text: &str, cwd: &Path, root: &Path) -> String {
 }
 
 fn relative_location(line: &str, cwd: &Path, root: &Path) -> String {
-    let Some((file, rest)) = line.split_once(".go:") else { return line.to_string() };
+    let Some((file, rest)) = line.split_once(".go:") else {
+        return line.to_string();
+    };
     if file.contains(char::is_whitespace) || !rest.starts_with(|c: char| c.is_ascii_digit()) {
         return line.to_string();
     }
     let path = cwd.join(format!("{file}.go"));
-    let Ok(canon) = std::fs::canonicalize(&path) else { return line.to_string() };
+    let Ok(canon) = std::fs::canonicalize(&path) else {
+        return line.to_string();
+    };
     match canon.strip_prefix(root) {
         Ok(rel) => format!("{}:{rest}", rel.display()),
         Err(_) => line.to_string(),
@@ -123,9 +158,13 @@ mod tests {
         std::fs::create_dir_all(root.join("calc")).unwrap();
         std::fs::write(root.join("calc/calc_test.go"), "package calc\n").unwrap();
         let root = std::fs::canonicalize(&root).unwrap();
-        let text = "# example.com/x/calc [example.com/x/calc.test]\n./calc_test.go:7:2: undefined: nope\n";
+        let text =
+            "# example.com/x/calc [example.com/x/calc.test]\n./calc_test.go:7:2: undefined: nope\n";
         let got = compiler_lines(text, &root.join("calc"), &root);
-        assert_eq!(got, "# example.com/x/calc [example.com/x/calc.test]\ncalc/calc_test.go:7:2: undefined: nope");
+        assert_eq!(
+            got,
+            "# example.com/x/calc [example.com/x/calc.test]\ncalc/calc_test.go:7:2: undefined: nope"
+        );
         let many: String = (1..=20).map(|i| format!("line {i}\n")).collect();
         let got = compiler_lines(&many, &root, &root);
         assert!(got.ends_with("line 12\n… (8 more lines)"), "{got}");

@@ -1,0 +1,354 @@
+//! debugpy (Python). Its quirks: the adapter's socket latency (an ACK bootstrap), values shown
+//! cut (long strings, big collections: their real size is asked with `len()`), collections
+//! listed as 100 items then "more" buckets, synthetic member groups, and Python command lines.
+
+use super::Adapter;
+use crate::config::{Generic, absolutize};
+use crate::protocol::{self, EvaluateArguments, Variable, VariablesArguments};
+use crate::session::Session;
+use async_trait::async_trait;
+use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode};
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::time::Duration;
+
+/// Starts `debugpy.adapter` with its sockets acknowledging at once (TCP_QUICKACK after every
+/// read). pydevd, inside the debuggee, writes each message as two `sendall`s (header, then
+/// body) on a socket without TCP_NODELAY: Nagle holds the body until the header is
+/// acknowledged, and the adapter's kernel delays that ACK by up to 40 ms. Every request that
+/// goes through the debuggee (evaluate, stackTrace, most variables) then took ~44 ms; with the
+/// adapter acknowledging immediately it takes ~1 ms (docs/DAP_LATENCY.md). Where the option
+/// does not exist (not Linux) or debugpy reads differently, this is a plain `-m debugpy.adapter`.
+/// `DEBUGGER_MCP_DEBUGPY_QUICKACK=0` turns it off.
+/// The script is its own file so the agent-cost benchmark (tests/bench/agent_cost/raw_dap.py)
+/// measures the same bootstrap.
+const DEBUGPY_QUICKACK: &str = include_str!("debugpy_quickack.py");
+
+/// debugpy groups some members under synthetic nodes; they are not program values.
+const SYNTHETIC_GROUPS: &[&str] = &[
+    "special variables",
+    "function variables",
+    "class variables",
+    "protected variables",
+];
+/// Builtin Python containers whose `len()` is their size and has no side effects.
+const COLLECTION_TYPES: &[&str] = &[
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "frozenset",
+    "deque",
+    "defaultdict",
+    "OrderedDict",
+    "Counter",
+];
+/// Size look-ups (`len(...)` evaluations) per backend call at most, and the time each may take.
+const SIZE_LOOKUPS: usize = 20;
+const SIZE_TIMEOUT: Duration = Duration::from_secs(2);
+
+pub struct Debugpy;
+
+#[async_trait]
+impl Adapter for Debugpy {
+    fn name(&self) -> &'static str {
+        "debugpy"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["python", "py"]
+    }
+
+    fn command(&self, python: Option<&str>) -> BackendResult<(String, Vec<String>)> {
+        // The adapter runs under the same interpreter as the debuggee by default; debugpy
+        // must be importable there.
+        let py = python
+            .map(str::to_string)
+            .or_else(|| std::env::var("DEBUGGER_MCP_PYTHON").ok())
+            .unwrap_or_else(|| "python3".into());
+        if std::env::var("DEBUGGER_MCP_DEBUGPY_QUICKACK").is_ok_and(|v| v == "0") {
+            return Ok((py, vec!["-m".into(), "debugpy.adapter".into()]));
+        }
+        Ok((py, vec!["-c".into(), DEBUGPY_QUICKACK.into()]))
+    }
+    fn spawn_hint(&self) -> &'static str {
+        "is debugpy installed for this Python? (pip install debugpy)"
+    }
+
+    fn parse_command(&self, cwd: &Path, words: &[String]) -> Option<BackendResult<Generic>> {
+        is_python_exe(&words[0]).then(|| python_command(cwd, words))
+    }
+    fn claims_file_name(&self, name: &str) -> bool {
+        name.ends_with(".py")
+    }
+    fn claims_file(&self, head: &[u8]) -> bool {
+        head.starts_with(b"#!")
+            && String::from_utf8_lossy(head)
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("python"))
+    }
+    fn runs_modules(&self) -> bool {
+        true
+    }
+    fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {
+        let mut a = g.base_arguments(false);
+        if let Some(m) = &g.module {
+            a.insert("module".into(), json!(m));
+        }
+        a.insert("console".into(), json!("internalConsole"));
+        a.insert("justMyCode".into(), json!(true));
+        if !g.env.is_empty() {
+            a.insert("env".into(), Value::Object(g.env.clone()));
+        }
+        if let Some(p) = &g.python {
+            a.insert("python".into(), json!([p]));
+        }
+        a
+    }
+    fn adapt_launch_json(
+        &self,
+        _type_name: &str,
+        entry: &Map<String, Value>,
+        cwd: &Path,
+        args: &mut Map<String, Value>,
+    ) -> Option<String> {
+        // No terminal headless: the debuggee's output must come back as output events.
+        args.insert("console".into(), json!("internalConsole"));
+        args.entry("cwd")
+            .or_insert(json!(cwd.display().to_string()));
+        match entry.get("python") {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Array(a)) => a.first().and_then(Value::as_str).map(str::to_string),
+            _ => None,
+        }
+    }
+    fn entry_stop_arguments(&self, args: &mut Map<String, Value>) {
+        args.insert("stopOnEntry".into(), json!(true));
+    }
+
+    fn stop_on_exception_filters(&self) -> &'static [&'static str] {
+        &["uncaught", "userUnhandled"]
+    }
+    fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&["raised"], &["uncaught"])
+    }
+
+    fn is_synthetic_group(&self, name: &str) -> bool {
+        SYNTHETIC_GROUPS.contains(&name)
+    }
+
+    /// debugpy renders values cut: a long string keeps its first and last 32 K characters, a
+    /// big collection its first items then "...". For such values (at most SIZE_LOOKUPS per
+    /// call) the real size is asked with a bounded `len(...)` of the value's evaluateName:
+    /// `child_count` for collections, `value_length` for strings. Builtin types only, whose
+    /// `len` has no side effects.
+    async fn real_sizes(&self, s: &Session, nodes: &mut [ValueNode], frame_id: Option<i64>) {
+        let mut asked = 0;
+        for n in nodes.iter_mut() {
+            if asked >= SIZE_LOOKUPS {
+                break;
+            }
+            let Some(expr) = n.evaluate_name.clone().filter(|e| is_plain_path(e)) else {
+                continue;
+            };
+            let ty = n.type_name.as_deref().unwrap_or("");
+            let v = n.value.trim_end();
+            let is_text = matches!(ty, "str" | "bytes" | "bytearray") && v.contains("...");
+            let is_cut_collection = COLLECTION_TYPES.contains(&ty)
+                && (v.ends_with("...]") || v.ends_with("...}") || v.ends_with("...)"));
+            if !is_text && !is_cut_collection {
+                continue;
+            }
+            asked += 1;
+            let args = EvaluateArguments {
+                expression: format!("len({expr})"),
+                frame_id,
+                context: "watch",
+            };
+            let Ok(body) = s.req_t::<protocol::Evaluate>(&args, SIZE_TIMEOUT).await else {
+                continue;
+            };
+            let Ok(len) = body.result.trim().parse::<u64>() else {
+                continue;
+            };
+            if is_text {
+                // The repr has quotes (and a b prefix): shown content is shorter than that.
+                if len > v.chars().count().saturating_sub(2) as u64 {
+                    n.value_length = Some(len);
+                }
+            } else {
+                n.child_count = Some(len);
+            }
+        }
+    }
+
+    async fn page(
+        &self,
+        s: &Session,
+        mut all: Vec<Variable>,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<(Vec<Variable>, u64)> {
+        // The "special variables"/"function variables" groups come first; they are not
+        // program values and would shift offsets (offset 25 of a list must be item 25).
+        all.retain(|v| !matches!(v.name.as_str(), "special variables" | "function variables"));
+        // A collection shows its first 100 items, then "more" (buckets of the rest) and
+        // "len()" (its real size): a 5,000-item list must read as 5,000, and its item 4,000
+        // must be reachable by offset.
+        let take_named = |all: &mut Vec<Variable>, name: &str| {
+            let i = all.iter().position(|v| v.name == name)?;
+            Some(all.remove(i))
+        };
+        let real_len =
+            take_named(&mut all, "len()").and_then(|v| v.value.trim().parse::<u64>().ok());
+        let more = if real_len.is_some() {
+            take_named(&mut all, "more")
+                .map(|v| v.variables_reference)
+                .filter(|r| *r > 0)
+        } else {
+            None
+        };
+        let end = offset as u64 + limit as u64;
+        let mut page: Vec<Variable> = all
+            .iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .cloned()
+            .collect();
+        if let Some(more) = more
+            && end > all.len() as u64
+        {
+            page.extend(more_items(s, more, all.len() as u64, offset as u64, end).await?);
+        }
+        Ok((page, real_len.unwrap_or(all.len() as u64)))
+    }
+}
+
+/// Items `[from, end)` of a collection beyond its first `first` items, from the buckets under
+/// its "more" node (named "[100:1100]", "[1100:2100]", …).
+async fn more_items(
+    s: &Session,
+    more: i64,
+    first: u64,
+    from: u64,
+    end: u64,
+) -> BackendResult<Vec<Variable>> {
+    let body = s
+        .req::<protocol::Variables>(&VariablesArguments::all(more))
+        .await?;
+    let mut out = Vec::new();
+    let mut next = first;
+    for b in body.variables {
+        let range = b
+            .name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .and_then(|n| n.split_once(':'))
+            .and_then(|(a, z)| {
+                Some((a.trim().parse::<u64>().ok()?, z.trim().parse::<u64>().ok()?))
+            });
+        let r = b.variables_reference;
+        let (a, z) = match range {
+            Some(az) if r > 0 => az,
+            // Not a bucket (only one bucket's worth left: the items are listed inline).
+            _ => {
+                if (from..end).contains(&next) {
+                    out.push(b);
+                }
+                next += 1;
+                continue;
+            }
+        };
+        next = z;
+        if z <= from || a >= end {
+            continue;
+        }
+        let items = s
+            .req::<protocol::Variables>(&VariablesArguments::all(r))
+            .await?;
+        let items = items.variables.into_iter().filter(|v| {
+            !matches!(
+                v.name.as_str(),
+                "special variables" | "function variables" | "len()"
+            )
+        });
+        for (i, v) in items.enumerate() {
+            if (from..end).contains(&(a + i as u64)) {
+                out.push(v);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An expression that only names a value (`records`, `tree['child']`, `self.items[3]`): safe
+/// to evaluate again, unlike one with a call.
+fn is_plain_path(e: &str) -> bool {
+    !e.is_empty()
+        && !e.contains('(')
+        && e.chars()
+            .all(|c| c.is_alphanumeric() || "_.[]'\"-".contains(c))
+}
+
+fn is_python_exe(word: &str) -> bool {
+    let base = Path::new(word)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    base == "python"
+        || base.starts_with("python3")
+        || base.starts_with("python2")
+        || base == "pypy3"
+}
+
+/// `python3 [options] script.py args…` or `python3 -m module args…`.
+fn python_command(cwd: &Path, words: &[String]) -> BackendResult<Generic> {
+    let first = &words[0];
+    let mut g = Generic {
+        python: Some(first.clone()),
+        ..Default::default()
+    };
+    let mut rest = words[1..].iter().cloned().peekable();
+    // Skip interpreter options that come before the script (e.g. -u, -X dev).
+    while let Some(w) = rest.peek().cloned() {
+        if w == "-m" {
+            rest.next();
+            g.module = rest.next();
+            break;
+        } else if w.starts_with('-') {
+            rest.next();
+            if matches!(w.as_str(), "-X" | "-W") {
+                rest.next();
+            }
+        } else {
+            g.program = rest
+                .next()
+                .map(|p| absolutize(cwd, &p).display().to_string());
+            break;
+        }
+    }
+    if g.program.is_none() && g.module.is_none() {
+        return Err(BackendError::Failed(format!(
+            "'{first}' needs a script or -m module to debug"
+        )));
+    }
+    // Caught here, the mistake gets a clear error instead of a session that ends at once.
+    if let Some(p) = &g.program
+        && !Path::new(p).is_file()
+    {
+        return Err(BackendError::NotFound(format!("script '{p}'")));
+    }
+    g.args = rest.collect();
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_plain_path;
+
+    #[test]
+    fn only_plain_paths_are_evaluated_again() {
+        assert!(is_plain_path("self.items[3]") && is_plain_path("tree['child']"));
+        assert!(!is_plain_path("pop()") && !is_plain_path("a + b") && !is_plain_path(""));
+    }
+}

@@ -1,0 +1,255 @@
+//! gdb (≥ 14, `gdb -i dap`). Its quirks: finding a gdb new enough, cpptools' launch.json
+//! dialect, hit conditions as ignore counts, entry as `stopAtBeginningOfMainSubprogram`,
+//! signal stops without a name, and CLI chatter on the program's stdout.
+
+use super::{Adapter, on_path};
+use crate::config::Generic;
+use crate::protocol::{self, EvaluateArguments};
+use crate::session::Session;
+use async_trait::async_trait;
+use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory};
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+pub struct Gdb;
+
+#[async_trait]
+impl Adapter for Gdb {
+    fn name(&self) -> &'static str {
+        "gdb"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["cppdbg"]
+    }
+
+    fn command(&self, _python: Option<&str>) -> BackendResult<(String, Vec<String>)> {
+        Ok((
+            gdb()?.display().to_string(),
+            vec!["--quiet".into(), "-i".into(), "dap".into()],
+        ))
+    }
+    fn spawn_hint(&self) -> &'static str {
+        "gdb >= 14 with DAP is needed (pip install gdb-for-pwndbg, or set DEBUGGER_MCP_GDB)"
+    }
+
+    fn claims_file(&self, head: &[u8]) -> bool {
+        head.starts_with(b"\x7fELF")
+    }
+    fn adapt_launch_json(
+        &self,
+        type_name: &str,
+        entry: &Map<String, Value>,
+        cwd: &Path,
+        args: &mut Map<String, Value>,
+    ) -> Option<String> {
+        if type_name != "cppdbg" {
+            args.entry("cwd")
+                .or_insert(json!(cwd.display().to_string()));
+            return None;
+        }
+        // Microsoft's cpptools dialect → gdb's own DAP dialect.
+        let mut g = Generic {
+            program: entry
+                .get("program")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            args: crate::config::str_list(entry.get("args")),
+            cwd: Some(cwd.display().to_string()),
+            ..Default::default()
+        };
+        for e in entry
+            .get("environment")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let (Some(n), Some(v)) = (e.get("name").and_then(Value::as_str), e.get("value")) {
+                g.env.insert(n.into(), v.clone());
+            }
+        }
+        *args = self.launch_arguments(&g);
+        if entry.get("stopAtEntry").and_then(Value::as_bool) == Some(true) {
+            self.entry_stop_arguments(args);
+        }
+        None
+    }
+    /// gdb's stopOnEntry stops at the first instruction (in the dynamic loader); what a user
+    /// means is the start of main.
+    fn entry_stop_arguments(&self, args: &mut Map<String, Value>) {
+        args.insert("stopAtBeginningOfMainSubprogram".into(), json!(true));
+    }
+    fn stops_on_entry(&self, args: &Map<String, Value>) -> bool {
+        ["stopOnEntry", "stopAtBeginningOfMainSubprogram"]
+            .iter()
+            .any(|k| args.get(*k).and_then(Value::as_bool) == Some(true))
+    }
+
+    /// gdb takes hitCondition as an ignore count ("2" stops on the 3rd hit); the tool's
+    /// meaning is "stop on the Nth hit", as debugpy has it.
+    fn hit_condition(&self, condition: &str) -> String {
+        match condition.trim().parse::<u64>() {
+            Ok(n) => n.saturating_sub(1).to_string(),
+            Err(_) => condition.to_string(),
+        }
+    }
+    fn stop_on_exception_filters(&self) -> &'static [&'static str] {
+        &["throw", "exception"]
+    }
+    fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&["throw"], &["throw"])
+    }
+    /// gdb's DAP stop event (events.py: "signal-received" becomes reason "signal") carries no
+    /// text, but its CLI says it: "It stopped with signal SIGSEGV, Segmentation fault."
+    async fn signal_name(&self, s: &Session) -> Option<String> {
+        let args = EvaluateArguments {
+            expression: "info program".into(),
+            frame_id: None,
+            context: "repl",
+        };
+        let said = s.req::<protocol::Evaluate>(&args).await.ok()?;
+        parse_signal(&said.result)
+    }
+
+    /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";
+    /// the binding itself arrives as a `breakpoint` event.
+    fn is_chatter(&self, category: OutputCategory, text: &str) -> bool {
+        category == OutputCategory::Stdout
+            && (text.contains("No source file named ")
+                || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
+                || is_breakpoint_set_line(text))
+    }
+    /// Log-point text comes as "console" (gdb's own chatter comes as "stdout").
+    fn log_points_on_console(&self) -> bool {
+        true
+    }
+}
+
+/// The CLI echo of a breakpoint set in a live session ("Breakpoint 3 at 0x5555…: file prog.c,
+/// line 36.").
+fn is_breakpoint_set_line(text: &str) -> bool {
+    let rest = text
+        .strip_prefix("Temporary breakpoint ")
+        .or_else(|| text.strip_prefix("Breakpoint "));
+    rest.and_then(|r| r.split_once(' '))
+        .is_some_and(|(n, tail)| {
+            !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+                && tail.starts_with("at 0x")
+                && !tail.trim_end().contains('\n')
+        })
+}
+
+/// "…It stopped with signal SIGSEGV, Segmentation fault." → "signal SIGSEGV (Segmentation fault)".
+fn parse_signal(info_program: &str) -> Option<String> {
+    let at = info_program.find("signal ")?;
+    let rest = info_program[at + "signal ".len()..]
+        .lines()
+        .next()?
+        .trim_end_matches('.');
+    let (name, meaning) = match rest.split_once(", ") {
+        Some((n, m)) => (n.trim(), Some(m.trim())),
+        None => (rest.trim(), None),
+    };
+    if !name.starts_with("SIG") {
+        return None;
+    }
+    Some(match meaning {
+        Some(m) if !m.is_empty() => format!("signal {name} ({m})"),
+        _ => format!("signal {name}"),
+    })
+}
+
+/// Parses "GNU gdb (GDB) 18.1" / "GNU gdb (Debian 13.1-3) 13.1" into the major version.
+fn gdb_major(version_line: &str) -> Option<u32> {
+    let last = version_line.split_whitespace().last()?;
+    last.split('.').next()?.parse().ok()
+}
+
+fn gdb_version(p: &Path) -> Option<(u32, String)> {
+    let out = std::process::Command::new(p)
+        .arg("--version")
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().next()?.to_string();
+    Some((gdb_major(&line)?, line))
+}
+
+/// gdb ≥ 14 (the first with `-i dap`): $DEBUGGER_MCP_GDB, else the first such `gdb` on PATH.
+fn gdb() -> Result<PathBuf, BackendError> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    if let Ok(p) = std::env::var("DEBUGGER_MCP_GDB") {
+        let p = PathBuf::from(p);
+        return match gdb_version(&p) {
+            Some((v, _)) if v >= 14 => Ok(p),
+            Some((_, line)) => Err(BackendError::Unsupported(format!(
+                "DEBUGGER_MCP_GDB={} is '{line}'; DAP needs gdb >= 14 (pip install gdb-for-pwndbg)",
+                p.display()
+            ))),
+            None => Err(BackendError::Unsupported(format!(
+                "DEBUGGER_MCP_GDB={} does not run",
+                p.display()
+            ))),
+        };
+    }
+    FOUND
+        .get_or_init(|| {
+            let mut seen = Vec::new();
+            for p in on_path(&["gdb", "gdb-multiarch"]) {
+                match gdb_version(&p) {
+                    Some((v, _)) if v >= 14 => return Ok(p),
+                    Some((_, line)) => seen.push(format!("{} is '{line}'", p.display())),
+                    None => {}
+                }
+            }
+            Err(format!(
+                "no gdb >= 14 (needed for its DAP interpreter) found{}; install one with `pip install gdb-for-pwndbg` \
+                 or point DEBUGGER_MCP_GDB at it",
+                if seen.is_empty() { String::new() } else { format!(" ({})", seen.join("; ")) }
+            ))
+        })
+        .clone()
+        .map_err(BackendError::Unsupported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_gdb_versions() {
+        assert_eq!(gdb_major("GNU gdb (GDB) 18.1"), Some(18));
+        assert_eq!(gdb_major("GNU gdb (Debian 13.1-3) 13.1"), Some(13));
+    }
+
+    #[test]
+    fn info_program_names_the_signal() {
+        let text = "\tUsing the running image of child process 25508.\nProgram stopped at 0x55555555515c.\nIt stopped with signal SIGSEGV, Segmentation fault.\n";
+        assert_eq!(
+            parse_signal(text).as_deref(),
+            Some("signal SIGSEGV (Segmentation fault)")
+        );
+        assert_eq!(
+            parse_signal("It stopped at a breakpoint that has since been deleted."),
+            None
+        );
+    }
+
+    #[test]
+    fn hit_conditions_become_ignore_counts_and_chatter_is_dropped() {
+        assert_eq!(
+            (Gdb.hit_condition("3"), Gdb.hit_condition("x > 2")),
+            ("2".into(), "x > 2".into())
+        );
+        assert!(Gdb.is_chatter(
+            OutputCategory::Stdout,
+            "Breakpoint 3 at 0x5555: file prog.c, line 36.\n"
+        ));
+        assert!(!Gdb.is_chatter(
+            OutputCategory::Stdout,
+            "Breakpoint 3 reached by the program\n"
+        ));
+        assert!(!Gdb.is_chatter(OutputCategory::Console, "No source file named x.c.\n"));
+    }
+}

@@ -1,0 +1,84 @@
+//! lldb-dap (LLVM ≥ 14; `lldb-vscode` before 18). Its quirks: finding the versioned binary,
+//! `env` as a list of `K=V`, and a stop on entry in the dynamic loader (a breakpoint on `main`
+//! instead).
+
+use super::{Adapter, on_path};
+use crate::config::Generic;
+use debugger_mcp_core::backend::{BackendError, BackendResult};
+use serde_json::{Map, Value, json};
+use std::path::PathBuf;
+
+pub struct Lldb;
+
+impl Adapter for Lldb {
+    fn name(&self) -> &'static str {
+        "lldb"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["lldb-dap", "lldb-vscode", "codelldb"]
+    }
+
+    fn command(&self, _python: Option<&str>) -> BackendResult<(String, Vec<String>)> {
+        Ok((lldb_dap()?.display().to_string(), vec![]))
+    }
+    fn spawn_hint(&self) -> &'static str {
+        "lldb-dap is needed (apt install lldb-19, or set DEBUGGER_MCP_LLDB_DAP)"
+    }
+
+    /// A Mach-O binary (64-bit, or universal).
+    fn claims_file(&self, head: &[u8]) -> bool {
+        head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe]) || head.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+    }
+    fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {
+        let mut a = g.base_arguments(true);
+        if !g.env.is_empty() {
+            let list: Vec<String> = g
+                .env
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+                .collect();
+            a.insert("env".into(), json!(list));
+        }
+        a
+    }
+
+    /// lldb-dap's stopOnEntry stops in the dynamic loader, before main.
+    fn entry_function(&self) -> Option<&'static str> {
+        Some("main")
+    }
+    fn stop_on_exception_filters(&self) -> &'static [&'static str] {
+        &["cpp_throw", "objc_throw", "swift_throw"]
+    }
+    fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&["cpp_throw"], &["cpp_throw"])
+    }
+    /// Log-point text comes as "console" output.
+    fn log_points_on_console(&self) -> bool {
+        true
+    }
+}
+
+fn lldb_dap() -> Result<PathBuf, BackendError> {
+    if let Ok(p) = std::env::var("DEBUGGER_MCP_LLDB_DAP") {
+        return Ok(PathBuf::from(p));
+    }
+    let mut names = vec!["lldb-dap".to_string()];
+    for v in (14..=25).rev() {
+        names.push(format!("lldb-dap-{v}"));
+    }
+    names.push("lldb-vscode".into());
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    if let Some(p) = on_path(&refs).into_iter().next() {
+        return Ok(p);
+    }
+    for v in (14..=25).rev() {
+        let p = PathBuf::from(format!("/usr/lib/llvm-{v}/bin/lldb-dap"));
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(BackendError::Unsupported(
+        "lldb-dap not found; install lldb (e.g. apt install lldb-19) or set DEBUGGER_MCP_LLDB_DAP"
+            .into(),
+    ))
+}

@@ -1,0 +1,298 @@
+//! The debuggers that speak DAP, each with its quirks in its own module.
+//!
+//! The rest of the crate is written against the DAP specification and asks a session's
+//! [`Adapter`] wherever adapters differ; it never names one. Every method has the
+//! specification's behaviour as its default, so an adapter module states only what differs.
+//!
+//! Adding a debugger: a module with a unit struct implementing [`Adapter`] (`name`, `aliases`,
+//! `command`, `spawn_hint` and whichever quirks apply) and one line in [`ADAPTERS`].
+
+mod debugpy;
+mod delve;
+mod gdb;
+mod lldb;
+
+use crate::config::{Generic, ResolvedLaunch};
+use crate::session::Session;
+use crate::transport::Wire;
+use async_trait::async_trait;
+use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The registration table: every adapter, in the order command lines are matched against them.
+pub static ADAPTERS: &[&dyn Adapter] = &[&debugpy::Debugpy, &gdb::Gdb, &lldb::Lldb, &delve::Delve];
+
+/// An adapter as sessions and launches hold it.
+pub type AdapterRef = &'static dyn Adapter;
+
+/// What differs between debug adapters. Defaults are what the DAP specification says.
+#[async_trait]
+pub trait Adapter: Send + Sync + 'static {
+    /// Its name in settings, tool arguments and messages (`debugpy`).
+    fn name(&self) -> &'static str;
+    /// Other names accepted for it: launch.json `type`s (`python`, `cppdbg`), binaries.
+    fn aliases(&self) -> &'static [&'static str];
+
+    // ---- starting it ----
+
+    /// The program and arguments that start the adapter; `python` is launch.json's interpreter.
+    fn command(&self, python: Option<&str>) -> BackendResult<(String, Vec<String>)>;
+    /// How it speaks DAP.
+    fn wire(&self) -> Wire {
+        Wire::Stdio
+    }
+    /// Why it could not start, worded with how to fix it.
+    fn spawn_hint(&self) -> &'static str;
+    /// Work before the adapter starts (delve: building the Go program). Returns a file that
+    /// belongs to the session and is removed when it ends.
+    async fn prepare(
+        &self,
+        _launch: &mut ResolvedLaunch,
+        _root: &Path,
+        _settings: &Settings,
+    ) -> BackendResult<Option<PathBuf>> {
+        Ok(None)
+    }
+    /// How much longer than a plain launch `prepare` may take (the core widens its timeout).
+    fn prepare_allowance(&self, _launch: &ResolvedLaunch, _settings: &Settings) -> Duration {
+        Duration::ZERO
+    }
+
+    // ---- run configurations and command lines (see `config`) ----
+
+    /// A command line this adapter recognises by its words (`python3 -m x`, `go test ./p`).
+    fn parse_command(&self, _cwd: &Path, _words: &[String]) -> Option<BackendResult<Generic>> {
+        None
+    }
+    /// A program this adapter runs, by its file name (`.py`), whether or not it exists yet.
+    fn claims_file_name(&self, _name: &str) -> bool {
+        false
+    }
+    /// A program file this adapter runs, by its first bytes (an ELF header, a shebang).
+    fn claims_file(&self, _head: &[u8]) -> bool {
+        false
+    }
+    /// Runs a configuration that names a `module` rather than a program (Python's `-m`).
+    fn runs_modules(&self) -> bool {
+        false
+    }
+    /// An adapter-neutral launch in this adapter's `launch` arguments.
+    fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {
+        let mut a = g.base_arguments(true);
+        if !g.env.is_empty() {
+            a.insert("env".into(), Value::Object(g.env.clone()));
+        }
+        a
+    }
+    /// A `.vscode/launch.json` entry of `type_name` whose arguments are `args` (the entry minus
+    /// VS Code's own keys), made fit to send. Returns the Python interpreter it names, if any.
+    fn adapt_launch_json(
+        &self,
+        _type_name: &str,
+        _entry: &Map<String, Value>,
+        cwd: &Path,
+        args: &mut Map<String, Value>,
+    ) -> Option<String> {
+        args.entry("cwd")
+            .or_insert(json!(cwd.display().to_string()));
+        None
+    }
+    /// Last touches to a resolved launch, after the tool's flags are in (delve's mode).
+    fn complete(&self, _launch: &mut ResolvedLaunch) {}
+    /// The launch arguments that make it stop at the start of the program, where its own
+    /// mechanism is useful (else [`Adapter::entry_function`]).
+    fn entry_stop_arguments(&self, _args: &mut Map<String, Value>) {}
+    /// Whether launch arguments as the user wrote them ask for a stop on entry.
+    fn stops_on_entry(&self, args: &Map<String, Value>) -> bool {
+        args.get("stopOnEntry")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    // ---- breakpoints and stops ----
+
+    /// The function a stop on entry is a breakpoint on, for adapters whose own stopOnEntry
+    /// stops too early to be useful.
+    fn entry_function(&self) -> Option<&'static str> {
+        None
+    }
+    /// The tool's hit condition ("stop on the Nth hit") in the adapter's terms.
+    fn hit_condition(&self, condition: &str) -> String {
+        condition.to_string()
+    }
+    /// Exception filters that make `stop_on_exception` stop on uncaught exceptions.
+    fn stop_on_exception_filters(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Filters for an "any exception" breakpoint: (caught, uncaught).
+    fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&[], &[])
+    }
+    /// The signal a `signal` stop without a description was for ("signal SIGSEGV (…)").
+    async fn signal_name(&self, _s: &Session) -> Option<String> {
+        None
+    }
+
+    // ---- process and end ----
+
+    /// Sends no `process` event: the debuggee is the adapter's child process.
+    fn debuggee_is_child(&self) -> bool {
+        false
+    }
+    /// Reports the exit status only once disconnected after `terminated` (as output, see
+    /// [`Adapter::exit_status`]) instead of in an `exited` event.
+    fn exit_status_after_disconnect(&self) -> bool {
+        false
+    }
+    /// The debuggee's exit status, when this output says it.
+    fn exit_status(&self, _category: OutputCategory, _text: &str) -> Option<i64> {
+        None
+    }
+
+    // ---- output ----
+
+    /// Output that is the adapter's own chatter, not the program's: dropped.
+    fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
+        false
+    }
+    /// Sends log-point messages as `console` output with no source attached.
+    fn log_points_on_console(&self) -> bool {
+        false
+    }
+
+    // ---- values ----
+
+    /// A node the adapter adds among a value's members that is no program value.
+    fn is_synthetic_group(&self, _name: &str) -> bool {
+        false
+    }
+    /// Sets the real size of values the adapter shows cut (`child_count`, `value_length`).
+    async fn real_sizes(&self, _s: &Session, _nodes: &mut [ValueNode], _frame_id: Option<i64>) {}
+    /// Items `[offset, offset + limit)` of a container whose listing (unpaged) is `all`, and
+    /// the container's real size.
+    async fn page(
+        &self,
+        _s: &Session,
+        all: Vec<crate::protocol::Variable>,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<(Vec<crate::protocol::Variable>, u64)> {
+        let total = all.len() as u64;
+        Ok((
+            all.into_iter()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .collect(),
+            total,
+        ))
+    }
+}
+
+impl std::fmt::Debug for dyn Adapter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl PartialEq for dyn Adapter {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+/// The adapter called `name` (or one of its aliases), case-insensitively.
+pub fn find(name: &str) -> BackendResult<AdapterRef> {
+    let lower = name.to_ascii_lowercase();
+    ADAPTERS
+        .iter()
+        .copied()
+        .find(|a| a.name() == lower || a.aliases().contains(&lower.as_str()))
+        .ok_or_else(|| {
+            BackendError::Unsupported(format!(
+                "unknown adapter '{name}'; use one of {}",
+                names(", ")
+            ))
+        })
+}
+
+/// The adapters' names, joined by `sep`.
+pub fn names(sep: &str) -> String {
+    ADAPTERS
+        .iter()
+        .map(|a| a.name())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Settings of the backend that adapters read.
+pub struct Settings {
+    go_build_timeout_ms: AtomicU64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            go_build_timeout_ms: AtomicU64::new(delve::DEFAULT_BUILD_TIMEOUT.as_millis() as u64),
+        }
+    }
+}
+
+impl Settings {
+    /// `[go] build_timeout_ms`: the Go build before delve starts.
+    pub fn set_go_build_timeout(&self, timeout: Duration) {
+        self.go_build_timeout_ms
+            .store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
+    }
+    pub fn go_build_timeout(&self) -> Duration {
+        Duration::from_millis(self.go_build_timeout_ms.load(Ordering::Relaxed))
+    }
+}
+
+/// Files named one of `names` in the directories of $PATH, in $PATH's order.
+fn on_path(names: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            for n in names {
+                let p = dir.join(n);
+                if p.is_file() && !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adapters_are_found_by_name_and_alias() {
+        assert_eq!(find("Python").unwrap().name(), "debugpy");
+        assert_eq!(find("cppdbg").unwrap().name(), "gdb");
+        assert_eq!(find("lldb-dap").unwrap().name(), "lldb");
+        assert_eq!(find("go").unwrap().name(), "delve");
+        let e = find("jdb").unwrap_err().to_string();
+        assert!(
+            e.contains("'jdb'") && e.contains("debugpy, gdb, lldb, delve"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut all: Vec<&str> = ADAPTERS
+            .iter()
+            .flat_map(|a| std::iter::once(a.name()).chain(a.aliases().iter().copied()))
+            .collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n, "an alias names two adapters");
+    }
+}

@@ -1,0 +1,539 @@
+//! Breakpoints are project-level (like an IDE's): stored here before any session exists
+//! ("pending"), sent to every live session, re-sent at each session's configuration phase,
+//! and updated from what each adapter bound. DAP replaces breakpoints per file, so a change
+//! re-sends its file's list.
+
+use crate::protocol::{
+    self, BreakpointsResponse, ExceptionFilterOptions, SetBreakpointsArguments,
+    SetExceptionBreakpointsArguments, SourceArgument, SourceBreakpoint,
+};
+use crate::session::{Inner, Session};
+use debugger_mcp_core::backend::*;
+use std::collections::BTreeSet;
+
+pub const PENDING_MESSAGE: &str = "pending: binds when a session starts";
+
+#[derive(Default)]
+pub struct BpStore {
+    next: u64,
+    pub list: Vec<BreakpointInfo>,
+}
+
+impl BpStore {
+    fn new_id(&mut self) -> String {
+        self.next += 1;
+        self.next.to_string()
+    }
+}
+
+/// Temporary changes to what is sent for the stretch until the next stop (run-to-line,
+/// step over ignoring breakpoints).
+#[derive(Default, Clone)]
+pub struct Override {
+    /// A run-to location (file, line).
+    pub temp: Option<(String, u32)>,
+    /// No breakpoints of the user's.
+    pub suppress: bool,
+}
+
+/// An exception breakpoint that means "any exception" (IDE style: a base class or "*").
+fn is_catch_all(exception: &str) -> bool {
+    matches!(exception, "*" | "any" | "Exception" | "BaseException" | "")
+}
+
+impl Inner {
+    /// The stored breakpoint `id` as it is now (after syncs updated its binding).
+    pub fn breakpoint(&self, id: &str) -> BackendResult<BreakpointInfo> {
+        let store = self.bps.lock().unwrap();
+        store
+            .list
+            .iter()
+            .find(|b| b.id == id)
+            .cloned()
+            .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+    }
+
+    pub fn update_bp(&self, id: &str, f: impl FnOnce(&mut BreakpointInfo)) {
+        let changed = {
+            let mut store = self.bps.lock().unwrap();
+            let Some(bp) = store.list.iter_mut().find(|b| b.id == id) else {
+                return;
+            };
+            let before = bp.clone();
+            f(bp);
+            (*bp != before).then(|| bp.clone())
+        };
+        if let Some(bp) = changed {
+            self.emit(BackendEvent::BreakpointChanged { breakpoint: bp });
+        }
+    }
+
+    pub async fn add_line_breakpoint(
+        &self,
+        spec: LineBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        if spec.line == 0 {
+            return Err(BackendError::Failed("line numbers are 1-based".into()));
+        }
+        let file = self.absolute(&spec.file);
+        if !file.is_file() {
+            return Err(BackendError::NotFound(format!("file '{}'", file.display())));
+        }
+        let file = file.display().to_string();
+        let id = {
+            let mut store = self.bps.lock().unwrap();
+            // Re-setting a line updates the breakpoint there.
+            let existing = store
+                .list
+                .iter()
+                .find(|b| {
+                    b.kind == BreakpointKind::Line
+                        && b.file.as_deref() == Some(&file)
+                        && b.requested_line == Some(spec.line)
+                })
+                .map(|b| b.id.clone());
+            let id = existing.unwrap_or_else(|| store.new_id());
+            let bp = BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Line,
+                file: Some(file.clone()),
+                requested_line: Some(spec.line),
+                line: Some(spec.line),
+                verified: false,
+                message: Some(PENDING_MESSAGE.into()),
+                enabled: spec.enabled,
+                condition: spec.condition.filter(|c| !c.is_empty()),
+                log_message: spec.log_message.filter(|c| !c.is_empty()),
+                hit_condition: spec.hit_condition.filter(|c| !c.is_empty()),
+                suspend_policy: spec.suspend_policy,
+                temporary: spec.temporary,
+                ..Default::default()
+            };
+            match store.list.iter_mut().find(|b| b.id == id) {
+                Some(b) => *b = bp,
+                None => store.list.push(bp),
+            }
+            id
+        };
+        if let Err(e) = self
+            .sync_everywhere(BreakpointKind::Line, Some(&file))
+            .await
+        {
+            // The breakpoint is stored either way (a later session may bind it); say why the
+            // running one did not take it.
+            self.update_bp(&id, |b| {
+                b.verified = false;
+                b.message = Some(format!("the debugger refused it: {e}"));
+            });
+        }
+        self.breakpoint(&id)
+    }
+
+    pub async fn add_exception_breakpoint(
+        &self,
+        spec: ExceptionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        // Validate against what the adapters offer, once known.
+        let known: Vec<ExceptionFilter> = match self.live_sessions().first() {
+            Some(s) => s.filters(),
+            None => self.known_filters.lock().unwrap().clone(),
+        };
+        if !known.is_empty()
+            && !is_catch_all(&spec.exception)
+            && !known.iter().any(|f| f.id == spec.exception)
+        {
+            return Err(BackendError::Unsupported(format!(
+                "exception breakpoint '{}' is not offered by the debug adapter; available filters: {}",
+                spec.exception,
+                known
+                    .iter()
+                    .map(|f| format!("{} ({})", f.id, f.label))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let id = {
+            let mut store = self.bps.lock().unwrap();
+            let id = store.new_id();
+            store.list.push(BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Exception,
+                verified: false,
+                message: Some(PENDING_MESSAGE.into()),
+                enabled: spec.enabled,
+                condition: spec.condition.filter(|c| !c.is_empty()),
+                suspend_policy: spec.suspend_policy,
+                exception: Some(spec.exception.clone()),
+                caught: Some(spec.caught),
+                uncaught: Some(spec.uncaught),
+                ..Default::default()
+            });
+            id
+        };
+        self.sync_everywhere(BreakpointKind::Exception, None)
+            .await?;
+        self.breakpoint(&id)
+    }
+
+    pub async fn update_breakpoint(
+        &self,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<BreakpointInfo> {
+        let (kind, file) = {
+            let mut store = self.bps.lock().unwrap();
+            let bp = store
+                .list
+                .iter_mut()
+                .find(|b| b.id == id)
+                .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+            let set = |field: &mut Option<String>, v: Option<String>| {
+                if let Some(v) = v {
+                    *field = if v.is_empty() { None } else { Some(v) };
+                }
+            };
+            if let Some(e) = update.enabled {
+                bp.enabled = e;
+            }
+            set(&mut bp.condition, update.condition);
+            set(&mut bp.log_message, update.log_message);
+            set(&mut bp.hit_condition, update.hit_condition);
+            if let Some(p) = update.suspend_policy {
+                bp.suspend_policy = p;
+            }
+            if let Some(t) = update.temporary {
+                bp.temporary = t;
+            }
+            if !bp.enabled {
+                bp.verified = false;
+                bp.message = Some("disabled".into());
+            } else if bp.message.as_deref() == Some("disabled") {
+                bp.message = Some(PENDING_MESSAGE.into());
+            }
+            (bp.kind, bp.file.clone())
+        };
+        self.sync_everywhere(kind, file.as_deref()).await?;
+        self.breakpoint(id)
+    }
+
+    pub async fn remove_breakpoint(&self, id: &str) -> BackendResult<()> {
+        let removed = {
+            let mut store = self.bps.lock().unwrap();
+            let pos = store
+                .list
+                .iter()
+                .position(|b| b.id == id)
+                .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
+            store.list.remove(pos)
+        };
+        for s in self.live_sessions() {
+            s.bp_ids.lock().unwrap().retain(|_, v| v != id);
+        }
+        self.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
+        self.sync_everywhere(removed.kind, removed.file.as_deref())
+            .await
+    }
+
+    /// Sends the full breakpoint list of one file to one session (DAP replaces per file).
+    pub async fn sync_file(&self, s: &Session, file: &str) -> BackendResult<()> {
+        if s.mode == LaunchMode::Run {
+            return Ok(());
+        }
+        let ov = s.override_.lock().unwrap().clone().unwrap_or_default();
+        let bps: Vec<BreakpointInfo> = if ov.suppress {
+            vec![]
+        } else {
+            self.bps
+                .lock()
+                .unwrap()
+                .list
+                .iter()
+                .filter(|b| {
+                    b.kind == BreakpointKind::Line && b.enabled && b.file.as_deref() == Some(file)
+                })
+                .cloned()
+                .collect()
+        };
+        let nonempty = |c: &Option<String>| c.clone().filter(|c| !c.is_empty());
+        let mut dap: Vec<SourceBreakpoint> = bps
+            .iter()
+            .map(|b| SourceBreakpoint {
+                line: b.requested_line.unwrap_or(1),
+                condition: nonempty(&b.condition),
+                hit_condition: nonempty(&b.hit_condition).map(|c| s.adapter.hit_condition(&c)),
+                log_message: nonempty(&b.log_message),
+            })
+            .collect();
+        let temp_index = match &ov.temp {
+            Some((f, line))
+                if f == file && !bps.iter().any(|b| b.requested_line == Some(*line)) =>
+            {
+                dap.push(SourceBreakpoint {
+                    line: *line,
+                    ..Default::default()
+                });
+                Some(dap.len() - 1)
+            }
+            _ => None,
+        };
+        let args = SetBreakpointsArguments {
+            source: SourceArgument {
+                path: file.to_string(),
+            },
+            breakpoints: dap,
+            source_modified: false,
+        };
+        let BreakpointsResponse { breakpoints } = s.req::<protocol::SetBreakpoints>(&args).await?;
+        for (i, r) in breakpoints.iter().enumerate() {
+            if Some(i) == temp_index {
+                if let Some(d) = r.id {
+                    s.temp_ids.lock().unwrap().insert(d);
+                }
+                continue;
+            }
+            let Some(bp) = bps.get(i) else { continue };
+            if let Some(d) = r.id {
+                s.bp_ids.lock().unwrap().insert(d, bp.id.clone());
+            }
+            self.apply_dap_bp(&bp.id, r);
+        }
+        Ok(())
+    }
+
+    /// Applies a DAP Breakpoint (response or event) to our breakpoint.
+    pub fn apply_dap_bp(&self, id: &str, r: &protocol::Breakpoint) {
+        let line = r.line.map(|l| l as u32);
+        let message = r.message.clone().or_else(|| r.reason.clone());
+        self.update_bp(id, |bp| {
+            bp.verified = r.verified;
+            if line.is_some() {
+                bp.line = line;
+            }
+            bp.message = if r.verified {
+                None
+            } else {
+                message.or(Some("not bound yet".into()))
+            };
+        });
+    }
+
+    pub fn bp_files(&self) -> Vec<String> {
+        let set: BTreeSet<String> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Line)
+            .filter_map(|b| b.file.clone())
+            .collect();
+        set.into_iter().collect()
+    }
+
+    /// Sends one breakpoint's file list (or the exception filters) to every live session.
+    /// Every session is tried; a session that ended meanwhile is no error.
+    async fn sync_everywhere(&self, kind: BreakpointKind, file: Option<&str>) -> BackendResult<()> {
+        let mut first_err = None;
+        for s in self.live_sessions() {
+            let r = match (kind, file) {
+                (BreakpointKind::Line, Some(f)) => self.sync_file(&s, f).await,
+                _ => self.sync_exceptions(&s).await,
+            };
+            if let Err(e) = r
+                && !s.is_ended()
+                && first_err.is_none()
+            {
+                first_err = Some(e);
+            }
+        }
+        first_err.map_or(Ok(()), Err)
+    }
+
+    /// Every file's breakpoints (and a run-to location's file) to one session.
+    pub async fn sync_all_lines(&self, s: &Session) -> BackendResult<()> {
+        let mut files = self.bp_files();
+        if let Some((f, _)) = s
+            .override_
+            .lock()
+            .unwrap()
+            .as_ref()
+            .and_then(|o| o.temp.clone())
+            && !files.contains(&f)
+        {
+            files.push(f);
+        }
+        for f in files {
+            self.sync_file(s, &f).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn sync_exceptions(&self, s: &Session) -> BackendResult<()> {
+        if s.mode == LaunchMode::Run {
+            return Ok(());
+        }
+        let bps: Vec<BreakpointInfo> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Exception && b.enabled)
+            .cloned()
+            .collect();
+        let offered: Vec<String> = s.filters().into_iter().map(|f| f.id).collect();
+        // `stop_on_exception`: the adapter's filters for uncaught exceptions, among those offered.
+        let mut filters: Vec<String> = if s.stop_on_exception {
+            s.adapter
+                .stop_on_exception_filters()
+                .iter()
+                .filter(|w| offered.iter().any(|o| o == *w))
+                .map(|w| w.to_string())
+                .collect()
+        } else {
+            vec![]
+        };
+        let mut options: Vec<ExceptionFilterOptions> = Vec::new();
+        let with_options = s.cap(|c| c.supports_exception_filter_options);
+        for bp in &bps {
+            let ids = filter_ids_for(s, &offered, bp);
+            if ids.is_empty() {
+                self.update_bp(&bp.id, |b| {
+                    b.verified = false;
+                    b.message = Some(format!(
+                        "the {} adapter offers no exception filter '{}' (offered: {})",
+                        s.adapter.name(),
+                        b.exception.clone().unwrap_or_default(),
+                        offered.join(", ")
+                    ));
+                });
+                continue;
+            }
+            for id in ids {
+                match bp.condition.as_ref().filter(|c| !c.is_empty()) {
+                    Some(c) if with_options => options.push(ExceptionFilterOptions {
+                        filter_id: id,
+                        condition: c.clone(),
+                    }),
+                    _ => {
+                        if !filters.contains(&id) {
+                            filters.push(id)
+                        }
+                    }
+                }
+            }
+            self.update_bp(&bp.id, |b| {
+                b.verified = true;
+                b.message = None;
+            });
+        }
+        let filter_options = (with_options && !options.is_empty()).then_some(options);
+        s.req::<protocol::SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
+            filters,
+            filter_options,
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// After a session ended: breakpoints go back to pending when no session is left.
+    pub fn after_session_end(&self) {
+        if !self.live_sessions().is_empty() {
+            return;
+        }
+        let ids: Vec<String> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Line)
+            .map(|b| b.id.clone())
+            .collect();
+        for id in ids {
+            self.update_bp(&id, |b| {
+                b.verified = false;
+                b.message = Some(PENDING_MESSAGE.into());
+            });
+        }
+    }
+
+    /// At a stop: restores what run-to / ignore-breakpoints changed (before anyone can
+    /// resume), drops the temporary breakpoints that were hit and counts the hits.
+    pub async fn after_stop(&self, s: &Session, hit: &[String]) {
+        let ov = s.override_.lock().unwrap().take();
+        if let Some(ov) = ov {
+            s.temp_ids.lock().unwrap().clear();
+            let mut files = if ov.suppress { self.bp_files() } else { vec![] };
+            if let Some((f, _)) = ov.temp
+                && !files.contains(&f)
+            {
+                files.push(f);
+            }
+            for f in files {
+                let _ = self.sync_file(s, &f).await;
+            }
+        }
+        let temporary: Vec<(String, Option<String>)> = {
+            let store = self.bps.lock().unwrap();
+            store
+                .list
+                .iter()
+                .filter(|b| b.temporary && hit.contains(&b.id))
+                .map(|b| (b.id.clone(), b.file.clone()))
+                .collect()
+        };
+        for (id, file) in temporary {
+            self.bps.lock().unwrap().list.retain(|b| b.id != id);
+            self.emit(BackendEvent::BreakpointRemoved { id });
+            if let Some(f) = file {
+                let _ = self.sync_file(s, &f).await;
+            }
+        }
+        for id in hit {
+            self.update_bp(id, |b| b.hit_count = Some(b.hit_count.unwrap_or(0) + 1));
+        }
+    }
+
+    /// Whether output at `file:line` comes from a log point.
+    pub fn is_log_point_at(&self, file: &str, line: u64) -> bool {
+        let f = std::fs::canonicalize(file)
+            .map(|p| p.display().to_string())
+            .unwrap_or(file.to_string());
+        let line = Some(line as u32);
+        self.bps.lock().unwrap().list.iter().any(|bp| {
+            bp.log_message.is_some()
+                && bp.file.as_deref() == Some(f.as_str())
+                && (bp.line == line || bp.requested_line == line)
+        })
+    }
+
+    pub fn has_log_points(&self) -> bool {
+        self.bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .any(|bp| bp.log_message.is_some())
+    }
+}
+
+/// Maps one exception breakpoint to the filter ids (among `offered`) of this session's adapter.
+fn filter_ids_for(s: &Session, offered: &[String], bp: &BreakpointInfo) -> Vec<String> {
+    let ex = bp.exception.clone().unwrap_or_default();
+    if offered.contains(&ex) {
+        return vec![ex];
+    }
+    if is_catch_all(&ex) {
+        let (caught, uncaught) = s.adapter.catch_all_filters();
+        let mut out = BTreeSet::new();
+        if bp.caught != Some(false) {
+            out.extend(caught.iter().map(|x| x.to_string()));
+        }
+        if bp.uncaught != Some(false) {
+            out.extend(uncaught.iter().map(|x| x.to_string()));
+        }
+        return out.into_iter().filter(|f| offered.contains(f)).collect();
+    }
+    vec![]
+}

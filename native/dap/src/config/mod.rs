@@ -1,0 +1,439 @@
+//! Run configurations headless: `.vscode/launch.json` entries, `[[launch]]` tables of
+//! `debugger-mcp.toml`, and command lines ("trap and trigger"). Each resolves to the adapter to
+//! start and the DAP `launch`/`attach` arguments to send, in that adapter's dialect (which the
+//! adapter module supplies).
+
+mod command;
+#[cfg(test)]
+mod tests;
+mod vars;
+
+pub use command::split_command;
+
+use crate::adapters::{self, ADAPTERS, AdapterRef};
+use command::from_words;
+use debugger_mcp_core::backend::{BackendError, LaunchRequest, RunConfigInfo};
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use vars::substitute_value;
+
+/// Everything needed to start one session.
+#[derive(Debug, Clone)]
+pub struct ResolvedLaunch {
+    pub name: String,
+    pub adapter: AdapterRef,
+    /// "launch" or "attach".
+    pub request: String,
+    /// DAP arguments of the launch/attach request, already in the adapter's dialect.
+    pub arguments: Map<String, Value>,
+    /// Working directory of the adapter process.
+    pub cwd: PathBuf,
+    pub run_configuration: Option<String>,
+    /// Python interpreter to run debugpy's adapter with (launch.json `python`).
+    pub python: Option<String>,
+    pub stop_on_entry: bool,
+    pub stop_on_exception: bool,
+}
+
+/// Adapter-neutral launch description, turned into each adapter's dialect by
+/// `Adapter::launch_arguments`.
+#[derive(Debug, Clone, Default)]
+pub struct Generic {
+    pub program: Option<String>,
+    pub module: Option<String>,
+    pub args: Vec<String>,
+    pub cwd: Option<String>,
+    pub env: Map<String, Value>,
+    pub python: Option<String>,
+    /// Launch arguments in the adapter's own terms that its command line implied (delve's
+    /// `mode` and `buildFlags` for `go test -race`): sent as they are.
+    pub extra: Map<String, Value>,
+}
+
+impl Generic {
+    /// `program`, `args` (when there are any, or `always_args`), `cwd` and the `extra`
+    /// arguments: what every adapter spells alike.
+    pub fn base_arguments(&self, always_args: bool) -> Map<String, Value> {
+        let mut a = Map::new();
+        if let Some(p) = &self.program {
+            a.insert("program".into(), json!(p));
+        }
+        if !self.args.is_empty() || always_args {
+            a.insert("args".into(), json!(self.args));
+        }
+        if let Some(c) = &self.cwd {
+            a.insert("cwd".into(), json!(c));
+        }
+        a.extend(self.extra.clone());
+        a
+    }
+}
+
+/// One configuration as found in a file.
+#[derive(Debug, Clone)]
+enum Entry {
+    LaunchJson(Map<String, Value>),
+    Toml(Map<String, Value>),
+}
+
+fn read_launch_json(root: &Path) -> Result<Vec<Map<String, Value>>, BackendError> {
+    let path = root.join(".vscode").join("launch.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(vec![]);
+    };
+    // VS Code writes JSON with comments and trailing commas; JSON5 reads both.
+    let doc: Value = json5::from_str(&text).map_err(|e| {
+        BackendError::Failed(format!(
+            "{} is not valid JSON (with comments): {e}",
+            path.display()
+        ))
+    })?;
+    Ok(doc
+        .get("configurations")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|c| c.as_object().cloned()).collect())
+        .unwrap_or_default())
+}
+
+fn read_toml(root: &Path) -> Result<Vec<Map<String, Value>>, BackendError> {
+    let path = root.join("debugger-mcp.toml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(vec![]);
+    };
+    let doc: toml::Table = toml::from_str(&text)
+        .map_err(|e| BackendError::Failed(format!("{} is not valid TOML: {e}", path.display())))?;
+    let Some(launch) = doc.get("launch") else {
+        return Ok(vec![]);
+    };
+    let launch = serde_json::to_value(launch).map_err(|e| BackendError::Failed(e.to_string()))?;
+    let arr = launch.as_array().ok_or_else(|| {
+        BackendError::Failed(format!(
+            "{}: 'launch' must be an array of tables ([[launch]])",
+            path.display()
+        ))
+    })?;
+    Ok(arr.iter().filter_map(|c| c.as_object().cloned()).collect())
+}
+
+fn entries(root: &Path) -> Result<Vec<(String, Entry)>, BackendError> {
+    let mut out = Vec::new();
+    for c in read_launch_json(root)? {
+        if let Some(name) = c.get("name").and_then(Value::as_str) {
+            out.push((name.to_string(), Entry::LaunchJson(c)));
+        }
+    }
+    for c in read_toml(root)? {
+        if let Some(name) = c.get("name").and_then(Value::as_str) {
+            out.push((name.to_string(), Entry::Toml(c)));
+        }
+    }
+    Ok(out)
+}
+
+pub fn list(root: &Path) -> Result<Vec<RunConfigInfo>, BackendError> {
+    Ok(entries(root)?
+        .into_iter()
+        .map(|(name, e)| match e {
+            Entry::LaunchJson(c) => RunConfigInfo {
+                name,
+                type_name: c
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                type_id: c
+                    .get("request")
+                    .and_then(Value::as_str)
+                    .unwrap_or("launch")
+                    .to_string(),
+                can_run: true,
+                can_debug: true,
+                source: Some(".vscode/launch.json".into()),
+                description: c
+                    .get("program")
+                    .or(c.get("module"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                ..Default::default()
+            },
+            Entry::Toml(c) => RunConfigInfo {
+                name,
+                type_name: c
+                    .get("adapter")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                type_id: "launch".into(),
+                can_run: true,
+                can_debug: true,
+                source: Some("debugger-mcp.toml".into()),
+                description: c
+                    .get("command")
+                    .or(c.get("program"))
+                    .or(c.get("module"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                ..Default::default()
+            },
+        })
+        .collect())
+}
+
+/// Resolves a named configuration or a command line into what to start.
+pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, BackendError> {
+    let mut resolved = if let Some(name) = &req.configuration {
+        let all = entries(root)?;
+        let Some((_, entry)) = all.iter().find(|(n, _)| n == name) else {
+            let names: Vec<_> = all.iter().map(|(n, _)| format!("'{n}'")).collect();
+            return Err(BackendError::NotFound(format!(
+                "run configuration '{name}' (known: {})",
+                if names.is_empty() {
+                    "none; add .vscode/launch.json or debugger-mcp.toml [[launch]] entries".into()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        match entry {
+            Entry::LaunchJson(c) => from_launch_json(root, name, c, req)?,
+            Entry::Toml(c) => from_toml(root, name, c, req)?,
+        }
+    } else if let Some(cmd) = &req.command {
+        let cwd = req
+            .cwd
+            .as_deref()
+            .map(|c| absolutize(root, c))
+            .unwrap_or_else(|| root.to_path_buf());
+        let words = split_command(cmd)?;
+        let adapter = req.adapter.as_deref().map(adapters::find).transpose()?;
+        let (adapter, g) = from_words(&cwd, words, adapter)?;
+        // `go test` runs in the package's directory, as the go tool does.
+        let g = Generic {
+            cwd: g.cwd.clone().or_else(|| Some(cwd.display().to_string())),
+            ..g
+        };
+        ResolvedLaunch {
+            name: cmd.clone(),
+            adapter,
+            request: "launch".into(),
+            arguments: adapter.launch_arguments(&g),
+            cwd,
+            run_configuration: None,
+            python: g.python.clone(),
+            stop_on_entry: false,
+            stop_on_exception: false,
+        }
+    } else {
+        return Err(BackendError::Failed(
+            "give either a run configuration name or a command to start".into(),
+        ));
+    };
+    resolved.stop_on_entry |= req.stop_on_entry;
+    resolved.stop_on_exception |= req.stop_on_exception;
+    resolved.adapter.complete(&mut resolved);
+    if resolved.stop_on_entry {
+        resolved
+            .adapter
+            .entry_stop_arguments(&mut resolved.arguments);
+    }
+    if req.mode == debugger_mcp_core::backend::LaunchMode::Run {
+        resolved.arguments.insert("noDebug".into(), json!(true));
+    }
+    Ok(resolved)
+}
+
+pub(crate) fn absolutize(root: &Path, p: &str) -> PathBuf {
+    let p = Path::new(p);
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        root.join(p)
+    }
+}
+
+const VSCODE_ONLY: &[&str] = &[
+    "name",
+    "type",
+    "request",
+    "preLaunchTask",
+    "postDebugTask",
+    "presentation",
+    "internalConsoleOptions",
+    "debugServer",
+    "windows",
+    "osx",
+    "linux",
+    "serverReadyAction",
+    "purpose",
+];
+
+fn from_launch_json(
+    root: &Path,
+    name: &str,
+    c: &Map<String, Value>,
+    req: &LaunchRequest,
+) -> Result<ResolvedLaunch, BackendError> {
+    let mut c = Value::Object(c.clone());
+    substitute_value(&mut c, root, name)?;
+    let c = c.as_object().unwrap().clone();
+    let type_name = c.get("type").and_then(Value::as_str).unwrap_or("");
+    let adapter = match req.adapter.as_deref() {
+        Some(a) => adapters::find(a)?,
+        None => adapters::find(type_name).map_err(|_| {
+            BackendError::Unsupported(format!(
+                "run configuration '{name}' has type '{type_name}', which the headless DAP backend cannot start \
+                 (supported: {})",
+                ADAPTERS.iter().map(|a| format!("{} ({})", a.name(), a.aliases().join(", "))).collect::<Vec<_>>().join("; ")
+            ))
+        })?,
+    };
+    let request = c
+        .get("request")
+        .and_then(Value::as_str)
+        .unwrap_or("launch")
+        .to_string();
+    let cwd = c
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(|p| absolutize(root, p))
+        .unwrap_or_else(|| root.to_path_buf());
+    let mut args: Map<String, Value> = c
+        .iter()
+        .filter(|(k, _)| !VSCODE_ONLY.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let python = adapter.adapt_launch_json(type_name, &c, &cwd, &mut args);
+    Ok(ResolvedLaunch {
+        name: name.to_string(),
+        adapter,
+        request,
+        arguments: args,
+        cwd,
+        run_configuration: Some(name.to_string()),
+        python,
+        stop_on_entry: false,
+        stop_on_exception: false,
+    })
+}
+
+pub(crate) fn str_list(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| x.to_string())
+            })
+            .collect(),
+        Some(Value::String(s)) => split_command(s).unwrap_or_default(),
+        _ => vec![],
+    }
+}
+
+const TOML_KEYS: &[&str] = &[
+    "name",
+    "adapter",
+    "command",
+    "program",
+    "module",
+    "args",
+    "cwd",
+    "env",
+    "python",
+    "request",
+    "stop_on_entry",
+    "stop_on_exception",
+    "adapter_args",
+];
+
+fn from_toml(
+    root: &Path,
+    name: &str,
+    c: &Map<String, Value>,
+    req: &LaunchRequest,
+) -> Result<ResolvedLaunch, BackendError> {
+    let mut cv = Value::Object(c.clone());
+    substitute_value(&mut cv, root, name)?;
+    let c = cv.as_object().unwrap();
+    if let Some(bad) = c.keys().find(|k| !TOML_KEYS.contains(&k.as_str())) {
+        return Err(BackendError::Failed(format!(
+            "debugger-mcp.toml [[launch]] '{name}': unknown key '{bad}' (known: {})",
+            TOML_KEYS.join(", ")
+        )));
+    }
+    let cwd = c
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(|p| absolutize(root, p))
+        .unwrap_or_else(|| root.to_path_buf());
+    let adapter = req
+        .adapter
+        .as_deref()
+        .or(c.get("adapter").and_then(Value::as_str))
+        .map(adapters::find)
+        .transpose()?;
+    let (adapter, mut g) = if let Some(cmd) = c.get("command").and_then(Value::as_str) {
+        from_words(&cwd, split_command(cmd)?, adapter)?
+    } else if let Some(module) = c.get("module").and_then(Value::as_str) {
+        (
+            adapter
+                .or_else(|| ADAPTERS.iter().copied().find(|a| a.runs_modules()))
+                .expect("an adapter runs modules"),
+            Generic {
+                module: Some(module.into()),
+                ..Default::default()
+            },
+        )
+    } else if let Some(program) = c.get("program").and_then(Value::as_str) {
+        let (a, mut g) = from_words(&cwd, vec![program.to_string()], adapter)?;
+        g.args.clear();
+        (a, g)
+    } else {
+        return Err(BackendError::Failed(format!(
+            "debugger-mcp.toml [[launch]] '{name}' needs one of 'command', 'program' or 'module'"
+        )));
+    };
+    g.args.extend(str_list(c.get("args")));
+    // A `go test` command runs in its package's directory unless the entry says otherwise.
+    if g.cwd.is_none() || c.contains_key("cwd") {
+        g.cwd = Some(cwd.display().to_string());
+    }
+    if let Some(env) = c.get("env").and_then(Value::as_object) {
+        for (k, v) in env {
+            g.env.insert(
+                k.clone(),
+                Value::String(
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string()),
+                ),
+            );
+        }
+    }
+    if let Some(p) = c.get("python").and_then(Value::as_str) {
+        g.python = Some(p.to_string());
+    }
+    let mut arguments = adapter.launch_arguments(&g);
+    if let Some(extra) = c.get("adapter_args").and_then(Value::as_object) {
+        for (k, v) in extra {
+            arguments.insert(k.clone(), v.clone());
+        }
+    }
+    let flag = |k: &str| c.get(k).and_then(Value::as_bool) == Some(true);
+    Ok(ResolvedLaunch {
+        name: name.to_string(),
+        adapter,
+        request: c
+            .get("request")
+            .and_then(Value::as_str)
+            .unwrap_or("launch")
+            .to_string(),
+        arguments,
+        cwd,
+        run_configuration: Some(name.to_string()),
+        python: g.python,
+        stop_on_entry: flag("stop_on_entry"),
+        stop_on_exception: flag("stop_on_exception"),
+    })
+}

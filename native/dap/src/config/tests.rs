@@ -1,0 +1,251 @@
+//! Resolving run configurations and command lines.
+
+use super::command::from_words;
+use super::vars::substitute;
+use super::*;
+
+#[test]
+fn splits_quotes() {
+    assert_eq!(
+        split_command(r#"python3 "a b.py" 'x y' z\ w"#).unwrap(),
+        vec!["python3", "a b.py", "x y", "z w"]
+    );
+}
+
+#[test]
+fn substitutes_and_refuses_editor_variables() {
+    let root = Path::new("/p/proj");
+    assert_eq!(
+        substitute("${workspaceFolder}/a.py", root, "c").unwrap(),
+        "/p/proj/a.py"
+    );
+    let e = substitute("${file}", root, "cfg").unwrap_err().to_string();
+    assert!(e.contains("${file}") && e.contains("cfg"), "{e}");
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dap-config-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn cppdbg_entries_become_gdb_launches() {
+    let root = scratch("cppdbg");
+    write(
+        &root,
+        ".vscode/launch.json",
+        r#"{ "configurations": [ /* cpptools */ {
+            "name": "native", "type": "cppdbg", "request": "launch",
+            "program": "${workspaceFolder}/build/app", "args": ["-v"], "stopAtEntry": true,
+            "environment": [{"name": "MODE", "value": "test"}], "MIMode": "gdb",
+        }, ] }"#,
+    );
+    let r = resolve(
+        &root,
+        &LaunchRequest {
+            configuration: Some("native".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.adapter.name(), "gdb");
+    assert_eq!(
+        r.arguments["program"],
+        json!(format!("{}/build/app", root.display()))
+    );
+    assert_eq!(r.arguments["args"], json!(["-v"]));
+    assert_eq!(r.arguments["env"], json!({"MODE": "test"}));
+    assert_eq!(r.arguments["stopAtBeginningOfMainSubprogram"], json!(true));
+    assert!(
+        r.arguments.get("MIMode").is_none(),
+        "cpptools-only keys are not sent to gdb"
+    );
+    let listed = list(&root).unwrap();
+    assert_eq!(
+        (listed[0].name.as_str(), listed[0].type_name.as_str()),
+        ("native", "cppdbg")
+    );
+}
+
+#[test]
+fn toml_entries_with_commands_and_extra_args() {
+    let root = scratch("toml");
+    write(&root, "tool.py", "print(1)\n");
+    write(
+        &root,
+        "debugger-mcp.toml",
+        "brave_mode = true\n[[launch]]\nname = \"cli\"\ncommand = \"python3 tool.py --fast\"\nargs = [\"x\"]\n\
+         env = { LEVEL = 2 }\nstop_on_exception = true\n[launch.adapter_args]\njustMyCode = false\n",
+    );
+    let r = resolve(
+        &root,
+        &LaunchRequest {
+            configuration: Some("cli".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.adapter.name(), "debugpy");
+    assert_eq!(
+        r.arguments["program"],
+        json!(format!("{}/tool.py", root.display()))
+    );
+    assert_eq!(r.arguments["args"], json!(["--fast", "x"]));
+    assert_eq!(r.arguments["env"], json!({"LEVEL": "2"}));
+    assert_eq!(r.arguments["justMyCode"], json!(false));
+    assert_eq!(r.arguments["console"], json!("internalConsole"));
+    assert!(r.stop_on_exception && !r.stop_on_entry);
+    // Settings beside the launch entries do not disturb them; unknown configurations list the known.
+    let e = resolve(
+        &root,
+        &LaunchRequest {
+            configuration: Some("other".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("'cli'"), "{e}");
+}
+
+#[test]
+fn python_command_infers_debugpy() {
+    let root = scratch("pycmd");
+    write(&root, "app.py", "print(1)\n");
+    let (a, g) = from_words(
+        &root,
+        split_command("python3 -u app.py --n 3").unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(a.name(), "debugpy");
+    assert_eq!(g.program, Some(root.join("app.py").display().to_string()));
+    let missing = from_words(&root, split_command("python3 nope.py").unwrap(), None).unwrap_err();
+    assert!(
+        matches!(&missing, BackendError::NotFound(m) if m.contains("nope.py")),
+        "{missing:?}"
+    );
+    assert_eq!(g.args, vec!["--n", "3"]);
+    let (_, g) = from_words(
+        Path::new("/tmp"),
+        split_command("python3 -m pkg.mod x").unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(g.module.as_deref(), Some("pkg.mod"));
+}
+
+fn go_launch(root: &Path, command: &str) -> Result<ResolvedLaunch, BackendError> {
+    resolve(
+        root,
+        &LaunchRequest {
+            command: Some(command.into()),
+            ..Default::default()
+        },
+    )
+}
+
+#[test]
+fn go_test_and_go_run_commands_become_delve_launches() {
+    let root = scratch("gocmd");
+    write(&root, "go.mod", "module x\n");
+    write(&root, "main.go", "package main\nfunc main() {}\n");
+    write(&root, "calc/calc_test.go", "package calc\n");
+    let r = go_launch(
+        &root,
+        "go test ./calc -run '^TestAdd$' -v -race -tags 'a b' -args extra",
+    )
+    .unwrap();
+    assert_eq!(r.adapter.name(), "delve");
+    let calc = root.join("calc").display().to_string();
+    assert_eq!(r.arguments["mode"], json!("test"));
+    assert_eq!(r.arguments["program"], json!(calc));
+    // The test binary's own spelling of go test's flags; tests run in their package.
+    assert_eq!(
+        r.arguments["args"],
+        json!(["-test.run", "^TestAdd$", "-test.v", "extra"])
+    );
+    assert_eq!(r.arguments["buildFlags"], json!("-race '-tags=a b'"));
+    assert_eq!(r.arguments["cwd"], json!(calc));
+    // The binary delve builds goes to a temporary directory, not into the project.
+    let out = r.arguments["output"].as_str().unwrap();
+    assert!(
+        out.starts_with(&std::env::temp_dir().display().to_string()),
+        "{out}"
+    );
+
+    let r = go_launch(&root, "go run . --port 8").unwrap();
+    assert_eq!(
+        (r.arguments["mode"].clone(), r.arguments["program"].clone()),
+        (json!("debug"), json!(root.display().to_string()))
+    );
+    assert_eq!(r.arguments["args"], json!(["--port", "8"]));
+
+    for (bad, says) in [
+        ("go test ./...", "one package at a time"),
+        ("go test ./nope", "Go package './nope'"),
+        ("go test ./calc -json", "unsupported flag -json"),
+        ("go test ./calc -run", "-run needs a value"),
+    ] {
+        let e = go_launch(&root, bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn go_launch_json_modes_are_inferred_like_vscode_go() {
+    let root = scratch("golaunch");
+    write(&root, "main.go", "package main\n");
+    write(
+        &root,
+        ".vscode/launch.json",
+        r#"{"configurations": [
+            {"name": "pkg", "type": "go", "request": "launch", "mode": "auto", "program": "${workspaceFolder}"},
+            {"name": "bin", "type": "go", "request": "launch", "program": "${workspaceFolder}/app"},
+            {"name": "mine", "type": "go", "request": "launch", "mode": "test", "program": "${workspaceFolder}", "output": "/tmp/x"},
+            {"name": "entry", "type": "go", "request": "launch", "program": "${workspaceFolder}", "stopOnEntry": true}
+        ]}"#,
+    );
+    let get = |n: &str| {
+        resolve(
+            &root,
+            &LaunchRequest {
+                configuration: Some(n.into()),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .arguments
+    };
+    assert_eq!(get("pkg")["mode"], json!("debug"));
+    assert!(get("pkg")["output"].is_string());
+    assert_eq!(get("bin")["mode"], json!("exec"));
+    assert!(
+        get("bin").get("output").is_none(),
+        "exec mode builds nothing"
+    );
+    assert_eq!(
+        (get("mine")["mode"].clone(), get("mine")["output"].clone()),
+        (json!("test"), json!("/tmp/x"))
+    );
+    // delve's stopOnEntry (before the runtime has a goroutine) becomes a stop at main.main.
+    let entry = resolve(
+        &root,
+        &LaunchRequest {
+            configuration: Some("entry".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        entry.stop_on_entry && !entry.arguments.contains_key("stopOnEntry"),
+        "{entry:?}"
+    );
+}

@@ -1,0 +1,288 @@
+//! DAP events → session state and [`BackendEvent`]s. One task per session reads its event
+//! channel in order (`spawn_pump`), so a stop is never reported before the resume before it.
+
+use crate::protocol::{
+    self, Event, ExceptionInfoResponse, OutputEvent, SetFunctionBreakpointsArguments,
+    StackTraceArguments, StoppedEvent, ThreadArguments,
+};
+use crate::session::{DISCONNECT_TIMEOUT, Inner, Session};
+use debugger_mcp_core::backend::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How long an adapter may still deliver output after `terminated` before it is disconnected.
+const TERMINATED_GRACE: Duration = Duration::from_millis(1500);
+/// How long a session's end waits for an exit status reported after the disconnect.
+const LATE_EXIT_STATUS_WAIT: Duration = Duration::from_secs(1);
+/// Frames searched for the project frame a signal in library code came from.
+const SIGNAL_FRAMES: u32 = 30;
+
+/// Reads session `s`'s events until its adapter is gone.
+pub fn spawn_pump(inner: &Arc<Inner>, s: Arc<Session>, mut rx: mpsc::UnboundedReceiver<Event>) {
+    let inner = inner.clone();
+    tokio::spawn(async move {
+        while let Some(ev) = rx.recv().await {
+            let closed = matches!(ev, Event::Closed);
+            on_event(&inner, &s, ev).await;
+            if closed {
+                break;
+            }
+        }
+    });
+}
+
+/// Translates one event of session `s`.
+async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
+    match ev {
+        Event::Initialized => {
+            s.initialized.store(true, Ordering::SeqCst);
+            s.initialized_notify.notify_waiters();
+        }
+        Event::Process(p) => {
+            if let Some(pid) = p.system_process_id {
+                *s.process_id.lock().unwrap() = Some(pid as u32);
+            }
+            s.process_seen.notify_waiters();
+        }
+        Event::Stopped(stop) => on_stopped(inner, s, stop).await,
+        Event::Continued | Event::Resumed => {
+            let mut st = s.state.lock().unwrap();
+            if *st != SessionState::Running && *st != SessionState::Stopped {
+                *st = SessionState::Running;
+                drop(st);
+                s.clear_values();
+                inner.emit(BackendEvent::Resumed {
+                    session_id: s.id.clone(),
+                });
+            }
+        }
+        Event::Exited(e) => *s.exit_code.lock().unwrap() = e.exit_code,
+        Event::Terminated => on_terminated(inner, s),
+        Event::Closed => {
+            // An adapter that exits after the debuggee did (delve, once disconnected) ended
+            // because the program did.
+            let why = if s.terminated.load(Ordering::SeqCst) {
+                "the debuggee terminated".into()
+            } else {
+                s.client
+                    .exit_info()
+                    .map(|e| e.describe())
+                    .unwrap_or_else(|| "adapter exited".into())
+            };
+            inner.mark_ended(s, why);
+        }
+        Event::Output(o) => on_output(inner, s, o),
+        Event::Breakpoint(b) => {
+            let Some(bp) = b.breakpoint else { return };
+            let Some(dap_id) = bp.id else { return };
+            if b.reason == "removed" {
+                return;
+            }
+            let ours = s.bp_ids.lock().unwrap().get(&dap_id).cloned();
+            if let Some(id) = ours {
+                inner.apply_dap_bp(&id, &bp);
+            }
+        }
+        Event::Capabilities(c) => s.caps.lock().unwrap().merge(c.capabilities),
+        Event::Other(_) => {}
+    }
+}
+
+fn map_reason(reason: &str) -> PauseReason {
+    match reason {
+        "breakpoint" | "function breakpoint" | "data breakpoint" | "instruction breakpoint" => {
+            PauseReason::Breakpoint
+        }
+        "step" => PauseReason::Step,
+        "pause" => PauseReason::Pause,
+        "exception" => PauseReason::Exception,
+        "entry" => PauseReason::Entry,
+        "goto" => PauseReason::Goto,
+        "signal" => PauseReason::Signal,
+        _ => PauseReason::Other,
+    }
+}
+
+async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
+    let thread = stop.thread_id;
+    if let Some(t) = thread {
+        *s.last_thread.lock().unwrap() = Some(t);
+    }
+    let mut reason = map_reason(&stop.reason);
+    let ids: Vec<String> = {
+        let map = s.bp_ids.lock().unwrap();
+        stop.hit_breakpoint_ids
+            .iter()
+            .filter_map(|h| map.get(h).cloned())
+            .collect()
+    };
+    let hit_temp = stop
+        .hit_breakpoint_ids
+        .iter()
+        .any(|h| s.temp_ids.lock().unwrap().contains(h));
+    let first = !s.first_stop_seen.swap(true, Ordering::SeqCst);
+    // A stop on entry is reported as a breakpoint (gdb's stopAtBeginningOfMainSubprogram, the
+    // entry-function breakpoint of the others).
+    let entry = first && s.stop_on_entry && ids.is_empty() && reason == PauseReason::Breakpoint;
+    if entry {
+        reason = PauseReason::Entry;
+        if s.adapter.entry_function().is_some() {
+            // The entry breakpoint has served.
+            s.temp_ids.lock().unwrap().clear();
+            let _ = s
+                .req::<protocol::SetFunctionBreakpoints>(&SetFunctionBreakpointsArguments {
+                    breakpoints: vec![],
+                })
+                .await;
+        }
+    }
+    let mut description = stop.text.or(stop.description);
+    if hit_temp && ids.is_empty() && !entry {
+        description = Some("reached the run-to location".into());
+    }
+    if reason == PauseReason::Exception
+        && s.cap(|c| c.supports_exception_info_request)
+        && let Some(t) = thread
+        && let Ok(ExceptionInfoResponse {
+            exception_id,
+            description: d,
+        }) = s
+            .req::<protocol::ExceptionInfo>(&ThreadArguments { thread_id: t })
+            .await
+    {
+        let d = d.unwrap_or_default();
+        description = Some(if d.is_empty() {
+            exception_id
+        } else {
+            format!("{exception_id}: {d}")
+        });
+    }
+    if reason == PauseReason::Signal && description.is_none() {
+        description = Some(signal_description(inner, s, thread).await);
+    }
+    inner.after_stop(s, &ids).await;
+    s.clear_values();
+    *s.state.lock().unwrap() = SessionState::Paused;
+    inner.emit(BackendEvent::Paused {
+        session_id: s.id.clone(),
+        thread_id: thread.map(|t| t.to_string()).unwrap_or_default(),
+        reason,
+        breakpoint_ids: ids,
+        description,
+    });
+}
+
+/// Names the signal of a `signal` stop (as the adapter can tell). When the signal arrived in
+/// library code (abort() inside libc), the description also names the first frame in the
+/// project, where the program went wrong.
+async fn signal_description(inner: &Inner, s: &Session, thread: Option<i64>) -> String {
+    let mut text = s
+        .adapter
+        .signal_name(s)
+        .await
+        .unwrap_or_else(|| "signal (the debugger did not say which)".into());
+    let Some(t) = thread else { return text };
+    let args = StackTraceArguments {
+        thread_id: t,
+        start_frame: 0,
+        levels: SIGNAL_FRAMES,
+    };
+    let Ok(body) = s.req::<protocol::StackTrace>(&args).await else {
+        return text;
+    };
+    let frames = body.stack_frames;
+    let in_project = |f: &protocol::StackFrame| inner.in_project(f.path()?);
+    if frames.first().is_some_and(|f| in_project(f).is_none())
+        && let Some((f, path)) = frames.iter().find_map(|f| in_project(f).map(|p| (f, p)))
+    {
+        let rel = path
+            .strip_prefix(&inner.root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let line = f.line.unwrap_or(0);
+        let name = if f.name.is_empty() { "?" } else { &f.name };
+        text.push_str(&format!(", raised from {rel}:{line} in {name}"));
+    }
+    text
+}
+
+fn on_terminated(inner: &Arc<Inner>, s: &Arc<Session>) {
+    s.terminated.store(true, Ordering::SeqCst);
+    if s.adapter.exit_status_after_disconnect() {
+        // The exit status comes as output once disconnected (delve): the end is reported once
+        // that is known (bounded), so Stopped carries the exit code. The program is gone and
+        // its output already in the adapter's stdout pipe, which is read to its end before
+        // the connection counts as closed: no grace needed.
+        let (inner, s) = (inner.clone(), s.clone());
+        tokio::spawn(async move {
+            let seen = s.exit_seen.notified();
+            tokio::pin!(seen);
+            seen.as_mut().enable();
+            let args = protocol::DisconnectArguments {
+                terminate_debuggee: true,
+                restart: None,
+            };
+            let _ = s
+                .client
+                .request::<protocol::Disconnect>(&args, DISCONNECT_TIMEOUT)
+                .await;
+            if s.exit_code.lock().unwrap().is_none() {
+                let _ = tokio::time::timeout(LATE_EXIT_STATUS_WAIT, seen).await;
+            }
+            inner.mark_ended(&s, "the debuggee terminated".into());
+            s.shutdown().await
+        });
+        return;
+    }
+    inner.mark_ended(s, "the debuggee terminated".into());
+    let s = s.clone();
+    tokio::spawn(async move {
+        // gdb forwards the inferior's output from a thread of its own, which can lag behind
+        // `terminated`; disconnecting at once would lose the program's last lines. The
+        // debuggee is gone already, so a grace period costs nothing.
+        tokio::time::sleep(TERMINATED_GRACE).await;
+        s.shutdown().await
+    });
+}
+
+fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
+    let category = match o.category.as_deref().unwrap_or("console") {
+        "stdout" => OutputCategory::Stdout,
+        "stderr" => OutputCategory::Stderr,
+        "telemetry" => return,
+        _ => OutputCategory::Console,
+    };
+    let text = o.output;
+    if let Some(code) = s.adapter.exit_status(category, &text) {
+        *s.exit_code.lock().unwrap() = Some(code);
+        s.exit_seen.notify_waiters();
+    }
+    if s.adapter.is_chatter(category, &text) {
+        return;
+    }
+    // Log-point output carries the breakpoint's source location (debugpy does), or an empty
+    // `source` (program output has none); some adapters send it as plain console output.
+    let at = o
+        .source
+        .as_ref()
+        .and_then(|src| src.path.as_deref())
+        .zip(o.line);
+    let is_log = at.is_some_and(|(f, l)| inner.is_log_point_at(f, l))
+        || (o.source.as_ref().is_some_and(|src| src.is_empty()) && inner.has_log_points())
+        || (s.adapter.log_points_on_console()
+            && category == OutputCategory::Console
+            && inner.has_log_points());
+    let category = if is_log {
+        OutputCategory::Tracepoint
+    } else {
+        category
+    };
+    inner.emit(BackendEvent::Output {
+        session_id: s.id.clone(),
+        category,
+        text,
+    });
+}

@@ -1,0 +1,222 @@
+//! Starting a session: resolve the run configuration or command, prepare (the adapter's own
+//! step, e.g. a Go build), start the adapter, then DAP's configuration handshake.
+
+use crate::config::{self, ResolvedLaunch};
+use crate::events::spawn_pump;
+use crate::protocol::{
+    self, FunctionBreakpoint, InitializeArguments, SetFunctionBreakpointsArguments,
+};
+use crate::session::{Inner, Session, child_pids};
+use crate::transport::{Client, DapError};
+use debugger_mcp_core::backend::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Each phase of a launch (initialized, configurationDone, the launch response): adapters start
+/// the debuggee there (debugpy spawns a launcher, gdb loads symbols).
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(25);
+/// How long the launch waits for the `process` event that gives the debuggee's pid.
+const PROCESS_EVENT_WAIT: Duration = Duration::from_secs(3);
+
+/// How much longer than a plain launch starting `request` may take (a build first).
+pub fn allowance(inner: &Inner, request: &LaunchRequest) -> Duration {
+    match config::resolve(&inner.root, request) {
+        Ok(r) => r.adapter.prepare_allowance(&r, &inner.settings),
+        Err(_) => Duration::ZERO,
+    }
+}
+
+pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<SessionInfo> {
+    let mut resolved: ResolvedLaunch = config::resolve(&inner.root, &req)?;
+    let adapter = resolved.adapter;
+    let (program, args) = adapter.command(resolved.python.as_deref())?;
+    let owned_file = adapter
+        .prepare(&mut resolved, &inner.root, &inner.settings)
+        .await
+        .map_err(|e| match e {
+            BackendError::Failed(m) => {
+                BackendError::Failed(format!("launching '{}' failed: {m}", resolved.name))
+            }
+            other => other,
+        })?;
+    let (client, rx) = match Client::spawn(
+        adapter.name(),
+        &program,
+        &args,
+        &resolved.cwd,
+        adapter.wire(),
+    )
+    .await
+    {
+        Ok(c) => c,
+        Err(e) => {
+            if let Some(f) = &owned_file {
+                let _ = std::fs::remove_file(f);
+            }
+            return Err(BackendError::Failed(format!(
+                "cannot start the {} adapter ({program}): {e}; {}",
+                adapter.name(),
+                adapter.spawn_hint()
+            )));
+        }
+    };
+    let session = Arc::new(Session::new(
+        inner.next_session_id(),
+        &resolved,
+        req.mode,
+        client.clone(),
+        owned_file,
+    ));
+    inner.add_session(session.clone());
+    spawn_pump(inner, session.clone(), rx);
+    // SessionStarted goes out before anything the adapter can report (a stop on entry).
+    inner.emit(BackendEvent::SessionStarted {
+        session: session.info(),
+    });
+    match configure(inner, &session, &resolved).await {
+        Ok(()) => {}
+        // A program that ran to its end during the start sequence (quick scripts, run
+        // mode) was launched fine; the Stopped event already tells that it ended.
+        Err(_) if session.terminated.load(Ordering::SeqCst) => {}
+        Err(e) => {
+            let tail = client.stderr_tail();
+            inner.mark_ended(&session, format!("launch failed: {e}"));
+            session.shutdown().await;
+            let hint = if tail.trim().is_empty() {
+                String::new()
+            } else {
+                format!(" (adapter stderr: {})", tail.trim())
+            };
+            return Err(match e {
+                BackendError::Failed(m) | BackendError::InvalidState(m) => {
+                    BackendError::Failed(format!("launching '{}' failed: {m}{hint}", resolved.name))
+                }
+                other => other,
+            });
+        }
+    }
+    Ok(session.info())
+}
+
+/// initialize → launch/attach (answered late) → initialized → breakpoints →
+/// configurationDone → launch response → process event.
+async fn configure(inner: &Inner, s: &Arc<Session>, r: &ResolvedLaunch) -> BackendResult<()> {
+    let caps = s
+        .req::<protocol::Initialize>(&InitializeArguments {
+            client_id: "debugger-mcp",
+            client_name: "Debugger MCP",
+            adapter_id: r.adapter.name(),
+            locale: "en",
+            lines_start_at1: true,
+            columns_start_at1: true,
+            path_format: "path",
+            supports_variable_type: true,
+            supports_variable_paging: true,
+            supports_run_in_terminal_request: false,
+            supports_progress_reporting: false,
+            supports_invalidated_event: false,
+            supports_start_debugging_request: false,
+        })
+        .await?;
+    *s.caps.lock().unwrap() = caps;
+    {
+        let mut known = inner.known_filters.lock().unwrap();
+        for f in s.filters() {
+            if !known.iter().any(|k| k.id == f.id) {
+                known.push(f);
+            }
+        }
+    }
+    // Register for `initialized` before sending launch so the notification is not missed.
+    let init = s.initialized_notify.notified();
+    tokio::pin!(init);
+    init.as_mut().enable();
+    let attach = r.request == "attach";
+    let sent = if attach {
+        s.client.send::<protocol::Attach>(&r.arguments).await
+    } else {
+        s.client.send::<protocol::Launch>(&r.arguments).await
+    };
+    let mut launch_answer = sent.map_err(|e| s.error(e))?;
+    let mut answered = false;
+    if !s.initialized.load(Ordering::SeqCst) {
+        tokio::select! {
+            _ = &mut init => {}
+            a = &mut launch_answer => {
+                // Some adapters answer launch before `initialized`; a failure ends it here.
+                let a = a.unwrap_or_else(|_| Err(DapError::Closed("adapter connection dropped".into())));
+                if let Err(e) = a { return Err(s.error(e)); }
+                answered = true;
+                if !s.initialized.load(Ordering::SeqCst) {
+                    tokio::time::timeout(LAUNCH_TIMEOUT, &mut init).await.map_err(|_| BackendError::Timeout(
+                        "the adapter sent no 'initialized' event".into()))?;
+                }
+            }
+            _ = tokio::time::sleep(LAUNCH_TIMEOUT) => {
+                return Err(BackendError::Timeout("the adapter sent no 'initialized' event".into()));
+            }
+        }
+    }
+    if s.is_ended() {
+        return Err(BackendError::Failed(
+            s.ended.lock().unwrap().clone().unwrap_or_default(),
+        ));
+    }
+    inner.sync_all_lines(s).await?;
+    inner.sync_exceptions(s).await?;
+    if s.stop_on_entry
+        && !attach
+        && let Some(main) = s.adapter.entry_function()
+    {
+        // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
+        let args = SetFunctionBreakpointsArguments {
+            breakpoints: vec![FunctionBreakpoint { name: main.into() }],
+        };
+        let body = s.req::<protocol::SetFunctionBreakpoints>(&args).await?;
+        s.temp_ids
+            .lock()
+            .unwrap()
+            .extend(body.breakpoints.iter().filter_map(|b| b.id));
+    }
+    if s.cap(|c| c.supports_configuration_done_request) {
+        s.req_t::<protocol::ConfigurationDone>(&(), LAUNCH_TIMEOUT)
+            .await?;
+    }
+    if !answered {
+        let answer = if attach {
+            Client::wait::<protocol::Attach>(launch_answer, LAUNCH_TIMEOUT).await
+        } else {
+            Client::wait::<protocol::Launch>(launch_answer, LAUNCH_TIMEOUT).await
+        };
+        answer.map_err(|e| s.error(e))?;
+    }
+    {
+        let mut st = s.state.lock().unwrap();
+        if *st == SessionState::Starting {
+            *st = SessionState::Running;
+        }
+    }
+    if attach {
+        return Ok(());
+    }
+    if s.adapter.debuggee_is_child() {
+        // No `process` event: the program it launched (stopped until configurationDone) is its
+        // only child by now. Known, it is killed with the session.
+        let child = s
+            .client
+            .pid()
+            .and_then(|p| child_pids(p).into_iter().next());
+        *s.process_id.lock().unwrap() = child;
+    } else if s.process_id.lock().unwrap().is_none() {
+        // The process id comes in an event right after the launch; wait briefly for it so the
+        // returned SessionInfo carries it (event-driven, bounded).
+        let seen = s.process_seen.notified();
+        tokio::pin!(seen);
+        seen.as_mut().enable();
+        if s.process_id.lock().unwrap().is_none() && !s.is_ended() {
+            let _ = tokio::time::timeout(PROCESS_EVENT_WAIT, seen).await;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,406 @@
+//! Debug sessions: one adapter process each and what is known of it (capabilities, state,
+//! process, value handles), the backend-wide state they share ([`Inner`]: project root,
+//! session table, breakpoint store, event sink), and how a session ends.
+
+use crate::adapters::{AdapterRef, Settings};
+use crate::breakpoints::{BpStore, Override};
+use crate::protocol::{self, Capabilities, DisconnectArguments, Request};
+use crate::transport::{Client, DapError};
+use crate::values::ValueTable;
+use debugger_mcp_core::backend::*;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// Ordinary requests (stack, variables, evaluate, breakpoints…); below the core's own 10 s
+/// budget per backend call so the error names the DAP request.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
+/// A polite disconnect before the adapter process is killed.
+pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// Ended sessions kept for status and clear errors.
+const KEEP_ENDED: usize = 16;
+
+/// What the whole backend shares: one project, its sessions and breakpoints.
+pub struct Inner {
+    pub root: PathBuf,
+    events: EventSink,
+    pub sessions: Mutex<Vec<Arc<Session>>>,
+    next_session: AtomicU32,
+    pub bps: Mutex<BpStore>,
+    /// Exception filters adapters offered so far (for `handshake` and validation).
+    pub known_filters: Mutex<Vec<ExceptionFilter>>,
+    pub settings: Settings,
+}
+
+pub struct Session {
+    pub id: String,
+    pub name: String,
+    pub run_configuration: Option<String>,
+    pub mode: LaunchMode,
+    pub adapter: AdapterRef,
+    /// "launch" or "attach".
+    pub request: String,
+    pub client: Arc<Client>,
+    pub caps: Mutex<Capabilities>,
+    pub state: Mutex<SessionState>,
+    pub process_id: Mutex<Option<u32>>,
+    pub process_seen: Notify,
+    pub exit_code: Mutex<Option<i64>>,
+    /// Notified when an adapter that reports it late (delve) says the exit status.
+    pub exit_seen: Notify,
+    /// A file made for this session before the adapter started (delve's built binary):
+    /// removed when the session ends.
+    pub owned_file: Option<PathBuf>,
+    /// Why the session ended, once it did.
+    pub ended: Mutex<Option<String>>,
+    pub stopped_sent: AtomicBool,
+    /// The adapter reported the debuggee's end (as opposed to dying itself).
+    pub terminated: AtomicBool,
+    pub initialized: AtomicBool,
+    pub initialized_notify: Notify,
+    pub stop_on_entry: bool,
+    pub stop_on_exception: bool,
+    pub first_stop_seen: AtomicBool,
+    /// DAP breakpoint id → our breakpoint id.
+    pub bp_ids: Mutex<HashMap<i64, String>>,
+    /// DAP ids of temporary breakpoints of our own (run-to, the entry function).
+    pub temp_ids: Mutex<BTreeSet<i64>>,
+    pub override_: Mutex<Option<Override>>,
+    pub last_thread: Mutex<Option<i64>>,
+    pub values: Mutex<ValueTable>,
+}
+
+impl Session {
+    /// A session starting on `client`.
+    pub fn new(
+        id: String,
+        launch: &crate::config::ResolvedLaunch,
+        mode: LaunchMode,
+        client: Arc<Client>,
+        owned_file: Option<PathBuf>,
+    ) -> Self {
+        Session {
+            id,
+            name: launch.name.clone(),
+            run_configuration: launch.run_configuration.clone(),
+            mode,
+            adapter: launch.adapter,
+            request: launch.request.clone(),
+            client,
+            caps: Mutex::new(Capabilities::default()),
+            state: Mutex::new(SessionState::Starting),
+            process_id: Mutex::new(None),
+            process_seen: Notify::new(),
+            exit_code: Mutex::new(None),
+            exit_seen: Notify::new(),
+            owned_file,
+            ended: Mutex::new(None),
+            stopped_sent: AtomicBool::new(false),
+            terminated: AtomicBool::new(false),
+            initialized: AtomicBool::new(false),
+            initialized_notify: Notify::new(),
+            stop_on_entry: launch.stop_on_entry || launch.adapter.stops_on_entry(&launch.arguments),
+            stop_on_exception: launch.stop_on_exception,
+            first_stop_seen: AtomicBool::new(false),
+            bp_ids: Mutex::new(HashMap::new()),
+            temp_ids: Mutex::new(BTreeSet::new()),
+            override_: Mutex::new(None),
+            last_thread: Mutex::new(None),
+            values: Mutex::new(ValueTable::default()),
+        }
+    }
+
+    pub fn info(&self) -> SessionInfo {
+        SessionInfo {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            state: *self.state.lock().unwrap(),
+            run_configuration: self.run_configuration.clone(),
+            process_id: *self.process_id.lock().unwrap(),
+            mode: self.mode,
+        }
+    }
+
+    /// A capability the adapter declared (false when it did not say).
+    pub fn cap(&self, which: impl Fn(&Capabilities) -> Option<bool>) -> bool {
+        which(&self.caps.lock().unwrap()).unwrap_or(false)
+    }
+
+    /// The exception filters the adapter offers.
+    pub fn filters(&self) -> Vec<ExceptionFilter> {
+        let caps = self.caps.lock().unwrap();
+        caps.exception_breakpoint_filters
+            .iter()
+            .flatten()
+            .filter(|f| !f.filter.is_empty())
+            .map(|f| ExceptionFilter {
+                id: f.filter.clone(),
+                label: f.label.clone(),
+            })
+            .collect()
+    }
+
+    pub fn is_ended(&self) -> bool {
+        self.ended.lock().unwrap().is_some()
+    }
+
+    fn ended_error(&self) -> Option<BackendError> {
+        let why = self.ended.lock().unwrap().clone()?;
+        Some(BackendError::InvalidState(format!(
+            "session {} has ended ({why})",
+            self.id
+        )))
+    }
+
+    /// Sends an `R` request and waits for its answer ([`REQUEST_TIMEOUT`]).
+    pub async fn req<R: Request>(&self, args: &R::Arguments) -> BackendResult<R::Response> {
+        self.req_t::<R>(args, REQUEST_TIMEOUT).await
+    }
+
+    pub async fn req_t<R: Request>(
+        &self,
+        args: &R::Arguments,
+        t: Duration,
+    ) -> BackendResult<R::Response> {
+        if let Some(e) = self.ended_error() {
+            return Err(e);
+        }
+        self.client
+            .request::<R>(args, t)
+            .await
+            .map_err(|e| self.error(e))
+    }
+
+    /// A transport error as the backend reports it.
+    pub fn error(&self, e: DapError) -> BackendError {
+        match e {
+            DapError::Failed(m) => BackendError::Failed(m),
+            DapError::Timeout(..) => BackendError::Timeout(e.to_string()),
+            DapError::Closed(m) => {
+                let why = self.ended.lock().unwrap().clone().unwrap_or(m);
+                BackendError::InvalidState(format!("session {} has ended ({why})", self.id))
+            }
+        }
+    }
+
+    pub fn require_paused(&self) -> BackendResult<()> {
+        match *self.state.lock().unwrap() {
+            SessionState::Paused => Ok(()),
+            s => Err(BackendError::InvalidState(format!(
+                "session {} is {}; this needs it paused",
+                self.id,
+                match s {
+                    SessionState::Starting => "starting",
+                    SessionState::Running => "running",
+                    SessionState::Stopped => "stopped",
+                    SessionState::Paused => "paused",
+                }
+            ))),
+        }
+    }
+
+    /// Value handles are valid until the next resume.
+    pub fn clear_values(&self) {
+        *self.values.lock().unwrap() = ValueTable::default();
+    }
+
+    /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
+    /// the debuggee is gone: gdb leaves a ptrace'd inferior running when gdb itself is killed.
+    pub async fn shutdown(&self) {
+        // A launched debuggee ends with the session; an attached one is left running.
+        let terminate = self.request == "launch";
+        let args = DisconnectArguments {
+            terminate_debuggee: terminate,
+            restart: Some(false),
+        };
+        let _ = self
+            .client
+            .request::<protocol::Disconnect>(&args, DISCONNECT_TIMEOUT)
+            .await;
+        self.client.kill().await;
+        if self.request == "launch"
+            && let Some(pid) = *self.process_id.lock().unwrap()
+            && Path::new(&format!("/proc/{pid}")).exists()
+        {
+            kill_process(pid);
+        }
+        if let Some(f) = &self.owned_file {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+}
+
+/// SIGKILL to a debuggee the adapter left behind.
+pub fn kill_process(pid: u32) {
+    let _ = std::process::Command::new("kill")
+        .arg("-9")
+        .arg(pid.to_string())
+        .status();
+}
+
+/// Children of a process (Linux: /proc/PID/task/*/children; elsewhere none).
+pub fn child_pids(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for t in tasks.flatten() {
+        let text = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
+    }
+    out
+}
+
+impl Inner {
+    pub fn new(root: PathBuf, events: EventSink) -> Self {
+        Inner {
+            root,
+            events,
+            sessions: Mutex::new(Vec::new()),
+            next_session: AtomicU32::new(1),
+            bps: Mutex::new(BpStore::default()),
+            known_filters: Mutex::new(Vec::new()),
+            settings: Settings::default(),
+        }
+    }
+
+    pub fn next_session_id(&self) -> String {
+        format!("s{}", self.next_session.fetch_add(1, Ordering::SeqCst))
+    }
+
+    /// Adds a session to the table, forgetting the oldest ended ones beyond [`KEEP_ENDED`].
+    pub fn add_session(&self, session: Arc<Session>) {
+        let mut list = self.sessions.lock().unwrap();
+        list.push(session);
+        let ended: Vec<String> = list
+            .iter()
+            .filter(|s| s.is_ended())
+            .map(|s| s.id.clone())
+            .collect();
+        if ended.len() > KEEP_ENDED {
+            let drop_ids: BTreeSet<&String> = ended[..ended.len() - KEEP_ENDED].iter().collect();
+            list.retain(|s| !drop_ids.contains(&s.id));
+        }
+    }
+
+    pub fn check_project(&self, project: &str) -> BackendResult<()> {
+        // The root as `projects` returns it; the project's name is accepted too (one project
+        // per backend, so it is unambiguous).
+        let p = std::fs::canonicalize(project).unwrap_or_else(|_| PathBuf::from(project));
+        let name = self
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if p == self.root || project.is_empty() || project == name {
+            Ok(())
+        } else {
+            Err(BackendError::NotFound(format!(
+                "project '{project}' (open: {})",
+                self.root.display()
+            )))
+        }
+    }
+
+    pub fn session(&self, id: &str) -> BackendResult<Arc<Session>> {
+        self.sessions
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|s| s.id == id)
+            .cloned()
+            .ok_or_else(|| BackendError::NotFound(format!("session '{id}'")))
+    }
+
+    /// A session that has not ended.
+    pub fn live(&self, id: &str) -> BackendResult<Arc<Session>> {
+        let s = self.session(id)?;
+        match s.ended_error() {
+            Some(e) => Err(e),
+            None => Ok(s),
+        }
+    }
+
+    pub fn live_sessions(&self) -> Vec<Arc<Session>> {
+        self.sessions
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|s| !s.is_ended())
+            .cloned()
+            .collect()
+    }
+
+    /// A project file as an absolute, canonical path.
+    pub fn absolute(&self, file: &str) -> PathBuf {
+        let p = Path::new(file);
+        let p = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root.join(p)
+        };
+        std::fs::canonicalize(&p).unwrap_or(p)
+    }
+
+    /// A canonical path inside the project, for a path an adapter reported.
+    pub fn in_project(&self, path: &str) -> Option<PathBuf> {
+        Some(std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path)))
+            .filter(|p| p.starts_with(&self.root))
+    }
+
+    pub fn is_library(&self, file: Option<&str>) -> bool {
+        match file {
+            None => true,
+            Some(f) => !Path::new(f).starts_with(&self.root),
+        }
+    }
+
+    pub fn emit(&self, e: BackendEvent) {
+        self.events.send(e);
+    }
+
+    /// Records the session's end (once) and reports it: breakpoints go back to pending first,
+    /// so whoever reacts to `Stopped` sees them so.
+    pub fn mark_ended(&self, s: &Session, why: String) {
+        {
+            let mut e = s.ended.lock().unwrap();
+            if e.is_none() {
+                *e = Some(why);
+            }
+        }
+        *s.state.lock().unwrap() = SessionState::Stopped;
+        s.clear_values();
+        if !s.stopped_sent.swap(true, Ordering::SeqCst) {
+            self.after_session_end();
+            let exit_code = *s.exit_code.lock().unwrap();
+            self.emit(BackendEvent::Stopped {
+                session_id: s.id.clone(),
+                exit_code,
+            });
+        }
+        // Wake anyone waiting for the configuration phase or the process event.
+        s.initialized_notify.notify_waiters();
+        s.process_seen.notify_waiters();
+    }
+
+    /// Kills what is left of every session, without awaiting (the backend is being dropped).
+    pub fn kill_all_now(&self) {
+        // Adapter processes are killed when their clients drop (kill_on_drop + Client::drop);
+        // gdb's inferiors are killed explicitly since a killed gdb leaves them running.
+        for s in self.sessions.lock().unwrap().iter() {
+            s.client.kill_now();
+            if !s.is_ended()
+                && s.request == "launch"
+                && let Some(pid) = *s.process_id.lock().unwrap()
+            {
+                kill_process(pid);
+            }
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Frames, scopes, variables, evaluation and setting, as core `FrameInfo`s and `ValueNode`s.
+//! Handles are DAP's own numbers (frame ids, variablesReference) and an index into the
+//! session's set targets, valid until the next resume. Real sizes where an adapter shows
+//! values cut come from the adapter module; truncation and ids for agents are the core's.
+
+use crate::protocol::{
+    self, EvaluateArguments, ScopesArguments, SetExpressionArguments, SetVariableArguments,
+    StackTraceArguments, Variable, VariablesArguments,
+};
+use crate::session::{Inner, Session};
+use debugger_mcp_core::backend::*;
+use std::collections::HashMap;
+
+/// What `set_value` needs for a node (DAP identifies values by container + name).
+#[derive(Clone)]
+pub struct SetTarget {
+    parent_ref: Option<i64>,
+    name: String,
+    evaluate_name: Option<String>,
+    frame_id: Option<i64>,
+}
+
+/// Per-pause value bookkeeping, cleared on every resume (handles are valid until then).
+#[derive(Default)]
+pub struct ValueTable {
+    set_targets: Vec<SetTarget>,
+    /// variablesReference → frame it belongs to (for setExpression on children).
+    ref_frame: HashMap<i64, i64>,
+    /// variablesReference → number of children, when the adapter said (for paged totals).
+    ref_count: HashMap<i64, u64>,
+}
+
+fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
+    h.parse()
+        .map_err(|_| BackendError::NotFound(format!("{what} '{h}'")))
+}
+
+/// Locals and arguments are listed; other scopes (globals, registers) become group nodes.
+fn scope_kind(scope: &protocol::Scope) -> Option<ValueScope> {
+    let hint = scope.presentation_hint.as_deref().unwrap_or("");
+    let name = scope.name.as_deref().unwrap_or("").to_ascii_lowercase();
+    if hint == "locals" || name == "locals" || name == "local" {
+        Some(ValueScope::Local)
+    } else if hint == "arguments" || name == "arguments" {
+        Some(ValueScope::Argument)
+    } else {
+        None
+    }
+}
+
+impl Session {
+    /// Turns a DAP variable (or evaluate / set result) into a ValueNode.
+    fn node(
+        &self,
+        v: Variable,
+        parent_ref: Option<i64>,
+        frame_id: Option<i64>,
+        scope: ValueScope,
+    ) -> ValueNode {
+        let Variable {
+            name,
+            value,
+            type_name,
+            variables_reference: r,
+            evaluate_name,
+            named_variables,
+            indexed_variables,
+        } = v;
+        let type_name = type_name.filter(|t| !t.is_empty());
+        let child_count = match (named_variables, indexed_variables) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        let synthetic = self.adapter.is_synthetic_group(&name);
+        let settable = !synthetic
+            && ((parent_ref.is_some() && self.cap(|c| c.supports_set_variable))
+                || (evaluate_name.is_some() && self.cap(|c| c.supports_set_expression)));
+        let set_handle = {
+            let mut t = self.values.lock().unwrap();
+            if r > 0 {
+                if let Some(c) = child_count {
+                    t.ref_count.insert(r, c);
+                }
+                if let Some(f) = frame_id {
+                    t.ref_frame.insert(r, f);
+                }
+            }
+            settable.then(|| {
+                t.set_targets.push(SetTarget {
+                    parent_ref,
+                    name: name.clone(),
+                    evaluate_name: evaluate_name.clone(),
+                    frame_id,
+                });
+                (t.set_targets.len() - 1).to_string()
+            })
+        };
+        // gdb renders aggregates (structs, arrays) with an empty value; a placeholder tells the
+        // reader there is something to expand.
+        let value = if value.is_empty() && r > 0 && !synthetic {
+            match indexed_variables {
+                Some(n) => format!("[{n} items]"),
+                None => "{…}".to_string(),
+            }
+        } else {
+            value
+        };
+        let scope = if synthetic {
+            ValueScope::Synthetic
+        } else if matches!(scope, ValueScope::Local | ValueScope::Argument)
+            && (name == "self" || name == "this")
+        {
+            ValueScope::This
+        } else {
+            scope
+        };
+        ValueNode {
+            name,
+            value,
+            type_name,
+            has_children: r > 0,
+            children_handle: (r > 0).then(|| r.to_string()),
+            set_handle,
+            evaluate_name,
+            child_count,
+            value_length: None,
+            scope,
+        }
+    }
+}
+
+impl Inner {
+    pub async fn frames(
+        &self,
+        s: &Session,
+        thread_id: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<FramePage> {
+        s.require_paused()?;
+        let t = parse_handle(thread_id, "thread")?;
+        // limit 0 means "all" (as DAP's levels 0 does).
+        let args = StackTraceArguments {
+            thread_id: t,
+            start_frame: offset,
+            levels: limit,
+        };
+        let body = s.req::<protocol::StackTrace>(&args).await?;
+        let take = if limit == 0 {
+            usize::MAX
+        } else {
+            limit as usize
+        };
+        let frames: Vec<FrameInfo> = body
+            .stack_frames
+            .iter()
+            .take(take)
+            .enumerate()
+            .map(|(i, f)| {
+                let file = f.path().map(|p| {
+                    std::fs::canonicalize(p)
+                        .map(|c| c.display().to_string())
+                        .unwrap_or_else(|_| p.to_string())
+                });
+                let name = f.name.clone();
+                // "Class.method" (Python/Java style) or "ns::Class::method" (C++).
+                let (class_name, method_name) = match name
+                    .rsplit_once("::")
+                    .or_else(|| name.rsplit_once('.'))
+                {
+                    Some((c, m)) if !c.is_empty() && !m.is_empty() && !name.starts_with('<') => {
+                        (Some(c.to_string()), m.to_string())
+                    }
+                    _ => (None, name.clone()),
+                };
+                let src_hint = f
+                    .source
+                    .as_ref()
+                    .and_then(|s| s.presentation_hint.as_deref());
+                let is_library = self.is_library(file.as_deref())
+                    || matches!(
+                        f.presentation_hint.as_deref(),
+                        Some("subtle") | Some("deemphasize")
+                    )
+                    || src_hint == Some("deemphasize");
+                FrameInfo {
+                    index: offset + i as u32,
+                    handle: f.id.to_string(),
+                    file,
+                    line: f.line.filter(|l| *l > 0).map(|l| l as u32),
+                    class_name,
+                    method_name: Some(method_name),
+                    is_library,
+                }
+            })
+            .collect();
+        Ok(FramePage {
+            frames,
+            total: body.total_frames.map(|t| t as u32),
+        })
+    }
+
+    pub async fn frame_variables(&self, s: &Session, frame: &str) -> BackendResult<Vec<ValueNode>> {
+        s.require_paused()?;
+        let frame_id = parse_handle(frame, "frame")?;
+        let scopes = s
+            .req::<protocol::Scopes>(&ScopesArguments { frame_id })
+            .await?
+            .scopes;
+        let mut out = Vec::new();
+        for scope in &scopes {
+            let r = scope.variables_reference;
+            if r == 0 {
+                continue;
+            }
+            s.values.lock().unwrap().ref_frame.insert(r, frame_id);
+            match scope_kind(scope) {
+                Some(kind) => {
+                    let start = out.len();
+                    let vars = s
+                        .req::<protocol::Variables>(&VariablesArguments::all(r))
+                        .await?;
+                    out.extend(
+                        vars.variables
+                            .into_iter()
+                            .map(|v| s.node(v, Some(r), Some(frame_id), kind)),
+                    );
+                    s.adapter
+                        .real_sizes(s, &mut out[start..], Some(frame_id))
+                        .await;
+                }
+                None => {
+                    // Globals, registers and the like: one expandable group node.
+                    let name = scope.name.clone().unwrap_or_else(|| "scope".into());
+                    let count = scope
+                        .named_variables
+                        .map(|n| n + scope.indexed_variables.unwrap_or(0));
+                    let global = name.to_ascii_lowercase().contains("global");
+                    out.push(ValueNode {
+                        name,
+                        value: String::new(),
+                        type_name: None,
+                        has_children: true,
+                        children_handle: Some(r.to_string()),
+                        set_handle: None,
+                        evaluate_name: None,
+                        child_count: count,
+                        value_length: None,
+                        scope: if global {
+                            ValueScope::Global
+                        } else {
+                            ValueScope::Synthetic
+                        },
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub async fn children(
+        &self,
+        s: &Session,
+        handle: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<ChildPage> {
+        s.require_paused()?;
+        let r = parse_handle(handle, "value handle")?;
+        let frame_id = s.values.lock().unwrap().ref_frame.get(&r).copied();
+        let paging = s.cap(|c| c.supports_variable_paging) && limit > 0;
+        let limit = if limit == 0 { u32::MAX } else { limit };
+        let args = if paging {
+            VariablesArguments {
+                variables_reference: r,
+                start: Some(offset),
+                count: Some(limit),
+            }
+        } else {
+            VariablesArguments::all(r)
+        };
+        let all = s
+            .req::<protocol::Variables>(&args)
+            .await
+            .map_err(|e| match e {
+                BackendError::Failed(m) => BackendError::Failed(format!(
+                    "{m} (value handle {handle}; handles are valid until the next resume)"
+                )),
+                e => e,
+            })?;
+        let (page, total) = if paging {
+            let known = s.values.lock().unwrap().ref_count.get(&r).copied();
+            (
+                all.variables.into_iter().take(limit as usize).collect(),
+                known,
+            )
+        } else {
+            let (page, total) = s.adapter.page(s, all.variables, offset, limit).await?;
+            (page, Some(total))
+        };
+        let mut children: Vec<ValueNode> = page
+            .into_iter()
+            .map(|v| s.node(v, Some(r), frame_id, ValueScope::Local))
+            .collect();
+        s.adapter.real_sizes(s, &mut children, frame_id).await;
+        Ok(ChildPage { children, total })
+    }
+
+    pub async fn set_value(
+        &self,
+        s: &Session,
+        handle: &str,
+        new_value: &str,
+    ) -> BackendResult<ValueNode> {
+        s.require_paused()?;
+        let idx: usize = handle
+            .parse()
+            .map_err(|_| BackendError::NotFound(format!("set handle '{handle}'")))?;
+        let target = s
+            .values
+            .lock()
+            .unwrap()
+            .set_targets
+            .get(idx)
+            .cloned()
+            .ok_or_else(|| {
+                BackendError::NotFound(format!(
+                    "set handle '{handle}' (handles are valid until the next resume)"
+                ))
+            })?;
+        let result = match target.parent_ref {
+            Some(parent) if s.cap(|c| c.supports_set_variable) => {
+                let args = SetVariableArguments {
+                    variables_reference: parent,
+                    name: target.name.clone(),
+                    value: new_value.to_string(),
+                };
+                s.req::<protocol::SetVariable>(&args).await
+            }
+            _ => Err(BackendError::Unsupported("setVariable".into())),
+        };
+        // Where the container cannot set it, the expression naming the value can.
+        let body = match result {
+            Ok(b) => b,
+            Err(e) => match (&target.evaluate_name, s.cap(|c| c.supports_set_expression)) {
+                (Some(expr), true) => {
+                    let args = SetExpressionArguments {
+                        expression: expr.clone(),
+                        value: new_value.to_string(),
+                        frame_id: target.frame_id,
+                    };
+                    s.req::<protocol::SetExpression>(&args).await?
+                }
+                _ => return Err(e),
+            },
+        };
+        let v = body.into_variable(target.name.clone(), target.evaluate_name.clone());
+        Ok(s.node(v, target.parent_ref, target.frame_id, ValueScope::Local))
+    }
+
+    pub async fn evaluate(&self, s: &Session, request: EvalRequest) -> BackendResult<ValueNode> {
+        s.require_paused()?;
+        let frame_id = parse_handle(&request.frame, "frame")?;
+        // gdb: "repl" runs CLI commands, other contexts evaluate expressions; debugpy: "repl"
+        // also accepts statements, "watch" only expressions. Side-effect freedom is not
+        // something either adapter can enforce for expressions (a function call still runs).
+        let context = match request.context {
+            EvalContext::Expression | EvalContext::Watch => "watch",
+            EvalContext::Repl | EvalContext::CodeFragment => {
+                if !request.allow_side_effects {
+                    return Err(BackendError::InvalidState(
+                        "code fragments and REPL evaluation can change the program; they need allow_side_effects".into(),
+                    ));
+                }
+                "repl"
+            }
+        };
+        let args = EvaluateArguments {
+            expression: request.expression.clone(),
+            frame_id: Some(frame_id),
+            context,
+        };
+        let body = s.req::<protocol::Evaluate>(&args).await?;
+        let mut node = [s.node(
+            body.into_variable(&request.expression),
+            None,
+            Some(frame_id),
+            ValueScope::Local,
+        )];
+        s.adapter.real_sizes(s, &mut node, Some(frame_id)).await;
+        let [node] = node;
+        Ok(node)
+    }
+}
