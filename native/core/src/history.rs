@@ -135,7 +135,7 @@ impl History {
             })
             .cloned()
             .collect();
-        out.sort_by(|a, b| b.id.cmp(&a.id));
+        out.sort_by_key(|e| std::cmp::Reverse(e.id));
         if let Some(limit) = filter.limit {
             out.truncate(limit);
         }
