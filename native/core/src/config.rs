@@ -11,6 +11,9 @@ pub struct Config {
     pub brave_mode: bool,
     /// Commands kept in the in-memory history per project.
     pub history_size: usize,
+    /// Bytes the in-memory history may take in total (every project); the oldest entries go
+    /// first. Each entry is bounded too (long strings cut, their real size noted).
+    pub history_max_bytes: usize,
     /// Children per node returned by default / at most.
     pub max_children: u32,
     /// Characters of a value shown before truncation.
@@ -128,6 +131,12 @@ pub struct HttpConfig {
     pub token: Option<String>,
     /// Request body limit in bytes.
     pub max_body_bytes: usize,
+    /// Open initialize-era MCP sessions at most; at the limit a new one evicts the session idle
+    /// longest, and is refused when every session is busy.
+    pub max_sessions: usize,
+    /// Milliseconds a client may take to send a request's headers (sidecar) and, separately,
+    /// its body; a connection that takes longer is answered 408 and closed.
+    pub read_timeout_ms: u64,
 }
 
 /// The core's check that refuses state-changing expressions evaluated without
@@ -192,6 +201,7 @@ impl Default for Config {
         Self {
             brave_mode: false,
             history_size: 1000,
+            history_max_bytes: 8 * 1024 * 1024,
             max_children: 20,
             max_value_length: 200,
             backend_timeout_ms: 10_000,
@@ -248,6 +258,8 @@ impl Default for HttpConfig {
         Self {
             token: None,
             max_body_bytes: 4 * 1024 * 1024,
+            max_sessions: 100,
+            read_timeout_ms: 10_000,
         }
     }
 }
@@ -295,6 +307,12 @@ impl Config {
         }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
+        }
+        if self.http.max_sessions == 0 {
+            return Err("http.max_sessions must be at least 1".into());
+        }
+        if self.http.read_timeout_ms == 0 {
+            return Err("http.read_timeout_ms must be at least 1".into());
         }
         if self.watchdog.idle_seconds == 0 {
             return Err("watchdog.idle_seconds must be at least 1 (set watchdog.enabled = false to turn it off)".into());

@@ -72,3 +72,78 @@ async fn client_closing_stdin_ends_the_loop() {
         .unwrap();
     assert!(result.is_err(), "no initialize → reported as such");
 }
+
+/// Issue 16 item 7: lines rmcp cannot parse were dropped without an answer; JSON-RPC says
+/// -32700 with `id: null` (-32600 for valid JSON that is no JSON-RPC message), and the session
+/// goes on.
+#[tokio::test]
+async fn unparseable_lines_are_answered_and_the_session_goes_on() {
+    let (client, server) = tokio::io::duplex(64 * 1024);
+    let (r, w) = tokio::io::split(server);
+    let cancel = CancellationToken::new();
+    let _task = tokio::spawn(debugger_mcp_core::stdio::serve_io(
+        TestHandler,
+        (r, w),
+        cancel.clone(),
+    ));
+    let (client_read, mut client_write) = tokio::io::split(client);
+    let mut lines = BufReader::new(client_read).lines();
+    let mut next = async move || -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+            .await
+            .expect("an answer within 5 s")
+            .unwrap()
+            .unwrap();
+        serde_json::from_str(&line).unwrap()
+    };
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let cases: Vec<(Vec<u8>, i64, &str)> = vec![
+        (b"{bad json".to_vec(), -32700, "not valid JSON"),
+        (b"\0".to_vec(), -32700, "not valid JSON"),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xff\xfe\"}".to_vec(),
+            -32700,
+            "UTF-8",
+        ),
+        (deep.into_bytes(), -32700, "recursion limit"),
+        (b"[1,2]".to_vec(), -32600, "batches"),
+        (b"42".to_vec(), -32600, "got a number"),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":4}".to_vec(),
+            -32600,
+            "neither a request",
+        ),
+    ];
+    for (bytes, code, text) in cases {
+        client_write.write_all(&bytes).await.unwrap();
+        client_write.write_all(b"\n").await.unwrap();
+        let v = next().await;
+        assert_eq!(
+            v["error"]["code"],
+            code,
+            "{:?}: {v}",
+            String::from_utf8_lossy(&bytes)
+        );
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(text),
+            "{v}"
+        );
+        assert_eq!(v["jsonrpc"], "2.0");
+        if code == -32700 {
+            assert!(v["id"].is_null(), "{v}");
+        }
+    }
+    // The id is kept where there is one.
+    client_write
+        .write_all(b"{\"jsonrpc\":\"1.0\",\"id\":\"q\",\"method\":\"ping\"}\n")
+        .await
+        .unwrap();
+    assert_eq!(next().await["id"], "q");
+    // And the session still works.
+    client_write
+        .write_all(format!("{}\n", json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})).as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(next().await["result"]["protocolVersion"], "2025-06-18");
+    cancel.cancel();
+}

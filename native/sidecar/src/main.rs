@@ -295,8 +295,10 @@ fn load_config(project: &Path, explicit: Option<PathBuf>) -> Result<Config> {
     }
 }
 
-/// Parses `--listen`, accepting `localhost:PORT` as 127.0.0.1, and refuses anything that is not
-/// loopback: the server drives a debugger and must never be reachable from the network.
+/// Parses `--listen`, accepting `localhost:PORT` as 127.0.0.1, and refuses anything but 127.0.0.1
+/// and [::1]: the server drives a debugger and must never be reachable from the network, and the
+/// Host check (DNS rebinding) accepts only `localhost`, `127.0.0.1` and `[::1]` — a server on
+/// 127.0.0.2 would answer every request to its own URL with 403.
 fn parse_listen(listen: &str) -> Result<SocketAddr> {
     let addr = if let Some(port) = listen.strip_prefix("localhost:") {
         let port: u16 = port
@@ -311,6 +313,13 @@ fn parse_listen(listen: &str) -> Result<SocketAddr> {
     if !addr.ip().is_loopback() {
         bail!(
             "--listen {listen}: refusing a non-loopback address; debugger-mcp only listens on 127.0.0.1 or [::1] (use 127.0.0.1:{})",
+            addr.port()
+        );
+    }
+    if addr.ip() != IpAddr::V4(Ipv4Addr::LOCALHOST) && addr.ip() != IpAddr::V6(Ipv6Addr::LOCALHOST)
+    {
+        bail!(
+            "--listen {listen}: only 127.0.0.1 and [::1] are served (clients must send one of them, or localhost, as Host); use 127.0.0.1:{}",
             addr.port()
         );
     }
@@ -456,21 +465,13 @@ async fn serve(
             cancel.cancel();
         }
     };
-    // TCP_NODELAY: responses are written in several small frames (headers, SSE events); with
-    // Nagle's algorithm and the client's delayed ACK each request would stall ~40 ms.
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("TCP_NODELAY: {e}");
-        }
-    });
-    let server = axum::serve(listener, app).with_graceful_shutdown(shutdown);
-    let server = tokio::spawn(async move { server.await });
+    let read_timeout = Duration::from_millis(config.http.read_timeout_ms);
+    let server = tokio::spawn(serve_http(listener, app, read_timeout, cancel.clone()));
+    tokio::spawn(shutdown);
     cancel.cancelled().await;
     // In-flight requests get a moment to finish; streams have been cancelled.
     match tokio::time::timeout(Duration::from_secs(5), server).await {
-        Ok(Ok(Ok(()))) => {}
-        Ok(Ok(Err(e))) => tracing::warn!("server error: {e}"),
+        Ok(Ok(())) => {}
         Ok(Err(e)) => tracing::warn!("server task: {e}"),
         Err(_) => tracing::warn!("connections still open after 5 s; exiting anyway"),
     }
@@ -478,6 +479,62 @@ async fn serve(
     stop_debug_sessions(host.backend.as_ref()).await;
     tracing::debug!("debug sessions stopped");
     Ok(())
+}
+
+/// Serves `app` on `listener` until `cancel`, then shuts connections down gracefully (5 s).
+///
+/// hyper's HTTP/1 server directly rather than `axum::serve`, which sets no timer and so no
+/// header read timeout: a client that never finishes its headers (or idles on a keep-alive
+/// connection) would hold its connection forever. Here `read_timeout` bounds the headers of
+/// every request, the first and each next one on a kept-alive connection (the core bounds
+/// bodies with the same setting, `http.read_timeout_ms`). Requests are HTTP/1.1 only, as
+/// before (no h2c on a loopback port).
+async fn serve_http(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    read_timeout: Duration,
+    cancel: CancellationToken,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(read_timeout)
+        .keep_alive(true);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    loop {
+        let (tcp, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tracing::warn!("accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = cancel.cancelled() => break,
+        };
+        // TCP_NODELAY: responses are written in several small frames (headers, SSE events); with
+        // Nagle's algorithm and the client's delayed ACK each request would stall ~40 ms.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = graceful.watch(builder.serve_connection(TokioIo::new(tcp), service));
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!("connection: {e}");
+            }
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after 5 s; exiting anyway");
+    }
 }
 
 async fn stdio(
@@ -549,6 +606,9 @@ mod tests {
         assert!(err.contains("non-loopback"), "{err}");
         assert!(parse_listen("192.168.1.5:80").is_err());
         assert!(parse_listen("nonsense").is_err());
+        // Loopback, but not a name the Host check accepts (issue 16 item 6).
+        let err = parse_listen("127.0.0.2:0").unwrap_err().to_string();
+        assert!(err.contains("only 127.0.0.1 and [::1]"), "{err}");
     }
 
     /// The subagent `install` writes may use exactly the server's tools: a tool added to the

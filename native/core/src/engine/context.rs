@@ -136,6 +136,10 @@ impl<'a> Call<'a> {
     }
 
     /// Resolves `path` (absolute or relative to the root) to a canonical path inside the project.
+    ///
+    /// A path outside the project is refused before the file system is asked, and a link that
+    /// leads outside is refused without saying where: errors must not tell a client whether a
+    /// file outside the project exists or where a link points.
     pub fn file_in_project(&self, root: &str, path: &str) -> Result<String, ToolError> {
         let croot = self.engine.canonical_root(root);
         let p = Path::new(path);
@@ -144,16 +148,43 @@ impl<'a> Call<'a> {
         } else {
             croot.join(p)
         };
-        let canon = std::fs::canonicalize(&joined).map_err(|e| {
-            ToolError(format!("file '{path}' not found ({e}); give a path absolute or relative to the project root {root}"))
+        let outside = || {
+            ToolError(format!(
+                "'{path}' is outside the project root {root}; only files inside the project can be used (give a path relative to the project root)"
+            ))
+        };
+        // `..` and absolute paths first, without touching the file system. An absolute path
+        // may name the root through a link (`/tmp/x` for `/private/tmp/x`): compare with both.
+        let lexical = lexical_normal(&joined);
+        if !lexical.starts_with(&croot) && !lexical.starts_with(lexical_normal(Path::new(root))) {
+            return Err(outside());
+        }
+        let canon = std::fs::canonicalize(&joined).map_err(|_| {
+            ToolError(format!("file '{path}' not found in the project {root}; give a path absolute or relative to the project root"))
         })?;
         if !canon.starts_with(&croot) {
             return Err(ToolError(format!(
-                "'{path}' is outside the project root {root} (resolves to {}); only files inside the project can be used",
-                canon.display()
+                "'{path}' is a link that leads outside the project root {root}; only files inside the project can be used"
             )));
         }
         Ok(canon.to_string_lossy().into_owned())
+    }
+
+    /// Refuses a line past the end of `file` (a canonical path from [`Self::file_in_project`]):
+    /// a breakpoint there could never bind, yet a pending one would look fine to the agent.
+    pub fn line_in_file(&self, file: &str, line: u32, shown: &str) -> Result<(), ToolError> {
+        // A file that cannot be read here (a remote or virtual document) is the backend's to judge.
+        let Ok(bytes) = std::fs::read(file) else {
+            return Ok(());
+        };
+        let newlines = bytes.iter().filter(|b| **b == b'\n').count();
+        let lines = newlines + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+        if line as usize > lines {
+            return Err(ToolError(format!(
+                "field 'line': {line} is past the end of {shown} ({lines} lines); pass a line from 1 to {lines}"
+            )));
+        }
+        Ok(())
     }
 
     /// Session to act on: the requested id, else the current session, else the only live one.
@@ -335,6 +366,22 @@ pub fn ended(sid: &str, slot: &SessionSlot) -> ToolError {
     ToolError(format!(
         "session {sid} has ended{code}; start a new one with start_debug_session"
     ))
+}
+
+/// `path` with `.` and `..` resolved by name only (no links followed).
+fn lexical_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 fn canon(p: &str) -> PathBuf {

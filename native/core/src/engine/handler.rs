@@ -6,13 +6,13 @@ use super::context::{CallContext, ClientSessions, Confirmer};
 use super::resources::{self, Subscriber};
 use crate::config::ToolProfile;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitationAction,
-    ElicitationSchema, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    InputRequest, InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ElicitRequest,
+    ElicitRequestParams, ElicitationAction, ElicitationSchema, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequiredResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -260,7 +260,10 @@ impl ServerHandler for McpHandler {
     ) -> Result<CallToolResponse, McpError> {
         if self.engine.tool(request.name.as_ref()).is_none() {
             return Err(McpError::invalid_params(
-                format!("unknown tool '{}'", request.name),
+                format!(
+                    "params.name: unknown tool '{}'; tools/list shows the tools",
+                    clip(&request.name, 80)
+                ),
                 None,
             ));
         }
@@ -457,6 +460,20 @@ impl ServerHandler for McpHandler {
         }
     }
 
+    /// rmcp hands us every request it could not parse as a known MCP request: an unknown method,
+    /// or a known one whose params do not fit (then its default answer, -32601 with the bare
+    /// method name, would misdirect the client). Known methods get -32602 naming the field.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(custom_request_error(
+            &request.method,
+            request.params.as_ref(),
+        ))
+    }
+
     #[allow(deprecated)]
     async fn set_level(
         &self,
@@ -480,6 +497,101 @@ fn requested_profile(context: &RequestContext<RoleServer>) -> Option<Result<Tool
         .split('&')
         .find_map(|kv| kv.strip_prefix("profile="))?;
     Some(ToolProfile::parse(value).ok_or_else(|| value.chars().take(40).collect()))
+}
+
+/// Methods this server answers (what an unknown method's error lists).
+const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "subscriptions/listen",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+];
+
+/// First `max` characters of client text echoed in an error.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The error for a request rmcp could not parse (see `on_custom_request`).
+pub(crate) fn custom_request_error(method: &str, params: Option<&Value>) -> McpError {
+    if !METHODS.contains(&method) {
+        return McpError::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "Method not found: '{}'. This server implements {}",
+                clip(method, 80),
+                METHODS.join(", ")
+            ),
+            None,
+        );
+    }
+    let problem = match (method, params) {
+        (_, Some(p)) if !p.is_object() => format!("params must be an object, received {}", kind(p)),
+        ("tools/call", Some(p)) => match (p.get("name"), p.get("arguments")) {
+            (None, _) => {
+                "params.name: required (the tool to call; tools/list shows them)".to_string()
+            }
+            (Some(n), _) if !n.is_string() => {
+                format!("params.name: expected a string, received {}", kind(n))
+            }
+            (_, Some(a)) if !a.is_object() && !a.is_null() => {
+                format!(
+                    "params.arguments: expected an object of the tool's parameters, received {}",
+                    kind(a)
+                )
+            }
+            _ => {
+                "params do not match tools/call: expected {\"name\": string, \"arguments\": object}"
+                    .to_string()
+            }
+        },
+        ("tools/call", None) => {
+            "params: required ({\"name\": tool, \"arguments\": {...}})".to_string()
+        }
+        ("resources/read" | "resources/subscribe" | "resources/unsubscribe", p) => {
+            match p.and_then(|p| p.get("uri")) {
+                None => "params.uri: required (resources/list shows the resources)".to_string(),
+                Some(u) if !u.is_string() => {
+                    format!("params.uri: expected a string, received {}", kind(u))
+                }
+                _ => "params do not match the MCP schema: expected {\"uri\": string}".to_string(),
+            }
+        }
+        ("prompts/get", p) => match p.and_then(|p| p.get("name")) {
+            None => "params.name: required (prompts/list shows the prompts)".to_string(),
+            Some(n) if !n.is_string() => {
+                format!("params.name: expected a string, received {}", kind(n))
+            }
+            _ => "params.arguments: expected an object of string values".to_string(),
+        },
+        (m, _) => format!("params do not match the MCP schema of {m}"),
+    };
+    McpError::invalid_params(format!("Invalid params for {method}: {problem}"), None)
 }
 
 #[allow(deprecated)]

@@ -76,7 +76,7 @@ pub struct Engine {
 impl Engine {
     /// Creates the engine and starts consuming backend events on the current Tokio runtime.
     pub fn new(backend: Arc<dyn Backend>, events: EventStream, config: Config) -> Arc<Self> {
-        let history = History::new(config.history_size);
+        let history = History::new(config.history_size, config.history_max_bytes);
         let bounds = ledger::Bounds {
             entries_per_session: config.memory.max_entries_per_session,
             sessions: config.memory.max_sessions,
@@ -251,7 +251,8 @@ impl Engine {
             Some(done) => done,
             None => match registry::registry().specs.get(name) {
                 None => Err(ToolError(format!(
-                    "unknown tool '{name}'; tools/list shows the available tools"
+                    "unknown tool '{}'; tools/list shows the available tools",
+                    name.chars().take(80).collect::<String>()
                 ))),
                 Some(spec) => match validate::check(name, spec, &args) {
                     Err(message) => Err(ToolError(message)),
@@ -262,15 +263,10 @@ impl Engine {
         drop(activity);
         // What the watchdog did since the agent's last call: the agent must learn it at once.
         let outcome = watchdog::attach_notices(self.watchdog.take_notices(), outcome);
-        let project = call
-            .project
-            .clone()
-            .or_else(|| {
-                args.get("project_path")
-                    .and_then(Value::as_str)
-                    .map(String::from)
-            })
-            .unwrap_or_default();
+        // Keyed by the project the call resolved to, never by what the client sent: a unique
+        // `project_path` per call must not open a new history each time. Calls that failed
+        // before resolving one are kept under "" (their parameters still show what was sent).
+        let project = call.project.clone().unwrap_or_default();
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         let time_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)

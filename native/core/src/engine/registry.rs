@@ -85,7 +85,8 @@ pub fn route(args: Value) -> Result<Routed, ToolError> {
         Some(Value::String(op)) => op,
         Some(other) => {
             return Err(ToolError(format!(
-                "invalid arguments for debugger: field 'op': expected string, received {other}"
+                "invalid arguments for debugger: field 'op': expected string, received {}",
+                clip(&other.to_string())
             )));
         }
         None => {
@@ -100,7 +101,8 @@ pub fn route(args: Value) -> Result<Routed, ToolError> {
     }
     if !r.specs.contains_key(op.as_str()) {
         return Err(ToolError(format!(
-            "unknown op '{op}'; one of {HELP}, {}",
+            "field 'op': unknown op '{}'; one of {HELP}, {}",
+            clip(&op),
             r.names().join(", ")
         )));
     }
@@ -119,7 +121,8 @@ fn help(about: Option<&str>) -> Result<Value, ToolError> {
         Some(name) => {
             let spec = r.specs.get(name).ok_or_else(|| {
                 ToolError(format!(
-                    "unknown op '{name}'; one of {}",
+                    "field 'about': unknown op '{}'; one of {}",
+                    clip(name),
                     r.names().join(", ")
                 ))
             })?;
@@ -127,6 +130,15 @@ fn help(about: Option<&str>) -> Result<Value, ToolError> {
                 json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}),
             )
         }
+    }
+}
+
+/// Client text echoed in an error, at most 80 characters.
+fn clip(s: &str) -> String {
+    if s.chars().count() <= 80 {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(80).collect::<String>())
     }
 }
 
@@ -384,6 +396,60 @@ fn normalise(v: &mut Value) {
     }
 }
 
+/// Integers without a stated maximum: every such field is a `u32` (or wider) in the tool's
+/// struct; past this, serde would fail with "expected u32" and no field name.
+pub const MAX_INTEGER: u64 = u32::MAX as u64;
+/// Items of an array parameter (breakpoint ids, expressions).
+pub const MAX_ITEMS: u64 = 100;
+
+/// The longest string a parameter may hold, by its name (characters). Nobody means a 3 MiB
+/// breakpoint condition; an agent sending one gets an error naming the field instead of the
+/// debugger (and the history) receiving it.
+pub fn max_length(property: Option<&str>) -> u64 {
+    match property {
+        Some("project_path" | "file_path" | "cwd" | "binary") => 4096,
+        Some("code") => 64 * 1024,
+        Some(
+            "condition" | "hit_condition" | "log_message" | "expression" | "expressions"
+            | "new_value" | "filter" | "path" | "command" | "about",
+        ) => 16 * 1024,
+        _ => 1024,
+    }
+}
+
+/// Adds the limits validation enforces but `tools/list` does not spell out (its 16 KB budget
+/// has no room for ~60 `maximum`/`maxLength` keywords): integers without a maximum get
+/// [`MAX_INTEGER`], strings [`max_length`] by property name, arrays [`MAX_ITEMS`]. The
+/// validator names the field and the limit when one is exceeded.
+fn add_limits(v: &mut Value, property: Option<&str>) {
+    let Value::Object(m) = v else { return };
+    match m.get("type").and_then(Value::as_str) {
+        Some("integer") => {
+            m.entry("maximum").or_insert(json!(MAX_INTEGER));
+        }
+        Some("string") => {
+            m.entry("maxLength").or_insert(json!(max_length(property)));
+        }
+        Some("array") => {
+            m.entry("maxItems").or_insert(json!(MAX_ITEMS));
+        }
+        _ => {}
+    }
+    if let Some(Value::Object(props)) = m.get_mut("properties") {
+        for (name, p) in props.iter_mut() {
+            add_limits(p, Some(name));
+        }
+    }
+    if let Some(items) = m.get_mut("items") {
+        add_limits(items, property);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(alts)) = m.get_mut(key) {
+            alts.iter_mut().for_each(|a| add_limits(a, property));
+        }
+    }
+}
+
 fn build() -> Registry {
     let mut specs = HashMap::new();
     let mut tools = Vec::new();
@@ -417,9 +483,11 @@ fn build() -> Registry {
             .and_then(Value::as_object)
             .map(|m| m.keys().cloned().collect())
             .unwrap_or_default();
+        let mut checked = input.clone();
+        add_limits(&mut checked, None);
         let validator = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
-            .build(&input)
+            .build(&checked)
             .unwrap_or_else(|e| panic!("input schema of {} does not compile: {e}", d.name));
         let mut tool = McpTool::new(d.name, description, obj(input));
         // No `title` in tools/list: it is display text for client UIs (which show the name

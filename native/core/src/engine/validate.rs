@@ -94,6 +94,14 @@ fn describe(spec: &ToolSpec, e: &jsonschema::ValidationError<'_>) -> String {
         ValidationErrorKind::MinLength { limit } => {
             format!("field {field}: expected at least {limit} character(s), received {got}")
         }
+        ValidationErrorKind::MaxLength { limit } => format!(
+            "field {field}: expected at most {limit} characters, received a string of {}",
+            received.as_str().map(|s| s.chars().count()).unwrap_or(0)
+        ),
+        ValidationErrorKind::MaxItems { limit } => format!(
+            "field {field}: expected at most {limit} items, received {}",
+            received.as_array().map(Vec::len).unwrap_or(0)
+        ),
         _ => format!("field {field}: {e}, received {got}"),
     }
 }

@@ -13,7 +13,7 @@
 //! channels (a `Sink`/`Stream` pair, rmcp's `SinkStreamTransport`): POSTs feed the stream, the
 //! sink feeds the SSE response.
 
-use super::{MESSAGE_PATH, diagnose_body, error_response, security};
+use super::{MESSAGE_PATH, diagnose_body, error_response};
 use axum::body::Body;
 use axum::extract::{Query, Request, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -44,6 +44,8 @@ pub struct LegacySse<S> {
     cancel: CancellationToken,
     keep_alive: Duration,
     max_body_bytes: usize,
+    max_sessions: usize,
+    body_timeout: Duration,
 }
 
 impl<S: Clone> Clone for LegacySse<S> {
@@ -54,6 +56,8 @@ impl<S: Clone> Clone for LegacySse<S> {
             cancel: self.cancel.clone(),
             keep_alive: self.keep_alive,
             max_body_bytes: self.max_body_bytes,
+            max_sessions: self.max_sessions,
+            body_timeout: self.body_timeout,
         }
     }
 }
@@ -71,7 +75,17 @@ impl<S> LegacySse<S> {
             cancel,
             keep_alive,
             max_body_bytes,
+            max_sessions: usize::MAX,
+            body_timeout: Duration::from_secs(10),
         }
+    }
+
+    /// Open streams at most (each is a session; refused beyond, they cannot be evicted: an
+    /// open stream is a client listening), and the time a POST body may take.
+    pub fn with_limits(mut self, max_sessions: usize, body_timeout: Duration) -> Self {
+        self.max_sessions = max_sessions;
+        self.body_timeout = body_timeout;
+        self
     }
 
     /// Number of open legacy sessions (tests, diagnostics).
@@ -105,6 +119,22 @@ pub async fn sse_get<S>(State(state): State<LegacySse<S>>) -> Response
 where
     S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
 {
+    let open = state.session_count();
+    if open >= state.max_sessions {
+        let mut r = error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_sessions",
+            format!(
+                "too many legacy SSE sessions: {open} streams are open (limit http.max_sessions = {}); close unused clients or raise http.max_sessions",
+                state.max_sessions
+            ),
+        );
+        r.headers_mut().insert(
+            http::header::RETRY_AFTER,
+            http::HeaderValue::from_static("5"),
+        );
+        return r;
+    }
     let id = uuid::Uuid::new_v4().simple().to_string();
     let (in_tx, in_rx) = mpsc::channel::<ClientJsonRpcMessage>(INBOUND_CAPACITY);
     let (out_tx, out_rx) =
@@ -186,10 +216,11 @@ where
     };
     // The body limit applies before anything else looks at the request.
     let (parts, body) = req.into_parts();
-    let bytes = match axum::body::to_bytes(Body::new(body), state.max_body_bytes).await {
-        Ok(b) => b,
-        Err(_) => return security::too_large(state.max_body_bytes),
-    };
+    let bytes =
+        match super::read_body(Body::new(body), state.max_body_bytes, state.body_timeout).await {
+            Ok(b) => b,
+            Err(response) => return response,
+        };
     let sender = state
         .sessions
         .lock()

@@ -29,6 +29,7 @@
 pub mod legacy_sse;
 pub mod listen;
 pub mod security;
+pub mod sessions;
 
 use crate::config::HttpConfig;
 use axum::Router;
@@ -59,6 +60,10 @@ pub struct RouterOptions {
     pub token: Option<String>,
     /// Request body limit in bytes (→ 413).
     pub max_body_bytes: usize,
+    /// Initialize-era MCP sessions at most (see [`sessions`]).
+    pub max_sessions: usize,
+    /// Time a client has to send a request body (→ 408 and the connection closed).
+    pub body_timeout: Duration,
     /// Cancelled on shutdown: ends every MCP session and SSE stream.
     pub cancel: CancellationToken,
     /// Keep-alive comment interval on SSE streams (both transports).
@@ -77,6 +82,8 @@ impl RouterOptions {
         Self {
             token: config.token.clone().filter(|t| !t.is_empty()),
             max_body_bytes: config.max_body_bytes,
+            max_sessions: config.max_sessions,
+            body_timeout: Duration::from_millis(config.read_timeout_ms),
             cancel: CancellationToken::new(),
             sse_keep_alive: Duration::from_secs(15),
             live_token: None,
@@ -117,9 +124,11 @@ where
         ]);
     let factory_handler = handler.clone();
     let policy = handler.clone();
+    let manager = Arc::new(LocalSessionManager::default());
+    let cap = sessions::SessionCap::new(manager.clone(), options.max_sessions);
     let streamable = StreamableHttpService::new(
         move || Ok(factory_handler.clone()),
-        Arc::new(LocalSessionManager::default()),
+        manager,
         streamable_config,
     );
     let streamable = Arc::new(streamable);
@@ -129,16 +138,21 @@ where
         options.cancel.clone(),
         options.sse_keep_alive,
         options.max_body_bytes,
-    );
+    )
+    .with_limits(options.max_sessions, options.body_timeout);
 
-    let max_body = options.max_body_bytes;
+    let limits = Limits {
+        max_body: options.max_body_bytes,
+        body_timeout: options.body_timeout,
+    };
     Router::new()
         .route(
             MCP_PATH,
             axum::routing::any(move |req: Request| {
                 let service = streamable.clone();
                 let policy = policy.clone();
-                async move { streamable_http(&service, &policy, req, max_body).await }
+                let cap = cap.clone();
+                async move { streamable_http(&service, &policy, &cap, req, limits).await }
             }),
         )
         .route(SSE_PATH, axum::routing::get(legacy_sse::sse_get::<S>))
@@ -155,6 +169,34 @@ where
             ),
             security::guard,
         ))
+}
+
+#[derive(Clone, Copy)]
+struct Limits {
+    max_body: usize,
+    body_timeout: Duration,
+}
+
+/// Reads a request body within the size limit and the time limit; the error is the response
+/// (413, or 408 with `Connection: close`: the rest of a slow body must not be read as the next
+/// request).
+pub(crate) async fn read_body(
+    body: Body,
+    max: usize,
+    timeout: Duration,
+) -> Result<Bytes, Response> {
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, max)).await {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(_)) => Err(security::closing(security::too_large(max))),
+        Err(_) => Err(security::closing(error_response(
+            StatusCode::REQUEST_TIMEOUT,
+            "body_timeout",
+            format!(
+                "the request body did not arrive within {} ms (setting http.read_timeout_ms)",
+                timeout.as_millis()
+            ),
+        ))),
+    }
 }
 
 /// Short JSON error body: `{"error": code, "message": text}`.
@@ -210,8 +252,38 @@ async fn not_found(req: Request) -> Response {
 async fn streamable_http<S>(
     service: &StreamableHttpService<S, LocalSessionManager>,
     policy: &(dyn ListenPolicy + Sync),
+    cap: &Arc<sessions::SessionCap>,
     req: Request,
-    max_body: usize,
+    limits: Limits,
+) -> Response
+where
+    S: rmcp::ServerHandler + Send + 'static,
+{
+    let session = req
+        .headers()
+        .get(sessions::SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let is_delete = req.method() == http::Method::DELETE;
+    let response =
+        streamable_http_inner(service, policy, cap, req, limits, session.is_none()).await;
+    match session {
+        Some(id) if is_delete => {
+            cap.closed(&id);
+            response
+        }
+        Some(id) => cap.track(&id, response),
+        None => response,
+    }
+}
+
+async fn streamable_http_inner<S>(
+    service: &StreamableHttpService<S, LocalSessionManager>,
+    policy: &(dyn ListenPolicy + Sync),
+    cap: &Arc<sessions::SessionCap>,
+    req: Request,
+    limits: Limits,
+    sessionless: bool,
 ) -> Response
 where
     S: rmcp::ServerHandler + Send + 'static,
@@ -247,21 +319,42 @@ where
         })
         .unwrap_or(false);
     let (parts, body) = req.into_parts();
-    let bytes = match axum::body::to_bytes(body, max_body).await {
+    let bytes = match read_body(body, limits.max_body, limits.body_timeout).await {
         Ok(b) => b,
-        Err(_) => return security::too_large(max_body),
+        Err(response) => return response,
     };
     if listen::may_concern(&bytes)
         && let Some(answer) = listen::check_post(&bytes, &parts.headers, policy)
     {
         return answer;
     }
+    // An initialize-era `initialize` creates a session: make room under the cap first.
+    let initialize = sessionless && is_initialize(&bytes);
+    if initialize && let Err(refused) = cap.admit().await {
+        return refused;
+    }
     let req = Request::from_parts(parts, Body::from(bytes.clone()));
     let response = service.handle(req).await;
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && json_content_type {
         return diagnose_body(&bytes);
     }
+    if initialize {
+        cap.created(response.headers());
+    }
     response.into_response()
+}
+
+/// `{"method": "initialize", ...}` (parsed only for requests without a session).
+fn is_initialize(bytes: &Bytes) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Method<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_slice::<Method>(bytes)
+        .ok()
+        .and_then(|m| m.method)
+        .is_some_and(|m| m == "initialize")
 }
 
 /// Explains why a body is not a JSON-RPC message the server accepts.
@@ -276,7 +369,17 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
             );
         }
     };
-    let problem = match &value {
+    let problem = invalid_request_problem(&value);
+    jsonrpc_error_response(
+        StatusCode::BAD_REQUEST,
+        -32600,
+        format!("Invalid Request: {problem}"),
+    )
+}
+
+/// Why a JSON value is not a JSON-RPC message this server accepts (also used by stdio).
+pub(crate) fn invalid_request_problem(value: &serde_json::Value) -> String {
+    match value {
         serde_json::Value::Array(_) => {
             "JSON-RPC batches (arrays) are not supported; send one message per request".to_string()
         }
@@ -302,12 +405,7 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
             }
         }
         other => format!("expected a JSON-RPC object, got {}", json_kind(other)),
-    };
-    jsonrpc_error_response(
-        StatusCode::BAD_REQUEST,
-        -32600,
-        format!("Invalid Request: {problem}"),
-    )
+    }
 }
 
 fn json_kind(v: &serde_json::Value) -> &'static str {

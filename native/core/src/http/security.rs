@@ -2,6 +2,10 @@
 //! able to drive the debugger.
 //!
 //! Order of checks, each answering a short JSON body naming what was wrong:
+//! 0. One `Host` and at most one `Origin` (RFC 9112 §3.2: a duplicate Host is a 400; a second
+//!    Origin could otherwise hide behind a loopback first one) → else 400. An absolute-form
+//!    target (`POST http://host/debugger-mcp`) names the host that counts (RFC 9112 §3.2.2):
+//!    its authority is checked like `Host` and must agree with it.
 //! 1. `Host` must be a loopback name (`localhost`, `127.0.0.1`, `[::1]`, any port) → else 403.
 //!    Defeats DNS rebinding: a rebound attacker domain still sends its own name as Host.
 //! 2. A present `Origin` must be loopback (`http(s)://localhost|127.0.0.1|[::1]`, any port) → else
@@ -10,7 +14,12 @@
 //! 4. Declared `Content-Length` over the limit → 413 (bodies without a length are limited while
 //!    being read by the handlers, same 413).
 //!
-//! Nothing here uses the peer address, so the same checks apply over JNI.
+//! Every refusal here is sent before the request body is read, so it carries `Connection: close`:
+//! the unread body would otherwise be taken for the next request on a keep-alive connection,
+//! and a client that reuses the connection would fail its next request.
+//!
+//! Nothing here uses the peer address, so the same checks apply over JNI (where the Kotlin
+//! handler relays every header line, duplicates included).
 
 use super::error_response;
 use axum::extract::{Request, State};
@@ -43,12 +52,52 @@ impl Security {
 
 pub async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
     if let Err(response) = check(&sec, req.uri(), req.headers()) {
-        return response;
+        return closing(response);
     }
     next.run(req).await
 }
 
+/// `response` with `Connection: close` (see module docs).
+pub fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
+    response
+}
+
 fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Response> {
+    // 0. Duplicates.
+    for (name, what) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
+        if headers.get_all(&name).iter().count() > 1 {
+            return Err(error_response(
+                StatusCode::BAD_REQUEST,
+                "duplicate_header",
+                format!("the request has more than one {what} header; send exactly one"),
+            ));
+        }
+    }
+    // An absolute-form target's authority is the host that counts; it must be loopback and
+    // agree with Host. (HTTP/2 carries only the URI authority, no Host header.)
+    if let (Some(authority), Some(h)) = (uri.authority(), headers.get(header::HOST)) {
+        let same = h
+            .to_str()
+            .is_ok_and(|h| h.eq_ignore_ascii_case(authority.as_str()));
+        if !authority_is_loopback(authority.as_str()) || !same {
+            return Err(error_response(
+                StatusCode::BAD_REQUEST,
+                "bad_request_target",
+                format!(
+                    "the request target names host '{}' but Host is '{}'; send the path only (origin-form, e.g. POST /debugger-mcp)",
+                    authority.as_str().chars().take(80).collect::<String>(),
+                    h.to_str()
+                        .unwrap_or("<non-text>")
+                        .chars()
+                        .take(80)
+                        .collect::<String>()
+                ),
+            ));
+        }
+    }
     // 1. Host (HTTP/2 may carry it only as the URI authority).
     let host = match headers.get(header::HOST) {
         Some(v) => v.to_str().map(str::to_owned).map_err(|_| {
@@ -70,6 +119,7 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
         },
     };
     if !authority_is_loopback(&host) {
+        let host: String = host.chars().take(80).collect();
         return Err(error_response(
             StatusCode::FORBIDDEN,
             "forbidden_host",
@@ -82,6 +132,7 @@ fn check(sec: &Security, uri: &http::Uri, headers: &HeaderMap) -> Result<(), Res
     if let Some(origin) = headers.get(header::ORIGIN) {
         let text = origin.to_str().unwrap_or("<non-text>");
         if !origin_is_loopback(text) {
+            let text: String = text.chars().take(80).collect();
             return Err(error_response(
                 StatusCode::FORBIDDEN,
                 "forbidden_origin",

@@ -117,6 +117,7 @@ pub fn app_with(token: Option<&str>, max_body_bytes: usize) -> Router {
     let config = debugger_mcp_core::config::HttpConfig {
         token: token.map(String::from),
         max_body_bytes,
+        ..Default::default()
     };
     debugger_mcp_core::http::router(TestHandler, &config)
 }

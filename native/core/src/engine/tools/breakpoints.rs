@@ -292,6 +292,7 @@ tool!(
 async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let file = c.file_in_project(&root, &a.file_path)?;
+    c.line_in_file(&file, a.line, &a.file_path)?;
     let backend = c.engine.backend.clone();
     let existing = fetch(c, &root).await?.into_iter().find(|(i, _)| {
         i.kind == BreakpointKind::Line

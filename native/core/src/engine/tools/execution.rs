@@ -132,6 +132,33 @@ tool!(
     )
 );
 
+/// A `thread_id` the session does not have is an error listing the threads it has (a paused
+/// session would otherwise answer "already paused" for any id, and a backend may ignore it).
+async fn check_thread(
+    c: &Call<'_>,
+    sid: &str,
+    want: &str,
+) -> Result<(), super::super::context::ToolError> {
+    let backend = c.engine.backend.clone();
+    let threads = c.bk("threads", backend.threads(sid)).await?;
+    if threads.iter().any(|t| t.id == want) {
+        return Ok(());
+    }
+    let listed: Vec<String> = threads
+        .iter()
+        .take(20)
+        .map(|t| format!("{} ({})", t.id, t.name))
+        .collect();
+    let more = threads.len().saturating_sub(20);
+    let shown: String = want.chars().take(40).collect();
+    Err(format!(
+        "field 'thread_id': session {sid} has no thread '{shown}'; its threads: {}{} (list_threads shows them)",
+        listed.join(", "),
+        if more > 0 { format!(" and {more} more") } else { String::new() }
+    )
+    .into())
+}
+
 /// What a control tool asks for; run_to_line's file is resolved against the project first.
 enum Step {
     Pause,
@@ -160,6 +187,9 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             .with_state(|s| s.sessions.get(&sid).map(|x| ended(&sid, x)));
         return Err(err.unwrap_or_else(|| format!("session {sid} has ended").into()));
     }
+    if let Some(want) = a.thread_id.as_deref() {
+        check_thread(c, &sid, want).await?;
+    }
     let op = match step {
         Step::Pause => {
             if state == Some(SessionState::Paused) {
@@ -181,6 +211,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
                     ignore_breakpoints,
                 } => {
                     let file = c.file_in_project(&root, &file_path)?;
+                    c.line_in_file(&file, line, &file_path)?;
                     ControlOp::RunTo {
                         file,
                         line,

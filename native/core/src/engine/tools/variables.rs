@@ -106,9 +106,7 @@ fn register(c: &Call<'_>, sid: &str, node: &ValueNode, path: String) -> Result<S
             .sessions
             .get_mut(sid)
             .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok::<_, ToolError>(
-            values::show(&c.cfg, &mut slot.values, node, path.clone()).0,
-        )
+        Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, node, path.clone()).0)
     })
 }
 
