@@ -43,6 +43,7 @@ pub const TOOLS: &[&str] = &[
     "set_variable",
     "evaluate_expression",
     "evaluate_code_fragment",
+    "capture",
     "list_watches",
     "add_watch",
     "remove_watch",
@@ -67,7 +68,9 @@ debugger-mcp tools. Do not edit code.
 1. Reproduce under the debugger. Set breakpoints on the lines you suspect first \
 (set_breakpoint; file paths relative to the project), then start_debug_session with the \
 failing command or run configuration, or debug_test with the failing test id, with \
-wait_for_pause: true. For a crash, set_exception_breakpoint first.
+wait_for_pause: true. For a crash, set_exception_breakpoint first. A question like \
+\"what is x at each hit of line L\" is one capture call (it runs to the points and records \
+expressions at each hit without stopping).
 2. At each stop, one call answers most questions: get_debug_session_status (location, source, \
 stack, variables), evaluate_expression with several expressions at once, inspect_variable for \
 a part of a big value. Values seen earlier are in get_debug_history, also after resuming.
