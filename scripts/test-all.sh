@@ -32,6 +32,13 @@ if [ ${#base_pkgs[@]} -gt 0 ]; then
     || { echo "FAILED to install ${base_pkgs[*]} with apt-get; install them and re-run" >&2; exit 2; }
 fi
 
+# A run builds each crate once per feature set; incremental caches would double that on disk and
+# a one-shot build gains nothing from them. `disk` prints what is left, so a run that fills a
+# small disk says so where it happens (a CI run once failed with "No space left on device").
+export CARGO_INCREMENTAL=0
+disk() { echo "   disk: $(df -Ph . | awk 'NR==2 {print $4 " free of " $2}'), target $(du -sh target 2>/dev/null | cut -f1)"; }
+disk
+
 failed=()
 for s in scripts/setup.d/*.sh; do
   [ -e "$s" ] || continue
@@ -42,14 +49,17 @@ done
 echo "== cargo build (workspace, release cdylib for the JNI tests)"
 cargo build --workspace --all-targets || failed+=("cargo build")
 cargo build --release -p debugger-mcp-jni -p debugger-mcp || failed+=("cargo build --release")
+disk
 
 echo "== cargo test (workspace: core engine, transports, DAP on real debugpy and gdb)"
 cargo test --workspace --all-features --no-fail-fast -- --test-threads=2 || failed+=("cargo test")
+disk
 
 for t in scripts/test.d/*.sh; do
   [ -e "$t" ] || continue
   echo "== suite: $t"
   bash "$t" || failed+=("$t")
+  disk
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
