@@ -45,7 +45,9 @@ fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
 fn scope_kind(scope: &protocol::Scope) -> Option<ValueScope> {
     let hint = scope.presentation_hint.as_deref().unwrap_or("");
     let name = scope.name.as_deref().unwrap_or("").to_ascii_lowercase();
-    if hint == "locals" || name == "locals" || name == "local" {
+    // gdb's "Return" scope (after a step out) holds one value, `(return)`: shown with the locals
+    // so the returned value is where debugpy puts its `(return) f` too.
+    if hint == "locals" || name == "locals" || name == "local" || hint == "returnValue" {
         Some(ValueScope::Local)
     } else if hint == "arguments" || name == "arguments" {
         Some(ValueScope::Argument)

@@ -38,8 +38,9 @@ const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. Typical workflo
 5) get_variables / expand_variable (ids like v3 are valid until the program resumes) and evaluate_expression (several expressions in one call) to inspect; add_watch for values to track at every stop; \
 6) remove_breakpoint with all_agent_breakpoints: true and stop_debug_session when done. \
 The one-call path (instead of breakpoint + start + wait + read): capture starts the program (or resumes), records expressions, locals and stack at each hit of its points without stopping, and ends it. \
-Lines are 1-based; file paths may be relative to the project; flags (booleans) default to false unless a default is stated. Waiting tools wait (wait: true) up to timeout_ms (default 30000, at most 55000); if a result says the program is still running, call wait_for_pause. \
-frame_index: 0 = top frame, default the one chosen with select_stack_frame. Every tool takes project_path (needed only when several projects are open; the error lists them) and, for session tools, session_id (default: the current session). \
+To see each call of a function (arguments, caller, result) without stopping: set_breakpoint {function, on_hit: 'record'}, run, then get_call_records. \
+Lines, counts and limits start at 1 (indexes at 0); file paths may be relative to the project; flags (booleans) default to false unless a default is stated. Waiting tools wait (wait: true) up to timeout_ms (default 30000, at most 55000); if a result says the program is still running, call wait_for_pause. \
+max_children and expand_variable's limit default to the settings' max_children. frame_index: 0 = top frame, default the one chosen with select_stack_frame. Every tool takes project_path (needed only when several projects are open; the error lists them) and, for session tools, session_id (default: the current session). \
 Starting sessions, setting variables and side-effecting evaluation ask the user first unless brave mode is on. \
 With the compact tool profile these tools are ops of the single `debugger` tool: {\"op\": \"step_over\"}.";
 

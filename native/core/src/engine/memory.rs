@@ -161,6 +161,28 @@ impl Engine {
                 );
             }
         }
+        // Recorded calls (set_breakpoint on_hit "record"): the first rows and where the rest is.
+        let calls: Vec<String> = self.with_state(|s| {
+            s.calls
+                .rows
+                .iter()
+                .filter(|r| r.session == sid)
+                .map(|r| r.row())
+                .collect()
+        });
+        if !calls.is_empty() {
+            let _ = writeln!(md, "\n## Recorded calls ({})\n", calls.len());
+            for r in calls.iter().take(SUMMARY_CALLS) {
+                let _ = writeln!(md, "- {r}");
+            }
+            if calls.len() > SUMMARY_CALLS {
+                let _ = writeln!(
+                    md,
+                    "- … {} more: get_call_records",
+                    calls.len() - SUMMARY_CALLS
+                );
+            }
+        }
         if !l.notes.is_empty() {
             let _ = writeln!(md, "\n## Notes\n");
             for n in &l.notes {
@@ -303,6 +325,9 @@ pub fn category_name(c: OutputCategory) -> &'static str {
 
 /// `HH:MM:SS UTC` of a Unix time in milliseconds (enough for a hand-off; dates are in the file's
 /// metadata).
+/// Recorded calls the summary lists (the rest are a get_call_records away).
+const SUMMARY_CALLS: usize = 20;
+
 pub fn clock(ms: u64) -> String {
     let s = (ms / 1000) % 86_400;
     format!("{:02}:{:02}:{:02} UTC", s / 3600, (s / 60) % 60, s % 60)

@@ -17,11 +17,13 @@
 mod capture;
 mod context;
 mod expression_guard;
+mod functions;
 mod guard;
 mod handler;
 pub mod ledger;
 mod memory;
 mod preview;
+mod recorder;
 mod registry;
 mod render;
 mod resources;
@@ -381,6 +383,23 @@ impl Engine {
     }
 
     fn apply_event(&self, event: BackendEvent) {
+        // Pauses of a call recording are the recorder's: the agent sees the program running.
+        if let BackendEvent::Paused {
+            session_id,
+            thread_id,
+            reason,
+            breakpoint_ids,
+            ..
+        } = &event
+        {
+            let stop = self
+                .with_state(|s| recorder::route(s, session_id, thread_id, *reason, breakpoint_ids));
+            if let (Some(stop), Some(engine)) = (stop, self.weak.upgrade()) {
+                let (sid, thread) = (session_id.clone(), thread_id.clone());
+                tokio::spawn(async move { engine.on_record_stop(&sid, &thread, stop).await });
+                return;
+            }
+        }
         let mut after_pause = None;
         let mut updated: Vec<String> = Vec::new();
         let mut ended = None;
@@ -495,6 +514,8 @@ impl Engine {
                     slot.notify();
                 }
                 s.current.retain(|_, v| *v != session_id);
+                s.calls
+                    .abandon(&session_id, "(unfinished: the program ended)");
                 self.watchdog.left_pause(&session_id);
                 self.ledger.end(&session_id, exit_code);
                 ended = Some(session_id.clone());

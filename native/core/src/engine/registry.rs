@@ -217,7 +217,9 @@ fn lean(tool: &McpTool) -> McpTool {
                         m.remove(bound);
                     }
                 }
-                if m.get("minimum") == Some(&json!(0)) {
+                // Counts and lines start at 0 or 1 (the instructions say so once); validation
+                // still names the field when one is below.
+                if m.get("minimum") == Some(&json!(0)) || m.get("minimum") == Some(&json!(1)) {
                     m.remove("minimum");
                 }
                 // Defaults the instructions state once (see `handler::INSTRUCTIONS`).
@@ -232,6 +234,8 @@ fn lean(tool: &McpTool) -> McpTool {
                         {
                             p.remove("default");
                             p.remove("minimum");
+                            // "at most 55000": stated once in the instructions.
+                            p.remove("maximum");
                         }
                     }
                 }

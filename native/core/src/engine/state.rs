@@ -120,6 +120,10 @@ pub struct BpMeta {
     /// The line the debugger last bound it to: after the session ends the backend reports it
     /// unbound again, and "pending" would hide that it was bound (and hit) there.
     pub bound_line: Option<u32>,
+    /// Function breakpoints: the name they were set for.
+    pub function: Option<String>,
+    /// `on_hit: "record"`: the recording this breakpoint drives (its pauses are never shown).
+    pub record: Option<super::recorder::Recording>,
 }
 
 impl BpMeta {
@@ -160,6 +164,8 @@ pub struct EngineState {
     /// Watches per project root.
     pub watches: HashMap<String, Vec<Watch>>,
     pub next_watch: u64,
+    /// Recorded calls (see `recorder`).
+    pub calls: super::recorder::Calls,
 }
 
 pub fn state_name(s: SessionState) -> &'static str {

@@ -97,6 +97,8 @@ impl Adapter for Debugpy {
         }
         a.insert("console".into(), json!("internalConsole"));
         a.insert("justMyCode".into(), json!(true));
+        // `(return) f` among the caller's locals after a step out: recorded calls read results there.
+        a.insert("showReturnValue".into(), json!(true));
         if !g.env.is_empty() {
             a.insert("env".into(), Value::Object(g.env.clone()));
         }

@@ -51,47 +51,56 @@ pub enum BpType {
 /// A breakpoint as agents see it.
 #[derive(Serialize, JsonSchema)]
 pub struct Breakpoint {
-    id: String,
+    pub(super) id: String,
     #[serde(rename = "type")]
-    kind: BpType,
+    pub(super) kind: BpType,
     #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<String>,
+    pub(super) file: Option<String>,
     /// The bound line (the requested one until bound).
     #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<u32>,
+    pub(super) line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    requested_line: Option<u32>,
-    verified: bool,
-    enabled: bool,
-    owner: Owner,
-    hit_count: u64,
+    pub(super) requested_line: Option<u32>,
+    pub(super) verified: bool,
+    pub(super) enabled: bool,
+    pub(super) owner: Owner,
+    pub(super) hit_count: u64,
     #[serde(skip_serializing_if = "is_false")]
-    temporary: bool,
-    suspend_policy: Suspend,
+    pub(super) temporary: bool,
+    pub(super) suspend_policy: Suspend,
     #[serde(skip_serializing_if = "Option::is_none")]
-    condition: Option<String>,
+    pub(super) condition: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    log_message: Option<String>,
+    pub(super) log_message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    hit_condition: Option<String>,
+    pub(super) hit_condition: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
+    pub(super) message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    exception_class: Option<String>,
+    pub(super) exception_class: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    caught: Option<bool>,
+    pub(super) caught: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    uncaught: Option<bool>,
+    pub(super) uncaught: Option<bool>,
     /// set_breakpoint: "set" or "updated".
     #[serde(skip_serializing_if = "Option::is_none")]
-    status: Option<String>,
+    pub(super) status: Option<String>,
     /// set_breakpoint: the text of the bound line.
     #[serde(skip_serializing_if = "Option::is_none")]
-    source_line: Option<String>,
+    pub(super) source_line: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    moved: Option<String>,
+    pub(super) moved: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
+    pub(super) note: Option<String>,
+    /// Function breakpoints: the name given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) function: Option<String>,
+    /// "record" when calls are recorded (get_call_records).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) on_hit: Option<String>,
+    /// set_breakpoint {function}: every definition it bound at, `file:line Name (id)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) bound: Vec<String>,
 }
 
 fn suspend(p: SuspendPolicy) -> Suspend {
@@ -103,7 +112,7 @@ fn suspend(p: SuspendPolicy) -> Suspend {
 }
 
 /// A breakpoint as agents see it.
-fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
+pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
     let exception = info.kind == BreakpointKind::Exception;
     let text = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
     Breakpoint {
@@ -144,6 +153,11 @@ fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
         source_line: None,
         moved: None,
         note: None,
+        function: meta.and_then(|m| m.function.clone()),
+        on_hit: meta
+            .and_then(|m| m.record.as_ref())
+            .map(|_| "record".into()),
+        bound: Vec::new(),
     }
 }
 
@@ -166,7 +180,7 @@ async fn fetch(
     }))
 }
 
-fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
+pub(super) fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
     c.engine.with_state(|s| {
         let meta = s.breakpoints.entry(info.id.clone()).or_default();
         meta.agent = true;
@@ -177,7 +191,7 @@ fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
 }
 
 /// # List breakpoints
-/// Breakpoints: id, file, line, verified, condition, hits, owner.
+/// Breakpoints: id, where, verified, condition, hits, owner.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListBreakpoints {
     #[serde(flatten)]
@@ -259,27 +273,36 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
     })
 }
 
-/// # Set a line breakpoint
-/// Set or update a line breakpoint; returns id, verified, actual line and its source.
+/// # Set a breakpoint
+/// At file_path+line or each definition of function; returns id, verified, line(s), source.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetBreakpoint {
     #[serde(flatten)]
-    p: ProjectArg,
+    pub(super) p: ProjectArg,
     #[schemars(length(min = 1))]
-    file_path: String,
+    pub(super) file_path: Option<String>,
     #[schemars(range(min = 1))]
-    line: u32,
-    condition: Option<String>,
+    pub(super) line: Option<u32>,
+    /// e.g. 'Cart.add', 'pkg.F', 'C::m'.
+    #[schemars(length(min = 1))]
+    pub(super) function: Option<String>,
+    pub(super) condition: Option<String>,
     /// Log instead of stopping; {expr} is evaluated.
-    log_message: Option<String>,
+    pub(super) log_message: Option<String>,
     /// e.g. '3' = stop on the 3rd hit.
-    hit_condition: Option<String>,
+    pub(super) hit_condition: Option<String>,
     #[serde(default)]
-    suspend_policy: Suspend,
+    pub(super) suspend_policy: Suspend,
     #[serde(default = "yes")]
-    enabled: bool,
+    pub(super) enabled: bool,
     #[serde(default)]
-    temporary: bool,
+    pub(super) temporary: bool,
+    /// record: keep args+result per call, no stop.
+    #[serde(default)]
+    pub(super) on_hit: OnHit,
+    // Calls to record at most (100 when absent).
+    #[schemars(range(min = 1))]
+    pub(super) max_calls: Option<u32>,
 }
 tool!(
     SetBreakpoint,
@@ -289,15 +312,55 @@ tool!(
     set_breakpoint
 );
 
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OnHit {
+    #[default]
+    Stop,
+    Record,
+    Log,
+}
+
 async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let file = c.file_in_project(&root, &a.file_path)?;
-    c.line_in_file(&file, a.line, &a.file_path)?;
+    if a.on_hit == OnHit::Log && a.log_message.as_deref().is_none_or(str::is_empty) {
+        if a.function.is_none() {
+            return Err(
+                "on_hit 'log' needs log_message (the text to log; {expr} is evaluated)".into(),
+            );
+        }
+    }
+    match (&a.function, &a.file_path, a.line) {
+        (Some(_), None, None) => return super::calls::set_function_breakpoint(c, &root, a).await,
+        (None, Some(path), Some(line)) => {
+            if a.on_hit == OnHit::Record {
+                return Err("on_hit 'record' needs function (a call is recorded from its entry to its return)".into());
+            }
+            let file = c.file_in_project(&root, path)?;
+            c.line_in_file(&file, line, path)?;
+            set_at(c, &root, &file, line, &a).await
+        }
+        (Some(_), _, _) => Err("give function or file_path+line, not both".into()),
+        (None, None, _) => Err("field 'file_path': required (with line), or give function".into()),
+        (None, Some(_), None) => Err("field 'line': required with file_path".into()),
+    }
+}
+
+/// Sets (or updates) the line breakpoint at `file:line` with the options of `a`.
+pub(super) async fn set_at(
+    c: &mut Call<'_>,
+    root: &str,
+    file: &str,
+    line: u32,
+    a: &SetBreakpoint,
+) -> Outcome<Breakpoint> {
+    let root = root.to_string();
+    let file = file.to_string();
     let backend = c.engine.backend.clone();
     let existing = fetch(c, &root).await?.into_iter().find(|(i, _)| {
         i.kind == BreakpointKind::Line
             && i.file.as_deref().is_some_and(|f| same_file(f, &file))
-            && (i.requested_line == Some(a.line) || i.line == Some(a.line))
+            && (i.requested_line == Some(line) || i.line == Some(line))
     });
     let (info, updated) = match existing {
         Some((old, _)) => {
@@ -322,7 +385,7 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
         None => {
             let spec = LineBreakpointSpec {
                 file: file.clone(),
-                line: a.line,
+                line,
                 condition: a.condition.clone().filter(|s| !s.is_empty()),
                 log_message: a.log_message.clone().filter(|s| !s.is_empty()),
                 hit_condition: a.hit_condition.clone().filter(|s| !s.is_empty()),
@@ -342,9 +405,9 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
     };
     let meta = remember(c, &root, &info);
     let mut m = bp_json(&info, Some(&meta));
-    m.requested_line = Some(a.line);
+    m.requested_line = Some(line);
     m.status = Some(if updated { "updated" } else { "set" }.into());
-    let actual = info.line.unwrap_or(a.line);
+    let actual = info.line.unwrap_or(line);
     let source = c
         .bk("read_source", backend.read_source(&root, &file))
         .await
@@ -360,11 +423,11 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
     let hint = source
         .as_deref()
         .filter(|_| !info.verified)
-        .and_then(|t| code_lines_near(t, a.line));
-    if info.verified && actual != a.line {
+        .and_then(|t| code_lines_near(t, line));
+    if info.verified && actual != line {
         m.moved = Some(format!(
             "the debugger moved it from line {} to line {actual} (the nearest line with code)",
-            a.line
+            line
         ));
     }
     if !info.verified {
@@ -389,7 +452,7 @@ async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoin
     if updated {
         m.note = Some(format!(
             "line {} already had breakpoint {}; it was updated",
-            a.line, info.id
+            line, info.id
         ));
     }
     Ok(m)

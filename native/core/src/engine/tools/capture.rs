@@ -28,7 +28,7 @@ fn ten() -> u32 {
 }
 
 /// # Capture values at points
-/// 'x at each hit of line L' in one call: runs `command` (or resumes), records expressions, locals, stack at the first max_hits hits without stopping, then ends it (or keep_paused).
+/// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Capture {
     project_path: Option<String>,

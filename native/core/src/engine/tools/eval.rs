@@ -21,7 +21,7 @@ pub struct EvalWhere {
 }
 
 /// # Evaluate expressions
-/// One expression, or several in one call (a table), in a frame; read-only unless allow_side_effects. Same ones at every stop: add_watch.
+/// One or several expressions in a frame; read-only unless allow_side_effects. At every stop: add_watch.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateExpression {
     #[serde(flatten)]
@@ -64,7 +64,7 @@ pub struct EvaluateCodeFragment {
     w: EvalWhere,
     #[schemars(length(min = 1))]
     code: String,
-    /// Must be true.
+    // Must be true (the tool's description says so).
     #[serde(default)]
     allow_side_effects: bool,
 }

@@ -428,7 +428,7 @@ async fn get_session_summary(c: &mut Call<'_>, a: GetSessionSummary) -> Outcome<
     Ok(out)
 }
 
-/// An output stream.
+// An output stream (no doc comment: it would be listed as the property's description).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
 enum Stream {

@@ -32,6 +32,7 @@ macro_rules! tool {
 }
 
 pub mod breakpoints;
+mod calls;
 mod capture;
 mod eval;
 mod execution;
@@ -131,6 +132,7 @@ tool_table![
     sessions::GetDebugSessionStatus,
     breakpoints::ListBreakpoints,
     breakpoints::SetBreakpoint,
+    calls::GetCallRecords,
     breakpoints::RemoveBreakpoint,
     breakpoints::ToggleBreakpoint,
     breakpoints::SetExceptionBreakpoint,

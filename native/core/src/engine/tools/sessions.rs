@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # List run configurations
-/// Run/debug configurations (IDE, launch.json or debugger-mcp.toml) to start by name.
+/// Configurations (IDE, launch.json, debugger-mcp.toml) to start by name.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListRunConfigurations {
     #[serde(flatten)]
@@ -246,7 +246,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration or a command ('python3 app.py'); set breakpoints first. wait_for_pause returns the first stop.
+/// Debug a run_configuration or a command ('python3 app.py'); set breakpoints first.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]

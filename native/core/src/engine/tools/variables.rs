@@ -352,7 +352,7 @@ pub struct ExpandVariable {
     v: ValueTarget,
     #[serde(default)]
     offset: u32,
-    /// Default: max_children of the config.
+    // Default: max_children of the config (the instructions say so).
     #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
 }

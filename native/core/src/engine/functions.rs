@@ -1,0 +1,558 @@
+//! Function names → where their bodies start, found in the project's sources.
+//!
+//! A function breakpoint (`set_breakpoint {function}`) binds at the first line of the body of
+//! each definition the name matches, as a line breakpoint every backend has (DAP adapters,
+//! Xdebug, the IDE). The core resolves the name itself, so the result can say where it bound
+//! (file:line per match) before a session runs and the same name works on every debugger.
+//!
+//! Names: `total`, `Cart.add_item` / `Cart::add_item` (class, receiver type or struct), `pkg.Func`
+//! / `module:func` (Go package, Python module = file stem, or directory). The scan is lexical
+//! (no parser): Python `def`, Go `func`, Rust `fn`, PHP/JS `function`, Kotlin `fun`, and C-like
+//! definitions (`type name(...) {` not ending in `;`).
+
+use std::path::Path;
+
+/// One definition the name matched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Definition {
+    /// Canonical path.
+    pub file: String,
+    /// 1-based line of the definition (`def`, `func`, signature).
+    pub line: u32,
+    /// 1-based first line of the body: where the breakpoint goes.
+    pub body_line: u32,
+    /// `Class.method`, `pkg.Func` or the bare name: how it is shown.
+    pub qualified: String,
+}
+
+/// Files scanned at most, and bytes read per file: a function breakpoint must answer quickly in a
+/// large checkout; definitions past these bounds are not found (the error says so).
+const MAX_FILES: usize = 5_000;
+const MAX_FILE_BYTES: u64 = 1_000_000;
+const SKIP_DIRS: [&str; 9] = [
+    "target",
+    "node_modules",
+    "__pycache__",
+    "venv",
+    "build",
+    "dist",
+    "vendor",
+    "site-packages",
+    "out",
+];
+const SOURCE_EXT: [&str; 17] = [
+    "py", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "go", "rs", "java", "kt", "php", "js", "ts",
+    "m", "cs",
+];
+
+/// What the scan found: the matches, and every function name seen (for "did you mean").
+pub struct Found {
+    pub matches: Vec<Definition>,
+    pub near: Vec<String>,
+    pub files: usize,
+}
+
+/// Splits `Cart.add_item`, `Class::method`, `pkg:func` into (qualifiers, name).
+fn split(name: &str) -> (Vec<&str>, &str) {
+    let parts: Vec<&str> = name
+        .split("::")
+        .flat_map(|p| p.split(['.', ':']))
+        .filter(|p| !p.is_empty())
+        .collect();
+    match parts.split_last() {
+        Some((last, rest)) => (rest.to_vec(), last),
+        None => (Vec::new(), name),
+    }
+}
+
+/// Finds the definitions of `name` under `root`.
+pub fn resolve(root: &Path, name: &str) -> Found {
+    let (quals, bare) = split(name.trim());
+    let mut files = Vec::new();
+    collect(root, &mut files, 0);
+    let mut matches = Vec::new();
+    let mut seen: Vec<(String, String, bool)> = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let stem = f.file_stem().and_then(|e| e.to_str()).unwrap_or("");
+        let dir = f
+            .parent()
+            .and_then(|d| d.file_name())
+            .and_then(|d| d.to_str())
+            .unwrap_or("");
+        let lines: Vec<&str> = text.lines().collect();
+        for d in definitions(ext, &lines) {
+            let shown = format!("{}:{}", rel(root, f), d.line + 1);
+            // A method of the class the name qualifies is near whatever it is called.
+            let sibling = quals.last().is_some_and(|q| d.owner.as_deref() == Some(*q));
+            let display = match &d.owner {
+                Some(o) => format!("{o}.{}", d.name),
+                None => d.name.to_string(),
+            };
+            seen.push((display, shown, sibling));
+            if d.name != bare {
+                continue;
+            }
+            // Every qualifier must name the enclosing class, the package, the file or its dir.
+            let ok = quals.iter().all(|q| {
+                d.owner.as_deref() == Some(*q) || d.package.as_deref() == Some(*q) || {
+                    *q == stem || *q == dir
+                }
+            });
+            if !ok {
+                continue;
+            }
+            let Some(body) = body_line(ext, &lines, d.line) else {
+                continue;
+            };
+            let qualified = match &d.owner {
+                Some(o) => format!("{o}.{bare}"),
+                None => bare.to_string(),
+            };
+            matches.push(Definition {
+                file: f.to_string_lossy().into_owned(),
+                line: d.line as u32 + 1,
+                body_line: body as u32 + 1,
+                qualified,
+            });
+        }
+    }
+    Found {
+        near: near(bare, &seen),
+        matches,
+        files: files.len(),
+    }
+}
+
+fn rel(root: &Path, f: &Path) -> String {
+    f.strip_prefix(root)
+        .unwrap_or(f)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
+    if depth > 12 || out.len() >= MAX_FILES {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let Ok(ft) = e.file_type() else { continue };
+        let path = e.path();
+        if ft.is_dir() {
+            if !SKIP_DIRS.contains(&name.as_ref()) {
+                collect(&path, out, depth + 1);
+            }
+        } else if ft.is_file()
+            && path
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| SOURCE_EXT.contains(&x))
+            && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES)
+        {
+            out.push(path);
+            if out.len() >= MAX_FILES {
+                return;
+            }
+        }
+    }
+}
+
+struct Def<'a> {
+    name: &'a str,
+    /// 0-based line.
+    line: usize,
+    /// Enclosing class / receiver type / `Class::` prefix.
+    owner: Option<String>,
+    /// Go package clause.
+    package: Option<String>,
+}
+
+fn ident_at(s: &str) -> &str {
+    let end = s
+        .char_indices()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '$'))
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+fn indent(s: &str) -> usize {
+    s.len() - s.trim_start().len()
+}
+
+const NOT_FUNCTIONS: [&str; 12] = [
+    "if", "while", "for", "switch", "return", "sizeof", "catch", "else", "do", "case", "new",
+    "defined",
+];
+
+fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
+    let mut out = Vec::new();
+    let package = (ext == "go")
+        .then(|| {
+            lines
+                .iter()
+                .find_map(|l| l.trim().strip_prefix("package "))
+                .map(|p| p.trim().to_string())
+        })
+        .flatten();
+    // Python classes by indentation: (indent, name).
+    let mut classes: Vec<(usize, &str)> = Vec::new();
+    for (i, raw) in lines.iter().enumerate() {
+        let t = raw.trim_start();
+        match ext {
+            "py" => {
+                if t.is_empty() || t.starts_with('#') {
+                    continue;
+                }
+                let ind = indent(raw);
+                classes.retain(|(ci, _)| *ci < ind);
+                if let Some(rest) = t.strip_prefix("class ") {
+                    classes.push((ind, ident_at(rest.trim_start())));
+                    continue;
+                }
+                let rest = t.strip_prefix("async ").unwrap_or(t);
+                if let Some(rest) = rest.strip_prefix("def ") {
+                    let name = ident_at(rest.trim_start());
+                    out.push(Def {
+                        name,
+                        line: i,
+                        owner: classes.last().map(|(_, c)| c.to_string()),
+                        package: None,
+                    });
+                }
+            }
+            "go" => {
+                let Some(rest) = t.strip_prefix("func ") else {
+                    continue;
+                };
+                let mut rest = rest.trim_start();
+                let mut owner = None;
+                if let Some(r) = rest.strip_prefix('(') {
+                    let Some(close) = r.find(')') else { continue };
+                    // `(c *Cart)` → Cart; `(Cart)` → Cart.
+                    let recv = r[..close].split_whitespace().last().unwrap_or("");
+                    owner = Some(ident_at(recv.trim_start_matches('*')).to_string());
+                    rest = r[close + 1..].trim_start();
+                }
+                let name = ident_at(rest);
+                if !name.is_empty() {
+                    out.push(Def {
+                        name,
+                        line: i,
+                        owner,
+                        package: package.clone(),
+                    });
+                }
+            }
+            "rs" => {
+                let Some(pos) = t.find("fn ") else { continue };
+                let before = &t[..pos];
+                if !before
+                    .split_whitespace()
+                    .all(|w| w.starts_with("pub") || ["async", "unsafe", "const"].contains(&w))
+                {
+                    continue;
+                }
+                let name = ident_at(&t[pos + 3..]);
+                out.push(Def {
+                    name,
+                    line: i,
+                    owner: None,
+                    package: None,
+                });
+            }
+            _ => {
+                // PHP / JS `function name(`, Kotlin `fun name(`.
+                for kw in ["function ", "fun "] {
+                    if let Some(pos) = t.find(kw) {
+                        if pos == 0 || t[..pos].ends_with(' ') {
+                            let name = ident_at(t[pos + kw.len()..].trim_start());
+                            if !name.is_empty() {
+                                out.push(Def {
+                                    name,
+                                    line: i,
+                                    owner: None,
+                                    package: None,
+                                });
+                            }
+                        }
+                    }
+                }
+                if let Some(d) = c_like(lines, i) {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A C/C++/Java definition on line `i`: `type [Class::]name(...)` whose signature reaches `{`
+/// before any `;` (a declaration or a call ends in `;`).
+fn c_like<'a>(lines: &[&'a str], i: usize) -> Option<Def<'a>> {
+    let raw = lines[i];
+    let t = raw.trim();
+    if t.starts_with('#') || t.starts_with("//") || t.starts_with('*') || t.ends_with(';') {
+        return None;
+    }
+    let paren = raw.find('(')?;
+    let head = raw[..paren].trim_end();
+    // The identifier before `(`, with an optional `Class::` in front.
+    let start = head
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == ':' || *c == '~'))
+        .map(|(i, c)| i + c.len_utf8())
+        .unwrap_or(0);
+    let full = &head[start..];
+    let before = head[..start].trim();
+    let (owner, name) = match full.rfind("::") {
+        Some(p) => (Some(full[..p].to_string()), &full[p + 2..]),
+        None => (None, full),
+    };
+    // A definition has a return type before the name (or is `Class::ctor`); a call or a macro
+    // has none, an assignment has `=`.
+    if name.is_empty()
+        || NOT_FUNCTIONS.contains(&name)
+        || (before.is_empty() && owner.is_none())
+        || before.contains('=')
+        || before
+            .split_whitespace()
+            .any(|w| NOT_FUNCTIONS.contains(&w))
+    {
+        return None;
+    }
+    // The signature must open a body before it ends a statement.
+    for l in lines.iter().skip(i).take(6) {
+        let code = l.split("//").next().unwrap_or("");
+        match (code.find('{'), code.find(';')) {
+            (Some(b), Some(s)) if s < b => return None,
+            (Some(_), _) => {
+                let name: &'a str = &raw[raw.find(full)? + full.len() - name.len()..][..name.len()];
+                return Some(Def {
+                    name,
+                    line: i,
+                    owner,
+                    package: None,
+                });
+            }
+            (None, Some(_)) => return None,
+            (None, None) => {}
+        }
+    }
+    None
+}
+
+fn no_code(t: &str) -> bool {
+    t.is_empty() || t.starts_with('#') || t.starts_with("//") || t.starts_with("/*") || t == "{"
+}
+
+/// 0-based first line of the body of the definition at `def` (None: a one-line stub).
+fn body_line(ext: &str, lines: &[&str], def: usize) -> Option<usize> {
+    if ext == "py" {
+        // The signature ends at the line whose code ends with ':' (it may span lines).
+        let mut i = def;
+        while i < lines.len() {
+            let code = lines[i].split('#').next().unwrap_or("").trim_end();
+            if code.ends_with(':') {
+                break;
+            }
+            // `def f(): return 1` on one line.
+            if i == def && code.contains("):") && !code.ends_with(':') {
+                return Some(def);
+            }
+            i += 1;
+        }
+        let mut j = i + 1;
+        let mut in_doc: Option<&str> = None;
+        while j < lines.len() {
+            let t = lines[j].trim();
+            if let Some(q) = in_doc {
+                if t.contains(q) {
+                    in_doc = None;
+                }
+                j += 1;
+                continue;
+            }
+            if t.is_empty() || t.starts_with('#') {
+                j += 1;
+                continue;
+            }
+            // A docstring runs no code: the body starts after it.
+            let doc = ["\"\"\"", "'''"].into_iter().find(|q| t.starts_with(q));
+            if let Some(q) = doc {
+                if !(t.len() >= 6 && t[3..].contains(q)) {
+                    in_doc = Some(q);
+                }
+                j += 1;
+                continue;
+            }
+            return Some(j);
+        }
+        return None;
+    }
+    // Brace languages: the line after the `{` that opens the body, unless code follows `{`.
+    let mut i = def;
+    while i < lines.len() && i < def + 8 {
+        if let Some(b) = lines[i].find('{') {
+            let after = lines[i][b + 1..].trim();
+            if !after.is_empty() && !after.starts_with("//") && after != "}" {
+                return Some(i);
+            }
+            let mut j = i + 1;
+            while j < lines.len() {
+                let t = lines[j].trim();
+                if t.starts_with('}') {
+                    // An empty body: break on its closing line.
+                    return Some(j);
+                }
+                if !no_code(t) {
+                    return Some(j);
+                }
+                j += 1;
+            }
+            return None;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Up to five names close to `want` (a bare name), each with where it is defined; `seen` holds
+/// (shown name, place, a method of the class the name qualified).
+fn near(want: &str, seen: &[(String, String, bool)]) -> Vec<String> {
+    let w = want.to_lowercase();
+    let mut scored: Vec<(usize, &String, &String)> = seen
+        .iter()
+        .filter(|(n, _, _)| !n.is_empty())
+        .filter_map(|(n, at, sibling)| {
+            let bare = n.rsplit('.').next().unwrap_or(n);
+            let l = bare.to_lowercase();
+            let mut d = distance(&l, &w);
+            // `total` for `calculate_total`: a containing name is near whatever its length.
+            if l.len().min(w.len()) >= 3 && (l.contains(&w) || w.contains(&l)) {
+                d = d.min(1);
+            }
+            let close = d <= 2.max(l.len().max(w.len()) / 3);
+            (close || *sibling).then_some((if close { d } else { d + 10 }, n, at))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
+    scored
+        .into_iter()
+        .take(5)
+        .map(|(_, n, at)| format!("{n} ({at})"))
+        .collect()
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defs(ext: &str, src: &str) -> Vec<(String, usize, Option<usize>, Option<String>)> {
+        let lines: Vec<&str> = src.lines().collect();
+        definitions(ext, &lines)
+            .into_iter()
+            .map(|d| {
+                (
+                    d.name.to_string(),
+                    d.line + 1,
+                    body_line(ext, &lines, d.line).map(|b| b + 1),
+                    d.owner,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn python_methods_docstrings_and_signatures_over_lines() {
+        let src = "class Cart:\n    def add_item(self, x):\n        \"\"\"Adds.\n        more\"\"\"\n        self.items.append(x)\n\ndef total(a,\n          b):\n    # sum\n    return a + b\n";
+        assert_eq!(
+            defs("py", src),
+            [
+                ("add_item".into(), 2, Some(5), Some("Cart".into())),
+                ("total".into(), 7, Some(10), None)
+            ]
+        );
+    }
+
+    #[test]
+    fn c_definitions_not_declarations_or_calls() {
+        let src = "int sum(int *a, int n);\nint sum(int *a, int n)\n{\n    int s = 0;\n    return s;\n}\nint main(void) {\n    return sum(0, 0);\n}\nvoid Cart::add(int x) {\n  items.push_back(x);\n}\n";
+        assert_eq!(
+            defs("c", src),
+            [
+                ("sum".into(), 2, Some(4), None),
+                ("main".into(), 7, Some(8), None),
+                ("add".into(), 10, Some(11), Some("Cart".into()))
+            ]
+        );
+    }
+
+    #[test]
+    fn go_functions_and_methods() {
+        let src = "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc (c *Cart) Total() int {\n\treturn 0\n}\n";
+        assert_eq!(
+            defs("go", src),
+            [
+                ("Add".into(), 3, Some(4), None),
+                ("Total".into(), 7, Some(8), Some("Cart".into()))
+            ]
+        );
+    }
+
+    #[test]
+    fn names_split_on_dots_colons_and_double_colons() {
+        assert_eq!(split("Cart.add_item"), (vec!["Cart"], "add_item"));
+        assert_eq!(split("Class::method"), (vec!["Class"], "method"));
+        assert_eq!(split("mod:func"), (vec!["mod"], "func"));
+        assert_eq!(split("f"), (vec![], "f"));
+    }
+
+    #[test]
+    fn near_names_rank_close_spellings_first() {
+        let seen = vec![
+            ("calculate_total".to_string(), "a.py:3".to_string(), false),
+            ("main".to_string(), "a.py:9".to_string(), false),
+            ("f".to_string(), "b.py:1".to_string(), false),
+            ("Cart.add".to_string(), "c.py:5".to_string(), true),
+        ];
+        assert_eq!(
+            near("calc_total", &seen),
+            ["calculate_total (a.py:3)", "Cart.add (c.py:5)"]
+        );
+        assert_eq!(
+            near("calculate_totl", &seen),
+            ["calculate_total (a.py:3)", "Cart.add (c.py:5)"]
+        );
+        assert_eq!(near("fcat", &seen), ["Cart.add (c.py:5)"]);
+    }
+}

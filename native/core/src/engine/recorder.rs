@@ -1,0 +1,393 @@
+//! Recorded calls (`set_breakpoint {function, on_hit: "record"}`): each call of the function
+//! records its arguments, caller and thread at entry, then its result after a step out, and the
+//! program runs on at once. The agent sees no stop: the engine routes these pauses here instead
+//! of showing them ([`route`]), and `get_call_records` reads the rows.
+//!
+//! Built on the `Backend` trait only (frames, frame_variables, control), like `capture`, so it
+//! works on every backend. The result is what the debugger shows after the step out: debugpy's
+//! `(return) f` (launched with `showReturnValue`), gdb's `(return)` (its "Return" scope), lldb's
+//! return value, delve's `~r0`. A recursive call arriving during a step out is recorded too and
+//! finished first (a stack of pending calls per session).
+
+use super::Engine;
+use super::context::{Call, CallContext};
+use super::state::EngineState;
+use super::values;
+use crate::backend::{BreakpointUpdate, ControlOp, FrameInfo, PauseReason, ValueScope};
+use std::collections::{HashMap, VecDeque};
+
+/// Calls kept (all functions, all sessions); older ones are dropped first.
+pub const KEEP: usize = 5_000;
+/// Arguments shown per call, and characters per argument or result.
+const ARGS: usize = 8;
+const CHARS: usize = 60;
+
+/// How a function breakpoint records (kept in its `BpMeta`).
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    pub function: String,
+    pub max_calls: u32,
+    pub recorded: u32,
+}
+
+/// One call.
+#[derive(Debug, Clone)]
+pub struct CallRecord {
+    /// 1-based per function.
+    pub n: u32,
+    pub session: String,
+    pub function: String,
+    pub args: Vec<(String, String)>,
+    pub caller: String,
+    pub thread: String,
+    pub result: Option<String>,
+    /// Set when the call did not return normally (an exception) or was left unfinished.
+    pub outcome: Option<String>,
+    pub done: bool,
+    pub started_ms: u64,
+    pub ms: Option<u64>,
+}
+
+impl CallRecord {
+    /// `#3 fact(n=5) -> 120 @app.py:12` (one row of get_call_records).
+    pub fn row(&self) -> String {
+        let args: Vec<String> = self.args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let result = match (&self.result, &self.outcome, self.done) {
+            (Some(r), _, _) => r.clone(),
+            (None, Some(o), _) => o.clone(),
+            (None, None, true) => "(no value)".into(),
+            (None, None, false) => "(running)".into(),
+        };
+        format!(
+            "#{} {}({}) -> {result} @{}{}",
+            self.n,
+            self.function,
+            args.join(", "),
+            self.caller,
+            if self.thread.is_empty() || self.thread == "1" {
+                String::new()
+            } else {
+                format!(" t{}", self.thread)
+            }
+        )
+    }
+}
+
+/// Recording state of one session: calls entered and not yet returned, innermost last.
+#[derive(Debug, Default)]
+pub struct Active {
+    pending: Vec<usize>,
+    /// The thread being stepped out of a recorded call.
+    stepping: Option<String>,
+}
+
+/// Every recorded call plus the per-session state.
+#[derive(Debug, Default)]
+pub struct Calls {
+    pub rows: VecDeque<CallRecord>,
+    /// Rows dropped from the front (indexes in `Active::pending` are absolute).
+    dropped: usize,
+    pub active: HashMap<String, Active>,
+}
+
+impl Calls {
+    /// A new recording of `function` starts empty.
+    pub fn forget(&mut self, function: &str) {
+        let before = self.rows.len();
+        self.rows.retain(|r| r.function != function);
+        // Indexes of calls in flight shift; none is in flight when an agent re-arms (the
+        // program is paused or gone), so they are dropped rather than remapped.
+        if self.rows.len() != before {
+            self.dropped = 0;
+            for a in self.active.values_mut() {
+                a.pending.clear();
+                a.stepping = None;
+            }
+        }
+    }
+
+    fn get_mut(&mut self, abs: usize) -> Option<&mut CallRecord> {
+        abs.checked_sub(self.dropped)
+            .and_then(|i| self.rows.get_mut(i))
+    }
+
+    fn push(&mut self, r: CallRecord) -> usize {
+        if self.rows.len() >= KEEP {
+            self.rows.pop_front();
+            self.dropped += 1;
+        }
+        self.rows.push_back(r);
+        self.dropped + self.rows.len() - 1
+    }
+
+    /// A session stopped or paused where the agent sees it: its calls in flight stay unfinished.
+    pub fn abandon(&mut self, sid: &str, why: &str) {
+        let Some(a) = self.active.remove(sid) else {
+            return;
+        };
+        for i in a.pending {
+            if let Some(r) = self.get_mut(i) {
+                r.done = true;
+                r.outcome.get_or_insert_with(|| why.to_string());
+            }
+        }
+    }
+}
+
+/// A pause the recorder takes instead of the agent.
+pub enum Stop {
+    /// Entry of a recorded function (its breakpoint id).
+    Entry(String),
+    /// The step out of the innermost pending call finished.
+    Return,
+}
+
+/// Decides whether a pause is the recorder's. Pauses at breakpoints that all record are; a step
+/// stop on the thread being stepped out is. Anything else is the agent's, and calls in flight
+/// on that session are left unfinished.
+pub fn route(
+    s: &mut EngineState,
+    sid: &str,
+    thread: &str,
+    reason: PauseReason,
+    bps: &[String],
+) -> Option<Stop> {
+    let recording = |id: &String| s.breakpoints.get(id).is_some_and(|m| m.record.is_some());
+    if !bps.is_empty() && bps.iter().all(recording) && reason != PauseReason::Exception {
+        for id in bps {
+            s.breakpoints.entry(id.clone()).or_default().hits += 1;
+        }
+        return Some(Stop::Entry(bps[0].clone()));
+    }
+    let stepping = s
+        .calls
+        .active
+        .get(sid)
+        .is_some_and(|a| a.stepping.as_deref() == Some(thread));
+    if stepping && bps.is_empty() && reason == PauseReason::Step {
+        return Some(Stop::Return);
+    }
+    let why = match reason {
+        PauseReason::Exception => "(exception: paused there)",
+        _ => "(unfinished: paused elsewhere)",
+    };
+    s.calls.abandon(sid, why);
+    None
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() > CHARS {
+        format!("{}…", s.chars().take(CHARS).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Names debuggers give a returned value after a step out.
+fn is_return_value(name: &str) -> bool {
+    name.starts_with("(return)") || name == "(Return Value)" || name.starts_with("~r")
+}
+
+/// The value `function` returned among `name`s: debugpy keeps every recent `(return) f` of the
+/// frame, so its own name must match; the others show one unnamed value.
+fn returned_by(name: &str, function: &str) -> bool {
+    let bare = function.rsplit(['.', ':']).next().unwrap_or(function);
+    match name.strip_prefix("(return) ") {
+        Some(f) => f == bare || f.ends_with(&format!(".{bare}")),
+        None => is_return_value(name),
+    }
+}
+
+impl Engine {
+    /// Handles a pause [`route`] gave the recorder; the program always runs on afterwards (a
+    /// failure resumes it too, so a recording never leaves it paused).
+    pub(super) async fn on_record_stop(&self, sid: &str, thread: &str, stop: Stop) {
+        let ctx = CallContext::default();
+        let c = Call {
+            engine: self,
+            ctx: &ctx,
+            cfg: self.cfg(),
+            project: None,
+        };
+        let next = match stop {
+            Stop::Entry(bp) => self.record_entry(&c, sid, thread, &bp).await,
+            Stop::Return => self.record_return(&c, sid, thread).await,
+        };
+        let op = match next {
+            Some(true) => ControlOp::StepOut,
+            _ => {
+                self.with_state(|s| {
+                    if let Some(a) = s.calls.active.get_mut(sid) {
+                        a.stepping = None;
+                    }
+                });
+                ControlOp::Resume
+            }
+        };
+        let backend = self.backend.clone();
+        if c.bk("control", backend.control(sid, Some(thread), op))
+            .await
+            .is_err()
+        {
+            self.with_state(|s| {
+                s.calls
+                    .abandon(sid, "(unfinished: the debugger refused to go on)")
+            });
+            let _ = c
+                .bk(
+                    "control",
+                    backend.control(sid, Some(thread), ControlOp::Resume),
+                )
+                .await;
+        }
+    }
+
+    /// Records a call at entry; `Some(true)` to step out for its result.
+    async fn record_entry(&self, c: &Call<'_>, sid: &str, thread: &str, bp: &str) -> Option<bool> {
+        let backend = self.backend.clone();
+        let (spec, project) = self.with_state(|s| {
+            let m = s.breakpoints.get(bp)?;
+            Some((m.record.clone()?, m.project.clone()))
+        })?;
+        if spec.recorded >= spec.max_calls {
+            return Some(false);
+        }
+        let page = c
+            .bk("frames", backend.frames(sid, thread, 0, 2))
+            .await
+            .ok()?;
+        let top = page.frames.first()?.clone();
+        let rel = |f: &FrameInfo| -> String {
+            let file = f.file.clone().unwrap_or_else(|| "?".into());
+            let file = match &project {
+                Some(r) => file
+                    .strip_prefix(r.as_str())
+                    .map(|x| x.trim_start_matches('/').to_string())
+                    .unwrap_or(file),
+                None => file,
+            };
+            match f.line {
+                Some(l) => format!("{file}:{l}"),
+                None => file,
+            }
+        };
+        let caller = page.frames.get(1).map(rel).unwrap_or_else(|| "?".into());
+        let vars = c
+            .bk("frame_variables", backend.frame_variables(sid, &top.handle))
+            .await
+            .unwrap_or_default();
+        // Arguments when the debugger tells them apart (gdb, lldb); else the locals, which at the
+        // first line of the body are the arguments (debugpy, delve).
+        let scope = if vars.iter().any(|v| v.scope == ValueScope::Argument) {
+            ValueScope::Argument
+        } else {
+            ValueScope::Local
+        };
+        let args: Vec<(String, String)> = vars
+            .iter()
+            .filter(|v| v.scope == scope || v.scope == ValueScope::This)
+            .filter(|v| !is_return_value(&v.name))
+            .take(ARGS)
+            .map(|v| {
+                let shown = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value);
+                (v.name.clone(), clip(&shown.text))
+            })
+            .collect();
+        let reached = self.with_state(|s| {
+            let m = s.breakpoints.get_mut(bp)?.record.as_mut()?;
+            m.recorded += 1;
+            let n = m.recorded;
+            let row = CallRecord {
+                n,
+                session: sid.to_string(),
+                function: m.function.clone(),
+                args,
+                caller,
+                thread: thread.to_string(),
+                result: None,
+                outcome: None,
+                done: false,
+                started_ms: super::ledger::now_ms(),
+                ms: None,
+            };
+            let reached = (n >= m.max_calls).then(|| m.function.clone());
+            let i = s.calls.push(row);
+            let a = s.calls.active.entry(sid.to_string()).or_default();
+            a.pending.push(i);
+            a.stepping = Some(thread.to_string());
+            Some(reached)
+        })?;
+        if let Some(function) = reached {
+            // Bounded: later calls run without stopping at all.
+            if let Some(root) = project {
+                let update = BreakpointUpdate {
+                    enabled: Some(false),
+                    ..Default::default()
+                };
+                let _ = c
+                    .bk(
+                        "update_breakpoint",
+                        backend.update_breakpoint(&root, bp, update),
+                    )
+                    .await;
+            }
+            self.ledger.note(
+                sid,
+                format!("recorded max_calls calls of {function}; breakpoint {bp} disabled (get_call_records)"),
+            );
+        }
+        Some(true)
+    }
+
+    /// Finishes the innermost pending call with the value the step out shows; `Some(true)` while
+    /// outer recorded calls are still pending (step out of them too).
+    async fn record_return(&self, c: &Call<'_>, sid: &str, thread: &str) -> Option<bool> {
+        let backend = self.backend.clone();
+        let page = c.bk("frames", backend.frames(sid, thread, 0, 1)).await;
+        let top = page.ok().and_then(|p| p.frames.into_iter().next());
+        let vars = match &top {
+            Some(top) => c
+                .bk("frame_variables", backend.frame_variables(sid, &top.handle))
+                .await
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let function = self.with_state(|s| {
+            let a = s.calls.active.get(sid)?;
+            let i = *a.pending.last()?;
+            s.calls.get_mut(i).map(|r| r.function.clone())
+        });
+        let function = function.unwrap_or_default();
+        let ret = vars
+            .iter()
+            .find(|v| returned_by(&v.name, &function))
+            .map(|v| {
+                let shown = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value);
+                clip(&shown.text)
+            });
+        // Python reports a call that raised as returning None (its return event carries None)
+        // and at the caller the exception is not yet being handled (`sys.exc_info()` is empty):
+        // debugpy's rows show `-> None` for a raise. gdb/lldb/delve show no value when a call
+        // unwinds.
+        let raised: Option<String> = None;
+        let ret = if raised.is_some() { None } else { ret };
+        self.with_state(|s| {
+            let a = s.calls.active.get_mut(sid)?;
+            let i = a.pending.pop()?;
+            let more = !a.pending.is_empty();
+            if !more {
+                a.stepping = None;
+            }
+            if let Some(r) = s.calls.get_mut(i) {
+                r.done = true;
+                r.ms = Some(super::ledger::now_ms().saturating_sub(r.started_ms));
+                match (&ret, &raised) {
+                    (Some(v), _) => r.result = Some(v.clone()),
+                    (None, Some(e)) => r.outcome = Some(e.clone()),
+                    (None, None) => r.outcome = Some("(no return value: void, or raised)".into()),
+                }
+            }
+            Some(more)
+        })
+    }
+}

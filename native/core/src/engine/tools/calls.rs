@@ -1,0 +1,193 @@
+//! Function breakpoints (`set_breakpoint {function}`) and the calls they record
+//! (`on_hit: "record"`, read with `get_call_records`). Names resolve in the project's sources
+//! (`engine::functions`); recording is `engine::recorder`.
+
+use super::super::context::{Call, ToolError};
+use super::super::functions;
+use super::super::recorder::Recording;
+use super::breakpoints::{Breakpoint, OnHit, SetBreakpoint, set_at};
+use super::{Kind, Outcome, ProjectArg};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Definitions one function breakpoint binds at most (`print` in a big C project...).
+const MAX_MATCHES: usize = 10;
+
+pub(super) async fn set_function_breakpoint(
+    c: &mut Call<'_>,
+    root: &str,
+    mut a: SetBreakpoint,
+) -> Outcome<Breakpoint> {
+    let name = a.function.clone().unwrap_or_default();
+    let croot = c.engine.canonical_root(root);
+    let found = {
+        let (croot, name) = (croot.clone(), name.clone());
+        tokio::task::spawn_blocking(move || functions::resolve(&croot, &name))
+            .await
+            .map_err(|e| ToolError(format!("function lookup failed: {e}")))?
+    };
+    if found.matches.is_empty() {
+        let near = if found.near.is_empty() {
+            "no similar names".to_string()
+        } else {
+            format!("near: {}", found.near.join(", "))
+        };
+        return Err(ToolError(format!(
+            "field 'function': no definition of '{name}' in the project ({} source files searched); {near}",
+            found.files
+        )));
+    }
+    if found.matches.len() > MAX_MATCHES {
+        let some: Vec<String> = found
+            .matches
+            .iter()
+            .take(5)
+            .map(|d| format!("{} {}:{}", d.qualified, rel(&croot, &d.file), d.line))
+            .collect();
+        return Err(ToolError(format!(
+            "field 'function': '{name}' has {} definitions (at most {MAX_MATCHES}); qualify it (Class.method, pkg.Func, module:func): {}",
+            found.matches.len(),
+            some.join(", ")
+        )));
+    }
+    if a.on_hit == OnHit::Log && a.log_message.as_deref().is_none_or(str::is_empty) {
+        a.log_message = Some(format!("{name} called"));
+    }
+    let mut first: Option<Breakpoint> = None;
+    let mut bound = Vec::new();
+    for d in &found.matches {
+        let mut b = set_at(c, root, &d.file, d.body_line, &a).await?;
+        c.engine.with_state(|s| {
+            if a.on_hit == OnHit::Record {
+                s.calls.forget(&d.qualified);
+            }
+            let m = s.breakpoints.entry(b.id.clone()).or_default();
+            m.function = Some(name.clone());
+            m.record = (a.on_hit == OnHit::Record).then(|| Recording {
+                function: d.qualified.clone(),
+                max_calls: a.max_calls.unwrap_or(100),
+                recorded: 0,
+            });
+        });
+        b.function = Some(name.clone());
+        b.on_hit = (a.on_hit == OnHit::Record).then(|| "record".into());
+        bound.push(format!(
+            "{}:{} {} (id {})",
+            rel(&croot, &d.file),
+            b.line.unwrap_or(d.body_line),
+            d.qualified,
+            b.id
+        ));
+        first.get_or_insert(b);
+    }
+    let mut b = first.expect("at least one match");
+    // Where it bound is the function's first body line, not the line the agent asked for.
+    b.requested_line = None;
+    b.bound = bound;
+    if a.on_hit == OnHit::Record {
+        b.note = Some(format!(
+            "recording up to {} calls without stopping (earlier records of it dropped); read them with get_call_records",
+            a.max_calls.unwrap_or(100)
+        ));
+    }
+    Ok(b)
+}
+
+fn rel(root: &Path, f: &str) -> String {
+    Path::new(f)
+        .strip_prefix(root)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| f.to_string())
+}
+
+/// # Recorded calls
+/// Calls recorded by on_hit 'record': '#n f(args) -> result @caller'.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct GetCallRecords {
+    #[serde(flatten)]
+    p: ProjectArg,
+    function: Option<String>,
+    // Rows at most (50 when absent).
+    #[schemars(range(min = 1, max = 500))]
+    limit: Option<u32>,
+    /// Text rows contain: '-> None', 'n=5'.
+    #[serde(rename = "where")]
+    filter: Option<String>,
+}
+tool!(
+    GetCallRecords,
+    "get_call_records",
+    Kind::Read,
+    CallRows,
+    get_call_records
+);
+
+#[derive(Serialize, JsonSchema)]
+pub struct CallRows {
+    rows: Vec<String>,
+    /// Rows matching (before limit and the byte cut).
+    matched: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+/// Bytes of rows returned at most.
+const MAX_BYTES: usize = 8_000;
+
+async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRows> {
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    let (rows, total) = c.engine.with_state(|s| {
+        let rows: Vec<String> = s
+            .calls
+            .rows
+            .iter()
+            .filter(|r| {
+                // Calls of this project's sessions (a session the engine forgot counts too).
+                s.sessions
+                    .get(&r.session)
+                    .and_then(|x| x.project.as_deref())
+                    .is_none_or(|p| p == root)
+            })
+            .filter(|r| {
+                a.function.as_deref().is_none_or(|f| {
+                    r.function == f
+                        || r.function.ends_with(&format!(".{f}"))
+                        || f.ends_with(&r.function)
+                })
+            })
+            .map(|r| r.row())
+            .filter(|row| a.filter.as_deref().is_none_or(|w| row.contains(w)))
+            .collect();
+        (rows, s.calls.rows.len())
+    });
+    let matched = rows.len() as u64;
+    let mut out = Vec::new();
+    let mut bytes = 0;
+    let mut cut = false;
+    for r in rows.into_iter().take(a.limit.unwrap_or(50) as usize) {
+        if bytes + r.len() > MAX_BYTES {
+            cut = true;
+            break;
+        }
+        bytes += r.len() + 3;
+        out.push(r);
+    }
+    let message = if total == 0 {
+        Some("no calls recorded: set_breakpoint {function, on_hit: 'record'} first, then run the program".into())
+    } else if matched == 0 {
+        Some(format!("none of the {total} recorded calls match"))
+    } else if cut || (out.len() as u64) < matched {
+        Some(format!(
+            "{} of {matched} rows shown; narrow with where or raise limit",
+            out.len()
+        ))
+    } else {
+        None
+    };
+    Ok(CallRows {
+        rows: out,
+        matched,
+        message,
+    })
+}
