@@ -24,6 +24,7 @@ pub const TOOLS: &[&str] = &[
     "get_debug_session_status",
     "list_breakpoints",
     "set_breakpoint",
+    "get_call_records",
     "remove_breakpoint",
     "toggle_breakpoint",
     "set_exception_breakpoint",
@@ -75,8 +76,10 @@ expressions at each hit without stopping).
 stack, variables), evaluate_expression with several expressions at once, inspect_variable for \
 a part of a big value. Values seen earlier are in get_debug_history, also after resuming.
 3. Narrow down with step_over / step_into / step_out / run_to_line (each waits and returns the \
-new stop), a conditional breakpoint or hit_condition instead of stepping through a loop, and \
-trace_function to see a whole call line by line.
+new stop), a conditional breakpoint or hit_condition instead of stepping through a loop, \
+trace_function to see a whole call line by line, and for \"which call returns the wrong \
+value\" set_breakpoint {function, on_hit: 'record'}, run, then get_call_records (every call's \
+arguments and result, no stops).
 4. Stop when the values prove the cause. Report: the root cause at file:line, the values that \
 show it (with the step they were read at), and the fix you suggest.
 5. Clean up: remove_breakpoint with all_agent_breakpoints: true, then stop_debug_session.
