@@ -7,9 +7,12 @@ function a breakpoint must bind at (the first line of its body).
 
 from __future__ import annotations
 
+import shutil
 import time
 
-from conftest import LONG
+import pytest
+
+from conftest import LONG, cleaned, served
 
 
 def line_of(project, name: str, text: str) -> int:
@@ -148,3 +151,33 @@ def test_gdb_function_breakpoint_and_records_with_return_values(c):
     s = m.ok("get_call_records", {"function": "shipping_cost", "where": "-> -"})
     assert s["matched"] == 1 and s["rows"][0].startswith("#138 shipping_cost(weight=685) -> -11"), s
     print(f"\nBENCH recorded-calls gdb: 250 calls recorded in {elapsed:.2f} s ({250 / elapsed:.0f} calls/s incl. start)")
+
+
+# --- delve ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def go_mod():
+    if not shutil.which("dlv") or not shutil.which("go"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
+    yield from served("go")
+
+
+@pytest.fixture
+def go(go_mod):
+    yield from cleaned(go_mod)
+
+
+def test_go_function_breakpoint_by_package_name_and_recorded_calls(go):
+    project, m = go
+    b = m.ok("set_breakpoint", {"function": "calc.Add", "on_hit": "record"})
+    assert b["bound"] == [f"calc/calc.go:5 Add (id {b['id']})"], b
+    e = m.err("set_breakpoint", {"function": "calc.Ad"})
+    assert "near: Add (calc/calc.go:4)" in e, e
+    run_to_end(m, "go run .")
+    rows = m.ok("get_call_records", {"function": "Add"})["rows"]
+    loop = line_of(project, "main.go", "sum = calc.Add(sum, p)")
+    # delve lists no returned value after a step out (only the caller's own `~r0`): the rows
+    # have arguments and callers, and say so instead of showing the caller's 0.
+    assert [r.split(" @")[0] for r in rows] == [
+        f"#{i} Add(a={a}, b={b}) -> (no value shown)" for i, a, b in [(1, 0, 3), (2, 3, 4), (3, 7, 5)]], rows
+    assert rows[0].endswith(f"@main.go:{loop}"), rows

@@ -6,7 +6,7 @@
 //! Built on the `Backend` trait only (frames, frame_variables, control), like `capture`, so it
 //! works on every backend. The result is what the debugger shows after the step out: debugpy's
 //! `(return) f` (launched with `showReturnValue`), gdb's `(return)` (its "Return" scope), lldb's
-//! return value, delve's `~r0`. A recursive call arriving during a step out is recorded too and
+//! return value (delve shows none after a step out: its rows have arguments and callers only). A recursive call arriving during a step out is recorded too and
 //! finished first (a stack of pending calls per session).
 
 use super::Engine;
@@ -183,9 +183,10 @@ fn clip(s: &str) -> String {
     }
 }
 
-/// Names debuggers give a returned value after a step out.
+/// Names debuggers give a returned value after a step out. Not delve's `~r0`: after a step out
+/// delve 1.2x lists only the caller's own unnamed result (`~r0`, still 0), not the callee's.
 fn is_return_value(name: &str) -> bool {
-    name.starts_with("(return)") || name == "(Return Value)" || name.starts_with("~r")
+    name.starts_with("(return)") || name == "(Return Value)"
 }
 
 /// The value `function` returned among `name`s: debugpy keeps every recent `(return) f` of the
@@ -286,7 +287,8 @@ impl Engine {
         let args: Vec<(String, String)> = vars
             .iter()
             .filter(|v| v.scope == scope || v.scope == ValueScope::This)
-            .filter(|v| !is_return_value(&v.name))
+            // Go's unnamed results (`~r0`) are locals at entry, not arguments.
+            .filter(|v| !is_return_value(&v.name) && !v.name.starts_with("~r"))
             .take(ARGS)
             .map(|v| {
                 let shown = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value);
@@ -384,7 +386,7 @@ impl Engine {
                 match (&ret, &raised) {
                     (Some(v), _) => r.result = Some(v.clone()),
                     (None, Some(e)) => r.outcome = Some(e.clone()),
-                    (None, None) => r.outcome = Some("(no return value: void, or raised)".into()),
+                    (None, None) => r.outcome = Some("(no value shown)".into()),
                 }
             }
             Some(more)

@@ -322,27 +322,36 @@ pub enum OnHit {
 }
 
 async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
-    let root = c.project(a.p.project_path.as_deref()).await?;
-    if a.on_hit == OnHit::Log && a.log_message.as_deref().is_none_or(str::is_empty) {
-        if a.function.is_none() {
+    // Argument combinations first: a refused call asks the debugger nothing.
+    match (&a.function, &a.file_path, a.line) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            return Err("give function or file_path+line, not both".into());
+        }
+        (None, None, _) => {
+            return Err("field 'file_path': required (with line), or give function".into());
+        }
+        (None, Some(_), None) => return Err("field 'line': required with file_path".into()),
+        (None, Some(_), Some(_)) if a.on_hit == OnHit::Record => {
+            return Err(
+                "on_hit 'record' needs function (a call is recorded from its entry to its return)"
+                    .into(),
+            );
+        }
+        (None, Some(_), Some(_)) if a.on_hit == OnHit::Log && a.log_message.is_none() => {
             return Err(
                 "on_hit 'log' needs log_message (the text to log; {expr} is evaluated)".into(),
             );
         }
+        _ => {}
     }
-    match (&a.function, &a.file_path, a.line) {
-        (Some(_), None, None) => return super::calls::set_function_breakpoint(c, &root, a).await,
-        (None, Some(path), Some(line)) => {
-            if a.on_hit == OnHit::Record {
-                return Err("on_hit 'record' needs function (a call is recorded from its entry to its return)".into());
-            }
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    match (&a.file_path, a.line) {
+        (Some(path), Some(line)) => {
             let file = c.file_in_project(&root, path)?;
             c.line_in_file(&file, line, path)?;
             set_at(c, &root, &file, line, &a).await
         }
-        (Some(_), _, _) => Err("give function or file_path+line, not both".into()),
-        (None, None, _) => Err("field 'file_path': required (with line), or give function".into()),
-        (None, Some(_), None) => Err("field 'line': required with file_path".into()),
+        _ => super::calls::set_function_breakpoint(c, &root, a).await,
     }
 }
 
