@@ -181,3 +181,38 @@ def test_go_function_breakpoint_by_package_name_and_recorded_calls(go):
     assert [r.split(" @")[0] for r in rows] == [
         f"#{i} Add(a={a}, b={b}) -> (no value shown)" for i, a, b in [(1, 0, 3), (2, 3, 4), (3, 7, 5)]], rows
     assert rows[0].endswith(f"@main.go:{loop}"), rows
+
+
+# --- watchpoints ---------------------------------------------------------------------------------
+
+def pause_before_the_corruption(m, project, adapter: str) -> int:
+    first = line_of(project, "calls.c", "withdraw(&acct, 30);")
+    m.ok("set_breakpoint", {"file_path": "calls.c", "line": first})
+    r = m.ok("start_debug_session", {"command": "./calls", "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == first, r
+    return line_of(project, "calls.c", "acct.limit = -1;")
+
+
+def test_gdb_watch_is_refused_naming_who_can_and_the_alternative(c):
+    project, m = c
+    e = m.err("set_breakpoint", {"watch": "acct.limit"})
+    assert "paused session" in e, e
+    pause_before_the_corruption(m, project, "gdb")
+    e = m.err("set_breakpoint", {"watch": "acct.limit", "access": "write"})
+    assert "gdb adapter offers no data breakpoints" in e and "lldb-dap" in e and "conditional breakpoint" in e, e
+    assert "give watch alone" in m.err("set_breakpoint", {"watch": "acct.limit", "function": "fact"})
+    assert "needs watch" in m.err("set_breakpoint", {"file_path": "calls.c", "line": 3, "access": "read"})
+    assert [b["type"] for b in m.ok("list_breakpoints")["breakpoints"]] == ["line"]
+
+
+def test_lldb_watchpoint_fires_on_the_write_that_corrupts_a_value(c):
+    project, m = c
+    corrupt = pause_before_the_corruption(m, project, "lldb")
+    w = m.ok("set_breakpoint", {"watch": "acct.limit", "access": "write"})
+    assert w["type"] == "watch" and w["watch"] == "acct.limit" and w["access"] == "write" and w["verified"], w
+    # withdraw() writes acct.balance only: the first stop is the write to limit.
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert r["state"] == "paused" and r["location"]["line"] in (corrupt, corrupt + 1), r
+    assert m.ok("evaluate_expression", {"expression": "acct.limit"})["result"]["value"] == "-1"
+    listed = {b["id"]: b for b in m.ok("list_breakpoints")["breakpoints"]}
+    assert listed[w["id"]]["hit_count"] == 1, listed

@@ -163,6 +163,33 @@ pub enum BreakpointKind {
     #[default]
     Line,
     Exception,
+    /// A watchpoint (DAP data breakpoint): stops when a value is written or read.
+    Data,
+}
+
+/// What access to a watched value stops.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DataAccess {
+    #[default]
+    Write,
+    Read,
+    ReadWrite,
+}
+
+/// A watchpoint on what `expression` names in a paused frame (op `add_data_breakpoint`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct DataBreakpointSpec {
+    pub session_id: String,
+    /// Frame handle from `frames` the expression is resolved in.
+    pub frame: String,
+    pub expression: String,
+    #[serde(default)]
+    pub access: DataAccess,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
 }
 
 /// A breakpoint as the backend sees it. The core adds owner, source text and observed hits.
@@ -206,6 +233,11 @@ pub struct BreakpointInfo {
     pub caught: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncaught: Option<bool>,
+    /// Data breakpoints: the watched expression and the access that stops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<DataAccess>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -571,6 +603,18 @@ pub trait Backend: Send + Sync + 'static {
         project: &str,
         spec: ExceptionBreakpointSpec,
     ) -> BackendResult<BreakpointInfo>;
+    /// op `add_data_breakpoint`: a watchpoint, bound in the paused session it names (data
+    /// breakpoints live as long as that session). The default: the backend has none.
+    async fn add_data_breakpoint(
+        &self,
+        project: &str,
+        spec: DataBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        let _ = (project, spec);
+        Err(BackendError::Unsupported(
+            "no data breakpoints (watchpoints)".into(),
+        ))
+    }
     /// op `update_breakpoint`
     async fn update_breakpoint(
         &self,

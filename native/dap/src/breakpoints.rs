@@ -4,8 +4,9 @@
 //! re-sends its file's list.
 
 use crate::protocol::{
-    self, BreakpointsResponse, ExceptionFilterOptions, SetBreakpointsArguments,
-    SetExceptionBreakpointsArguments, SourceArgument, SourceBreakpoint,
+    self, BreakpointsResponse, DataBreakpoint, DataBreakpointInfoArguments, ExceptionFilterOptions,
+    SetBreakpointsArguments, SetDataBreakpointsArguments, SetExceptionBreakpointsArguments,
+    SourceArgument, SourceBreakpoint,
 };
 use crate::session::{Inner, Session};
 use debugger_mcp_core::backend::*;
@@ -175,6 +176,120 @@ impl Inner {
         self.breakpoint(&id)
     }
 
+    /// A watchpoint in session `spec.session_id`: `dataBreakpointInfo` resolves the expression in
+    /// the paused frame, then the session's whole data breakpoint list is sent (DAP replaces it).
+    pub async fn add_data_breakpoint(
+        &self,
+        spec: DataBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        let s = self.live(&spec.session_id)?;
+        if !s.cap(|c| c.supports_data_breakpoints) {
+            return Err(BackendError::Unsupported(format!(
+                "the {} adapter offers no data breakpoints (watchpoints)",
+                s.adapter.name()
+            )));
+        }
+        s.require_paused()?;
+        let frame_id = crate::values::parse_handle(&spec.frame, "frame")?;
+        let info = s
+            .req::<protocol::DataBreakpointInfo>(&DataBreakpointInfoArguments {
+                name: s.adapter.data_breakpoint_name(&spec.expression),
+                frame_id,
+            })
+            .await?;
+        let Some(data_id) = info.data_id else {
+            return Err(BackendError::Failed(format!(
+                "'{}' cannot be watched: {}",
+                spec.expression,
+                if info.description.is_empty() {
+                    "the debugger names no memory for it"
+                } else {
+                    &info.description
+                }
+            )));
+        };
+        let nonempty = |c: &Option<String>| c.clone().filter(|c| !c.is_empty());
+        let dap = DataBreakpoint {
+            data_id,
+            access_type: match spec.access {
+                DataAccess::Write => "write",
+                DataAccess::Read => "read",
+                DataAccess::ReadWrite => "readWrite",
+            }
+            .into(),
+            condition: nonempty(&spec.condition),
+            hit_condition: nonempty(&spec.hit_condition),
+        };
+        let id = {
+            let mut store = self.bps.lock().unwrap();
+            let id = store.new_id();
+            store.list.push(BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Data,
+                verified: false,
+                message: Some(format!("watching {}", info.description)),
+                enabled: true,
+                condition: dap.condition.clone(),
+                hit_condition: dap.hit_condition.clone(),
+                watch: Some(spec.expression.clone()),
+                access: Some(spec.access),
+                ..Default::default()
+            });
+            id
+        };
+        s.data_bps.lock().unwrap().push((id.clone(), dap));
+        if let Err(e) = self.sync_data(&s).await {
+            s.data_bps.lock().unwrap().retain(|(i, _)| *i != id);
+            self.bps.lock().unwrap().list.retain(|b| b.id != id);
+            return Err(e);
+        }
+        self.breakpoint(&id)
+    }
+
+    /// Sends a session's enabled watchpoints (the whole list: DAP replaces it).
+    pub async fn sync_data(&self, s: &Session) -> BackendResult<()> {
+        let enabled: Vec<String> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.kind == BreakpointKind::Data && b.enabled)
+            .map(|b| b.id.clone())
+            .collect();
+        let mine: Vec<(String, DataBreakpoint)> = s
+            .data_bps
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(id, _)| enabled.contains(id))
+            .cloned()
+            .collect();
+        if mine.is_empty() && s.data_bps.lock().unwrap().is_empty() {
+            return Ok(());
+        }
+        let args = SetDataBreakpointsArguments {
+            breakpoints: mine.iter().map(|(_, d)| d.clone()).collect(),
+        };
+        let BreakpointsResponse { breakpoints } =
+            s.req::<protocol::SetDataBreakpoints>(&args).await?;
+        for (r, (id, _)) in breakpoints.iter().zip(&mine) {
+            if let Some(d) = r.id {
+                s.bp_ids.lock().unwrap().insert(d, id.clone());
+            }
+            let message = r.message.clone();
+            self.update_bp(id, |bp| {
+                bp.verified = r.verified;
+                bp.message = if r.verified {
+                    None
+                } else {
+                    message.or(Some("not bound".into()))
+                };
+            });
+        }
+        Ok(())
+    }
+
     pub async fn update_breakpoint(
         &self,
         id: &str,
@@ -228,6 +343,7 @@ impl Inner {
         };
         for s in self.live_sessions() {
             s.bp_ids.lock().unwrap().retain(|_, v| v != id);
+            s.data_bps.lock().unwrap().retain(|(i, _)| i != id);
         }
         self.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
         self.sync_everywhere(removed.kind, removed.file.as_deref())
@@ -337,6 +453,7 @@ impl Inner {
         for s in self.live_sessions() {
             let r = match (kind, file) {
                 (BreakpointKind::Line, Some(f)) => self.sync_file(&s, f).await,
+                (BreakpointKind::Data, _) => self.sync_data(&s).await,
                 _ => self.sync_exceptions(&s).await,
             };
             if let Err(e) = r

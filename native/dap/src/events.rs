@@ -111,13 +111,24 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         *s.last_thread.lock().unwrap() = Some(t);
     }
     let mut reason = map_reason(&stop.reason);
-    let ids: Vec<String> = {
+    let mut ids: Vec<String> = {
         let map = s.bp_ids.lock().unwrap();
         stop.hit_breakpoint_ids
             .iter()
             .filter_map(|h| map.get(h).cloned())
             .collect()
     };
+    // lldb-dap 19 reports a watchpoint stop as "breakpoint" naming no breakpoint: with one
+    // watchpoint in the session, an unnamed breakpoint stop is that one's.
+    if ids.is_empty()
+        && stop.hit_breakpoint_ids.is_empty()
+        && matches!(stop.reason.as_str(), "breakpoint" | "data breakpoint")
+    {
+        let data = s.data_bps.lock().unwrap();
+        if data.len() == 1 {
+            ids.push(data[0].0.clone());
+        }
+    }
     let hit_temp = stop
         .hit_breakpoint_ids
         .iter()

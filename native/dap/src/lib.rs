@@ -149,6 +149,15 @@ impl Backend for DapBackend {
         self.inner.add_exception_breakpoint(spec).await
     }
 
+    async fn add_data_breakpoint(
+        &self,
+        project: &str,
+        spec: DataBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.inner.check_project(project)?;
+        self.inner.add_data_breakpoint(spec).await
+    }
+
     async fn update_breakpoint(
         &self,
         project: &str,

@@ -56,6 +56,8 @@ requests! {
     SetVariable = "setVariable" (SetVariableArguments) -> SetValueResponse;
     SetExpression = "setExpression" (SetExpressionArguments) -> SetValueResponse;
     ExceptionInfo = "exceptionInfo" (ThreadArguments) -> ExceptionInfoResponse;
+    DataBreakpointInfo = "dataBreakpointInfo" (DataBreakpointInfoArguments) -> DataBreakpointInfoResponse;
+    SetDataBreakpoints = "setDataBreakpoints" (SetDataBreakpointsArguments) -> BreakpointsResponse;
 }
 
 /// Reads a field as its default when it is `null` or of another type than expected.
@@ -98,6 +100,42 @@ pub struct DisconnectArguments {
 #[serde(rename_all = "camelCase")]
 pub struct SourceArgument {
     pub path: String,
+}
+
+/// What a watch expression names, asked in a frame (`name` is the expression).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DataBreakpointInfoArguments {
+    pub name: String,
+    pub frame_id: i64,
+}
+
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DataBreakpointInfoResponse {
+    /// Absent when the expression names nothing that can be watched (`description` says why).
+    #[serde(deserialize_with = "lenient")]
+    pub data_id: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub description: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetDataBreakpointsArguments {
+    pub breakpoints: Vec<DataBreakpoint>,
+}
+
+#[derive(Serialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DataBreakpoint {
+    pub data_id: String,
+    /// "read", "write" or "readWrite".
+    pub access_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -240,6 +278,8 @@ pub struct Capabilities {
     pub supports_exception_info_request: Option<bool>,
     #[serde(deserialize_with = "lenient")]
     pub exception_breakpoint_filters: Option<Vec<ExceptionBreakpointsFilter>>,
+    #[serde(deserialize_with = "lenient")]
+    pub supports_data_breakpoints: Option<bool>,
 }
 
 impl Capabilities {
@@ -255,7 +295,8 @@ impl Capabilities {
             supports_variable_paging,
             supports_exception_filter_options,
             supports_exception_info_request,
-            exception_breakpoint_filters
+            exception_breakpoint_filters,
+            supports_data_breakpoints
         );
     }
 }

@@ -66,6 +66,9 @@ pub struct Session {
     pub first_stop_seen: AtomicBool,
     /// DAP breakpoint id → our breakpoint id.
     pub bp_ids: Mutex<HashMap<i64, String>>,
+    /// Watchpoints bound in this session (our id, what DAP needs to re-send them): data
+    /// breakpoints name memory of this process, so they are not re-sent to other sessions.
+    pub data_bps: Mutex<Vec<(String, crate::protocol::DataBreakpoint)>>,
     /// DAP ids of temporary breakpoints of our own (run-to, the entry function).
     pub temp_ids: Mutex<BTreeSet<i64>>,
     pub override_: Mutex<Option<Override>>,
@@ -106,6 +109,7 @@ impl Session {
             stop_on_exception: launch.stop_on_exception,
             first_stop_seen: AtomicBool::new(false),
             bp_ids: Mutex::new(HashMap::new()),
+            data_bps: Mutex::new(Vec::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
             override_: Mutex::new(None),
             last_thread: Mutex::new(None),

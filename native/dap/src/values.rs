@@ -36,7 +36,7 @@ pub struct ValueTable {
     ref_lineage: HashMap<i64, assign::Lineage>,
 }
 
-fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
+pub(crate) fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
     h.parse()
         .map_err(|_| BackendError::NotFound(format!("{what} '{h}'")))
 }

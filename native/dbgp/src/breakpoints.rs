@@ -105,6 +105,11 @@ pub async fn set(
             args.push(('t', "exception".into()));
             args.push(('x', bp.exception.clone().unwrap_or_else(|| "*".into())));
         }
+        // Never stored here: the DBGp backend has no `add_data_breakpoint` (Xdebug 3 implements
+        // no `watch` breakpoints).
+        BreakpointKind::Data => {
+            return Err(RequestError::Invalid("Xdebug has no watchpoints".into()));
+        }
     }
     if let Some(h) = bp.hit_condition.as_deref().filter(|h| !h.is_empty()) {
         let (value, op) = hit_condition(h).map_err(RequestError::Invalid)?;

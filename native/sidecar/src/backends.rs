@@ -139,6 +139,18 @@ impl Backend for Headless {
             self.dap.add_exception_breakpoint(project, spec).await
         }
     }
+    async fn add_data_breakpoint(
+        &self,
+        project: &str,
+        spec: DataBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        // Watchpoints are DAP's (Xdebug has none): PHP sessions get the trait's refusal.
+        if self.php_session(&spec.session_id) {
+            self.php.add_data_breakpoint(project, spec).await
+        } else {
+            self.dap.add_data_breakpoint(project, spec).await
+        }
+    }
     async fn update_breakpoint(
         &self,
         project: &str,

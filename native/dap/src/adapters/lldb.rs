@@ -11,6 +11,11 @@ use std::path::PathBuf;
 pub struct Lldb;
 
 impl Adapter for Lldb {
+    /// lldb-dap evaluates the name in the frame and watches the memory its *value* points at
+    /// (`acct.limit` = 50 would watch address 50): the address of the value is asked for.
+    fn data_breakpoint_name(&self, expression: &str) -> String {
+        format!("&({expression})")
+    }
     fn name(&self) -> &'static str {
         "lldb"
     }

@@ -119,6 +119,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn entry_function(&self) -> Option<&'static str> {
         None
     }
+    /// The `name` of `dataBreakpointInfo` (asked in a frame) that watches what `expression`
+    /// names. DAP leaves its meaning to the adapter.
+    fn data_breakpoint_name(&self, expression: &str) -> String {
+        expression.to_string()
+    }
     /// The tool's hit condition ("stop on the Nth hit") in the adapter's terms.
     fn hit_condition(&self, condition: &str) -> String {
         condition.to_string()

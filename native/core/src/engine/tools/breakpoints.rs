@@ -9,8 +9,8 @@ use super::same_file;
 use super::{Kind, Outcome, ProjectArg, yes};
 use crate::backend::SessionState;
 use crate::backend::{
-    BreakpointInfo, BreakpointKind, BreakpointUpdate, ExceptionBreakpointSpec, LineBreakpointSpec,
-    SuspendPolicy,
+    BreakpointInfo, BreakpointKind, BreakpointUpdate, DataAccess, ExceptionBreakpointSpec,
+    LineBreakpointSpec, SuspendPolicy,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,7 @@ pub enum Owner {
 pub enum BpType {
     Line,
     Exception,
+    Watch,
 }
 
 /// A breakpoint as agents see it.
@@ -98,6 +99,11 @@ pub struct Breakpoint {
     /// "record" when calls are recorded (get_call_records).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) on_hit: Option<String>,
+    /// Watchpoints: the expression and the access that stops (write, read, readWrite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) watch: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) access: Option<String>,
     /// set_breakpoint {function}: every definition it bound at, `file:line Name (id)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) bound: Vec<String>,
@@ -117,10 +123,10 @@ pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoin
     let text = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
     Breakpoint {
         id: info.id.clone(),
-        kind: if exception {
-            BpType::Exception
-        } else {
-            BpType::Line
+        kind: match info.kind {
+            BreakpointKind::Exception => BpType::Exception,
+            BreakpointKind::Data => BpType::Watch,
+            BreakpointKind::Line => BpType::Line,
         },
         file: info.file.clone(),
         line: info.line.or(info.requested_line),
@@ -157,6 +163,15 @@ pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoin
         on_hit: meta
             .and_then(|m| m.record.as_ref())
             .map(|_| "record".into()),
+        watch: info.watch.clone(),
+        access: info.access.map(|a| {
+            match a {
+                DataAccess::Write => "write",
+                DataAccess::Read => "read",
+                DataAccess::ReadWrite => "readWrite",
+            }
+            .into()
+        }),
         bound: Vec::new(),
     }
 }
@@ -274,7 +289,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a breakpoint
-/// At file_path+line or each definition of function; returns id, verified, line(s), source.
+/// At file_path+line, each definition of function, or access to watch (paused); returns id, verified, line(s).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetBreakpoint {
     #[serde(flatten)]
@@ -283,11 +298,11 @@ pub struct SetBreakpoint {
     pub(super) file_path: Option<String>,
     #[schemars(range(min = 1))]
     pub(super) line: Option<u32>,
-    /// e.g. 'Cart.add', 'pkg.F', 'C::m'.
+    /// 'Cart.add', 'pkg.F', 'C::m'.
     #[schemars(length(min = 1))]
     pub(super) function: Option<String>,
     pub(super) condition: Option<String>,
-    /// Log instead of stopping; {expr} is evaluated.
+    /// Logged, not stopping; {expr} evaluated.
     pub(super) log_message: Option<String>,
     /// e.g. '3' = stop on the 3rd hit.
     pub(super) hit_condition: Option<String>,
@@ -300,6 +315,11 @@ pub struct SetBreakpoint {
     /// record: keep args+result per call, no stop.
     #[serde(default)]
     pub(super) on_hit: OnHit,
+    // A watchpoint on what this expression names, in the paused frame (no doc comment: the
+    // tool's description says it; every byte of tools/list counts).
+    #[schemars(length(min = 1))]
+    pub(super) watch: Option<String>,
+    pub(super) access: Option<Access>,
     // Calls to record at most (100 when absent).
     #[schemars(range(min = 1))]
     pub(super) max_calls: Option<u32>,
@@ -312,6 +332,15 @@ tool!(
     set_breakpoint
 );
 
+// What access to a watched value stops (write when absent).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub enum Access {
+    Write,
+    Read,
+    ReadWrite,
+}
+
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum OnHit {
@@ -323,6 +352,19 @@ pub enum OnHit {
 
 async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     // Argument combinations first: a refused call asks the debugger nothing.
+    if a.watch.is_some() {
+        if a.function.is_some() || a.file_path.is_some() || a.line.is_some() {
+            return Err("give watch alone, not with function or file_path+line".into());
+        }
+        if a.on_hit == OnHit::Record {
+            return Err("on_hit 'record' needs function, not watch".into());
+        }
+        let root = c.project(a.p.project_path.as_deref()).await?;
+        return super::calls::set_watchpoint(c, &root, a).await;
+    }
+    if a.access.is_some() {
+        return Err("field 'access': needs watch (the expression to watch)".into());
+    }
     match (&a.function, &a.file_path, a.line) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err("give function or file_path+line, not both".into());

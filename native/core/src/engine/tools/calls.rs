@@ -1,12 +1,14 @@
 //! Function breakpoints (`set_breakpoint {function}`) and the calls they record
-//! (`on_hit: "record"`, read with `get_call_records`). Names resolve in the project's sources
-//! (`engine::functions`); recording is `engine::recorder`.
+//! (`on_hit: "record"`, read with `get_call_records`), and watchpoints (`set_breakpoint
+//! {watch, access}`). Names resolve in the project's sources (`engine::functions`); recording
+//! is `engine::recorder`; watchpoints are the backend's data breakpoints.
 
 use super::super::context::{Call, ToolError};
 use super::super::functions;
 use super::super::recorder::Recording;
-use super::breakpoints::{Breakpoint, OnHit, SetBreakpoint, set_at};
+use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
 use super::{Kind, Outcome, ProjectArg};
+use crate::backend::{DataAccess, DataBreakpointSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -91,6 +93,64 @@ pub(super) async fn set_function_breakpoint(
             a.max_calls.unwrap_or(100)
         ));
     }
+    Ok(b)
+}
+
+/// A watchpoint on what `a.watch` names in the current frame of the paused session.
+pub(super) async fn set_watchpoint(
+    c: &mut Call<'_>,
+    root: &str,
+    a: SetBreakpoint,
+) -> Outcome<Breakpoint> {
+    let expression = a.watch.clone().unwrap_or_default();
+    let sid = c.session(root, None).await.map_err(|e| {
+        ToolError(format!(
+            "{}; watch needs a paused session (the expression is resolved in its current frame)",
+            e.0
+        ))
+    })?;
+    let (thread, _) = c.paused(&sid).map_err(|e| {
+        ToolError(format!(
+            "{}; watch resolves the expression in the paused frame: stop where it is in scope first",
+            e.0
+        ))
+    })?;
+    let index = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0));
+    let frame = c.frame(&sid, &thread, index).await?;
+    let spec = DataBreakpointSpec {
+        session_id: sid,
+        frame: frame.handle,
+        expression: expression.clone(),
+        access: match a.access.unwrap_or(Access::Write) {
+            Access::Write => DataAccess::Write,
+            Access::Read => DataAccess::Read,
+            Access::ReadWrite => DataAccess::ReadWrite,
+        },
+        condition: a.condition.clone().filter(|s| !s.is_empty()),
+        hit_condition: a.hit_condition.clone().filter(|s| !s.is_empty()),
+    };
+    let backend = c.engine.backend.clone();
+    let info = c
+        .bk(
+            "add_data_breakpoint",
+            backend.add_data_breakpoint(root, spec),
+        )
+        .await
+        .map_err(|e| {
+            if e.0.contains("not supported") {
+                ToolError(format!(
+                    "{}. Watchpoints need data breakpoints: lldb-dap (adapter 'lldb') for C/C++/Rust, the IDE for Java fields. Instead: a conditional breakpoint on the lines that assign it (condition e.g. '{expression} != <old value>')",
+                    e.0
+                ))
+            } else {
+                e
+            }
+        })?;
+    let meta = remember(c, root, &info);
+    let mut b = bp_json(&info, Some(&meta));
+    b.status = Some("set".into());
     Ok(b)
 }
 

@@ -21,7 +21,7 @@ pub struct EvalWhere {
 }
 
 /// # Evaluate expressions
-/// One or several expressions in a frame; read-only unless allow_side_effects. At every stop: add_watch.
+/// One or several expressions in a frame; read-only unless allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateExpression {
     #[serde(flatten)]

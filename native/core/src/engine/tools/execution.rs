@@ -256,7 +256,7 @@ pub struct WaitForPause {
     s: SessionArg,
     #[serde(flatten)]
     t: TimeoutArg,
-    /// Say if it paused at one of these.
+    /// Say if paused at one of these.
     breakpoint_ids: Option<Vec<String>>,
 }
 tool!(

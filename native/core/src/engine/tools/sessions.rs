@@ -57,7 +57,7 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Run a configuration (mode run), or debug it (prefer start_debug_session).
+/// Run a configuration (or debug it; prefer start_debug_session).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]

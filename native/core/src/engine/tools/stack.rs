@@ -103,7 +103,7 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
 }
 
 /// # Select a stack frame
-/// Make a frame the default for variables and evaluation.
+/// Make a frame the default for later calls.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SelectStackFrame {
     #[serde(flatten)]

@@ -31,7 +31,7 @@ pub enum Framework {
 }
 
 /// # Debug a test
-/// Debug a test to its first pause: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary, or any the IDE knows.
+/// Debug a test to its first pause: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]
