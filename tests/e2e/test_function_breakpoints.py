@@ -216,3 +216,29 @@ def test_lldb_watchpoint_fires_on_the_write_that_corrupts_a_value(c):
     assert m.ok("evaluate_expression", {"expression": "acct.limit"})["result"]["value"] == "-1"
     listed = {b["id"]: b for b in m.ok("list_breakpoints")["breakpoints"]}
     assert listed[w["id"]]["hit_count"] == 1, listed
+
+
+# --- on_hit log, force_return --------------------------------------------------------------------
+
+def test_py_on_hit_log_logs_each_call_and_force_return_is_refused(py):
+    _, m = py
+    b = m.ok("set_breakpoint", {"function": "parse", "on_hit": "log"})
+    assert b["log_message"] == "parse called", b
+    r = run_to_end(m, "python3 calls.py")
+    out = m.ok("get_console_output", {"session_id": r["session_id"]})["output"]
+    assert sum(o["text"].count("parse called") for o in out) == 3, out
+    e = m.err("set_breakpoint", {"function": "fact", "force_return": "1"})
+    assert "only gdb can make a call return a value" in e and "calls.py" in e and "set_variable" in e, e
+    assert "force_return needs function" in m.err("set_breakpoint", {"file_path": "calls.py", "line": 15, "force_return": "1"})
+
+
+def test_gdb_force_return_stubs_every_call(c):
+    _, m = c
+    b = m.ok("set_breakpoint", {"function": "shipping_cost", "force_return": "7", "max_calls": 200})
+    assert b["on_hit"] == "record" and "returns 7 at once" in b["note"], b
+    r = run_to_end(m, "./calls")
+    out = "".join(o["text"] for o in m.ok("get_console_output", {"session_id": r["session_id"]})["output"])
+    # 200 calls each returning 7 instead of 5 + w/100 (and -11 for the bad input).
+    assert "sum 1400 " in out, out
+    rows = m.ok("get_call_records", {"function": "shipping_cost", "limit": 2})["rows"]
+    assert rows[0].startswith("#1 shipping_cost(weight=0) -> 7 (forced) @calls.c:"), rows

@@ -13,7 +13,9 @@ use super::Engine;
 use super::context::{Call, CallContext};
 use super::state::EngineState;
 use super::values;
-use crate::backend::{BreakpointUpdate, ControlOp, FrameInfo, PauseReason, ValueScope};
+use crate::backend::{
+    BreakpointUpdate, ControlOp, EvalContext, EvalRequest, FrameInfo, PauseReason, ValueScope,
+};
 use std::collections::{HashMap, VecDeque};
 
 /// Calls kept (all functions, all sessions); older ones are dropped first.
@@ -28,6 +30,8 @@ pub struct Recording {
     pub function: String,
     pub max_calls: u32,
     pub recorded: u32,
+    /// Each call returns this at once (gdb's `return`), instead of running.
+    pub force_return: Option<String>,
 }
 
 /// One call.
@@ -295,6 +299,22 @@ impl Engine {
                 (v.name.clone(), clip(&shown.text))
             })
             .collect();
+        // force_return: pop the frame with the value (gdb's `return`, auto-confirmed in DAP
+        // mode); the row is finished at once and the program resumes from the caller.
+        let mut forced = None;
+        if let Some(v) = &spec.force_return {
+            let req = EvalRequest {
+                thread_id: thread.to_string(),
+                frame: top.handle.clone(),
+                expression: format!("return {v}"),
+                context: EvalContext::Repl,
+                allow_side_effects: true,
+            };
+            forced = Some(match c.bk("evaluate", backend.evaluate(sid, req)).await {
+                Ok(_) => Ok(format!("{v} (forced)")),
+                Err(e) => Err(format!("(force_return failed: {})", clip(&e.0))),
+            });
+        }
         let reached = self.with_state(|s| {
             let m = s.breakpoints.get_mut(bp)?.record.as_mut()?;
             m.recorded += 1;
@@ -313,12 +333,24 @@ impl Engine {
                 ms: None,
             };
             let reached = (n >= m.max_calls).then(|| m.function.clone());
+            let mut row = row;
+            match &forced {
+                Some(Ok(v)) => {
+                    row.result = Some(v.clone());
+                    row.done = true;
+                    s.calls.push(row);
+                    return Some((reached, false));
+                }
+                Some(Err(e)) => row.outcome = Some(e.clone()),
+                None => {}
+            }
             let i = s.calls.push(row);
             let a = s.calls.active.entry(sid.to_string()).or_default();
             a.pending.push(i);
             a.stepping = Some(thread.to_string());
-            Some(reached)
+            Some((reached, true))
         })?;
+        let (reached, step_out) = reached;
         if let Some(function) = reached {
             // Bounded: later calls run without stopping at all.
             if let Some(root) = project {
@@ -338,7 +370,7 @@ impl Engine {
                 format!("recorded max_calls calls of {function}; breakpoint {bp} disabled (get_call_records)"),
             );
         }
-        Some(true)
+        Some(step_out)
     }
 
     /// Finishes the innermost pending call with the value the step out shows; `Some(true)` while

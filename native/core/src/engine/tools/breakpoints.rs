@@ -289,7 +289,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a breakpoint
-/// At file_path+line, each definition of function, or access to watch (paused); returns id, verified, line(s).
+/// At file_path+line, each definition of function (force_return: stub it, gdb), or access to watch (paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetBreakpoint {
     #[serde(flatten)]
@@ -320,6 +320,10 @@ pub struct SetBreakpoint {
     #[schemars(length(min = 1))]
     pub(super) watch: Option<String>,
     pub(super) access: Option<Access>,
+    // With function: every call returns this value at once (gdb), recorded (no description:
+    // the text is in the tool's description, every byte of tools/list counts).
+    #[schemars(length(min = 1))]
+    pub(super) force_return: Option<String>,
     // Calls to record at most (100 when absent).
     #[schemars(range(min = 1))]
     pub(super) max_calls: Option<u32>,
@@ -352,6 +356,9 @@ pub enum OnHit {
 
 async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     // Argument combinations first: a refused call asks the debugger nothing.
+    if a.force_return.is_some() && a.function.is_none() {
+        return Err("force_return needs function (each call of it returns that value)".into());
+    }
     if a.watch.is_some() {
         if a.function.is_some() || a.file_path.is_some() || a.line.is_some() {
             return Err("give watch alone, not with function or file_path+line".into());
@@ -710,7 +717,7 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Bre
 }
 
 /// # Break on exceptions
-/// Stop on exceptions: a class name, or a DAP filter (debugpy: raised, uncaught).
+/// Stop on exceptions: a class, or a DAP filter (debugpy: raised, uncaught).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetExceptionBreakpoint {
     #[serde(flatten)]

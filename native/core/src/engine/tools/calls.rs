@@ -53,6 +53,26 @@ pub(super) async fn set_function_breakpoint(
             some.join(", ")
         )));
     }
+    // Popping a frame with a value is gdb's `return` (a CLI command through DAP's repl);
+    // debugpy, delve and lldb-dap offer nothing like it, so other languages are refused now
+    // rather than at the first call.
+    if a.force_return.is_some() {
+        let c_like = |f: &str| {
+            let ext = Path::new(f)
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or("");
+            ["c", "h", "cc", "cpp", "cxx", "hpp", "hh"].contains(&ext)
+        };
+        if let Some(d) = found.matches.iter().find(|d| !c_like(&d.file)) {
+            return Err(ToolError(format!(
+                "field 'force_return': only gdb can make a call return a value (C/C++); {} is in {}, whose debugger cannot. Instead: step_out of the call, then set_variable on its result",
+                d.qualified,
+                rel(&croot, &d.file)
+            )));
+        }
+        a.on_hit = OnHit::Record;
+    }
     if a.on_hit == OnHit::Log && a.log_message.as_deref().is_none_or(str::is_empty) {
         a.log_message = Some(format!("{name} called"));
     }
@@ -70,6 +90,7 @@ pub(super) async fn set_function_breakpoint(
                 function: d.qualified.clone(),
                 max_calls: a.max_calls.unwrap_or(100),
                 recorded: 0,
+                force_return: a.force_return.clone(),
             });
         });
         b.function = Some(name.clone());
@@ -87,7 +108,12 @@ pub(super) async fn set_function_breakpoint(
     // Where it bound is the function's first body line, not the line the agent asked for.
     b.requested_line = None;
     b.bound = bound;
-    if a.on_hit == OnHit::Record {
+    if let Some(v) = &a.force_return {
+        b.note = Some(format!(
+            "each call (up to {}) returns {v} at once, without running its body; calls recorded (get_call_records)",
+            a.max_calls.unwrap_or(100)
+        ));
+    } else if a.on_hit == OnHit::Record {
         b.note = Some(format!(
             "recording up to {} calls without stopping (earlier records of it dropped); read them with get_call_records",
             a.max_calls.unwrap_or(100)

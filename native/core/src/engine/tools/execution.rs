@@ -41,7 +41,7 @@ tool!(
 );
 
 /// # Step over
-/// Run the current line; returns the new stop.
+/// Run the current line; returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOver {
     #[serde(flatten)]
@@ -65,7 +65,7 @@ tool!(
 );
 
 /// # Step into
-/// Enter the call on the current line; returns the new stop.
+/// Enter the call on the current line; returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepInto {
     #[serde(flatten)]
@@ -88,7 +88,7 @@ tool!(
 );
 
 /// # Step out
-/// Run until the function returns; returns the new stop.
+/// Run until the function returns; returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOut {
     #[serde(flatten)]
@@ -249,7 +249,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
 }
 
 /// # Wait for a pause
-/// Wait until the session pauses or ends (at once if paused).
+/// Wait until it pauses or ends (at once if paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct WaitForPause {
     #[serde(flatten)]

@@ -439,7 +439,7 @@ enum Stream {
 }
 
 /// # Console output
-/// Program output since `cursor` (the last next_cursor; none = start).
+/// Program output since `cursor` (last next_cursor; none = start).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetConsoleOutput {
     #[serde(flatten)]
