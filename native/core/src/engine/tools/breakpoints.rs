@@ -289,7 +289,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a breakpoint
-/// At file_path+line, each definition of function (force_return: stub it, gdb), or access to watch (paused).
+/// At file_path+line, each definition of function (force_return: stub it, gdb) or access to watch (paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetBreakpoint {
     #[serde(flatten)]
@@ -302,7 +302,7 @@ pub struct SetBreakpoint {
     #[schemars(length(min = 1))]
     pub(super) function: Option<String>,
     pub(super) condition: Option<String>,
-    /// Logged, not stopping; {expr} evaluated.
+    /// Logged, no stop; {expr} evaluated.
     pub(super) log_message: Option<String>,
     /// e.g. '3' = stop on the 3rd hit.
     pub(super) hit_condition: Option<String>,
@@ -717,7 +717,7 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Bre
 }
 
 /// # Break on exceptions
-/// Stop on exceptions: a class, or a DAP filter (debugpy: raised, uncaught).
+/// Stop on exceptions: a class name (debugpy, IDE) or a filter the debugger offers.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetExceptionBreakpoint {
     #[serde(flatten)]
@@ -770,7 +770,10 @@ async fn set_exception_breakpoint(
         )
         .await
         .map_err(|e| {
-            if info.exception_filters.is_empty() {
+            // Named once: a backend's own refusal may already list them.
+            if info.exception_filters.is_empty()
+                || info.exception_filters.iter().any(|f| e.0.contains(&f.id))
+            {
                 e
             } else {
                 let known: Vec<String> = info
