@@ -61,12 +61,42 @@ class FakeApplication : Application {
     fun requireBackground(api: String) { if (isEdt()) violation("$api must not run on the EDT") }
     fun requireNoReadLock(api: String) { if (holdsExplicitReadAction()) violation("$api must not run inside a read action (${where()})") }
 
+    /**
+     * Dumb mode (indexing). Index access in a plain read action then throws
+     * IndexNotReadyException (FileBasedIndexImpl; "Please change caller according to
+     * IndexNotReadyException documentation"); `smartReadAction` waits for smart mode first
+     * (coroutines.kt: `readAction { constrainedReadAction(ReadConstraint.inSmartMode(project)) }`),
+     * modelled as indexing ending while it waits.
+     */
+    @Volatile var dumb = false
+    private val smartRead = ThreadLocal.withInitial { 0 }
+    val waitedForSmartMode = java.util.concurrent.atomic.AtomicInteger()
+
+    /** Index-dependent platform code (FilenameIndex, producers, checkSettings) calls this. */
+    fun requireSmart(api: String) {
+        if (dumb && smartRead.get() == 0) {
+            violations += "$api used the indexes in a plain read action during indexing"
+            throw IndexNotReady("$api: Please change caller according to IndexNotReadyException documentation")
+        }
+    }
+
+    /** Stands in for com.intellij.openapi.project.IndexNotReadyException (a RuntimeException). */
+    class IndexNotReady(message: String) : RuntimeException(message)
+
     override fun <T> runReadAction(computation: Computable<T>): T {
+        // The stubs' smartReadAction runs its action through here: recognise it by its frame.
+        val smart = Thread.currentThread().stackTrace.any { it.className == "com.intellij.openapi.application.CoroutinesKt" && it.methodName == "smartReadAction" }
+        if (smart && dumb) {
+            dumb = false
+            waitedForSmartMode.incrementAndGet()
+        }
         readDepth.set(readDepth.get() + 1)
+        if (smart) smartRead.set(smartRead.get() + 1)
         try {
             return computation.compute()
         } finally {
             readDepth.set(readDepth.get() - 1)
+            if (smart) smartRead.set(smartRead.get() - 1)
         }
     }
 
