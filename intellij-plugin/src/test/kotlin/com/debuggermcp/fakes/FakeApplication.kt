@@ -85,7 +85,13 @@ class FakeApplication : Application {
 
     override fun <T> runReadAction(computation: Computable<T>): T {
         // The stubs' smartReadAction runs its action through here: recognise it by its frame.
-        val smart = Thread.currentThread().stackTrace.any { it.className == "com.intellij.openapi.application.CoroutinesKt" && it.methodName == "smartReadAction" }
+        val frames = Thread.currentThread().stackTrace
+        val smart = frames.any { it.className == "com.intellij.openapi.application.CoroutinesKt" && it.methodName == "smartReadAction" }
+        val suspending = smart || frames.any { it.className == "com.intellij.openapi.application.CoroutinesKt" && it.methodName == "readAction" }
+        // coroutines.kt, constrainedReadAction (file id 6742766392): check(!isDispatchThread) { "Must not call from EDT" },
+        // and it cannot wait for smart mode while the caller already holds the read lock.
+        if (suspending && isEdt()) violation("readAction/smartReadAction must not be called from the EDT")
+        if (smart && dumb && readDepth.get() > 0) violation("smartReadAction cannot wait for smart mode while holding the read lock")
         if (smart && dumb) {
             dumb = false
             waitedForSmartMode.incrementAndGet()
