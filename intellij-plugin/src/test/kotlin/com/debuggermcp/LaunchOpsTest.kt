@@ -83,4 +83,17 @@ class LaunchOpsTest {
         assertEquals(ErrorKind.NOT_FOUND, e.kind)
         assertEquals("no run configuration named 'Nope'; available: App", e.message)
     }
+
+    @Test
+    fun `the run starts on the EDT in a write-safe modality, as a click on Run does (defect 8)`() {
+        var started = false
+        runBlocking {
+            RunOps.startOnEdt {
+                // ExecutionManagerImpl saves documents and changes the RunManager when it starts a run.
+                app.requireWriteSafe("ProgramRunnerUtil.executeConfiguration")
+                started = true
+            }
+        }
+        assertEquals(true, started)
+    }
 }

@@ -108,6 +108,7 @@ class FakeApplication : Application {
 
     override fun <T> runWriteAction(computation: Computable<T>): T {
         if (!isEdt()) violation("runWriteAction off the EDT (${where()})")
+        requireWriteSafe("runWriteAction")
         writeDepth++
         try {
             return runReadAction(computation)
@@ -116,16 +117,32 @@ class FakeApplication : Application {
         }
     }
 
+    /** Modality of the EDT runnable now running (null outside one). */
+    @Volatile private var runningModality: ModalityState? = null
+
+    /**
+     * TransactionGuardImpl.assertWriteSafeContext / assertWriteActionAllowed (file id 3527215818):
+     * model changes need the EDT in a write-safe modality; a runnable posted with
+     * ModalityState.any() is not ("Write-unsafe context! … (not "any")").
+     */
+    fun requireWriteSafe(api: String) {
+        if (!isEdt()) violation("$api needs the EDT, called on ${where()}")
+        if (runningModality === ModalityState.any()) violation("$api in a write-unsafe context (invokeLater with ModalityState.any())")
+    }
+
     override fun invokeLater(runnable: Runnable, state: ModalityState) {
         invocations += state.toString() to label
         label = ""
         edt.execute {
+            runningModality = state
             try {
                 runnable.run()
             } catch (t: Throwable) {
                 if (t !is IllegalStateException || t.message?.startsWith("threading contract") != true) {
                     violations += "uncaught on the EDT: $t"
                 }
+            } finally {
+                runningModality = null
             }
         }
     }
