@@ -415,7 +415,7 @@ impl Inner {
         };
         let args = SetBreakpointsArguments {
             source: SourceArgument {
-                path: file.to_string(),
+                path: s.remote_path(file),
             },
             breakpoints: dap,
             source_modified: false,

@@ -8,6 +8,7 @@ use crate::protocol::{self, Capabilities, DisconnectArguments, Request};
 use crate::transport::{Client, DapError};
 use crate::values::ValueTable;
 use debugger_mcp_core::backend::*;
+use debugger_mcp_core::pathmap::{Located, PathMap};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -46,6 +47,9 @@ pub struct Session {
     pub adapter: AdapterRef,
     /// "launch" or "attach".
     pub request: String,
+    /// Where the debuggee's files are (a container, another root): from the launch entry's
+    /// mapping keys, applied here and not by the adapter, as for every backend.
+    pub pathmap: std::sync::RwLock<PathMap>,
     pub client: Arc<Client>,
     pub caps: Mutex<Capabilities>,
     pub state: Mutex<SessionState>,
@@ -95,6 +99,7 @@ impl Session {
             mode,
             adapter: launch.adapter,
             request: launch.request.clone(),
+            pathmap: Default::default(),
             client,
             caps: Mutex::new(Capabilities::default()),
             state: Mutex::new(SessionState::Starting),
@@ -242,6 +247,28 @@ impl Session {
         }
         if let Some(f) = &self.owned_file {
             let _ = std::fs::remove_file(f);
+        }
+    }
+
+    /// The path the debuggee knows a project file by.
+    pub fn remote_path(&self, local: &str) -> String {
+        let map = self.pathmap.read().unwrap();
+        if map.is_empty() {
+            return local.to_string();
+        }
+        map.to_remote(Path::new(local))
+    }
+
+    /// The project path of a path the adapter reported; one no mapping covers stays as it was
+    /// (outside the project, so never shown as a project file).
+    pub fn local_path(&self, remote: &str) -> String {
+        let map = self.pathmap.read().unwrap();
+        if map.is_empty() {
+            return remote.to_string();
+        }
+        match map.to_local(remote) {
+            Located::Local(p) => p.display().to_string(),
+            Located::Unmapped(r) => r,
         }
     }
 }

@@ -174,8 +174,8 @@ impl Inner {
             .take(take)
             .enumerate()
             .map(|(i, f)| {
-                let file = f.path().map(|p| {
-                    std::fs::canonicalize(p)
+                let file = f.path().map(|p| s.local_path(p)).map(|p| {
+                    std::fs::canonicalize(&p)
                         .map(|c| c.display().to_string())
                         .unwrap_or_else(|_| p.to_string())
                 });
