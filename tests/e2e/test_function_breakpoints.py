@@ -94,6 +94,10 @@ def test_py_records_50_recursive_calls_and_a_raise_without_stopping(py):
         "#3 parse(text='7') -> 7",
     ], p
     assert m.ok("get_call_records", {"function": "fact", "where": "n=3)"})["matched"] == 5
+    # The hand-off summary lists them too (the first 20, and where the rest is).
+    md = m.ok("get_session_summary", {"session_id": r["session_id"]})["markdown"]
+    assert "## Recorded calls (53)" in md and f"- #1 fact(n=10) -> 3628800 @calls.py:{loop}" in md, md
+    assert "- … 33 more: get_call_records" in md, md
 
 
 def test_py_recording_is_bounded_by_max_calls_and_then_disabled(py):
