@@ -481,7 +481,7 @@ pub(super) async fn set_at(
     let hint = source
         .as_deref()
         .filter(|_| !info.verified)
-        .and_then(|t| code_lines_near(t, line));
+        .and_then(|t| super::source::code_lines_near(t, line));
     if info.verified && actual != line {
         m.moved = Some(format!(
             "the debugger moved it from line {} to line {actual} (the nearest line with code)",
@@ -514,47 +514,6 @@ pub(super) async fn set_at(
         ));
     }
     Ok(m)
-}
-
-/// Whether a source line holds no code: blank, or only a comment.
-fn no_code(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty()
-        || t.starts_with('#')
-        || t.starts_with("//")
-        || t.starts_with("/*")
-        || t.starts_with('*')
-}
-
-/// For a breakpoint on a line without code: "line 15 is blank: the debugger will bind it to a
-/// nearby line with code, 13 (`return base`) or 16 (`def total(order):`)". `None` when the line
-/// has code.
-pub(crate) fn code_lines_near(text: &str, line: u32) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let here = lines.get(line.checked_sub(1)? as usize)?;
-    if !no_code(here) {
-        return None;
-    }
-    let show = |i: usize| format!("{} (`{}`)", i + 1, lines[i].trim());
-    let at = line as usize - 1;
-    let before = (0..at).rev().find(|&i| !no_code(lines[i])).map(show);
-    let after = (at + 1..lines.len())
-        .find(|&i| !no_code(lines[i]))
-        .map(show);
-    let what = if here.trim().is_empty() {
-        "is blank"
-    } else {
-        "is a comment"
-    };
-    Some(match (before, after) {
-        (Some(b), Some(a)) => format!(
-            "line {line} {what}: the debugger will bind it to a nearby line with code, {b} or {a}"
-        ),
-        (Some(x), None) | (None, Some(x)) => format!(
-            "line {line} {what}: the debugger will bind it to the nearest line with code, {x}"
-        ),
-        (None, None) => format!("line {line} {what} and the file has no code: it cannot bind"),
-    })
 }
 
 /// "breakpoint 2 bound at line 13, not 15" for each line breakpoint the debugger moved, as soon
