@@ -1,7 +1,7 @@
 //! Per-call context: the resolved project, backend calls with timeouts and error wording,
 //! project/session/path resolution. Every error here says what to do next.
 
-use super::Engine;
+use super::shared::Engine;
 use super::state::{SessionSlot, state_name};
 use crate::backend::{
     BackendError, BackendResult, FrameInfo, ProjectInfo, SessionInfo, SessionState,

@@ -2,9 +2,9 @@
 //! location (`Call::remember`), the Markdown session summary, the files written into the
 //! project when a session ends, and console output since a cursor.
 
-use super::Engine;
 use super::context::{Call, ToolError};
 use super::ledger::{At, SessionLedger, ValueRead};
+use super::shared::Engine;
 use super::state::state_name;
 use crate::backend::{OutputCategory, SessionState};
 use crate::config::MemoryConfig;

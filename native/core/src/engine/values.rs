@@ -5,7 +5,7 @@
 //! and `first_valid` moves past every issued id, so an old id is recognisably *stale* rather than
 //! unknown — the agent gets told to read the variables again instead of a confusing "not found".
 
-use super::tools::out::ValueNode as OutValue;
+use super::out::ValueNode as OutValue;
 use crate::backend::ValueNode;
 use crate::config::Config;
 use regex::Regex;
