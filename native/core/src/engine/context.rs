@@ -241,13 +241,12 @@ impl<'a> Call<'a> {
 
     fn default_session(&self, root: &str) -> Option<String> {
         self.engine.with_state(|s| {
-            if let Some(cur) = s.current.get(root) {
-                if s.sessions
+            if let Some(cur) = s.current.get(root)
+                && s.sessions
                     .get(cur)
                     .is_some_and(|x| x.state() != SessionState::Stopped)
-                {
-                    return Some(cur.clone());
-                }
+            {
+                return Some(cur.clone());
             }
             let live: Vec<&String> = s
                 .sessions

@@ -31,6 +31,17 @@ impl Call<'_> {
     }
 }
 
+/// A breakpoint as the session summary lists it: id, set by the agent, hits, file, line,
+/// exception (sorted by id).
+type BreakpointRow = (
+    String,
+    bool,
+    u64,
+    Option<String>,
+    Option<u32>,
+    Option<String>,
+);
+
 impl Engine {
     /// Where the session is: step, thread and the cached frame's location (project-relative).
     pub(super) fn at(&self, sid: &str, thread: Option<&str>, frame_index: u32) -> At {
@@ -92,14 +103,7 @@ impl Engine {
         let (state, exit_code, output, output_total) =
             live.unwrap_or((SessionState::Stopped, l.exit_code, Vec::new(), 0));
         let breakpoints = self.with_state(|s| {
-            let mut v: Vec<(
-                String,
-                bool,
-                u64,
-                Option<String>,
-                Option<u32>,
-                Option<String>,
-            )> = s
+            let mut v: Vec<BreakpointRow> = s
                 .breakpoints
                 .iter()
                 .filter(|(_, m)| {

@@ -390,10 +390,10 @@ impl Engine {
             self.write_session_files(&sid);
         }
         self.subscribers.notify(updated);
-        if let Some((sid, bps)) = after_pause {
-            if let Some(engine) = self.weak.upgrade() {
-                tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
-            }
+        if let Some((sid, bps)) = after_pause
+            && let Some(engine) = self.weak.upgrade()
+        {
+            tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
         }
     }
 
@@ -414,12 +414,12 @@ impl Engine {
                 .get(sid)
                 .and_then(|x| Some((x.current_thread.clone()?, x.pause_seq)))
         });
-        if let Some((thread, seq)) = found {
-            if call.frame(sid, &thread, 0).await.is_ok() {
-                let at = self.at(sid, Some(&thread), 0);
-                if at.step == seq {
-                    self.ledger.locate_pause(sid, seq, &at);
-                }
+        if let Some((thread, seq)) = found
+            && call.frame(sid, &thread, 0).await.is_ok()
+        {
+            let at = self.at(sid, Some(&thread), 0);
+            if at.step == seq {
+                self.ledger.locate_pause(sid, seq, &at);
             }
         }
         snapshot::refresh_watches(&call, sid).await;

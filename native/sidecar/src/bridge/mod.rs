@@ -141,9 +141,6 @@ impl Bridge {
         }
     }
 
-    /// POSTs one message and relays every message of the answer to the client. Returns the
-    /// messages that answered `id` (the caller may need them: initialize).
-
     async fn forget(&self, server: &Record) {
         let mut st = self.state.lock().await;
         st.upstreams.remove(&server.url);

@@ -14,6 +14,8 @@ use std::time::Duration;
 const CALL_TIMEOUT: Duration = Duration::from_secs(75);
 
 impl Bridge {
+    /// POSTs one message and relays every message of the answer to the client. Returns the
+    /// messages that answered `id` (the caller may need them: initialize).
     pub(super) async fn exchange(
         &self,
         server: &Record,
