@@ -47,23 +47,21 @@ impl Inner {
 
 impl Session {
     pub async fn threads(&self) -> BackendResult<Vec<ThreadInfo>> {
-        let s = self;
-        let state = match s.state() {
+        let state = match self.state() {
             SessionState::Paused => "paused",
             SessionState::Stopped => "ended",
             _ => "running",
         };
         Ok(vec![ThreadInfo {
             id: "1".into(),
-            name: s.name.lock().unwrap().clone(),
+            name: self.name.lock().unwrap().clone(),
             state: state.into(),
             group: None,
         }])
     }
 
     pub async fn frames(&self, offset: u32, limit: u32) -> BackendResult<FramePage> {
-        let s = self;
-        let r = s.req("stack_get", &[], None).await?;
+        let r = self.req("stack_get", &[], None).await?;
         let all: Vec<FrameInfo> = r
             .root
             .all("stack")
@@ -75,9 +73,9 @@ impl Session {
                         Some((c, m)) => (Some(c.to_string()), Some(m.to_string())),
                         None => (None, Some(where_.clone())),
                     };
-                let file = f.attr("filename").and_then(|u| s.local_file(u));
+                let file = f.attr("filename").and_then(|u| self.local_file(u));
                 let is_library = file.as_deref().is_some_and(|p| {
-                    p.contains("/vendor/") || !p.starts_with(&*s.root.to_string_lossy())
+                    p.contains("/vendor/") || !p.starts_with(&*self.root.to_string_lossy())
                 });
                 FrameInfo {
                     index: level,

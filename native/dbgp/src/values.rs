@@ -135,9 +135,8 @@ pub fn to_node(
 
 impl Session {
     pub async fn frame_variables(&self, frame: &str) -> BackendResult<Vec<ValueNode>> {
-        let s = self;
         let depth = frame_depth(frame)?;
-        let r = s
+        let r = self
             .req(
                 "context_get",
                 &[('d', depth.to_string()), ('c', "0".into())],
@@ -147,7 +146,7 @@ impl Session {
         Ok(r.root
             .all("property")
             .map(parse_prop)
-            .map(|p| to_node(&p, depth, 0, ValueScope::Local, &mut |r| s.handle(r)))
+            .map(|p| to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r)))
             .collect())
     }
 
@@ -157,14 +156,13 @@ impl Session {
         offset: u32,
         limit: u32,
     ) -> BackendResult<ChildPage> {
-        let s = self;
-        let r = s.prop_ref(handle)?;
+        let r = self.prop_ref(handle)?;
         let mut out = Vec::new();
         let mut total = None;
         let end = offset.saturating_add(limit.max(1));
         let mut page = offset / PAGE;
         while page * PAGE < end {
-            let resp = s
+            let resp = self
                 .req(
                     "property_get",
                     &[
@@ -191,7 +189,7 @@ impl Session {
                         r.depth,
                         r.context,
                         ValueScope::Local,
-                        &mut |x| s.handle(x),
+                        &mut |x| self.handle(x),
                     ));
                 }
             }
@@ -207,21 +205,20 @@ impl Session {
     }
 
     pub async fn set_value(&self, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
-        let s = self;
-        let r = s.prop_ref(handle)?;
+        let r = self.prop_ref(handle)?;
         let ctx = [
             ('d', r.depth.to_string()),
             ('c', r.context.to_string()),
             ('n', r.fullname.clone()),
         ];
-        let set = s.req("property_set", &ctx, Some(new_value)).await?;
+        let set = self.req("property_set", &ctx, Some(new_value)).await?;
         if set.attr("success") != Some("1") {
             return Err(BackendError::Failed(format!(
                 "Xdebug did not set {} to `{new_value}` (is it a valid PHP expression?)",
                 r.fullname
             )));
         }
-        let got = s.req("property_get", &ctx, None).await?;
+        let got = self.req("property_get", &ctx, None).await?;
         let el = got.root.child("property").ok_or_else(|| {
             BackendError::Failed("Xdebug returned no property after setting it".into())
         })?;
@@ -230,17 +227,16 @@ impl Session {
             r.depth,
             r.context,
             ValueScope::Local,
-            &mut |x| s.handle(x),
+            &mut |x| self.handle(x),
         ))
     }
 
     pub async fn evaluate(&self, request: EvalRequest) -> BackendResult<ValueNode> {
-        let s = self;
         let depth = frame_depth(&request.frame)?;
         let expr = request.expression.trim();
         let (el, fullname) = if is_property_path(expr) {
             // Reads a variable in any frame, with a handle for its children.
-            let r = s
+            let r = self
                 .req(
                     "property_get",
                     &[
@@ -266,12 +262,15 @@ impl Session {
                     "Xdebug evaluates expressions in the top frame only; in frame {depth} read variables by name (e.g. $order['total'])"
                 )));
             }
-            let r = s.req("eval", &[], Some(expr)).await.map_err(|e| match e {
-                BackendError::Failed(m) if m.contains("error 206") => BackendError::Failed(
-                    format!("PHP could not evaluate `{expr}` (error in the expression)"),
-                ),
-                other => other,
-            })?;
+            let r = self
+                .req("eval", &[], Some(expr))
+                .await
+                .map_err(|e| match e {
+                    BackendError::Failed(m) if m.contains("error 206") => BackendError::Failed(
+                        format!("PHP could not evaluate `{expr}` (error in the expression)"),
+                    ),
+                    other => other,
+                })?;
             (r.root.child("property").cloned(), None)
         };
         let el = el.ok_or_else(|| {
@@ -290,7 +289,7 @@ impl Session {
             && size > p.value.len() as u64
         {
             let m = size.min(LONG_STRING);
-            if let Ok(v) = s
+            if let Ok(v) = self
                 .req(
                     "property_value",
                     &[
@@ -306,7 +305,7 @@ impl Session {
                 p.value = protocol::decoded_text(&v.root);
             }
         }
-        let mut node = to_node(&p, depth, 0, ValueScope::Local, &mut |x| s.handle(x));
+        let mut node = to_node(&p, depth, 0, ValueScope::Local, &mut |x| self.handle(x));
         if fullname.is_none() {
             // Eval results have no name Xdebug can find again; their children cannot be paged.
             node.set_handle = None;
