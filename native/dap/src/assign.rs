@@ -258,14 +258,7 @@ mod tests {
         assert!(Lineage::scope(true, Some("Globals"), None).is_some());
         assert!(Lineage::scope(true, Some("Locals"), None).is_some());
         // not C: debugpy and delve send their own evaluateName
-        assert_eq!(
-            Lineage::scope(false, Some("Locals"), Some("locals")),
-            None
-        );
-        assert_eq!(
-            Lineage::scope(false, Some("Locals"), Some("locals")),
-            None
-        );
+        assert_eq!(Lineage::scope(false, Some("Locals"), Some("locals")), None);
         assert_eq!(Lineage::value(false, "xs".into(), None), None);
     }
 }
