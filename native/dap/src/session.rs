@@ -30,6 +30,9 @@ pub struct Inner {
     pub bps: Mutex<BreakpointStore>,
     /// Exception filters adapters offered so far (for `handshake` and validation).
     pub known_filters: Mutex<Vec<ExceptionFilter>>,
+    /// Whether the last adapter that started takes exception class names (checked while no
+    /// session is live, as `known_filters` are).
+    pub known_takes_classes: std::sync::atomic::AtomicBool,
     pub settings: Settings,
 }
 
@@ -137,6 +140,12 @@ impl Session {
     /// A capability the adapter declared (false when it did not say).
     pub fn cap(&self, which: impl Fn(&Capabilities) -> Option<bool>) -> bool {
         which(&self.caps.lock().unwrap()).unwrap_or(false)
+    }
+
+    /// Whether exception breakpoints may name classes (`KeyError`) here.
+    pub fn takes_exception_classes(&self) -> bool {
+        self.cap(|c| c.supports_exception_options)
+            && self.adapter.exception_class_options(&[], &[]).is_some()
     }
 
     /// The exception filters the adapter offers.
@@ -275,6 +284,7 @@ impl Inner {
             sessions: SessionTable::new('s'),
             bps: Mutex::new(BreakpointStore::new("")),
             known_filters: Mutex::new(Vec::new()),
+            known_takes_classes: Default::default(),
             settings: Settings::default(),
         }
     }
