@@ -83,7 +83,7 @@ impl Session {
         // What setExpression can set when setVariable refuses (gdb: array elements).
         let expression = assign::expression(
             &mut self.values.lock().unwrap().ref_lineage,
-            self.adapter.name(),
+            self.adapter.c_expressions(),
             (parent_ref, r),
             &name,
             evaluate_name.as_deref(),
@@ -235,7 +235,7 @@ impl Inner {
                 values.ref_frame.insert(r, frame_id);
                 let hint = scope.presentation_hint.as_deref();
                 if let Some(l) =
-                    assign::Lineage::scope(s.adapter.name(), scope.name.as_deref(), hint)
+                    assign::Lineage::scope(s.adapter.c_expressions(), scope.name.as_deref(), hint)
                 {
                     values.ref_lineage.insert(r, l);
                 }

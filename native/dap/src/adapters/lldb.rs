@@ -19,6 +19,11 @@ impl Adapter for Lldb {
     fn name(&self) -> &'static str {
         "lldb"
     }
+
+    fn c_expressions(&self) -> bool {
+        true
+    }
+
     fn aliases(&self) -> &'static [&'static str] {
         &["lldb-dap", "lldb-vscode", "codelldb"]
     }
