@@ -277,18 +277,18 @@ fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
             _ => {
                 // PHP / JS `function name(`, Kotlin `fun name(`.
                 for kw in ["function ", "fun "] {
-                    if let Some(pos) = t.find(kw) {
-                        if pos == 0 || t[..pos].ends_with(' ') {
-                            let name = ident_at(t[pos + kw.len()..].trim_start());
-                            if !name.is_empty() {
-                                out.push(Def {
-                                    name,
-                                    line: i,
-                                    owner: None,
-                                    package: None,
-                                });
-                            }
-                        }
+                    let Some(pos) = t.find(kw) else { continue };
+                    if pos != 0 && !t[..pos].ends_with(' ') {
+                        continue;
+                    }
+                    let name = ident_at(t[pos + kw.len()..].trim_start());
+                    if !name.is_empty() {
+                        out.push(Def {
+                            name,
+                            line: i,
+                            owner: None,
+                            package: None,
+                        });
                     }
                 }
                 if let Some(d) = c_like(lines, i) {
