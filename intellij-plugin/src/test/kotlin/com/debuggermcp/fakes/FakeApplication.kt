@@ -152,7 +152,7 @@ class FakeApplication : Application {
             event.second.run()
         } catch (t: Throwable) {
             if (t !is IllegalStateException || t.message?.startsWith("threading contract") != true) {
-                violations += "uncaught on the EDT: $t"
+                violations += "uncaught on the EDT: $t at ${t.stackTrace.take(4).joinToString(" < ")}"
             }
         } finally {
             runningModality = outer
