@@ -98,7 +98,7 @@ impl Renderer {
     /// `file:line in method` for a location-shaped object.
     fn location(&self, v: &Value) -> Option<String> {
         let file = v.get("file")?.as_str()?;
-        let mut s = format!("{}", self.rel(file));
+        let mut s = self.rel(file).to_string();
         if let Some(l) = v.get("line").and_then(Value::as_u64) {
             let _ = write!(s, ":{l}");
         }
