@@ -111,6 +111,10 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         *s.last_thread.lock().unwrap() = Some(t);
     }
     let mut reason = map_reason(&stop.reason);
+    let stop_text = stop.text.as_deref().or(stop.description.as_deref());
+    if s.adapter.is_signal_stop(&stop.reason, stop_text) {
+        reason = PauseReason::Signal;
+    }
     let ids: Vec<String> = {
         let map = s.bp_ids.lock().unwrap();
         stop.hit_breakpoint_ids
@@ -159,8 +163,12 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
             format!("{exception_id}: {d}")
         });
     }
-    if reason == PauseReason::Signal && description.is_none() {
-        description = Some(signal_description(inner, s, thread).await);
+    if reason == PauseReason::Signal {
+        let text = signal_description(inner, s, thread, description.take()).await;
+        *s.fatal_signal.lock().unwrap() = fatal_signal(&text);
+        description = Some(with_abort_text(s, text));
+    } else {
+        *s.fatal_signal.lock().unwrap() = None;
     }
     inner.after_stop(s, &ids).await;
     s.clear_values();
@@ -177,12 +185,20 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
 /// Names the signal of a `signal` stop (as the adapter can tell). When the signal arrived in
 /// library code (abort() inside libc), the description also names the first frame in the
 /// project, where the program went wrong.
-async fn signal_description(inner: &Inner, s: &Session, thread: Option<i64>) -> String {
-    let mut text = s
-        .adapter
-        .signal_name(s)
-        .await
-        .unwrap_or_else(|| "signal (the debugger did not say which)".into());
+async fn signal_description(
+    inner: &Inner,
+    s: &Session,
+    thread: Option<i64>,
+    said: Option<String>,
+) -> String {
+    let mut text = match said {
+        Some(t) => t,
+        None => s
+            .adapter
+            .signal_name(s)
+            .await
+            .unwrap_or_else(|| "signal (the debugger did not say which)".into()),
+    };
     let Some(t) = thread else { return text };
     let args = StackTraceArguments {
         thread_id: t,
@@ -208,6 +224,59 @@ async fn signal_description(inner: &Inner, s: &Session, thread: Option<i64>) -> 
     }
     text
 }
+
+/// The number of the signal `text` names ("signal SIGSEGV (…)") when that signal ends a
+/// program that does not handle it; none for the debugger's own (SIGTRAP, SIGINT).
+fn fatal_signal(text: &str) -> Option<i64> {
+    let name = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| w.starts_with("SIG"))?;
+    if matches!(name, "SIGTRAP" | "SIGINT" | "SIGSTOP" | "SIGCHLD") {
+        return None;
+    }
+    debugger_mcp_core::engine::signals::number(name)
+}
+
+/// Lines of program output that explain an abort: glibc's and the C++ runtime's last words.
+const ABORT_MARKS: &[&str] = &[
+    "***",
+    "assert",
+    "terminate called",
+    "what():",
+    "Sanitizer",
+    "runtime error",
+    "panic",
+];
+
+/// A SIGABRT stop's description with the abort's own text, when the program printed one just
+/// before (`*** stack smashing detected ***: terminated`, `prog: f.c:9: check: Assertion
+/// '…' failed.`): the reason for the abort without reading the console.
+fn with_abort_text(s: &Session, mut text: String) -> String {
+    if !text.contains("SIGABRT") {
+        return text;
+    }
+    let tail = s.output_tail.lock().unwrap().clone();
+    let lines: Vec<&str> = tail
+        .lines()
+        .rev()
+        .take(8)
+        .filter(|l| {
+            let lower = l.to_ascii_lowercase();
+            ABORT_MARKS
+                .iter()
+                .any(|m| lower.contains(&m.to_ascii_lowercase()))
+        })
+        .take(2)
+        .collect();
+    if !lines.is_empty() {
+        let said: Vec<&str> = lines.into_iter().rev().map(str::trim).collect();
+        text.push_str(&format!("; the program printed: {}", said.join(" / ")));
+    }
+    text
+}
+
+/// The program's output kept for [`with_abort_text`]: the last few KB.
+const OUTPUT_TAIL: usize = 2048;
 
 fn on_terminated(inner: &Arc<Inner>, s: &Arc<Session>) {
     s.terminated.store(true, Ordering::SeqCst);
@@ -262,6 +331,17 @@ fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
     }
     if s.adapter.is_chatter(category, &text) {
         return;
+    }
+    if matches!(category, OutputCategory::Stdout | OutputCategory::Stderr) {
+        let mut tail = s.output_tail.lock().unwrap();
+        tail.push_str(&text);
+        if tail.len() > OUTPUT_TAIL {
+            let mut cut = tail.len() - OUTPUT_TAIL;
+            while !tail.is_char_boundary(cut) {
+                cut += 1;
+            }
+            tail.drain(..cut);
+        }
     }
     // Log-point output carries the breakpoint's source location (debugpy does), or an empty
     // `source` (program output has none); some adapters send it as plain console output.

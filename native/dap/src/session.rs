@@ -71,6 +71,13 @@ pub struct Session {
     pub override_: Mutex<Option<Override>>,
     pub last_thread: Mutex<Option<i64>>,
     pub values: Mutex<ValueTable>,
+    /// The fatal signal of the last stop, while no other stop followed: an end after it is
+    /// that signal's doing, whatever status the adapter reports (gdb says 0, lldb-dap the
+    /// signal's number).
+    pub fatal_signal: Mutex<Option<i64>>,
+    /// The program's latest output (bounded): a stop on SIGABRT quotes the abort's own words
+    /// from it (a failed assertion, "*** stack smashing detected ***").
+    pub output_tail: Mutex<String>,
 }
 
 impl Session {
@@ -108,6 +115,8 @@ impl Session {
             bp_ids: Mutex::new(HashMap::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
             override_: Mutex::new(None),
+            fatal_signal: Mutex::new(None),
+            output_tail: Mutex::new(String::new()),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }
@@ -177,7 +186,7 @@ impl Session {
     /// A transport error as the backend reports it.
     pub fn error(&self, e: DapError) -> BackendError {
         match e {
-            DapError::Failed(m) => BackendError::Failed(m),
+            DapError::Failed(m) => BackendError::Failed(without_terminal_codes(&m)),
             DapError::Timeout(..) => BackendError::Timeout(e.to_string()),
             DapError::Closed(m) => {
                 let why = self.ended.lock().unwrap().clone().unwrap_or(m);
@@ -378,7 +387,15 @@ impl Inner {
         s.clear_values();
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
             self.after_session_end();
-            let exit_code = *s.exit_code.lock().unwrap();
+            let mut exit_code = *s.exit_code.lock().unwrap();
+            let signal = *s.fatal_signal.lock().unwrap();
+            if let Some(sig) = signal
+                && (matches!(exit_code, None | Some(0))
+                    || exit_code.is_some_and(|c| c == sig || c == 128 + sig))
+            {
+                // The negative signal number: the core names it ("killed by SIGSEGV").
+                exit_code = Some(-sig);
+            }
             self.emit(BackendEvent::Stopped {
                 session_id: s.id.clone(),
                 exit_code,
@@ -402,5 +419,43 @@ impl Inner {
                 kill_process(pid);
             }
         }
+    }
+}
+
+/// `text` without terminal escape sequences (`ESC [ … letter`): a debugger's CLI may colour
+/// its messages, and an agent reads them as text.
+pub fn without_terminal_codes(text: &str) -> String {
+    if !text.contains('\x1b') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameters and intermediates, up to the final byte (a letter, `@`..`~`).
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod terminal_code_tests {
+    #[test]
+    fn colour_codes_are_taken_out_of_messages() {
+        assert_eq!(
+            super::without_terminal_codes("'\x1b[33;49;1mstrlen\x1b[m' has unknown return type"),
+            "'strlen' has unknown return type"
+        );
+        assert_eq!(super::without_terminal_codes("plain"), "plain");
     }
 }

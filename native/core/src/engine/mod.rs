@@ -25,7 +25,7 @@ mod preview;
 mod registry;
 mod render;
 mod resources;
-mod signals;
+pub mod signals;
 mod snapshot;
 mod state;
 mod tools;

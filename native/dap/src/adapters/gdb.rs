@@ -26,7 +26,23 @@ impl Adapter for Gdb {
     fn command(&self, _python: Option<&str>) -> BackendResult<(String, Vec<String>)> {
         Ok((
             gdb()?.display().to_string(),
-            vec!["--quiet".into(), "-i".into(), "dap".into()],
+            [
+                "--quiet",
+                "-i",
+                "dap",
+                // Terminal colour codes would reach the agent inside error messages
+                // ("'\x1b[33;49;…mstrlen\x1b[m' has unknown return type").
+                "-iex",
+                "set style enabled off",
+                // A function called by an expression that faults (a stack already exhausted,
+                // a bad pointer) is unwound, with an error, instead of leaving the program
+                // stopped inside the call where only a new session helps. Accepted by every
+                // gdb with DAP (15 renamed it unwind-on-signal and kept this name).
+                "-iex",
+                "set unwindonsignal on",
+            ]
+            .map(String::from)
+            .to_vec(),
         ))
     }
     fn spawn_hint(&self) -> &'static str {

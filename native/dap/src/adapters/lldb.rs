@@ -52,6 +52,11 @@ impl Adapter for Lldb {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["cpp_throw"], &["cpp_throw"])
     }
+    /// Signals stop as "exception" with the text "signal SIGABRT".
+    fn is_signal_stop(&self, reason: &str, text: Option<&str>) -> bool {
+        reason == "signal"
+            || (reason == "exception" && text.is_some_and(|t| t.starts_with("signal SIG")))
+    }
     /// Log-point text comes as "console" output.
     fn log_points_on_console(&self) -> bool {
         true

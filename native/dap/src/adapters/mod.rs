@@ -131,6 +131,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&[], &[])
     }
+    /// Whether a stop of DAP `reason` whose text is `text` is a signal's (lldb-dap reports
+    /// signals as exceptions).
+    fn is_signal_stop(&self, reason: &str, _text: Option<&str>) -> bool {
+        reason == "signal"
+    }
     /// The signal a `signal` stop without a description was for ("signal SIGSEGV (…)").
     async fn signal_name(&self, _s: &Session) -> Option<String> {
         None
