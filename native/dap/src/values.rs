@@ -416,12 +416,26 @@ impl Inner {
                 "repl"
             }
         };
-        let args = EvaluateArguments {
+        let mut args = EvaluateArguments {
             expression: request.expression.clone(),
             frame_id: Some(frame_id),
             context,
         };
-        let body = s.req::<protocol::Evaluate>(&args).await?;
+        let body = if request.context == EvalContext::Repl && s.adapter.repl_is_cli() {
+            // An expression first; the CLI only for what does not parse as one (`set var …`).
+            args.context = "watch";
+            match s.req::<protocol::Evaluate>(&args).await {
+                Err(BackendError::Failed(e))
+                    if s.adapter.is_not_an_expression(&request.expression, &e) =>
+                {
+                    args.context = "repl";
+                    s.req::<protocol::Evaluate>(&args).await?
+                }
+                other => other?,
+            }
+        } else {
+            s.req::<protocol::Evaluate>(&args).await?
+        };
         let mut node = [s.node(
             body.into_variable(&request.expression),
             None,

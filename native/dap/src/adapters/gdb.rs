@@ -42,7 +42,9 @@ impl Adapter for Gdb {
                 "set unwindonsignal on",
             ]
             .map(String::from)
-            .to_vec(),
+            .into_iter()
+            .chain(system_printers())
+            .collect(),
         ))
     }
     fn spawn_hint(&self) -> &'static str {
@@ -127,6 +129,21 @@ impl Adapter for Gdb {
         parse_signal(&said.result)
     }
 
+    fn repl_is_cli(&self) -> bool {
+        true
+    }
+    /// gdb's parser on a CLI command: "A syntax error in expression, near `counter = 9'.",
+    /// "No symbol \"call\" in current context.", "Invalid number \"4x\"." (`x/4x buf`).
+    fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
+        let first = expression
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .next()
+            .unwrap_or("");
+        error.contains("syntax error")
+            || error.starts_with("Invalid number")
+            || (!first.is_empty() && error.contains(&format!("No symbol \"{first}\" in current context")))
+    }
+
     /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";
     /// the binding itself arrives as a `breakpoint` event.
     fn is_chatter(&self, category: OutputCategory, text: &str) -> bool {
@@ -139,6 +156,24 @@ impl Adapter for Gdb {
     fn log_points_on_console(&self) -> bool {
         true
     }
+}
+
+/// The distribution's auto-load directory, where libstdc++'s pretty printers are: a gdb built
+/// elsewhere (gdb-for-pwndbg) looks only in its own data directory, and would show
+/// `std::string` as its fields instead of its text.
+fn system_printers() -> Vec<String> {
+    const DIR: &str = "/usr/share/gdb/auto-load";
+    if !Path::new(DIR).is_dir() {
+        return vec![];
+    }
+    [
+        "-iex",
+        &format!("add-auto-load-safe-path {DIR}"),
+        "-iex",
+        &format!("add-auto-load-scripts-directory {DIR}"),
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// The CLI echo of a breakpoint set in a live session ("Breakpoint 3 at 0x5555…: file prog.c,

@@ -170,6 +170,17 @@ pub trait Adapter: Send + Sync + 'static {
 
     // ---- values ----
 
+    /// Whether an expression allowed side effects is first evaluated as an expression
+    /// ("watch" context), and run in "repl" only when the adapter cannot parse it as one
+    /// (gdb's repl takes CLI commands: `set var x = 1` works there, `(long)f(x)` does not).
+    fn repl_is_cli(&self) -> bool {
+        false
+    }
+    /// Whether the error an expression got says it is no expression (then it is a command).
+    fn is_not_an_expression(&self, _expression: &str, _error: &str) -> bool {
+        false
+    }
+
     /// A node the adapter adds among a value's members that is no program value.
     fn is_synthetic_group(&self, _name: &str) -> bool {
         false
