@@ -159,3 +159,22 @@ def test_stack_overflow_listing_says_it_was_cut(n, adapter):
     assert "cut at frame 20" in st["message"], st
     nxt = m.ok("get_stack_trace", {"max_frames": 5, "offset": 20})
     assert [f["index"] for f in nxt["frames"]] == [20, 21, 22, 23, 24] and nxt["frames"][0]["method"] == "depth"
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_small_arrays_and_structs_read_inline(n, adapter):
+    """Issue 20 item 3: `uint16[2]` read as `[2, 0]`, a struct as `{x = 1, y = 2}`, nested
+    ones too, without an expand_variable call; the id stays for what is larger."""
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "assertf.c", "line": 11})
+    p = start(m, "./assertf", adapter)["pause"]
+    assert var(p["frame"]["variables"], "pt")["value"] == "{x = 1, y = 2}", p
+    r = m.ok("evaluate_expression", {"expressions": ["pair", "pt"]})
+    assert [x["value"] for x in r["results"]] == ["[2, 0]", "{x = 1, y = 2}"], r
+    assert "pair = [2, 0]" in m.last_text
+    m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+    m.ok("stop_debug_session")
+    m.ok("set_breakpoint", {"file_path": "scan.cpp", "line": 16})
+    start(m, "./scan", adapter)
+    vs = m.ok("get_variables")["variables"]
+    assert var(vs, "node")["value"] == "{payload = {}, kind = 3}", vs

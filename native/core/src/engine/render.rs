@@ -101,7 +101,10 @@ impl Renderer {
             // A frame without source: its function (and address) is what there is.
             let m = v.as_object()?;
             if m.contains_key("index") && m.contains_key("is_current") {
-                return m.get("method").and_then(Value::as_str).map(|x| format!("in {x}"));
+                return m
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .map(|x| format!("in {x}"));
             }
             return None;
         };

@@ -141,7 +141,8 @@ impl Adapter for Gdb {
             .unwrap_or("");
         error.contains("syntax error")
             || error.starts_with("Invalid number")
-            || (!first.is_empty() && error.contains(&format!("No symbol \"{first}\" in current context")))
+            || (!first.is_empty()
+                && error.contains(&format!("No symbol \"{first}\" in current context")))
     }
 
     /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";

@@ -312,7 +312,10 @@ async fn path_as_expression(
         context: crate::backend::EvalContext::Expression,
         allow_side_effects: false,
     };
-    let mut node = c.bk("evaluate", backend.evaluate(sid, request)).await.ok()?;
+    let mut node = c
+        .bk("evaluate", backend.evaluate(sid, request))
+        .await
+        .ok()?;
     node.name = path.to_string();
     Some(node)
 }
