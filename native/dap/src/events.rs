@@ -163,6 +163,22 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
             format!("{exception_id}: {d}")
         });
     }
+    let after_exception = s.step_exception.lock().unwrap().take();
+    if reason == PauseReason::Exception
+        && s.step_exceptions.load(Ordering::SeqCst)
+        && let Some(d) = description.take()
+    {
+        *s.step_exception.lock().unwrap() = Some(d.clone());
+        description = Some(format!(
+            "the step ended in an exception: {d}; raised here. Step again to see whether a handler catches it, a caller gets it or the program ends"
+        ));
+    } else if let Some(e) = after_exception
+        && reason == PauseReason::Step
+    {
+        description = Some(format!(
+            "the exception {e} went here: a handler, or a caller it passed up to"
+        ));
+    }
     if reason == PauseReason::Signal {
         let text = signal_description(inner, s, thread, description.take()).await;
         *s.fatal_signal.lock().unwrap() = fatal_signal(&text);

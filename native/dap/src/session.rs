@@ -78,6 +78,13 @@ pub struct Session {
     /// The program's latest output (bounded): a stop on SIGABRT quotes the abort's own words
     /// from it (a failed assertion, "*** stack smashing detected ***").
     pub output_tail: Mutex<String>,
+    /// A step runs with the adapter's step exception filters added (see
+    /// `Adapter::step_exception_filters`); cleared at the stop that ends it.
+    pub step_exceptions: AtomicBool,
+    /// The exception the last step stopped at ("ValueError: bad"): the next step runs without
+    /// the step filters (it would stop again in every frame the exception passes) and its
+    /// stop says where the exception went.
+    pub step_exception: Mutex<Option<String>>,
 }
 
 impl Session {
@@ -117,6 +124,8 @@ impl Session {
             override_: Mutex::new(None),
             fatal_signal: Mutex::new(None),
             output_tail: Mutex::new(String::new()),
+            step_exceptions: AtomicBool::new(false),
+            step_exception: Mutex::new(None),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }

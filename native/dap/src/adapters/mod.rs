@@ -131,6 +131,12 @@ pub trait Adapter: Send + Sync + 'static {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&[], &[])
     }
+    /// Filters that make a step stop where an exception is raised, so that a step ending in
+    /// an exception says so (type, message, where) instead of landing in a handler or the
+    /// caller silently. Set only while a step runs.
+    fn step_exception_filters(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// Whether a stop of DAP `reason` whose text is `text` is a signal's (lldb-dap reports
     /// signals as exceptions).
     fn is_signal_stop(&self, reason: &str, _text: Option<&str>) -> bool {
