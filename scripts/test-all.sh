@@ -53,6 +53,7 @@ disk
 
 echo "== cargo test (workspace: core engine, transports, DAP on real debugpy and gdb)"
 cargo test --workspace --all-features --no-fail-fast -- --test-threads=2 || failed+=("cargo test")
+export DEBUGGER_MCP_WORKSPACE_TESTED=1
 disk
 
 for t in scripts/test.d/*.sh; do

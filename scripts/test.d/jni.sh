@@ -11,12 +11,18 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 PROFILE=${JNI_PROFILE:-release}
 
 echo "== jni: cargo build -p debugger-mcp-jni ($PROFILE)"
-if [ "$PROFILE" = release ]; then cargo build -q --release -p debugger-mcp-jni; else cargo build -q -p debugger-mcp-jni; fi
+# The same packages as test-all.sh's release build: features unify over the packages built
+# together, so building the library alone would compile every dependency a second time.
+if [ "$PROFILE" = release ]; then cargo build -q --release -p debugger-mcp-jni -p debugger-mcp; else cargo build -q -p debugger-mcp-jni; fi
 LIB="$CARGO_TARGET_DIR/$PROFILE/libdebugger_mcp_jni.so"
 [ -e "$LIB" ] || { echo "missing $LIB" >&2; exit 1; }
 
-echo "== jni: cargo test -p debugger-mcp-jni"
-cargo test -q -p debugger-mcp-jni
+if [ "${DEBUGGER_MCP_WORKSPACE_TESTED:-0}" = 1 ]; then
+  echo "== jni: cargo tests of debugger-mcp-jni ran in test-all.sh's workspace cargo test"
+else
+  echo "== jni: cargo test -p debugger-mcp-jni"
+  cargo test -q -p debugger-mcp-jni
+fi
 
 echo "== jni: build the stand-in"
 tests/ide-standin/build.sh

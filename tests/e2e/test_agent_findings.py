@@ -36,6 +36,31 @@ def run_to(m: Mcp, file: str, line: int, command: str) -> dict:
     return r
 
 
+# 1 --------------------------------------------------------------------------------------------
+
+
+def test_exception_breakpoint_by_class_name_stops_only_on_that_class(fx):
+    _, m = fx
+    bp = m.ok("set_exception_breakpoint", {"exception_class": "KeyError"})
+    r = m.ok("start_debug_session", {"command": "python3 classes.py", "wait_for_pause": True, "timeout_ms": LONG})
+    # Not at the ValueError that parse() raises and catches first, but where KeyError is raised.
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == 10, r
+    assert "KeyError" in m.last_text, m.last_text
+    bps = m.ok("list_breakpoints")
+    row = next(b for b in bps["breakpoints"] if b["id"] == bp["id"])
+    assert row.get("verified") is True, row
+
+
+def test_exception_breakpoint_by_class_name_stops_where_a_caught_one_is_raised(fx):
+    _, m = fx
+    m.ok("set_exception_breakpoint", {"exception_class": "ValueError", "caught": True, "uncaught": False})
+    r = m.ok("start_debug_session", {"command": "python3 classes.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == 3, r
+    # Only ValueError: the KeyError after it ends the program instead of stopping it.
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped", end
+
+
 # 2 --------------------------------------------------------------------------------------------
 
 

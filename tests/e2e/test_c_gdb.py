@@ -217,6 +217,10 @@ def test_exception_breakpoints_unsupported_for_c_with_clear_message(c):
     start(m)
     msg = m.err("set_exception_breakpoint", {"exception_class": "raised"})
     assert "'raised' is not offered" in msg and "throw (C++ exceptions" in msg
+    # A class name, as the description offers for debugpy and the IDE: gdb takes none, and says so.
+    msg = m.err("set_exception_breakpoint", {"exception_class": "std::out_of_range"})
+    assert "takes no class names" in msg and "throw (C++ exceptions" in msg, msg
+    assert msg.count("catch (C++ exceptions") == 1, msg  # the filters listed once
     assert m.ok("list_breakpoints")["total"] == 1  # nothing was added
 
 

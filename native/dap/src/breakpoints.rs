@@ -3,6 +3,7 @@
 //! and updated from what each adapter bound. DAP replaces breakpoints per file, so a change
 //! re-sends its file's list.
 
+use crate::adapters::ExceptionClass;
 use crate::protocol::{
     self, BreakpointsResponse, ExceptionFilterOptions, SetBreakpointsArguments,
     SetExceptionBreakpointsArguments, SourceArgument, SourceBreakpoint,
@@ -34,6 +35,16 @@ pub struct Override {
     pub temp: Option<(String, u32)>,
     /// No breakpoints of the user's.
     pub suppress: bool,
+}
+
+/// A name that can only mean an exception class (`KeyError`, `pkg.errors.MyError`), not a
+/// filter id with spaces or punctuation.
+fn is_class_name(name: &str) -> bool {
+    name.split('.').all(|part| {
+        let mut chars = part.chars();
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && chars.all(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// An exception breakpoint that means "any exception" (IDE style: a base class or "*").
@@ -134,17 +145,27 @@ impl Inner {
         spec: ExceptionBreakpointSpec,
     ) -> BackendResult<BreakpointInfo> {
         // Validate against what the adapters offer, once known.
-        let known: Vec<ExceptionFilter> = match self.live_sessions().first() {
-            Some(s) => s.filters(),
-            None => self.known_filters.lock().unwrap().clone(),
+        let (known, classes) = match self.live_sessions().first() {
+            Some(s) => (s.filters(), s.takes_exception_classes()),
+            None => (
+                self.known_filters.lock().unwrap().clone(),
+                self.known_takes_classes
+                    .load(std::sync::atomic::Ordering::Relaxed),
+            ),
         };
         if !known.is_empty()
             && !is_catch_all(&spec.exception)
             && !known.iter().any(|f| f.id == spec.exception)
+            && !(classes && is_class_name(&spec.exception))
         {
             return Err(BackendError::Unsupported(format!(
-                "exception breakpoint '{}' is not offered by the debug adapter; available filters: {}",
+                "exception breakpoint '{}' is not offered by the debug adapter; it takes {}{}",
                 spec.exception,
+                if classes {
+                    "a class name (KeyError, pkg.MyError) or one of these filters: "
+                } else {
+                    "no class names (debugpy and the IDE do), only these filters: "
+                },
                 known
                     .iter()
                     .map(|f| format!("{} ({})", f.id, f.label))
@@ -395,8 +416,28 @@ impl Inner {
         };
         let mut options: Vec<ExceptionFilterOptions> = Vec::new();
         let with_options = s.cap(|c| c.supports_exception_filter_options);
+        let mut classes: Vec<ExceptionClass> = Vec::new();
         for bp in &bps {
             let ids = filter_ids_for(s, &offered, bp);
+            let name = bp.exception.clone().unwrap_or_default();
+            if ids.is_empty() && s.takes_exception_classes() && is_class_name(&name) {
+                classes.push(ExceptionClass {
+                    name,
+                    caught: bp.caught != Some(false),
+                    uncaught: bp.uncaught != Some(false),
+                });
+                let ignored = bp.condition.as_ref().is_some_and(|c| !c.is_empty());
+                self.update_bp(&bp.id, |b| {
+                    b.verified = true;
+                    b.message = ignored.then(|| {
+                        format!(
+                            "the condition is not applied: {} takes none on exception classes",
+                            s.adapter.name()
+                        )
+                    });
+                });
+                continue;
+            }
             if ids.is_empty() {
                 self.update_bp(&bp.id, |b| {
                     b.verified = false;
@@ -435,9 +476,15 @@ impl Inner {
             }
         }
         let filter_options = (with_options && !options.is_empty()).then_some(options);
+        let exception_options = if classes.is_empty() {
+            None
+        } else {
+            s.adapter.exception_class_options(&filters, &classes)
+        };
         s.req::<protocol::SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
             filters,
             filter_options,
+            exception_options,
         })
         .await?;
         Ok(())

@@ -120,6 +120,10 @@ async fn configure(inner: &Inner, s: &Arc<Session>, r: &ResolvedLaunch) -> Backe
         })
         .await?;
     *s.caps.lock().unwrap() = caps;
+    inner.known_takes_classes.store(
+        s.takes_exception_classes(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     {
         let mut known = inner.known_filters.lock().unwrap();
         for f in s.filters() {

@@ -136,6 +136,22 @@ pub struct SetExceptionBreakpointsArguments {
     pub filters: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filter_options: Option<Vec<ExceptionFilterOptions>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exception_options: Option<Vec<ExceptionOptions>>,
+}
+
+/// Exceptions named by a path of names (`["Python Exceptions"], ["KeyError"]`) and when to
+/// break on them (`always`, `unhandled`, `userUnhandled`).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ExceptionOptions {
+    pub path: Vec<ExceptionPathSegment>,
+    pub break_mode: String,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct ExceptionPathSegment {
+    pub names: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -239,6 +255,8 @@ pub struct Capabilities {
     #[serde(deserialize_with = "lenient")]
     pub supports_exception_info_request: Option<bool>,
     #[serde(deserialize_with = "lenient")]
+    pub supports_exception_options: Option<bool>,
+    #[serde(deserialize_with = "lenient")]
     pub exception_breakpoint_filters: Option<Vec<ExceptionBreakpointsFilter>>,
 }
 
@@ -255,6 +273,7 @@ impl Capabilities {
             supports_variable_paging,
             supports_exception_filter_options,
             supports_exception_info_request,
+            supports_exception_options,
             exception_breakpoint_filters
         );
     }

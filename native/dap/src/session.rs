@@ -32,6 +32,9 @@ pub struct Inner {
     pub bps: Mutex<BpStore>,
     /// Exception filters adapters offered so far (for `handshake` and validation).
     pub known_filters: Mutex<Vec<ExceptionFilter>>,
+    /// Whether the last adapter that started takes exception class names (checked while no
+    /// session is live, as `known_filters` are).
+    pub known_takes_classes: std::sync::atomic::AtomicBool,
     pub settings: Settings,
 }
 
@@ -145,6 +148,12 @@ impl Session {
     /// A capability the adapter declared (false when it did not say).
     pub fn cap(&self, which: impl Fn(&Capabilities) -> Option<bool>) -> bool {
         which(&self.caps.lock().unwrap()).unwrap_or(false)
+    }
+
+    /// Whether exception breakpoints may name classes (`KeyError`) here.
+    pub fn takes_exception_classes(&self) -> bool {
+        self.cap(|c| c.supports_exception_options)
+            && self.adapter.exception_class_options(&[], &[]).is_some()
     }
 
     /// The exception filters the adapter offers.
@@ -284,6 +293,7 @@ impl Inner {
             next_session: AtomicU32::new(1),
             bps: Mutex::new(BpStore::default()),
             known_filters: Mutex::new(Vec::new()),
+            known_takes_classes: Default::default(),
             settings: Settings::default(),
         }
     }

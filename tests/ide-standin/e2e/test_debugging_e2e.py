@@ -273,18 +273,23 @@ def test_pause_a_running_program_and_stop_it(standin):
     run(standin, scenario)
 
 
+async def _cleanup(agent):
+    await agent.s.call_tool("remove_breakpoint", {"all_agent_breakpoints": True})
+    sessions = (await agent.call("list_debug_sessions"))["sessions"]
+    for s in sessions:
+        if s.get("state") != "stopped":
+            await agent.s.call_tool("stop_debug_session", {"session_id": s["id"]})
+
+
 @pytest.fixture(autouse=True)
 def clean_slate(standin):
-    """Each test starts without breakpoints or live sessions, even after a failed one."""
+    """Each test starts without breakpoints or live sessions, even after a failed one, and
+    whatever ran before it: the stand-in is shared by every module, and a test of another
+    module that left a breakpoint made the first stop here land on its line (flake hunt,
+    seed 2106: history then began at step 2)."""
+    run(standin, _cleanup)
     yield
-
-    async def cleanup(agent):
-        await agent.s.call_tool("remove_breakpoint", {"all_agent_breakpoints": True})
-        sessions = (await agent.call("list_debug_sessions"))["sessions"]
-        for s in sessions:
-            if s.get("state") != "stopped":
-                await agent.s.call_tool("stop_debug_session", {"session_id": s["id"]})
-    run(standin, cleanup)
+    run(standin, _cleanup)
 
 
 def test_debug_test_goes_through_the_ide_op(standin):
@@ -318,6 +323,8 @@ def test_history_summary_and_resources_through_the_jni_path(standin):
         await agent.call("set_breakpoint", file_path=app, line=loop)
         started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
         sid = started["session_id"]
+        # Step 1 is the loop's first turn (no other breakpoint is on the way).
+        assert started["pause"]["location"]["line"] == loop, started
         for _ in range(2):
             r = await agent.call("resume", session_id=sid)
             assert r["location"]["line"] == loop, r

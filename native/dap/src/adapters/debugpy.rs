@@ -2,9 +2,11 @@
 //! cut (long strings, big collections: their real size is asked with `len()`), collections
 //! listed as 100 items then "more" buckets, synthetic member groups, and Python command lines.
 
-use super::Adapter;
+use super::{Adapter, ExceptionClass};
 use crate::config::{Generic, absolutize};
-use crate::protocol::{self, EvaluateArguments, Variable, VariablesArguments};
+use crate::protocol::{
+    self, EvaluateArguments, ExceptionOptions, ExceptionPathSegment, Variable, VariablesArguments,
+};
 use crate::session::Session;
 use async_trait::async_trait;
 use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode};
@@ -135,6 +137,13 @@ impl Adapter for Debugpy {
     }
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["raised"], &["uncaught"])
+    }
+    fn exception_class_options(
+        &self,
+        filters: &[String],
+        classes: &[ExceptionClass],
+    ) -> Option<Vec<ExceptionOptions>> {
+        Some(class_options(filters, classes))
     }
 
     fn is_synthetic_group(&self, name: &str) -> bool {
@@ -294,6 +303,50 @@ fn is_plain_path(e: &str) -> bool {
             .all(|c| c.is_alphanumeric() || "_.[]'\"-".contains(c))
 }
 
+/// pydevd reads `exceptionOptions` as `[["Python Exceptions"], [class names]]` with a break
+/// mode, and once options are given it ignores `filters` (pydevd_process_net_command_json.py,
+/// `on_setexceptionbreakpoints_request`): the filters go in as options on every exception.
+/// It keeps one entry per class name, the last one sent, so each class gets one mode: `always`
+/// (where raised, caught or not) when caught ones are wanted, else `unhandled`; the filters,
+/// all on BaseException, become the widest one of them.
+fn class_options(filters: &[String], classes: &[ExceptionClass]) -> Vec<ExceptionOptions> {
+    let option = |names: Vec<String>, mode: &str| {
+        let mut path = vec![ExceptionPathSegment {
+            names: vec!["Python Exceptions".into()],
+        }];
+        if !names.is_empty() {
+            path.push(ExceptionPathSegment { names });
+        }
+        ExceptionOptions {
+            path,
+            break_mode: mode.into(),
+        }
+    };
+    let mut out = Vec::new();
+    // BaseException: what the filters mean; first, so a class named below overrides it.
+    let widest = [
+        ("raised", "always"),
+        ("uncaught", "unhandled"),
+        ("userUnhandled", "userUnhandled"),
+    ]
+    .into_iter()
+    .find(|(f, _)| filters.iter().any(|x| x == f));
+    if let Some((_, mode)) = widest {
+        out.push(option(vec![], mode));
+    }
+    for c in classes {
+        let mode = if c.caught {
+            "always"
+        } else if c.uncaught {
+            "unhandled"
+        } else {
+            continue;
+        };
+        out.push(option(vec![c.name.clone()], mode));
+    }
+    out
+}
+
 fn is_python_exe(word: &str) -> bool {
     let base = Path::new(word)
         .file_name()
@@ -348,6 +401,34 @@ fn python_command(cwd: &Path, words: &[String]) -> BackendResult<Generic> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ExceptionClass;
+
+    #[test]
+    fn exception_classes_become_pydevd_options_with_the_filters_beside_them() {
+        let classes = [
+            ExceptionClass {
+                name: "KeyError".into(),
+                caught: true,
+                uncaught: true,
+            },
+            ExceptionClass {
+                name: "ValueError".into(),
+                caught: false,
+                uncaught: true,
+            },
+        ];
+        let o = super::class_options(&["uncaught".into(), "userUnhandled".into()], &classes);
+        let v = serde_json::to_value(&o).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!([
+                {"path": [{"names": ["Python Exceptions"]}], "breakMode": "unhandled"},
+                {"path": [{"names": ["Python Exceptions"]}, {"names": ["KeyError"]}], "breakMode": "always"},
+                {"path": [{"names": ["Python Exceptions"]}, {"names": ["ValueError"]}], "breakMode": "unhandled"},
+            ])
+        );
+    }
+
     use super::is_plain_path;
 
     #[test]

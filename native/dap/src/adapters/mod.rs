@@ -142,6 +142,16 @@ pub trait Adapter: Send + Sync + 'static {
     fn is_signal_stop(&self, reason: &str, _text: Option<&str>) -> bool {
         reason == "signal"
     }
+    /// Exception breakpoints by class name (`KeyError`) where the adapter takes them (DAP
+    /// `exceptionOptions`): the options for `classes` and for the plain `filters` together,
+    /// since an adapter given options may ignore `filters`. None: this adapter takes no names.
+    fn exception_class_options(
+        &self,
+        _filters: &[String],
+        _classes: &[ExceptionClass],
+    ) -> Option<Vec<crate::protocol::ExceptionOptions>> {
+        None
+    }
     /// The signal a `signal` stop without a description was for ("signal SIGSEGV (…)").
     async fn signal_name(&self, _s: &Session) -> Option<String> {
         None
@@ -226,6 +236,16 @@ impl PartialEq for dyn Adapter {
 }
 
 /// The adapter called `name` (or one of its aliases), case-insensitively.
+/// An exception breakpoint by class name, as the adapter is asked for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExceptionClass {
+    pub name: String,
+    /// Stop where it is raised, even when something catches it.
+    pub caught: bool,
+    /// Stop when nothing catches it.
+    pub uncaught: bool,
+}
+
 pub fn find(name: &str) -> BackendResult<AdapterRef> {
     let lower = name.to_ascii_lowercase();
     ADAPTERS

@@ -596,7 +596,7 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Bre
 }
 
 /// # Break on exceptions
-/// Stop on exceptions: a class name, or a DAP filter (debugpy: raised, uncaught).
+/// Stop on exceptions: a class name (debugpy, IDE) or a filter the debugger offers.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetExceptionBreakpoint {
     #[serde(flatten)]
@@ -649,7 +649,10 @@ async fn set_exception_breakpoint(
         )
         .await
         .map_err(|e| {
-            if info.exception_filters.is_empty() {
+            // Named once: a backend's own refusal may already list them.
+            if info.exception_filters.is_empty()
+                || info.exception_filters.iter().any(|f| e.0.contains(&f.id))
+            {
                 e
             } else {
                 let known: Vec<String> = info

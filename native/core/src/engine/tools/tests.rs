@@ -205,6 +205,23 @@ fn output_tail(c: &Call<'_>, sid: &str, n: usize) -> Vec<String> {
     })
 }
 
+/// The runner itself is missing (its module cannot be imported): what to install, and where.
+/// Without it the agent reads only "failed (exit code 1)" and guesses at its own test.
+fn missing_runner(f: Framework, tail: &[String]) -> Option<String> {
+    match f {
+        Framework::Pytest => tail
+            .iter()
+            .any(|l| l.contains("No module named pytest") || l.contains("No module named 'pytest'"))
+            .then(|| {
+                "pytest is not installed for the python3 that runs the tests (\"No module named \
+                 pytest\"). Install it there, e.g. `python3 -m pip install pytest` (in the \
+                 project's virtualenv if it has one), then call debug_test again."
+                    .to_string()
+            }),
+        _ => None,
+    }
+}
+
 /// Whether the runner said no test matched (pytest exit codes 4 and 5, gtest's "0 tests").
 fn selected_nothing(f: Framework, exit: Option<i64>, tail: &[String]) -> bool {
     match f {
@@ -313,6 +330,16 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
                 tail.join("\n")
             )));
         }
+        if let Some(hint) = missing_runner(f, &tail) {
+            return Ok(TestRun {
+                session_id: sid,
+                framework: name(f).to_string(),
+                state,
+                message: format!("test '{}' could not run: {hint}", a.test_id),
+                pause,
+                output: Some(tail),
+            });
+        }
         let verdict = match exit {
             Some(0) => "passed".to_string(),
             Some(code) => format!("failed ({})", super::super::signals::describe(code)),
@@ -379,6 +406,14 @@ mod tests {
             &["testing: warning: no tests to run".into(), "PASS".into()]
         ));
         assert!(!selected_nothing(Framework::Go, Some(0), &["PASS".into()]));
+    }
+
+    #[test]
+    fn a_missing_pytest_is_named_with_how_to_install_it() {
+        let tail = ["/usr/bin/python3: No module named pytest".to_string()];
+        let hint = missing_runner(Framework::Pytest, &tail).unwrap();
+        assert!(hint.contains("pip install pytest"), "{hint}");
+        assert!(missing_runner(Framework::Pytest, &["1 failed".into()]).is_none());
     }
 
     #[test]
