@@ -272,7 +272,15 @@ fn with_abort_text(s: &Session, mut text: String) -> String {
         return text;
     }
     let tail = s.output_tail.lock().unwrap().clone();
-    let lines: Vec<&str> = tail
+    if let Some(said) = abort_text(&tail) {
+        text.push_str(&format!("; the program printed: {said}"));
+    }
+    text
+}
+
+/// The last (at most two) lines among the last few of `output` that explain an abort.
+fn abort_text(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output
         .lines()
         .rev()
         .take(8)
@@ -284,11 +292,8 @@ fn with_abort_text(s: &Session, mut text: String) -> String {
         })
         .take(2)
         .collect();
-    if !lines.is_empty() {
-        let said: Vec<&str> = lines.into_iter().rev().map(str::trim).collect();
-        text.push_str(&format!("; the program printed: {}", said.join(" / ")));
-    }
-    text
+    let said: Vec<&str> = lines.into_iter().rev().map(str::trim).collect();
+    (!said.is_empty()).then(|| said.join(" / "))
 }
 
 /// The program's output kept for [`with_abort_text`]: the last few KB.
@@ -381,4 +386,43 @@ fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
         category,
         text,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fatal_signals_are_recognised_and_the_debuggers_own_are_not() {
+        assert_eq!(
+            fatal_signal("signal SIGSEGV (Segmentation fault)"),
+            Some(11)
+        );
+        assert_eq!(
+            fatal_signal("signal SIGABRT, raised from a.c:3 in f"),
+            Some(6)
+        );
+        assert_eq!(fatal_signal("signal SIGTRAP"), None);
+        assert_eq!(
+            fatal_signal("signal (the debugger did not say which)"),
+            None
+        );
+    }
+
+    #[test]
+    fn abort_text_is_the_runtime_s_last_words() {
+        let out = "checking hello\nprog: a.c:11: check: Assertion `x' failed.\n";
+        assert_eq!(
+            abort_text(out).as_deref(),
+            Some("prog: a.c:11: check: Assertion `x' failed.")
+        );
+        let cxx = "start\nterminate called after throwing an instance of 'std::runtime_error'\n  what():  boom\n";
+        assert_eq!(
+            abort_text(cxx).as_deref(),
+            Some(
+                "terminate called after throwing an instance of 'std::runtime_error' / what():  boom"
+            )
+        );
+        assert_eq!(abort_text("just output\n"), None);
+    }
 }

@@ -305,6 +305,40 @@ mod tests {
     }
 
     #[test]
+    fn native_placeholders_are_recognised() {
+        assert_eq!(shape("{…}", Some("struct point")), Some(Shape::Struct));
+        assert_eq!(shape("{…}", Some("int [3]")), Some(Shape::Array));
+        assert_eq!(
+            shape("[2 items]", Some("unsigned short [2]")),
+            Some(Shape::Array)
+        );
+        assert_eq!(
+            shape("point @ 0x7fffffffe4b8", Some("point")),
+            Some(Shape::Struct)
+        );
+        assert_eq!(
+            shape("unsigned short[2] @ 0x555555558028", None),
+            Some(Shape::Array)
+        );
+        for real in ["{x = 1}", "\"abc\"", "0x7fffffffe430", "size=0", "[1, 2]"] {
+            assert_eq!(shape(real, None), None, "{real}");
+        }
+        let f = |n: &str, v: &str| ValueNode {
+            name: n.into(),
+            value: v.into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            native(Shape::Struct, &[f("x", "1"), f("y", "2")], false, 200),
+            "{x = 1, y = 2}"
+        );
+        assert_eq!(
+            native(Shape::Array, &[f("0", "2"), f("1", "0")], true, 200),
+            "[2, 0, …]"
+        );
+    }
+
+    #[test]
     fn previews_are_bounded() {
         let field = |n: &str, v: &str| ValueNode {
             name: n.into(),
