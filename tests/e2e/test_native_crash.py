@@ -27,7 +27,8 @@ def compile_native(project):
     for name in ("divzero", "recurse", "assertf"):
         subprocess.run([cc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
     subprocess.run([cc, "-g", "-O0", "-fstack-protector-all", "-o", str(project / "smash"), str(project / "smash.c")], check=True)
-    subprocess.run([cxx, "-g", "-O0", "-o", str(project / "scan"), str(project / "scan.cpp")], check=True)
+    for name in ("scan", "thrower"):
+        subprocess.run([cxx, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.cpp")], check=True)
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +179,23 @@ def test_small_arrays_and_structs_read_inline(n, adapter):
     start(m, "./scan", adapter)
     vs = m.ok("get_variables")["variables"]
     assert var(vs, "node")["value"] == "{payload = {}, kind = 3}", vs
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_uncaught_cpp_exception_stop_carries_what(n, adapter):
+    _, m = n
+    p = start(m, "./thrower", adapter)["pause"]
+    d = p["description"]
+    assert p["reason"] == "signal" and "SIGABRT" in d and "raised from thrower.cpp:6 in" in d, p
+    assert "terminate called after throwing an instance of 'std::runtime_error'" in d and "what():  negative" in d, d
+
+
+def test_cpp_throw_stop_says_where_the_program_threw(n):
+    """lldb-dap stops a throw inside the runtime (__cxa_throw, no source): the stop names the
+    project line that threw."""
+    _, m = n
+    m.ok("set_exception_breakpoint", {"exception_class": "cpp_throw"})
+    p = start(m, "./thrower", "lldb")["pause"]
+    assert p["reason"] == "exception", p
+    assert "C++ Throw" in p["description"] and "raised from thrower.cpp:6 in" in p["description"], p
+    m.ok("remove_breakpoint", {"all_agent_breakpoints": True})

@@ -163,6 +163,13 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
             format!("{exception_id}: {d}")
         });
     }
+    if reason == PauseReason::Exception
+        && let Some(d) = description.as_mut()
+        && let Some(origin) = project_origin(inner, s, thread).await
+    {
+        // A C++ throw stops inside the runtime (__cxa_throw): say where the program threw.
+        d.push_str(&origin);
+    }
     let after_exception = s.step_exception.lock().unwrap().take();
     if reason == PauseReason::Exception
         && s.step_exceptions.load(Ordering::SeqCst)
@@ -215,15 +222,23 @@ async fn signal_description(
             .await
             .unwrap_or_else(|| "signal (the debugger did not say which)".into()),
     };
-    let Some(t) = thread else { return text };
+    if let Some(origin) = project_origin(inner, s, thread).await {
+        text.push_str(&origin);
+    }
+    text
+}
+
+/// ", raised from prog.c:9 in copy_name" when a stop is in code outside the project (abort()
+/// inside libc, __cxa_throw in libstdc++): the first project frame, where the program went
+/// wrong.
+async fn project_origin(inner: &Inner, s: &Session, thread: Option<i64>) -> Option<String> {
+    let t = thread?;
     let args = StackTraceArguments {
         thread_id: t,
         start_frame: 0,
         levels: SIGNAL_FRAMES,
     };
-    let Ok(body) = s.req::<protocol::StackTrace>(&args).await else {
-        return text;
-    };
+    let body = s.req::<protocol::StackTrace>(&args).await.ok()?;
     let frames = body.stack_frames;
     let in_project = |f: &protocol::StackFrame| inner.in_project(f.path()?);
     if frames.first().is_some_and(|f| in_project(f).is_none())
@@ -236,9 +251,9 @@ async fn signal_description(
             .to_string();
         let line = f.line.unwrap_or(0);
         let name = if f.name.is_empty() { "?" } else { &f.name };
-        text.push_str(&format!(", raised from {rel}:{line} in {name}"));
+        return Some(format!(", raised from {rel}:{line} in {name}"));
     }
-    text
+    None
 }
 
 /// The number of the signal `text` names ("signal SIGSEGV (…)") when that signal ends a

@@ -278,7 +278,8 @@ fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> 
             "the stop is in thread {t}, not in thread {thread} that was stepped"
         ));
     }
-    let same_line = at.file == from.file && at.line == from.line;
+    // (Frames without source have no line to be the same: instruction steps in a library.)
+    let same_line = at.line.is_some() && at.file == from.file && at.line == from.line;
     if same_line && at.method.is_some() && at.method != from.method_name {
         return Some(format!(
             "stepped into a new frame on the same line: {}",
