@@ -52,6 +52,9 @@ enum Shape<'a> {
     Object(&'a str),
     Struct,
     Array,
+    /// A Python list or tuple whose repr holds address reprs (`[<Selector object at 0x…>,
+    /// None]`): its items previewed, `[Selector(kind='FIRST', …), None]`.
+    Sequence,
 }
 
 fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
@@ -59,6 +62,9 @@ fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
         return Some(Shape::Object(class));
     }
     let v = value.trim();
+    if (v.starts_with('[') || v.starts_with('(')) && v.contains(" object at 0x") {
+        return Some(Shape::Sequence);
+    }
     let array_type = type_name.is_some_and(|t| t.trim_end().ends_with(']'));
     if v == "{…}" || v == "{...}" {
         return Some(if array_type {
@@ -90,7 +96,7 @@ fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
 /// Items of an array shown inline at most.
 const ITEMS: u32 = 8;
 /// Nested placeholders among one value's fields that get their own inline value.
-const NESTED: usize = 3;
+const NESTED: usize = 4;
 
 /// Whether a child is a field worth showing (not debugpy's "special variables" groups or
 /// dunder attributes).
@@ -155,14 +161,24 @@ fn preview_at<'a>(
             .children_handle
             .as_ref()
             .filter(|_| node.has_children)?;
-        let width = if shape == Shape::Array { ITEMS } else { FIELDS };
+        let width = if matches!(shape, Shape::Array | Shape::Sequence) {
+            ITEMS
+        } else {
+            FIELDS
+        };
         let backend = c.engine.backend.clone();
         // A few extra children: debugpy lists its synthetic groups first.
         let page = c
             .bk("children", backend.children(sid, handle, 0, width + 3))
             .await
             .ok()?;
-        let mut fields: Vec<ValueNode> = page.children.into_iter().filter(is_field).collect();
+        let mut fields: Vec<ValueNode> = page
+            .children
+            .into_iter()
+            .filter(is_field)
+            // A sequence's items, not debugpy's `len()` beside them.
+            .filter(|f| shape != Shape::Sequence || f.name.chars().all(|c| c.is_ascii_digit()))
+            .collect();
         let more =
             fields.len() > width as usize || page.total.is_some_and(|t| t > (width + 3) as u64);
         fields.truncate(width as usize);
@@ -174,7 +190,11 @@ fn preview_at<'a>(
                 .filter(|&i| {
                     let f = &fields[i];
                     f.has_children
-                        && matches!(shape_of(f), Some(Shape::Struct) | Some(Shape::Array))
+                        && match shape_of(f) {
+                            Some(Shape::Struct | Shape::Array) => true,
+                            Some(Shape::Object(_)) => shape == Shape::Sequence,
+                            _ => false,
+                        }
                 })
                 .take(NESTED)
                 .collect();
@@ -196,6 +216,14 @@ fn preview_at<'a>(
         let text = match shape {
             Shape::Object(class) => format(class, &fields, more, c.cfg.max_value_length),
             Shape::Struct | Shape::Array => native(shape, &fields, more, c.cfg.max_value_length),
+            Shape::Sequence => {
+                let items = native(Shape::Array, &fields, more, c.cfg.max_value_length);
+                if node.value.trim_start().starts_with('(') {
+                    format!("({})", &items[1..items.len() - 1])
+                } else {
+                    items
+                }
+            }
         };
         Some(Preview {
             text,
