@@ -61,4 +61,25 @@ class InstallBridgeTest {
         assertTrue(InstallBridge.publishDiscovery("{not json").startsWith("bad discovery record"));
         InstallBridge.withdrawDiscovery(); // nothing published: a no-op
     }
+
+    /** The tool window's Doctor tab: the same report as `debugger-mcp doctor --json`, over JNI. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void doctorReportsEveryCheckWithTheFixOfEachFailingOne() throws Exception {
+        Lib.load();
+        Path project = Files.createTempDirectory("doctor-bridge");
+        Map<String, Object> report = Json.obj(InstallBridge.doctor(project.toString()));
+        assertEquals(project.toString(), report.get("project"));
+        List<Map<String, Object>> checks = (List<Map<String, Object>>) report.get("checks");
+        List<Object> names = checks.stream().map(c -> c.get("name")).toList();
+        for (String name : List.of("python", "gdb", "lldb-dap", "php+xdebug", "discovery", "token", "port 9003")) {
+            assertTrue(names.contains(name), name + " missing from " + names);
+        }
+        for (Map<String, Object> c : checks) {
+            assertTrue(c.get("ok") instanceof Boolean && c.get("detail") instanceof String, c.toString());
+            if (Boolean.FALSE.equals(c.get("ok"))) assertTrue(c.get("fix") instanceof String, "failing check without a fix: " + c);
+        }
+        RuntimeException e = assertThrows(RuntimeException.class, () -> InstallBridge.doctor(null));
+        assertTrue(e.getMessage().startsWith("debugger-mcp:"), e.getMessage());
+    }
 }

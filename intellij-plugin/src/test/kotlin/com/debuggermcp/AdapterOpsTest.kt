@@ -242,7 +242,9 @@ class AdapterOpsTest {
         val asked = CopyOnWriteArrayList<String>()
         project.services[PsiManager::class.java] = object : PsiManager() {
             override fun findFile(file: VirtualFile): PsiFile? {
+                // PsiManager.java (file id 4545234843): @RequiresReadLock, @RequiresBackgroundThread.
                 app.requireRead("PsiManager.findFile")
+                app.requireBackground("PsiManager.findFile")
                 asked += file.path
                 return null
             }

@@ -62,4 +62,33 @@ class PluginXmlTest {
         val doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(File(meta, "plugin.xml"))
         assertEquals("true", doc.documentElement.getAttribute("require-restart"))
     }
+
+    /**
+     * What a third-party plugin must declare on 2025.3 / 2026.1 to keep the built-in server's
+     * handler EP and the Java debugger's classes (issue 17, defect 9), read from the sources:
+     * the core alias (builtInServer.impl is internal and embedded in the core: file ids 4704760763,
+     * 35135190764; intellij.platform.builtInServer.impl.xml @0205edde373d…), and a v1 depends on
+     * the Java plugin, which brings in all its content modules (ModuleGraph
+     * collectDirectDependenciesInOldFormat, file ids 17484555271 and 3874655892). Whether the
+     * classes resolve in each IDE is what the Plugin Verifier reports.
+     */
+    @Test
+    fun `descriptors declare what 2025_3 and 2026_1 need and nothing internal`() {
+        val doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(File(meta, "plugin.xml"))
+        val depends = doc.getElementsByTagName("depends").let { n -> (0 until n.length).map { n.item(it) as Element } }
+        assertTrue(depends.any { it.textContent.trim() == "com.intellij.modules.platform" && it.getAttribute("optional") != "true" })
+        val java = depends.single { it.textContent.trim() == "com.intellij.java" }
+        assertEquals("true", java.getAttribute("optional"), "Java support must stay optional: PyCharm, GoLand … have no Java plugin")
+        assertEquals("debugger-mcp-java.xml", java.getAttribute("config-file"))
+        // No v2 module dependencies: an internal module of another namespace is refused, and a
+        // content module naming Java's debugger modules is silently not loaded where they are unknown.
+        for (file in listOf("plugin.xml", "debugger-mcp-java.xml")) {
+            val d = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(File(meta, file))
+            assertEquals(0, d.getElementsByTagName("dependencies").length, "$file: <dependencies> block")
+            assertEquals(0, d.getElementsByTagName("content").length, "$file: <content> block")
+        }
+        val handlers = doc.getElementsByTagName("httpRequestHandler")
+        assertEquals(1, handlers.length)
+        assertEquals("com.intellij", (handlers.item(0).parentNode as Element).getAttribute("defaultExtensionNs"))
+    }
 }

@@ -6,19 +6,19 @@ import com.intellij.openapi.project.Project
 abstract class RunManager {
   companion object {
     @JvmStatic
-    // threading: read unverified: RunManager.kt; the adapter reads run configurations in read actions
-    fun getInstance(project: Project): RunManager = throw UnsupportedOperationException("stub")
+    // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, project.getService; @RequiresBlockingContext only (the adapter calls it inside a read action block, which is blocking)
+    fun getInstance(project: Project): RunManager = project.getService(RunManager::class.java) // as the real one: a project service
   }
 
-  // threading: read unverified: RunManager.kt; the adapter reads run configurations in read actions
+  // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, no threading rule stated; the adapter still reads in read actions (its own choice)
   abstract val allSettings: List<RunnerAndConfigurationSettings>
 
-  // threading: read unverified: RunManager.kt; the adapter reads run configurations in read actions
+  // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, no threading rule stated; the adapter still reads in read actions (its own choice)
   abstract fun findConfigurationByName(name: String?): RunnerAndConfigurationSettings?
 
-  // threading: edt unverified: RunManager.kt; a RunManager model change, done on the EDT non-modal
+  // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, no threading rule stated; the adapter changes the model on the EDT, non-modal, as the Run/Debug actions do (its own choice)
   abstract fun removeConfiguration(settings: RunnerAndConfigurationSettings?)
 
-  // threading: edt unverified: RunManager.kt; a RunManager model change, done on the EDT non-modal
+  // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, no threading rule stated; the adapter changes the model on the EDT, non-modal, as the Run/Debug actions do (its own choice)
   abstract fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?)
 }

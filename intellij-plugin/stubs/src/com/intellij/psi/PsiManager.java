@@ -13,6 +13,6 @@ public abstract class PsiManager {
     return project.getService(PsiManager.class);
   }
 
-  // threading: read unverified: PsiManager.java; PSI is read in read actions (smart ones where indexes are needed)
+  // threading: read PsiManager.java (file id 4545234843): @RequiresReadLock and @RequiresBackgroundThread(generateAssertion = false); the adapter reads it in smart read actions off the EDT
   public abstract @Nullable PsiFile findFile(@NotNull VirtualFile file);
 }

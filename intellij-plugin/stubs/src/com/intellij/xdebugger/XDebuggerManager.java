@@ -10,11 +10,11 @@ import org.jetbrains.annotations.Nullable;
 public abstract class XDebuggerManager {
   public static final Topic<XDebuggerManagerListener> TOPIC = new Topic<>("XDebuggerManager events", XDebuggerManagerListener.class);
   // As the real one: a project service (the JUnit fakes register theirs).
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerManager.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerManager.java (file id 17088829854 @05fc59300692e9b84414edb53858ea3e5705fc7d): read, no annotation (only startSession* carry @RequiresEdt)
   public static XDebuggerManager getInstance(@NotNull Project project) { return project.getService(XDebuggerManager.class); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerManager.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerManager.java (file id 17088829854 @05fc59300692e9b84414edb53858ea3e5705fc7d): read, no annotation (only startSession* carry @RequiresEdt)
   public abstract @NotNull XBreakpointManager getBreakpointManager();
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerManager.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebuggerManager.java (file id 17088829854 @05fc59300692e9b84414edb53858ea3e5705fc7d): read, no annotation (only startSession* carry @RequiresEdt)
   public abstract XDebugSession @NotNull [] getDebugSessions();
   public abstract @Nullable XDebugSession getCurrentSession();
 }

@@ -92,10 +92,7 @@ internal object RunOps {
                 // Set before starting so an exception thrown during start-up is caught too.
                 val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
                 try {
-                    // Non-modal, as a click on Run/Debug: starting a run saves documents, may build
-                    // and changes the RunManager, all of which need a write-safe context; under
-                    // ModalityState.any() (write-unsafe) a modal dialog's loop could run it.
-                    Ide.onEdt(ModalityState.nonModal()) { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                    startOnEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
                     val session = started.await()
                     Sessions.data(session).mode = "debug"
                     exceptionStop?.let { Sessions.data(session).ownedBreakpoints.add(it) }
@@ -118,13 +115,21 @@ internal object RunOps {
                         if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("run configuration '$name' did not start", cause)))
                     }
                 })
-                Ide.onEdt(ModalityState.nonModal()) { ProgramRunnerUtil.executeConfiguration(env, false, true) }
+                startOnEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
                 Sessions.Runs.info(Sessions.Runs.add(project, name, started.await()))
             }
         } finally {
             connection.disconnect()
         }
     }
+
+    /**
+     * Runs [start] (`executeConfiguration`) as a click on Run/Debug does: on the EDT, non-modal.
+     * Starting a run saves documents, may build and changes the RunManager, all of which need a
+     * write-safe context (TransactionGuardImpl.assertWriteSafeContext, file id 3527215818: "Write-unsafe
+     * context! … (not "any")"); under ModalityState.any() a modal dialog's loop could run it.
+     */
+    internal suspend fun startOnEdt(start: () -> Unit) = Ide.onEdt(ModalityState.nonModal(), start)
 
     /** The platform's builder behind [buildLaunchEnvironment]. */
     private class PlatformBuilder(private val builder: ExecutionEnvironmentBuilder) : LaunchEnvironmentBuilder<DataContext, ExecutionEnvironment> {

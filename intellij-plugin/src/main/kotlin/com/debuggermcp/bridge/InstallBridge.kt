@@ -18,4 +18,11 @@ object InstallBridge {
 
     /** Removes this IDE's discovery record. */
     @JvmStatic external fun withdrawDiscovery()
+
+    /**
+     * `debugger-mcp doctor`'s report for the project at [projectRoot] (native/install/src/doctor.rs,
+     * `{"project", "checks": [{"name", "ok", "detail", "fix"?}]}`). Runs external commands (each
+     * with a timeout, seconds in all): call it off the EDT.
+     */
+    @JvmStatic external fun doctor(projectRoot: String): String
 }

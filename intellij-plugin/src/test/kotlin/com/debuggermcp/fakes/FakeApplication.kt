@@ -61,17 +61,54 @@ class FakeApplication : Application {
     fun requireBackground(api: String) { if (isEdt()) violation("$api must not run on the EDT") }
     fun requireNoReadLock(api: String) { if (holdsExplicitReadAction()) violation("$api must not run inside a read action (${where()})") }
 
+    /**
+     * Dumb mode (indexing). Index access in a plain read action then throws
+     * IndexNotReadyException (FileBasedIndexImpl; "Please change caller according to
+     * IndexNotReadyException documentation"); `smartReadAction` waits for smart mode first
+     * (coroutines.kt: `readAction { constrainedReadAction(ReadConstraint.inSmartMode(project)) }`),
+     * modelled as indexing ending while it waits.
+     */
+    @Volatile var dumb = false
+    private val smartRead = ThreadLocal.withInitial { 0 }
+    val waitedForSmartMode = java.util.concurrent.atomic.AtomicInteger()
+
+    /** Index-dependent platform code (FilenameIndex, producers, checkSettings) calls this. */
+    fun requireSmart(api: String) {
+        if (dumb && smartRead.get() == 0) {
+            violations += "$api used the indexes in a plain read action during indexing"
+            throw IndexNotReady("$api: Please change caller according to IndexNotReadyException documentation")
+        }
+    }
+
+    /** Stands in for com.intellij.openapi.project.IndexNotReadyException (a RuntimeException). */
+    class IndexNotReady(message: String) : RuntimeException(message)
+
     override fun <T> runReadAction(computation: Computable<T>): T {
+        // The stubs' smartReadAction runs its action through here: recognise it by its frame.
+        val frames = Thread.currentThread().stackTrace
+        val smart = frames.any { it.className == "com.intellij.openapi.application.CoroutinesKt" && it.methodName == "smartReadAction" }
+        val suspending = smart || frames.any { it.className == "com.intellij.openapi.application.CoroutinesKt" && it.methodName == "readAction" }
+        // coroutines.kt, constrainedReadAction (file id 6742766392): check(!isDispatchThread) { "Must not call from EDT" },
+        // and it cannot wait for smart mode while the caller already holds the read lock.
+        if (suspending && isEdt()) violation("readAction/smartReadAction must not be called from the EDT")
+        if (smart && dumb && readDepth.get() > 0) violation("smartReadAction cannot wait for smart mode while holding the read lock")
+        if (smart && dumb) {
+            dumb = false
+            waitedForSmartMode.incrementAndGet()
+        }
         readDepth.set(readDepth.get() + 1)
+        if (smart) smartRead.set(smartRead.get() + 1)
         try {
             return computation.compute()
         } finally {
             readDepth.set(readDepth.get() - 1)
+            if (smart) smartRead.set(smartRead.get() - 1)
         }
     }
 
     override fun <T> runWriteAction(computation: Computable<T>): T {
         if (!isEdt()) violation("runWriteAction off the EDT (${where()})")
+        requireWriteSafe("runWriteAction")
         writeDepth++
         try {
             return runReadAction(computation)
@@ -80,16 +117,32 @@ class FakeApplication : Application {
         }
     }
 
+    /** Modality of the EDT runnable now running (null outside one). */
+    @Volatile private var runningModality: ModalityState? = null
+
+    /**
+     * TransactionGuardImpl.assertWriteSafeContext / assertWriteActionAllowed (file id 3527215818):
+     * model changes need the EDT in a write-safe modality; a runnable posted with
+     * ModalityState.any() is not ("Write-unsafe context! … (not "any")").
+     */
+    fun requireWriteSafe(api: String) {
+        if (!isEdt()) violation("$api needs the EDT, called on ${where()}")
+        if (runningModality === ModalityState.any()) violation("$api in a write-unsafe context (invokeLater with ModalityState.any())")
+    }
+
     override fun invokeLater(runnable: Runnable, state: ModalityState) {
         invocations += state.toString() to label
         label = ""
         edt.execute {
+            runningModality = state
             try {
                 runnable.run()
             } catch (t: Throwable) {
                 if (t !is IllegalStateException || t.message?.startsWith("threading contract") != true) {
                     violations += "uncaught on the EDT: $t"
                 }
+            } finally {
+                runningModality = null
             }
         }
     }

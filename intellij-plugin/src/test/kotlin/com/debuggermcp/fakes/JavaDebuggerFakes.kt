@@ -11,6 +11,8 @@ import com.intellij.xdebugger.frame.XSuspendContext
 import com.intellij.xdebugger.frame.XValueChildrenList
 import com.intellij.xdebugger.frame.XValueNode
 import com.intellij.xdebugger.frame.XValuePlace
+import com.intellij.xdebugger.frame.XValueModifier
+import com.intellij.xdebugger.evaluation.XDebuggerEvaluator
 import com.intellij.xdebugger.XExpression
 import com.intellij.openapi.vfs.VirtualFile
 import org.jetbrains.concurrency.Promise
@@ -51,12 +53,22 @@ class FakePosition(private val file: VirtualFile, private val line: Int) : XSour
     override fun getFile(): VirtualFile = file
 }
 
-/** A value whose presentation, like JavaValue's, is computed on the debugger thread. */
-class FakeValue(name: String, val type: String, val text: String, private val debugger: DebuggerThread) : XNamedValue(name) {
+/**
+ * A value whose presentation, like JavaValue's, is computed on the debugger thread from the
+ * debuggee's current state: after a set value the same object presents the new value (a local's
+ * descriptor re-reads the variable from the frame).
+ */
+class FakeValue(name: String, val type: String, @Volatile var text: String, private val debugger: DebuggerThread) : XNamedValue(name) {
+    /** JavaValue.getModifier: a modifier only when the descriptor can set a value (else null). */
+    var modifierOrNull: XValueModifier? = null
+
     override fun computePresentation(node: XValueNode, place: XValuePlace) {
         FakeApplication.current().requireEdt("XValue.computePresentation (XValue.java, file id 3804048130)")
-        debugger.schedule { node.setPresentation(null, type, text, false) }
+        val shown = text
+        debugger.schedule { node.setPresentation(null, type, shown, false) }
     }
+
+    override fun getModifier(): XValueModifier? = modifierOrNull
 
     override fun calculateEvaluationExpression(): Promise<XExpression> = ResolvedPromise(null)
 }
@@ -82,8 +94,11 @@ class FakeFrame(
     private val debugger: DebuggerThread,
     val topValues: List<FakeValue> = emptyList(),
     val locals: List<FakeValue> = emptyList(),
+    private val evaluator: XDebuggerEvaluator? = null,
 ) : XStackFrame() {
     override fun getSourcePosition(): XSourcePosition = FakePosition(file, line)
+
+    override fun getEvaluator(): XDebuggerEvaluator? = evaluator
 
     override fun customizePresentation(component: ColoredTextContainer) {
         component.append("$method:${line + 1}, $cls ($pkg)", SimpleTextAttributes(0, null))
@@ -230,4 +245,58 @@ class PyLikeSuspendContext(private val threads: List<FakeThread>, paused: FakeTh
     override fun computeExecutionStacks(container: XExecutionStackContainer) {
         pool.execute { container.addExecutionStack(threads.map { PyLikeStack(it, pool) }, true) }
     }
+}
+
+/**
+ * JavaValueModifier (java/debugger/impl/src/com/intellij/debugger/engine/JavaValueModifier.java,
+ * file id 915711262): `setValue` is called on the EDT (XValueModifier.java, file id 54542892460:
+ * "called from the Event Dispatch Thread so it should return quickly"); when the suspend context
+ * has resumed it reports "Context has changed, operation is not possible" at once; otherwise a
+ * debugger command evaluates the expression and sets the variable, then calls `valueModified()`
+ * or `errorOccurred(message)` from the debugger thread. Here an int literal is a valid value.
+ */
+class JavaLikeModifier(private val value: FakeValue, private val debugger: DebuggerThread, private val resumed: () -> Boolean = { false }) : XValueModifier() {
+    override fun setValue(expression: XExpression, callback: XModificationCallback) {
+        FakeApplication.current().requireEdt("XValueModifier.setValue (XValueModifier.java, file id 54542892460)")
+        if (resumed()) {
+            callback.errorOccurred("Context has changed, operation is not possible")
+            return
+        }
+        debugger.schedule {
+            val text = expression.expression
+            if (text.trim().toIntOrNull() == null) {
+                callback.errorOccurred("Cannot find local variable '${text.trim()}'")
+            } else {
+                value.text = text.trim()
+                callback.valueModified()
+            }
+        }
+    }
+}
+
+/**
+ * JavaDebuggerEvaluator (java/debugger/impl/src/com/intellij/debugger/engine/JavaDebuggerEvaluator.java,
+ * file id 23259201567 @051ed2529b8e93c4923f44d48498137bd1c0760a): `evaluate` schedules a command
+ * on the debugger thread, which calls `evaluated(JavaValue)` or `errorOccurred(message)` from
+ * there (never from the caller's thread); Java evaluates code fragments too. The Evaluate dialog
+ * calls it on the EDT (XDebuggerEvaluationDialog.java, file id 275328596). [results] maps an
+ * expression to its value; anything else is an unknown name, with javac's message.
+ */
+class JavaLikeEvaluator(private val debugger: DebuggerThread, private val results: Map<String, Pair<String, String>>) : XDebuggerEvaluator() {
+    val asked = java.util.concurrent.CopyOnWriteArrayList<String>()
+
+    override fun evaluate(expression: XExpression, callback: XEvaluationCallback, expressionPosition: XSourcePosition?) {
+        FakeApplication.current().requireEdt("XDebuggerEvaluator.evaluate (as XDebuggerEvaluationDialog calls it)")
+        asked += expression.expression
+        debugger.schedule {
+            val r = results[expression.expression]
+            if (r == null) callback.errorOccurred("Cannot find local variable '${expression.expression}'")
+            else callback.evaluated(FakeValue(expression.expression, r.first, r.second, debugger))
+        }
+    }
+}
+
+/** XExpressionImpl: the text and the mode; XDebuggerUtil.createExpression makes one. */
+class FakeExpression(private val text: String) : XExpression {
+    override fun getExpression(): String = text
 }

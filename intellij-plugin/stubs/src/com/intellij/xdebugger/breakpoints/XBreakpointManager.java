@@ -6,16 +6,16 @@ import org.jetbrains.annotations.Nullable;
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/breakpoints/XBreakpointManager.java
 public interface XBreakpointManager {
   @NotNull <T extends XBreakpointProperties>
-  // threading: write XBreakpointManager.java @012719fa3f22c4ffd86373b7e657b459442325bd states no rule; it changes the project model, so the adapter calls it in a write action on the EDT
+  // threading: write XBreakpointManagerImpl.java (platform/xdebugger-impl/src/com/intellij/xdebugger/impl/breakpoints/, file id 1648346929 @009b3bb3b4fffc9291bdc67892e2bd8bf10ef951): doAddBreakpoint starts with assertWriteAccessAllowed()
   XBreakpoint<T> addBreakpoint(XBreakpointType<XBreakpoint<T>, T> type, @Nullable T properties);
 
   @NotNull <T extends XBreakpointProperties>
-  // threading: write XBreakpointManager.java @012719fa3f22c4ffd86373b7e657b459442325bd states no rule; model change in a write action on the EDT (as XDebuggerUtilImpl.toggleAndReturnLineBreakpoint)
+  // threading: write XBreakpointManagerImpl.java (platform/xdebugger-impl/src/com/intellij/xdebugger/impl/breakpoints/, file id 1648346929 @009b3bb3b4fffc9291bdc67892e2bd8bf10ef951): addLineBreakpoint starts with assertWriteAccessAllowed()
   XLineBreakpoint<T> addLineBreakpoint(XLineBreakpointType<T> type, @NotNull String fileUrl, int line, @Nullable T properties, boolean temporary);
 
-  // threading: write XBreakpointManager.java @012719fa3f22c4ffd86373b7e657b459442325bd states no rule; model change in a write action on the EDT
+  // threading: write XBreakpointManagerImpl.java (platform/xdebugger-impl/src/com/intellij/xdebugger/impl/breakpoints/, file id 1648346929 @009b3bb3b4fffc9291bdc67892e2bd8bf10ef951): removeBreakpoint starts with assertWriteAccessAllowed()
   void removeBreakpoint(@NotNull XBreakpoint<?> breakpoint);
 
-  // threading: read XBreakpointManager.java @012719fa3f22c4ffd86373b7e657b459442325bd states no rule; the adapter reads the model in read actions
+  // threading: read XBreakpointManagerImpl.java (platform/xdebugger-impl/src/com/intellij/xdebugger/impl/breakpoints/, file id 1648346929 @009b3bb3b4fffc9291bdc67892e2bd8bf10ef951): getAllBreakpoints starts with assertReadAccessAllowed()
   XBreakpoint<?> @NotNull [] getAllBreakpoints();
 }

@@ -8,10 +8,10 @@ import org.jetbrains.annotations.Nullable;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/frame/XStackFrame.java
 public abstract class XStackFrame extends XValueContainer {
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XStackFrame.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XStackFrame.java (file id 17040459064 @05fc59300692e9b84414edb53858ea3e5705fc7d): read, no threading rule
   public @Nullable XDebuggerEvaluator getEvaluator() { return null; }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XStackFrame.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XStackFrame.java (file id 17040459064 @05fc59300692e9b84414edb53858ea3e5705fc7d): read, no threading rule
   public @Nullable XSourcePosition getSourcePosition() { return null; }
-  // threading: edt unverified: a Swing renderer API (ColoredTextContainer) in XStackFrame.java; the Frames view renders on the EDT (XFramesView.java, file id 5955924087) and so does the adapter
+  // threading: any XStackFrame.java (file id 17040459064 @05fc59300692e9b84414edb53858ea3e5705fc7d): read, no rule stated; the Frames view renders on the EDT (XFramesView.java, file id 5955924087) and so does the adapter
   public void customizePresentation(@NotNull ColoredTextContainer component) { }
 }

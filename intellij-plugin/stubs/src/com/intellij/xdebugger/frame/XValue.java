@@ -9,10 +9,10 @@ import org.jetbrains.annotations.Nullable;
 public abstract class XValue extends XValueContainer {
   // threading: edt XValue.java (file id 3804048130): "called from the Event Dispatch thread so it should return quickly"
   public abstract void computePresentation(@NotNull XValueNode node, @NotNull XValuePlace place);
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java (file id 17907453841 @0219be6ae4c5c050bef75ffa5566ac9c2a21e345): read, no threading rule (only the compute* methods are "called from the Event Dispatch thread")
   public @Nullable String getEvaluationExpression() { return null; }
   // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java: a getter/value call with no threading rule known (unverified)
   public @NotNull Promise<XExpression> calculateEvaluationExpression() { throw new UnsupportedOperationException("stub"); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValue.java (file id 17907453841 @0219be6ae4c5c050bef75ffa5566ac9c2a21e345): read, no threading rule (only the compute* methods are "called from the Event Dispatch thread")
   public @Nullable XValueModifier getModifier() { return null; }
 }

@@ -21,16 +21,16 @@ public class XValueChildrenList {
   public void addTopValue(@NotNull XNamedValue value) { myTopValues.add(value); }
   public void addTopGroup(@NotNull XValueGroup group) { myTopGroups.add(group); }
   public void addBottomGroup(@NotNull XValueGroup group) { myBottomGroups.add(group); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java (file id 21795643909): read, plain lists with no threading rule
   public int size() { return myNames.size(); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java (file id 21795643909): read, plain lists with no threading rule
   public String getName(int i) { return myNames.get(i); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java (file id 21795643909): read, plain lists with no threading rule
   public XValue getValue(int i) { return myValues.get(i); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java (file id 21795643909): read, plain lists with no threading rule
   public @NotNull List<XNamedValue> getTopValues() { return myTopValues; }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java (file id 21795643909): read, plain lists with no threading rule
   public List<XValueGroup> getTopGroups() { return myTopGroups; }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XValueChildrenList.java (file id 21795643909): read, plain lists with no threading rule
   public List<XValueGroup> getBottomGroups() { return myBottomGroups; }
 }
