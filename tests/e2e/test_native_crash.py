@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -199,3 +200,18 @@ def test_cpp_throw_stop_says_where_the_program_threw(n):
     assert p["reason"] == "exception", p
     assert "C++ Throw" in p["description"] and "raised from thrower.cpp:6 in" in p["description"], p
     m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+
+
+def test_lldb_counts_an_overflowed_stack_and_pages_its_bottom_fast(n):
+    """lldb-dap counts the frames of an ~87,000-frame overflow: the listing says "cut at 20 of
+    M" and a page near the bottom is one quick call. (gdb counts none; its deep pages are slow:
+    see BENCHMARKS.md.)"""
+    _, m = n
+    start(m, "./recurse", "lldb")
+    st = m.ok("get_stack_trace", {"max_frames": 20})
+    total = st["total"]
+    assert total > 10_000 and st["message"] == f"cut at frame 20 of {total}; next page: offset 20", st
+    t0 = time.monotonic()
+    deep = m.ok("get_stack_trace", {"max_frames": 5, "offset": total - 5})
+    assert time.monotonic() - t0 < 5, "deep page too slow"
+    assert "main" in [f["method"] for f in deep["frames"]] and "truncated" not in deep, deep
