@@ -296,7 +296,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     let root = c.project(a.p.project_path.as_deref()).await?;
     let what = match (&a.run_configuration, &a.command) {
         (Some(rc), None) => format!("run configuration '{rc}'"),
-        (None, Some(cmd)) => format!("command `{}`", brief(cmd)),
+        (None, Some(cmd)) => format!("command `{}`", super::out::brief(cmd)),
         (Some(_), Some(_)) => {
             return Err("give either run_configuration or command, not both".into());
         }
@@ -394,21 +394,10 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     Ok(Started {
         state: current_state(c, &info.id, info.state).into(),
         session_id: info.id,
-        name: brief(&info.name),
+        name: super::out::brief(&info.name),
         message,
         pause,
     })
-}
-
-/// A command line as a result repeats it: whole when short, else its start and its length
-/// (the agent wrote it; a 4 KB argument list said back twice costs 8 KB of context).
-fn brief(command: &str) -> String {
-    const KEEP: usize = 80;
-    if command.chars().count() <= KEEP {
-        return command.to_string();
-    }
-    let head: String = command.chars().take(KEEP).collect();
-    format!("{head}… ({} chars)", command.chars().count())
 }
 
 /// # Stop a debug session
