@@ -123,7 +123,7 @@ def test_called_function_with_side_effects_and_one_that_faults(n, adapter):
     m.ok("set_breakpoint", {"file_path": "assertf.c", "line": 11})
     start(m, "./assertf", adapter)
     r = m.ok("evaluate_expression", {"expression": "(unsigned long)strlen(buf)", "allow_side_effects": True})
-    assert r["result"]["value"].endswith("5"), r
+    assert r["result"]["value"] == "5", r
     no_colour(m)
     # gdb's styled message about an untyped function: no terminal codes reach the agent.
     msg = m.err("evaluate_expression", {"expression": "strlen(buf)", "allow_side_effects": True}) if adapter == "gdb" else ""

@@ -57,6 +57,19 @@ impl Adapter for Lldb {
         reason == "signal"
             || (reason == "exception" && text.is_some_and(|t| t.starts_with("signal SIG")))
     }
+    /// lldb-dap's repl answers like its CLI (`(unsigned long) $0 = 5`) and takes commands; an
+    /// expression is evaluated as one (calls and assignments run there too).
+    fn repl_is_cli(&self) -> bool {
+        true
+    }
+    /// A command given as an expression: "use of undeclared identifier 'frame'".
+    fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
+        let first = expression
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .next()
+            .unwrap_or("");
+        !first.is_empty() && error.contains(&format!("undeclared identifier '{first}'"))
+    }
     /// Log-point text comes as "console" output.
     fn log_points_on_console(&self) -> bool {
         true
