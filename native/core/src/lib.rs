@@ -6,6 +6,8 @@
 //! - `history`: the bounded command history the IDE tool window renders.
 //! - `config`: the Rust-owned TOML settings.
 //! - `pathmap`: local ↔ remote paths (launch.json mappings, compose bind mounts) for every backend.
+//! - `project`: what a protocol backend keeps for its project (session table, breakpoint store,
+//!   project check), shared by the DAP and DBGp backends.
 //!
 //! The core never binds sockets, speaks DAP or touches JNI; hosts give it a backend and serve
 //! the handler/router it builds.
@@ -17,4 +19,5 @@ pub mod engine;
 pub mod history;
 pub mod http;
 pub mod pathmap;
+pub mod project;
 pub mod stdio;

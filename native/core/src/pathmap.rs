@@ -1,7 +1,7 @@
 //! Path mapping between the project (what agents see: project-relative local paths) and where
 //! the debuggee runs (a container, a remote host, another root). One implementation for every
-//! backend: the DBGp backend translates breakpoints out and stops back with it; DAP adapters
-//! get the same launch.json keys and apply them themselves.
+//! backend: the DBGp and DAP backends translate breakpoints out and stops back with it (the
+//! DAP backend takes the keys out of what the adapter is sent, so none maps twice).
 //!
 //! Sources: launch.json `pathMappings` (PHP Debug: `{"/var/www/html": "${workspaceFolder}/src"}`;
 //! debugpy: `[{"localRoot": …, "remoteRoot": …}]`), `localRoot`/`remoteRoot`, `substitutePath`

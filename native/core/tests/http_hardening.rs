@@ -224,10 +224,7 @@ async fn absolute_form_targets_must_be_loopback_and_agree_with_host() {
     ] {
         let r = send(
             &app,
-            Request::post(target)
-                .header("host", "127.0.0.1:1234")
-                .header("content-type", "application/json")
-                .header("accept", "application/json, text/event-stream")
+            post_to(target)
                 .header("mcp-protocol-version", STATELESS)
                 .header("mcp-method", "server/discover")
                 .body(json_body(&d))
@@ -282,10 +279,7 @@ async fn a_body_that_never_arrives_times_out() {
             Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"{\"jsonrpc\""))
         })
         .chain(futures::stream::pending());
-        let req = Request::post(path)
-            .header("host", "localhost")
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
+        let req = post_to(path)
             .header("mcp-protocol-version", STATELESS)
             .header("mcp-method", "ping")
             .body(Body::from_stream(stalled))

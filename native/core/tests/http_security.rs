@@ -7,10 +7,6 @@ use common::*;
 use http::{Request, StatusCode};
 use serde_json::{Value, json};
 
-fn raw_post(body: &'static str) -> Request<Body> {
-    post().body(Body::from(body)).unwrap()
-}
-
 #[tokio::test]
 async fn malformed_json_is_a_parse_error() {
     let app = app();
@@ -136,9 +132,7 @@ async fn oversized_bodies_get_413_with_or_without_content_length() {
     // Legacy message endpoint too (the limit is checked before the session lookup).
     let r = send(
         &app,
-        Request::post("/debugger-mcp/message?sessionId=x")
-            .header("host", "localhost")
-            .header("content-type", "application/json")
+        post_to("/debugger-mcp/message?sessionId=x")
             .body(json_body(&big))
             .unwrap(),
     )

@@ -7,8 +7,9 @@
 //! agent gave (`numbers[2]`, `point.x`) is an expression. This module rebuilds that expression
 //! from the value's lineage: a variable of a locals/arguments/globals scope is its own name; an
 //! element is `parent[i]`, a member `parent.member`; the one child gdb gives a pointer (named
-//! `value`) is `(*parent)`. C syntax, so only for the adapters whose languages take it (gdb,
-//! lldb-dap); for the others no expression is made and `setVariable`'s answer stands.
+//! `value`) is `(*parent)`. C syntax, so only for the adapters whose languages take it
+//! (`Adapter::c_expressions`: gdb, lldb-dap); for the others no expression is made and
+//! `setVariable`'s answer stands.
 //!
 //! The result is used only as that fallback, under the confirmation the core already asked
 //! for `path = value`; the adapter evaluates it in the value's frame and its error (e.g. for a
@@ -20,7 +21,7 @@ use std::collections::HashMap;
 /// parent's lineage. A value with children (`r` > 0) leaves its own lineage for theirs.
 pub(crate) fn expression(
     lineages: &mut HashMap<i64, Lineage>,
-    adapter: &str,
+    c_like: bool,
     (parent_ref, r): (Option<i64>, i64),
     name: &str,
     evaluate_name: Option<&str>,
@@ -33,7 +34,7 @@ pub(crate) fn expression(
     });
     if r > 0
         && let Some(e) = &expression
-        && let Some(l) = Lineage::value(adapter, e.clone(), type_name)
+        && let Some(l) = Lineage::value(c_like, e.clone(), type_name)
     {
         lineages.insert(r, l);
     }
@@ -53,13 +54,13 @@ pub(crate) struct Lineage {
 impl Lineage {
     /// A scope (DAP `Scope`) whose variables are plain names: locals, arguments, globals (not
     /// registers, whose names are not C expressions; gdb's `setVariable` sets those by name).
-    pub(crate) fn scope(adapter: &str, name: Option<&str>, hint: Option<&str>) -> Option<Lineage> {
+    pub(crate) fn scope(c_like: bool, name: Option<&str>, hint: Option<&str>) -> Option<Lineage> {
         let name = name.unwrap_or("").to_ascii_lowercase();
         let named_by_name = matches!(hint, Some("locals" | "arguments"))
             || ["local", "argument", "global", "static"]
                 .iter()
                 .any(|k| name.contains(k));
-        (c_like(adapter) && named_by_name && !name.contains("register")).then(|| Lineage {
+        (c_like && named_by_name && !name.contains("register")).then(|| Lineage {
             expression: String::new(),
             pointer: false,
         })
@@ -67,7 +68,7 @@ impl Lineage {
 
     /// The lineage of a value with children, from its expression and type.
     pub(crate) fn value(
-        adapter: &str,
+        c_like: bool,
         expression: String,
         type_name: Option<&str>,
     ) -> Option<Lineage> {
@@ -75,7 +76,7 @@ impl Lineage {
             let t = t.trim_end();
             t.ends_with('*') || t.ends_with('&')
         });
-        c_like(adapter).then_some(Lineage {
+        c_like.then_some(Lineage {
             expression,
             pointer,
         })
@@ -101,12 +102,6 @@ impl Lineage {
         // gdb follows pointers on `.`, so `p.x` reaches a member through a pointer too.
         is_identifier(name).then(|| format!("{parent}.{name}"))
     }
-}
-
-/// The languages of these adapters' programs (C, C++, Objective-C, Rust through gdb) write
-/// element and member access the C way.
-fn c_like(adapter: &str) -> bool {
-    matches!(adapter, "gdb" | "lldb")
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -154,11 +149,11 @@ mod tests {
     use super::*;
 
     fn locals() -> Lineage {
-        Lineage::scope("gdb", Some("Locals"), Some("locals")).unwrap()
+        Lineage::scope(true, Some("Locals"), Some("locals")).unwrap()
     }
 
     fn value(expression: &str, type_name: Option<&str>) -> Lineage {
-        Lineage::value("gdb", expression.into(), type_name).unwrap()
+        Lineage::value(true, expression.into(), type_name).unwrap()
     }
 
     #[test]
@@ -198,7 +193,7 @@ mod tests {
     fn lineage_follows_references_down_the_tree() {
         let mut table = HashMap::new();
         table.insert(1, locals());
-        let gdb = "gdb";
+        let gdb = true;
         // tri (ref 5) → corners (ref 6) → element 2 (ref 7) → y
         assert_eq!(
             expression(
@@ -257,20 +252,13 @@ mod tests {
         assert_eq!(s.child(""), None);
         assert_eq!(locals().child("$1"), None);
         assert_eq!(
-            Lineage::scope("gdb", Some("Registers"), Some("registers")),
+            Lineage::scope(true, Some("Registers"), Some("registers")),
             None
         );
-        assert!(Lineage::scope("gdb", Some("Globals"), None).is_some());
-        assert!(Lineage::scope("lldb", Some("Locals"), None).is_some());
+        assert!(Lineage::scope(true, Some("Globals"), None).is_some());
+        assert!(Lineage::scope(true, Some("Locals"), None).is_some());
         // not C: debugpy and delve send their own evaluateName
-        assert_eq!(
-            Lineage::scope("debugpy", Some("Locals"), Some("locals")),
-            None
-        );
-        assert_eq!(
-            Lineage::scope("delve", Some("Locals"), Some("locals")),
-            None
-        );
-        assert_eq!(Lineage::value("delve", "xs".into(), None), None);
+        assert_eq!(Lineage::scope(false, Some("Locals"), Some("locals")), None);
+        assert_eq!(Lineage::value(false, "xs".into(), None), None);
     }
 }

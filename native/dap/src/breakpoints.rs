@@ -14,19 +14,6 @@ use std::collections::BTreeSet;
 
 pub const PENDING_MESSAGE: &str = "pending: binds when a session starts";
 
-#[derive(Default)]
-pub struct BpStore {
-    next: u64,
-    pub list: Vec<BreakpointInfo>,
-}
-
-impl BpStore {
-    fn new_id(&mut self) -> String {
-        self.next += 1;
-        self.next.to_string()
-    }
-}
-
 /// Temporary changes to what is sent for the stretch until the next stop (run-to-line,
 /// step over ignoring breakpoints).
 #[derive(Default, Clone)]
@@ -55,26 +42,12 @@ fn is_catch_all(exception: &str) -> bool {
 impl Inner {
     /// The stored breakpoint `id` as it is now (after syncs updated its binding).
     pub fn breakpoint(&self, id: &str) -> BackendResult<BreakpointInfo> {
-        let store = self.bps.lock().unwrap();
-        store
-            .list
-            .iter()
-            .find(|b| b.id == id)
-            .cloned()
-            .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))
+        self.bps.lock().unwrap().get(id)
     }
 
     pub fn update_bp(&self, id: &str, f: impl FnOnce(&mut BreakpointInfo)) {
-        let changed = {
-            let mut store = self.bps.lock().unwrap();
-            let Some(bp) = store.list.iter_mut().find(|b| b.id == id) else {
-                return;
-            };
-            let before = bp.clone();
-            f(bp);
-            (*bp != before).then(|| bp.clone())
-        };
-        if let Some(bp) = changed {
+        let changed = self.bps.lock().unwrap().update(id, f);
+        if let Some((bp, true)) = changed {
             self.emit(BackendEvent::BreakpointChanged { breakpoint: bp });
         }
     }
@@ -94,16 +67,11 @@ impl Inner {
         let id = {
             let mut store = self.bps.lock().unwrap();
             // Re-setting a line updates the breakpoint there.
-            let existing = store
-                .list
-                .iter()
-                .find(|b| {
-                    b.kind == BreakpointKind::Line
-                        && b.file.as_deref() == Some(&file)
-                        && b.requested_line == Some(spec.line)
-                })
-                .map(|b| b.id.clone());
-            let id = existing.unwrap_or_else(|| store.new_id());
+            let id = store.id_for(|b| {
+                b.kind == BreakpointKind::Line
+                    && b.file.as_deref() == Some(&file)
+                    && b.requested_line == Some(spec.line)
+            });
             let bp = BreakpointInfo {
                 id: id.clone(),
                 kind: BreakpointKind::Line,
@@ -120,10 +88,7 @@ impl Inner {
                 temporary: spec.temporary,
                 ..Default::default()
             };
-            match store.list.iter_mut().find(|b| b.id == id) {
-                Some(b) => *b = bp,
-                None => store.list.push(bp),
-            }
+            store.put(bp);
             id
         };
         if let Err(e) = self
@@ -203,28 +168,7 @@ impl Inner {
     ) -> BackendResult<BreakpointInfo> {
         let (kind, file) = {
             let mut store = self.bps.lock().unwrap();
-            let bp = store
-                .list
-                .iter_mut()
-                .find(|b| b.id == id)
-                .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
-            let set = |field: &mut Option<String>, v: Option<String>| {
-                if let Some(v) = v {
-                    *field = if v.is_empty() { None } else { Some(v) };
-                }
-            };
-            if let Some(e) = update.enabled {
-                bp.enabled = e;
-            }
-            set(&mut bp.condition, update.condition);
-            set(&mut bp.log_message, update.log_message);
-            set(&mut bp.hit_condition, update.hit_condition);
-            if let Some(p) = update.suspend_policy {
-                bp.suspend_policy = p;
-            }
-            if let Some(t) = update.temporary {
-                bp.temporary = t;
-            }
+            let bp = store.apply(id, update)?;
             if !bp.enabled {
                 bp.verified = false;
                 bp.message = Some("disabled".into());
@@ -240,12 +184,7 @@ impl Inner {
     pub async fn remove_breakpoint(&self, id: &str) -> BackendResult<()> {
         let removed = {
             let mut store = self.bps.lock().unwrap();
-            let pos = store
-                .list
-                .iter()
-                .position(|b| b.id == id)
-                .ok_or_else(|| BackendError::NotFound(format!("breakpoint '{id}'")))?;
-            store.list.remove(pos)
+            store.remove(id)?
         };
         for s in self.live_sessions() {
             s.bp_ids.lock().unwrap().retain(|_, v| v != id);
@@ -299,7 +238,7 @@ impl Inner {
         };
         let args = SetBreakpointsArguments {
             source: SourceArgument {
-                path: file.to_string(),
+                path: s.remote_path(file),
             },
             breakpoints: dap,
             source_modified: false,

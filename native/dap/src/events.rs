@@ -240,7 +240,7 @@ async fn project_origin(inner: &Inner, s: &Session, thread: Option<i64>) -> Opti
     };
     let body = s.req::<protocol::StackTrace>(&args).await.ok()?;
     let frames = body.stack_frames;
-    let in_project = |f: &protocol::StackFrame| inner.in_project(f.path()?);
+    let in_project = |f: &protocol::StackFrame| inner.in_project(&s.local_path(f.path()?));
     if frames.first().is_some_and(|f| in_project(f).is_none())
         && let Some((f, path)) = frames.iter().find_map(|f| in_project(f).map(|p| (f, p)))
     {
@@ -381,11 +381,12 @@ fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
     }
     // Log-point output carries the breakpoint's source location (debugpy does), or an empty
     // `source` (program output has none); some adapters send it as plain console output.
-    let at = o
+    let at_path = o
         .source
         .as_ref()
         .and_then(|src| src.path.as_deref())
-        .zip(o.line);
+        .map(|p| s.local_path(p));
+    let at = at_path.as_deref().zip(o.line);
     let is_log = at.is_some_and(|(f, l)| inner.is_log_point_at(f, l))
         || (o.source.as_ref().is_some_and(|src| src.is_empty()) && inner.has_log_points())
         || (s.adapter.log_points_on_console()

@@ -9,6 +9,7 @@ use crate::protocol::{
 use crate::session::{Inner, Session, child_pids};
 use crate::transport::{Client, DapError};
 use debugger_mcp_core::backend::*;
+use debugger_mcp_core::pathmap::PathMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -27,8 +28,30 @@ pub fn allowance(inner: &Inner, request: &LaunchRequest) -> Duration {
     }
 }
 
+/// The launch entry's path mappings (debugpy `pathMappings`/`localRoot`+`remoteRoot`, delve
+/// `substitutePath`, cpptools `sourceFileMap`), taken out of what the adapter is sent: the
+/// session applies them (breakpoints out, stops back) with the core's one implementation, as
+/// the DBGp backend does, so every adapter maps alike and none maps twice.
+fn take_path_mappings(resolved: &mut ResolvedLaunch) -> PathMap {
+    let map = std::mem::take(&mut resolved.pathmap);
+    if !map.is_empty() {
+        let arguments = &mut resolved.arguments;
+        for key in [
+            "pathMappings",
+            "localRoot",
+            "remoteRoot",
+            "substitutePath",
+            "sourceFileMap",
+        ] {
+            arguments.remove(key);
+        }
+    }
+    map
+}
+
 pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<SessionInfo> {
     let mut resolved: ResolvedLaunch = config::resolve(&inner.root, &req)?;
+    let pathmap = take_path_mappings(&mut resolved);
     let adapter = resolved.adapter;
     let (program, args) = adapter.command(resolved.python.as_deref())?;
     let owned_file = adapter
@@ -68,6 +91,7 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
         client.clone(),
         owned_file,
     ));
+    *session.pathmap.write().unwrap() = pathmap;
     inner.add_session(session.clone());
     spawn_pump(inner, session.clone(), rx);
     // SessionStarted goes out before anything the adapter can report (a stop on entry).

@@ -104,14 +104,7 @@ impl Backend for DapBackend {
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
         self.inner.check_project(project)?;
-        Ok(self
-            .inner
-            .sessions
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|s| s.info())
-            .collect())
+        Ok(self.inner.sessions.infos())
     }
 
     async fn stop(&self, session_id: &str) -> BackendResult<()> {

@@ -3,14 +3,16 @@
 //! session table, breakpoint store, event sink), and how a session ends.
 
 use crate::adapters::{AdapterRef, Settings};
-use crate::breakpoints::{BpStore, Override};
+use crate::breakpoints::Override;
 use crate::protocol::{self, Capabilities, DisconnectArguments, Request};
 use crate::transport::{Client, DapError};
 use crate::values::ValueTable;
 use debugger_mcp_core::backend::*;
+use debugger_mcp_core::pathmap::{Located, PathMap};
+use debugger_mcp_core::project::{self, BreakpointStore, SessionTable, TableEntry};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -20,16 +22,13 @@ use tokio::sync::Notify;
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
 /// A polite disconnect before the adapter process is killed.
 pub const DISCONNECT_TIMEOUT: Duration = Duration::from_secs(3);
-/// Ended sessions kept for status and clear errors.
-const KEEP_ENDED: usize = 16;
 
 /// What the whole backend shares: one project, its sessions and breakpoints.
 pub struct Inner {
     pub root: PathBuf,
     events: EventSink,
-    pub sessions: Mutex<Vec<Arc<Session>>>,
-    next_session: AtomicU32,
-    pub bps: Mutex<BpStore>,
+    pub sessions: SessionTable<Session>,
+    pub bps: Mutex<BreakpointStore>,
     /// Exception filters adapters offered so far (for `handshake` and validation).
     pub known_filters: Mutex<Vec<ExceptionFilter>>,
     /// Whether the last adapter that started takes exception class names (checked while no
@@ -46,6 +45,9 @@ pub struct Session {
     pub adapter: AdapterRef,
     /// "launch" or "attach".
     pub request: String,
+    /// Where the debuggee's files are (a container, another root): from the launch entry's
+    /// mapping keys, applied here and not by the adapter, as for every backend.
+    pub pathmap: std::sync::RwLock<PathMap>,
     pub client: Arc<Client>,
     pub caps: Mutex<Capabilities>,
     pub state: Mutex<SessionState>,
@@ -90,6 +92,18 @@ pub struct Session {
     pub step_exception: Mutex<Option<String>>,
 }
 
+impl TableEntry for Session {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn is_ended(&self) -> bool {
+        Session::is_ended(self)
+    }
+    fn info(&self) -> SessionInfo {
+        Session::info(self)
+    }
+}
+
 impl Session {
     /// A session starting on `client`.
     pub fn new(
@@ -106,6 +120,7 @@ impl Session {
             mode,
             adapter: launch.adapter,
             request: launch.request.clone(),
+            pathmap: Default::default(),
             client,
             caps: Mutex::new(Capabilities::default()),
             state: Mutex::new(SessionState::Starting),
@@ -258,6 +273,28 @@ impl Session {
             let _ = std::fs::remove_file(f);
         }
     }
+
+    /// The path the debuggee knows a project file by.
+    pub fn remote_path(&self, local: &str) -> String {
+        let map = self.pathmap.read().unwrap();
+        if map.is_empty() {
+            return local.to_string();
+        }
+        map.to_remote(Path::new(local))
+    }
+
+    /// The project path of a path the adapter reported; one no mapping covers stays as it was
+    /// (outside the project, so never shown as a project file).
+    pub fn local_path(&self, remote: &str) -> String {
+        let map = self.pathmap.read().unwrap();
+        if map.is_empty() {
+            return remote.to_string();
+        }
+        match map.to_local(remote) {
+            Located::Local(p) => p.display().to_string(),
+            Located::Unmapped(r) => r,
+        }
+    }
 }
 
 /// SIGKILL to a debuggee the adapter left behind.
@@ -289,9 +326,8 @@ impl Inner {
         Inner {
             root,
             events,
-            sessions: Mutex::new(Vec::new()),
-            next_session: AtomicU32::new(1),
-            bps: Mutex::new(BpStore::default()),
+            sessions: SessionTable::new('s'),
+            bps: Mutex::new(BreakpointStore::new("")),
             known_filters: Mutex::new(Vec::new()),
             known_takes_classes: Default::default(),
             settings: Settings::default(),
@@ -299,51 +335,19 @@ impl Inner {
     }
 
     pub fn next_session_id(&self) -> String {
-        format!("s{}", self.next_session.fetch_add(1, Ordering::SeqCst))
+        self.sessions.next_id()
     }
 
-    /// Adds a session to the table, forgetting the oldest ended ones beyond [`KEEP_ENDED`].
     pub fn add_session(&self, session: Arc<Session>) {
-        let mut list = self.sessions.lock().unwrap();
-        list.push(session);
-        let ended: Vec<String> = list
-            .iter()
-            .filter(|s| s.is_ended())
-            .map(|s| s.id.clone())
-            .collect();
-        if ended.len() > KEEP_ENDED {
-            let drop_ids: BTreeSet<&String> = ended[..ended.len() - KEEP_ENDED].iter().collect();
-            list.retain(|s| !drop_ids.contains(&s.id));
-        }
+        self.sessions.add(session);
     }
 
     pub fn check_project(&self, project: &str) -> BackendResult<()> {
-        // The root as `projects` returns it; the project's name is accepted too (one project
-        // per backend, so it is unambiguous).
-        let p = std::fs::canonicalize(project).unwrap_or_else(|_| PathBuf::from(project));
-        let name = self
-            .root
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if p == self.root || project.is_empty() || project == name {
-            Ok(())
-        } else {
-            Err(BackendError::NotFound(format!(
-                "project '{project}' (open: {})",
-                self.root.display()
-            )))
-        }
+        project::check_project(&self.root, project)
     }
 
     pub fn session(&self, id: &str) -> BackendResult<Arc<Session>> {
-        self.sessions
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|s| s.id == id)
-            .cloned()
-            .ok_or_else(|| BackendError::NotFound(format!("session '{id}'")))
+        self.sessions.get(id)
     }
 
     /// A session that has not ended.
@@ -356,13 +360,7 @@ impl Inner {
     }
 
     pub fn live_sessions(&self) -> Vec<Arc<Session>> {
-        self.sessions
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|s| !s.is_ended())
-            .cloned()
-            .collect()
+        self.sessions.live()
     }
 
     /// A project file as an absolute, canonical path.
@@ -429,7 +427,7 @@ impl Inner {
     pub fn kill_all_now(&self) {
         // Adapter processes are killed when their clients drop (kill_on_drop + Client::drop);
         // gdb's inferiors are killed explicitly since a killed gdb leaves them running.
-        for s in self.sessions.lock().unwrap().iter() {
+        for s in self.sessions.all() {
             s.client.kill_now();
             if !s.is_ended()
                 && s.request == "launch"

@@ -81,7 +81,7 @@ impl Session {
         // What setExpression can set when setVariable refuses (gdb: array elements).
         let expression = assign::expression(
             &mut self.values.lock().unwrap().ref_lineage,
-            self.adapter.name(),
+            self.adapter.c_expressions(),
             (parent_ref, r),
             &name,
             evaluate_name.as_deref(),
@@ -172,8 +172,8 @@ impl Inner {
             .take(take)
             .enumerate()
             .map(|(i, f)| {
-                let file = f.path().map(|p| {
-                    std::fs::canonicalize(p)
+                let file = f.path().map(|p| s.local_path(p)).map(|p| {
+                    std::fs::canonicalize(&p)
                         .map(|c| c.display().to_string())
                         .unwrap_or_else(|_| p.to_string())
                 });
@@ -250,7 +250,7 @@ impl Inner {
                 values.ref_frame.insert(r, frame_id);
                 let hint = scope.presentation_hint.as_deref();
                 if let Some(l) =
-                    assign::Lineage::scope(s.adapter.name(), scope.name.as_deref(), hint)
+                    assign::Lineage::scope(s.adapter.c_expressions(), scope.name.as_deref(), hint)
                 {
                     values.ref_lineage.insert(r, l);
                 }

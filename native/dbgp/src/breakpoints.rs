@@ -3,27 +3,15 @@
 //! commands only while the script is paused).
 
 use crate::protocol::path_to_uri;
+use crate::session::{Inner, REQUEST_TIMEOUT, Session};
 use crate::transport::{Connection, RequestError};
-use debugger_mcp_core::backend::{BreakpointInfo, BreakpointKind};
+use debugger_mcp_core::backend::*;
 use debugger_mcp_core::pathmap::PathMap;
 use std::collections::HashMap;
 use std::path::Path;
 
 pub const PENDING: &str = "pending: binds when a PHP request connects";
 pub const UNRESOLVED: &str = "not resolved yet: Xdebug binds it when the file is compiled";
-
-#[derive(Default)]
-pub struct Store {
-    pub next: u64,
-    pub list: Vec<BreakpointInfo>,
-}
-
-impl Store {
-    pub fn new_id(&mut self) -> String {
-        self.next += 1;
-        format!("p{}", self.next)
-    }
-}
 
 /// What was applied to one connection: our id → (Xdebug id, the breakpoint as applied).
 pub type Applied = HashMap<String, (String, BreakpointInfo)>;
@@ -163,6 +151,164 @@ pub async fn sync(
         }
     }
     out
+}
+
+impl Inner {
+    pub fn update_bp(&self, id: &str, f: impl FnOnce(&mut BreakpointInfo)) {
+        // Reported whenever the breakpoint exists, changed or not.
+        let changed = self.bps.lock().unwrap().update(id, f);
+        if let Some((b, _)) = changed {
+            self.emit(BackendEvent::BreakpointChanged { breakpoint: b });
+        }
+    }
+
+    pub fn breakpoint(&self, id: &str) -> BackendResult<BreakpointInfo> {
+        self.bps.lock().unwrap().get(id)
+    }
+
+    /// Applies the store to a paused session and records how Xdebug took each breakpoint.
+    pub async fn sync_breakpoints(&self, s: &Session) {
+        if s.state() != SessionState::Paused {
+            return;
+        }
+        let wanted = self.bps.lock().unwrap().list.clone();
+        let results = {
+            let mut applied = s.applied.lock().await;
+            tokio::time::timeout(
+                REQUEST_TIMEOUT,
+                sync(&s.conn, &wanted, &mut applied, &s.pathmap),
+            )
+            .await
+            .unwrap_or_default()
+        };
+        for (id, r) in results {
+            self.update_bp(&id, |b| match r {
+                Ok(Some(true)) | Ok(None) => {
+                    b.verified = true;
+                    b.message = None;
+                }
+                Ok(Some(false)) => {
+                    if !b.verified {
+                        b.message = Some(UNRESOLVED.into());
+                    }
+                }
+                Err(e) => {
+                    b.verified = false;
+                    b.message = Some(format!("Xdebug refused it: {e}"));
+                }
+            });
+        }
+    }
+
+    /// Applies breakpoint changes to every paused session now; running ones get them at their
+    /// next pause.
+    pub async fn sync_all(&self) {
+        for s in self.sessions.live() {
+            self.sync_breakpoints(&s).await;
+        }
+    }
+
+    pub async fn add_line_breakpoint(
+        &self,
+        spec: LineBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        if spec.line == 0 {
+            return Err(BackendError::Failed("line numbers are 1-based".into()));
+        }
+        if spec.log_message.as_deref().is_some_and(|m| !m.is_empty()) {
+            return Err(BackendError::Unsupported(
+                "Xdebug has no log points; use a conditional breakpoint, or error_log() in the code".into(),
+            ));
+        }
+        if let Some(h) = spec.hit_condition.as_deref().filter(|h| !h.is_empty()) {
+            hit_condition(h).map_err(BackendError::Failed)?;
+        }
+        let file = Path::new(&spec.file);
+        if !file.is_file() {
+            return Err(BackendError::NotFound(format!("file '{}'", file.display())));
+        }
+        let file = file.display().to_string();
+        let id = {
+            let mut store = self.bps.lock().unwrap();
+            let id = store.id_for(|b| {
+                b.kind == BreakpointKind::Line
+                    && b.file.as_deref() == Some(&file)
+                    && b.requested_line == Some(spec.line)
+            });
+            let bp = BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Line,
+                file: Some(file.clone()),
+                requested_line: Some(spec.line),
+                line: Some(spec.line),
+                verified: false,
+                message: Some(PENDING.into()),
+                enabled: spec.enabled,
+                condition: spec.condition.filter(|c| !c.is_empty()),
+                hit_condition: spec.hit_condition.filter(|c| !c.is_empty()),
+                suspend_policy: spec.suspend_policy,
+                temporary: spec.temporary,
+                ..Default::default()
+            };
+            store.put(bp);
+            id
+        };
+        self.sync_all().await;
+        self.breakpoint(&id)
+    }
+    pub async fn add_exception_breakpoint(
+        &self,
+        spec: ExceptionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        let name = match spec.exception.as_str() {
+            "" | "all" | "raised" | "uncaught" | "Throwable" | "\\Throwable" => "*".to_string(),
+            other => other.trim_start_matches('\\').to_string(),
+        };
+        let id = {
+            let mut store = self.bps.lock().unwrap();
+            let id = store.id_for(|b| {
+                b.kind == BreakpointKind::Exception && b.exception.as_deref() == Some(&name)
+            });
+            let bp = BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Exception,
+                verified: false,
+                message: Some(PENDING.into()),
+                enabled: spec.enabled,
+                condition: spec.condition.filter(|c| !c.is_empty()),
+                exception: Some(name),
+                // Xdebug stops where an exception is thrown, caught or not.
+                caught: Some(true),
+                uncaught: Some(true),
+                suspend_policy: spec.suspend_policy,
+                ..Default::default()
+            };
+            store.put(bp);
+            id
+        };
+        self.sync_all().await;
+        self.breakpoint(&id)
+    }
+    pub async fn update_breakpoint(
+        &self,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<BreakpointInfo> {
+        if update.log_message.as_deref().is_some_and(|m| !m.is_empty()) {
+            return Err(BackendError::Unsupported("Xdebug has no log points".into()));
+        }
+        if let Some(h) = update.hit_condition.as_deref().filter(|h| !h.is_empty()) {
+            hit_condition(h).map_err(BackendError::Failed)?;
+        }
+        self.bps.lock().unwrap().apply(id, update)?;
+        self.sync_all().await;
+        self.breakpoint(id)
+    }
+    pub async fn remove_breakpoint(&self, id: &str) -> BackendResult<()> {
+        self.bps.lock().unwrap().remove(id)?;
+        self.sync_all().await;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

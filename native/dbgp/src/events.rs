@@ -1,7 +1,12 @@
-//! Xdebug's answers to continuation commands → the core's pause reasons and descriptions.
+//! Xdebug's answers to continuation commands → the core's pause events (reasons and
+//! descriptions), and its notifications (breakpoint resolved, PHP notices, `xdebug_notify()`)
+//! → breakpoint changes and console output.
 
-use crate::protocol::Response;
-use debugger_mcp_core::backend::PauseReason;
+use crate::protocol::{self, Response};
+use crate::session::{Inner, Session};
+use debugger_mcp_core::backend::*;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Why the script stopped after `command`, and the text agents see for an exception or error.
 pub fn pause_reason(
@@ -38,6 +43,144 @@ pub fn pause_reason(
             PauseReason::Pause,
             Some("the script called xdebug_break() or hit a breakpoint set elsewhere".into()),
         ),
+    }
+}
+
+impl Inner {
+    pub fn on_notify(&self, s: &Session, name: &str, root: &protocol::Element) {
+        match name {
+            "breakpoint_resolved" => {
+                let Some(b) = root.child("breakpoint") else {
+                    return;
+                };
+                let xid = b.attr("id").unwrap_or("");
+                let line = b.attr("lineno").and_then(|l| l.parse().ok());
+                let resolved = b.attr("resolved") == Some("resolved");
+                let ours = s.applied.try_lock().ok().and_then(|a| {
+                    a.iter()
+                        .find(|(_, (x, _))| x == xid)
+                        .map(|(id, _)| id.clone())
+                });
+                if let Some(id) = ours {
+                    self.update_bp(&id, |bp| {
+                        if resolved {
+                            bp.verified = true;
+                            bp.message = None;
+                            if line.is_some() {
+                                bp.line = line;
+                            }
+                        }
+                    });
+                }
+            }
+            // Notices and warnings the script raised (notify_ok): console output.
+            // A CLI run prints them on its own stderr already.
+            "error" if !s.owns_process => {
+                let text = root
+                    .child("message")
+                    .map(|m| m.text.trim().to_string())
+                    .unwrap_or_default();
+                let kind = root
+                    .child("message")
+                    .and_then(|m| m.attr("type"))
+                    .unwrap_or("PHP error")
+                    .to_string();
+                if !text.is_empty() {
+                    self.emit(BackendEvent::Output {
+                        session_id: s.id.clone(),
+                        category: OutputCategory::Stderr,
+                        text: format!("{kind}: {text}\n"),
+                    });
+                }
+            }
+            // xdebug_notify() in the script.
+            "user" => {
+                let text = root
+                    .children
+                    .iter()
+                    .map(protocol::decoded_text)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                self.emit(BackendEvent::Output {
+                    session_id: s.id.clone(),
+                    category: OutputCategory::Console,
+                    text: format!("{text}\n"),
+                });
+            }
+            _ => tracing::debug!(name, "DBGp notification"),
+        }
+    }
+
+    /// Runs a continuation command; its answer (the next stop or the end) arrives later.
+    pub fn cont(
+        self: &Arc<Self>,
+        s: &Arc<Session>,
+        command: &'static str,
+        entry: bool,
+        announce: bool,
+    ) {
+        s.set_state(SessionState::Running);
+        s.values.lock().unwrap().clear();
+        *s.location.lock().unwrap() = None;
+        if announce {
+            self.emit(BackendEvent::Resumed {
+                session_id: s.id.clone(),
+            });
+        }
+        let inner = self.clone();
+        let s = s.clone();
+        tokio::spawn(async move {
+            let r = s.conn.request(command, &[], None).await;
+            match r {
+                Ok(r) if r.status() == Some("break") => {
+                    s.set_state(SessionState::Paused);
+                    let m = r.break_message();
+                    let file = m.as_ref().and_then(|m| s.local_file(&m.fileuri));
+                    let line = m.as_ref().and_then(|m| m.line);
+                    if let (Some(f), Some(l)) = (&file, line) {
+                        *s.location.lock().unwrap() = Some((f.clone(), l));
+                    }
+                    let hit: Vec<String> = {
+                        let list = inner.bps.lock().unwrap();
+                        list.list
+                            .iter()
+                            .filter(|b| {
+                                b.kind == BreakpointKind::Line
+                                    && b.enabled
+                                    && b.file == file
+                                    && (b.line == line || b.requested_line == line)
+                            })
+                            .map(|b| b.id.clone())
+                            .collect()
+                    };
+                    let at_bp = !hit.is_empty() && command == "run";
+                    let (reason, description) = pause_reason(command, &r, at_bp, entry);
+                    inner.sync_breakpoints(&s).await;
+                    inner.emit(BackendEvent::Paused {
+                        session_id: s.id.clone(),
+                        thread_id: "1".into(),
+                        reason,
+                        breakpoint_ids: if reason == PauseReason::Breakpoint {
+                            hit
+                        } else {
+                            vec![]
+                        },
+                        description,
+                    });
+                }
+                Ok(r) => {
+                    // `stopping`: the script ended; let Xdebug finish and close.
+                    tracing::debug!(status = ?r.status(), "script ended");
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(2),
+                        s.conn.request("stop", &[], None),
+                    )
+                    .await;
+                    s.conn.close().await;
+                }
+                Err(e) => tracing::debug!(session = %s.id, "continuation ended: {e}"),
+            }
+        });
     }
 }
 

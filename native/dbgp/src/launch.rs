@@ -4,12 +4,17 @@
 //! to us, so a launch is: listen, run the trigger detached with Xdebug pointed at our port,
 //! and take the connection that arrives.
 
-use debugger_mcp_core::backend::{BackendError, LaunchRequest, RunConfigInfo};
+use crate::session::{Inner, Trap};
+use debugger_mcp_core::backend::*;
 use debugger_mcp_core::pathmap::PathMap;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncBufReadExt;
+use tokio::sync::{Notify, oneshot};
 
 /// Programs whose commands are PHP triggers (the sidecar routes them to this backend).
 pub fn is_php_command(command: &str) -> bool {
@@ -444,6 +449,169 @@ pub fn descends_from(pid: u32, ancestor: u32) -> bool {
         cur = ppid;
     }
     false
+}
+
+/// Starting a PHP session: run the trigger (if any) with Xdebug pointed at our port, then
+/// wait for the connection it causes.
+impl Inner {
+    pub async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
+        let l = resolve(&self.root, &req)?;
+        if let Some(cmd) = &l.command {
+            check_xdebug(cmd, &l.cwd).await?;
+        }
+        let port = self.ensure_listener(l.port).await?;
+        let id = self.new_session_id();
+        let (claim_tx, claim_rx) = oneshot::channel();
+        let mut child = None;
+        if let Some(cmd) = &l.command {
+            let mut c = tokio::process::Command::new("sh");
+            c.arg("-c")
+                .arg(trigger_command(cmd))
+                .current_dir(&l.cwd)
+                .envs(xdebug_env(port))
+                .envs(l.env.iter().cloned())
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                // Its own process group, so stopping the session ends the whole trigger.
+                .process_group(0);
+            child = Some(c.spawn().map_err(|e| {
+                BackendError::Failed(format!("cannot run `{cmd}` in {}: {e}", l.cwd.display()))
+            })?);
+        }
+        let trap = Arc::new(Trap {
+            session_id: id.clone(),
+            launch: l.clone(),
+            port,
+            pid: child.as_ref().and_then(|c| c.id()),
+            claimed: AtomicBool::new(false),
+            claim_tx: Mutex::new(Some(claim_tx)),
+            pending_output: Mutex::default(),
+            output_to: Mutex::default(),
+            output_owned: AtomicBool::new(false),
+            exit_code: Mutex::new(None),
+            exited: Notify::new(),
+        });
+        self.traps.lock().unwrap().push(trap.clone());
+        if let Some(mut child) = child {
+            let pipes = [
+                child.stdout.take().map(|p| {
+                    (
+                        OutputCategory::Stdout,
+                        Box::new(p) as Box<dyn tokio::io::AsyncRead + Send + Unpin>,
+                    )
+                }),
+                child.stderr.take().map(|p| {
+                    (
+                        OutputCategory::Stderr,
+                        Box::new(p) as Box<dyn tokio::io::AsyncRead + Send + Unpin>,
+                    )
+                }),
+            ];
+            let mut readers = Vec::new();
+            for (category, pipe) in pipes.into_iter().flatten() {
+                let inner = self.clone();
+                let trap = trap.clone();
+                readers.push(tokio::spawn(async move {
+                    let mut lines = tokio::io::BufReader::new(pipe).lines();
+                    while let Ok(Some(line)) = lines.next_line().await {
+                        let text = format!("{line}\n");
+                        let to = trap.output_to.lock().unwrap().clone();
+                        match to {
+                            Some(_)
+                                if category == OutputCategory::Stdout
+                                    && !trap.output_owned.load(Ordering::SeqCst) =>
+                            {
+                                trap.keep(category, text);
+                            }
+                            Some(sid) => inner.emit(BackendEvent::Output {
+                                session_id: sid,
+                                category,
+                                text,
+                            }),
+                            None => trap.keep(category, text),
+                        }
+                    }
+                }));
+            }
+            let inner = self.clone();
+            let trap2 = trap.clone();
+            tokio::spawn(async move {
+                let status = child.wait().await;
+                for r in readers {
+                    let _ = r.await;
+                }
+                let code = status.ok().and_then(|s| s.code()).map(i64::from);
+                *trap2.exit_code.lock().unwrap() = Some(code);
+                trap2.exited.notify_waiters();
+                // Forget the trap once nothing can claim it any more.
+                inner.traps.lock().unwrap().retain(|t| {
+                    !Arc::ptr_eq(t, &trap2)
+                        || !t.claimed.load(Ordering::SeqCst) && t.claim_tx.lock().unwrap().is_some()
+                });
+            });
+        }
+        let timeout = Duration::from_millis(self.connect_timeout_ms.load(Ordering::Relaxed));
+        let settings = format!(
+            "check that the PHP process loads Xdebug 3 with xdebug.mode=debug, xdebug.client_host=127.0.0.1, xdebug.client_port={port} and xdebug.start_with_request=yes (or =trigger with an XDEBUG_TRIGGER/XDEBUG_SESSION cookie or variable); CLI triggers get XDEBUG_MODE, XDEBUG_CONFIG and XDEBUG_TRIGGER from debugger-mcp, curl triggers the XDEBUG_SESSION cookie"
+        );
+        let what = l
+            .command
+            .as_deref()
+            .map(|c| format!("`{c}`"))
+            .unwrap_or_else(|| "nothing (listening only)".into());
+        let exited = async {
+            if l.command.is_none() {
+                std::future::pending::<()>().await;
+            }
+            loop {
+                let n = trap.exited.notified();
+                if trap.exit_code.lock().unwrap().is_some() {
+                    return;
+                }
+                n.await;
+            }
+        };
+        let result = tokio::select! {
+            r = claim_rx => r.map_err(|_| BackendError::Failed("the launch was abandoned".into())),
+            _ = exited => {
+                // A connection may be on its way as the trigger ends: give it a moment.
+                let n = trap.claim_tx.lock().unwrap().is_some();
+                if n {
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+                match self.session(&id) {
+                    Ok(s) => Ok(s.info()),
+                    Err(_) => {
+                        let code = trap.exit_code.lock().unwrap().flatten();
+                        let tail = trap.output_tail();
+                        Err(BackendError::Failed(format!(
+                            "{what} exited{} before Xdebug connected to 127.0.0.1:{port}{}; {settings}",
+                            code.map(|c| format!(" with code {c}")).unwrap_or_default(),
+                            if tail.is_empty() { String::new() } else { format!(" (its output: {tail})") }
+                        )))
+                    }
+                }
+            }
+            _ = tokio::time::sleep(timeout) => {
+                trap.kill();
+                let tail = trap.output_tail();
+                Err(BackendError::Timeout(format!(
+                    "no Xdebug connection on 127.0.0.1:{port} within {} ms after starting {what}{}; {settings} (wait longer with [php] connect_timeout_ms)",
+                    timeout.as_millis(),
+                    if tail.is_empty() { String::new() } else { format!(" (its output so far: {tail})") }
+                )))
+            }
+        };
+        if result.is_err() {
+            trap.claim_tx.lock().unwrap().take();
+            self.traps
+                .lock()
+                .unwrap()
+                .retain(|t| !Arc::ptr_eq(t, &trap));
+        }
+        result
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! One debug session = one Xdebug connection (one PHP request or CLI run), and the trigger
-//! that may have caused it.
+//! that may have caused it; the state the whole backend shares ([`Inner`]: project root,
+//! session table, breakpoint store, traps, listeners, event sink), and how a session ends.
 
 use crate::breakpoints::Applied;
 use crate::launch::PhpLaunch;
@@ -8,14 +9,33 @@ use crate::transport::{Connection, RequestError};
 use crate::values::PropRef;
 use debugger_mcp_core::backend::*;
 use debugger_mcp_core::pathmap::{Located, PathMap};
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use debugger_mcp_core::project::{self, BreakpointStore, SessionTable, TableEntry};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Notify, oneshot};
 
 /// Ordinary requests (stack, properties, eval, breakpoints).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
+/// How long a session whose process is the trigger waits for the trigger's exit (and last
+/// output) after the connection closed.
+const EXIT_GRACE: Duration = Duration::from_millis(1500);
+
+/// What the whole backend shares: one project, its sessions, breakpoints, traps and listeners.
+pub struct Inner {
+    pub root: PathBuf,
+    events: EventSink,
+    pub sessions: SessionTable<Session>,
+    pub bps: Mutex<BreakpointStore>,
+    pub traps: Mutex<Vec<Arc<Trap>>>,
+    /// Bound ports; `default_port` is the one triggers get unless a configuration names one.
+    pub listeners: Mutex<HashMap<u16, tokio::task::JoinHandle<()>>>,
+    pub default_port: tokio::sync::Mutex<Option<u16>>,
+    pub port: AtomicU32,
+    pub connect_timeout_ms: AtomicU64,
+}
 
 /// A launch waiting for its Xdebug connection ("trap"), and its trigger process.
 pub struct Trap {
@@ -209,6 +229,91 @@ impl Session {
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|_| s.to_string()),
             None => "php".into(),
+        }
+    }
+}
+
+impl TableEntry for Session {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn is_ended(&self) -> bool {
+        Session::is_ended(self)
+    }
+    fn info(&self) -> SessionInfo {
+        Session::info(self)
+    }
+}
+
+impl Inner {
+    pub fn new(root: PathBuf, events: EventSink) -> Self {
+        Inner {
+            root,
+            events,
+            sessions: SessionTable::new('x'),
+            bps: Mutex::new(BreakpointStore::new("p")),
+            traps: Mutex::default(),
+            listeners: Mutex::default(),
+            default_port: tokio::sync::Mutex::new(None),
+            port: AtomicU32::new(crate::DEFAULT_PORT as u32),
+            connect_timeout_ms: AtomicU64::new(20_000),
+        }
+    }
+
+    pub fn check_project(&self, project: &str) -> BackendResult<()> {
+        project::check_project(&self.root, project)
+    }
+
+    pub fn session(&self, id: &str) -> BackendResult<Arc<Session>> {
+        self.sessions.get(id)
+    }
+
+    pub fn new_session_id(&self) -> String {
+        self.sessions.next_id()
+    }
+
+    pub fn emit(&self, e: BackendEvent) {
+        self.events.send(e);
+    }
+
+    /// The session ended (connection closed): once, after the trigger's last output.
+    pub async fn end(&self, s: &Arc<Session>, reason: &str) {
+        if s.ended.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        if s.owns_process
+            && let Some(t) = &s.trap
+        {
+            let exited = t.exited.notified();
+            if t.running() {
+                let _ = tokio::time::timeout(EXIT_GRACE, exited).await;
+            }
+            *s.exit_code.lock().unwrap() = t.exit_code.lock().unwrap().flatten();
+        }
+        s.set_state(SessionState::Stopped);
+        tracing::debug!(session = %s.id, reason, "session ended");
+        let exit_code = *s.exit_code.lock().unwrap();
+        self.emit(BackendEvent::Stopped {
+            session_id: s.id.clone(),
+            exit_code,
+        });
+        s.ended_notify.notify_waiters();
+    }
+
+    pub async fn stop(&self, s: &Arc<Session>) {
+        if s.state() == SessionState::Paused {
+            let _ = tokio::time::timeout(Duration::from_secs(3), s.conn.request("stop", &[], None))
+                .await;
+        } else if s.owns_process
+            && let Some(t) = &s.trap
+        {
+            // Xdebug cannot be interrupted while the script runs; end the CLI process.
+            t.kill();
+        }
+        s.conn.close().await;
+        let ended = s.ended_notify.notified();
+        if !s.is_ended() {
+            let _ = tokio::time::timeout(Duration::from_secs(3), ended).await;
         }
     }
 }

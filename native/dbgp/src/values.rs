@@ -4,8 +4,13 @@
 //! objects by class name. Children are fetched by handle: an index into the session's table of
 //! `(stack depth, context, fullname)`, valid until the script resumes.
 
-use crate::protocol::{Element, decoded_text};
-use debugger_mcp_core::backend::{ValueNode, ValueScope};
+use crate::PAGE;
+use crate::protocol::{self, Element, decoded_text};
+use crate::session::Session;
+use debugger_mcp_core::backend::*;
+
+/// `evaluate` of a long string fetches at most this much.
+const LONG_STRING: u64 = 1 << 20;
 
 /// Where a property lives, for `property_get`/`property_set`/`property_value`.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,6 +131,207 @@ pub fn to_node(
         value_length,
         scope,
     }
+}
+
+impl Session {
+    pub async fn frame_variables(&self, frame: &str) -> BackendResult<Vec<ValueNode>> {
+        let depth = frame_depth(frame)?;
+        let r = self
+            .req(
+                "context_get",
+                &[('d', depth.to_string()), ('c', "0".into())],
+                None,
+            )
+            .await?;
+        Ok(r.root
+            .all("property")
+            .map(parse_prop)
+            .map(|p| to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r)))
+            .collect())
+    }
+
+    pub async fn children(
+        &self,
+        handle: &str,
+        offset: u32,
+        limit: u32,
+    ) -> BackendResult<ChildPage> {
+        let r = self.prop_ref(handle)?;
+        let mut out = Vec::new();
+        let mut total = None;
+        let end = offset.saturating_add(limit.max(1));
+        let mut page = offset / PAGE;
+        while page * PAGE < end {
+            let resp = self
+                .req(
+                    "property_get",
+                    &[
+                        ('d', r.depth.to_string()),
+                        ('c', r.context.to_string()),
+                        ('p', page.to_string()),
+                        ('n', r.fullname.clone()),
+                    ],
+                    None,
+                )
+                .await?;
+            let Some(el) = resp.root.child("property") else {
+                break;
+            };
+            let p = parse_prop(el);
+            total = p.numchildren;
+            let first = page * PAGE;
+            let n = p.children.len() as u32;
+            for (i, c) in p.children.iter().enumerate() {
+                let idx = first + i as u32;
+                if idx >= offset && idx < end {
+                    out.push(to_node(
+                        c,
+                        r.depth,
+                        r.context,
+                        ValueScope::Local,
+                        &mut |x| self.handle(x),
+                    ));
+                }
+            }
+            if n < PAGE {
+                break;
+            }
+            page += 1;
+        }
+        Ok(ChildPage {
+            children: out,
+            total,
+        })
+    }
+
+    pub async fn set_value(&self, handle: &str, new_value: &str) -> BackendResult<ValueNode> {
+        let r = self.prop_ref(handle)?;
+        let ctx = [
+            ('d', r.depth.to_string()),
+            ('c', r.context.to_string()),
+            ('n', r.fullname.clone()),
+        ];
+        let set = self.req("property_set", &ctx, Some(new_value)).await?;
+        if set.attr("success") != Some("1") {
+            return Err(BackendError::Failed(format!(
+                "Xdebug did not set {} to `{new_value}` (is it a valid PHP expression?)",
+                r.fullname
+            )));
+        }
+        let got = self.req("property_get", &ctx, None).await?;
+        let el = got.root.child("property").ok_or_else(|| {
+            BackendError::Failed("Xdebug returned no property after setting it".into())
+        })?;
+        Ok(to_node(
+            &parse_prop(el),
+            r.depth,
+            r.context,
+            ValueScope::Local,
+            &mut |x| self.handle(x),
+        ))
+    }
+
+    pub async fn evaluate(&self, request: EvalRequest) -> BackendResult<ValueNode> {
+        let depth = frame_depth(&request.frame)?;
+        let expr = request.expression.trim();
+        let (el, fullname) = if is_property_path(expr) {
+            // Reads a variable in any frame, with a handle for its children.
+            let r = self
+                .req(
+                    "property_get",
+                    &[
+                        ('d', depth.to_string()),
+                        ('c', "0".into()),
+                        ('n', expr.to_string()),
+                    ],
+                    None,
+                )
+                .await;
+            match r {
+                Ok(r) => (r.root.child("property").cloned(), Some(expr.to_string())),
+                Err(BackendError::Failed(m)) if m.contains("error 300") => {
+                    return Err(BackendError::Failed(format!(
+                        "{expr} is not defined in frame {depth}"
+                    )));
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            if depth != 0 {
+                return Err(BackendError::Unsupported(format!(
+                    "Xdebug evaluates expressions in the top frame only; in frame {depth} read variables by name (e.g. $order['total'])"
+                )));
+            }
+            let r = self
+                .req("eval", &[], Some(expr))
+                .await
+                .map_err(|e| match e {
+                    BackendError::Failed(m) if m.contains("error 206") => BackendError::Failed(
+                        format!("PHP could not evaluate `{expr}` (error in the expression)"),
+                    ),
+                    other => other,
+                })?;
+            (r.root.child("property").cloned(), None)
+        };
+        let el = el.ok_or_else(|| {
+            BackendError::Failed(format!("Xdebug returned no value for `{expr}`"))
+        })?;
+        let mut p = parse_prop(&el);
+        if p.name.is_empty() {
+            p.name = expr.to_string();
+        }
+        if let Some(f) = fullname.clone() {
+            p.fullname = Some(f);
+        }
+        // A long string the agent asked for by name: fetch it whole (bounded).
+        if p.type_name == "string"
+            && let (Some(size), Some(f)) = (p.size, &fullname)
+            && size > p.value.len() as u64
+        {
+            let m = size.min(LONG_STRING);
+            if let Ok(v) = self
+                .req(
+                    "property_value",
+                    &[
+                        ('d', depth.to_string()),
+                        ('c', "0".into()),
+                        ('m', m.to_string()),
+                        ('n', f.clone()),
+                    ],
+                    None,
+                )
+                .await
+            {
+                p.value = protocol::decoded_text(&v.root);
+            }
+        }
+        let mut node = to_node(&p, depth, 0, ValueScope::Local, &mut |x| self.handle(x));
+        if fullname.is_none() {
+            // Eval results have no name Xdebug can find again; their children cannot be paged.
+            node.set_handle = None;
+            if node.has_children && p.children.is_empty() {
+                node.children_handle = None;
+            }
+        }
+        Ok(node)
+    }
+}
+
+fn frame_depth(frame: &str) -> BackendResult<u32> {
+    frame
+        .parse()
+        .map_err(|_| BackendError::NotFound(format!("frame '{frame}'")))
+}
+
+/// A variable path Xdebug can read directly in any frame (`$a`, `$a['k']->b[0]`), as opposed to
+/// an expression it must evaluate.
+fn is_property_path(e: &str) -> bool {
+    let e = e.trim();
+    e.starts_with('$')
+        && e.len() > 1
+        && e.chars()
+            .all(|c| c.is_alphanumeric() || "$_[]'\"->:".contains(c))
+        && !e.contains("()")
 }
 
 #[cfg(test)]

@@ -442,7 +442,7 @@ mod tests {
         // stays up for 49 s was dropped and the agent's retry opened a second prompt.
         let limits = |op| limit_for(10_000, 30_000, op);
         assert_eq!(limits("confirm"), CONFIRM_TIMEOUT_MS);
-        assert!(CONFIRM_TIMEOUT_MS > 10_000);
+        const { assert!(CONFIRM_TIMEOUT_MS > 10_000) };
         assert_eq!(limits("threads"), 10_000);
         assert_eq!(limits("launch"), 30_000);
         assert_eq!(limits("debug_test"), 30_000);

@@ -13,7 +13,7 @@
 //!   first line on stdout is the MCP URL, e.g. `http://127.0.0.1:41234/debugger-mcp`; logs go to
 //!   stderr. Non-loopback listen addresses are refused.
 //! - `stdio` relays MCP on stdin/stdout to the running IDE or `serve` that has the project open
-//!   (discovery records, see `debugger_mcp_core::discovery`; bridge.rs); with none it serves
+//!   (discovery records, see `debugger_mcp_core::discovery`; bridge/); with none it serves
 //!   headless with the DAP backend, saying so in its instructions. Logs on stderr only.
 //! - `serve` writes a discovery record while it runs.
 //! - Settings: `--config FILE`; otherwise `DIR/debugger-mcp.toml` when it exists; otherwise

@@ -9,7 +9,7 @@
 //! bounds (hits, bytes, time) and says why it stopped.
 
 use super::context::{Call, ToolError};
-use super::tools::out::{Location, ValueNode};
+use super::out::{Location, ValueNode};
 use super::values;
 use crate::backend::{
     ControlOp, EvalContext, EvalRequest, LineBreakpointSpec, SessionState, SuspendPolicy,

@@ -1,7 +1,7 @@
 //! Per-call context: the resolved project, backend calls with timeouts and error wording,
 //! project/session/path resolution. Every error here says what to do next.
 
-use super::Engine;
+use super::shared::Engine;
 use super::state::{SessionSlot, state_name};
 use crate::backend::{
     BackendError, BackendResult, FrameInfo, ProjectInfo, SessionInfo, SessionState,
@@ -241,13 +241,12 @@ impl<'a> Call<'a> {
 
     fn default_session(&self, root: &str) -> Option<String> {
         self.engine.with_state(|s| {
-            if let Some(cur) = s.current.get(root) {
-                if s.sessions
+            if let Some(cur) = s.current.get(root)
+                && s.sessions
                     .get(cur)
                     .is_some_and(|x| x.state() != SessionState::Stopped)
-                {
-                    return Some(cur.clone());
-                }
+            {
+                return Some(cur.clone());
             }
             let live: Vec<&String> = s
                 .sessions

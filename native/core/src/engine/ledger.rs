@@ -71,18 +71,14 @@ impl ValueRead {
     pub fn from_shown(
         kind: ReadKind,
         name: impl Into<String>,
-        shown: &super::tools::out::ValueNode,
+        shown: &super::out::ValueNode,
     ) -> Self {
         Self::new(kind, name, shown.value.as_str(), shown.type_name.clone())
     }
 
     /// The value and, for a preview, each field it showed as `name.field`: an object whose
     /// repr does not change (`<Cat object at 0x…>`) still shows its attribute changes.
-    pub fn with_fields(
-        kind: ReadKind,
-        name: &str,
-        shown: &super::tools::out::ValueNode,
-    ) -> Vec<Self> {
+    pub fn with_fields(kind: ReadKind, name: &str, shown: &super::out::ValueNode) -> Vec<Self> {
         let mut out = vec![Self::from_shown(kind, name, shown)];
         out.extend(
             shown

@@ -2,9 +2,9 @@
 //! location (`Call::remember`), the Markdown session summary, the files written into the
 //! project when a session ends, and console output since a cursor.
 
-use super::Engine;
 use super::context::{Call, ToolError};
 use super::ledger::{At, SessionLedger, ValueRead};
+use super::shared::Engine;
 use super::state::state_name;
 use crate::backend::{OutputCategory, SessionState};
 use crate::config::MemoryConfig;
@@ -30,6 +30,17 @@ impl Call<'_> {
         self.engine.ledger.record(sid, &at, reads);
     }
 }
+
+/// A breakpoint as the session summary lists it: id, set by the agent, hits, file, line,
+/// exception (sorted by id).
+type BreakpointRow = (
+    String,
+    bool,
+    u64,
+    Option<String>,
+    Option<u32>,
+    Option<String>,
+);
 
 impl Engine {
     /// Where the session is: step, thread and the cached frame's location (project-relative).
@@ -92,14 +103,7 @@ impl Engine {
         let (state, exit_code, output, output_total) =
             live.unwrap_or((SessionState::Stopped, l.exit_code, Vec::new(), 0));
         let breakpoints = self.with_state(|s| {
-            let mut v: Vec<(
-                String,
-                bool,
-                u64,
-                Option<String>,
-                Option<u32>,
-                Option<String>,
-            )> = s
+            let mut v: Vec<BreakpointRow> = s
                 .breakpoints
                 .iter()
                 .filter(|(_, m)| {

@@ -13,6 +13,11 @@
 //! cannot enforce side-effect-free evaluation; used by evaluate_expression, add_watch and watch
 //! re-evaluation), `snapshot` (pause
 //! results, waits, watches), `tools/*` (the tools by area), `handler` (rmcp glue).
+//!
+//! Dependencies point down: `handler` and `tools` use the lower modules; the lower modules use
+//! each other and `shared` (the [`Engine`] struct), `out` (result shapes) and `registry` (what a
+//! tool is), never this file or `tools`. The tool table (`tools::registry`) is handed to
+//! `registry` rather than read by it.
 
 mod capture;
 mod context;
@@ -21,10 +26,12 @@ mod guard;
 mod handler;
 pub mod ledger;
 mod memory;
+mod out;
 mod preview;
 mod registry;
 mod render;
 mod resources;
+mod shared;
 pub mod signals;
 mod snapshot;
 mod state;
@@ -35,10 +42,9 @@ mod watchdog;
 
 pub use context::{CallContext, Confirmer, ToolError};
 pub use handler::McpHandler;
+pub use shared::Engine;
 
-use crate::backend::{
-    Backend, BackendEvent, BackendInfo, EventStream, PauseReason, SessionInfo, SessionState,
-};
+use crate::backend::{Backend, BackendEvent, EventStream, PauseReason, SessionInfo, SessionState};
 use crate::config::{Config, ToolProfile};
 use crate::history::{History, HistoryEntry};
 use context::Call;
@@ -46,32 +52,8 @@ use rmcp::model::{CallToolResult, ContentBlock, Tool};
 use serde_json::{Value, json};
 use state::{BpMeta, EngineState, OUTPUT_LINES, PauseInfo, SessionSlot};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-pub struct Engine {
-    backend: Arc<dyn Backend>,
-    config: RwLock<Arc<Config>>,
-    history: History,
-    state: Mutex<EngineState>,
-    /// Handshake answer, fetched on first need.
-    info: tokio::sync::OnceCell<BackendInfo>,
-    backend_name: OnceLock<String>,
-    roots: Mutex<HashMap<String, PathBuf>>,
-    /// Serialises watch evaluation so a pause is evaluated once even when a tool and the
-    /// post-pause task both ask.
-    watch_lock: tokio::sync::Mutex<()>,
-    /// What the agent read, per session (outlives value ids).
-    ledger: ledger::Ledger,
-    /// Agent activity and agent-owned pauses, for the idle watchdog.
-    watchdog: watchdog::Watchdog,
-    /// Clients subscribed to resources.
-    subscribers: resources::Subscribers,
-    /// `end_sessions_with_client` when the settings leave it unset (set by the host).
-    end_with_client_default: std::sync::atomic::AtomicBool,
-    weak: Weak<Engine>,
-}
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 impl Engine {
     /// Creates the engine and starts consuming backend events on the current Tokio runtime.
@@ -108,43 +90,6 @@ impl Engine {
             .store(end, std::sync::atomic::Ordering::Relaxed);
     }
 
-    fn end_sessions_with_client(&self) -> bool {
-        self.cfg().end_sessions_with_client.unwrap_or_else(|| {
-            self.end_with_client_default
-                .load(std::sync::atomic::Ordering::Relaxed)
-        })
-    }
-
-    /// An MCP session ended: the debug sessions it started end too when so configured.
-    fn client_gone(&self, started: Vec<String>) {
-        if started.is_empty() || !self.end_sessions_with_client() {
-            return;
-        }
-        let live: Vec<String> = self.with_state(|s| {
-            started
-                .into_iter()
-                .filter(|id| {
-                    s.sessions
-                        .get(id)
-                        .is_some_and(|x| x.state() != SessionState::Stopped)
-                })
-                .collect()
-        });
-        let Ok(rt) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        for id in live {
-            let backend = self.backend.clone();
-            let timeout = Duration::from_millis(self.cfg().backend_timeout_ms);
-            tracing::info!(
-                "the MCP session that started debug session {id} ended: stopping it (end_sessions_with_client)"
-            );
-            rt.spawn(async move {
-                let _ = tokio::time::timeout(timeout, backend.stop(&id)).await;
-            });
-        }
-    }
-
     /// The MCP server handler to serve over HTTP, SSE or stdio. Cheap to clone.
     pub fn handler(self: &Arc<Self>) -> McpHandler {
         McpHandler::new(self.clone())
@@ -167,22 +112,15 @@ impl Engine {
         *self.config.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(config);
     }
 
-    fn cfg(&self) -> Arc<Config> {
-        self.config
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
     /// The full tool list (built once per process).
     pub fn tools(&self) -> Arc<Vec<Tool>> {
-        registry::registry().tools.clone()
+        tools::registry().tools.clone()
     }
 
     /// The tool list of a profile (`full`: one tool per operation; `compact`: the `debugger`
     /// router).
     pub fn tools_for(&self, profile: ToolProfile) -> Arc<Vec<Tool>> {
-        registry::registry().tools_for(profile)
+        tools::registry().tools_for(profile)
     }
 
     /// The profile of this process's configuration (clients may override it per connection).
@@ -198,7 +136,7 @@ impl Engine {
 
     /// A tool of either profile by name.
     pub fn tool(&self, name: &str) -> Option<Tool> {
-        let r = registry::registry();
+        let r = tools::registry();
         r.specs
             .get(name)
             .map(|s| s.tool.clone())
@@ -207,10 +145,7 @@ impl Engine {
 
     /// The JSON Schema a tool's `structuredContent` follows (not advertised in `tools/list`).
     pub fn output_schema(&self, name: &str) -> Option<Value> {
-        registry::registry()
-            .specs
-            .get(name)
-            .map(|s| s.output.clone())
+        tools::registry().specs.get(name).map(|s| s.output.clone())
     }
 
     /// Runs one tool call: validation, the tool, history. Never panics on bad input; every
@@ -230,7 +165,7 @@ impl Engine {
         // The compact profile's router names the operation in `op`; from here on the call is
         // that operation's (validation, history, errors), so both profiles behave the same.
         let (name, args, outcome) = if name == registry::ROUTER {
-            match registry::route(args.clone()) {
+            match tools::registry().route(args.clone()) {
                 Ok(registry::Routed::Tool(op, rest)) => (op, rest, None),
                 Ok(registry::Routed::Help(v)) => (registry::HELP.to_string(), args, Some(Ok(v))),
                 Err(e) => (name.to_string(), args, Some(Err(e))),
@@ -249,7 +184,7 @@ impl Engine {
         let activity = self.watchdog.call_started();
         let outcome = match outcome {
             Some(done) => done,
-            None => match registry::registry().specs.get(name) {
+            None => match tools::registry().specs.get(name) {
                 None => Err(ToolError(format!(
                     "unknown tool '{}'; tools/list shows the available tools",
                     name.chars().take(80).collect::<String>()
@@ -301,83 +236,6 @@ impl Engine {
             error,
         });
         result
-    }
-
-    // ---- internals shared by the tools -------------------------------------------------
-
-    fn with_state<R>(&self, f: impl FnOnce(&mut EngineState) -> R) -> R {
-        f(&mut self.state.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    async fn info(&self) -> BackendInfo {
-        let timeout = std::time::Duration::from_millis(self.cfg().backend_timeout_ms);
-        let got = self
-            .info
-            .get_or_try_init(|| async {
-                match tokio::time::timeout(timeout, self.backend.handshake()).await {
-                    Ok(Ok(info)) => Ok(info),
-                    _ => Err(()),
-                }
-            })
-            .await;
-        match got {
-            Ok(info) => {
-                let _ = self.backend_name.set(info.name.clone());
-                info.clone()
-            }
-            Err(()) => BackendInfo::default(),
-        }
-    }
-
-    fn backend_name(&self) -> String {
-        self.backend_name
-            .get()
-            .cloned()
-            .unwrap_or_else(|| "current".into())
-    }
-
-    fn canonical_root(&self, root: &str) -> PathBuf {
-        let mut roots = self.roots.lock().unwrap_or_else(|e| e.into_inner());
-        roots
-            .entry(root.to_string())
-            .or_insert_with(|| std::fs::canonicalize(root).unwrap_or_else(|_| PathBuf::from(root)))
-            .clone()
-    }
-
-    /// Adds a session the backend told us about; keeps event-derived state if known.
-    fn register_session(&self, info: SessionInfo, project: Option<&str>) {
-        self.with_state(|s| {
-            let slot = s
-                .sessions
-                .entry(info.id.clone())
-                .or_insert_with(|| SessionSlot::new(info.clone(), None));
-            if slot.project.is_none() {
-                slot.project = project.map(String::from);
-            }
-            if slot.info.name.is_empty() || slot.info.name == slot.info.id {
-                slot.info.name = info.name.clone();
-            }
-            if slot.info.run_configuration.is_none() {
-                slot.info.run_configuration = info.run_configuration.clone();
-            }
-            if slot.info.process_id.is_none() {
-                slot.info.process_id = info.process_id;
-            }
-            self.ledger
-                .open(&slot.info.id, &slot.info.name, slot.project.as_deref());
-        });
-    }
-
-    /// A session addressed in `root` belongs to it when it had no project yet.
-    fn claim_session(&self, id: &str, root: &str) {
-        self.with_state(|s| {
-            if let Some(slot) = s.sessions.get_mut(id) {
-                if slot.project.is_none() {
-                    slot.project = Some(root.to_string());
-                }
-                self.ledger.open(id, &slot.info.name, Some(root));
-            }
-        });
     }
 
     fn apply_event(&self, event: BackendEvent) {
@@ -532,10 +390,10 @@ impl Engine {
             self.write_session_files(&sid);
         }
         self.subscribers.notify(updated);
-        if let Some((sid, bps)) = after_pause {
-            if let Some(engine) = self.weak.upgrade() {
-                tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
-            }
+        if let Some((sid, bps)) = after_pause
+            && let Some(engine) = self.weak.upgrade()
+        {
+            tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
         }
     }
 
@@ -556,12 +414,12 @@ impl Engine {
                 .get(sid)
                 .and_then(|x| Some((x.current_thread.clone()?, x.pause_seq)))
         });
-        if let Some((thread, seq)) = found {
-            if call.frame(sid, &thread, 0).await.is_ok() {
-                let at = self.at(sid, Some(&thread), 0);
-                if at.step == seq {
-                    self.ledger.locate_pause(sid, seq, &at);
-                }
+        if let Some((thread, seq)) = found
+            && call.frame(sid, &thread, 0).await.is_ok()
+        {
+            let at = self.at(sid, Some(&thread), 0);
+            if at.step == seq {
+                self.ledger.locate_pause(sid, seq, &at);
             }
         }
         snapshot::refresh_watches(&call, sid).await;

@@ -295,7 +295,7 @@ pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Opti
 }
 
 /// Replaces a shown value by its preview (`preview: true` says the core built it).
-pub fn put(m: &mut super::tools::out::ValueNode, preview: Preview) {
+pub fn put(m: &mut super::out::ValueNode, preview: Preview) {
     m.truncated = false;
     m.value_length = None;
     m.value = preview.text;

@@ -108,7 +108,7 @@ impl Renderer {
             }
             return None;
         };
-        let mut s = format!("{}", self.rel(file));
+        let mut s = self.rel(file).to_string();
         if let Some(l) = v.get("line").and_then(Value::as_u64) {
             let _ = write!(s, ":{l}");
         }

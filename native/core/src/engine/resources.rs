@@ -11,9 +11,9 @@
 //! [`Subscribers::notify`]. A subscription to a session this server has not seen yet is
 //! accepted: a session id can be subscribed before the session exists.
 
-use super::Engine;
 use super::context::{Call, CallContext};
 use super::memory::{category_name, clock};
+use super::shared::Engine;
 use super::state::{reason_name, state_name};
 use crate::backend::SessionState;
 use crate::history::HistoryFilter;

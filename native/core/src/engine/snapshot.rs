@@ -4,10 +4,10 @@
 
 use super::context::{Call, ToolError};
 use super::ledger::{ReadKind, ValueRead};
-use super::state::{EvalPoint, SessionSlot, Watch, reason_name};
-use super::tools::out::{
+use super::out::{
     EvaluatedAt, FrameSnapshot, Location, State, StopResult, ValueNode, Watch as OutWatch,
 };
+use super::state::{EvalPoint, SessionSlot, Watch, reason_name};
 use super::values;
 use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
 use std::collections::HashMap;

@@ -5,7 +5,7 @@
 //! and `first_valid` moves past every issued id, so an old id is recognisably *stale* rather than
 //! unknown — the agent gets told to read the variables again instead of a confusing "not found".
 
-use super::tools::out::ValueNode as OutValue;
+use super::out::ValueNode as OutValue;
 use crate::backend::ValueNode;
 use crate::config::Config;
 use regex::Regex;
@@ -58,11 +58,11 @@ impl ValueTable {
             (None, Some(h)) => format!("s:{h}"),
             (None, None) => format!("p:{}", r.path),
         };
-        if let Some(n) = self.by_key.get(&key) {
-            if let Some(existing) = self.entries.get_mut(n) {
-                *existing = r;
-                return format!("v{n}");
-            }
+        if let Some(n) = self.by_key.get(&key)
+            && let Some(existing) = self.entries.get_mut(n)
+        {
+            *existing = r;
+            return format!("v{n}");
         }
         self.next += 1;
         self.entries.insert(self.next, r);
@@ -394,7 +394,7 @@ pub fn show(
     // the value's own, which only the backend knows.
     if let (false, Some(n)) = (hidden, node.value_length) {
         m.truncated = true;
-        m.value_length = Some(n as u64);
+        m.value_length = Some(n);
     }
     m.type_name = node.type_name.clone();
     m.has_children = node.has_children;

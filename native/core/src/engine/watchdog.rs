@@ -7,10 +7,10 @@
 //! (step/resume/run_to_line/pause, or a launch through a tool) or stops at a breakpoint the agent
 //! set; a pause the IDE user made (their own resume/step/pause, their breakpoints) is left alone.
 
-use super::Engine;
 use super::context::ToolError;
 use super::ledger::now_ms;
 use super::memory::clock;
+use super::shared::Engine;
 use crate::backend::{ControlOp, SessionState};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};

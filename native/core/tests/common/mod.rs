@@ -177,10 +177,21 @@ pub async fn send(app: &Router, req: Request<Body>) -> Reply {
 
 /// A POST to the MCP endpoint with the headers every Streamable HTTP client sends.
 pub fn post() -> http::request::Builder {
-    Request::post(MCP)
+    post_to(MCP)
+}
+
+/// A POST to `target` (any path, or an absolute-form URL) with a client's usual headers: the
+/// hardening and security tests vary the target and add or stall what they probe.
+pub fn post_to(target: &str) -> http::request::Builder {
+    Request::post(target)
         .header("host", "127.0.0.1:1234")
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
+}
+
+/// A POST of `body` exactly as written (malformed JSON included).
+pub fn raw_post(body: &'static str) -> Request<Body> {
+    post().body(Body::from(body)).unwrap()
 }
 
 pub fn json_body(v: &Value) -> Body {

@@ -19,6 +19,11 @@ impl Adapter for Gdb {
     fn name(&self) -> &'static str {
         "gdb"
     }
+
+    fn c_expressions(&self) -> bool {
+        true
+    }
+
     fn aliases(&self) -> &'static [&'static str] {
         &["cppdbg"]
     }

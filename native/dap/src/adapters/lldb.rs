@@ -14,6 +14,11 @@ impl Adapter for Lldb {
     fn name(&self) -> &'static str {
         "lldb"
     }
+
+    fn c_expressions(&self) -> bool {
+        true
+    }
+
     fn aliases(&self) -> &'static [&'static str] {
         &["lldb-dap", "lldb-vscode", "codelldb"]
     }

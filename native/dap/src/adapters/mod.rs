@@ -5,12 +5,8 @@
 //! specification's behaviour as its default, so an adapter module states only what differs.
 //!
 //! Adding a debugger: a module with a unit struct implementing [`Adapter`] (`name`, `aliases`,
-//! `command`, `spawn_hint` and whichever quirks apply) and one line in [`ADAPTERS`].
-
-mod debugpy;
-mod delve;
-mod gdb;
-mod lldb;
+//! `command`, `spawn_hint` and whichever quirks apply) and one line in the `register!` table,
+//! which declares the module and lists it in [`ADAPTERS`].
 
 use crate::config::{Generic, ResolvedLaunch};
 use crate::session::Session;
@@ -22,8 +18,23 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// The registration table: every adapter, in the order command lines are matched against them.
-pub static ADAPTERS: &[&dyn Adapter] = &[&debugpy::Debugpy, &gdb::Gdb, &lldb::Lldb, &delve::Delve];
+/// Declares each adapter's module and lists its unit struct in [`ADAPTERS`]: one line per
+/// adapter, so registering one cannot be half done.
+macro_rules! register {
+    ($($module:ident::$adapter:ident),* $(,)?) => {
+        $(mod $module;)*
+        /// Every adapter, in the order command lines are matched against them.
+        pub static ADAPTERS: &[&dyn Adapter] = &[$(&$module::$adapter),*];
+    };
+}
+
+// The registration table: `module::UnitStruct`, one line per adapter.
+register! {
+    debugpy::Debugpy,
+    gdb::Gdb,
+    lldb::Lldb,
+    delve::Delve,
+}
 
 /// An adapter as sessions and launches hold it.
 pub type AdapterRef = &'static dyn Adapter;
@@ -186,6 +197,12 @@ pub trait Adapter: Send + Sync + 'static {
 
     // ---- values ----
 
+    /// Its programs' languages (C, C++, Objective-C, Rust) name values the C way: elements
+    /// `a[i]`, members `a.m`, a pointee `(*p)`. Lets `set_value` fall back to `setExpression`
+    /// with a path rebuilt from the value's lineage (`assign`) when `setVariable` refuses it.
+    fn c_expressions(&self) -> bool {
+        false
+    }
     /// Whether an expression allowed side effects is first evaluated as an expression
     /// ("watch" context), and run in "repl" only when the adapter cannot parse it as one
     /// (gdb's repl takes CLI commands: `set var x = 1` works there, `(long)f(x)` does not).

@@ -33,6 +33,8 @@ pub struct ResolvedLaunch {
     pub python: Option<String>,
     pub stop_on_entry: bool,
     pub stop_on_exception: bool,
+    /// The launch entry's path mappings, whatever its dialect; the session applies them.
+    pub pathmap: debugger_mcp_core::pathmap::PathMap,
 }
 
 /// Adapter-neutral launch description, turned into each adapter's dialect by
@@ -222,6 +224,7 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             python: g.python.clone(),
             stop_on_entry: false,
             stop_on_exception: false,
+            pathmap: Default::default(),
         }
     } else {
         return Err(BackendError::Failed(
@@ -303,6 +306,8 @@ fn from_launch_json(
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let python = adapter.adapt_launch_json(type_name, &c, &cwd, &mut args);
+    // Read from the entry as written (an adapter's dialect translation may drop the keys).
+    let pathmap = debugger_mcp_core::pathmap::PathMap::from_launch_entry(root, &c);
     Ok(ResolvedLaunch {
         name: name.to_string(),
         adapter,
@@ -313,6 +318,7 @@ fn from_launch_json(
         python,
         stop_on_entry: false,
         stop_on_exception: false,
+        pathmap,
     })
 }
 
@@ -435,5 +441,6 @@ fn from_toml(
         python: g.python,
         stop_on_entry: flag("stop_on_entry"),
         stop_on_exception: flag("stop_on_exception"),
+        pathmap: Default::default(),
     })
 }

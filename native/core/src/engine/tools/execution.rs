@@ -327,16 +327,16 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
     if already && r.state == State::Paused {
         r.already_paused = true;
     }
-    if let Some(wanted) = a.breakpoint_ids.filter(|w| !w.is_empty()) {
-        if r.state == State::Paused {
-            let matched = r.breakpoint_ids.iter().any(|h| wanted.contains(h));
-            r.matched = Some(matched);
-            if !matched {
-                r.message = Some(format!(
-                    "paused, but not at one of the awaited breakpoints ({}); resume to continue towards them",
-                    wanted.join(", ")
-                ));
-            }
+    if let Some(wanted) = a.breakpoint_ids.filter(|w| !w.is_empty())
+        && r.state == State::Paused
+    {
+        let matched = r.breakpoint_ids.iter().any(|h| wanted.contains(h));
+        r.matched = Some(matched);
+        if !matched {
+            r.message = Some(format!(
+                "paused, but not at one of the awaited breakpoints ({}); resume to continue towards them",
+                wanted.join(", ")
+            ));
         }
     }
     Ok(r)

@@ -642,7 +642,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
         notes.push(format!("values deeper than {MAX_DEPTH} levels are shown as their rendering; inspect a deeper path to filter inside them"));
     }
     if capped {
-        notes.push(format!("some values have more than {MAX_CHILDREN} children; only the first {MAX_CHILDREN} were searched: inspect a deeper path or page it with expand_variable").into());
+        notes.push(format!("some values have more than {MAX_CHILDREN} children; only the first {MAX_CHILDREN} were searched: inspect a deeper path or page it with expand_variable"));
     }
     if incomplete {
         notes.push(format!(

@@ -37,7 +37,8 @@ mod eval;
 mod execution;
 mod inspect;
 mod memory;
-pub mod out;
+#[cfg(test)]
+mod registry_checks;
 mod sessions;
 mod source;
 mod stack;
@@ -47,60 +48,20 @@ mod variables;
 mod watches;
 
 use super::context::{Call, ToolError, ToolResult};
+use super::out;
+use super::registry::Registry;
+pub use super::registry::{DEFAULT_WAIT_MS, Kind, MAX_WAIT_MS, Outcome, Tool, ToolDef};
 pub(crate) use execution::left_pause;
-
-/// What a tool's `run` returns.
-pub type Outcome<T> = Result<T, ToolError>;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::future::Future;
+use std::sync::LazyLock;
 
-/// How a tool changes the world, for the MCP annotations.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    /// Reads only.
-    Read,
-    /// Changes debugger state (breakpoints, stepping); `idempotent` when repeating is harmless.
-    Write { idempotent: bool },
-    /// Can change the program or its data (start processes, set values, run code).
-    Destructive { idempotent: bool },
-}
-
-/// One tool: its arguments type is the tool.
-pub trait Tool: DeserializeOwned + Serialize + JsonSchema + Send {
-    const NAME: &'static str;
-    const KIND: Kind;
-    /// The result (`structuredContent`); its derived schema is the output schema.
-    type Output: Serialize + JsonSchema;
-    fn run(self, c: &mut Call<'_>) -> impl Future<Output = Outcome<Self::Output>> + Send;
-}
-
-/// Type-erased view of a [`Tool`] for the registry.
-pub struct ToolDef {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub input: fn() -> schemars::Schema,
-    pub output: fn() -> Value,
-    /// Parses arguments and serialises the parsed struct back: defaults filled in as the code
-    /// sees them (used by the test that compares them with the schema defaults).
-    pub roundtrip: fn(&Value) -> Result<Value, String>,
-}
-
-impl ToolDef {
-    fn of<T: Tool>() -> Self {
-        ToolDef {
-            name: T::NAME,
-            kind: T::KIND,
-            input: super::registry::input_schema::<T>,
-            output: super::registry::output_schema::<T::Output>,
-            roundtrip: |v| {
-                let parsed: T = parse(v).map_err(|e| e.0)?;
-                serde_json::to_value(parsed).map_err(|e| e.to_string())
-            },
-        }
-    }
+/// The single registry of this process, built from the table below.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: LazyLock<Registry> = LazyLock::new(|| Registry::build(defs()));
+    &REGISTRY
 }
 
 /// The single list of tools: registry order and dispatch both come from it.
@@ -176,11 +137,6 @@ pub struct SessionArg {
     pub project_path: Option<String>,
     pub session_id: Option<String>,
 }
-
-/// Longest wait of the waiting tools, in milliseconds.
-pub const DEFAULT_WAIT_MS: u64 = 30_000;
-/// The cap on every wait: clients give up on calls around 60 s.
-pub const MAX_WAIT_MS: u64 = 55_000;
 
 pub fn default_wait_ms() -> u64 {
     DEFAULT_WAIT_MS

@@ -767,29 +767,28 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
     }
     snapshot::refresh_watches(c, &sid).await;
     out.watches = Some(snapshot::project_watches(c, &sid));
-    if a.include_source_context {
-        if let Some(f) = current_frame
+    if a.include_source_context
+        && let Some(f) = current_frame
             .as_ref()
             .filter(|f| f.file.is_some() && f.line.is_some())
-        {
-            let file = f.file.clone().unwrap_or_default();
-            match c.file_in_project(&root, &file) {
-                Ok(canon) => match source::context(
-                    c,
-                    &root,
-                    &canon,
-                    f.line.unwrap_or(1),
-                    a.source_context_lines,
-                )
-                .await
-                {
-                    Ok(ctx) => out.source_context = Some(ctx),
-                    Err(e) => out.source_context_error = Some(e.0),
-                },
-                Err(_) => {
-                    out.source_context_error =
-                        Some("the current frame is outside the project (library code)".into())
-                }
+    {
+        let file = f.file.clone().unwrap_or_default();
+        match c.file_in_project(&root, &file) {
+            Ok(canon) => match source::context(
+                c,
+                &root,
+                &canon,
+                f.line.unwrap_or(1),
+                a.source_context_lines,
+            )
+            .await
+            {
+                Ok(ctx) => out.source_context = Some(ctx),
+                Err(e) => out.source_context_error = Some(e.0),
+            },
+            Err(_) => {
+                out.source_context_error =
+                    Some("the current frame is outside the project (library code)".into())
             }
         }
     }

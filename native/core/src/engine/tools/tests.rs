@@ -373,7 +373,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
 }
 
 #[cfg(test)]
-mod tests {
+mod framework_tests {
     use super::*;
 
     #[test]

@@ -1,6 +1,7 @@
 //! Result shapes shared by several tools. Every tool's `structuredContent` is a Rust type
 //! (`Tool::Output`): the output schema is derived from it (`registry::output_schema`), so the
-//! schema and the result cannot drift apart.
+//! schema and the result cannot drift apart. A lower module: `values`, `snapshot` and the tools
+//! all build on it.
 //!
 //! Serialised as the agent receives them: `None` and default-false flags are skipped
 //! (`skip_serializing_if`), which also makes them optional in the derived schema (schemars'

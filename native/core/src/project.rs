@@ -1,0 +1,305 @@
+//! What a protocol backend keeps for its one project, kept the same way by every backend that
+//! owns its sessions and breakpoints (DAP, DBGp; the IDE keeps its own): the project check, the
+//! session table and the project-level breakpoint store. One implementation, so the backends
+//! cannot drift apart in how an id is found, an ended session is forgotten or a line
+//! breakpoint is re-set.
+
+use crate::backend::{BackendError, BackendResult, BreakpointInfo, BreakpointUpdate, SessionInfo};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Ended sessions kept for status and clear errors; older ones are forgotten.
+pub const KEEP_ENDED: usize = 16;
+
+/// `project` names the backend's project `root`: the root as `projects` returns it (or any
+/// path to it), the project's directory name (one project per backend, so it is unambiguous),
+/// or nothing.
+pub fn check_project(root: &Path, project: &str) -> BackendResult<()> {
+    let p = std::fs::canonicalize(project).unwrap_or_else(|_| PathBuf::from(project));
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if p == root || project.is_empty() || project == name {
+        Ok(())
+    } else {
+        Err(BackendError::NotFound(format!(
+            "project '{project}' (open: {})",
+            root.display()
+        )))
+    }
+}
+
+/// A session as the table needs to see it.
+pub trait TableEntry {
+    fn id(&self) -> &str;
+    fn is_ended(&self) -> bool;
+    fn info(&self) -> SessionInfo;
+}
+
+/// A backend's debug sessions: ids (`<prefix><n>`), lookup, and at most [`KEEP_ENDED`] ended
+/// ones.
+pub struct SessionTable<S> {
+    prefix: char,
+    next: AtomicU32,
+    list: Mutex<Vec<Arc<S>>>,
+}
+
+impl<S: TableEntry> SessionTable<S> {
+    /// Ids are `prefix` and a number (backends behind one router keep distinct prefixes).
+    pub fn new(prefix: char) -> Self {
+        SessionTable {
+            prefix,
+            next: AtomicU32::new(1),
+            list: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn next_id(&self) -> String {
+        format!(
+            "{}{}",
+            self.prefix,
+            self.next.fetch_add(1, Ordering::SeqCst)
+        )
+    }
+
+    /// Adds a session, forgetting the oldest ended ones beyond [`KEEP_ENDED`].
+    pub fn add(&self, session: Arc<S>) {
+        let mut list = self.list.lock().unwrap();
+        list.push(session);
+        let ended: Vec<String> = list
+            .iter()
+            .filter(|s| s.is_ended())
+            .map(|s| s.id().to_string())
+            .collect();
+        if ended.len() > KEEP_ENDED {
+            let forget = &ended[..ended.len() - KEEP_ENDED];
+            list.retain(|s| !forget.iter().any(|f| f == s.id()));
+        }
+    }
+
+    pub fn get(&self, id: &str) -> BackendResult<Arc<S>> {
+        self.list
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|s| s.id() == id)
+            .cloned()
+            .ok_or_else(|| BackendError::NotFound(format!("session '{id}'")))
+    }
+
+    /// Every session, ended ones included.
+    pub fn all(&self) -> Vec<Arc<S>> {
+        self.list.lock().unwrap().clone()
+    }
+
+    /// Sessions that have not ended.
+    pub fn live(&self) -> Vec<Arc<S>> {
+        self.list
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|s| !s.is_ended())
+            .cloned()
+            .collect()
+    }
+
+    /// What `Backend::sessions` answers.
+    pub fn infos(&self) -> Vec<SessionInfo> {
+        self.list.lock().unwrap().iter().map(|s| s.info()).collect()
+    }
+}
+
+/// Project-level breakpoints (like an IDE's): kept before any session exists and applied to
+/// every session by the backend. Ids are `<prefix><n>`.
+pub struct BreakpointStore {
+    prefix: &'static str,
+    next: u64,
+    pub list: Vec<BreakpointInfo>,
+}
+
+impl BreakpointStore {
+    pub fn new(prefix: &'static str) -> Self {
+        BreakpointStore {
+            prefix,
+            next: 0,
+            list: Vec::new(),
+        }
+    }
+
+    pub fn new_id(&mut self) -> String {
+        self.next += 1;
+        format!("{}{}", self.prefix, self.next)
+    }
+
+    /// The breakpoint `id` as it is now.
+    pub fn get(&self, id: &str) -> BackendResult<BreakpointInfo> {
+        self.list
+            .iter()
+            .find(|b| b.id == id)
+            .cloned()
+            .ok_or_else(|| not_found(id))
+    }
+
+    /// The id of a breakpoint of `kind` matching `same` (re-setting a line or an exception
+    /// updates the breakpoint there), else a new id.
+    pub fn id_for(&mut self, same: impl Fn(&BreakpointInfo) -> bool) -> String {
+        match self.list.iter().find(|b| same(b)) {
+            Some(b) => b.id.clone(),
+            None => self.new_id(),
+        }
+    }
+
+    /// Stores `bp`, replacing the breakpoint of the same id.
+    pub fn put(&mut self, bp: BreakpointInfo) {
+        match self.list.iter_mut().find(|b| b.id == bp.id) {
+            Some(b) => *b = bp,
+            None => self.list.push(bp),
+        }
+    }
+
+    /// Applies `f` to breakpoint `id`; returns it afterwards and whether `f` changed it.
+    pub fn update(
+        &mut self,
+        id: &str,
+        f: impl FnOnce(&mut BreakpointInfo),
+    ) -> Option<(BreakpointInfo, bool)> {
+        let bp = self.list.iter_mut().find(|b| b.id == id)?;
+        let before = bp.clone();
+        f(bp);
+        Some((bp.clone(), *bp != before))
+    }
+
+    /// Applies an update's fields (an empty string clears a text field); the backend adjusts
+    /// what it reports (verified, message) afterwards.
+    pub fn apply(
+        &mut self,
+        id: &str,
+        update: BreakpointUpdate,
+    ) -> BackendResult<&mut BreakpointInfo> {
+        let bp = self
+            .list
+            .iter_mut()
+            .find(|b| b.id == id)
+            .ok_or_else(|| not_found(id))?;
+        let set = |field: &mut Option<String>, v: Option<String>| {
+            if let Some(v) = v {
+                *field = Some(v).filter(|v| !v.is_empty());
+            }
+        };
+        if let Some(e) = update.enabled {
+            bp.enabled = e;
+        }
+        set(&mut bp.condition, update.condition);
+        set(&mut bp.log_message, update.log_message);
+        set(&mut bp.hit_condition, update.hit_condition);
+        if let Some(p) = update.suspend_policy {
+            bp.suspend_policy = p;
+        }
+        if let Some(t) = update.temporary {
+            bp.temporary = t;
+        }
+        Ok(bp)
+    }
+
+    /// Removes breakpoint `id` and returns it.
+    pub fn remove(&mut self, id: &str) -> BackendResult<BreakpointInfo> {
+        let pos = self
+            .list
+            .iter()
+            .position(|b| b.id == id)
+            .ok_or_else(|| not_found(id))?;
+        Ok(self.list.remove(pos))
+    }
+}
+
+fn not_found(id: &str) -> BackendError {
+    BackendError::NotFound(format!("breakpoint '{id}'"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{BreakpointKind, LaunchMode, SessionState};
+
+    struct S(String, bool);
+    impl TableEntry for S {
+        fn id(&self) -> &str {
+            &self.0
+        }
+        fn is_ended(&self) -> bool {
+            self.1
+        }
+        fn info(&self) -> SessionInfo {
+            SessionInfo {
+                id: self.0.clone(),
+                name: self.0.clone(),
+                state: SessionState::Running,
+                run_configuration: None,
+                process_id: None,
+                mode: LaunchMode::Debug,
+            }
+        }
+    }
+
+    /// An agent asking for an old session gets "not found" only once more than KEEP_ENDED
+    /// sessions ended after it; live sessions are never forgotten.
+    #[test]
+    fn the_table_forgets_only_the_oldest_ended_sessions() {
+        let t = SessionTable::new('x');
+        t.add(Arc::new(S(t.next_id(), false)));
+        for _ in 0..KEEP_ENDED + 2 {
+            t.add(Arc::new(S(t.next_id(), true)));
+        }
+        assert!(t.get("x1").is_ok(), "a live session was forgotten");
+        assert!(t.get("x2").is_err() && t.get("x3").is_err());
+        assert!(t.get("x4").is_ok());
+        assert_eq!(t.infos().len(), 1 + KEEP_ENDED);
+        assert_eq!(t.live().len(), 1);
+        let Err(BackendError::NotFound(m)) = t.get("s9") else {
+            panic!("unknown session found")
+        };
+        assert_eq!(m, "session 's9'");
+    }
+
+    /// Re-setting a line updates the breakpoint there (same id); an update clears a text field
+    /// with an empty string and leaves unnamed fields alone; removing an unknown id says so.
+    #[test]
+    fn the_store_keeps_one_breakpoint_per_line_and_applies_updates() {
+        let mut s = BreakpointStore::new("p");
+        let at = |b: &BreakpointInfo| b.kind == BreakpointKind::Line && b.line == Some(3);
+        let id = s.id_for(at);
+        s.put(BreakpointInfo {
+            id: id.clone(),
+            kind: BreakpointKind::Line,
+            line: Some(3),
+            condition: Some("x > 1".into()),
+            enabled: true,
+            ..Default::default()
+        });
+        assert_eq!(id, "p1");
+        assert_eq!(s.id_for(at), "p1");
+        let b = s
+            .apply(
+                "p1",
+                BreakpointUpdate {
+                    condition: Some(String::new()),
+                    hit_condition: Some("3".into()),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            (b.condition.clone(), b.hit_condition.as_deref()),
+            (None, Some("3"))
+        );
+        assert!(b.enabled);
+        assert_eq!(
+            s.update("p1", |_| {}).map(|(_, changed)| changed),
+            Some(false)
+        );
+        assert!(s.remove("p1").is_ok());
+        assert!(matches!(s.get("p1"), Err(BackendError::NotFound(m)) if m == "breakpoint 'p1'"));
+    }
+}

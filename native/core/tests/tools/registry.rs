@@ -1,0 +1,138 @@
+//! The tool list, output schemas and input validation as an agent meets them.
+
+use super::*;
+
+// ---- registry and validation ---------------------------------------------------------------
+
+#[tokio::test]
+async fn lists_the_expected_tools_and_server_info() {
+    let h = H::new(Config::default());
+    let names: Vec<String> = h
+        .engine
+        .tools()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    // One list of the served tools for every client test: tests/clients/expected_tools.json.
+    let listed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/clients/expected_tools.json"
+    ))
+    .unwrap();
+    let mut expected: Vec<String> = serde_json::from_str::<Value>(&listed).unwrap()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    expected.sort();
+    assert_eq!(sorted, expected);
+    for n in [
+        "get_debug_session_status",
+        "evaluate_code_fragment",
+        "get_source_context",
+        "wait_for_pause",
+    ] {
+        assert!(names.contains(&n.to_string()), "{n}");
+    }
+    let info = rmcp::ServerHandler::get_info(&h.engine.handler());
+    assert_eq!(info.server_info.name, "debugger-mcp");
+    assert!(info.capabilities.tools.is_some());
+    assert!(info.instructions.unwrap().contains("set_breakpoint"));
+}
+
+/// Results are checked against their tool's output schema on every call (tools_common); the
+/// schema is strict enough for that to mean something: an undeclared field, a missing required
+/// field or a wrongly typed one is rejected.
+#[tokio::test]
+async fn output_schemas_reject_undeclared_missing_and_mistyped_fields() {
+    let h = H::new(brave());
+    let paused = h.paused_at("main.py", 8).await;
+    let bp = h
+        .ok("set_breakpoint", json!({"file_path": "main.py", "line": 9}))
+        .await;
+    for (tool, result) in [("set_breakpoint", bp), ("start_debug_session", paused)] {
+        let schema = h.engine.output_schema(tool).unwrap();
+        let v = jsonschema::validator_for(&schema).unwrap();
+        assert!(v.is_valid(&result), "{tool}: {result:#}");
+        let mut extra = result.clone();
+        extra["undeclared"] = json!(1);
+        assert!(!v.is_valid(&extra), "{tool}: an undeclared field passed");
+        let mut missing = result.clone();
+        let m = missing.as_object_mut().unwrap();
+        m.remove("session_id").or_else(|| m.remove("id")).unwrap();
+        assert!(
+            !v.is_valid(&missing),
+            "{tool}: a missing required field passed"
+        );
+        let mut mistyped = result.clone();
+        let key = if tool == "set_breakpoint" {
+            "line"
+        } else {
+            "state"
+        };
+        mistyped[key] = json!({"x": 1});
+        assert!(!v.is_valid(&mistyped), "{tool}: a mistyped field passed");
+    }
+    // Nested shapes are strict too: a stop result's location and variables.
+    let schema = h.engine.output_schema("start_debug_session").unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let started = h.ok("wait_for_pause", json!({})).await;
+    let mut wrapped = json!({"session_id": "s", "name": "n", "state": "paused", "message": "m", "pause": started});
+    assert!(v.is_valid(&wrapped), "{wrapped:#}");
+    wrapped["pause"]["location"]["column"] = json!(3);
+    assert!(
+        !v.is_valid(&wrapped),
+        "an undeclared field in a nested object passed"
+    );
+}
+
+#[tokio::test]
+async fn bad_input_names_field_expected_and_received_and_runs_nothing() {
+    let h = H::new(Config::default());
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": "abc"}),
+        )
+        .await;
+    assert!(
+        e.contains("'line'") && e.contains("integer") && e.contains("\"abc\""),
+        "{e}"
+    );
+    let e = h.err("set_breakpoint", json!({"line": 3})).await;
+    assert!(e.contains("'file_path'") && e.contains("required"), "{e}");
+    let e = h
+        .err("set_breakpoint", json!({"file_path": "main.py", "line": 0}))
+        .await;
+    assert!(
+        e.contains("'line'") && e.contains(">= 1") && e.contains("0"),
+        "{e}"
+    );
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": 3, "suspend_policy": "sometimes"}),
+        )
+        .await;
+    assert!(
+        e.contains("suspend_policy") && e.contains("\"thread\"") && e.contains("sometimes"),
+        "{e}"
+    );
+    let e = h.err("resume", json!({"sesion_id": "s1"})).await;
+    assert!(
+        e.contains("'sesion_id'") && e.contains("unknown parameter") && e.contains("session_id"),
+        "{e}"
+    );
+    let e = h.err("wait_for_pause", json!({"timeout_ms": 60000})).await;
+    assert!(e.contains("'timeout_ms'") && e.contains("<= 55000"), "{e}");
+    assert!(
+        h.fake.calls().is_empty(),
+        "validation must happen before any backend call: {:?}",
+        h.fake.calls()
+    );
+    let e = h.err("no_such_tool", json!({})).await;
+    assert!(e.contains("unknown tool"), "{e}");
+}

@@ -1,0 +1,285 @@
+//! Sessions and execution: stepping, resuming, waiting, listing, status, confirmations,
+//! run configurations.
+
+use super::*;
+
+// ---- sessions and execution ----------------------------------------------------------------
+
+#[tokio::test]
+async fn stepping_waits_and_returns_the_new_line_and_variables() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 8).await;
+    let r = h.ok("step_over", json!({})).await;
+    assert_eq!(r["state"], "paused");
+    assert_eq!(r["reason"], "step");
+    assert_eq!(r["location"]["line"], 9);
+    assert_eq!(var(&r["frame"]["variables"], "total")["value"], "0");
+    let r = h
+        .ok("run_to_line", json!({"file_path": "main.py", "line": 11}))
+        .await;
+    assert_eq!(
+        (r["location"]["line"].clone(), r["reason"].clone()),
+        (json!(11), json!("goto"))
+    );
+    let r = h.ok("step_into", json!({})).await;
+    assert!(
+        r["location"]["file"].as_str().unwrap().ends_with("util.py"),
+        "{r:#}"
+    );
+    assert_eq!(r["location"]["method"], "add");
+    assert_eq!(var(&r["frame"]["variables"], "b")["value"], "1");
+    let r = h.ok("step_out", json!({})).await;
+    assert!(r["location"]["file"].as_str().unwrap().ends_with("main.py"));
+    assert_eq!(r["location"]["method"], "main");
+    assert!(r["step"].as_u64().unwrap() >= 5);
+}
+
+#[tokio::test]
+async fn resume_counts_hits_and_times_out_as_running() {
+    let h = H::new(brave());
+    let bp = h
+        .ok("set_breakpoint", json!({"file_path": "util.py", "line": 2}))
+        .await;
+    h.ok(
+        "start_debug_session",
+        json!({"run_configuration": "main", "wait_for_pause": true}),
+    )
+    .await;
+    let r = h.ok("resume", json!({})).await;
+    assert_eq!(r["breakpoint_ids"], json!([bp["id"]]));
+    assert_eq!(var(&r["frame"]["variables"], "a")["value"], "1");
+    h.ok("resume", json!({})).await;
+    let list = h.ok("list_breakpoints", json!({})).await;
+    assert_eq!(list["breakpoints"][0]["hit_count"], 3);
+    // No breakpoint is left ahead: the program runs on; the wait gives up and says so.
+    let r = h.ok("resume", json!({"timeout_ms": 150})).await;
+    assert_eq!(r["state"], "running");
+    assert_eq!(r["timed_out"], true);
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains("still running after 150 ms"),
+        "{r}"
+    );
+    let e = h.err("step_over", json!({})).await;
+    assert!(
+        e.contains("is running; call pause or wait_for_pause first"),
+        "{e}"
+    );
+    let r = h.ok("pause", json!({})).await;
+    assert_eq!(
+        (r["state"].clone(), r["reason"].clone()),
+        (json!("paused"), json!("pause"))
+    );
+    assert_eq!(r["location"]["method"], "serve");
+}
+
+#[tokio::test]
+async fn wait_for_pause_returns_immediately_when_paused_and_filters_breakpoints() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 8).await;
+    let r = h.ok("wait_for_pause", json!({})).await;
+    assert_eq!(r["already_paused"], true);
+    let r = h
+        .ok("wait_for_pause", json!({"breakpoint_ids": ["nope"]}))
+        .await;
+    assert_eq!(r["matched"], false);
+    let bp = h
+        .ok(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": 12}),
+        )
+        .await;
+    let sent = h.ok("resume", json!({"wait": false})).await;
+    assert!(sent["message"].as_str().unwrap().contains("wait_for_pause"));
+    let r = h
+        .ok(
+            "wait_for_pause",
+            json!({"breakpoint_ids": [bp["id"]], "timeout_ms": 2000}),
+        )
+        .await;
+    assert_eq!(r["matched"], true);
+    assert_eq!(r["location"]["line"], 12);
+}
+
+#[tokio::test]
+async fn sessions_are_listed_defaulted_and_stopped() {
+    let h = H::new(brave());
+    let s1 = h
+        .ok(
+            "start_debug_session",
+            json!({"run_configuration": "main", "stop_on_entry": true, "wait_for_pause": true}),
+        )
+        .await;
+    assert_eq!(s1["pause"]["reason"], "entry");
+    let s2 = h
+        .ok(
+            "start_debug_session",
+            json!({"command": "python3 main.py", "stop_on_entry": true, "wait_for_pause": true}),
+        )
+        .await;
+    let list = h.ok("list_debug_sessions", json!({})).await;
+    assert_eq!(list["sessions"].as_array().unwrap().len(), 2);
+    let current: Vec<&Value> = list["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["is_current"] == true)
+        .collect();
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0]["id"], s2["session_id"]);
+    let e = h.err("resume", json!({"session_id": "s42"})).await;
+    assert!(
+        e.contains("unknown session id 's42'") && e.contains("s1") && e.contains("s2"),
+        "{e}"
+    );
+    let stop = h
+        .ok(
+            "stop_debug_session",
+            json!({"session_id": s2["session_id"]}),
+        )
+        .await;
+    assert_eq!(stop["state"], "stopped");
+    // Only s1 is left: it becomes the default.
+    let st = h.ok("get_debug_session_status", json!({})).await;
+    assert_eq!(st["session_id"], s1["session_id"]);
+    h.ok("stop_debug_session", json!({})).await;
+    let st = h.ok("get_debug_session_status", json!({})).await;
+    assert_eq!(st["state"], "no_session");
+    assert!(
+        st["message"]
+            .as_str()
+            .unwrap()
+            .contains("start_debug_session")
+    );
+    let e = h.err("step_over", json!({})).await;
+    assert!(e.contains("no debug session is running"), "{e}");
+    let e = h.err("start_debug_session", json!({})).await;
+    assert!(
+        e.contains("run_configuration") && e.contains("command"),
+        "{e}"
+    );
+    let e = h
+        .err("start_debug_session", json!({"run_configuration": "nope"}))
+        .await;
+    assert!(e.contains("nope"), "{e}");
+}
+
+#[tokio::test]
+async fn status_is_one_call_with_everything() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    h.ok("add_watch", json!({"expression": "total + 1"})).await;
+    let st = h
+        .ok(
+            "get_debug_session_status",
+            json!({"max_stack_frames": 2, "source_context_lines": 2}),
+        )
+        .await;
+    assert_eq!(st["state"], "paused");
+    assert_eq!(st["paused_reason"], "breakpoint");
+    assert_eq!(st["location"]["line"], 9);
+    assert_eq!(st["breakpoint_hit"][0]["line"], 9);
+    assert_eq!(st["stack_summary"].as_array().unwrap().len(), 2);
+    assert_eq!(st["total_stack_depth"], 3);
+    assert_eq!(st["thread_count"], 2);
+    assert_eq!(st["current_thread"]["name"], "MainThread");
+    assert_eq!(var(&st["variables"], "total")["value"], "0");
+    assert_eq!(st["watches"][0]["value"], "1");
+    let lines = st["source_context"]["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[2]["is_current"], true);
+    assert_eq!(st["source_context"]["breakpoints"], json!([9]));
+}
+
+#[tokio::test]
+async fn destructive_tools_refuse_without_brave_mode_or_a_way_to_ask() {
+    let h = H::new(Config::default());
+    let e = h
+        .err("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
+    assert!(
+        e.contains("brave_mode = true") && e.contains("confirmation"),
+        "{e}"
+    );
+    assert!(
+        !h.fake.calls().iter().any(|c| c.starts_with("launch")),
+        "nothing may run: {:?}",
+        h.fake.calls()
+    );
+    let e = h.err("run_configuration", json!({"name": "main"})).await;
+    assert!(e.contains("brave_mode"), "{e}");
+}
+
+#[tokio::test]
+async fn ide_dialog_decline_stops_destructive_tools() {
+    let h = H::new(Config::default());
+    h.fake.set_confirm(true, false);
+    let e = h
+        .err("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
+    assert!(e.contains("declined"), "{e}");
+    assert!(!h.fake.calls().iter().any(|c| c.starts_with("launch")));
+}
+
+#[tokio::test]
+async fn ide_confirmation_allows_destructive_tools() {
+    let (fake, events) = FakeBackend::new(temp_dir("ide"));
+    fake.set_confirm(true, true);
+    let engine = Engine::new(fake.clone(), events, Config::default());
+    let r = engine
+        .call_tool(
+            "start_debug_session",
+            json!({"run_configuration": "main"}),
+            &CallContext::default(),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert!(fake.calls().iter().any(|c| c.starts_with("confirm")));
+}
+
+struct Answer(bool);
+
+#[async_trait]
+impl Confirmer for Answer {
+    async fn confirm(&self, message: &str) -> Result<bool, String> {
+        assert!(message.contains("start a debug session"), "{message}");
+        Ok(self.0)
+    }
+}
+
+#[tokio::test]
+async fn client_elicitation_is_used_when_available() {
+    let mut h = H::new(Config::default());
+    h.ctx = CallContext {
+        confirmer: Some(Arc::new(Answer(false))),
+        ..Default::default()
+    };
+    let e = h
+        .err("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
+    assert!(e.contains("declined"), "{e}");
+    h.ctx = CallContext {
+        confirmer: Some(Arc::new(Answer(true))),
+        ..Default::default()
+    };
+    let s = h
+        .ok("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
+    assert!(s["session_id"].as_str().unwrap().starts_with('s'));
+}
+
+#[tokio::test]
+async fn run_configurations_are_listed_and_run() {
+    let h = H::new(brave());
+    let l = h.ok("list_run_configurations", json!({})).await;
+    assert_eq!(l["configurations"][0]["name"], "main");
+    assert_eq!(l["configurations"][0]["type"], "debugpy");
+    let r = h
+        .ok("run_configuration", json!({"name": "tests", "mode": "run"}))
+        .await;
+    assert_eq!(r["mode"], "run");
+    let e = h.err("run_configuration", json!({"name": "missing"})).await;
+    assert!(e.contains("missing"), "{e}");
+}

@@ -1,0 +1,347 @@
+//! Stack, threads, variables (ids, truncation, paging, redaction, setting), evaluation and
+//! watches.
+
+use super::*;
+
+// ---- stack, threads ----------------------------------------------------------------------
+
+#[tokio::test]
+async fn stack_threads_and_frame_selection() {
+    let h = H::new(brave());
+    h.paused_at("util.py", 3).await;
+    let st = h.ok("get_stack_trace", json!({})).await;
+    let frames = st["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 4);
+    assert_eq!(frames[0]["method"], "add");
+    assert_eq!(frames[0]["is_current"], true);
+    assert_eq!(frames[3]["is_library"], true);
+    let by_name = h
+        .ok(
+            "get_stack_trace",
+            json!({"thread_name": "MainThread", "max_frames": 1}),
+        )
+        .await;
+    assert_eq!(by_name["truncated"], true);
+    let e = h
+        .err("get_stack_trace", json!({"thread_name": "nope"}))
+        .await;
+    assert!(e.contains("MainThread"), "{e}");
+    let sel = h.ok("select_stack_frame", json!({"frame_index": 1})).await;
+    assert_eq!(sel["location"]["method"], "main");
+    assert!(h.fake.calls().iter().any(|c| c.starts_with("select_frame")));
+    // Variables and evaluation now default to the caller's frame.
+    let vars = h.ok("get_variables", json!({})).await;
+    assert_eq!(vars["frame_index"], 1);
+    assert!(
+        vars["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["name"] == "items")
+    );
+    assert_eq!(
+        h.ok("evaluate_expression", json!({"expression": "len(items)"}))
+            .await["result"]["value"],
+        "3"
+    );
+    let e = h
+        .err("select_stack_frame", json!({"frame_index": 40}))
+        .await;
+    assert!(e.contains("no frame 40"), "{e}");
+    let th = h.ok("list_threads", json!({})).await;
+    assert_eq!(th["current_thread"], "1");
+    assert_eq!(th["threads"][0]["is_current"], true);
+    assert_eq!(th["threads"][1]["is_current"], false);
+}
+
+// ---- variables ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn variables_have_ids_truncation_paging_and_go_stale_on_resume() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let v = h.ok("get_variables", json!({"depth": 2})).await;
+    let vars = &v["variables"];
+    let notes = var(vars, "notes");
+    assert_eq!(notes["truncated"], true);
+    assert_eq!(notes["value_length"], 502); // 500 x's plus quotes
+    assert!(notes["value"].as_str().unwrap().ends_with('…'));
+    let numbers = var(vars, "numbers");
+    assert_eq!(numbers["children"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        (numbers["truncated"].clone(), numbers["total"].clone()),
+        (json!(true), json!(50))
+    );
+    let limit = var(vars, "limit");
+    assert_eq!(limit["type"], "int");
+    let args = h.ok("get_variables", json!({"scope": "arguments"})).await;
+    assert_eq!(args["variables"].as_array().unwrap().len(), 1);
+    // Paging by id.
+    let page = h
+        .ok(
+            "expand_variable",
+            json!({"variable_id": numbers["id"], "offset": 40, "limit": 20}),
+        )
+        .await;
+    assert_eq!(page["children"].as_array().unwrap().len(), 10);
+    // The last page is not truncated; a default-false flag is omitted from the result.
+    assert_eq!(
+        (page["total"].clone(), page.get("truncated")),
+        (json!(50), None)
+    );
+    assert_eq!(page["children"][0]["value"], "40");
+    // By path.
+    let addr = h
+        .ok("expand_variable", json!({"path": "user.address"}))
+        .await;
+    assert_eq!(var(&addr["children"], "city")["value"], "'London'");
+    let e = h.err("expand_variable", json!({"path": "user.nope"})).await;
+    assert!(e.contains("'user' has no child 'nope'"), "{e}");
+    let e = h.err("expand_variable", json!({"path": "limit.x"})).await;
+    assert!(e.contains("'limit' has no children"), "{e}");
+    let e = h
+        .err("expand_variable", json!({"variable_id": "v9999"}))
+        .await;
+    assert!(e.contains("unknown variable id 'v9999'"), "{e}");
+    // After a step the old ids are stale, and say so.
+    h.ok("step_over", json!({})).await;
+    let e = h
+        .err("expand_variable", json!({"variable_id": numbers["id"]}))
+        .await;
+    assert_eq!(
+        e,
+        format!(
+            "value id {} is stale: the program resumed since it was read; call get_variables again",
+            numbers["id"].as_str().unwrap()
+        )
+    );
+}
+
+#[tokio::test]
+async fn secrets_are_redacted_unless_disabled() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let v = h.ok("get_variables", json!({"depth": 2})).await;
+    let config = var(&v["variables"], "config");
+    assert!(
+        !config["value"].as_str().unwrap().contains("sk-123"),
+        "{config}"
+    );
+    assert_eq!(
+        var(&config["children"], "'api_key'")["value"],
+        "<redacted:api_key>"
+    );
+    assert_eq!(var(&config["children"], "'host'")["value"], "'localhost'");
+    let ev = h
+        .ok(
+            "evaluate_expression",
+            json!({"expression": "config['api_key']"}),
+        )
+        .await;
+    assert_eq!(ev["result"]["value"], "<redacted:api_key>");
+    let mut cfg = h.engine.config();
+    cfg.redaction.enabled = false;
+    h.engine.set_config(cfg);
+    let ev = h
+        .ok(
+            "evaluate_expression",
+            json!({"expression": "config['api_key']"}),
+        )
+        .await;
+    assert_eq!(ev["result"]["value"], "'sk-123'");
+}
+
+#[tokio::test]
+async fn set_variable_needs_confirmation_then_changes_the_value() {
+    let h = H::new(Config::default());
+    h.fake.set_confirm(true, true); // start the session through the IDE dialog
+    h.paused_at("main.py", 9).await;
+    h.fake.set_confirm(false, false);
+    let v = h.ok("get_variables", json!({})).await;
+    let total = var(&v["variables"], "total")["id"].clone();
+    let e = h
+        .err(
+            "set_variable",
+            json!({"variable_id": total, "new_value": "100"}),
+        )
+        .await;
+    assert!(e.contains("brave_mode"), "{e}");
+    let mut cfg = h.engine.config();
+    cfg.brave_mode = true;
+    h.engine.set_config(cfg);
+    let r = h
+        .ok(
+            "set_variable",
+            json!({"variable_id": total, "new_value": "100"}),
+        )
+        .await;
+    assert_eq!(r["variable"]["value"], "100");
+    let r = h
+        .ok(
+            "set_variable",
+            json!({"path": "user.name", "new_value": "'bob'"}),
+        )
+        .await;
+    assert_eq!(r["message"], "user.name is now 'bob'");
+    let v = h.ok("get_variables", json!({})).await;
+    assert_eq!(var(&v["variables"], "total")["value"], "100");
+    assert!(
+        var(&v["variables"], "user")["value"]
+            .as_str()
+            .unwrap()
+            .contains("'bob'")
+    );
+    let e = h
+        .err(
+            "set_variable",
+            json!({"path": "total", "new_value": "not a literal"}),
+        )
+        .await;
+    assert!(e.contains("set_value failed"), "{e}");
+}
+
+// ---- evaluation and watches --------------------------------------------------------------
+
+#[tokio::test]
+async fn evaluation_is_side_effect_free_unless_allowed() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let r = h
+        .ok("evaluate_expression", json!({"expression": "total + 41"}))
+        .await;
+    assert_eq!(
+        (r["result"]["value"].clone(), r["result"]["type"].clone()),
+        (json!("41"), json!("int"))
+    );
+    let e = h
+        .err("evaluate_expression", json!({"expression": "total = 5"}))
+        .await;
+    assert!(
+        e.contains("assignment '='") && e.contains("allow_side_effects: true"),
+        "{e}"
+    );
+    let e = h
+        .err("evaluate_expression", json!({"expression": "missing_name"}))
+        .await;
+    assert!(e.contains("NameError"), "{e}");
+    h.ok(
+        "evaluate_expression",
+        json!({"expression": "total = 5", "allow_side_effects": true}),
+    )
+    .await;
+    let e = h
+        .err(
+            "evaluate_code_fragment",
+            json!({"code": "total = 1\ntotal + 1"}),
+        )
+        .await;
+    assert!(e.contains("allow_side_effects: true"), "{e}");
+    let r = h
+        .ok(
+            "evaluate_code_fragment",
+            json!({"code": "total = 40\ntotal + 2", "allow_side_effects": true}),
+        )
+        .await;
+    assert_eq!(r["result"]["value"], "42");
+    assert!(h.fake.calls().iter().any(|c| c.contains("CodeFragment")));
+    let r = h
+        .ok("evaluate_expression", json!({"expression": "user"}))
+        .await;
+    let kids = h
+        .ok("expand_variable", json!({"variable_id": r["result"]["id"]}))
+        .await;
+    assert_eq!(kids["children"][0]["name"], "name");
+}
+
+#[tokio::test]
+async fn state_changing_expressions_are_refused_before_the_backend_sees_them() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let evaluations = || {
+        h.fake
+            .calls()
+            .iter()
+            .filter(|c| c.starts_with("evaluate"))
+            .count()
+    };
+    let before = evaluations();
+    for (expr, what) in [
+        ("items.append(1)", "call to mutating method 'append'"),
+        ("counter = 9", "assignment '='"),
+        ("i++", "increment/decrement '++'"),
+    ] {
+        let e = h
+            .err("evaluate_expression", json!({"expression": expr}))
+            .await;
+        assert!(
+            e.contains(&format!(
+                "expression `{expr}` looks like it changes the program ({what}"
+            )),
+            "{e}"
+        );
+        assert!(e.contains("Pass allow_side_effects: true"), "{e}");
+    }
+    let e = h
+        .err("add_watch", json!({"expression": "items.pop()"}))
+        .await;
+    assert!(e.contains("mutating method 'pop'"), "{e}");
+    assert_eq!(
+        evaluations(),
+        before,
+        "the backend must not be asked: {:?}",
+        h.fake.calls()
+    );
+    // Pure reads still go through; with allow_side_effects (brave mode here) the change happens.
+    let r = h
+        .ok("evaluate_expression", json!({"expression": "total + 1"}))
+        .await;
+    assert_eq!(r["result"]["value"], "1");
+    h.ok(
+        "evaluate_expression",
+        json!({"expression": "total = 7", "allow_side_effects": true}),
+    )
+    .await;
+    assert_eq!(
+        h.ok("evaluate_expression", json!({"expression": "total"}))
+            .await["result"]["value"],
+        "7"
+    );
+    // The switch in [expression_safety] turns the guard off (the backend then decides).
+    let mut cfg = h.engine.config();
+    cfg.expression_safety.enabled = false;
+    h.engine.set_config(cfg);
+    let e = h
+        .err("evaluate_expression", json!({"expression": "total = 5"}))
+        .await;
+    assert!(!e.contains("looks like it changes"), "{e}");
+}
+
+#[tokio::test]
+async fn watches_are_evaluated_at_every_pause() {
+    let h = H::new(brave());
+    let w = h.ok("add_watch", json!({"expression": "total"})).await;
+    assert_eq!(w["id"], "w1");
+    assert!(w["message"].as_str().unwrap().contains("next pause"));
+    h.paused_at("main.py", 9).await;
+    let r = h.ok("step_over", json!({})).await;
+    assert_eq!(r["watches"][0]["value"], "0");
+    let step = r["step"].clone();
+    let bad = h.ok("add_watch", json!({"expression": "nope"})).await;
+    assert!(
+        bad["error"].as_str().unwrap().contains("NameError"),
+        "{bad}"
+    );
+    h.ok("run_to_line", json!({"file_path": "main.py", "line": 12}))
+        .await;
+    let l = h.ok("list_watches", json!({})).await;
+    assert_eq!(l["watches"][0]["value"], "6");
+    assert!(l["watches"][0]["evaluated_at"]["step"].as_u64() > step.as_u64());
+    assert_eq!(l["watches"][0]["evaluated_at"]["line"], 12);
+    assert_eq!(
+        h.ok("remove_watch", json!({"watch_id": "w1"})).await["removed"],
+        true
+    );
+    let r = h.ok("remove_watch", json!({"watch_id": "w1"})).await;
+    assert_eq!(r["removed"], false);
+    assert!(r["message"].as_str().unwrap().contains("w2"));
+}

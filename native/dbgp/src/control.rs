@@ -1,0 +1,101 @@
+//! Running and stepping (Xdebug's continuation commands), the one thread a PHP request has,
+//! and its stack.
+
+use crate::protocol;
+use crate::session::{Inner, Session};
+use debugger_mcp_core::backend::*;
+use std::path::Path;
+use std::sync::Arc;
+
+impl Inner {
+    pub async fn control(self: &Arc<Self>, s: &Arc<Session>, op: ControlOp) -> BackendResult<()> {
+        if op == ControlOp::Pause {
+            if s.state() == SessionState::Paused {
+                return Ok(());
+            }
+            return Err(BackendError::Unsupported(
+                "Xdebug cannot interrupt a running script; set a breakpoint (or call xdebug_break() in the code) and wait for it".into(),
+            ));
+        }
+        s.require_paused()?;
+        let command = match op {
+            ControlOp::Resume => "run",
+            ControlOp::StepOver { .. } => "step_over",
+            ControlOp::StepInto { .. } => "step_into",
+            ControlOp::StepOut => "step_out",
+            ControlOp::RunTo { file, line, .. } => {
+                let remote = s.pathmap.to_remote(Path::new(&file));
+                s.req(
+                    "breakpoint_set",
+                    &[
+                        ('t', "line".into()),
+                        ('f', protocol::path_to_uri(&remote)),
+                        ('n', line.to_string()),
+                        ('r', "1".into()),
+                    ],
+                    None,
+                )
+                .await?;
+                "run"
+            }
+            ControlOp::Pause => unreachable!(),
+        };
+        self.cont(s, command, false, true);
+        Ok(())
+    }
+}
+
+impl Session {
+    pub async fn threads(&self) -> BackendResult<Vec<ThreadInfo>> {
+        let state = match self.state() {
+            SessionState::Paused => "paused",
+            SessionState::Stopped => "ended",
+            _ => "running",
+        };
+        Ok(vec![ThreadInfo {
+            id: "1".into(),
+            name: self.name.lock().unwrap().clone(),
+            state: state.into(),
+            group: None,
+        }])
+    }
+
+    pub async fn frames(&self, offset: u32, limit: u32) -> BackendResult<FramePage> {
+        let r = self.req("stack_get", &[], None).await?;
+        let all: Vec<FrameInfo> = r
+            .root
+            .all("stack")
+            .map(|f| {
+                let level: u32 = f.attr("level").and_then(|l| l.parse().ok()).unwrap_or(0);
+                let where_ = f.attr("where").unwrap_or("").to_string();
+                let (class_name, method_name) =
+                    match where_.split_once("->").or_else(|| where_.split_once("::")) {
+                        Some((c, m)) => (Some(c.to_string()), Some(m.to_string())),
+                        None => (None, Some(where_.clone())),
+                    };
+                let file = f.attr("filename").and_then(|u| self.local_file(u));
+                let is_library = file.as_deref().is_some_and(|p| {
+                    p.contains("/vendor/") || !p.starts_with(&*self.root.to_string_lossy())
+                });
+                FrameInfo {
+                    index: level,
+                    handle: level.to_string(),
+                    file,
+                    line: f.attr("lineno").and_then(|l| l.parse().ok()),
+                    class_name,
+                    method_name,
+                    is_library,
+                }
+            })
+            .collect();
+        let total = all.len() as u32;
+        Ok(FramePage {
+            frames: all
+                .into_iter()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .collect(),
+            total: Some(total),
+        })
+    }
+}
