@@ -11,7 +11,8 @@ directly above the declaration (annotation lines in between allowed). `edt` = `@
 fakes enforce these contracts through FakeApplication (requireEdt, requireRead, ...).
 
 A method whose contract is not represented fails the check; so does a contract line without a
-source. Scope: the XDebugger API and the application, VFS, PSI and run APIs the adapter calls
+source, and one marked "unverified" (every contract in scope was read from the sources in issue 17).
+Scope: the XDebugger API and the application, VFS, PSI and run APIs the adapter calls
 (the kinds of call issue 17 found in the wrong context). Other referenced methods are counted.
 
 Usage: check_threading.py <stub src dir> <compiled plugin classes dir>
@@ -130,11 +131,13 @@ def main(src, classes):
         elif not SOURCED.search(result[2]):
             errors.append(f"{owner}.{name}: threading contract in {result[0]} cites no source ({result[2]!r})")
         elif "unverified" in result[2]:
+            # Every contract in scope has been read from the sources (issue 17): a new one must be too.
             unverified += 1
+            errors.append(f"{owner}.{name}: threading contract in {result[0]} is marked unverified; read the real source and cite it")
     for e in errors:
         print(e, file=sys.stderr)
     print(f"threading check: {checked} referenced platform methods in scope checked for a contract in the stubs"
-          f" ({unverified} of them marked unverified: source not read yet; {out_of_scope} referenced methods outside the scope);"
+          f" ({unverified} of them marked unverified, each an error; {out_of_scope} referenced methods outside the scope);"
           f" {len(errors)} problem(s)")
     return 1 if errors else 0
 

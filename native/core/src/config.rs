@@ -168,6 +168,10 @@ pub struct PhpConfig {
     pub port: u16,
     /// How long a launch waits for Xdebug to connect, milliseconds.
     pub connect_timeout_ms: u64,
+    /// The address Xdebug connects to. Loopback by default; Xdebug in a container reaches the
+    /// host on its bridge address, so `"0.0.0.0"` (or that address) there. DBGp has no
+    /// authentication: whoever reaches the port can drive the debugger, so widen it knowingly.
+    pub listen_host: String,
 }
 
 impl Default for PhpConfig {
@@ -175,6 +179,7 @@ impl Default for PhpConfig {
         Self {
             port: 9003,
             connect_timeout_ms: 20_000,
+            listen_host: "127.0.0.1".into(),
         }
     }
 }
@@ -294,6 +299,12 @@ impl Config {
         if self.php.port == 0 || self.php.connect_timeout_ms == 0 {
             return Err("php.port and php.connect_timeout_ms must be at least 1".into());
         }
+        if self.php.listen_host.parse::<std::net::IpAddr>().is_err() {
+            return Err(format!(
+                "php.listen_host must be an IP address (\"127.0.0.1\", \"0.0.0.0\" for Xdebug in a container), not \"{}\"",
+                self.php.listen_host
+            ));
+        }
         if let Some(bad) = self
             .redaction
             .shapes
@@ -379,7 +390,8 @@ mod tests {
             Config::default().php,
             PhpConfig {
                 port: 9003,
-                connect_timeout_ms: 20_000
+                connect_timeout_ms: 20_000,
+                listen_host: "127.0.0.1".into(),
             }
         );
         assert_eq!(
@@ -392,6 +404,16 @@ mod tests {
                 .contains("php.port")
         );
         assert!(Config::from_toml("[php]\nprot = 1\n").is_err());
+        assert_eq!(Config::default().php.listen_host, "127.0.0.1");
+        assert_eq!(
+            Config::from_toml("[php]\nlisten_host = \"0.0.0.0\"\n")
+                .unwrap()
+                .php
+                .listen_host,
+            "0.0.0.0"
+        );
+        let e = Config::from_toml("[php]\nlisten_host = \"docker\"\n").unwrap_err();
+        assert!(e.contains("php.listen_host") && e.contains("docker"), "{e}");
     }
 
     #[test]

@@ -118,11 +118,11 @@ impl Inner {
                     .load(std::sync::atomic::Ordering::Relaxed),
             ),
         };
-        if !known.is_empty()
-            && !is_catch_all(&spec.exception)
-            && !known.iter().any(|f| f.id == spec.exception)
-            && !(classes && is_class_name(&spec.exception))
-        {
+        let accepted = known.is_empty()
+            || is_catch_all(&spec.exception)
+            || known.iter().any(|f| f.id == spec.exception)
+            || (classes && is_class_name(&spec.exception));
+        if !accepted {
             return Err(BackendError::Unsupported(format!(
                 "exception breakpoint '{}' is not offered by the debug adapter; it takes {}{}",
                 spec.exception,

@@ -55,6 +55,11 @@ impl DbgpBackend {
         self.inner.port.store(port as u32, Ordering::Relaxed);
     }
 
+    /// `[php] listen_host`: the address Xdebug connects to (loopback unless widened).
+    pub fn set_listen_host(&self, host: std::net::IpAddr) {
+        *self.inner.listen_host.lock().unwrap() = host;
+    }
+
     /// `[php] connect_timeout_ms`: how long a launch waits for Xdebug to connect.
     pub fn set_connect_timeout(&self, t: Duration) {
         self.inner

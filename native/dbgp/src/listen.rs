@@ -28,7 +28,8 @@ impl Inner {
             }
             return self.bind(p).await.map_err(|e| {
                 BackendError::Failed(format!(
-                    "cannot listen for Xdebug on 127.0.0.1:{p} (the configuration's 'port'): {e}; free the port or change 'port'"
+                    "cannot listen for Xdebug on {}:{p} (the configuration's 'port'): {e}; free the port or change 'port'",
+                    self.listen_host.lock().unwrap()
                 ))
             });
         }
@@ -61,7 +62,8 @@ impl Inner {
     }
 
     pub async fn bind(self: &Arc<Self>, port: u16) -> std::io::Result<u16> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+        let host = *self.listen_host.lock().unwrap();
+        let listener = tokio::net::TcpListener::bind((host, port)).await?;
         let port = listener.local_addr()?.port();
         let inner = Arc::downgrade(self);
         let task = tokio::spawn(async move {
@@ -278,5 +280,33 @@ impl Inner {
             .await
             .unwrap_or_else(|| "/".into());
         Some((method, uri))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use debugger_mcp_core::backend::event_channel;
+
+    /// Xdebug in a container reaches the host on another address than 127.0.0.1; stood in for
+    /// here by 127.0.0.2, which a listener bound to 127.0.0.1 refuses.
+    #[tokio::test]
+    async fn listen_host_widens_who_can_connect() {
+        let (sink, _ev) = event_channel();
+        let inner = Arc::new(Inner::new(std::env::temp_dir(), sink));
+        let p = inner.bind(0).await.unwrap();
+        assert!(
+            tokio::net::TcpStream::connect(("127.0.0.2", p))
+                .await
+                .is_err(),
+            "loopback only by default"
+        );
+        let (sink, _ev) = event_channel();
+        let wide = Arc::new(Inner::new(std::env::temp_dir(), sink));
+        *wide.listen_host.lock().unwrap() = std::net::Ipv4Addr::UNSPECIFIED.into();
+        let p = wide.bind(0).await.unwrap();
+        tokio::net::TcpStream::connect(("127.0.0.2", p))
+            .await
+            .expect("[php] listen_host = \"0.0.0.0\" accepts other addresses");
     }
 }

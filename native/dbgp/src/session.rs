@@ -35,6 +35,8 @@ pub struct Inner {
     pub default_port: tokio::sync::Mutex<Option<u16>>,
     pub port: AtomicU32,
     pub connect_timeout_ms: AtomicU64,
+    /// `[php] listen_host`: loopback unless the user widened it for a container.
+    pub listen_host: Mutex<std::net::IpAddr>,
 }
 
 /// A launch waiting for its Xdebug connection ("trap"), and its trigger process.
@@ -257,6 +259,7 @@ impl Inner {
             default_port: tokio::sync::Mutex::new(None),
             port: AtomicU32::new(crate::DEFAULT_PORT as u32),
             connect_timeout_ms: AtomicU64::new(20_000),
+            listen_host: Mutex::new(std::net::Ipv4Addr::LOCALHOST.into()),
         }
     }
 

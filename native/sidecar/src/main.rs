@@ -344,6 +344,10 @@ fn build(project: &Path, config: Config) -> Result<Host> {
             .with_context(|| format!("cannot open project {}", project.display()))?,
     );
     php.set_port(config.php.port);
+    // Checked when the settings were read.
+    if let Ok(host) = config.php.listen_host.parse() {
+        php.set_listen_host(host);
+    }
     php.set_connect_timeout(Duration::from_millis(config.php.connect_timeout_ms));
     let backend = Arc::new(backends::Headless { dap, php });
     let engine = Engine::new(backend.clone() as Arc<dyn Backend>, events, config);

@@ -8,7 +8,7 @@ import org.jetbrains.annotations.Nullable;
 // intellij-community: platform/core-api/src/com/intellij/psi/PsiManager.java
 public abstract class PsiManager {
   // As the real one: a project service (the JUnit fakes register theirs).
-  // threading: any PsiManager.java: project service lookup (unverified)
+  // threading: any platform/core-api/src/com/intellij/psi/PsiManager.java (file id 4545234843): read, `project.getService(PsiManager.class)`, no annotation (findFile beside it carries @RequiresReadLock)
   public static @NotNull PsiManager getInstance(@NotNull Project project) {
     return project.getService(PsiManager.class);
   }

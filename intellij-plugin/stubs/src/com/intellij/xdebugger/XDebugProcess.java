@@ -5,9 +5,11 @@ import org.jetbrains.annotations.NotNull;
 
 // intellij-community: platform/xdebugger-api/src/com/intellij/xdebugger/XDebugProcess.java
 public abstract class XDebugProcess {
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebugProcess.java: a getter/value call with no threading rule known (unverified)
-  public final @NotNull XDebugSession getSession() { throw new UnsupportedOperationException("stub"); }
-  protected XDebugProcess(@NotNull XDebugSession session) { }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebugProcess.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebugProcess.java (file id 10610143090 @02f95454805b98550a9a28bdaa677ad18d74f399): read, final getter of the constructor's session, no rule
+  public final @NotNull XDebugSession getSession() { return mySession; }
+  // As the real one: the session passed to the constructor.
+  private final XDebugSession mySession;
+  protected XDebugProcess(@NotNull XDebugSession session) { mySession = session; }
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/XDebugProcess.java (file id 10610143090 @02f95454805b98550a9a28bdaa677ad18d74f399): read, final, lazily doGetProcessHandler() or a DefaultDebugProcessHandler, no rule
   public final @NotNull ProcessHandler getProcessHandler() { throw new UnsupportedOperationException("stub"); }
 }

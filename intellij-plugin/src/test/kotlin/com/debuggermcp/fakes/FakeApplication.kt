@@ -7,7 +7,6 @@ import com.intellij.openapi.util.Computable
 import com.intellij.util.messages.MessageBus
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.CopyOnWriteArrayList
-import java.util.concurrent.ExecutorService
 import java.util.concurrent.Executors
 import java.util.concurrent.Future
 import java.util.concurrent.TimeUnit
@@ -27,10 +26,20 @@ import java.util.concurrent.TimeUnit
  * - read actions may run on any thread; on the EDT they are implied.
  */
 class FakeApplication : Application {
-    @Volatile private var edtThread: Thread? = null
-    private val edt: ExecutorService = Executors.newSingleThreadExecutor { r ->
-        Thread(r, "fake-EDT").also { it.isDaemon = true; edtThread = it }
-    }
+    /**
+     * The EDT's event queue. A modal dialog (DialogWrapper.show → the peer's modal `show()`) runs
+     * a nested loop on the EDT that dispatches only runnables whose modality allows it: those
+     * posted with ModalityState.any() run, nonModal() ones wait until the dialog closes
+     * (ModalityState's javadoc; LaterInvocator). [modalLoop] models that loop.
+     */
+    private val queue = java.util.concurrent.LinkedBlockingDeque<Pair<ModalityState, Runnable>>()
+    private val edtThread: Thread = Thread({
+        try {
+            while (true) dispatch(queue.take())
+        } catch (_: InterruptedException) {
+        }
+    }, "fake-EDT").also { it.isDaemon = true; it.start() }
+    @Volatile private var modalDepth = 0
     private val pool = Executors.newCachedThreadPool { r -> Thread(r, "fake-pool").also { it.isDaemon = true } }
     private val readDepth = ThreadLocal.withInitial { 0 }
     @Volatile private var writeDepth = 0
@@ -133,19 +142,44 @@ class FakeApplication : Application {
     override fun invokeLater(runnable: Runnable, state: ModalityState) {
         invocations += state.toString() to label
         label = ""
-        edt.execute {
-            runningModality = state
-            try {
-                runnable.run()
-            } catch (t: Throwable) {
-                if (t !is IllegalStateException || t.message?.startsWith("threading contract") != true) {
-                    violations += "uncaught on the EDT: $t"
-                }
-            } finally {
-                runningModality = null
+        queue.put(state to runnable)
+    }
+
+    private fun dispatch(event: Pair<ModalityState, Runnable>) {
+        val outer = runningModality
+        runningModality = event.first
+        try {
+            event.second.run()
+        } catch (t: Throwable) {
+            if (t !is IllegalStateException || t.message?.startsWith("threading contract") != true) {
+                violations += "uncaught on the EDT: $t at ${t.stackTrace.take(4).joinToString(" < ")}"
             }
+        } finally {
+            runningModality = outer
         }
     }
+
+    /**
+     * A modal dialog's event loop, on the EDT, until [closed]: only ModalityState.any() runnables
+     * are dispatched; nonModal ones are kept, in order, for after the dialog.
+     */
+    fun modalLoop(closed: () -> Boolean) {
+        requireEdt("a modal dialog's show()")
+        val deferred = ArrayList<Pair<ModalityState, Runnable>>()
+        modalDepth++
+        try {
+            while (!closed()) {
+                val event = queue.poll(10, TimeUnit.MILLISECONDS) ?: continue
+                if (event.first === ModalityState.any()) dispatch(event) else deferred += event
+            }
+        } finally {
+            modalDepth--
+            for (event in deferred.asReversed()) queue.putFirst(event)
+        }
+    }
+
+    /** Whether a modal dialog is open (its loop is running on the EDT). */
+    fun modalOpen(): Boolean = modalDepth > 0
 
     override fun executeOnPooledThread(action: Runnable): Future<*> = pool.submit(action)
 
@@ -157,9 +191,9 @@ class FakeApplication : Application {
         (services[serviceClass] ?: throw IllegalStateException("no fake service ${serviceClass.name}")) as T
 
     override fun dispose() {
-        edt.shutdownNow()
+        edtThread.interrupt()
         pool.shutdownNow()
-        edt.awaitTermination(1, TimeUnit.SECONDS)
+        edtThread.join(1_000)
     }
 
     companion object {

@@ -29,7 +29,8 @@ class FakeProject(private val base: String = "/work/project") : Project {
 
     override fun getName(): String = "project"
     override fun getBasePath(): String = base
-    override fun getMessageBus(): MessageBus = throw UnsupportedOperationException("no message bus in the fake project")
+    val bus = FakeMessageBus()
+    override fun getMessageBus(): MessageBus = bus
     override fun isDisposed(): Boolean = false
     @Suppress("UNCHECKED_CAST")
     override fun <T> getService(serviceClass: Class<T>): T =
@@ -48,6 +49,8 @@ class FakeSession(
     private val project: Project,
     private val app: FakeApplication,
     @Volatile private var context: XSuspendContext?,
+    private val profile: RunProfile? = null,
+    private val environment: ExecutionEnvironment? = null,
 ) : XDebugSession {
     class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null)
 
@@ -83,6 +86,6 @@ class FakeSession(
     override fun addSessionListener(listener: XDebugSessionListener) {}
     override fun removeSessionListener(listener: XDebugSessionListener) {}
     override fun getSessionName(): String = "Main"
-    override fun getRunProfile(): RunProfile? = null
-    override fun getExecutionEnvironment(): ExecutionEnvironment? = null
+    override fun getRunProfile(): RunProfile? = profile
+    override fun getExecutionEnvironment(): ExecutionEnvironment? = environment
 }

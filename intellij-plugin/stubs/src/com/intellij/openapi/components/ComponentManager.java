@@ -8,6 +8,6 @@ import org.jetbrains.annotations.NotNull;
 public interface ComponentManager extends Disposable {
   @NotNull MessageBus getMessageBus();
   boolean isDisposed();
-  // threading: any ComponentManager.java: service lookup, thread-safe (unverified)
+  // threading: any platform/extensions/src/com/intellij/openapi/components/ComponentManager.java (file id 3598712622): read, no thread rule; the javadoc's only condition is CancellationException once the container is disposed
   <T> T getService(@NotNull Class<T> serviceClass);
 }

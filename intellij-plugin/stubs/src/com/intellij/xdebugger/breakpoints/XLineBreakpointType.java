@@ -10,8 +10,8 @@ public abstract class XLineBreakpointType<P extends XBreakpointProperties> exten
   protected XLineBreakpointType(@NotNull String id, @NotNull String title) { super(id, title); }
   // threading: read XBreakpointUtil.getAvailableLineBreakpointInfo (XBreakpointUtil.kt, file id 1883511056) asks it under the read lock; Java's implementation reads PSI
   public boolean canPutAt(@NotNull VirtualFile file, int line, @NotNull Project project) { throw new UnsupportedOperationException("stub"); }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/breakpoints/XLineBreakpointType.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/breakpoints/XLineBreakpointType.java (file id 29182907 @36bfbe0743d07b99eb5fbeb7eebec2fe2557fe46): read, "Priority is considered when several breakpoint types can be set on the same code line", returns a constant, no rule
   public int getPriority() { return 0; }
-  // threading: read unverified: XLineBreakpointType.java; called beside canPutAt when a breakpoint is toggled (the adapter: inside its write action)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/breakpoints/XLineBreakpointType.java (file id 29182907 @36bfbe0743d07b99eb5fbeb7eebec2fe2557fe46): read, abstract, no annotation or rule ("return non-null value if a breakpoint should have specific properties"); the platform calls it inside XBreakpointManagerImpl.addLineBreakpoint's write action (file id 1648346929), as the adapter does
   public abstract @Nullable P createBreakpointProperties(@NotNull VirtualFile file, int line);
 }

@@ -10,7 +10,7 @@ import java.util.List;
 public abstract class XExecutionStack {
   private final String myDisplayName;
   protected XExecutionStack(@NotNull String displayName) { myDisplayName = displayName; }
-  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XExecutionStack.java: a getter/value call with no threading rule known (unverified)
+  // threading: any platform/xdebugger-api/src/com/intellij/xdebugger/frame/XExecutionStack.java (file id 4362173393 @0593210f88e6b4c2b36c06f4ccbe9e556447a051): read, final getter of a field set in the constructor, no rule
   public final @NotNull String getDisplayName() { return myDisplayName; }
   public abstract @Nullable XStackFrame getTopFrame();
   // threading: edt XExecutionStack.java (file id 89135184): "called from the Event Dispatch Thread so it should return quickly"; the Frames view calls it there (XFramesView.java, file id 5955924087)

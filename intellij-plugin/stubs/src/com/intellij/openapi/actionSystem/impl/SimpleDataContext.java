@@ -9,5 +9,6 @@ import org.jetbrains.annotations.NotNull;
 // intellij-community: platform/ide-core-impl/src/com/intellij/openapi/actionSystem/impl/SimpleDataContext.java
 public final class SimpleDataContext implements DataContext {
   private SimpleDataContext() { }
-  public static @NotNull DataContext getProjectContext(@NotNull Project project) { throw new UnsupportedOperationException("stub"); }
+  // Stub body for the JUnit fakes: a context object (the real one holds only the project).
+  public static @NotNull DataContext getProjectContext(@NotNull Project project) { return new SimpleDataContext(); }
 }
