@@ -119,3 +119,16 @@ def test_capture_on_gdb(c):
     assert r["hits"][0]["stack"][0].startswith("sum_squares prog.c:24"), r["hits"][0]
     assert any(s.startswith("main prog.c:") for s in r["hits"][0]["stack"])
     assert r["state"] == "stopped"
+
+
+# --- values readable where shown ----------------------------------------------------------------
+
+def test_a_list_of_plain_objects_reads_inline(py):
+    """Issue 20 item 3: `[<Selector object at 0x…>, None]` (shown as `[<Selector>, None]`) cost
+    an agent a repr() call; its items are previewed in the list's value."""
+    _, m = py
+    p = m.pause_at("objects_list.py", 15, {"command": "python3 objects_list.py"})["pause"]
+    assert var(p["frame"]["variables"], "sels")["value"] == "[Selector(kind='FIRST', parts=[1, 2, 3]), None]", p
+    r = m.ok("evaluate_expression", {"expressions": ["sels", "(sels[0], 1)"]})
+    assert [x["value"] for x in r["results"]] == [
+        "[Selector(kind='FIRST', parts=[1, 2, 3]), None]", "(Selector(kind='FIRST', parts=[1, 2, 3]), 1)"], r

@@ -524,6 +524,13 @@ impl Inner {
                 b.message = None;
             });
         }
+        if s.step_exceptions.load(std::sync::atomic::Ordering::SeqCst) {
+            for f in s.adapter.step_exception_filters() {
+                if offered.iter().any(|o| o == f) && !filters.iter().any(|x| x == f) {
+                    filters.push(f.to_string());
+                }
+            }
+        }
         let filter_options = (with_options && !options.is_empty()).then_some(options);
         let exception_options = if classes.is_empty() {
             None
@@ -564,6 +571,11 @@ impl Inner {
     /// At a stop: restores what run-to / ignore-breakpoints changed (before anyone can
     /// resume), drops the temporary breakpoints that were hit and counts the hits.
     pub async fn after_stop(&self, s: &Session, hit: &[String]) {
+        if s.step_exceptions
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            let _ = self.sync_exceptions(s).await;
+        }
         let ov = s.override_.lock().unwrap().take();
         if let Some(ov) = ov {
             s.temp_ids.lock().unwrap().clear();

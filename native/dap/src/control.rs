@@ -67,6 +67,17 @@ impl Inner {
                 return Err(e);
             }
         }
+        if matches!(step, Step::Next | Step::In | Step::Out)
+            && !s.adapter.step_exception_filters().is_empty()
+            && s.step_exception.lock().unwrap().is_none()
+        {
+            s.step_exceptions
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            if self.sync_exceptions(s).await.is_err() {
+                s.step_exceptions
+                    .store(false, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
         // The resulting "resumed" is emitted from the event stream, in order with the stop
         // that follows (see transport's synthetic `Resumed`).
         if let Err(e) = step.send(s, t).await {

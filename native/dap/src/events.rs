@@ -111,6 +111,10 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         *s.last_thread.lock().unwrap() = Some(t);
     }
     let mut reason = map_reason(&stop.reason);
+    let stop_text = stop.text.as_deref().or(stop.description.as_deref());
+    if s.adapter.is_signal_stop(&stop.reason, stop_text) {
+        reason = PauseReason::Signal;
+    }
     let mut ids: Vec<String> = {
         let map = s.bp_ids.lock().unwrap();
         stop.hit_breakpoint_ids
@@ -170,8 +174,35 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
             format!("{exception_id}: {d}")
         });
     }
-    if reason == PauseReason::Signal && description.is_none() {
-        description = Some(signal_description(inner, s, thread).await);
+    if reason == PauseReason::Exception
+        && let Some(d) = description.as_mut()
+        && let Some(origin) = project_origin(inner, s, thread).await
+    {
+        // A C++ throw stops inside the runtime (__cxa_throw): say where the program threw.
+        d.push_str(&origin);
+    }
+    let after_exception = s.step_exception.lock().unwrap().take();
+    if reason == PauseReason::Exception
+        && s.step_exceptions.load(Ordering::SeqCst)
+        && let Some(d) = description.take()
+    {
+        *s.step_exception.lock().unwrap() = Some(d.clone());
+        description = Some(format!(
+            "the step ended in an exception: {d}; raised here. Step again to see whether a handler catches it, a caller gets it or the program ends"
+        ));
+    } else if let Some(e) = after_exception
+        && reason == PauseReason::Step
+    {
+        description = Some(format!(
+            "the exception {e} went here: a handler, or a caller it passed up to"
+        ));
+    }
+    if reason == PauseReason::Signal {
+        let text = signal_description(inner, s, thread, description.take()).await;
+        *s.fatal_signal.lock().unwrap() = fatal_signal(&text);
+        description = Some(with_abort_text(s, text));
+    } else {
+        *s.fatal_signal.lock().unwrap() = None;
     }
     inner.after_stop(s, &ids).await;
     s.clear_values();
@@ -188,21 +219,37 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
 /// Names the signal of a `signal` stop (as the adapter can tell). When the signal arrived in
 /// library code (abort() inside libc), the description also names the first frame in the
 /// project, where the program went wrong.
-async fn signal_description(inner: &Inner, s: &Session, thread: Option<i64>) -> String {
-    let mut text = s
-        .adapter
-        .signal_name(s)
-        .await
-        .unwrap_or_else(|| "signal (the debugger did not say which)".into());
-    let Some(t) = thread else { return text };
+async fn signal_description(
+    inner: &Inner,
+    s: &Session,
+    thread: Option<i64>,
+    said: Option<String>,
+) -> String {
+    let mut text = match said {
+        Some(t) => t,
+        None => s
+            .adapter
+            .signal_name(s)
+            .await
+            .unwrap_or_else(|| "signal (the debugger did not say which)".into()),
+    };
+    if let Some(origin) = project_origin(inner, s, thread).await {
+        text.push_str(&origin);
+    }
+    text
+}
+
+/// ", raised from prog.c:9 in copy_name" when a stop is in code outside the project (abort()
+/// inside libc, __cxa_throw in libstdc++): the first project frame, where the program went
+/// wrong.
+async fn project_origin(inner: &Inner, s: &Session, thread: Option<i64>) -> Option<String> {
+    let t = thread?;
     let args = StackTraceArguments {
         thread_id: t,
         start_frame: 0,
         levels: SIGNAL_FRAMES,
     };
-    let Ok(body) = s.req::<protocol::StackTrace>(&args).await else {
-        return text;
-    };
+    let body = s.req::<protocol::StackTrace>(&args).await.ok()?;
     let frames = body.stack_frames;
     let in_project = |f: &protocol::StackFrame| inner.in_project(&s.local_path(f.path()?));
     if frames.first().is_some_and(|f| in_project(f).is_none())
@@ -215,10 +262,68 @@ async fn signal_description(inner: &Inner, s: &Session, thread: Option<i64>) -> 
             .to_string();
         let line = f.line.unwrap_or(0);
         let name = if f.name.is_empty() { "?" } else { &f.name };
-        text.push_str(&format!(", raised from {rel}:{line} in {name}"));
+        return Some(format!(", raised from {rel}:{line} in {name}"));
+    }
+    None
+}
+
+/// The number of the signal `text` names ("signal SIGSEGV (…)") when that signal ends a
+/// program that does not handle it; none for the debugger's own (SIGTRAP, SIGINT).
+fn fatal_signal(text: &str) -> Option<i64> {
+    let name = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| w.starts_with("SIG"))?;
+    if matches!(name, "SIGTRAP" | "SIGINT" | "SIGSTOP" | "SIGCHLD") {
+        return None;
+    }
+    debugger_mcp_core::engine::signals::number(name)
+}
+
+/// Lines of program output that explain an abort: glibc's and the C++ runtime's last words.
+const ABORT_MARKS: &[&str] = &[
+    "***",
+    "assert",
+    "terminate called",
+    "what():",
+    "Sanitizer",
+    "runtime error",
+    "panic",
+];
+
+/// A SIGABRT stop's description with the abort's own text, when the program printed one just
+/// before (`*** stack smashing detected ***: terminated`, `prog: f.c:9: check: Assertion
+/// '…' failed.`): the reason for the abort without reading the console.
+fn with_abort_text(s: &Session, mut text: String) -> String {
+    if !text.contains("SIGABRT") {
+        return text;
+    }
+    let tail = s.output_tail.lock().unwrap().clone();
+    if let Some(said) = abort_text(&tail) {
+        text.push_str(&format!("; the program printed: {said}"));
     }
     text
 }
+
+/// The last (at most two) lines among the last few of `output` that explain an abort.
+fn abort_text(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output
+        .lines()
+        .rev()
+        .take(8)
+        .filter(|l| {
+            let lower = l.to_ascii_lowercase();
+            ABORT_MARKS
+                .iter()
+                .any(|m| lower.contains(&m.to_ascii_lowercase()))
+        })
+        .take(2)
+        .collect();
+    let said: Vec<&str> = lines.into_iter().rev().map(str::trim).collect();
+    (!said.is_empty()).then(|| said.join(" / "))
+}
+
+/// The program's output kept for [`with_abort_text`]: the last few KB.
+const OUTPUT_TAIL: usize = 2048;
 
 fn on_terminated(inner: &Arc<Inner>, s: &Arc<Session>) {
     s.terminated.store(true, Ordering::SeqCst);
@@ -274,6 +379,17 @@ fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
     if s.adapter.is_chatter(category, &text) {
         return;
     }
+    if matches!(category, OutputCategory::Stdout | OutputCategory::Stderr) {
+        let mut tail = s.output_tail.lock().unwrap();
+        tail.push_str(&text);
+        if tail.len() > OUTPUT_TAIL {
+            let mut cut = tail.len() - OUTPUT_TAIL;
+            while !tail.is_char_boundary(cut) {
+                cut += 1;
+            }
+            tail.drain(..cut);
+        }
+    }
     // Log-point output carries the breakpoint's source location (debugpy does), or an empty
     // `source` (program output has none); some adapters send it as plain console output.
     let at_path = o
@@ -297,4 +413,43 @@ fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
         category,
         text,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fatal_signals_are_recognised_and_the_debuggers_own_are_not() {
+        assert_eq!(
+            fatal_signal("signal SIGSEGV (Segmentation fault)"),
+            Some(11)
+        );
+        assert_eq!(
+            fatal_signal("signal SIGABRT, raised from a.c:3 in f"),
+            Some(6)
+        );
+        assert_eq!(fatal_signal("signal SIGTRAP"), None);
+        assert_eq!(
+            fatal_signal("signal (the debugger did not say which)"),
+            None
+        );
+    }
+
+    #[test]
+    fn abort_text_is_the_runtime_s_last_words() {
+        let out = "checking hello\nprog: a.c:11: check: Assertion `x' failed.\n";
+        assert_eq!(
+            abort_text(out).as_deref(),
+            Some("prog: a.c:11: check: Assertion `x' failed.")
+        );
+        let cxx = "start\nterminate called after throwing an instance of 'std::runtime_error'\n  what():  boom\n";
+        assert_eq!(
+            abort_text(cxx).as_deref(),
+            Some(
+                "terminate called after throwing an instance of 'std::runtime_error' / what():  boom"
+            )
+        );
+        assert_eq!(abort_text("just output\n"), None);
+    }
 }

@@ -415,6 +415,10 @@ pub struct StackFrame {
     pub line: Option<u64>,
     #[serde(deserialize_with = "lenient")]
     pub presentation_hint: Option<String>,
+    /// The frame's program counter ("0x6161616161616161"), what is left of a frame without
+    /// source or symbol.
+    #[serde(deserialize_with = "lenient")]
+    pub instruction_pointer_reference: Option<String>,
 }
 
 impl StackFrame {

@@ -79,6 +79,20 @@ pub struct Session {
     pub override_: Mutex<Option<Override>>,
     pub last_thread: Mutex<Option<i64>>,
     pub values: Mutex<ValueTable>,
+    /// The fatal signal of the last stop, while no other stop followed: an end after it is
+    /// that signal's doing, whatever status the adapter reports (gdb says 0, lldb-dap the
+    /// signal's number).
+    pub fatal_signal: Mutex<Option<i64>>,
+    /// The program's latest output (bounded): a stop on SIGABRT quotes the abort's own words
+    /// from it (a failed assertion, "*** stack smashing detected ***").
+    pub output_tail: Mutex<String>,
+    /// A step runs with the adapter's step exception filters added (see
+    /// `Adapter::step_exception_filters`); cleared at the stop that ends it.
+    pub step_exceptions: AtomicBool,
+    /// The exception the last step stopped at ("ValueError: bad"): the next step runs without
+    /// the step filters (it would stop again in every frame the exception passes) and its
+    /// stop says where the exception went.
+    pub step_exception: Mutex<Option<String>>,
 }
 
 impl TableEntry for Session {
@@ -130,6 +144,10 @@ impl Session {
             data_bps: Mutex::new(Vec::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
             override_: Mutex::new(None),
+            fatal_signal: Mutex::new(None),
+            output_tail: Mutex::new(String::new()),
+            step_exceptions: AtomicBool::new(false),
+            step_exception: Mutex::new(None),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }
@@ -205,7 +223,7 @@ impl Session {
     /// A transport error as the backend reports it.
     pub fn error(&self, e: DapError) -> BackendError {
         match e {
-            DapError::Failed(m) => BackendError::Failed(m),
+            DapError::Failed(m) => BackendError::Failed(without_terminal_codes(&m)),
             DapError::Timeout(..) => BackendError::Timeout(e.to_string()),
             DapError::Closed(m) => {
                 let why = self.ended.lock().unwrap().clone().unwrap_or(m);
@@ -390,7 +408,15 @@ impl Inner {
         s.clear_values();
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
             self.after_session_end();
-            let exit_code = *s.exit_code.lock().unwrap();
+            let mut exit_code = *s.exit_code.lock().unwrap();
+            let signal = *s.fatal_signal.lock().unwrap();
+            if let Some(sig) = signal
+                && (matches!(exit_code, None | Some(0))
+                    || exit_code.is_some_and(|c| c == sig || c == 128 + sig))
+            {
+                // The negative signal number: the core names it ("killed by SIGSEGV").
+                exit_code = Some(-sig);
+            }
             self.emit(BackendEvent::Stopped {
                 session_id: s.id.clone(),
                 exit_code,
@@ -414,5 +440,43 @@ impl Inner {
                 kill_process(pid);
             }
         }
+    }
+}
+
+/// `text` without terminal escape sequences (`ESC [ … letter`): a debugger's CLI may colour
+/// its messages, and an agent reads them as text.
+pub fn without_terminal_codes(text: &str) -> String {
+    if !text.contains('\x1b') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameters and intermediates, up to the final byte (a letter, `@`..`~`).
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod terminal_code_tests {
+    #[test]
+    fn colour_codes_are_taken_out_of_messages() {
+        assert_eq!(
+            super::without_terminal_codes("'\x1b[33;49;1mstrlen\x1b[m' has unknown return type"),
+            "'strlen' has unknown return type"
+        );
+        assert_eq!(super::without_terminal_codes("plain"), "plain");
     }
 }

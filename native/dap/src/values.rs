@@ -180,16 +180,33 @@ impl Inner {
                         .unwrap_or_else(|_| p.to_string())
                 });
                 let name = f.name.clone();
-                // "Class.method" (Python/Java style) or "ns::Class::method" (C++).
-                let (class_name, method_name) = match name
-                    .rsplit_once("::")
-                    .or_else(|| name.rsplit_once('.'))
-                {
-                    Some((c, m)) if !c.is_empty() && !m.is_empty() && !name.starts_with('<') => {
+                // "Class.method" (Python/Java style) is split; a C++ name stays whole
+                // (`ns::Scanner::peek`, `ns::AstBase<ns::EmptyType>::get`): split, it would be
+                // shown joined by '.', and a template argument's `::` is no class boundary.
+                let (class_name, mut method_name) = match name.rsplit_once('.') {
+                    Some((c, m))
+                        if !c.is_empty()
+                            && !m.is_empty()
+                            && !name.starts_with('<')
+                            && !name.contains("::") =>
+                    {
                         (Some(c.to_string()), m.to_string())
                     }
                     _ => (None, name.clone()),
                 };
+                let line = f.line.filter(|l| *l > 0).map(|l| l as u32);
+                if (file.is_none() || line.is_none())
+                    && let Some(pc) = f.instruction_pointer_reference.as_deref()
+                    && !method_name.contains(pc)
+                {
+                    // Without source the address is all there is: a smashed stack's
+                    // 0x6161616161616161 is the clue.
+                    method_name = if method_name.is_empty() {
+                        pc.to_string()
+                    } else {
+                        format!("{method_name} at {pc}")
+                    };
+                }
                 let src_hint = f
                     .source
                     .as_ref()
@@ -204,7 +221,7 @@ impl Inner {
                     index: offset + i as u32,
                     handle: f.id.to_string(),
                     file,
-                    line: f.line.filter(|l| *l > 0).map(|l| l as u32),
+                    line,
                     class_name,
                     method_name: Some(method_name),
                     is_library,
@@ -401,12 +418,26 @@ impl Inner {
                 "repl"
             }
         };
-        let args = EvaluateArguments {
+        let mut args = EvaluateArguments {
             expression: request.expression.clone(),
             frame_id: Some(frame_id),
             context,
         };
-        let body = s.req::<protocol::Evaluate>(&args).await?;
+        let body = if request.context == EvalContext::Repl && s.adapter.repl_is_cli() {
+            // An expression first; the CLI only for what does not parse as one (`set var …`).
+            args.context = "watch";
+            match s.req::<protocol::Evaluate>(&args).await {
+                Err(BackendError::Failed(e))
+                    if s.adapter.is_not_an_expression(&request.expression, &e) =>
+                {
+                    args.context = "repl";
+                    s.req::<protocol::Evaluate>(&args).await?
+                }
+                other => other?,
+            }
+        } else {
+            s.req::<protocol::Evaluate>(&args).await?
+        };
         let mut node = [s.node(
             body.into_variable(&request.expression),
             None,

@@ -34,7 +34,7 @@ mod registry;
 mod render;
 mod resources;
 mod shared;
-mod signals;
+pub mod signals;
 mod snapshot;
 mod state;
 mod tools;

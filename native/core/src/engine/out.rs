@@ -15,6 +15,15 @@ pub fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// A command line as a result repeats it: its first 80 characters and its length (the agent
+/// wrote it; a 4 KB argument list said back twice cost 8 KB of context).
+pub fn brief(command: &str) -> String {
+    match command.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}… ({} chars)", &command[..cut], command.chars().count()),
+        None => command.to_string(),
+    }
+}
+
 /// Where a frame is.
 #[derive(Serialize, JsonSchema, Clone, Debug, Default)]
 pub struct Location {

@@ -1,5 +1,7 @@
-//! One-level previews for objects whose rendered value is only an address: Python's default
-//! `<__main__.Item object at 0x7f…>`, Java's `Item@1a2b`. Such a value tells an agent nothing and
+//! Previews for values whose rendered value is only a placeholder: Python's default
+//! `<__main__.Item object at 0x7f…>`, Java's `Item@1a2b`, a C struct or array as gdb (`{…}`,
+//! `[2 items]`) or lldb-dap (`point @ 0x7ffe…`) show it; natives inline as `{x = 1, y = 2}`
+//! and `[2, 0]`, two levels deep. Such a value tells an agent nothing and
 //! costs it a turn of expand_variable; the preview `Item(name='pen', price=1.5, qty=4)` is built
 //! from the object's first children, in the core, for every backend. Bounded: at most
 //! [`FIELDS`] fields, each value cut at [`FIELD_CHARS`], the whole at the configured value length.
@@ -42,6 +44,59 @@ pub fn address_repr_class(value: &str) -> Option<&str> {
     }
     None
 }
+
+/// What a value placeholder stands for: an object shown by its address, or a native struct or
+/// array the debugger shows only as `{…}`, `[2 items]` (gdb) or `point @ 0x7ffe…` (lldb-dap).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape<'a> {
+    Object(&'a str),
+    Struct,
+    Array,
+    /// A Python list or tuple whose repr holds address reprs (`[<Selector object at 0x…>,
+    /// None]`): its items previewed, `[Selector(kind='FIRST', …), None]`.
+    Sequence,
+}
+
+fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
+    if let Some(class) = address_repr_class(value) {
+        return Some(Shape::Object(class));
+    }
+    let v = value.trim();
+    if (v.starts_with('[') || v.starts_with('(')) && v.contains(" object at 0x") {
+        return Some(Shape::Sequence);
+    }
+    let array_type = type_name.is_some_and(|t| t.trim_end().ends_with(']'));
+    if v == "{…}" || v == "{...}" {
+        return Some(if array_type {
+            Shape::Array
+        } else {
+            Shape::Struct
+        });
+    }
+    // gdb: "[2 items]"
+    if let Some(n) = v.strip_prefix('[').and_then(|r| r.strip_suffix(" items]"))
+        && n.chars().all(|c| c.is_ascii_digit())
+    {
+        return Some(Shape::Array);
+    }
+    // lldb-dap: "point @ 0x7fffffffe4b8", "unsigned short[2] @ 0x555555558028"
+    if let Some((what, addr)) = v.rsplit_once(" @ 0x")
+        && !what.is_empty()
+        && addr.chars().all(|c| c.is_ascii_hexdigit())
+    {
+        return Some(if what.ends_with(']') || array_type {
+            Shape::Array
+        } else {
+            Shape::Struct
+        });
+    }
+    None
+}
+
+/// Items of an array shown inline at most.
+const ITEMS: u32 = 8;
+/// Nested placeholders among one value's fields that get their own inline value.
+const NESTED: usize = 4;
 
 /// Whether a child is a field worth showing (not debugpy's "special variables" groups or
 /// dunder attributes).
@@ -86,35 +141,137 @@ pub struct Preview {
     pub fields: Vec<(String, String)>,
 }
 
-/// The preview of `node`, if its value is an address repr and its children can be read.
-/// Secrets among the fields are redacted like everywhere else; failures just mean no preview.
+/// The preview of `node`, if its value is a placeholder (an address repr, a native struct or
+/// array) and its children can be read. Secrets among the fields are redacted like everywhere
+/// else; failures just mean no preview.
 pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Preview> {
-    let class = address_repr_class(&node.value)?;
-    let handle = node
-        .children_handle
-        .as_ref()
-        .filter(|_| node.has_children)?;
-    let backend = c.engine.backend.clone();
-    // A few extra children: debugpy lists its synthetic groups first.
-    let page = c
-        .bk("children", backend.children(sid, handle, 0, FIELDS + 3))
-        .await
-        .ok()?;
-    let mut fields: Vec<ValueNode> = page.children.into_iter().filter(is_field).collect();
-    let more =
-        fields.len() > FIELDS as usize || page.total.is_some_and(|t| t > (FIELDS + 3) as u64);
-    fields.truncate(FIELDS as usize);
-    if fields.is_empty() {
-        return None;
-    }
-    for f in &mut fields {
-        f.value = values::visible(&c.cfg, &f.name, f.type_name.as_deref(), &f.value).text;
-    }
-    let text = format(class, &fields, more, c.cfg.max_value_length);
-    Some(Preview {
-        text,
-        fields: fields.into_iter().map(|f| (f.name, f.value)).collect(),
+    preview_at(c, sid, node, 2).await
+}
+
+/// [`preview`], with nested native placeholders previewed down to `depth` levels.
+fn preview_at<'a>(
+    c: &'a Call<'a>,
+    sid: &'a str,
+    node: &'a ValueNode,
+    depth: u32,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Preview>> + Send + 'a>> {
+    Box::pin(async move {
+        let shape = shape(&node.value, node.type_name.as_deref())?;
+        let handle = node
+            .children_handle
+            .as_ref()
+            .filter(|_| node.has_children)?;
+        let width = if matches!(shape, Shape::Array | Shape::Sequence) {
+            ITEMS
+        } else {
+            FIELDS
+        };
+        let backend = c.engine.backend.clone();
+        // A few extra children: debugpy lists its synthetic groups first.
+        let page = c
+            .bk("children", backend.children(sid, handle, 0, width + 3))
+            .await
+            .ok()?;
+        let mut fields: Vec<ValueNode> = page
+            .children
+            .into_iter()
+            .filter(is_field)
+            // A sequence's items, not debugpy's `len()` beside them.
+            .filter(|f| shape != Shape::Sequence || f.name.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        let more =
+            fields.len() > width as usize || page.total.is_some_and(|t| t > (width + 3) as u64);
+        fields.truncate(width as usize);
+        if fields.is_empty() && matches!(shape, Shape::Object(_)) {
+            return None;
+        }
+        if depth > 1 {
+            let nested: Vec<usize> = (0..fields.len())
+                .filter(|&i| {
+                    let f = &fields[i];
+                    f.has_children
+                        && match shape_of(f) {
+                            Some(Shape::Struct | Shape::Array) => true,
+                            Some(Shape::Object(_)) => shape == Shape::Sequence,
+                            _ => false,
+                        }
+                })
+                .take(NESTED)
+                .collect();
+            let inner = futures::future::join_all(
+                nested
+                    .iter()
+                    .map(|&i| preview_at(c, sid, &fields[i], depth - 1)),
+            )
+            .await;
+            for (i, p) in nested.into_iter().zip(inner) {
+                if let Some(p) = p {
+                    fields[i].value = p.text;
+                }
+            }
+        }
+        for f in &mut fields {
+            f.value = values::visible(&c.cfg, &f.name, f.type_name.as_deref(), &f.value).text;
+        }
+        let text = match shape {
+            Shape::Object(class) => format(class, &fields, more, c.cfg.max_value_length),
+            Shape::Struct | Shape::Array => native(shape, &fields, more, c.cfg.max_value_length),
+            Shape::Sequence => {
+                let items = native(Shape::Array, &fields, more, c.cfg.max_value_length);
+                if node.value.trim_start().starts_with('(') {
+                    format!("({})", &items[1..items.len() - 1])
+                } else {
+                    items
+                }
+            }
+        };
+        Some(Preview {
+            text,
+            fields: fields.into_iter().map(|f| (f.name, f.value)).collect(),
+        })
     })
+}
+
+fn shape_of(node: &ValueNode) -> Option<Shape<'_>> {
+    shape(&node.value, node.type_name.as_deref())
+}
+
+/// `{x = 1, y = 2}` or `[2, 0]` (gdb's own notation), `…` where items were left out; cut at
+/// `max_chars`.
+fn native(shape: Shape<'_>, fields: &[ValueNode], more: bool, max_chars: usize) -> String {
+    let cut = |v: &str| {
+        if v.chars().count() > FIELD_CHARS {
+            format!("{}…", v.chars().take(FIELD_CHARS).collect::<String>())
+        } else {
+            v.to_string()
+        }
+    };
+    let mut parts: Vec<String> = fields
+        .iter()
+        .map(|f| match shape {
+            Shape::Array => cut(&f.value),
+            _ => format!("{} = {}", f.name, cut(&f.value)),
+        })
+        .collect();
+    if more {
+        parts.push("…".into());
+    }
+    let (open, close) = if shape == Shape::Array {
+        ('[', ']')
+    } else {
+        ('{', '}')
+    };
+    let s = format!("{open}{}{close}", parts.join(", "));
+    if s.chars().count() > max_chars {
+        format!(
+            "{}…{close}",
+            s.chars()
+                .take(max_chars.saturating_sub(2))
+                .collect::<String>()
+        )
+    } else {
+        s
+    }
 }
 
 /// Previews for the address-repr nodes among `nodes` (the first [`PER_RESULT`]), fetched
@@ -122,7 +279,7 @@ pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Previe
 pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Option<Preview>> {
     let mut budget = PER_RESULT;
     let futures = nodes.iter().map(|n| {
-        let wanted = budget > 0 && address_repr_class(&n.value).is_some() && n.has_children;
+        let wanted = budget > 0 && shape_of(n).is_some() && n.has_children;
         if wanted {
             budget -= 1;
         }
@@ -173,6 +330,40 @@ mod tests {
         ] {
             assert_eq!(address_repr_class(real), None, "{real}");
         }
+    }
+
+    #[test]
+    fn native_placeholders_are_recognised() {
+        assert_eq!(shape("{…}", Some("struct point")), Some(Shape::Struct));
+        assert_eq!(shape("{…}", Some("int [3]")), Some(Shape::Array));
+        assert_eq!(
+            shape("[2 items]", Some("unsigned short [2]")),
+            Some(Shape::Array)
+        );
+        assert_eq!(
+            shape("point @ 0x7fffffffe4b8", Some("point")),
+            Some(Shape::Struct)
+        );
+        assert_eq!(
+            shape("unsigned short[2] @ 0x555555558028", None),
+            Some(Shape::Array)
+        );
+        for real in ["{x = 1}", "\"abc\"", "0x7fffffffe430", "size=0", "[1, 2]"] {
+            assert_eq!(shape(real, None), None, "{real}");
+        }
+        let f = |n: &str, v: &str| ValueNode {
+            name: n.into(),
+            value: v.into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            native(Shape::Struct, &[f("x", "1"), f("y", "2")], false, 200),
+            "{x = 1, y = 2}"
+        );
+        assert_eq!(
+            native(Shape::Array, &[f("0", "2"), f("1", "0")], true, 200),
+            "[2, 0, …]"
+        );
     }
 
     #[test]

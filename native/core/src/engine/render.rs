@@ -97,7 +97,17 @@ impl Renderer {
 
     /// `file:line in method` for a location-shaped object.
     fn location(&self, v: &Value) -> Option<String> {
-        let file = v.get("file")?.as_str()?;
+        let Some(file) = v.get("file").and_then(Value::as_str) else {
+            // A frame without source: its function (and address) is what there is.
+            let m = v.as_object()?;
+            if m.contains_key("index") && m.contains_key("is_current") {
+                return m
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .map(|x| format!("in {x}"));
+            }
+            return None;
+        };
         let mut s = self.rel(file).to_string();
         if let Some(l) = v.get("line").and_then(Value::as_u64) {
             let _ = write!(s, ":{l}");

@@ -37,6 +37,11 @@ pub fn from_exit_code(code: i64) -> Option<String> {
         .map(|(n, name)| format!("{name} (signal {n})"))
 }
 
+/// The number of the signal called `name` (`SIGSEGV` → 11), among those this table knows.
+pub fn number(name: &str) -> Option<i64> {
+    NAMES.iter().find(|(_, n)| *n == name).map(|(n, _)| *n)
+}
+
 /// `exit code 0`, or `exit code 247: killed by SIGKILL (signal 9)`.
 pub fn describe(code: i64) -> String {
     match from_exit_code(code) {

@@ -133,6 +133,10 @@ impl Adapter for Debugpy {
     fn stop_on_exception_filters(&self) -> &'static [&'static str] {
         &["uncaught", "userUnhandled"]
     }
+    /// "raised" stops at the raise in the project's code (justMyCode leaves libraries out).
+    fn step_exception_filters(&self) -> &'static [&'static str] {
+        &["raised"]
+    }
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["raised"], &["uncaught"])
     }

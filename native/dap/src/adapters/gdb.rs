@@ -31,7 +31,25 @@ impl Adapter for Gdb {
     fn command(&self, _python: Option<&str>) -> BackendResult<(String, Vec<String>)> {
         Ok((
             gdb()?.display().to_string(),
-            vec!["--quiet".into(), "-i".into(), "dap".into()],
+            [
+                "--quiet",
+                "-i",
+                "dap",
+                // Terminal colour codes would reach the agent inside error messages
+                // ("'\x1b[33;49;…mstrlen\x1b[m' has unknown return type").
+                "-iex",
+                "set style enabled off",
+                // A function called by an expression that faults (a stack already exhausted,
+                // a bad pointer) is unwound, with an error, instead of leaving the program
+                // stopped inside the call where only a new session helps. Accepted by every
+                // gdb with DAP (15 renamed it unwind-on-signal and kept this name).
+                "-iex",
+                "set unwindonsignal on",
+            ]
+            .map(String::from)
+            .into_iter()
+            .chain(system_printers())
+            .collect(),
         ))
     }
     fn spawn_hint(&self) -> &'static str {
@@ -116,6 +134,22 @@ impl Adapter for Gdb {
         parse_signal(&said.result)
     }
 
+    fn repl_is_cli(&self) -> bool {
+        true
+    }
+    /// gdb's parser on a CLI command: "A syntax error in expression, near `counter = 9'.",
+    /// "No symbol \"call\" in current context.", "Invalid number \"4x\"." (`x/4x buf`).
+    fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
+        let first = expression
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .next()
+            .unwrap_or("");
+        error.contains("syntax error")
+            || error.starts_with("Invalid number")
+            || (!first.is_empty()
+                && error.contains(&format!("No symbol \"{first}\" in current context")))
+    }
+
     /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";
     /// the binding itself arrives as a `breakpoint` event.
     fn is_chatter(&self, category: OutputCategory, text: &str) -> bool {
@@ -128,6 +162,24 @@ impl Adapter for Gdb {
     fn log_points_on_console(&self) -> bool {
         true
     }
+}
+
+/// The distribution's auto-load directory, where libstdc++'s pretty printers are: a gdb built
+/// elsewhere (gdb-for-pwndbg) looks only in its own data directory, and would show
+/// `std::string` as its fields instead of its text.
+fn system_printers() -> Vec<String> {
+    const DIR: &str = "/usr/share/gdb/auto-load";
+    if !Path::new(DIR).is_dir() {
+        return vec![];
+    }
+    [
+        "-iex",
+        &format!("add-auto-load-safe-path {DIR}"),
+        "-iex",
+        &format!("add-auto-load-scripts-directory {DIR}"),
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// The CLI echo of a breakpoint set in a live session ("Breakpoint 3 at 0x5555…: file prog.c,

@@ -62,6 +62,24 @@ impl Adapter for Lldb {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["cpp_throw"], &["cpp_throw"])
     }
+    /// Signals stop as "exception" with the text "signal SIGABRT".
+    fn is_signal_stop(&self, reason: &str, text: Option<&str>) -> bool {
+        reason == "signal"
+            || (reason == "exception" && text.is_some_and(|t| t.starts_with("signal SIG")))
+    }
+    /// lldb-dap's repl answers like its CLI (`(unsigned long) $0 = 5`) and takes commands; an
+    /// expression is evaluated as one (calls and assignments run there too).
+    fn repl_is_cli(&self) -> bool {
+        true
+    }
+    /// A command given as an expression: "use of undeclared identifier 'frame'".
+    fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
+        let first = expression
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .next()
+            .unwrap_or("");
+        !first.is_empty() && error.contains(&format!("undeclared identifier '{first}'"))
+    }
     /// Log-point text comes as "console" output.
     fn log_points_on_console(&self) -> bool {
         true

@@ -147,6 +147,17 @@ pub trait Adapter: Send + Sync + 'static {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&[], &[])
     }
+    /// Filters that make a step stop where an exception is raised, so that a step ending in
+    /// an exception says so (type, message, where) instead of landing in a handler or the
+    /// caller silently. Set only while a step runs.
+    fn step_exception_filters(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether a stop of DAP `reason` whose text is `text` is a signal's (lldb-dap reports
+    /// signals as exceptions).
+    fn is_signal_stop(&self, reason: &str, _text: Option<&str>) -> bool {
+        reason == "signal"
+    }
     /// Exception breakpoints by class name (`KeyError`) where the adapter takes them (DAP
     /// `exceptionOptions`): the options for `classes` and for the plain `filters` together,
     /// since an adapter given options may ignore `filters`. None: this adapter takes no names.
@@ -197,6 +208,17 @@ pub trait Adapter: Send + Sync + 'static {
     fn c_expressions(&self) -> bool {
         false
     }
+    /// Whether an expression allowed side effects is first evaluated as an expression
+    /// ("watch" context), and run in "repl" only when the adapter cannot parse it as one
+    /// (gdb's repl takes CLI commands: `set var x = 1` works there, `(long)f(x)` does not).
+    fn repl_is_cli(&self) -> bool {
+        false
+    }
+    /// Whether the error an expression got says it is no expression (then it is a command).
+    fn is_not_an_expression(&self, _expression: &str, _error: &str) -> bool {
+        false
+    }
+
     /// A node the adapter adds among a value's members that is no program value.
     fn is_synthetic_group(&self, _name: &str) -> bool {
         false

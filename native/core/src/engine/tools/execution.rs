@@ -222,6 +222,15 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
         }
     };
     let thread = a.thread_id.or(thread);
+    // Where a step starts: its end is told against it (another thread, a new frame).
+    let stepping = matches!(
+        op,
+        ControlOp::StepOver { .. } | ControlOp::StepInto { .. } | ControlOp::StepOut
+    );
+    let before = match (&thread, stepping) {
+        (Some(t), true) => c.frame(&sid, t, 0).await.ok().map(|f| (t.clone(), f)),
+        _ => None,
+    };
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
     let resumes = !matches!(op, ControlOp::Pause);
@@ -245,7 +254,39 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
     }
     let timeout = a.t.timeout_ms;
     let stopped = c.wait_for_stop(&sid, &mut sub, timeout).await;
-    Ok(snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await)
+    let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
+    if let Some((thread, from)) = before
+        && let Some(note) = step_note(&thread, &from, &r)
+    {
+        r.message = Some(match r.message.take() {
+            Some(m) => format!("{m}; {note}"),
+            None => note,
+        });
+    }
+    Ok(r)
+}
+
+/// What a step's end does not say by its location alone: that the stop is in another thread
+/// (one hit a breakpoint meanwhile), or in a new frame on the line it started from (a Python
+/// 3.11 comprehension, a lambda), which reads like "stepped, same line".
+fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> Option<String> {
+    let at = r.location.as_ref()?;
+    if let Some(t) = r.thread_id.as_deref()
+        && t != thread
+    {
+        return Some(format!(
+            "the stop is in thread {t}, not in thread {thread} that was stepped"
+        ));
+    }
+    // (Frames without source have no line to be the same: instruction steps in a library.)
+    let same_line = at.line.is_some() && at.file == from.file && at.line == from.line;
+    if same_line && at.method.is_some() && at.method != from.method_name {
+        return Some(format!(
+            "stepped into a new frame on the same line: {}",
+            at.method.as_deref().unwrap_or("?")
+        ));
+    }
+    None
 }
 
 /// # Wait for a pause

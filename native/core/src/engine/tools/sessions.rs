@@ -296,7 +296,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     let root = c.project(a.p.project_path.as_deref()).await?;
     let what = match (&a.run_configuration, &a.command) {
         (Some(rc), None) => format!("run configuration '{rc}'"),
-        (None, Some(cmd)) => format!("command `{cmd}`"),
+        (None, Some(cmd)) => format!("command `{}`", super::out::brief(cmd)),
         (Some(_), Some(_)) => {
             return Err("give either run_configuration or command, not both".into());
         }
@@ -394,7 +394,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     Ok(Started {
         state: current_state(c, &info.id, info.state).into(),
         session_id: info.id,
-        name: info.name,
+        name: super::out::brief(&info.name),
         message,
         pause,
     })

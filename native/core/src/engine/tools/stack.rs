@@ -47,6 +47,9 @@ pub struct StackTrace {
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     next_offset: Option<u32>,
+    /// Where the listing was cut, and of how many frames when the debugger knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
 }
 
 async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTrace> {
@@ -76,12 +79,16 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
     let page = c
         .bk(
             "frames",
-            backend.frames(&sid, &thread, offset, a.max_frames),
+            // One frame more than shown: whether the stack goes on is known even where the
+            // debugger does not count its frames (gdb; a 90,000-frame overflow).
+            backend.frames(&sid, &thread, offset, a.max_frames + 1),
         )
         .await?;
+    let more = page.frames.len() as u32 > a.max_frames;
     let frames: Vec<Frame> = page
         .frames
         .iter()
+        .take(a.max_frames as usize)
         .map(|f| Frame {
             at: location(f),
             index: f.index,
@@ -89,8 +96,12 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
             is_library: f.is_library,
         })
         .collect();
-    let shown = offset + page.frames.len() as u32;
-    let next_offset = page.total.filter(|t| shown < *t).map(|_| shown);
+    let shown = offset + frames.len() as u32;
+    let next_offset = (more || page.total.is_some_and(|t| shown < t)).then_some(shown);
+    let message = next_offset.map(|n| match page.total {
+        Some(t) => format!("cut at frame {n} of {t}; next page: offset {n}"),
+        None => format!("cut at frame {n}, more below; next page: offset {n}"),
+    });
     Ok(StackTrace {
         session_id: sid,
         thread_id: thread,
@@ -99,6 +110,7 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
         total: page.total,
         truncated: next_offset.is_some(),
         next_offset,
+        message,
     })
 }
 

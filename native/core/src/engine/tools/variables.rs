@@ -266,7 +266,16 @@ pub(super) async fn target(
                 c.engine
                     .with_state(|s| s.sessions.get(sid).map(|x| x.selected_frame).unwrap_or(0))
             });
-            let (node, full) = resolve_path(c, sid, &thread, frame_index, path).await?;
+            let (node, full) = match resolve_path(c, sid, &thread, frame_index, path).await {
+                Ok(found) => found,
+                // Not a walk through the children shown (`this->m_member` where gdb shows a
+                // pointer's target as a child `value`, `*p`, `v[i + 1]`): the path as an
+                // expression, when it is a side-effect-free one.
+                Err(e) => match path_as_expression(c, sid, &thread, frame_index, path).await {
+                    Some(node) => (node, path.to_string()),
+                    None => return Err(e),
+                },
+            };
             Ok(ValueRef {
                 name: node.name.clone(),
                 path: full,
@@ -282,6 +291,33 @@ pub(super) async fn target(
             Err("give variable_id (from get_variables) or path (e.g. 'user.address.city')".into())
         }
     }
+}
+
+/// The value of `path` evaluated as an expression in the frame, if it is a safe one and the
+/// debugger can evaluate it.
+async fn path_as_expression(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    frame_index: u32,
+    path: &str,
+) -> Option<ValueNode> {
+    super::super::expression_guard::check(path, &c.cfg.expression_safety).ok()?;
+    let frame = c.frame(sid, thread, frame_index).await.ok()?;
+    let backend = c.engine.backend.clone();
+    let request = crate::backend::EvalRequest {
+        thread_id: thread.to_string(),
+        frame: frame.handle.clone(),
+        expression: path.to_string(),
+        context: crate::backend::EvalContext::Expression,
+        allow_side_effects: false,
+    };
+    let mut node = c
+        .bk("evaluate", backend.evaluate(sid, request))
+        .await
+        .ok()?;
+    node.name = path.to_string();
+    Some(node)
 }
 
 async fn resolve_path(
