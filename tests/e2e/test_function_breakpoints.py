@@ -88,9 +88,9 @@ def test_py_records_50_recursive_calls_and_a_raise_without_stopping(py):
     p = m.ok("get_call_records", {"function": "parse"})["rows"]
     assert [x.split(" @")[0] for x in p] == [
         "#1 parse(text='12') -> 12",
-        # Python's return event carries None for a call that raised, and the caller is not yet
-        # handling the exception when the step out stops: debugpy cannot tell them apart.
-        "#2 parse(text='x') -> None",
+        # The step out stops at the raise (debugpy steps with its "raised" filter): the row
+        # says what the call raised, not the None Python's return event carries.
+        "#2 parse(text='x') -> raised ValueError: invalid literal for int() with base 10: 'x'",
         "#3 parse(text='7') -> 7",
     ], p
     assert m.ok("get_call_records", {"function": "fact", "where": "n=3)"})["matched"] == 5

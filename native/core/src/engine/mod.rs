@@ -247,11 +247,20 @@ impl Engine {
             thread_id,
             reason,
             breakpoint_ids,
+            description,
             ..
         } = &event
         {
-            let stop = self
-                .with_state(|s| recorder::route(s, session_id, thread_id, *reason, breakpoint_ids));
+            let stop = self.with_state(|s| {
+                recorder::route(
+                    s,
+                    session_id,
+                    thread_id,
+                    *reason,
+                    breakpoint_ids,
+                    description.as_deref(),
+                )
+            });
             if let (Some(stop), Some(engine)) = (stop, self.weak.upgrade()) {
                 let (sid, thread) = (session_id.clone(), thread_id.clone());
                 tokio::spawn(async move { engine.on_record_stop(&sid, &thread, stop).await });

@@ -81,6 +81,8 @@ impl CallRecord {
 #[derive(Debug, Default)]
 pub struct Active {
     pending: Vec<usize>,
+    /// What the innermost pending call raised, once a step out stopped at the raise.
+    raised: Option<String>,
     /// The thread being stepped out of a recorded call.
     stepping: Option<String>,
 }
@@ -144,6 +146,9 @@ pub enum Stop {
     Entry(String),
     /// The step out of the innermost pending call finished.
     Return,
+    /// The step out stopped where the call raised (an adapter that steps with its "raised"
+    /// filter on): the call's outcome, then the step out goes on.
+    Raised(String),
 }
 
 /// Decides whether a pause is the recorder's. Pauses at breakpoints that all record are; a step
@@ -155,6 +160,7 @@ pub fn route(
     thread: &str,
     reason: PauseReason,
     bps: &[String],
+    description: Option<&str>,
 ) -> Option<Stop> {
     let recording = |id: &String| s.breakpoints.get(id).is_some_and(|m| m.record.is_some());
     if !bps.is_empty() && bps.iter().all(recording) && reason != PauseReason::Exception {
@@ -171,12 +177,27 @@ pub fn route(
     if stepping && bps.is_empty() && reason == PauseReason::Step {
         return Some(Stop::Return);
     }
+    if stepping && bps.is_empty() && reason == PauseReason::Exception {
+        return Some(Stop::Raised(raised_text(
+            description.unwrap_or("an exception"),
+        )));
+    }
     let why = match reason {
         PauseReason::Exception => "(exception: paused there)",
         _ => "(unfinished: paused elsewhere)",
     };
     s.calls.abandon(sid, why);
     None
+}
+
+/// `ValueError: bad` out of a step's exception note ("the step ended in an exception:
+/// ValueError: bad; raised here. Step again …"), as the row's outcome.
+fn raised_text(description: &str) -> String {
+    let text = description
+        .strip_prefix("the step ended in an exception: ")
+        .unwrap_or(description);
+    let text = text.split("; raised here").next().unwrap_or(text);
+    format!("raised {}", clip(text.trim()))
 }
 
 fn clip(s: &str) -> String {
@@ -217,6 +238,32 @@ impl Engine {
         let next = match stop {
             Stop::Entry(bp) => self.record_entry(&c, sid, thread, &bp).await,
             Stop::Return => self.record_return(&c, sid, thread).await,
+            Stop::Raised(text) => {
+                // The call's own raise, not one inside something it calls (and may catch).
+                let backend = self.backend.clone();
+                let top = c
+                    .bk("frames", backend.frames(sid, thread, 0, 1))
+                    .await
+                    .ok()
+                    .and_then(|p| p.frames.into_iter().next());
+                self.with_state(|s| {
+                    let function = {
+                        let a = s.calls.active.get(sid)?;
+                        let i = *a.pending.last()?;
+                        s.calls.get_mut(i)?.function.clone()
+                    };
+                    let bare = function.rsplit(['.', ':']).next().unwrap_or(&function);
+                    if top
+                        .as_ref()
+                        .is_some_and(|f| f.method_name.as_deref() == Some(bare))
+                    {
+                        // The first raise is the call's own; later stops are its unwinding.
+                        s.calls.active.get_mut(sid)?.raised.get_or_insert(text);
+                    }
+                    Some(())
+                });
+                Some(true)
+            }
         };
         let op = match next {
             Some(true) => ControlOp::StepOut,
@@ -399,11 +446,11 @@ impl Engine {
                 let shown = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value);
                 clip(&shown.text)
             });
-        // Python reports a call that raised as returning None (its return event carries None)
-        // and at the caller the exception is not yet being handled (`sys.exc_info()` is empty):
-        // debugpy's rows show `-> None` for a raise. gdb/lldb/delve show no value when a call
-        // unwinds.
-        let raised: Option<String> = None;
+        // Python reports a call that raised as returning None (its return event carries None):
+        // the raise is known only when the step out stopped at it (debugpy steps with its
+        // "raised" filter). gdb/lldb/delve show no value when a call unwinds.
+        let raised: Option<String> =
+            self.with_state(|s| s.calls.active.get_mut(sid).and_then(|a| a.raised.take()));
         let ret = if raised.is_some() { None } else { ret };
         self.with_state(|s| {
             let a = s.calls.active.get_mut(sid)?;
