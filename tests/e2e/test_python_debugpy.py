@@ -313,8 +313,10 @@ def test_exception_breakpoint_raised_stops_on_line_32(py):
     assert p["location"] == {"file": app(project), "line": 32, "method": "main"}
     assert "ValueError" in p["description"] and "bad order" in p["description"]
     assert var(p["frame"]["variables"], "t")["value"] == "930"
-    bad = m.err("set_exception_breakpoint", {"exception_class": "NoSuchFilter"})
-    assert "raised" in bad and "uncaught" in bad  # names the filters debugpy offers
+    # debugpy takes class names (any dotted identifier); what is neither a class name nor one
+    # of its filters is refused, naming both.
+    bad = m.err("set_exception_breakpoint", {"exception_class": "no such filter"})
+    assert "raised" in bad and "uncaught" in bad and "class name" in bad, bad
 
 
 # --- execution and stack -------------------------------------------------------------------------

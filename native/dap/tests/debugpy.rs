@@ -377,7 +377,8 @@ async fn exception_breakpoint_stops_on_raised_exception() {
         .add_exception_breakpoint(
             &h.project,
             ExceptionBreakpointSpec {
-                exception: "nonsense".into(),
+                // Neither a filter nor a class name (debugpy takes `KeyError`, `pkg.MyError`).
+                exception: "no such filter".into(),
                 enabled: true,
                 ..Default::default()
             },
