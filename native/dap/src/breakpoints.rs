@@ -121,7 +121,7 @@ impl Inner {
         if !known.is_empty()
             && !is_catch_all(&spec.exception)
             && !known.iter().any(|f| f.id == spec.exception)
-            && !(classes && is_class_name(&spec.exception))
+            && (!classes || !is_class_name(&spec.exception))
         {
             return Err(BackendError::Unsupported(format!(
                 "exception breakpoint '{}' is not offered by the debug adapter; it takes {}{}",
