@@ -11,8 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 old=${1:?old binary}; new=${2:?new binary}; rounds=${3:-3}; secs=${4:-5}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=${OUT_DIR:-$(mktemp -d)}; mkdir -p "$out"
+echo "raw results: $out" >&2
 for r in $(seq "$rounds"); do
   for who in old new; do
     bin=$old; [ "$who" = new ] && bin=$new
@@ -28,7 +28,7 @@ def figures(who, r):
     c = json.loads((out / f"cost-{who}-{r}.json").read_text())["ours"]
     f = {
         "calc wall ms": c["calc"]["wall_ms"], "heavy wall ms": c["heavy"]["wall_ms"],
-        "MCP round trip at a pause ms": c["mcp_round_trip_ms"],
+        **{f"MCP {t} at a pause ms": ms for t, ms in c["mcp_round_trip_ms"].items()},
         "calc calls": c["calc"]["tool_calls"], "calc text B": c["calc"]["text_bytes"],
         "heavy calls": c["heavy"]["tool_calls"], "heavy text B": c["heavy"]["text_bytes"],
         "tools/list full B": c["tools_list_full_bytes"],
