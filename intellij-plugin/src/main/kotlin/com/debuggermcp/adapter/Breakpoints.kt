@@ -163,6 +163,15 @@ internal object Breakpoints {
         return Ide.read { info(bp) }!!
     }
 
+    /**
+     * Watchpoints are not wired in the IDE yet (Java field watchpoints through
+     * `JavaFieldBreakpointType` are the intended implementation): a clear refusal naming the
+     * alternative, as the headless adapters without data breakpoints give.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    fun addData(project: Project, spec: JsonArgs): Map<String, Any?> =
+        unsupported("no data breakpoints (watchpoints) in the IDE yet; use a conditional line breakpoint on the writes instead")
+
     suspend fun addException(project: Project, spec: JsonArgs): Map<String, Any?> {
         val supports = LanguageDebugSupport.all()
         if (supports.isEmpty()) unsupported("exception breakpoints need a language plugin with debugger support (e.g. Java)")

@@ -37,6 +37,7 @@ class XDebuggerAdapter(
         Op.BREAKPOINTS -> Breakpoints.list(Ide.project(a.string("project")))
         Op.ADD_LINE_BREAKPOINT -> Breakpoints.addLine(Ide.project(a.string("project")), a.obj("spec"))
         Op.ADD_EXCEPTION_BREAKPOINT -> Breakpoints.addException(Ide.project(a.string("project")), a.obj("spec"))
+        Op.ADD_DATA_BREAKPOINT -> Breakpoints.addData(Ide.project(a.string("project")), a.obj("spec"))
         Op.UPDATE_BREAKPOINT -> Breakpoints.update(Ide.project(a.string("project")), a.string("id"), a.obj("update"))
         Op.REMOVE_BREAKPOINT -> Breakpoints.remove(Ide.project(a.string("project")), a.string("id")).let { null }
         Op.CONTROL -> ControlOps.control(a.string("session_id"), a.stringOrNull("thread_id"), a.obj("op")).let { null }
