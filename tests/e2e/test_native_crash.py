@@ -215,3 +215,21 @@ def test_lldb_counts_an_overflowed_stack_and_pages_its_bottom_fast(n):
     deep = m.ok("get_stack_trace", {"max_frames": 5, "offset": total - 5})
     assert time.monotonic() - t0 < 5, "deep page too slow"
     assert "main" in [f["method"] for f in deep["frames"]] and "truncated" not in deep, deep
+
+
+def test_an_lldb_filter_waits_for_lldb_after_a_gdb_session():
+    """A project runs C under gdb and C++ under lldb-dap. Once a gdb session has run (and ended),
+    lldb-dap's `cpp_throw` is still taken while no session is live: it waits for an lldb-dap
+    session, and says so; a misspelt filter is still refused. (Flake hunt 2026-11-27: the shared
+    server refused `cpp_throw` whenever a gdb test happened to run first.)"""
+    gdb_env_check()
+    for project, m in served("native", prepare=compile_native):
+        start(m, "./divzero", "gdb")
+        m.ok("stop_debug_session")
+        b = m.ok("set_exception_breakpoint", {"exception_class": "cpp_throw"})
+        assert "lldb" in json.dumps(b), b
+        e = m.err("set_exception_breakpoint", {"exception_class": "cpp_thorw"})
+        assert "not offered" in e and "throw (C++ exceptions, when thrown)" in e, e
+        p = start(m, "./thrower", "lldb")["pause"]
+        assert p["reason"] == "exception" and "C++ Throw" in p["description"], p
+        m.ok("stop_debug_session")

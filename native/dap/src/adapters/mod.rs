@@ -282,6 +282,22 @@ pub fn find(name: &str) -> BackendResult<AdapterRef> {
         })
 }
 
+/// The adapter that uses exception filter `id` itself (for stops on exceptions, steps or a
+/// catch-all), if any: a filter an adapter not yet started this run is known to offer.
+pub fn offering_filter(id: &str) -> Option<AdapterRef> {
+    ADAPTERS.iter().copied().find(|a| {
+        let (caught, uncaught) = a.catch_all_filters();
+        [
+            a.stop_on_exception_filters(),
+            a.step_exception_filters(),
+            caught,
+            uncaught,
+        ]
+        .iter()
+        .any(|fs| fs.contains(&id))
+    })
+}
+
 /// The adapters' names, joined by `sep`.
 pub fn names(sep: &str) -> String {
     ADAPTERS
