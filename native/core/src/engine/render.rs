@@ -328,7 +328,7 @@ impl Renderer {
 
     /// capture: what a print would have shown, as a table: one header of the expressions, then
     /// per point (again when the hits move to another point or stack) where it is and its
-    /// callers, then one row per hit. Without expressions a point shows its locals instead.
+    /// callers, then one row per hit. Without expressions a row shows the locals instead.
     /// Then how the run ended. Nothing is repeated (structuredContent keeps every hit's
     /// locals and stack, and the whole stderr tail).
     fn capture(&self, out: &mut String, m: &Map<String, Value>) {
@@ -373,6 +373,7 @@ impl Renderer {
         let mut last: Option<(u64, Value)> = None;
         // Callers last shown per point: a point met again names only the callers that differ.
         let mut shown: Vec<(u64, Vec<String>)> = Vec::new();
+        let mut prev_locals: Vec<(u64, Map<String, Value>)> = Vec::new();
         for h in hits.into_iter().flatten() {
             let point = h.get("point").and_then(Value::as_u64).unwrap_or(0);
             let stack = h.get("stack").cloned().unwrap_or(Value::Null);
@@ -412,18 +413,6 @@ impl Renderer {
                 out.push('\n');
                 shown.retain(|(p, _)| *p != point);
                 shown.push((point, callers));
-                if names.is_empty() {
-                    let locals: Vec<String> = h
-                        .get("locals")
-                        .and_then(Value::as_object)
-                        .into_iter()
-                        .flatten()
-                        .map(|(k, v)| format!("{k}={}", short_addresses(&self.scalar(v))))
-                        .collect();
-                    if !locals.is_empty() {
-                        let _ = writeln!(out, "  locals: {}", locals.join(" "));
-                    }
-                }
                 last = Some((point, stack));
             }
             let mut cells: Vec<String> = Vec::new();
@@ -446,7 +435,22 @@ impl Renderer {
             }
             let n = h.get("hit").and_then(Value::as_u64).unwrap_or(0);
             if cells.is_empty() {
-                let _ = writeln!(out, "  hit {n}");
+                // Without expressions the locals are the values: all at a point's first hit,
+                // then those that changed since its previous hit.
+                let locals = h.get("locals").and_then(Value::as_object);
+                let before = prev_locals
+                    .iter()
+                    .find(|(p, _)| *p == point)
+                    .map(|(_, l)| l);
+                let changed: Vec<String> = locals
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, v)| before.and_then(|b| b.get(*k)) != Some(*v))
+                    .map(|(k, v)| format!("{k}={}", short_addresses(&self.scalar(v))))
+                    .collect();
+                let _ = writeln!(out, "  {n} | {}", changed.join(" "));
+                prev_locals.retain(|(p, _)| *p != point);
+                prev_locals.push((point, locals.cloned().unwrap_or_default()));
             } else if single {
                 let pairs: Vec<String> = names
                     .iter()
