@@ -176,10 +176,10 @@ impl Renderer {
             .get("type")
             .and_then(Value::as_str)
             .is_some_and(|t| t.trim_end_matches(" const").ends_with('*'));
-        if let Some(n) = v.get("child_count").and_then(Value::as_u64) {
-            if !(pointer && n == 1) {
-                meta.push(format!("{n} items"));
-            }
+        if let Some(n) = v.get("child_count").and_then(Value::as_u64)
+            && !(pointer && n == 1)
+        {
+            meta.push(format!("{n} items"));
         }
         if !meta.is_empty() {
             let _ = write!(out, " ({})", meta.join(", "));
@@ -644,6 +644,40 @@ fn short_addresses(text: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A capture over two points, the first met again from another caller, one expression out
+    /// of scope at the second: one header, a point met again names only the differing callers,
+    /// an error repeated along a row is said once, the end is on the first line.
+    #[test]
+    fn capture_reads_like_a_print() {
+        let hit = |n: u64, point: u64, line: u64, stack: &[&str], vals: Value| {
+            json!({"hit": n, "point": point, "at": {"file": "/p/a.c", "line": line, "method": "f"},
+                   "stack": stack, "values": vals, "locals": {"x": "1"}})
+        };
+        let ok = |a: &str, b: &str| json!([{"name": "a", "value": a}, {"name": "b", "value": b}]);
+        let v = json!({
+            "message": "3 hits recorded; the program ended",
+            "hits": [
+                hit(1, 1, 5, &["f a.c:5", "g a.c:9", "main a.c:20"], ok("1", "2")),
+                hit(2, 2, 7, &["h a.c:7", "main a.c:21"], json!([
+                    {"name": "a", "error": "evaluate failed: No symbol \"a\" in current context."},
+                    {"name": "b", "error": "evaluate failed: No symbol \"a\" in current context."}])),
+                hit(3, 1, 5, &["f a.c:5", "g a.c:9", "main a.c:22"], ok("3", "4")),
+            ],
+            "stop": {"state": "stopped", "exit_code": 1, "message": "the session has ended with exit code 1",
+                     "stderr": "Traceback:\nValueError: bad\n"},
+        });
+        assert_eq!(
+            text("capture", &v, Some("/p")),
+            "3 hits recorded; the program ended with exit code 1\n\
+             hit | a | b\n\
+             at a.c:5 in f, from g a.c:9 < main a.c:20\n  1 | 1 | 2\n\
+             at a.c:7 in f, from main a.c:21\n  \
+             2 | error: No symbol \"a\" in current context. | (same error)\n\
+             at a.c:5 again, from … < main a.c:22\n  3 | 3 | 4\n\
+             stderr ends: ValueError: bad"
+        );
+    }
 
     #[test]
     fn addresses_inside_reprs_are_left_out_of_the_text() {
