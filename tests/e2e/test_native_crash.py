@@ -84,6 +84,21 @@ def test_divide_by_zero_stop_and_end(n, adapter):
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_crash_stop_names_its_callers(n, adapter):
+    """`gdb -batch -ex run -ex bt` answers "where did it crash" in one command; so does the stop
+    (the real-bugs benchmark: one call fewer). A pointer is not a container of "1 items"."""
+    _, m = n
+    p = start(m, "./divzero", adapter)["pause"]
+    assert p["callers"][0] == "main divzero.c:10", p
+    assert "callers:\n    main divzero.c:10" in m.last_text, m.last_text
+    # A breakpoint stop stays as short as it was.
+    m.ok("stop_debug_session")
+    m.ok("set_breakpoint", {"file_path": "divzero.c", "line": 5})
+    p = start(m, "./divzero", adapter)["pause"]
+    assert p["reason"] == "breakpoint" and "callers" not in p, p
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
 def test_frames_without_source_show_their_address(n, adapter):
     _, m = n
     # gdb unwinds the smashed stack into the overflow's bytes; lldb-dap stops at the damage,
