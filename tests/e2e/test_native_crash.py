@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from conftest import LONG, cleaned, gdb_env_check, served, var
+from conftest import LONG, cleaned, gdb_env_check, output_text, served, var
 
 ADAPTERS = ["gdb", "lldb"]
 
@@ -215,3 +215,57 @@ def test_lldb_counts_an_overflowed_stack_and_pages_its_bottom_fast(n):
     deep = m.ok("get_stack_trace", {"max_frames": 5, "offset": total - 5})
     assert time.monotonic() - t0 < 5, "deep page too slow"
     assert "main" in [f["method"] for f in deep["frames"]] and "truncated" not in deep, deep
+
+
+def test_call_on_an_exhausted_stack_leaves_the_session_paused_at_the_crash(n):
+    """gdb: a function called by an expression on a stack the overflow used up cannot even
+    start; gdb's DAP then took the program for running for good (pause and wait timed out)."""
+    _, m = n
+    p = start(m, "./recurse", "gdb")["pause"]
+    assert "SIGSEGV" in p["description"], p
+    err = m.err("evaluate_expression", {"expression": "depth(1)", "allow_side_effects": True})
+    assert "could not start" in err and "still paused" in err, err
+    assert m.ok("get_debug_session_status")["state"] == "paused"
+    top = m.ok("get_stack_trace", {"max_frames": 2})["frames"][0]
+    assert top["method"] == "depth" and top["line"] == p["location"]["line"], (top, p)
+    # The caller's frame reads as before (the crashing one is still in its prologue).
+    r = m.ok("evaluate_expression", {"expressions": ["n > 1000"], "frame_index": 1})
+    assert r["results"][0]["value"] == "1", r
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_value_ids_stay_valid_after_evaluations(n, adapter):
+    """A value id goes stale only when the program ran (a step, a resume), not after
+    evaluations, even one calling a function (gdb reported such a call as a resume and a
+    pause)."""
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "scan.cpp", "line": 16})
+    start(m, "./scan", adapter)
+    node = var(m.ok("get_variables")["variables"], "this")
+    vid = node["id"]
+    def children():
+        # Names, types and values (lldb-dap hands out new references for children each time).
+        return [(c["name"], c.get("type"), c["value"]) for c in m.ok("expand_variable", {"variable_id": vid})["children"]]
+
+    before = children()
+    m.ok("evaluate_expression", {"expressions": ["m_source", "node.kind"]})
+    assert children() == before
+    r = m.ok("evaluate_expression", {"expression": "(unsigned long)m_source.size()", "allow_side_effects": True})
+    assert r["result"]["value"] == "6", r
+    assert m.ok("get_debug_session_status")["state"] == "paused"
+    # The same value as before the call (gdb renumbered its references at a call: the id
+    # then named another value, or was refused as stale).
+    assert children() == before
+    m.ok("step_over", {"timeout_ms": LONG})
+    assert "stale" in m.err("expand_variable", {"variable_id": vid})
+
+
+def test_gdb_program_stderr_is_labelled_stderr(n):
+    """gdb's DAP sends the program's stderr as stdout; an abort's words are stderr."""
+    _, m = n
+    r = start(m, "./assertf", "gdb")
+    assert "Assertion `strlen(buf) < 4" in r["pause"]["description"], r
+    sid = r["session_id"]
+    err = output_text(m, sid, "stderr", expect="Assertion")
+    assert "assertf.c:11: check: Assertion `strlen(buf) < 4 && pt.x == 1' failed." in err, err
+    assert "Assertion" not in output_text(m, sid, "stdout")

@@ -93,6 +93,12 @@ pub struct Session {
     /// the step filters (it would stop again in every frame the exception passes) and its
     /// stop says where the exception went.
     pub step_exception: Mutex<Option<String>>,
+    /// Requests that may call the debuggee's functions, sent and not yet answered, as the
+    /// event pump counts them (in order with the adapter's events).
+    pub calls_in_flight: std::sync::atomic::AtomicU32,
+    /// The program's stderr, where the adapter would report it as stdout.
+    #[cfg(unix)]
+    pub stderr_pipe: Mutex<Option<Arc<crate::program_stderr::StderrPipe>>>,
 }
 
 impl TableEntry for Session {
@@ -148,6 +154,9 @@ impl Session {
             output_tail: Mutex::new(String::new()),
             step_exceptions: AtomicBool::new(false),
             step_exception: Mutex::new(None),
+            calls_in_flight: Default::default(),
+            #[cfg(unix)]
+            stderr_pipe: Mutex::new(None),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }

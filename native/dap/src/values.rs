@@ -423,6 +423,12 @@ impl Inner {
             frame_id: Some(frame_id),
             context,
         };
+        let explain = |e: BackendError| match e {
+            BackendError::Failed(m) => {
+                BackendError::Failed(s.adapter.evaluate_error(&request.expression, m))
+            }
+            other => other,
+        };
         let body = if request.context == EvalContext::Repl && s.adapter.repl_is_cli() {
             // An expression first; the CLI only for what does not parse as one (`set var …`).
             args.context = "watch";
@@ -431,12 +437,12 @@ impl Inner {
                     if s.adapter.is_not_an_expression(&request.expression, &e) =>
                 {
                     args.context = "repl";
-                    s.req::<protocol::Evaluate>(&args).await?
+                    s.req::<protocol::Evaluate>(&args).await.map_err(explain)?
                 }
-                other => other?,
+                other => other.map_err(explain)?,
             }
         } else {
-            s.req::<protocol::Evaluate>(&args).await?
+            s.req::<protocol::Evaluate>(&args).await.map_err(explain)?
         };
         let mut node = [s.node(
             body.into_variable(&request.expression),
