@@ -269,3 +269,22 @@ def test_gdb_program_stderr_is_labelled_stderr(n):
     err = output_text(m, sid, "stderr", expect="Assertion")
     assert "assertf.c:11: check: Assertion `strlen(buf) < 4 && pt.x == 1' failed." in err, err
     assert "Assertion" not in output_text(m, sid, "stdout")
+
+
+def test_gdb_deep_stack_pages_are_bounded_and_never_wedge_the_session(n):
+    """gdb lists frames at a cost growing with their depth: a page at frame 40,000 of an
+    ~87,000-frame overflow took 8+ s, timed out, and gdb answered nothing for about a minute.
+    Each call now walks for a bounded time and says how far it got and why; the session answers
+    in between, and pages above that depth work."""
+    _, m = n
+    start(m, "./recurse", "gdb")
+    for _ in range(2):
+        t0 = time.monotonic()
+        text = m.err("get_stack_trace", {"max_frames": 5, "offset": 40_000})
+        assert time.monotonic() - t0 < 7.5, "a stack call held the session"
+        assert "than gdb could list" in text and "it has listed" in text and "call again to go on" in text and "lldb" in text, text
+        t0 = time.monotonic()
+        assert m.ok("evaluate_expression", {"expression": "n > 1000", "frame_index": 1})["result"]["value"] == "1"
+        assert time.monotonic() - t0 < 2, "gdb still busy walking"
+    page = m.ok("get_stack_trace", {"max_frames": 5, "offset": 3_000})
+    assert [f["index"] for f in page["frames"]] == list(range(3_000, 3_005)) and page["frames"][0]["method"] == "depth", page

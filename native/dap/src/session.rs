@@ -93,6 +93,8 @@ pub struct Session {
     /// the step filters (it would stop again in every frame the exception passes) and its
     /// stop says where the exception went.
     pub step_exception: Mutex<Option<String>>,
+    /// How deep each thread's stack was listed in this stop (see `values::walk_down`).
+    pub stack_walks: Mutex<HashMap<i64, crate::values::StackWalk>>,
     /// Requests that may call the debuggee's functions, sent and not yet answered, as the
     /// event pump counts them (in order with the adapter's events).
     pub calls_in_flight: std::sync::atomic::AtomicU32,
@@ -155,6 +157,7 @@ impl Session {
             step_exceptions: AtomicBool::new(false),
             step_exception: Mutex::new(None),
             calls_in_flight: Default::default(),
+            stack_walks: Default::default(),
             #[cfg(unix)]
             stderr_pipe: Mutex::new(None),
             last_thread: Mutex::new(None),
@@ -260,6 +263,7 @@ impl Session {
     /// Value handles are valid until the next resume.
     pub fn clear_values(&self) {
         *self.values.lock().unwrap() = ValueTable::default();
+        self.stack_walks.lock().unwrap().clear();
     }
 
     /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure

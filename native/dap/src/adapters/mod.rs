@@ -234,6 +234,17 @@ pub trait Adapter: Send + Sync + 'static {
         error
     }
 
+    /// Its `stackTrace` unwinds from the top for every frame not listed before in the stop, and
+    /// answers nothing else meanwhile: deep pages are reached in steps of this many frames,
+    /// within a time budget per call (`values::walk_down`). None: pages cost alike at any depth.
+    fn stack_walk_step(&self) -> Option<u32> {
+        None
+    }
+    /// What to do instead when a stack is too deep to list to the frame asked for.
+    fn stack_walk_hint(&self) -> &'static str {
+        ""
+    }
+
     /// A node the adapter adds among a value's members that is no program value.
     fn is_synthetic_group(&self, _name: &str) -> bool {
         false
