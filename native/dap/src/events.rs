@@ -134,6 +134,15 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     if s.adapter.is_signal_stop(&stop.reason, stop_text) {
         reason = PauseReason::Signal;
     }
+    let at_exception_bp =
+        reason == PauseReason::Breakpoint && !stop.hit_breakpoint_ids.is_empty() && {
+            let ex = s.exception_bp_ids.lock().unwrap();
+            stop.hit_breakpoint_ids.iter().all(|h| ex.contains(h))
+        };
+    if at_exception_bp {
+        // gdb's exception filters are catchpoints: a throw stops "at a breakpoint".
+        reason = PauseReason::Exception;
+    }
     let mut ids: Vec<String> = {
         let map = s.bp_ids.lock().unwrap();
         stop.hit_breakpoint_ids
@@ -173,6 +182,9 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         }
     }
     let mut description = stop.text.or(stop.description);
+    if at_exception_bp && description.is_none() {
+        description = Some("exception thrown".into());
+    }
     if hit_temp && ids.is_empty() && !entry {
         description = Some("reached the run-to location".into());
     }

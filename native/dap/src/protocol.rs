@@ -46,7 +46,7 @@ requests! {
     Disconnect = "disconnect" (DisconnectArguments) -> IgnoredAny;
     SetBreakpoints = "setBreakpoints" (SetBreakpointsArguments) -> BreakpointsResponse;
     SetFunctionBreakpoints = "setFunctionBreakpoints" (SetFunctionBreakpointsArguments) -> BreakpointsResponse;
-    SetExceptionBreakpoints = "setExceptionBreakpoints" (SetExceptionBreakpointsArguments) -> IgnoredAny;
+    SetExceptionBreakpoints = "setExceptionBreakpoints" (SetExceptionBreakpointsArguments) -> BreakpointsResponse;
     Continue = "continue" (ThreadArguments) -> IgnoredAny, resumes;
     Next = "next" (StepArguments) -> IgnoredAny, resumes;
     StepIn = "stepIn" (StepArguments) -> IgnoredAny, resumes;

@@ -93,6 +93,8 @@ pub struct Session {
     /// the step filters (it would stop again in every frame the exception passes) and its
     /// stop says where the exception went.
     pub step_exception: Mutex<Option<String>>,
+    /// DAP ids of the breakpoints the exception filters were bound as (gdb's catchpoints).
+    pub exception_bp_ids: Mutex<BTreeSet<i64>>,
     /// How deep each thread's stack was listed in this stop (see `values::walk_down`).
     pub stack_walks: Mutex<HashMap<i64, crate::values::StackWalk>>,
     /// Requests that may call the debuggee's functions, sent and not yet answered, as the
@@ -158,6 +160,7 @@ impl Session {
             step_exception: Mutex::new(None),
             calls_in_flight: Default::default(),
             stack_walks: Default::default(),
+            exception_bp_ids: Default::default(),
             #[cfg(unix)]
             stderr_pipe: Mutex::new(None),
             last_thread: Mutex::new(None),

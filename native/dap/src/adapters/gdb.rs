@@ -122,6 +122,10 @@ impl Adapter for Gdb {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["throw"], &["throw"])
     }
+    /// A C++ `throw` (gdb's `catch throw`) stops the step where it throws.
+    fn step_exception_filters(&self) -> &'static [&'static str] {
+        &["throw"]
+    }
     /// gdb's DAP stop event (events.py: "signal-received" becomes reason "signal") carries no
     /// text, but its CLI says it: "It stopped with signal SIGSEGV, Segmentation fault."
     async fn signal_name(&self, s: &Session) -> Option<String> {
