@@ -307,3 +307,15 @@ def test_step_over_a_throwing_call_says_so_and_where_it_went(n, adapter):
         # handler: not yet handled, see the report of issue 20.)
         s = m.ok("step_over", {"timeout_ms": LONG})
         assert "went here" in s.get("description", ""), s
+
+
+def test_capture_on_lldb(n):
+    """Issue 20 item 2's one call on lldb-dap: a paused session resumed to a point, three hits
+    recorded without stopping, then the program ended."""
+    _, m = n
+    start(m, "./recurse", "lldb", stop_on_entry=True)
+    r = m.ok("capture", {"points": [{"file_path": "recurse.c", "line": 6}], "expressions": ["n", "n * 2"], "max_hits": 3})
+    assert r["end"] == "hits" and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["0", "0"], ["1", "2"], ["2", "4"]], r
+    assert r["hits"][2]["stack"][0].startswith("depth recurse.c:6"), r["hits"][2]
+    assert any(s.startswith("main recurse.c:") for s in r["hits"][0]["stack"]), r["hits"][0]
+    assert r["state"] == "stopped", r
