@@ -15,6 +15,16 @@ pub fn drain(inner: &Inner, s: &Session) {
     let pipe = s.stderr_pipe.lock().unwrap().clone();
     if let Some(p) = pipe {
         p.drain(inner, s);
+        // The program runs (it stopped, or ended): its shell opened the pipe long ago, so
+        // its name can go (the open ends stay), even if this process is killed later.
+        p.remove();
+    }
+}
+
+/// Removes the pipe's name, at the session's end.
+pub fn remove(s: &Session) {
+    if let Some(p) = s.stderr_pipe.lock().unwrap().as_ref() {
+        p.remove();
     }
 }
 
@@ -29,6 +39,10 @@ pub struct StderrPipe {
 }
 
 impl StderrPipe {
+    fn remove(&self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+
     /// Reports what the program wrote to stderr so far (never waits).
     fn drain(&self, inner: &Inner, s: &Session) {
         let mut carry = self.carry.lock().unwrap();
@@ -108,7 +122,7 @@ pub async fn redirect(inner: &Arc<Inner>, s: &Arc<Session>) {
         }
         // What the program wrote last, before the end was reported.
         pipe.drain(&inner, &s);
-        let _ = std::fs::remove_dir_all(&pipe.dir);
+        pipe.remove();
     });
 }
 

@@ -282,6 +282,8 @@ impl Session {
         if let Some(f) = &self.owned_file {
             let _ = std::fs::remove_file(f);
         }
+        #[cfg(unix)]
+        crate::program_stderr::remove(self);
     }
 
     /// The path the debuggee knows a project file by.
