@@ -528,12 +528,17 @@ impl Inner {
         } else {
             s.adapter.exception_class_options(&filters, &classes)
         };
-        s.req::<protocol::SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
-            filters,
-            filter_options,
-            exception_options,
-        })
-        .await?;
+        let bound = s
+            .req::<protocol::SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
+                filters,
+                filter_options,
+                exception_options,
+            })
+            .await?;
+        // Adapters that bind exception filters as breakpoints (gdb's catchpoints) report a
+        // throw as a stop at one of them: see `events::on_stopped`.
+        *s.exception_bp_ids.lock().unwrap() =
+            bound.breakpoints.iter().filter_map(|b| b.id).collect();
         Ok(())
     }
 

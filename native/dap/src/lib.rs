@@ -22,6 +22,8 @@ mod config;
 mod control;
 mod events;
 mod launch;
+#[cfg(unix)]
+mod program_stderr;
 pub mod protocol;
 mod session;
 pub mod transport;
