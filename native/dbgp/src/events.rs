@@ -49,7 +49,9 @@ pub fn pause_reason(
 impl Inner {
     /// The stop a step-out-to-return ran to: its function's return at the armed depth (then
     /// `at_return`), a deeper return of the same function (armed again and run on), or any
-    /// other stop (a breakpoint, an exception: the return breakpoint is removed).
+    /// other stop (a breakpoint, an exception). Whether the return breakpoint fired is asked of
+    /// Xdebug (a temporary breakpoint that fired is left disabled with a hit): the return value
+    /// alone cannot tell, as Xdebug has none when the caller discards the result.
     async fn finish_step_out(
         &self,
         s: &Session,
@@ -62,8 +64,19 @@ impl Inner {
             if resp.status() != Some("break") {
                 break;
             }
-            if resp.root.child("return_value").is_none() {
-                let _ = crate::breakpoints::remove(&s.conn, &xid).await;
+            let fired = match s
+                .conn
+                .request("breakpoint_get", &[('d', xid.clone())], None)
+                .await
+            {
+                Ok(b) => b.root.child("breakpoint").is_some_and(|b| {
+                    b.attr("hit_count").is_some_and(|h| h != "0")
+                        || b.attr("state") == Some("disabled")
+                }),
+                Err(_) => false,
+            };
+            let _ = crate::breakpoints::remove(&s.conn, &xid).await;
+            if !fired {
                 break;
             }
             let now = match s.conn.request("stack_get", &[], None).await {

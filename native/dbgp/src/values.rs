@@ -164,10 +164,13 @@ impl Session {
                 None,
             )
             .await?;
+        // At a return stop the returning frame's variables are gone (shown uninitialized).
+        let at_return = depth == 0 && self.at_return.load(std::sync::atomic::Ordering::SeqCst);
         let mut out: Vec<ValueNode> = r
             .root
             .all("property")
             .map(parse_prop)
+            .filter(|p| !(at_return && p.type_name == "uninitialized"))
             .map(|p| {
                 let mut n = to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r));
                 // At a return stop (a step out): what the function returned, under the name
