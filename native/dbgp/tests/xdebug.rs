@@ -22,7 +22,7 @@ fn project(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dbgp-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for f in ["app.php", "fail.php", "fatal.php", "quick.php"] {
+    for f in ["app.php", "fail.php", "fatal.php", "quick.php", "fact.php"] {
         std::fs::copy(
             Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/fixtures")
@@ -659,4 +659,28 @@ async fn updating_a_breakpoint_keeps_xdebugs_hit_count() {
     }
     h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
     h.stopped().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn step_out_of_a_recursive_call_stops_at_its_own_return() {
+    let mut h = H::new("rec");
+    let bp = h.bp("fact.php", 4, None).await;
+    let s = h.launch("php fact.php", false, false).await;
+    h.paused().await;
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.paused().await;
+    assert_eq!(h.var(&s.id, "0", "$n").await.value, "2");
+    h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
+    // fact(1) returns first, deeper: not this call's return. fact(2) returns 2.
+    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
+    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.var(&s.id, "0", "(return)").await.value, "2");
+    assert_eq!(h.b.frames(&s.id, "1", 0, 20).await.unwrap().total, Some(3));
+    // From a return stop, out of the caller: fact(3) returns 6.
+    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
+    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.var(&s.id, "0", "(return)").await.value, "6");
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.stopped().await;
+    assert!(h.output().contains('6'), "{}", h.output());
 }
