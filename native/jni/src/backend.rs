@@ -289,6 +289,17 @@ impl Backend for JniBackend {
         )
         .await
     }
+    async fn add_data_breakpoint(
+        &self,
+        project: &str,
+        spec: DataBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.call(
+            "add_data_breakpoint",
+            json!({ "project": project, "spec": spec }),
+        )
+        .await
+    }
     async fn update_breakpoint(
         &self,
         project: &str,
