@@ -113,7 +113,8 @@ public final class JdiCallbacks implements DebuggerCallbacks {
             case "handshake":
                 return m("name", "jdi-standin", "table_version", (long) TABLE_VERSION, "can_confirm", true,
                         "supports_set_value", true, "supports_code_fragments", false,
-                        "supports_exception_breakpoints", true, "exception_filters", List.of());
+                        "supports_exception_breakpoints", true, "exception_filters", List.of(),
+                        "supports_force_return", true);
             case "projects":
                 return List.of(m("name", root.getFileName().toString(), "root", root.toRealPath().toString()));
             case "run_configurations":
@@ -154,6 +155,9 @@ public final class JdiCallbacks implements DebuggerCallbacks {
                 return null;
             case "control":
                 session(a).control((String) a.get("thread_id"), (Map<String, Object>) a.get("op"));
+                return null;
+            case "force_return":
+                session(a).forceReturn(str(a, "thread_id"), str(a, "frame"), str(a, "value"));
                 return null;
             case "threads":
                 return session(a).threads();

@@ -36,6 +36,8 @@ final class Session {
     volatile String selectedFrame;
     volatile Integer exitCode;
     private EventRequest exceptionOnAll;
+    /** Method return values after a step (IntelliJ's "Show Method Return Values"). */
+    private ReturnValues returns;
     private final List<EventRequest> runTo = new ArrayList<>();
 
     /** Value handles: valid until the next resume (SPEC §4). */
@@ -100,6 +102,7 @@ final class Session {
             return;
         }
         EventRequestManager erm = vm.eventRequestManager();
+        returns = new ReturnValues(vm);
         for (Bp bp : owner.allBreakpoints()) bind(bp);
         if (stopOnEntry) {
             ClassPrepareRequest r = erm.createClassPrepareRequest();
@@ -152,6 +155,7 @@ final class Session {
                 String description = null;
                 List<String> bpIds = new ArrayList<>();
                 for (Event e : set) {
+                    if (returns.process(e)) continue;
                     if (e instanceof VMDeathEvent || e instanceof VMDisconnectEvent) {
                         finish();
                         return;
@@ -195,6 +199,7 @@ final class Session {
                     }
                 }
                 if (pause && set.suspendPolicy() != EventRequest.SUSPEND_NONE) {
+                    returns.disable();
                     pausedThread = thread;
                     state = "paused";
                     selectedFrame = null;
@@ -485,6 +490,7 @@ final class Session {
         switch (kind) {
             case "resume":
                 requirePaused(kind);
+                returns.clear();
                 resume();
                 return;
             case "pause":
@@ -514,6 +520,7 @@ final class Session {
                 r.addCountFilter(1);
                 r.setSuspendPolicy(EventRequest.SUSPEND_ALL);
                 r.enable();
+                returns.enable(th);
                 resume();
                 return;
             }
@@ -588,6 +595,36 @@ final class Session {
         state = "running";
         push(m("event", "resumed", "session_id", id));
         vm.resume();
+    }
+
+    /**
+     * IntelliJ's Force Return (ForceEarlyReturnAction → ThreadReferenceProxyImpl.forceEarlyReturn
+     * on the debugger manager thread): the top frame's method returns the value when the thread
+     * resumes. The value is parsed for the method's return type like set_value's.
+     */
+    void forceReturn(String threadId, String frameHandle, String text) {
+        requirePaused("force a return");
+        StackFrame f = frame(frameHandle);
+        if (!frameHandle.endsWith(":0")) throw failed("force_return pops the top frame only; frame " + frameHandle + " is not on top");
+        ThreadReference t = thread(threadId);
+        Method method = f.location().method();
+        Value v;
+        try {
+            v = method.returnTypeName().equals("void") ? vm.mirrorOfVoid() : Render.parse(vm, method.returnType(), text);
+        } catch (ClassNotLoadedException e) {
+            throw failed("the return type of " + method.name() + " is not loaded");
+        } catch (IllegalArgumentException e) {
+            throw failed("value: " + e.getMessage());
+        }
+        try {
+            t.forceEarlyReturn(v);
+        } catch (InvalidTypeException | ClassNotLoadedException e) {
+            throw failed("value '" + text + "' does not match " + method.returnTypeName());
+        } catch (IncompatibleThreadStateException e) {
+            throw invalidState("thread " + threadId + " is not suspended");
+        } catch (UnsupportedOperationException e) {
+            throw unsupported("this JVM cannot force early returns");
+        }
     }
 
     private ThreadReference mainThread() {
@@ -738,6 +775,11 @@ final class Session {
         List<Object> out = new ArrayList<>();
         ObjectReference self = f.thisObject();
         if (self != null) out.add(node("this", new Val(self, null, null, null, null, null, 0), "this", "this"));
+        // The value the last step's method returned, on the stepping thread's top frame only.
+        String returned = returns.name();
+        if (returned != null && f.thread().equals(pausedThread) && frameHandle.endsWith(":0")) {
+            out.add(node(returned, new Val(returns.value(), null, null, null, null, null, 0), "local", null));
+        }
         try {
             Set<String> args = new HashSet<>();
             for (LocalVariable a : f.location().method().arguments()) args.add(a.name());

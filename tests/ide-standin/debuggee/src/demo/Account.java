@@ -6,7 +6,7 @@ public class Account {
     int limit = 100;
 
     void deposit(int amount) {
-        balance += amount; // @deposit-body
+        balance += amount; // @add-to-balance
     }
 
     void corrupt() {
@@ -24,6 +24,14 @@ public class Account {
         acct.deposit(50); // @deposit
         acct.deposit(local);
         acct.corrupt();
+        // 41 + 5 + 3 calls of fib, then one that raises: 50 recorded calls.
+        int f = fib(7) + fib(3) + fib(2); // @fib-calls
+        try {
+            fib(-1);
+        } catch (IllegalArgumentException e) {
+            System.out.println("refused: " + e.getMessage());
+        }
+        System.out.println("fib " + f);
         System.out.println("limit " + acct.limit + " balance " + acct.balance); // @account-print
     }
 }

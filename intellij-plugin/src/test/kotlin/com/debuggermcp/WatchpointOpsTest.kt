@@ -48,7 +48,7 @@ class WatchpointOpsTest {
     private val debugger = DebuggerThread()
     private val project = FakeProject()
     private val main = FakeFile("/work/project/src/com/example/Main.java")
-    private val text = """
+    private val source = """
         package com.example;
 
         public class Main {
@@ -79,7 +79,7 @@ class WatchpointOpsTest {
             override fun getDocument(file: VirtualFile): Document? {
                 // FileDocumentManager.java (file id 3859636373): @RequiresReadLock.
                 app.requireRead("FileDocumentManager.getDocument")
-                return if (file.path == main.path) object : Document { override fun getText() = text } else null
+                return if (file.path == main.path) object : Document { override fun getText(): String = source } else null
             }
         }
     }
