@@ -74,10 +74,7 @@ impl Adapter for Lldb {
     }
     /// A command given as an expression: "use of undeclared identifier 'frame'".
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
-        let first = expression
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .next()
-            .unwrap_or("");
+        let first = super::command_word(expression);
         !first.is_empty() && error.contains(&format!("undeclared identifier '{first}'"))
     }
     /// Log-point text comes as "console" output.
