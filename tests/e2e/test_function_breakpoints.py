@@ -222,7 +222,9 @@ def test_py_on_hit_log_logs_each_call_and_force_return_is_refused(py):
     out = m.ok("get_console_output", {"session_id": r["session_id"]})["output"]
     assert sum(o["text"].count("parse called") for o in out) == 3, out
     e = m.err("set_breakpoint", {"function": "fact", "force_return": "1"})
-    assert "only gdb can make a call return a value" in e and "calls.py" in e and "set_variable" in e, e
+    # The backend says which debugger would run calls.py (debugpy) and that it cannot.
+    assert "debugpy adapter" in e and "cannot make a call return a value" in e and "gdb can" in e, e
+    assert "calls.py" in e and "set_variable" in e, e
     assert "force_return needs function" in m.err("set_breakpoint", {"file_path": "calls.py", "line": 15, "force_return": "1"})
 
 

@@ -615,6 +615,28 @@ pub trait Backend: Send + Sync + 'static {
             "no data breakpoints (watchpoints)".into(),
         ))
     }
+    /// op `force_return`: the call running in `frame` (a frame handle of the paused `thread_id`)
+    /// returns `value` to its caller at once, the rest of its body skipped (gdb's `return`, the
+    /// JVM's ForceEarlyReturn). The default: the debugger cannot.
+    async fn force_return(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        frame: &str,
+        value: &str,
+    ) -> BackendResult<()> {
+        let _ = (session_id, thread_id, frame, value);
+        Err(BackendError::Unsupported(
+            "no force return (making a call return a value)".into(),
+        ))
+    }
+    /// Why `force_return` cannot work for code in `file`, asked before any session runs it
+    /// (`set_breakpoint {function, force_return}`): `None` when the debugger that would run the
+    /// file can. Not an op.
+    fn force_return_refusal(&self, file: &str) -> Option<String> {
+        let _ = file;
+        Some("this debugger backend cannot make a call return a value".into())
+    }
     /// op `update_breakpoint`
     async fn update_breakpoint(
         &self,

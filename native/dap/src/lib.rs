@@ -153,6 +153,45 @@ impl Backend for DapBackend {
         self.inner.add_data_breakpoint(spec).await
     }
 
+    async fn force_return(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        frame: &str,
+        value: &str,
+    ) -> BackendResult<()> {
+        let s = self.inner.live(session_id)?;
+        let Some(command) = s.adapter.force_return_command(value) else {
+            return Err(BackendError::Unsupported(format!(
+                "the {} adapter cannot make a call return a value; gdb can (its `return`)",
+                s.adapter.name()
+            )));
+        };
+        let request = EvalRequest {
+            thread_id: thread_id.to_string(),
+            frame: frame.to_string(),
+            expression: command,
+            context: EvalContext::Repl,
+            allow_side_effects: true,
+        };
+        self.inner.evaluate(&s, request).await.map(|_| ())
+    }
+
+    /// The adapter that runs a source file is the one claiming its name (debugpy `.py`, delve
+    /// `.go`); native sources (C, C++) are claimed by none: their binary runs under gdb or lldb,
+    /// and gdb can.
+    fn force_return_refusal(&self, file: &str) -> Option<String> {
+        let name = std::path::Path::new(file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        adapters::ADAPTERS
+            .iter()
+            .find(|a| a.claims_file_name(&name))
+            .filter(|a| a.force_return_command("0").is_none())
+            .map(|a| format!("the {} adapter, which debugs {name}, cannot make a call return a value (gdb can, for C/C++)", a.name()))
+    }
+
     async fn update_breakpoint(
         &self,
         project: &str,

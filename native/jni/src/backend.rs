@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
@@ -32,6 +32,8 @@ pub struct JniBackend {
     pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
     timeout_ms: AtomicU64,
     launch_timeout_ms: AtomicU64,
+    /// The handshake's `supports_force_return` (false until the JVM said so).
+    force_return: AtomicBool,
 }
 
 impl JniBackend {
@@ -42,6 +44,7 @@ impl JniBackend {
             pending: Mutex::new(HashMap::new()),
             timeout_ms: AtomicU64::new(timeout_ms.max(1)),
             launch_timeout_ms: AtomicU64::new(launch_timeout_ms.max(1)),
+            force_return: AtomicBool::new(false),
         }
     }
 
@@ -234,7 +237,13 @@ fn unit(v: Value) -> BackendResult<()> {
 #[async_trait]
 impl Backend for JniBackend {
     async fn handshake(&self) -> BackendResult<BackendInfo> {
-        self.call("handshake", json!({})).await
+        let raw: Value = self.call("handshake", json!({})).await?;
+        // Additive key of this table (not a BackendInfo field): whether op `force_return` works.
+        let force = raw.get("supports_force_return").and_then(Value::as_bool);
+        self.force_return
+            .store(force.unwrap_or(false), Ordering::Relaxed);
+        serde_json::from_value(raw)
+            .map_err(|e| BackendError::Failed(format!("callback `handshake`: bad result: {e}")))
     }
     async fn projects(&self) -> BackendResult<Vec<ProjectInfo>> {
         self.call("projects", json!({})).await
@@ -288,6 +297,45 @@ impl Backend for JniBackend {
             json!({ "project": project, "spec": spec }),
         )
         .await
+    }
+    async fn add_data_breakpoint(
+        &self,
+        project: &str,
+        spec: DataBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.call(
+            "add_data_breakpoint",
+            json!({ "project": project, "spec": spec }),
+        )
+        .await
+    }
+    async fn force_return(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        frame: &str,
+        value: &str,
+    ) -> BackendResult<()> {
+        unit(
+            self.call(
+                "force_return",
+                json!({ "session_id": session_id, "thread_id": thread_id, "frame": frame, "value": value }),
+            )
+            .await?,
+        )
+    }
+    fn force_return_refusal(&self, file: &str) -> Option<String> {
+        // The JVM side forces returns (ThreadReference.forceEarlyReturn) when its handshake says
+        // so; other languages an IDE debugs have no such op in the table.
+        let jvm = [".java", ".kt", ".kts", ".groovy", ".scala"];
+        if !jvm.iter().any(|e| file.ends_with(e)) {
+            return Some(
+                "the IDE makes a call return a value on the JVM only (Java, Kotlin)".into(),
+            );
+        }
+        (!self.force_return.load(Ordering::Relaxed)).then(|| {
+            "this IDE's debugger does not force returns yet (gdb can, for C/C++)".to_string()
+        })
     }
     async fn update_breakpoint(
         &self,

@@ -151,6 +151,30 @@ impl Backend for Headless {
             self.dap.add_data_breakpoint(project, spec).await
         }
     }
+    async fn force_return(
+        &self,
+        session_id: &str,
+        thread_id: &str,
+        frame: &str,
+        value: &str,
+    ) -> BackendResult<()> {
+        if self.php_session(session_id) {
+            self.php
+                .force_return(session_id, thread_id, frame, value)
+                .await
+        } else {
+            self.dap
+                .force_return(session_id, thread_id, frame, value)
+                .await
+        }
+    }
+    fn force_return_refusal(&self, file: &str) -> Option<String> {
+        if is_php_file(file) {
+            Some("Xdebug cannot make a call return a value (gdb can, for C/C++)".into())
+        } else {
+            self.dap.force_return_refusal(file)
+        }
+    }
     async fn update_breakpoint(
         &self,
         project: &str,

@@ -25,6 +25,8 @@ class Agent:
     async def call(self, tool, **args):
         r = await self.s.call_tool(tool, args)
         data = r.structured_content
+        # A tool error is plain text: show it rather than failing to parse it.
+        assert not r.is_error, f"{tool}({args}) failed: {r.content[0].text if r.content else data}"
         if data is None:
             data = json.loads(r.content[0].text)
         assert not r.is_error, f"{tool}({args}) failed: {data}"

@@ -13,9 +13,7 @@ use super::Engine;
 use super::context::{Call, CallContext};
 use super::state::EngineState;
 use super::values;
-use crate::backend::{
-    BreakpointUpdate, ControlOp, EvalContext, EvalRequest, FrameInfo, PauseReason, ValueScope,
-};
+use crate::backend::{BreakpointUpdate, ControlOp, FrameInfo, PauseReason, ValueScope};
 use std::collections::{HashMap, VecDeque};
 
 /// Calls kept (all functions, all sessions); older ones are dropped first.
@@ -211,7 +209,16 @@ fn clip(s: &str) -> String {
 /// Names debuggers give a returned value after a step out. Not delve's `~r0`: after a step out
 /// delve 1.2x lists only the caller's own unnamed result (`~r0`, still 0), not the callee's.
 fn is_return_value(name: &str) -> bool {
-    name.starts_with("(return)") || name == "(Return Value)"
+    name.starts_with("(return)") || name == "(Return Value)" || java_returned(name).is_some()
+}
+
+/// IntelliJ's method return value (Show Method Return Values, the JDI stand-in alike): a node
+/// named `Account.fib(int)` (MethodReturnValueDescriptorImpl.getName: short class name, method,
+/// short argument types). Java names cannot contain parentheses, so no variable looks like it.
+/// Gives `Account.fib`.
+fn java_returned(name: &str) -> Option<&str> {
+    let (head, rest) = name.split_once('(')?;
+    (rest.ends_with(')') && head.contains('.') && !head.contains(' ')).then_some(head)
 }
 
 /// `add_item` of `Cart.add_item`, `Cart::add_item` or `cart:add_item`: how frames name it.
@@ -223,9 +230,9 @@ fn bare_name(function: &str) -> &str {
 /// frame, so its own name must match; the others show one unnamed value.
 fn returned_by(name: &str, function: &str) -> bool {
     let bare = bare_name(function);
-    match name.strip_prefix("(return) ") {
-        Some(f) => f == bare || f.ends_with(&format!(".{bare}")),
-        None => is_return_value(name),
+    match (name.strip_prefix("(return) "), java_returned(name)) {
+        (Some(f), _) | (None, Some(f)) => f == bare || f.ends_with(&format!(".{bare}")),
+        (None, None) => is_return_value(name),
     }
 }
 
@@ -350,21 +357,22 @@ impl Engine {
                 (v.name.clone(), clip(&shown.text))
             })
             .collect();
-        // force_return: pop the frame with the value (gdb's `return`, auto-confirmed in DAP
-        // mode); the row is finished at once and the program resumes from the caller.
+        // force_return: the backend pops the frame with the value (gdb's `return`, the JVM's
+        // ForceEarlyReturn); the row is finished at once and the program resumes from the caller.
         let mut forced = None;
         if let Some(v) = &spec.force_return {
-            let req = EvalRequest {
-                thread_id: thread.to_string(),
-                frame: top.handle.clone(),
-                expression: format!("return {v}"),
-                context: EvalContext::Repl,
-                allow_side_effects: true,
-            };
-            forced = Some(match c.bk("evaluate", backend.evaluate(sid, req)).await {
-                Ok(_) => Ok(format!("{v} (forced)")),
-                Err(e) => Err(format!("(force_return failed: {})", clip(&e.0))),
-            });
+            forced = Some(
+                match c
+                    .bk(
+                        "force_return",
+                        backend.force_return(sid, thread, &top.handle, v),
+                    )
+                    .await
+                {
+                    Ok(()) => Ok(format!("{v} (forced)")),
+                    Err(e) => Err(format!("(force_return failed: {})", clip(&e.0))),
+                },
+            );
         }
         let reached = self.with_state(|s| {
             let m = s.breakpoints.get_mut(bp)?.record.as_mut()?;
@@ -474,5 +482,23 @@ impl Engine {
             }
             Some(more)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intellij_return_values_name_class_method_and_argument_types() {
+        assert!(returned_by("Account.fib(int)", "fib"));
+        assert!(returned_by("Account.fib(int)", "Account.fib"));
+        assert!(returned_by("Outer$Inner.f(String, int)", "f"));
+        assert!(!returned_by("Account.fact(int)", "fib"));
+        assert!(is_return_value("Account.fib(int)"));
+        // A variable, a debugpy return value and gdb's are told apart as before.
+        assert!(!is_return_value("total"));
+        assert!(returned_by("(return) fib", "fib") && !returned_by("(return) fact", "fib"));
+        assert!(returned_by("(Return Value)", "fib"));
     }
 }

@@ -141,6 +141,10 @@ impl Adapter for Gdb {
     fn repl_is_cli(&self) -> bool {
         true
     }
+    /// gdb's `return` pops the frame with the value; in DAP mode its confirmation is answered yes.
+    fn force_return_command(&self, value: &str) -> Option<String> {
+        Some(format!("return {value}"))
+    }
     /// gdb's parser on a CLI command: "A syntax error in expression, near `counter = 9'.",
     /// "No symbol \"call\" in current context.", "Invalid number \"4x\"." (`x/4x buf`).
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {

@@ -135,6 +135,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn data_breakpoint_name(&self, expression: &str) -> String {
         expression.to_string()
     }
+    /// The REPL command that pops the selected frame returning `value` (force_return), when
+    /// the adapter's debugger has one.
+    fn force_return_command(&self, _value: &str) -> Option<String> {
+        None
+    }
     /// The tool's hit condition ("stop on the Nth hit") in the adapter's terms.
     fn hit_condition(&self, condition: &str) -> String {
         condition.to_string()

@@ -113,7 +113,8 @@ public final class JdiCallbacks implements DebuggerCallbacks {
             case "handshake":
                 return m("name", "jdi-standin", "table_version", (long) TABLE_VERSION, "can_confirm", true,
                         "supports_set_value", true, "supports_code_fragments", false,
-                        "supports_exception_breakpoints", true, "exception_filters", List.of());
+                        "supports_exception_breakpoints", true, "exception_filters", List.of(),
+                        "supports_force_return", true);
             case "projects":
                 return List.of(m("name", root.getFileName().toString(), "root", root.toRealPath().toString()));
             case "run_configurations":
@@ -142,6 +143,9 @@ public final class JdiCallbacks implements DebuggerCallbacks {
             case "add_exception_breakpoint":
                 project(a);
                 return addExceptionBreakpoint((Map<String, Object>) a.get("spec"));
+            case "add_data_breakpoint":
+                project(a);
+                return addDataBreakpoint((Map<String, Object>) a.get("spec"));
             case "update_breakpoint":
                 project(a);
                 return updateBreakpoint(str(a, "id"), (Map<String, Object>) a.get("update"));
@@ -151,6 +155,9 @@ public final class JdiCallbacks implements DebuggerCallbacks {
                 return null;
             case "control":
                 session(a).control((String) a.get("thread_id"), (Map<String, Object>) a.get("op"));
+                return null;
+            case "force_return":
+                session(a).forceReturn(str(a, "thread_id"), str(a, "frame"), str(a, "value"));
                 return null;
             case "threads":
                 return session(a).threads();
@@ -340,7 +347,7 @@ public final class JdiCallbacks implements DebuggerCallbacks {
     final class Bp {
         final String id;
         final int seq;
-        final String kind; // line | exception
+        final String kind; // line | exception | data
         String file;
         String className;
         int requestedLine;
@@ -357,6 +364,11 @@ public final class JdiCallbacks implements DebuggerCallbacks {
         String exception;
         boolean caught = true;
         boolean uncaught = true;
+        /** Data breakpoints (field watchpoints): the expression, access and the field. */
+        String watch;
+        String access;
+        String fieldClass;
+        String fieldName;
         /** Requests per session id. */
         final Map<String, List<EventRequest>> requests = new ConcurrentHashMap<>();
 
@@ -373,6 +385,9 @@ public final class JdiCallbacks implements DebuggerCallbacks {
                 i.put("file", file);
                 i.put("requested_line", (long) requestedLine);
                 i.put("line", line == null ? null : (long) (int) line);
+            } else if (kind.equals("data")) {
+                i.put("watch", watch);
+                i.put("access", access);
             } else {
                 i.put("exception", exception);
                 i.put("caught", caught);
@@ -436,6 +451,33 @@ public final class JdiCallbacks implements DebuggerCallbacks {
         bp.condition = emptyToNull((String) spec.get("condition"));
         bp.enabled = bool(spec, "enabled", true);
         if (spec.get("suspend_policy") != null) bp.suspendPolicy = (String) spec.get("suspend_policy");
+        breakpoints.put(bp.id, bp);
+        rebind(bp);
+        return bp.info();
+    }
+
+    /**
+     * A field watchpoint, what IntelliJ's Java field watchpoint does (JavaFieldBreakpointType →
+     * FieldBreakpoint: a ModificationWatchpointRequest and/or AccessWatchpointRequest on the field,
+     * for every instance). The expression names a field, resolved in the paused frame: `name` (a
+     * field of the frame's class), `obj.name` (a field of what obj is at run time) or
+     * `Class.name` (a static field). A local variable cannot be watched by the JVM.
+     */
+    Object addDataBreakpoint(Map<String, Object> spec) {
+        Session s = sessions.get(str(spec, "session_id"));
+        if (s == null) throw notFound("no debug session " + spec.get("session_id"));
+        String expression = str(spec, "expression").trim();
+        String access = spec.get("access") == null ? "write" : (String) spec.get("access");
+        if (!List.of("write", "read", "read_write").contains(access)) throw failed("access must be write, read or read_write, got " + access);
+        Field field = s.resolveField(str(spec, "frame"), expression);
+        Bp bp = new Bp("data");
+        bp.watch = expression;
+        bp.access = access;
+        bp.fieldClass = field.declaringType().name();
+        bp.fieldName = field.name();
+        bp.condition = emptyToNull((String) spec.get("condition"));
+        bp.hitCondition = emptyToNull((String) spec.get("hit_condition"));
+        bp.message = "field " + bp.fieldClass + "." + bp.fieldName + " (every instance)";
         breakpoints.put(bp.id, bp);
         rebind(bp);
         return bp.info();

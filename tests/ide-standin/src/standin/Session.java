@@ -36,6 +36,8 @@ final class Session {
     volatile String selectedFrame;
     volatile Integer exitCode;
     private EventRequest exceptionOnAll;
+    /** Method return values after a step (IntelliJ's "Show Method Return Values"). */
+    private ReturnValues returns;
     private final List<EventRequest> runTo = new ArrayList<>();
 
     /** Value handles: valid until the next resume (SPEC §4). */
@@ -100,6 +102,7 @@ final class Session {
             return;
         }
         EventRequestManager erm = vm.eventRequestManager();
+        returns = new ReturnValues(vm);
         for (Bp bp : owner.allBreakpoints()) bind(bp);
         if (stopOnEntry) {
             ClassPrepareRequest r = erm.createClassPrepareRequest();
@@ -152,6 +155,7 @@ final class Session {
                 String description = null;
                 List<String> bpIds = new ArrayList<>();
                 for (Event e : set) {
+                    if (returns.process(e)) continue;
                     if (e instanceof VMDeathEvent || e instanceof VMDisconnectEvent) {
                         finish();
                         return;
@@ -173,6 +177,14 @@ final class Session {
                                 bpIds.add(bp.id);
                             }
                         }
+                    } else if (e instanceof WatchpointEvent) {
+                        WatchpointEvent we = (WatchpointEvent) e;
+                        Bp bp = owner.breakpoint((String) we.request().getProperty("bp"));
+                        if (bp != null && onBreakpointHit(bp, we.thread())) {
+                            pause = true; thread = we.thread(); reason = "breakpoint";
+                            bpIds.add(bp.id);
+                            description = describeWatchpoint(we);
+                        }
                     } else if (e instanceof StepEvent) {
                         vm.eventRequestManager().deleteEventRequest(e.request());
                         pause = true; thread = ((StepEvent) e).thread(); reason = "step";
@@ -187,6 +199,7 @@ final class Session {
                     }
                 }
                 if (pause && set.suspendPolicy() != EventRequest.SUSPEND_NONE) {
+                    returns.disable();
                     pausedThread = thread;
                     state = "paused";
                     selectedFrame = null;
@@ -224,6 +237,56 @@ final class Session {
         return ex.referenceType().name() + (msg != null ? ": " + msg : "") + (uncaught ? " (uncaught)" : "");
     }
 
+    /** Which field, and the old and new value of a write (JDI has both before the write happens). */
+    private static String describeWatchpoint(WatchpointEvent e) {
+        String field = e.field().declaringType().name() + "." + e.field().name();
+        if (e instanceof ModificationWatchpointEvent) {
+            return "field " + field + " written: " + Render.value(e.valueCurrent()) + " -> "
+                    + Render.value(((ModificationWatchpointEvent) e).valueToBe());
+        }
+        return "field " + field + " read: " + Render.value(e.valueCurrent());
+    }
+
+    /** The field an expression names in a paused frame (see JdiCallbacks.addDataBreakpoint). */
+    Field resolveField(String frameHandle, String expression) {
+        requirePaused("set a watchpoint");
+        if (!expression.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+            throw failed("watch '" + expression + "' must name a field: name, obj.name or Class.name");
+        }
+        StackFrame f = frame(frameHandle);
+        int dot = expression.lastIndexOf('.');
+        String name = expression.substring(dot + 1);
+        ReferenceType type;
+        if (dot < 0) {
+            try {
+                if (f.visibleVariableByName(name) != null) {
+                    throw failed("'" + name + "' is a local variable: the JVM watches fields only. Instead: a conditional breakpoint on the lines that assign it (condition e.g. '" + name + " != <old value>')");
+                }
+            } catch (AbsentInformationException ignored) {
+            }
+            type = f.location().declaringType();
+        } else {
+            String qualifier = expression.substring(0, dot);
+            int index = Integer.parseInt(frameHandle.substring(frameHandle.lastIndexOf(':') + 1));
+            type = null;
+            try {
+                Value v = new Evaluator(this, f.thread(), index).eval(qualifier);
+                if (v instanceof ObjectReference) type = ((ObjectReference) v).referenceType();
+                else if (v == null) throw failed("'" + qualifier + "' is null: nothing to watch a field of");
+                else throw failed("'" + qualifier + "' is a " + v.type().name() + ", which has no fields");
+            } catch (Evaluator.EvalError notAValue) {
+                // Class.staticField: the qualifier names a loaded class.
+                for (ReferenceType t : vm.allClasses()) {
+                    if (t.name().equals(qualifier) || t.name().endsWith("." + qualifier)) { type = t; break; }
+                }
+                if (type == null) throw notFound("'" + qualifier + "' is neither a value nor a loaded class: " + notAValue.getMessage());
+            }
+        }
+        Field field = type.fieldByName(name);
+        if (field == null) throw notFound("no field '" + name + "' in " + type.name());
+        return field;
+    }
+
     private void onClassPrepare(ClassPrepareEvent e) {
         ReferenceType type = e.referenceType();
         if (Boolean.TRUE.equals(e.request().getProperty("entry"))) {
@@ -240,6 +303,7 @@ final class Session {
         Bp bp = owner.breakpoint((String) e.request().getProperty("bp"));
         if (bp == null) return;
         if (bp.kind.equals("line")) bindLine(bp, type, true);
+        else if (bp.kind.equals("data")) bindData(bp, type);
         else bindException(bp, type);
     }
 
@@ -302,7 +366,14 @@ final class Session {
     void bind(Bp bp) {
         if (vm == null || state.equals("stopped")) return;
         EventRequestManager erm = vm.eventRequestManager();
-        if (bp.kind.equals("line")) {
+        if (bp.kind.equals("data")) {
+            for (ReferenceType t : vm.classesByName(bp.fieldClass)) bindData(bp, t);
+            ClassPrepareRequest r = erm.createClassPrepareRequest();
+            r.addClassFilter(bp.fieldClass);
+            r.putProperty("bp", bp.id);
+            r.enable();
+            track(bp, r);
+        } else if (bp.kind.equals("line")) {
             boolean any = false;
             for (ReferenceType t : vm.allClasses()) {
                 if (matches(t.name(), bp.className)) any |= bindLine(bp, t, false);
@@ -377,6 +448,28 @@ final class Session {
         bp.verified = true;
     }
 
+    /**
+     * Field watchpoints are project breakpoints in the IDE (an XLineBreakpoint at the field's
+     * declaration), so like FieldBreakpoint they bind in every session, when the class loads.
+     */
+    private void bindData(Bp bp, ReferenceType t) {
+        EventRequestManager erm = vm.eventRequestManager();
+        {
+            Field field = t.fieldByName(bp.fieldName);
+            if (field == null) return;
+            List<WatchpointRequest> rs = new ArrayList<>();
+            if (!bp.access.equals("read")) rs.add(erm.createModificationWatchpointRequest(field));
+            if (!bp.access.equals("write")) rs.add(erm.createAccessWatchpointRequest(field));
+            for (WatchpointRequest r : rs) {
+                r.putProperty("bp", bp.id);
+                r.setSuspendPolicy(bp.suspendJdi() == EventRequest.SUSPEND_NONE ? EventRequest.SUSPEND_NONE : bp.suspendJdi());
+                if (bp.enabled) r.enable();
+                track(bp, r);
+            }
+            bp.verified = true;
+        }
+    }
+
     void unbind(Bp bp) {
         List<EventRequest> rs = bp.requests.remove(id);
         if (rs == null || vm == null) return;
@@ -397,6 +490,7 @@ final class Session {
         switch (kind) {
             case "resume":
                 requirePaused(kind);
+                returns.clear();
                 resume();
                 return;
             case "pause":
@@ -426,6 +520,7 @@ final class Session {
                 r.addCountFilter(1);
                 r.setSuspendPolicy(EventRequest.SUSPEND_ALL);
                 r.enable();
+                returns.enable(th);
                 resume();
                 return;
             }
@@ -500,6 +595,36 @@ final class Session {
         state = "running";
         push(m("event", "resumed", "session_id", id));
         vm.resume();
+    }
+
+    /**
+     * IntelliJ's Force Return (ForceEarlyReturnAction → ThreadReferenceProxyImpl.forceEarlyReturn
+     * on the debugger manager thread): the top frame's method returns the value when the thread
+     * resumes. The value is parsed for the method's return type like set_value's.
+     */
+    void forceReturn(String threadId, String frameHandle, String text) {
+        requirePaused("force a return");
+        StackFrame f = frame(frameHandle);
+        if (!frameHandle.endsWith(":0")) throw failed("force_return pops the top frame only; frame " + frameHandle + " is not on top");
+        ThreadReference t = thread(threadId);
+        Method method = f.location().method();
+        Value v;
+        try {
+            v = method.returnTypeName().equals("void") ? vm.mirrorOfVoid() : Render.parse(vm, method.returnType(), text);
+        } catch (ClassNotLoadedException e) {
+            throw failed("the return type of " + method.name() + " is not loaded");
+        } catch (IllegalArgumentException e) {
+            throw failed("value: " + e.getMessage());
+        }
+        try {
+            t.forceEarlyReturn(v);
+        } catch (InvalidTypeException | ClassNotLoadedException e) {
+            throw failed("value '" + text + "' does not match " + method.returnTypeName());
+        } catch (IncompatibleThreadStateException e) {
+            throw invalidState("thread " + threadId + " is not suspended");
+        } catch (UnsupportedOperationException e) {
+            throw unsupported("this JVM cannot force early returns");
+        }
     }
 
     private ThreadReference mainThread() {
@@ -650,6 +775,11 @@ final class Session {
         List<Object> out = new ArrayList<>();
         ObjectReference self = f.thisObject();
         if (self != null) out.add(node("this", new Val(self, null, null, null, null, null, 0), "this", "this"));
+        // The value the last step's method returned, on the stepping thread's top frame only.
+        String returned = returns.name();
+        if (returned != null && f.thread().equals(pausedThread) && frameHandle.endsWith(":0")) {
+            out.add(node(returned, new Val(returns.value(), null, null, null, null, null, 0), "local", null));
+        }
         try {
             Set<String> args = new HashSet<>();
             for (LocalVariable a : f.location().method().arguments()) args.add(a.name());

@@ -115,7 +115,7 @@ class JdiTableTest {
     void projectsAndRunConfigurations() {
         assertEquals(root, list(ok("projects", Json.m())).get(0).get("root"));
         List<Map<String, Object>> rcs = list(ok("run_configurations", Json.m("project", root)));
-        assertEquals(List.of("App", "Spinner"), rcs.stream().map(r -> r.get("name")).collect(java.util.stream.Collectors.toList()));
+        assertEquals(List.of("Account", "App", "Spinner"), rcs.stream().map(r -> r.get("name")).collect(java.util.stream.Collectors.toList()));
         assertEquals("not_found", err("run_configurations", Json.m("project", "/nowhere")).get("kind"));
         assertTrue(((String) ok("read_source", Json.m("project", root, "path", app))).contains("@print"));
         assertEquals("failed", err("read_source", Json.m("project", root, "path", "/etc/passwd")).get("kind"));

@@ -53,20 +53,20 @@ pub(super) async fn set_function_breakpoint(
             some.join(", ")
         )));
     }
-    // Popping a frame with a value is gdb's `return` (a CLI command through DAP's repl);
-    // debugpy, delve and lldb-dap offer nothing like it, so other languages are refused now
-    // rather than at the first call.
+    // Popping a frame with a value: the backend says whether the debugger that would run each
+    // definition can (gdb's `return`, the JVM's ForceEarlyReturn in the IDE), so a refusal
+    // comes now rather than at the first call.
     if a.force_return.is_some() {
-        let c_like = |f: &str| {
-            let ext = Path::new(f)
-                .extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or("");
-            ["c", "h", "cc", "cpp", "cxx", "hpp", "hh"].contains(&ext)
-        };
-        if let Some(d) = found.matches.iter().find(|d| !c_like(&d.file)) {
+        // The handshake first: a backend may answer from what it said there (the IDE).
+        let _ = c.engine.info().await;
+        let backend = c.engine.backend.clone();
+        if let Some((d, why)) = found
+            .matches
+            .iter()
+            .find_map(|d| backend.force_return_refusal(&d.file).map(|w| (d, w)))
+        {
             return Err(ToolError(format!(
-                "field 'force_return': only gdb can make a call return a value (C/C++); {} is in {}, whose debugger cannot. Instead: step_out of the call, then set_variable on its result",
+                "field 'force_return': {why}; {} is in {}. Instead: step_out of the call, then set_variable on its result",
                 d.qualified,
                 rel(&croot, &d.file)
             )));

@@ -74,6 +74,20 @@ internal object Breakpoints {
             "suspend_policy" to policyToWire(bp.suspendPolicy),
             "hit_condition" to LanguageDebugSupport.all().firstNotNullOfOrNull { it.hitCount(bp) }?.toString(),
         )
+        val watch = watchOf(bp)
+        if (bp is XLineBreakpoint<*> && watch != null) {
+            // A field watchpoint is a line breakpoint on the field's declaration (JavaFieldBreakpointType).
+            return jsonObject(
+                *common,
+                "kind" to "data",
+                "file" to VfsUtilCore.urlToPath(bp.fileUrl),
+                "line" to Wire.toWireLine(bp.line),
+                "verified" to true,
+                "temporary" to false,
+                "watch" to watch.first,
+                "access" to watch.second,
+            )
+        }
         if (bp is XLineBreakpoint<*>) {
             val line = Wire.toWireLine(bp.line)
             return jsonObject(
@@ -99,6 +113,28 @@ internal object Breakpoints {
         )
     }
 
+    /**
+     * Expression and access of a watchpoint: the agent's own, or one the user made in the IDE
+     * (named Class.field).
+     */
+    private fun watchOf(bp: XBreakpoint<*>): Pair<String, String>? = Watchpoints.watchOf(bp)
+        ?: LanguageDebugSupport.all().firstNotNullOfOrNull { it.describeFieldWatchpoint(bp) }?.let { w ->
+            (listOfNotNull(w.className, w.fieldName).joinToString(".")) to when {
+                w.write && w.read -> "read_write"
+                w.read -> "read"
+                else -> "write"
+            }
+        }
+
+    /**
+     * Enabled watchpoints: a stop no line breakpoint explains, outside a step, is theirs. The
+     * XDebugger API does not say which breakpoint a session stopped at (XDebugSessionImpl keeps
+     * it internally), so a stop is attributed only when one watchpoint could have caused it.
+     */
+    suspend fun enabledWatchpoints(project: Project): List<String> = Ide.read {
+        manager(project).allBreakpoints.filter { it.isEnabled && watchOf(it) != null }.map { id(it) }
+    }
+
     suspend fun list(project: Project): List<Map<String, Any?>> = Ide.read {
         manager(project).allBreakpoints.mapNotNull { info(it) }
     }
@@ -106,7 +142,8 @@ internal object Breakpoints {
     /** Breakpoint ids at a 0-based line of a file (for pause reasons). */
     suspend fun enabledLineBreakpointsAt(project: Project, file: VirtualFile, line: Int): List<String> = Ide.read {
         manager(project).allBreakpoints.filter {
-            it is XLineBreakpoint<*> && it.isEnabled && it.line == line && VfsUtilCore.urlToPath(it.fileUrl) == file.path
+            it is XLineBreakpoint<*> && it.isEnabled && it.line == line && VfsUtilCore.urlToPath(it.fileUrl) == file.path &&
+                watchOf(it) == null
         }.map { id(it) }
     }
 
@@ -163,14 +200,8 @@ internal object Breakpoints {
         return Ide.read { info(bp) }!!
     }
 
-    /**
-     * Watchpoints are not wired in the IDE yet (Java field watchpoints through
-     * `JavaFieldBreakpointType` are the intended implementation): a clear refusal naming the
-     * alternative, as the headless adapters without data breakpoints give.
-     */
-    @Suppress("UNUSED_PARAMETER")
-    fun addData(project: Project, spec: JsonArgs): Map<String, Any?> =
-        unsupported("no data breakpoints (watchpoints) in the IDE yet; use a conditional line breakpoint on the writes instead")
+    /** A Java field watchpoint (see [Watchpoints]). */
+    suspend fun addData(project: Project, spec: JsonArgs): Map<String, Any?> = Watchpoints.add(project, spec)
 
     suspend fun addException(project: Project, spec: JsonArgs): Map<String, Any?> {
         val supports = LanguageDebugSupport.all()

@@ -9,6 +9,17 @@ import com.intellij.xdebugger.XDebuggerUtil
  * that follows reaches Rust as a `paused` event from [com.debuggermcp.listeners.DebuggerEventsListener].
  */
 internal object ControlOps {
+    /**
+     * Op `force_return`. IntelliJ's Force Return (ForceEarlyReturnAction: the value evaluated in
+     * the frame, then ThreadReferenceProxyImpl.forceEarlyReturn on the debugger manager thread
+     * and a resume) needs the Java debugger's engine classes (JavaStackFrame, DebugProcessImpl),
+     * which this plugin does not reach yet: a clear refusal naming the alternative. The JDI
+     * stand-in implements the op with ThreadReference.forceEarlyReturn.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    fun forceReturn(sessionId: String, threadId: String, frame: String, value: String): Nothing =
+        unsupported("force_return is not wired in the IDE yet; step_out of the call, then set_variable on its result")
+
     suspend fun control(sessionId: String, threadId: String?, op: JsonArgs) {
         val session = Sessions.find(sessionId)
         if (session.isStopped) invalidState("the session has stopped")

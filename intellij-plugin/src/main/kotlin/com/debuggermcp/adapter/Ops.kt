@@ -19,9 +19,9 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     BREAKPOINTS("breakpoints", 10_000),
     ADD_LINE_BREAKPOINT("add_line_breakpoint", 10_000),
     ADD_EXCEPTION_BREAKPOINT("add_exception_breakpoint", 10_000),
-    // Watchpoints: JniBackend answers `unsupported` itself today (docs/CALLBACK_TABLE.md); the
-    // op exists so the table matches the trait and a library that does call it gets a clear no.
-    ADD_DATA_BREAKPOINT("add_data_breakpoint", 10_000),
+    // Java field watchpoints (Watchpoints.kt): evaluation and an index lookup on the way.
+    ADD_DATA_BREAKPOINT("add_data_breakpoint", 20_000),
+    FORCE_RETURN("force_return", 10_000),
     UPDATE_BREAKPOINT("update_breakpoint", 10_000),
     REMOVE_BREAKPOINT("remove_breakpoint", 10_000),
     CONTROL("control", 10_000),

@@ -24,7 +24,7 @@ internal object ValueOps {
     /** Java computes evaluation expressions on its debugger thread; usually a few ms. */
     private const val EVALUATE_NAME_TIMEOUT_MS = 2_000L
 
-    private fun frame(session: XDebugSession, handle: String): XStackFrame {
+    fun frame(session: XDebugSession, handle: String): XStackFrame {
         if (handle.isEmpty()) {
             XAsync.suspendContext(session)
             return session.currentStackFrame ?: invalidState("the session has no current frame")

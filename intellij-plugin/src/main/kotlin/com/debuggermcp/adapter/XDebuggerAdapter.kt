@@ -38,6 +38,7 @@ class XDebuggerAdapter(
         Op.ADD_LINE_BREAKPOINT -> Breakpoints.addLine(Ide.project(a.string("project")), a.obj("spec"))
         Op.ADD_EXCEPTION_BREAKPOINT -> Breakpoints.addException(Ide.project(a.string("project")), a.obj("spec"))
         Op.ADD_DATA_BREAKPOINT -> Breakpoints.addData(Ide.project(a.string("project")), a.obj("spec"))
+        Op.FORCE_RETURN -> ControlOps.forceReturn(a.string("session_id"), a.string("thread_id"), a.string("frame"), a.string("value"))
         Op.UPDATE_BREAKPOINT -> Breakpoints.update(Ide.project(a.string("project")), a.string("id"), a.obj("update"))
         Op.REMOVE_BREAKPOINT -> Breakpoints.remove(Ide.project(a.string("project")), a.string("id")).let { null }
         Op.CONTROL -> ControlOps.control(a.string("session_id"), a.stringOrNull("thread_id"), a.obj("op")).let { null }
@@ -60,6 +61,9 @@ class XDebuggerAdapter(
         "supports_code_fragments" to true,
         "supports_exception_breakpoints" to LanguageDebugSupport.all().isNotEmpty(),
         "exception_filters" to emptyList<Any>(),
+        // Op force_return refuses until it is wired (ControlOps.forceReturn); JniBackend then
+        // refuses force_return up front instead of at every call.
+        "supports_force_return" to false,
     )
 
     companion object {

@@ -9,6 +9,7 @@ import com.intellij.xdebugger.breakpoints.XBreakpoint
 import com.intellij.xdebugger.breakpoints.XBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaExceptionBreakpointProperties
+import org.jetbrains.java.debugger.breakpoints.properties.JavaFieldBreakpointProperties
 
 /**
  * Java exception breakpoints and hit counts. Registered only in debugger-mcp-java.xml, which the
@@ -43,6 +44,29 @@ class JavaDebugSupport : LanguageDebugSupport {
     }
 
     override val anyException: String = "java.lang.Throwable"
+
+    // JavaFieldBreakpointType's id (java/debugger/impl/src/com/intellij/debugger/ui/breakpoints/
+    // JavaFieldBreakpointType.java @019a6852f46281c4ba79b3a9871820810bf3e501: `super("java-field", ...)`);
+    // the id is what workspace.xml persists, so it is stable across versions.
+    override val fieldWatchpointTypeId: String = "java-field"
+
+    /**
+     * As the Add Field Watchpoint dialog creates them (JavaFieldBreakpointType.addBreakpoint →
+     * `new JavaFieldBreakpointProperties(fieldName, className)`); FieldBreakpoint then requests a
+     * ModificationWatchpointRequest when WATCH_MODIFICATION and an AccessWatchpointRequest when
+     * WATCH_ACCESS (FieldBreakpoint.createRequestForPreparedClass, FieldBreakpoint.java
+     * @01fc6fe439de754f717abec2e5057ab4fe5630f3).
+     */
+    override fun fieldWatchpointProperties(className: String?, fieldName: String, write: Boolean, read: Boolean): XBreakpointProperties<*> =
+        JavaFieldBreakpointProperties(fieldName, className).also {
+            it.WATCH_MODIFICATION = write
+            it.WATCH_ACCESS = read
+        }
+
+    override fun describeFieldWatchpoint(breakpoint: XBreakpoint<*>): LanguageDebugSupport.FieldWatch? {
+        val p = breakpoint.properties as? JavaFieldBreakpointProperties ?: return null
+        return LanguageDebugSupport.FieldWatch(p.myClassName, p.myFieldName, p.WATCH_MODIFICATION, p.WATCH_ACCESS)
+    }
 
     override fun hitCount(breakpoint: XBreakpoint<*>): Int? {
         val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return null

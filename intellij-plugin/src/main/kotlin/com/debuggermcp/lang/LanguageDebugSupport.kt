@@ -35,6 +35,21 @@ interface LanguageDebugSupport {
     /** The exception class meaning "any exception" in this language (launch's `stop_on_exception`). */
     val anyException: String
 
+    /** A field watchpoint's field and what it stops on. */
+    class FieldWatch(val className: String?, val fieldName: String?, val write: Boolean, val read: Boolean)
+
+    /**
+     * Id of this language's field watchpoint type (a line breakpoint type placed on the field's
+     * declaration, like Java's "java-field"), or null when the language has none.
+     */
+    val fieldWatchpointTypeId: String? get() = null
+
+    /** Properties of a field watchpoint on [className].[fieldName] stopping on writes and/or reads. */
+    fun fieldWatchpointProperties(className: String?, fieldName: String, write: Boolean, read: Boolean): XBreakpointProperties<*>? = null
+
+    /** Describes [breakpoint] if it is one of this language's field watchpoints. */
+    fun describeFieldWatchpoint(breakpoint: XBreakpoint<*>): FieldWatch? = null
+
     companion object {
         val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")
 

@@ -83,7 +83,9 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
             // (debugger) thread; the queue keeps this event ahead of the next resume.
             submit {
                 val bpIds = try {
-                    position?.let { Breakpoints.enabledLineBreakpointsAt(project, it.file, it.line) } ?: emptyList()
+                    val atLine = position?.let { Breakpoints.enabledLineBreakpointsAt(project, it.file, it.line) } ?: emptyList()
+                    // A stop no line breakpoint explains, outside a command: a field watchpoint's, when only one could be.
+                    atLine.ifEmpty { Breakpoints.enabledWatchpoints(project).takeIf { (lastCommand == Wire.Command.NONE || lastCommand == Wire.Command.RESUME) && it.size == 1 } ?: emptyList() }
                 } catch (t: Throwable) {
                     if (t is kotlin.coroutines.cancellation.CancellationException) throw t
                     emptyList()
