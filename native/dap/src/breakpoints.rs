@@ -414,6 +414,7 @@ impl Inner {
             let r = match (kind, file) {
                 (BreakpointKind::Line, Some(f)) => self.sync_file(&s, f).await,
                 (BreakpointKind::Data, _) => self.sync_data(&s).await,
+                (BreakpointKind::Function, _) => self.sync_functions(&s, None).await,
                 _ => self.sync_exceptions(&s).await,
             };
             if let Err(e) = r
@@ -441,6 +442,10 @@ impl Inner {
         }
         for f in files {
             self.sync_file(s, &f).await?;
+        }
+        // Function breakpoints go with the lines (ignore_breakpoints suppresses them too).
+        if self.has_function_bps() {
+            self.sync_functions(s, None).await?;
         }
         Ok(())
     }
@@ -551,19 +556,23 @@ impl Inner {
         if !self.live_sessions().is_empty() {
             return;
         }
-        let ids: Vec<String> = self
+        let ids: Vec<(String, BreakpointKind)> = self
             .bps
             .lock()
             .unwrap()
             .list
             .iter()
-            .filter(|b| b.kind == BreakpointKind::Line)
-            .map(|b| b.id.clone())
+            .filter(|b| matches!(b.kind, BreakpointKind::Line | BreakpointKind::Function))
+            .map(|b| (b.id.clone(), b.kind))
             .collect();
-        for id in ids {
+        for (id, kind) in ids {
             self.update_bp(&id, |b| {
                 b.verified = false;
-                b.message = Some(PENDING_MESSAGE.into());
+                b.message = Some(if kind == BreakpointKind::Function {
+                    crate::function_bps::PENDING_FUNCTION.into()
+                } else {
+                    PENDING_MESSAGE.into()
+                });
             });
         }
     }
@@ -589,19 +598,21 @@ impl Inner {
                 let _ = self.sync_file(s, &f).await;
             }
         }
-        let temporary: Vec<(String, Option<String>)> = {
+        let temporary: Vec<(String, Option<String>, BreakpointKind)> = {
             let store = self.bps.lock().unwrap();
             store
                 .list
                 .iter()
                 .filter(|b| b.temporary && hit.contains(&b.id))
-                .map(|b| (b.id.clone(), b.file.clone()))
+                .map(|b| (b.id.clone(), b.file.clone(), b.kind))
                 .collect()
         };
-        for (id, file) in temporary {
+        for (id, file, kind) in temporary {
             self.bps.lock().unwrap().list.retain(|b| b.id != id);
             self.emit(BackendEvent::BreakpointRemoved { id });
-            if let Some(f) = file {
+            if kind == BreakpointKind::Function {
+                let _ = self.sync_functions(s, None).await;
+            } else if let Some(f) = file {
                 let _ = self.sync_file(s, &f).await;
             }
         }

@@ -56,6 +56,11 @@ impl Adapter for Lldb {
     fn entry_function(&self) -> Option<&'static str> {
         Some("main")
     }
+    /// lldb-dap 19 answers `setFunctionBreakpoints` in the order of its own name map, not the
+    /// request's (seen with 8 names: the answers permuted, ids with them).
+    fn function_answers_in_order(&self) -> bool {
+        false
+    }
     fn stop_on_exception_filters(&self) -> &'static [&'static str] {
         &["cpp_throw", "objc_throw", "swift_throw"]
     }

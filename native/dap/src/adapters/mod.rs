@@ -135,6 +135,15 @@ pub trait Adapter: Send + Sync + 'static {
     fn data_breakpoint_name(&self, expression: &str) -> String {
         expression.to_string()
     }
+    /// Why function breakpoints by name (`setFunctionBreakpoints`) are of no use with this
+    /// adapter even though it offers them, if they are not.
+    fn function_breakpoints_refused(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether `setFunctionBreakpoints` answers in the order of the request, as DAP says.
+    fn function_answers_in_order(&self) -> bool {
+        true
+    }
     /// The tool's hit condition ("stop on the Nth hit") in the adapter's terms.
     fn hit_condition(&self, condition: &str) -> String {
         condition.to_string()

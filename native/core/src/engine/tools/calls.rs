@@ -8,7 +8,7 @@ use super::super::functions;
 use super::super::recorder::Recording;
 use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
 use super::{Kind, Outcome, ProjectArg};
-use crate::backend::{DataAccess, DataBreakpointSpec};
+use crate::backend::{BackendError, DataAccess, DataBreakpointSpec, FunctionBreakpointSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -35,10 +35,11 @@ pub(super) async fn set_function_breakpoint(
         } else {
             format!("near: {}", found.near.join(", "))
         };
-        return Err(ToolError(format!(
-            "field 'function': no definition of '{name}' in the project ({} source files searched); {near}",
+        let missing = format!(
+            "field 'function': no definition of '{name}' in the project ({} source files searched)",
             found.files
-        )));
+        );
+        return by_debugger(c, root, &croot, a, missing, near).await;
     }
     if found.matches.len() > MAX_MATCHES {
         let some: Vec<String> = found
@@ -116,6 +117,102 @@ pub(super) async fn set_function_breakpoint(
     } else if a.on_hit == OnHit::Record {
         b.note = Some(format!(
             "recording up to {} calls without stopping (earlier records of it dropped); read them with get_call_records",
+            a.max_calls.unwrap_or(100)
+        ));
+    }
+    Ok(b)
+}
+
+/// A name the project scan cannot find (a library function, a C++ overload or template, a
+/// qualified name the lexical scan does not see): the debugger binds it by name (DAP
+/// `setFunctionBreakpoints`) where the backend can. Not found by either: `missing`, `near`.
+async fn by_debugger(
+    c: &mut Call<'_>,
+    root: &str,
+    croot: &Path,
+    a: SetBreakpoint,
+    missing: String,
+    near: String,
+) -> Outcome<Breakpoint> {
+    let name = a.function.clone().unwrap_or_default();
+    // Log messages and forced returns ride on line breakpoints at a known definition.
+    if a.on_hit == OnHit::Log || a.force_return.is_some() {
+        return Err(ToolError(format!(
+            "{missing}; {} needs one; {near}",
+            if a.on_hit == OnHit::Log {
+                "on_hit 'log'"
+            } else {
+                "force_return"
+            }
+        )));
+    }
+    let spec = FunctionBreakpointSpec {
+        name: name.clone(),
+        condition: a.condition.clone().filter(|s| !s.is_empty()),
+        hit_condition: a.hit_condition.clone().filter(|s| !s.is_empty()),
+        enabled: a.enabled,
+        temporary: a.temporary,
+    };
+    let backend = c.engine.backend.clone();
+    let ms = c.cfg.backend_timeout_ms;
+    let info = match tokio::time::timeout(
+        std::time::Duration::from_millis(ms),
+        backend.add_function_breakpoint(root, spec),
+    )
+    .await
+    {
+        Ok(Ok(info)) => info,
+        Ok(Err(BackendError::Unsupported(_))) => {
+            return Err(ToolError(format!("{missing}; {near}")));
+        }
+        Ok(Err(e)) => {
+            let why = match e {
+                BackendError::NotFound(m) | BackendError::Failed(m) => m,
+                other => other.to_string(),
+            };
+            return Err(ToolError(format!("{missing}; {why}; {near}")));
+        }
+        Err(_) => {
+            return Err(ToolError(format!(
+                "{missing}; the debugger did not bind it within {ms} ms; {near}"
+            )));
+        }
+    };
+    let meta = remember(c, root, &info);
+    c.engine.with_state(|s| {
+        if a.on_hit == OnHit::Record {
+            s.calls.forget(&name);
+        }
+        let m = s.breakpoints.entry(info.id.clone()).or_default();
+        m.function = Some(name.clone());
+        m.record = (a.on_hit == OnHit::Record).then(|| Recording {
+            function: name.clone(),
+            max_calls: a.max_calls.unwrap_or(100),
+            recorded: 0,
+            force_return: None,
+        });
+    });
+    let mut b = bp_json(&info, Some(&meta));
+    b.function = Some(name.clone());
+    b.status = Some("set".into());
+    b.on_hit = (a.on_hit == OnHit::Record).then(|| "record".into());
+    b.bound = vec![match (&info.file, info.line) {
+        (Some(f), Some(l)) if info.verified => {
+            format!("{}:{l} {name} (id {})", rel(croot, f), info.id)
+        }
+        _ => format!(
+            "{name} (id {}): {}",
+            info.id,
+            match &info.message {
+                Some(m) => m.as_str(),
+                None if info.verified => "bound, no source",
+                None => "pending",
+            }
+        ),
+    }];
+    if a.on_hit == OnHit::Record {
+        b.note = Some(format!(
+            "recording up to {} calls without stopping; read them with get_call_records",
             a.max_calls.unwrap_or(100)
         ));
     }
