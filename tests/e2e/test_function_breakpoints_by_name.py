@@ -121,3 +121,28 @@ def test_lldb_binds_several_names_each_where_it_belongs(cpp):
     assert r["state"] == "paused" and r["location"]["line"] == line_of(project, "shapes.cpp", "return v + v;"), r
     r = m.ok("resume", {"timeout_ms": LONG})
     assert r["state"] == "paused" and "printf" in r["location"]["method"], r
+
+
+@pytest.fixture(scope="module")
+def go_mod():
+    if not shutil.which("dlv") or not shutil.which("go"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
+    yield from served("go")
+
+
+@pytest.fixture
+def go(go_mod):
+    yield from cleaned(go_mod)
+
+
+def test_delve_binds_a_library_function_and_names_what_it_cannot_find(go):
+    _, m = go
+    b = m.ok("set_breakpoint", {"function": "fmt.Printf"})
+    assert not b["verified"] and b["bound"] == [f"fmt.Printf (id {b['id']}): pending: binds when a session loads it"], b
+    r = m.ok("start_debug_session", {"command": "go run .", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    loc = r["pause"]["location"]
+    assert loc["file"].endswith("fmt/print.go") and "Printf" in loc["method"], loc
+    e = m.err("set_breakpoint", {"function": "strings.Contains"})
+    assert 'location "strings.Contains" not found' in e and "no definition of 'strings.Contains' in the project" in e, e
+    assert m.ok("list_breakpoints")["total"] == 1

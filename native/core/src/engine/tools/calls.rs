@@ -8,7 +8,9 @@ use super::super::functions;
 use super::super::recorder::Recording;
 use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
 use super::{Kind, Outcome, ProjectArg};
-use crate::backend::{BackendError, DataAccess, DataBreakpointSpec, FunctionBreakpointSpec};
+use crate::backend::{
+    BackendError, DataAccess, DataBreakpointSpec, FunctionBreakpointSpec, SessionState,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -39,6 +41,27 @@ pub(super) async fn set_function_breakpoint(
             "field 'function': no definition of '{name}' in the project ({} source files searched)",
             found.files
         );
+        // Before any session only the scan can judge a name: one close to a project function
+        // (`fcat`) is a typo, refused at once; one whose bare name the project defines under
+        // another owner (`ns::Cart::add`, defined inside its class) or unlike any project
+        // name (`printf`) waits for the debugger.
+        // `ns::twice<double>`, `ns::Cart::add(int)`: the name without template arguments or
+        // a signature.
+        let plain = name.split(['<', '(']).next().unwrap_or(&name);
+        let bare = plain.rsplit([':', '.']).next().unwrap_or(plain);
+        let same_bare = found.near.iter().any(|n| {
+            let shown = n.split(" (").next().unwrap_or(n);
+            shown.rsplit(['.', ':']).next() == Some(bare)
+        });
+        let live = c.engine.with_state(|s| {
+            s.sessions.values().any(|x| {
+                x.info.state != SessionState::Stopped
+                    && x.project.as_deref().is_none_or(|p| p == root)
+            })
+        });
+        if !live && !found.near.is_empty() && !same_bare {
+            return Err(ToolError(format!("{missing}; {near}")));
+        }
         return by_debugger(c, root, &croot, a, missing, near).await;
     }
     if found.matches.len() > MAX_MATCHES {
