@@ -157,6 +157,25 @@ def test_gdb_function_breakpoint_and_records_with_return_values(c):
     print(f"\nBENCH recorded-calls gdb: 250 calls recorded in {elapsed:.2f} s ({250 / elapsed:.0f} calls/s incl. start)")
 
 
+def test_lldb_records_recursive_calls_with_return_values(c):
+    project, m = c
+    m.ok("set_breakpoint", {"function": "fact", "on_hit": "record", "max_calls": 50})
+    m.ok("set_breakpoint", {"function": "shipping_cost", "on_hit": "record", "max_calls": 200})
+    started = time.monotonic()
+    r = m.ok("start_debug_session", {"command": "./calls", "adapter": "lldb", "wait_for_pause": True, "timeout_ms": LONG})
+    elapsed = time.monotonic() - started
+    assert r["state"] == "stopped", f"the program should run to its end without a visible stop: {r}"
+    f = m.ok("get_call_records", {"function": "fact", "limit": 100})
+    loop = line_of(project, "calls.c", "total += fact(10)")
+    inner = line_of(project, "calls.c", "return n * fact(n - 1)")
+    assert f["matched"] == 50 and f["rows"][0] == f"#1 fact(n=10) -> 3628800 @calls.c:{loop}", f["rows"][:2]
+    assert f["rows"][1] == f"#2 fact(n=9) -> 362880 @calls.c:{inner}", f["rows"][:2]
+    assert f["rows"][9].startswith("#10 fact(n=1) -> 1 @calls.c:"), f["rows"][:10]
+    s = m.ok("get_call_records", {"function": "shipping_cost", "where": "-> -"})
+    assert s["matched"] == 1 and s["rows"][0].startswith("#138 shipping_cost(weight=685) -> -11"), s
+    print(f"\nBENCH recorded-calls lldb: 250 calls recorded in {elapsed:.2f} s ({250 / elapsed:.0f} calls/s incl. start)")
+
+
 # --- delve ---------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

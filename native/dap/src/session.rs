@@ -93,6 +93,8 @@ pub struct Session {
     /// the step filters (it would stop again in every frame the exception passes) and its
     /// stop says where the exception went.
     pub step_exception: Mutex<Option<String>>,
+    /// The last run request was a step out (its stop may carry the returned value).
+    pub stepped_out: AtomicBool,
 }
 
 impl TableEntry for Session {
@@ -148,6 +150,7 @@ impl Session {
             output_tail: Mutex::new(String::new()),
             step_exceptions: AtomicBool::new(false),
             step_exception: Mutex::new(None),
+            stepped_out: AtomicBool::new(false),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }

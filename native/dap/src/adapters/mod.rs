@@ -234,6 +234,13 @@ pub trait Adapter: Send + Sync + 'static {
     }
     /// Sets the real size of values the adapter shows cut (`child_count`, `value_length`).
     async fn real_sizes(&self, _s: &Session, _nodes: &mut [ValueNode], _frame_id: Option<i64>) {}
+    /// Marks which of a frame's `Locals` are its arguments, when the adapter lists them together.
+    async fn mark_arguments(&self, _s: &Session, _nodes: &mut [ValueNode], _frame_id: i64) {}
+    /// After a step out, the value the call returned when the adapter shows it only on request
+    /// (not as a variable): a node for frame `frame_id`'s values.
+    async fn returned_value(&self, _s: &Session, _frame_id: i64) -> Option<ValueNode> {
+        None
+    }
     /// Items `[offset, offset + limit)` of a container whose listing (unpaged) is `all`, and
     /// the container's real size.
     async fn page(
