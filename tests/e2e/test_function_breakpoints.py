@@ -216,16 +216,28 @@ def pause_before_the_corruption(m, project, adapter: str) -> int:
     return line_of(project, "calls.c", "acct.limit = -1;")
 
 
-def test_gdb_watch_is_refused_naming_who_can_and_the_alternative(c):
+def test_gdb_watchpoint_fires_on_the_write_that_corrupts_a_value(c):
+    """gdb 18's DAP has no dataBreakpointInfo: the watchpoint is its CLI `watch`."""
     project, m = c
     e = m.err("set_breakpoint", {"watch": "acct.limit"})
     assert "paused session" in e, e
-    pause_before_the_corruption(m, project, "gdb")
-    e = m.err("set_breakpoint", {"watch": "acct.limit", "access": "write"})
-    assert "gdb adapter offers no data breakpoints" in e and "lldb-dap" in e and "conditional breakpoint" in e, e
+    corrupt = pause_before_the_corruption(m, project, "gdb")
+    w = m.ok("set_breakpoint", {"watch": "acct.limit", "access": "write"})
+    assert w["type"] == "watch" and w["watch"] == "acct.limit" and w["verified"], w
     assert "give watch alone" in m.err("set_breakpoint", {"watch": "acct.limit", "function": "fact"})
     assert "needs watch" in m.err("set_breakpoint", {"file_path": "calls.c", "line": 3, "access": "read"})
-    assert [b["type"] for b in m.ok("list_breakpoints")["breakpoints"]] == ["line"]
+    # withdraw() writes acct.balance only: the first stop is the write to limit (gdb stops on
+    # the line after the write).
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert r["state"] == "paused" and r["location"]["line"] in (corrupt, corrupt + 1), r
+    assert m.ok("evaluate_expression", {"expression": "acct.limit"})["result"]["value"] == "-1"
+    listed = {b["id"]: b for b in m.ok("list_breakpoints")["breakpoints"]}
+    assert listed[w["id"]]["hit_count"] == 1, listed
+    # Removed, it stops nothing more: the program runs to its end.
+    m.ok("remove_breakpoint", {"breakpoint_id": w["id"]})
+    m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert r["state"] == "stopped", r
 
 
 def test_lldb_watchpoint_fires_on_the_write_that_corrupts_a_value(c):

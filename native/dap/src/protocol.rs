@@ -126,7 +126,7 @@ pub struct SetDataBreakpointsArguments {
     pub breakpoints: Vec<DataBreakpoint>,
 }
 
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct DataBreakpoint {
     pub data_id: String,

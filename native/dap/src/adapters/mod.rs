@@ -135,6 +135,20 @@ pub trait Adapter: Send + Sync + 'static {
     fn data_breakpoint_name(&self, expression: &str) -> String {
         expression.to_string()
     }
+    /// For an adapter without data breakpoints whose repl takes its debugger's commands: the
+    /// command that sets a watchpoint (`watch`, `rwatch`, `awatch`).
+    fn watch_command(
+        &self,
+        _expression: &str,
+        _access: debugger_mcp_core::backend::DataAccess,
+        _condition: Option<&str>,
+    ) -> Option<String> {
+        None
+    }
+    /// The breakpoint number (= its DAP id) out of what the watch command answered.
+    fn watch_number(&self, _said: &str) -> Option<i64> {
+        None
+    }
     /// Why function breakpoints by name (`setFunctionBreakpoints`) are of no use with this
     /// adapter even though it offers them, if they are not.
     fn function_breakpoints_refused(&self) -> Option<&'static str> {

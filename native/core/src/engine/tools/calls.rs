@@ -287,7 +287,7 @@ pub(super) async fn set_watchpoint(
         .map_err(|e| {
             if e.0.contains("not supported") {
                 ToolError(format!(
-                    "{}. Watchpoints need data breakpoints: lldb-dap (adapter 'lldb') for C/C++/Rust, the IDE for Java fields. Instead: a conditional breakpoint on the lines that assign it (condition e.g. '{expression} != <old value>')",
+                    "{}. Watchpoints need data breakpoints: gdb or lldb-dap for C/C++/Rust, the IDE for Java fields. Instead: a conditional breakpoint on the lines that assign it (condition e.g. '{expression} != <old value>')",
                     e.0
                 ))
             } else {
