@@ -259,6 +259,18 @@ def py(py_brave):
     yield from cleaned(py_brave)
 
 
+@pytest.fixture(scope="module")
+def go_mod():
+    if not shutil.which("dlv") or not shutil.which("go"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
+    yield from served("go")
+
+
+@pytest.fixture
+def go(go_mod):
+    yield from cleaned(go_mod)
+
+
 @pytest.fixture
 def c(c_brave):
     yield from cleaned(c_brave)

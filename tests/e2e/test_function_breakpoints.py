@@ -7,12 +7,11 @@ function a breakpoint must bind at (the first line of its body).
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import pytest
 
-from conftest import LONG, cleaned, served
+from conftest import LONG
 
 
 def line_of(project, name: str, text: str) -> int:
@@ -178,16 +177,7 @@ def test_lldb_records_recursive_calls_with_return_values(c):
 
 # --- delve ---------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def go_mod():
-    if not shutil.which("dlv") or not shutil.which("go"):
-        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
-    yield from served("go")
-
-
-@pytest.fixture
-def go(go_mod):
-    yield from cleaned(go_mod)
+# `go` (delve on tests/e2e/projects/go): conftest.py
 
 
 def test_go_function_breakpoint_by_package_name_and_recorded_calls(go):

@@ -13,20 +13,11 @@ import time
 
 import pytest
 
-from conftest import LONG, Mcp, Server, cleaned, output_text, served, var
+from conftest import LONG, Mcp, Server, output_text, var
 
 
 
-@pytest.fixture(scope="module")
-def go_mod():
-    if not shutil.which("dlv") or not shutil.which("go"):
-        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
-    yield from served("go")
-
-
-@pytest.fixture
-def go(go_mod):
-    yield from cleaned(go_mod)
+# `go` (delve on tests/e2e/projects/go): conftest.py
 
 
 def test_debug_test_go_id_stops_in_the_selected_test(go):

@@ -4,7 +4,10 @@
 //! cannot drift apart in how an id is found, an ended session is forgotten or a line
 //! breakpoint is re-set.
 
-use crate::backend::{BackendError, BackendResult, BreakpointInfo, BreakpointUpdate, SessionInfo};
+use crate::backend::{
+    BackendError, BackendResult, BreakpointInfo, BreakpointKind, BreakpointUpdate,
+    LineBreakpointSpec, SessionInfo,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,6 +39,25 @@ pub trait TableEntry {
     fn id(&self) -> &str;
     fn is_ended(&self) -> bool;
     fn info(&self) -> SessionInfo;
+}
+
+/// `impl TableEntry` for a backend's session type from its `id` field and its own `is_ended()`
+/// and `info()`: every protocol backend's session enters the table the same way.
+#[macro_export]
+macro_rules! table_entry {
+    ($session:ty) => {
+        impl $crate::project::TableEntry for $session {
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn is_ended(&self) -> bool {
+                <$session>::is_ended(self)
+            }
+            fn info(&self) -> $crate::backend::SessionInfo {
+                <$session>::info(self)
+            }
+        }
+    };
 }
 
 /// A backend's debug sessions: ids (`<prefix><n>`), lookup, and at most [`KEEP_ENDED`] ended
@@ -149,6 +171,34 @@ impl BreakpointStore {
             Some(b) => b.id.clone(),
             None => self.new_id(),
         }
+    }
+
+    /// Stores the line breakpoint `spec` at `file` (canonical) as not yet bound (`pending` says
+    /// why) and returns its id. Re-setting a line updates the breakpoint already there, so an
+    /// agent that sets the same line twice keeps one breakpoint and its id.
+    pub fn put_line(&mut self, file: &str, spec: LineBreakpointSpec, pending: &str) -> String {
+        let id = self.id_for(|b| {
+            b.kind == BreakpointKind::Line
+                && b.file.as_deref() == Some(file)
+                && b.requested_line == Some(spec.line)
+        });
+        self.put(BreakpointInfo {
+            id: id.clone(),
+            kind: BreakpointKind::Line,
+            file: Some(file.to_string()),
+            requested_line: Some(spec.line),
+            line: Some(spec.line),
+            verified: false,
+            message: Some(pending.into()),
+            enabled: spec.enabled,
+            condition: spec.condition.filter(|c| !c.is_empty()),
+            log_message: spec.log_message.filter(|c| !c.is_empty()),
+            hit_condition: spec.hit_condition.filter(|c| !c.is_empty()),
+            suspend_policy: spec.suspend_policy,
+            temporary: spec.temporary,
+            ..Default::default()
+        });
+        id
     }
 
     /// Stores `bp`, replacing the breakpoint of the same id.

@@ -65,33 +65,11 @@ impl Inner {
             return Err(BackendError::NotFound(format!("file '{}'", file.display())));
         }
         let file = file.display().to_string();
-        let id = {
-            let mut store = self.bps.lock().unwrap();
-            // Re-setting a line updates the breakpoint there.
-            let id = store.id_for(|b| {
-                b.kind == BreakpointKind::Line
-                    && b.file.as_deref() == Some(&file)
-                    && b.requested_line == Some(spec.line)
-            });
-            let bp = BreakpointInfo {
-                id: id.clone(),
-                kind: BreakpointKind::Line,
-                file: Some(file.clone()),
-                requested_line: Some(spec.line),
-                line: Some(spec.line),
-                verified: false,
-                message: Some(PENDING_MESSAGE.into()),
-                enabled: spec.enabled,
-                condition: spec.condition.filter(|c| !c.is_empty()),
-                log_message: spec.log_message.filter(|c| !c.is_empty()),
-                hit_condition: spec.hit_condition.filter(|c| !c.is_empty()),
-                suspend_policy: spec.suspend_policy,
-                temporary: spec.temporary,
-                ..Default::default()
-            };
-            store.put(bp);
-            id
-        };
+        let id = self
+            .bps
+            .lock()
+            .unwrap()
+            .put_line(&file, spec, PENDING_MESSAGE);
         if let Err(e) = self
             .sync_everywhere(BreakpointKind::Line, Some(&file))
             .await

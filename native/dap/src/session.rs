@@ -9,7 +9,7 @@ use crate::transport::{Client, DapError};
 use crate::values::ValueTable;
 use debugger_mcp_core::backend::*;
 use debugger_mcp_core::pathmap::{Located, PathMap};
-use debugger_mcp_core::project::{self, BreakpointStore, SessionTable, TableEntry};
+use debugger_mcp_core::project::{self, BreakpointStore, SessionTable};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,17 +97,7 @@ pub struct Session {
     pub stepped_out: AtomicBool,
 }
 
-impl TableEntry for Session {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn is_ended(&self) -> bool {
-        Session::is_ended(self)
-    }
-    fn info(&self) -> SessionInfo {
-        Session::info(self)
-    }
-}
+debugger_mcp_core::table_entry!(Session);
 
 impl Session {
     /// A session starting on `client`.

@@ -234,31 +234,7 @@ impl Inner {
             return Err(BackendError::NotFound(format!("file '{}'", file.display())));
         }
         let file = file.display().to_string();
-        let id = {
-            let mut store = self.bps.lock().unwrap();
-            let id = store.id_for(|b| {
-                b.kind == BreakpointKind::Line
-                    && b.file.as_deref() == Some(&file)
-                    && b.requested_line == Some(spec.line)
-            });
-            let bp = BreakpointInfo {
-                id: id.clone(),
-                kind: BreakpointKind::Line,
-                file: Some(file.clone()),
-                requested_line: Some(spec.line),
-                line: Some(spec.line),
-                verified: false,
-                message: Some(PENDING.into()),
-                enabled: spec.enabled,
-                condition: spec.condition.filter(|c| !c.is_empty()),
-                hit_condition: spec.hit_condition.filter(|c| !c.is_empty()),
-                suspend_policy: spec.suspend_policy,
-                temporary: spec.temporary,
-                ..Default::default()
-            };
-            store.put(bp);
-            id
-        };
+        let id = self.bps.lock().unwrap().put_line(&file, spec, PENDING);
         self.sync_all().await;
         self.breakpoint(&id)
     }

@@ -9,7 +9,7 @@ use crate::transport::{Connection, RequestError};
 use crate::values::PropRef;
 use debugger_mcp_core::backend::*;
 use debugger_mcp_core::pathmap::{Located, PathMap};
-use debugger_mcp_core::project::{self, BreakpointStore, SessionTable, TableEntry};
+use debugger_mcp_core::project::{self, BreakpointStore, SessionTable};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -235,17 +235,7 @@ impl Session {
     }
 }
 
-impl TableEntry for Session {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn is_ended(&self) -> bool {
-        Session::is_ended(self)
-    }
-    fn info(&self) -> SessionInfo {
-        Session::info(self)
-    }
-}
+debugger_mcp_core::table_entry!(Session);
 
 impl Inner {
     pub fn new(root: PathBuf, events: EventSink) -> Self {

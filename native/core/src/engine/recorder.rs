@@ -214,10 +214,15 @@ fn is_return_value(name: &str) -> bool {
     name.starts_with("(return)") || name == "(Return Value)"
 }
 
+/// `add_item` of `Cart.add_item`, `Cart::add_item` or `cart:add_item`: how frames name it.
+fn bare_name(function: &str) -> &str {
+    function.rsplit(['.', ':']).next().unwrap_or(function)
+}
+
 /// The value `function` returned among `name`s: debugpy keeps every recent `(return) f` of the
 /// frame, so its own name must match; the others show one unnamed value.
 fn returned_by(name: &str, function: &str) -> bool {
-    let bare = function.rsplit(['.', ':']).next().unwrap_or(function);
+    let bare = bare_name(function);
     match name.strip_prefix("(return) ") {
         Some(f) => f == bare || f.ends_with(&format!(".{bare}")),
         None => is_return_value(name),
@@ -252,10 +257,9 @@ impl Engine {
                         let i = *a.pending.last()?;
                         s.calls.get_mut(i)?.function.clone()
                     };
-                    let bare = function.rsplit(['.', ':']).next().unwrap_or(&function);
                     if top
                         .as_ref()
-                        .is_some_and(|f| f.method_name.as_deref() == Some(bare))
+                        .is_some_and(|f| f.method_name.as_deref() == Some(bare_name(&function)))
                     {
                         // The first raise is the call's own; later stops are its unwinding.
                         s.calls.active.get_mut(sid)?.raised.get_or_insert(text);

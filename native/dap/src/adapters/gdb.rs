@@ -166,10 +166,7 @@ impl Adapter for Gdb {
     /// gdb's parser on a CLI command: "A syntax error in expression, near `counter = 9'.",
     /// "No symbol \"call\" in current context.", "Invalid number \"4x\"." (`x/4x buf`).
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
-        let first = expression
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .next()
-            .unwrap_or("");
+        let first = super::command_word(expression);
         error.contains("syntax error")
             || error.starts_with("Invalid number")
             || (!first.is_empty()

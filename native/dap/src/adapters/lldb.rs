@@ -83,10 +83,7 @@ impl Adapter for Lldb {
     }
     /// A command given as an expression: "use of undeclared identifier 'frame'".
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
-        let first = expression
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .next()
-            .unwrap_or("");
+        let first = super::command_word(expression);
         !first.is_empty() && error.contains(&format!("undeclared identifier '{first}'"))
     }
     /// lldb-dap 19 lists no return value after a step out, but its CLI's `thread info` says

@@ -346,6 +346,15 @@ impl Settings {
 }
 
 /// Files named one of `names` in the directories of $PATH, in $PATH's order.
+/// The command word an expression starts with (`x` of `x/4x buf`, `frame` of `frame 2`): what a
+/// C debugger's parser names when a command was given as an expression.
+fn command_word(expression: &str) -> &str {
+    expression
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .next()
+        .unwrap_or("")
+}
+
 fn on_path(names: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(paths) = std::env::var_os("PATH") {

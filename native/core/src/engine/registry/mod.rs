@@ -11,7 +11,7 @@ mod router;
 mod schema;
 
 pub use router::{HELP, ROUTER, Routed};
-pub use schema::{input_schema, output_schema};
+pub use schema::{input_schema, output_schema, required};
 
 use super::context::{Call, ToolError};
 use crate::config::ToolProfile;

@@ -114,14 +114,7 @@ fn signatures(tools: &[McpTool]) -> String {
         .iter()
         .map(|t| {
             let props = t.input_schema.get("properties").and_then(Value::as_object);
-            let required: Vec<&str> = t
-                .input_schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let required = super::required(&t.input_schema);
             let mut params: Vec<String> = required.iter().map(|r| r.to_string()).collect();
             params.extend(
                 props

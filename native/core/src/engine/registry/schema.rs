@@ -41,6 +41,17 @@ pub fn input_schema<T: schemars::JsonSchema>() -> schemars::Schema {
 /// and strict: every object with declared properties rejects others, so a field a tool returns
 /// without declaring it fails the tests. `watchdog` (notices attached to any result by the
 /// engine, `watchdog::attach_notices`) is allowed at the root of every result.
+/// The `required` property names of a tool's input schema, in schema order.
+pub fn required(schema: &serde_json::Map<String, Value>) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 pub fn output_schema<O: schemars::JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12()
         .for_serialize()

@@ -51,14 +51,7 @@ fn every_op_is_reachable_through_the_router() {
     let router = &r.compact[0];
     let desc = router.description.as_deref().unwrap();
     for t in r.tools.iter() {
-        let required: Vec<&str> = t
-            .input_schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let required = crate::engine::registry::required(&t.input_schema);
         let sig = format!("{}({}", t.name, required.join(","));
         assert!(desc.contains(&sig), "router description lacks {sig}");
         match registry().route(json!({"op": t.name, "x": 1})) {

@@ -5,9 +5,9 @@ import com.debuggermcp.adapter.OpException
 import com.debuggermcp.adapter.RunOps
 import com.debuggermcp.fakes.FakeApplication
 import com.debuggermcp.fakes.FakeProject
+import com.debuggermcp.fakes.FakeRunManager
 import com.debuggermcp.json.JsonArgs
 import com.intellij.execution.Executor
-import com.intellij.execution.RunManager
 import com.intellij.execution.RunnerAndConfigurationSettings
 import com.intellij.execution.configurations.ConfigurationType
 import com.intellij.execution.configurations.RunConfiguration
@@ -53,12 +53,7 @@ class LaunchOpsTest {
     }
 
     init {
-        project.services[RunManager::class.java] = object : RunManager() {
-            override val allSettings: List<RunnerAndConfigurationSettings> get() = listOf(settings)
-            override fun findConfigurationByName(name: String?): RunnerAndConfigurationSettings? = settings.takeIf { name == "App" }
-            override fun removeConfiguration(settings: RunnerAndConfigurationSettings?) = throw UnsupportedOperationException()
-            override fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?) = throw UnsupportedOperationException()
-        }
+        FakeRunManager.install(project, settings)
     }
 
     @Test

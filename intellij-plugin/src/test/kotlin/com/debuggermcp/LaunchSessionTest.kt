@@ -4,11 +4,11 @@ import com.debuggermcp.adapter.RunOps
 import com.debuggermcp.adapter.Sessions
 import com.debuggermcp.fakes.FakeApplication
 import com.debuggermcp.fakes.FakeProject
+import com.debuggermcp.fakes.FakeRunManager
 import com.debuggermcp.fakes.FakeSession
 import com.debuggermcp.json.JsonArgs
 import com.intellij.execution.Executor
 import com.intellij.execution.FakeExecutionManager
-import com.intellij.execution.RunManager
 import com.intellij.execution.RunnerAndConfigurationSettings
 import com.intellij.execution.configurations.ConfigurationType
 import com.intellij.execution.configurations.RunConfiguration
@@ -56,12 +56,7 @@ class LaunchSessionTest {
     }
 
     init {
-        project.services[RunManager::class.java] = object : RunManager() {
-            override val allSettings: List<RunnerAndConfigurationSettings> get() = listOf(settings)
-            override fun findConfigurationByName(name: String?): RunnerAndConfigurationSettings? = settings.takeIf { name == "App" }
-            override fun removeConfiguration(settings: RunnerAndConfigurationSettings?) = throw UnsupportedOperationException()
-            override fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?) = throw UnsupportedOperationException()
-        }
+        FakeRunManager.install(project, settings)
     }
 
     @AfterEach
