@@ -146,3 +146,15 @@ def test_delve_binds_a_library_function_and_names_what_it_cannot_find(go):
     e = m.err("set_breakpoint", {"function": "strings.Contains"})
     assert 'location "strings.Contains" not found' in e and "no definition of 'strings.Contains' in the project" in e, e
     assert m.ok("list_breakpoints")["total"] == 1
+
+
+def test_debugpy_refuses_names_outside_the_project_saying_why(py):
+    """debugpy "verifies" every function breakpoint, then matches bare call names in the
+    project's code only: a library name cannot be bound, and the error says so."""
+    project, m = py
+    m.ok("set_breakpoint", {"file_path": "calls.py", "line": line_of(project, "calls.py", "cart = Cart()")})
+    r = m.ok("start_debug_session", {"command": "python3 calls.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    e = m.err("set_breakpoint", {"function": "json.loads"})
+    assert "no definition of 'json.loads' in the project" in e and "bare names of calls" in e, e
+    assert m.ok("list_breakpoints")["total"] == 1

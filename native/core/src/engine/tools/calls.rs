@@ -185,12 +185,11 @@ async fn by_debugger(
     .await
     {
         Ok(Ok(info)) => info,
-        Ok(Err(BackendError::Unsupported(_))) => {
-            return Err(ToolError(format!("{missing}; {near}")));
-        }
         Ok(Err(e)) => {
+            // Unsupported says why the debugger cannot bind names (debugpy's matching).
             let why = match e {
                 BackendError::NotFound(m) | BackendError::Failed(m) => m,
+                BackendError::Unsupported(m) => format!("the debugger: {m}"),
                 other => other.to_string(),
             };
             return Err(ToolError(format!("{missing}; {why}; {near}")));
