@@ -123,3 +123,19 @@ def test_a_program_that_does_not_compile_is_a_start_error_quoting_the_compiler(g
     (project / "broken" / "main.go").write_text("package main\n\nfunc main() {\n\tprintln(missing + 1)\n}\n")
     e = m.err("start_debug_session", {"command": "go run ./broken"})
     assert "the Go build failed" in e and "broken/main.go:4:10: undefined: missing" in e, e
+
+
+def test_capture_on_delve(go):
+    """Issue 20's one call on delve: `go run .` started, two hits of a loop line recorded
+    without stopping, then the program ended."""
+    _, m = go
+    r = m.ok("capture", {
+        "command": "go run .",
+        "points": [{"file_path": "main.go", "line": 17}],
+        "expressions": ["p", "sum"],
+        "max_hits": 2,
+    })
+    assert r["end"] == "hits" and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["3", "0"], ["4", "3"]], r
+    assert r["hits"][0]["stack"][0].startswith("main.total main.go:17") or r["hits"][0]["stack"][0].startswith("total main.go:17"), r["hits"][0]
+    assert r["state"] == "stopped", r
+    assert m.ok("list_breakpoints")["breakpoints"] == []

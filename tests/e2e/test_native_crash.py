@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from conftest import LONG, cleaned, gdb_env_check, served, var
+from conftest import LONG, cleaned, gdb_env_check, output_text, served, var
 
 ADAPTERS = ["gdb", "lldb"]
 
@@ -81,6 +81,21 @@ def test_divide_by_zero_stop_and_end(n, adapter):
     assert p["location"]["line"] == 5 and p["location"]["method"] == "ratio", p
     end = m.ok("resume", {"timeout_ms": LONG})
     assert "killed by SIGFPE (signal 8)" in end["message"], end
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_crash_stop_names_its_callers(n, adapter):
+    """`gdb -batch -ex run -ex bt` answers "where did it crash" in one command; so does the stop
+    (the real-bugs benchmark: one call fewer). A pointer is not a container of "1 items"."""
+    _, m = n
+    p = start(m, "./divzero", adapter)["pause"]
+    assert p["callers"][0] == "main divzero.c:10", p
+    assert "callers:\n    main divzero.c:10" in m.last_text, m.last_text
+    # A breakpoint stop stays as short as it was.
+    m.ok("stop_debug_session")
+    m.ok("set_breakpoint", {"file_path": "divzero.c", "line": 5})
+    p = start(m, "./divzero", adapter)["pause"]
+    assert p["reason"] == "breakpoint" and "callers" not in p, p
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
@@ -215,3 +230,125 @@ def test_lldb_counts_an_overflowed_stack_and_pages_its_bottom_fast(n):
     deep = m.ok("get_stack_trace", {"max_frames": 5, "offset": total - 5})
     assert time.monotonic() - t0 < 5, "deep page too slow"
     assert "main" in [f["method"] for f in deep["frames"]] and "truncated" not in deep, deep
+
+
+def test_an_lldb_filter_waits_for_lldb_after_a_gdb_session():
+    """A project runs C under gdb and C++ under lldb-dap. Once a gdb session has run (and ended),
+    lldb-dap's `cpp_throw` is still taken while no session is live: it waits for an lldb-dap
+    session, and says so; a misspelt filter is still refused. (Flake hunt 2026-11-27: the shared
+    server refused `cpp_throw` whenever a gdb test happened to run first.)"""
+    gdb_env_check()
+    for project, m in served("native", prepare=compile_native):
+        start(m, "./divzero", "gdb")
+        m.ok("stop_debug_session")
+        b = m.ok("set_exception_breakpoint", {"exception_class": "cpp_throw"})
+        assert "lldb" in json.dumps(b), b
+        e = m.err("set_exception_breakpoint", {"exception_class": "cpp_thorw"})
+        assert "not offered" in e and "throw (C++ exceptions, when thrown)" in e, e
+        p = start(m, "./thrower", "lldb")["pause"]
+        assert p["reason"] == "exception" and "C++ Throw" in p["description"], p
+        m.ok("stop_debug_session")
+
+
+def test_call_on_an_exhausted_stack_leaves_the_session_paused_at_the_crash(n):
+    """gdb: a function called by an expression on a stack the overflow used up cannot even
+    start; gdb's DAP then took the program for running for good (pause and wait timed out)."""
+    _, m = n
+    p = start(m, "./recurse", "gdb")["pause"]
+    assert "SIGSEGV" in p["description"], p
+    err = m.err("evaluate_expression", {"expression": "depth(1)", "allow_side_effects": True})
+    assert "could not start" in err and "still paused" in err, err
+    assert m.ok("get_debug_session_status")["state"] == "paused"
+    top = m.ok("get_stack_trace", {"max_frames": 2})["frames"][0]
+    assert top["method"] == "depth" and top["line"] == p["location"]["line"], (top, p)
+    # The caller's frame reads as before (the crashing one is still in its prologue).
+    r = m.ok("evaluate_expression", {"expressions": ["n > 1000"], "frame_index": 1})
+    assert r["results"][0]["value"] == "1", r
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_value_ids_stay_valid_after_evaluations(n, adapter):
+    """A value id goes stale only when the program ran (a step, a resume), not after
+    evaluations, even one calling a function (gdb reported such a call as a resume and a
+    pause)."""
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "scan.cpp", "line": 16})
+    start(m, "./scan", adapter)
+    node = var(m.ok("get_variables")["variables"], "this")
+    vid = node["id"]
+    def children():
+        # Names, types and values (lldb-dap hands out new references for children each time).
+        return [(c["name"], c.get("type"), c["value"]) for c in m.ok("expand_variable", {"variable_id": vid})["children"]]
+
+    before = children()
+    m.ok("evaluate_expression", {"expressions": ["m_source", "node.kind"]})
+    assert children() == before
+    r = m.ok("evaluate_expression", {"expression": "(unsigned long)m_source.size()", "allow_side_effects": True})
+    assert r["result"]["value"] == "6", r
+    assert m.ok("get_debug_session_status")["state"] == "paused"
+    # The same value as before the call (gdb renumbered its references at a call: the id
+    # then named another value, or was refused as stale).
+    assert children() == before
+    m.ok("step_over", {"timeout_ms": LONG})
+    assert "stale" in m.err("expand_variable", {"variable_id": vid})
+
+
+def test_gdb_program_stderr_is_labelled_stderr(n):
+    """gdb's DAP sends the program's stderr as stdout; an abort's words are stderr."""
+    _, m = n
+    r = start(m, "./assertf", "gdb")
+    assert "Assertion `strlen(buf) < 4" in r["pause"]["description"], r
+    sid = r["session_id"]
+    err = output_text(m, sid, "stderr", expect="Assertion")
+    assert "assertf.c:11: check: Assertion `strlen(buf) < 4 && pt.x == 1' failed." in err, err
+    assert "Assertion" not in output_text(m, sid, "stdout")
+
+
+def test_gdb_deep_stack_pages_are_bounded_and_never_wedge_the_session(n):
+    """gdb lists frames at a cost growing with their depth: a page at frame 40,000 of an
+    ~87,000-frame overflow took 8+ s, timed out, and gdb answered nothing for about a minute.
+    Each call now walks for a bounded time and says how far it got and why; the session answers
+    in between, and pages above that depth work."""
+    _, m = n
+    start(m, "./recurse", "gdb")
+    for _ in range(2):
+        t0 = time.monotonic()
+        text = m.err("get_stack_trace", {"max_frames": 5, "offset": 40_000})
+        assert time.monotonic() - t0 < 7.5, "a stack call held the session"
+        assert "than gdb could list" in text and "it has listed" in text and "call again to go on" in text and "lldb" in text, text
+        t0 = time.monotonic()
+        assert m.ok("evaluate_expression", {"expression": "n > 1000", "frame_index": 1})["result"]["value"] == "1"
+        assert time.monotonic() - t0 < 2, "gdb still busy walking"
+    page = m.ok("get_stack_trace", {"max_frames": 5, "offset": 3_000})
+    assert [f["index"] for f in page["frames"]] == list(range(3_000, 3_005)) and page["frames"][0]["method"] == "depth", page
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_step_over_a_throwing_call_says_so_and_where_it_went(n, adapter):
+    """Issue 20: a step over a line whose call throws a C++ exception says so (type, where
+    thrown), as on debugpy; the next step says where the exception went (the handler)."""
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "thrower.cpp", "line": 13})
+    start(m, "./thrower", adapter)
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    d = s.get("description", "")
+    assert s["reason"] == "exception" and "the step ended in an exception" in d, s
+    assert "raised from thrower.cpp:6 in" in d, d
+    if adapter == "lldb":
+        # The next step runs without the throw filter and says the exception went on from
+        # there. (gdb's `next` out of __cxa_throw, which has no line table, runs past the
+        # handler: not yet handled, see the report of issue 20.)
+        s = m.ok("step_over", {"timeout_ms": LONG})
+        assert "went here" in s.get("description", ""), s
+
+
+def test_capture_on_lldb(n):
+    """Issue 20 item 2's one call on lldb-dap: a paused session resumed to a point, three hits
+    recorded without stopping, then the program ended."""
+    _, m = n
+    start(m, "./recurse", "lldb", stop_on_entry=True)
+    r = m.ok("capture", {"points": [{"file_path": "recurse.c", "line": 6}], "expressions": ["n", "n * 2"], "max_hits": 3})
+    assert r["end"] == "hits" and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["0", "0"], ["1", "2"], ["2", "4"]], r
+    assert r["hits"][2]["stack"][0].startswith("depth recurse.c:6"), r["hits"][2]
+    assert any(s.startswith("main recurse.c:") for s in r["hits"][0]["stack"]), r["hits"][0]
+    assert r["state"] == "stopped", r

@@ -83,6 +83,30 @@ def test_capture_records_each_hit_without_stopping_and_ends_the_program(py):
     assert m.ok("list_breakpoints")["breakpoints"] == []
 
 
+def test_capture_reads_like_a_print_a_table_of_the_hits(py):
+    """The text an agent reads: one header of the expressions, where and the callers once, one
+    row per hit, how the run ended on the first line; locals only when no expressions were
+    asked (structuredContent keeps them all)."""
+    _, m = py
+    m.ok("capture", {
+        "command": "python3 tokenizer.py",
+        "points": [{"file_path": "tokenizer.py", "line": 33}],
+        "expressions": ["word", "token_type.name"],
+        "max_hits": 3,
+    })
+    lines = m.last_text.splitlines()
+    assert lines[0] == "3 hits recorded (max_hits); program ended", lines
+    assert lines[1] == "hit | word | token_type.name", lines
+    assert lines[2].startswith("at tokenizer.py:33 in tokenize, from main tokenizer.py:"), lines
+    assert lines[3:] == ["  1 | 'x' | 'NAME'", "  2 | '=' | 'OP'", "  3 | '42' | 'NUMBER'"], lines
+    # Without expressions the locals are the values: all at the first hit, then what changed.
+    r = m.ok("capture", {"command": "python3 tokenizer.py", "points": [{"file_path": "tokenizer.py", "line": 33}], "max_hits": 2})
+    assert r["hits"][1]["locals"]["word"] == "'='", r
+    lines = m.last_text.splitlines()
+    assert lines[2].startswith("  1 | ") and "word='x'" in lines[2] and "self=" in lines[2], lines
+    assert lines[3].startswith("  2 | ") and "word='='" in lines[3] and "self=" not in lines[3], lines
+
+
 def test_capture_with_a_condition_runs_to_the_end_and_reports_it(py):
     _, m = py
     r = m.ok("capture", {

@@ -276,3 +276,20 @@ def test_a_trigger_that_never_connects_names_the_port_and_the_settings():
     finally:
         m.close()
         assert server.stop() == 0
+
+
+def test_capture_on_php(php):
+    """Issue 20's one call over DBGp: `php cli.php` triggered, each pass of a loop line
+    recorded without stopping, then the script ended."""
+    _, m, _ = php
+    r = m.ok("capture", {
+        "command": "php cli.php",
+        "points": [{"file_path": "src/lib.php", "line": 32}],
+        "expressions": ["$item->sku", "$sum"],
+        "max_hits": 3,
+    })
+    rows = [[v.get("value") for v in h["values"]] for h in r["hits"]]
+    assert r["end"] == "hits" and [row[0].strip("'\"") for row in rows] == ["A-1", "B-2", "C-3"], r
+    assert [row[1] for row in rows] == ["0", "2.5", "32.5"], r
+    assert r["hits"][0]["stack"][0].startswith("order_total"), r["hits"][0]
+    assert r["state"] == "stopped", r

@@ -3,7 +3,7 @@
 //! and updated from what each adapter bound. DAP replaces breakpoints per file, so a change
 //! re-sends its file's list.
 
-use crate::adapters::ExceptionClass;
+use crate::adapters::{self, ExceptionClass};
 use crate::protocol::{
     self, BreakpointsResponse, DataBreakpoint, DataBreakpointInfoArguments, ExceptionFilterOptions,
     SetBreakpointsArguments, SetDataBreakpointsArguments, SetExceptionBreakpointsArguments,
@@ -89,7 +89,8 @@ impl Inner {
         spec: ExceptionBreakpointSpec,
     ) -> BackendResult<BreakpointInfo> {
         // Validate against what the adapters offer, once known.
-        let (known, classes) = match self.live_sessions().first() {
+        let live = self.live_sessions().first().cloned();
+        let (known, classes) = match &live {
             Some(s) => (s.filters(), s.takes_exception_classes()),
             None => (
                 self.known_filters.lock().unwrap().clone(),
@@ -97,10 +98,19 @@ impl Inner {
                     .load(std::sync::atomic::Ordering::Relaxed),
             ),
         };
+        // With no session live, the next one may run another adapter than those seen so far
+        // (a project with C++ under lldb-dap and C under gdb): a filter an adapter is known to
+        // offer waits for a session of it, and its message says which.
+        let awaits = live
+            .is_none()
+            .then(|| adapters::offering_filter(&spec.exception))
+            .flatten()
+            .filter(|_| !known.iter().any(|f| f.id == spec.exception));
         let accepted = known.is_empty()
             || is_catch_all(&spec.exception)
             || known.iter().any(|f| f.id == spec.exception)
-            || (classes && is_class_name(&spec.exception));
+            || (classes && is_class_name(&spec.exception))
+            || awaits.is_some();
         if !accepted {
             return Err(BackendError::Unsupported(format!(
                 "exception breakpoint '{}' is not offered by the debug adapter; it takes {}{}",
@@ -124,7 +134,10 @@ impl Inner {
                 id: id.clone(),
                 kind: BreakpointKind::Exception,
                 verified: false,
-                message: Some(PENDING_MESSAGE.into()),
+                message: Some(match awaits {
+                    Some(a) => format!("binds when a {} session starts (its filter)", a.name()),
+                    None => PENDING_MESSAGE.into(),
+                }),
                 enabled: spec.enabled,
                 condition: spec.condition.filter(|c| !c.is_empty()),
                 suspend_policy: spec.suspend_policy,
@@ -613,12 +626,17 @@ impl Inner {
         } else {
             s.adapter.exception_class_options(&filters, &classes)
         };
-        s.req::<protocol::SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
-            filters,
-            filter_options,
-            exception_options,
-        })
-        .await?;
+        let bound = s
+            .req::<protocol::SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
+                filters,
+                filter_options,
+                exception_options,
+            })
+            .await?;
+        // Adapters that bind exception filters as breakpoints (gdb's catchpoints) report a
+        // throw as a stop at one of them: see `events::on_stopped`.
+        *s.exception_bp_ids.lock().unwrap() =
+            bound.breakpoints.iter().filter_map(|b| b.id).collect();
         Ok(())
     }
 

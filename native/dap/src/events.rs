@@ -46,6 +46,22 @@ async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
             }
             s.process_seen.notify_waiters();
         }
+        Event::CallStarted => {
+            s.calls_in_flight.fetch_add(1, Ordering::SeqCst);
+        }
+        Event::CallEnded => {
+            let _ = s
+                .calls_in_flight
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
+        // An expression's function call (gdb: "continued", then "stopped" with reason
+        // "function call"): the program ran only inside the expression and is back where it
+        // was paused. Neither is a resume or a new pause, so the frames and values read before
+        // stay valid (gdb keeps its references across a call, too).
+        Event::Continued if s.calls_in_flight.load(Ordering::SeqCst) > 0 => {}
+        Event::Stopped(stop)
+            if stop.reason == "function call"
+                && *s.state.lock().unwrap() == SessionState::Paused => {}
         Event::Stopped(stop) => on_stopped(inner, s, stop).await,
         Event::Continued | Event::Resumed => {
             let mut st = s.state.lock().unwrap();
@@ -113,6 +129,9 @@ fn map_reason(reason: &str) -> PauseReason {
 }
 
 async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
+    // The program's stderr up to the stop comes before it (an abort's text is quoted by it).
+    #[cfg(unix)]
+    crate::program_stderr::drain(inner, s);
     let thread = stop.thread_id;
     if let Some(t) = thread {
         *s.last_thread.lock().unwrap() = Some(t);
@@ -121,6 +140,15 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     let stop_text = stop.text.as_deref().or(stop.description.as_deref());
     if s.adapter.is_signal_stop(&stop.reason, stop_text) {
         reason = PauseReason::Signal;
+    }
+    let at_exception_bp =
+        reason == PauseReason::Breakpoint && !stop.hit_breakpoint_ids.is_empty() && {
+            let ex = s.exception_bp_ids.lock().unwrap();
+            stop.hit_breakpoint_ids.iter().all(|h| ex.contains(h))
+        };
+    if at_exception_bp {
+        // gdb's exception filters are catchpoints: a throw stops "at a breakpoint".
+        reason = PauseReason::Exception;
     }
     let mut ids: Vec<String> = {
         let map = s.bp_ids.lock().unwrap();
@@ -161,6 +189,9 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         }
     }
     let mut description = stop.text.or(stop.description);
+    if at_exception_bp && description.is_none() {
+        description = Some("exception thrown".into());
+    }
     if hit_temp && ids.is_empty() && !entry {
         description = Some("reached the run-to location".into());
     }
@@ -333,6 +364,8 @@ fn abort_text(output: &str) -> Option<String> {
 const OUTPUT_TAIL: usize = 2048;
 
 fn on_terminated(inner: &Arc<Inner>, s: &Arc<Session>) {
+    #[cfg(unix)]
+    crate::program_stderr::drain(inner, s);
     s.terminated.store(true, Ordering::SeqCst);
     if s.adapter.exit_status_after_disconnect() {
         // The exit status comes as output once disconnected (delve): the end is reported once
@@ -371,7 +404,7 @@ fn on_terminated(inner: &Arc<Inner>, s: &Arc<Session>) {
     });
 }
 
-fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
+pub(crate) fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
     let category = match o.category.as_deref().unwrap_or("console") {
         "stdout" => OutputCategory::Stdout,
         "stderr" => OutputCategory::Stderr,

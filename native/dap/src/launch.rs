@@ -123,7 +123,7 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
 
 /// initialize → launch/attach (answered late) → initialized → breakpoints →
 /// configurationDone → launch response → process event.
-async fn configure(inner: &Inner, s: &Arc<Session>, r: &ResolvedLaunch) -> BackendResult<()> {
+async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> BackendResult<()> {
     let caps = s
         .req::<protocol::Initialize>(&InitializeArguments {
             client_id: "debugger-mcp",
@@ -198,6 +198,20 @@ async fn configure(inner: &Inner, s: &Arc<Session>, r: &ResolvedLaunch) -> Backe
         // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does; it
         // goes in the function breakpoint list (DAP replaces it whole) as a temporary stop.
         inner.sync_functions(s, Some(main)).await?;
+    }
+    for command in s.adapter.repl_setup() {
+        let args = protocol::EvaluateArguments {
+            expression: command,
+            frame_id: None,
+            context: "repl",
+        };
+        if let Err(e) = s.req::<protocol::Evaluate>(&args).await {
+            tracing::warn!(adapter = s.adapter.name(), "setup command failed: {e}");
+        }
+    }
+    #[cfg(unix)]
+    if !attach {
+        crate::program_stderr::redirect(inner, s).await;
     }
     if s.cap(|c| c.supports_configuration_done_request) {
         s.req_t::<protocol::ConfigurationDone>(&(), LAUNCH_TIMEOUT)

@@ -23,6 +23,8 @@ mod control;
 mod events;
 mod function_bps;
 mod launch;
+#[cfg(unix)]
+mod program_stderr;
 pub mod protocol;
 mod session;
 pub mod transport;

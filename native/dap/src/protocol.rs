@@ -16,18 +16,22 @@ pub trait Request {
     const COMMAND: &'static str;
     /// The debuggee runs once the adapter takes this request (see `transport`'s `Resumed`).
     const RESUMES: bool = false;
+    /// The adapter may run the debuggee's code for it (an expression that calls a function)
+    /// without the program resuming: see `transport`'s `CallStarted`.
+    const CALLS: bool = false;
     type Arguments: Serialize;
     type Response: DeserializeOwned;
 }
 
 macro_rules! requests {
-    (@resumes) => { true };
-    ($($name:ident = $command:literal ($args:ty) -> $response:ty $(, $resumes:ident)?;)*) => {$(
+    (@flag resumes) => { const RESUMES: bool = true; };
+    (@flag calls) => { const CALLS: bool = true; };
+    ($($name:ident = $command:literal ($args:ty) -> $response:ty $(, $flag:ident)?;)*) => {$(
         #[doc = concat!("The `", $command, "` request.")]
         pub enum $name {}
         impl Request for $name {
             const COMMAND: &'static str = $command;
-            $(const RESUMES: bool = requests!(@$resumes);)?
+            $(requests!(@flag $flag);)?
             type Arguments = $args;
             type Response = $response;
         }
@@ -42,7 +46,7 @@ requests! {
     Disconnect = "disconnect" (DisconnectArguments) -> IgnoredAny;
     SetBreakpoints = "setBreakpoints" (SetBreakpointsArguments) -> BreakpointsResponse;
     SetFunctionBreakpoints = "setFunctionBreakpoints" (SetFunctionBreakpointsArguments) -> BreakpointsResponse;
-    SetExceptionBreakpoints = "setExceptionBreakpoints" (SetExceptionBreakpointsArguments) -> IgnoredAny;
+    SetExceptionBreakpoints = "setExceptionBreakpoints" (SetExceptionBreakpointsArguments) -> BreakpointsResponse;
     Continue = "continue" (ThreadArguments) -> IgnoredAny, resumes;
     Next = "next" (StepArguments) -> IgnoredAny, resumes;
     StepIn = "stepIn" (StepArguments) -> IgnoredAny, resumes;
@@ -52,9 +56,9 @@ requests! {
     StackTrace = "stackTrace" (StackTraceArguments) -> StackTraceResponse;
     Scopes = "scopes" (ScopesArguments) -> ScopesResponse;
     Variables = "variables" (VariablesArguments) -> VariablesResponse;
-    Evaluate = "evaluate" (EvaluateArguments) -> EvaluateResponse;
+    Evaluate = "evaluate" (EvaluateArguments) -> EvaluateResponse, calls;
     SetVariable = "setVariable" (SetVariableArguments) -> SetValueResponse;
-    SetExpression = "setExpression" (SetExpressionArguments) -> SetValueResponse;
+    SetExpression = "setExpression" (SetExpressionArguments) -> SetValueResponse, calls;
     ExceptionInfo = "exceptionInfo" (ThreadArguments) -> ExceptionInfoResponse;
     DataBreakpointInfo = "dataBreakpointInfo" (DataBreakpointInfoArguments) -> DataBreakpointInfoResponse;
     SetDataBreakpoints = "setDataBreakpoints" (SetDataBreakpointsArguments) -> BreakpointsResponse;
@@ -574,6 +578,12 @@ pub enum Event {
     Other(String),
     /// Synthetic: a resuming request is being sent (queued before its bytes go out).
     Resumed,
+    /// Synthetic: a request that may call the debuggee's functions ([`Request::CALLS`]) is
+    /// being sent. The adapter's `continued`/`stopped` for such a call come before
+    /// [`Event::CallEnded`]: the program ran only inside the expression.
+    CallStarted,
+    /// Synthetic: that request was answered (queued before its answer is handed over).
+    CallEnded,
     /// Synthetic: the adapter's output stream closed (the adapter is gone).
     Closed,
 }

@@ -95,6 +95,16 @@ pub struct Session {
     pub step_exception: Mutex<Option<String>>,
     /// The last run request was a step out (its stop may carry the returned value).
     pub stepped_out: AtomicBool,
+    /// DAP ids of the breakpoints the exception filters were bound as (gdb's catchpoints).
+    pub exception_bp_ids: Mutex<BTreeSet<i64>>,
+    /// How deep each thread's stack was listed in this stop (see `values::walk_down`).
+    pub stack_walks: Mutex<HashMap<i64, crate::values::StackWalk>>,
+    /// Requests that may call the debuggee's functions, sent and not yet answered, as the
+    /// event pump counts them (in order with the adapter's events).
+    pub calls_in_flight: std::sync::atomic::AtomicU32,
+    /// The program's stderr, where the adapter would report it as stdout.
+    #[cfg(unix)]
+    pub stderr_pipe: Mutex<Option<Arc<crate::program_stderr::StderrPipe>>>,
 }
 
 debugger_mcp_core::table_entry!(Session);
@@ -141,6 +151,11 @@ impl Session {
             step_exceptions: AtomicBool::new(false),
             step_exception: Mutex::new(None),
             stepped_out: AtomicBool::new(false),
+            calls_in_flight: Default::default(),
+            stack_walks: Default::default(),
+            exception_bp_ids: Default::default(),
+            #[cfg(unix)]
+            stderr_pipe: Mutex::new(None),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }
@@ -244,6 +259,7 @@ impl Session {
     /// Value handles are valid until the next resume.
     pub fn clear_values(&self) {
         *self.values.lock().unwrap() = ValueTable::default();
+        self.stack_walks.lock().unwrap().clear();
     }
 
     /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
@@ -269,6 +285,8 @@ impl Session {
         if let Some(f) = &self.owned_file {
             let _ = std::fs::remove_file(f);
         }
+        #[cfg(unix)]
+        crate::program_stderr::remove(self);
     }
 
     /// The path the debuggee knows a project file by.

@@ -31,7 +31,9 @@ pub enum DapError {
 /// A response body not read yet: what [`Client::send`] returns, [`Client::wait`] awaits.
 pub type Answer = oneshot::Receiver<Result<Value, DapError>>;
 
-type Pending = Arc<Mutex<HashMap<i64, (String, oneshot::Sender<Result<Value, DapError>>)>>>;
+/// Requests awaiting their answer: command, whether it may call the debuggee (`CALLS`), and
+/// who waits.
+type Pending = Arc<Mutex<HashMap<i64, (String, bool, oneshot::Sender<Result<Value, DapError>>)>>>;
 
 /// How the adapter process ended, once it did.
 #[derive(Debug, Clone)]
@@ -180,7 +182,7 @@ impl Client {
                 stderr_tail: tail.lock().unwrap().clone(),
             };
             let msg = info.describe();
-            for (_, (_, tx)) in pending.lock().unwrap().drain() {
+            for (_, (_, _, tx)) in pending.lock().unwrap().drain() {
                 let _ = tx.send(Err(DapError::Closed(msg.clone())));
             }
             let _ = exit_tx.send(Some(info));
@@ -247,7 +249,8 @@ impl Client {
         let arguments = serde_json::to_value(arguments).map_err(|e| {
             DapError::Failed(format!("cannot encode '{}' arguments: {e}", R::COMMAND))
         })?;
-        self.send_value(R::COMMAND, arguments, R::RESUMES).await
+        self.send_value(R::COMMAND, arguments, R::RESUMES, R::CALLS)
+            .await
     }
 
     /// Waits (at most `timeout`) for the answer to an `R` request and reads its body.
@@ -288,6 +291,7 @@ impl Client {
         command: &str,
         arguments: Value,
         resumes: bool,
+        calls: bool,
     ) -> Result<Answer, DapError> {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
@@ -297,16 +301,21 @@ impl Client {
         self.pending
             .lock()
             .unwrap()
-            .insert(seq, (command.to_string(), tx));
+            .insert(seq, (command.to_string(), calls, tx));
         if resumes {
             let _ = self.events.send(Event::Resumed);
+        }
+        if calls {
+            let _ = self.events.send(Event::CallStarted);
         }
         let mut msg = json!({"seq": seq, "type": "request", "command": command});
         if !arguments.is_null() {
             msg["arguments"] = arguments;
         }
         if let Err(e) = self.write(&msg).await {
-            self.pending.lock().unwrap().remove(&seq);
+            if self.pending.lock().unwrap().remove(&seq).is_some() && calls {
+                let _ = self.events.send(Event::CallEnded);
+            }
             return Err(e);
         }
         Ok(rx)
@@ -548,9 +557,13 @@ async fn read_loop<R: AsyncRead + Unpin>(
         match msg.get("type").and_then(Value::as_str) {
             Some("response") => {
                 let rs = msg.get("request_seq").and_then(Value::as_i64).unwrap_or(-1);
-                let Some((_command, tx)) = pending.lock().unwrap().remove(&rs) else {
+                let Some((_command, calls, tx)) = pending.lock().unwrap().remove(&rs) else {
                     continue;
                 };
+                if calls {
+                    // After every event the call caused, before its caller hears the answer.
+                    let _ = events.send(Event::CallEnded);
+                }
                 let success = msg.get("success").and_then(Value::as_bool).unwrap_or(false);
                 if success {
                     let _ = tx.send(Ok(msg.get("body").cloned().unwrap_or(Value::Null)));

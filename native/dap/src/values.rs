@@ -146,6 +146,66 @@ impl Session {
     }
 }
 
+/// What one call may spend walking down a stack for an adapter that unwinds from the top
+/// ([`Adapter::stack_walk_step`](crate::adapters::Adapter::stack_walk_step)).
+const WALK_BUDGET: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// How deep a thread's stack was listed in this stop, and its depth once a page reached its end.
+#[derive(Default, Clone, Copy)]
+pub struct StackWalk {
+    pub reached: u32,
+    pub total: Option<u32>,
+}
+
+/// Makes the adapter walk down to frame `offset` in steps of `step` frames (each one short
+/// request), within [`WALK_BUDGET`]: one long request would hold the adapter for as long as the
+/// walk takes (gdb: 10 s to frame 49,000, answering nothing else meanwhile), and a cancelled
+/// one loses what it walked. What was walked is kept by the adapter for the stop, so the next
+/// call goes on from there.
+async fn walk_down(s: &Session, thread: i64, offset: u32, step: u32) -> BackendResult<()> {
+    let started = std::time::Instant::now();
+    loop {
+        let w = s
+            .stack_walks
+            .lock()
+            .unwrap()
+            .get(&thread)
+            .copied()
+            .unwrap_or_default();
+        if offset <= w.reached.saturating_add(step) || w.total.is_some() {
+            return Ok(());
+        }
+        if started.elapsed() >= WALK_BUDGET {
+            return Err(BackendError::Timeout(format!(
+                "frame {offset} is deeper than {} could list in {} s: it has listed {} frames so far (kept until the program runs; call again to go on), and each frame deeper costs more{}",
+                s.adapter.name(),
+                WALK_BUDGET.as_secs(),
+                w.reached,
+                s.adapter.stack_walk_hint()
+            )));
+        }
+        let probe = w.reached + step;
+        let args = StackTraceArguments {
+            thread_id: thread,
+            start_frame: probe,
+            levels: 1,
+        };
+        let found = !s
+            .req::<protocol::StackTrace>(&args)
+            .await?
+            .stack_frames
+            .is_empty();
+        let mut walks = s.stack_walks.lock().unwrap();
+        let w = walks.entry(thread).or_default();
+        if found {
+            w.reached = w.reached.max(probe + 1);
+        } else {
+            // The stack ends above `probe`: the page request itself is short now.
+            return Ok(());
+        }
+    }
+}
+
 impl Inner {
     pub async fn frames(
         &self,
@@ -156,6 +216,9 @@ impl Inner {
     ) -> BackendResult<FramePage> {
         s.require_paused()?;
         let t = parse_handle(thread_id, "thread")?;
+        if let Some(step) = s.adapter.stack_walk_step() {
+            walk_down(s, t, offset, step).await?;
+        }
         // limit 0 means "all" (as DAP's levels 0 does).
         let args = StackTraceArguments {
             thread_id: t,
@@ -163,6 +226,18 @@ impl Inner {
             levels: limit,
         };
         let body = s.req::<protocol::StackTrace>(&args).await?;
+        let total = body.total_frames.map(|t| t as u32).or_else(|| {
+            // A page that ends early ends the stack: its depth is known for this stop.
+            let n = body.stack_frames.len() as u32;
+            let end = (limit > 0 && n < limit && (n > 0 || offset == 0)).then_some(offset + n);
+            let mut walks = s.stack_walks.lock().unwrap();
+            let w = walks.entry(t).or_default();
+            if end.is_some() {
+                w.total = end;
+            }
+            w.reached = w.reached.max(offset + n);
+            w.total
+        });
         let take = if limit == 0 {
             usize::MAX
         } else {
@@ -228,10 +303,7 @@ impl Inner {
                 }
             })
             .collect();
-        Ok(FramePage {
-            frames,
-            total: body.total_frames.map(|t| t as u32),
-        })
+        Ok(FramePage { frames, total })
     }
 
     pub async fn frame_variables(&self, s: &Session, frame: &str) -> BackendResult<Vec<ValueNode>> {
@@ -429,6 +501,12 @@ impl Inner {
             frame_id: Some(frame_id),
             context,
         };
+        let explain = |e: BackendError| match e {
+            BackendError::Failed(m) => {
+                BackendError::Failed(s.adapter.evaluate_error(&request.expression, m))
+            }
+            other => other,
+        };
         let body = if request.context == EvalContext::Repl && s.adapter.repl_is_cli() {
             // An expression first; the CLI only for what does not parse as one (`set var …`).
             args.context = "watch";
@@ -437,12 +515,12 @@ impl Inner {
                     if s.adapter.is_not_an_expression(&request.expression, &e) =>
                 {
                     args.context = "repl";
-                    s.req::<protocol::Evaluate>(&args).await?
+                    s.req::<protocol::Evaluate>(&args).await.map_err(explain)?
                 }
-                other => other?,
+                other => other.map_err(explain)?,
             }
         } else {
-            s.req::<protocol::Evaluate>(&args).await?
+            s.req::<protocol::Evaluate>(&args).await.map_err(explain)?
         };
         let mut node = [s.node(
             body.into_variable(&request.expression),

@@ -120,8 +120,54 @@ pub async fn remove(conn: &Connection, xdebug_id: &str) -> Result<(), RequestErr
         .map(|_| ())
 }
 
+/// Same breakpoint for Xdebug but for its state and hit condition, which `breakpoint_update`
+/// changes in place (keeping Xdebug's hit count). Xdebug 3.2's `breakpoint_update` ignores a new
+/// condition (checked: the expression stays), so a condition change removes and sets it again,
+/// and Xdebug's count restarts.
+fn updatable(a: &BreakpointInfo, b: &BreakpointInfo) -> bool {
+    (
+        &a.file,
+        a.requested_line,
+        &a.condition,
+        a.temporary,
+        &a.exception,
+    ) == (
+        &b.file,
+        b.requested_line,
+        &b.condition,
+        b.temporary,
+        &b.exception,
+    )
+}
+
+/// `breakpoint_update` of state and hit condition (`-h 0` clears it: Xdebug's "no hit value").
+pub async fn update(
+    conn: &Connection,
+    xdebug_id: &str,
+    bp: &BreakpointInfo,
+) -> Result<(), RequestError> {
+    let state = if bp.enabled { "enabled" } else { "disabled" };
+    let mut args = vec![('d', xdebug_id.to_string()), ('s', state.to_string())];
+    match bp.hit_condition.as_deref().filter(|h| !h.is_empty()) {
+        Some(h) => {
+            let (value, op) = hit_condition(h).map_err(RequestError::Invalid)?;
+            args.push(('h', value));
+            args.push(('o', op.into()));
+        }
+        None => {
+            args.push(('h', "0".into()));
+            args.push(('o', ">=".into()));
+        }
+    }
+    conn.request("breakpoint_update", &args, None)
+        .await
+        .map(|_| ())
+}
+
 /// Brings one connection in line with the store. Returns (our id, resolved?, error) for each
-/// breakpoint it set, so the caller can update what agents see.
+/// breakpoint it set, so the caller can update what agents see. A breakpoint whose state or hit
+/// condition changed is updated in place, so Xdebug keeps counting its hits; a disabled one
+/// stays set, disabled.
 pub async fn sync(
     conn: &Connection,
     wanted: &[BreakpointInfo],
@@ -129,18 +175,28 @@ pub async fn sync(
     map: &PathMap,
 ) -> Vec<(String, Result<Option<bool>, String>)> {
     let mut out = Vec::new();
-    let stale: Vec<String> = applied
-        .iter()
-        .filter(|(id, (_, was))| {
-            !wanted
-                .iter()
-                .any(|b| &b.id == *id && b.enabled && same_request(b, was))
-        })
-        .map(|(id, _)| id.clone())
-        .collect();
-    for id in stale {
-        if let Some((xid, _)) = applied.remove(&id) {
-            let _ = remove(conn, &xid).await;
+    let ids: Vec<String> = applied.keys().cloned().collect();
+    for id in ids {
+        let Some((xid, was)) = applied.get(&id).cloned() else {
+            continue;
+        };
+        match wanted.iter().find(|b| b.id == id) {
+            Some(b) if same_request(b, &was) => {}
+            Some(b) if updatable(b, &was) => match update(conn, &xid, b).await {
+                Ok(()) => {
+                    applied.insert(id.clone(), (xid, b.clone()));
+                }
+                Err(e) => {
+                    // Out of step with Xdebug: set it anew below.
+                    tracing::debug!(%id, "breakpoint_update refused: {e}");
+                    applied.remove(&id);
+                    let _ = remove(conn, &xid).await;
+                }
+            },
+            _ => {
+                applied.remove(&id);
+                let _ = remove(conn, &xid).await;
+            }
         }
     }
     let missing: Vec<&BreakpointInfo> = wanted

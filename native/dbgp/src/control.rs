@@ -6,6 +6,7 @@ use crate::session::{Inner, Session};
 use debugger_mcp_core::backend::*;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 impl Inner {
     pub async fn control(self: &Arc<Self>, s: &Arc<Session>, op: ControlOp) -> BackendResult<()> {
@@ -22,7 +23,10 @@ impl Inner {
             ControlOp::Resume => "run",
             ControlOp::StepOver { .. } => "step_over",
             ControlOp::StepInto { .. } => "step_into",
-            ControlOp::StepOut => "step_out",
+            ControlOp::StepOut => match self.arm_return(s).await {
+                Some(_) => "run",
+                None => "step_out",
+            },
             ControlOp::RunTo { file, line, .. } => {
                 let remote = s.pathmap.to_remote(Path::new(&file));
                 s.req(
@@ -42,6 +46,43 @@ impl Inner {
         };
         self.cont(s, command, false, true);
         Ok(())
+    }
+}
+
+/// `Cart->add` / `App\\Cart::make` / `total` → `breakpoint_set -t return` arguments (`-m`, `-a`);
+/// None for `{main}`, closures and includes, which a return breakpoint cannot name.
+pub fn return_target(where_: &str) -> Option<Vec<(char, String)>> {
+    if where_.is_empty() || where_.contains('{') || where_.contains(' ') {
+        return None;
+    }
+    let mut args = vec![('t', "return".to_string())];
+    match where_.split_once("->").or_else(|| where_.split_once("::")) {
+        Some((class, method)) => {
+            args.push(('m', method.to_string()));
+            args.push(('a', class.to_string()));
+        }
+        None => args.push(('m', where_.to_string())),
+    }
+    args.push(('r', "1".into()));
+    Some(args)
+}
+
+impl Inner {
+    /// A step out as "run to this function's return": a temporary return breakpoint on the
+    /// function in frame 0, so the stop carries what it returned (`$__RETURN_VALUE`, shown as
+    /// `(return)`) where Xdebug's own step_out shows nothing. None (plain step_out) when the
+    /// frame is `{main}`, a closure or an include, or Xdebug refuses the breakpoint.
+    async fn arm_return(&self, s: &Session) -> Option<()> {
+        let r = s.req("stack_get", &[], None).await.ok()?;
+        let frames: Vec<&protocol::Element> = r.root.all("stack").collect();
+        // At a return stop frame 0 has already returned: the step out is out of its caller.
+        let skip = usize::from(s.at_return.load(Ordering::SeqCst));
+        let depth = frames.len().checked_sub(skip)?;
+        let args = return_target(frames.get(skip)?.attr("where")?)?;
+        let set = s.req("breakpoint_set", &args, None).await.ok()?;
+        let xid = set.attr("id")?.to_string();
+        *s.step_out.lock().unwrap() = Some((args, depth, xid));
+        Some(())
     }
 }
 

@@ -47,6 +47,56 @@ pub fn pause_reason(
 }
 
 impl Inner {
+    /// The stop a step-out-to-return ran to: its function's return at the armed depth (then
+    /// `at_return`), a deeper return of the same function (armed again and run on), or any
+    /// other stop (a breakpoint, an exception). Whether the return breakpoint fired is asked of
+    /// Xdebug (a temporary breakpoint that fired is left disabled with a hit): the return value
+    /// alone cannot tell, as Xdebug has none when the caller discards the result.
+    async fn finish_step_out(
+        &self,
+        s: &Session,
+        mut resp: Response,
+        (args, depth, mut xid): crate::session::StepOut,
+    ) -> Result<Response, crate::transport::RequestError> {
+        use std::sync::atomic::Ordering;
+        // Bounded: a recursion deeper than this many returns ends as a plain stop.
+        for _ in 0..10_000 {
+            if resp.status() != Some("break") {
+                break;
+            }
+            let fired = match s
+                .conn
+                .request("breakpoint_get", &[('d', xid.clone())], None)
+                .await
+            {
+                Ok(b) => b.root.child("breakpoint").is_some_and(|b| {
+                    b.attr("hit_count").is_some_and(|h| h != "0")
+                        || b.attr("state") == Some("disabled")
+                }),
+                Err(_) => false,
+            };
+            let _ = crate::breakpoints::remove(&s.conn, &xid).await;
+            if !fired {
+                break;
+            }
+            let now = match s.conn.request("stack_get", &[], None).await {
+                Ok(st) => st.root.all("stack").count(),
+                Err(_) => depth,
+            };
+            if now <= depth {
+                s.at_return.store(true, Ordering::SeqCst);
+                break;
+            }
+            match s.conn.request("breakpoint_set", &args, None).await {
+                Ok(set) => xid = set.attr("id").unwrap_or("").to_string(),
+                Err(_) => break,
+            }
+            resp = s.conn.request("run", &[], None).await?;
+        }
+        *s.step_out.lock().unwrap() = None;
+        Ok(resp)
+    }
+
     pub fn on_notify(&self, s: &Session, name: &str, root: &protocol::Element) {
         match name {
             "breakpoint_resolved" => {
@@ -120,6 +170,8 @@ impl Inner {
         announce: bool,
     ) {
         s.set_state(SessionState::Running);
+        s.at_return
+            .store(false, std::sync::atomic::Ordering::SeqCst);
         s.values.lock().unwrap().clear();
         *s.location.lock().unwrap() = None;
         if announce {
@@ -130,7 +182,19 @@ impl Inner {
         let inner = self.clone();
         let s = s.clone();
         tokio::spawn(async move {
-            let r = s.conn.request(command, &[], None).await;
+            let mut r = s.conn.request(command, &[], None).await;
+            // A step out running to its function's return (see `control::arm_return`).
+            let mut command = command;
+            let step = s.step_out.lock().unwrap().clone();
+            if let Ok(resp) = &r
+                && resp.status() == Some("break")
+                && let Some(step) = step
+            {
+                r = inner.finish_step_out(&s, resp.clone(), step).await;
+                if s.at_return.load(std::sync::atomic::Ordering::SeqCst) {
+                    command = "step_out";
+                }
+            }
             match r {
                 Ok(r) if r.status() == Some("break") => {
                     s.set_state(SessionState::Paused);
@@ -154,6 +218,7 @@ impl Inner {
                             .collect()
                     };
                     let at_bp = !hit.is_empty() && command == "run";
+                    let hit = if at_bp { hit } else { Vec::new() };
                     let (reason, description) = pause_reason(command, &r, at_bp, entry);
                     inner.sync_breakpoints(&s).await;
                     inner.emit(BackendEvent::Paused {

@@ -158,6 +158,8 @@ impl Inner {
             ended_notify: Notify::new(),
             exit_code: Mutex::new(None),
             location: Mutex::new(None),
+            at_return: AtomicBool::new(false),
+            step_out: Mutex::new(None),
         });
         // Negotiation happens at the init pause, before anything runs.
         let mut features: Vec<(String, String)> = vec![
@@ -167,6 +169,9 @@ impl Inner {
             ("resolved_breakpoints".into(), "1".into()),
             ("notify_ok".into(), "1".into()),
             ("extended_properties".into(), "1".into()),
+            // Return breakpoints then carry the value (`$__RETURN_VALUE`): how a step out
+            // shows what the function returned (Xdebug 3.2+; refused quietly by older ones).
+            ("breakpoint_include_return_value".into(), "1".into()),
         ];
         if let Some(t) = &trap {
             for (k, v) in &t.launch.features {

@@ -93,6 +93,9 @@ impl Trap {
     }
 }
 
+/// A pending step out to a return: `breakpoint_set` arguments, stack depth, Xdebug id.
+pub type StepOut = (Vec<(char, String)>, usize, String);
+
 pub struct Session {
     pub id: String,
     pub name: Mutex<String>,
@@ -114,6 +117,13 @@ pub struct Session {
     pub exit_code: Mutex<Option<i64>>,
     /// Stop location of the current pause (local path when mapped, line).
     pub location: Mutex<Option<(String, u32)>>,
+    /// The current pause is a function's return (a return breakpoint): the returning frame is
+    /// still frame 0 and `$__RETURN_VALUE` holds its result.
+    pub at_return: AtomicBool,
+    /// A step out running as "run to the function's return" (see `control`): the return
+    /// breakpoint's arguments, the stack depth its stop must have (deeper is a recursive call
+    /// of the same function returning, so it is armed again) and its Xdebug id.
+    pub step_out: Mutex<Option<StepOut>>,
 }
 
 impl Session {

@@ -9,6 +9,27 @@ use crate::protocol::{self, Element, decoded_text};
 use crate::session::Session;
 use debugger_mcp_core::backend::*;
 
+/// Xdebug's pseudo-variable for a function's result at a return breakpoint.
+const RETURN_VALUE: &str = "$__RETURN_VALUE";
+
+/// Xdebug's context of a variable path: 1 (Superglobals) for `$_GET[...]`, `$_SERVER`, ...,
+/// which context 0 (Locals) does not find; 0 for everything else.
+pub fn context_of(path: &str) -> u32 {
+    const SUPER: [&str; 9] = [
+        "$_GET",
+        "$_POST",
+        "$_SERVER",
+        "$_COOKIE",
+        "$_FILES",
+        "$_ENV",
+        "$_REQUEST",
+        "$_SESSION",
+        "$GLOBALS",
+    ];
+    let head = path.split(['[', '-', ':']).next().unwrap_or(path).trim();
+    u32::from(SUPER.contains(&head))
+}
+
 /// `evaluate` of a long string fetches at most this much.
 const LONG_STRING: u64 = 1 << 20;
 
@@ -143,11 +164,41 @@ impl Session {
                 None,
             )
             .await?;
-        Ok(r.root
+        // At a return stop the returning frame's variables are gone (shown uninitialized).
+        let at_return = depth == 0 && self.at_return.load(std::sync::atomic::Ordering::SeqCst);
+        let mut out: Vec<ValueNode> = r
+            .root
             .all("property")
             .map(parse_prop)
-            .map(|p| to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r)))
-            .collect())
+            .filter(|p| !(at_return && p.type_name == "uninitialized"))
+            .map(|p| {
+                let mut n = to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r));
+                // At a return stop (a step out): what the function returned, under the name
+                // every backend gives it (the recorder reads it as the call's result).
+                if n.name == RETURN_VALUE {
+                    n.name = "(return)".into();
+                    n.set_handle = None;
+                }
+                n
+            })
+            .collect();
+        // Xdebug's context 1: $_GET, $_POST, $_SERVER, ... (get_variables scope 'globals').
+        if let Ok(g) = self
+            .req(
+                "context_get",
+                &[('d', depth.to_string()), ('c', "1".into())],
+                None,
+            )
+            .await
+        {
+            out.extend(
+                g.root
+                    .all("property")
+                    .map(parse_prop)
+                    .map(|p| to_node(&p, depth, 1, ValueScope::Global, &mut |r| self.handle(r))),
+            );
+        }
+        Ok(out)
     }
 
     pub async fn children(
@@ -234,6 +285,7 @@ impl Session {
     pub async fn evaluate(&self, request: EvalRequest) -> BackendResult<ValueNode> {
         let depth = frame_depth(&request.frame)?;
         let expr = request.expression.trim();
+        let context = context_of(expr);
         let (el, fullname) = if is_property_path(expr) {
             // Reads a variable in any frame, with a handle for its children.
             let r = self
@@ -241,7 +293,7 @@ impl Session {
                     "property_get",
                     &[
                         ('d', depth.to_string()),
-                        ('c', "0".into()),
+                        ('c', context.to_string()),
                         ('n', expr.to_string()),
                     ],
                     None,
@@ -294,7 +346,7 @@ impl Session {
                     "property_value",
                     &[
                         ('d', depth.to_string()),
-                        ('c', "0".into()),
+                        ('c', context.to_string()),
                         ('m', m.to_string()),
                         ('n', f.clone()),
                     ],
@@ -305,7 +357,12 @@ impl Session {
                 p.value = protocol::decoded_text(&v.root);
             }
         }
-        let mut node = to_node(&p, depth, 0, ValueScope::Local, &mut |x| self.handle(x));
+        let scope = if context == 1 {
+            ValueScope::Global
+        } else {
+            ValueScope::Local
+        };
+        let mut node = to_node(&p, depth, context, scope, &mut |x| self.handle(x));
         if fullname.is_none() {
             // Eval results have no name Xdebug can find again; their children cannot be paged.
             node.set_handle = None;

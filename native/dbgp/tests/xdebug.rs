@@ -22,7 +22,7 @@ fn project(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dbgp-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for f in ["app.php", "fail.php", "fatal.php", "quick.php"] {
+    for f in ["app.php", "fail.php", "fatal.php", "quick.php", "fact.php"] {
         std::fs::copy(
             Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/fixtures")
@@ -572,4 +572,115 @@ async fn busy_port_falls_back_and_bad_triggers_are_explained() {
         err.to_string().contains("not found") && err.to_string().contains("php-cli"),
         "{err}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn step_out_shows_the_result_and_superglobals_are_readable() {
+    let mut h = H::new("ret");
+    let bp = h.bp("app.php", 3, None).await;
+    let s = h.launch("php app.php", false, false).await;
+    assert_eq!(h.paused().await.1, vec![bp.id.clone()]);
+    h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
+    // Superglobals (Xdebug's context 1) read by path, and listed as globals.
+    let argv =
+        h.b.evaluate(
+            &s.id,
+            EvalRequest {
+                thread_id: "1".into(),
+                frame: "0".into(),
+                expression: "$_SERVER['argv'][0]".into(),
+                context: EvalContext::Watch,
+                allow_side_effects: false,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(argv.value, "\"app.php\"");
+    let vars = h.b.frame_variables(&s.id, "0").await.unwrap();
+    let server = vars
+        .iter()
+        .find(|v| v.name == "$_SERVER")
+        .expect("$_SERVER listed");
+    assert_eq!(server.scope, ValueScope::Global);
+    assert!(
+        vars.iter()
+            .any(|v| v.name == "$items" && v.scope == ValueScope::Local)
+    );
+    // The step out stops where total() returned, with what it returned.
+    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
+    let (reason, ids, _) = h.paused().await;
+    assert_eq!((reason, ids), (PauseReason::Step, vec![]));
+    assert_eq!(h.var(&s.id, "0", "(return)").await.value, "27");
+    assert_eq!(h.top(&s.id).await.line, Some(20));
+    // The next step lands in the caller, past the assignment.
+    h.b.control(
+        &s.id,
+        None,
+        ControlOp::StepOver {
+            ignore_breakpoints: false,
+        },
+    )
+    .await
+    .unwrap();
+    h.paused().await;
+    assert_eq!(h.var(&s.id, "0", "$t").await.value, "27");
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.stopped().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn updating_a_breakpoint_keeps_xdebugs_hit_count() {
+    let mut h = H::new("upd");
+    let bp = h.bp("app.php", 5, None).await;
+    let s = h.launch("php app.php", false, false).await;
+    h.paused().await;
+    assert_eq!(h.var(&s.id, "0", "$i").await.value, "0", "1st hit");
+    // Stop at the 3rd hit counted from the start: Xdebug's count (1 so far) must survive.
+    let update = BreakpointUpdate {
+        hit_condition: Some("3".into()),
+        ..Default::default()
+    };
+    h.b.update_breakpoint(&h.root, &bp.id, update)
+        .await
+        .unwrap();
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    assert_eq!(h.paused().await.1, vec![bp.id.clone()]);
+    assert_eq!(h.var(&s.id, "0", "$i").await.value, "2", "3rd hit");
+    // Disabled and enabled again: still the same Xdebug breakpoint, still counted.
+    for enabled in [false, true] {
+        let update = BreakpointUpdate {
+            enabled: Some(enabled),
+            hit_condition: Some(">= 1".into()),
+            ..Default::default()
+        };
+        h.b.update_breakpoint(&h.root, &bp.id, update)
+            .await
+            .unwrap();
+    }
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.stopped().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn step_out_of_a_recursive_call_stops_at_its_own_return() {
+    let mut h = H::new("rec");
+    let bp = h.bp("fact.php", 4, None).await;
+    let s = h.launch("php fact.php", false, false).await;
+    h.paused().await;
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.paused().await;
+    assert_eq!(h.var(&s.id, "0", "$n").await.value, "2");
+    h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
+    // fact(1) returns first, deeper: not this call's return. fact(2) returns 2.
+    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
+    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.var(&s.id, "0", "(return)").await.value, "2");
+    assert_eq!(h.b.frames(&s.id, "1", 0, 20).await.unwrap().total, Some(3));
+    // From a return stop, out of the caller: fact(3) returns 6.
+    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
+    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.var(&s.id, "0", "(return)").await.value, "6");
+    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
+    h.stopped().await;
+    assert!(h.output().contains('6'), "{}", h.output());
 }

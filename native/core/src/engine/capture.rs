@@ -12,8 +12,8 @@ use super::context::{Call, ToolError};
 use super::out::{Location, ValueNode};
 use super::values;
 use crate::backend::{
-    ControlOp, EvalContext, EvalRequest, LineBreakpointSpec, SessionState, SuspendPolicy,
-    ValueScope,
+    ControlOp, EvalContext, EvalRequest, FrameInfo, LineBreakpointSpec, SessionState,
+    SuspendPolicy, ValueScope,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -236,14 +236,7 @@ pub async fn record(
     let stack = if spec.stack {
         page.frames
             .iter()
-            .map(|f| {
-                let place = match (&f.file, f.line) {
-                    (Some(file), Some(l)) => format!("{}:{l}", rel(file)),
-                    (Some(file), None) => rel(file),
-                    _ => "?".into(),
-                };
-                format!("{} {place}", f.method_name.as_deref().unwrap_or("?"))
-            })
+            .map(|f| frame_line(f, root.as_deref()))
             .collect()
     } else {
         Vec::new()
@@ -251,6 +244,24 @@ pub async fn record(
     let mut at = Location::from(&top);
     at.file = at.file.map(|f| rel(&f));
     Ok((at, vals, locals, stack))
+}
+
+/// `method file:line` of a frame, the path relative to the project `root` when inside it.
+pub fn frame_line(f: &FrameInfo, root: Option<&str>) -> String {
+    let rel = |file: &str| match root {
+        Some(r) => file
+            .strip_prefix(r)
+            .map(|x| x.trim_start_matches('/'))
+            .unwrap_or(file)
+            .to_string(),
+        None => file.to_string(),
+    };
+    let place = match (&f.file, f.line) {
+        (Some(file), Some(l)) => format!("{}:{l}", rel(file)),
+        (Some(file), None) => rel(file),
+        _ => "?".into(),
+    };
+    format!("{} {place}", f.method_name.as_deref().unwrap_or("?"))
 }
 
 /// Drives the session from hit to hit: at a pause on one of `ids` records a row and resumes,

@@ -210,8 +210,29 @@ fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
         .flatten();
     // Python classes by indentation: (indent, name).
     let mut classes: Vec<(usize, &str)> = Vec::new();
+    // PHP/JS/TS/Kotlin classes by braces: (depth before the class line, name, body entered).
+    let mut braced: Vec<(i32, &str, bool)> = Vec::new();
+    let mut depth: i32 = 0;
     for (i, raw) in lines.iter().enumerate() {
         let t = raw.trim_start();
+        if matches!(ext, "php" | "js" | "ts" | "kt") {
+            braced.retain(|(d, _, entered)| !*entered || depth > *d);
+            let words: Vec<&str> = t.split_whitespace().collect();
+            if let Some(k) = words
+                .iter()
+                .position(|w| ["class", "trait", "interface", "enum", "object"].contains(w))
+                && k + 1 < words.len()
+                && words[..k].iter().all(|w| {
+                    [
+                        "abstract", "final", "readonly", "export", "default", "data", "open",
+                        "private", "public", "internal",
+                    ]
+                    .contains(w)
+                })
+            {
+                braced.push((depth, ident_at(words[k + 1]), false));
+            }
+        }
         match ext {
             "py" => {
                 if t.is_empty() || t.starts_with('#') {
@@ -276,6 +297,7 @@ fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
             }
             _ => {
                 // PHP / JS `function name(`, Kotlin `fun name(`.
+                let before = out.len();
                 for kw in ["function ", "fun "] {
                     let Some(pos) = t.find(kw) else { continue };
                     if pos != 0 && !t[..pos].ends_with(' ') {
@@ -283,17 +305,34 @@ fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
                     }
                     let name = ident_at(t[pos + kw.len()..].trim_start());
                     if !name.is_empty() {
+                        // A method: the innermost class whose body this line is in.
+                        let owner = braced
+                            .iter()
+                            .rev()
+                            .find(|(_, _, entered)| *entered)
+                            .map(|(_, c, _)| c.to_string());
                         out.push(Def {
                             name,
                             line: i,
-                            owner: None,
+                            owner,
                             package: None,
                         });
                     }
                 }
-                if let Some(d) = c_like(lines, i) {
+                // Not the same definition a second time, without its class.
+                if out.len() == before
+                    && let Some(d) = c_like(lines, i)
+                {
                     out.push(d);
                 }
+            }
+        }
+        if !braced.is_empty() || matches!(ext, "php" | "js" | "ts" | "kt") {
+            // Braces outside `//` comments (strings with braces are rare in signatures).
+            let code = raw.split("//").next().unwrap_or("");
+            depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+            for c in braced.iter_mut() {
+                c.2 |= depth > c.0;
             }
         }
     }
@@ -513,6 +552,19 @@ mod tests {
                 ("sum".into(), 2, Some(4), None),
                 ("main".into(), 7, Some(8), None),
                 ("add".into(), 10, Some(11), Some("Cart".into()))
+            ]
+        );
+    }
+
+    #[test]
+    fn php_methods_belong_to_their_class() {
+        let src = "<?php\nclass Cart\n{\n    public function add($x)\n    {\n        $this->items[] = $x;\n    }\n}\nfunction total($c)\n{\n    return 1;\n}\nfinal class Tax\n{\n    public static function rate() { return 2; }\n}\n";
+        assert_eq!(
+            defs("php", src),
+            [
+                ("add".into(), 4, Some(6), Some("Cart".into())),
+                ("total".into(), 9, Some(11), None),
+                ("rate".into(), 15, Some(15), Some("Tax".into()))
             ]
         );
     }

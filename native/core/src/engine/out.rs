@@ -190,6 +190,10 @@ pub struct StopResult {
     pub source_line: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<FrameSnapshot>,
+    /// A crash or exception stop: the frames below the top (`method file:line`), the question
+    /// every such stop raises first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub callers: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub watches: Vec<Watch>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -221,6 +225,7 @@ impl StopResult {
             location: None,
             source_line: None,
             frame: None,
+            callers: Vec::new(),
             watches: Vec::new(),
             exit_code: None,
             stderr: None,

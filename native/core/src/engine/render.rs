@@ -28,6 +28,31 @@ pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
     };
     let mut out = String::new();
     match v {
+        Value::Object(m) if tool == "capture" && m.contains_key("hits") => r.capture(&mut out, m),
+        // A start that paused: the pause says the state, the message names the program.
+        Value::Object(m) if m.get("pause").is_some_and(Value::is_object) => {
+            let mut m = m.clone();
+            m.remove("state");
+            let said = m
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            if m.get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|n| said.contains(n))
+            {
+                m.remove("name");
+            }
+            let reason = m["pause"]
+                .get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if let Some(short) = said.strip_suffix(&format!("; paused ({reason})")) {
+                m.insert("message".into(), Value::String(short.to_string()));
+            }
+            r.object(&mut out, &m, 0)
+        }
         Value::Object(m) => r.object(&mut out, m, 0),
         other => out.push_str(&r.scalar(other)),
     }
@@ -146,7 +171,14 @@ impl Renderer {
                 meta.push(t.to_string());
             }
         }
-        if let Some(n) = v.get("child_count").and_then(Value::as_u64) {
+        // A C pointer has one child, what it points to: not a container of "1 items".
+        let pointer = v
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.trim_end_matches(" const").ends_with('*'));
+        if let Some(n) = v.get("child_count").and_then(Value::as_u64)
+            && !(pointer && n == 1)
+        {
             meta.push(format!("{n} items"));
         }
         if !meta.is_empty() {
@@ -291,6 +323,165 @@ impl Renderer {
                     .unwrap_or("")
                     .trim_end()
             );
+        }
+    }
+
+    /// capture: what a print would have shown, as a table: one header of the expressions, then
+    /// per point (again when the hits move to another point or stack) where it is and its
+    /// callers, then one row per hit. Without expressions a row shows the locals instead.
+    /// Then how the run ended. Nothing is repeated (structuredContent keeps every hit's
+    /// locals and stack, and the whole stderr tail).
+    fn capture(&self, out: &mut String, m: &Map<String, Value>) {
+        // The program's end, when it ended, belongs to the first line: "…; the program ended
+        // with exit code 1".
+        let ended = match m.get("stop") {
+            Some(Value::Object(stop))
+                if stop.get("state").and_then(Value::as_str) == Some("stopped") =>
+            {
+                Some(stop)
+            }
+            _ => None,
+        };
+        if let Some(msg) = m.get("message").and_then(Value::as_str) {
+            out.push_str(msg);
+            if let Some(how) = ended
+                .and_then(|s| s.get("message"))
+                .and_then(Value::as_str)
+                .and_then(|t| t.strip_prefix("the session has ended"))
+            {
+                if !msg.ends_with("ended") {
+                    out.push_str("; ended");
+                }
+                out.push_str(how);
+            }
+            out.push('\n');
+        }
+        let hits = m.get("hits").and_then(Value::as_array);
+        let names: Vec<&str> = hits
+            .and_then(|h| h.first())
+            .and_then(|h| h.get("values"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v["name"].as_str())
+            .collect();
+        // One hit reads best as `name = value`; several as a table under one header.
+        let single = hits.is_some_and(|h| h.len() == 1);
+        if !names.is_empty() && !single {
+            let _ = writeln!(out, "hit | {}", names.join(" | "));
+        }
+        let mut last: Option<(u64, Value)> = None;
+        // Callers last shown per point: a point met again names only the callers that differ.
+        let mut shown: Vec<(u64, Vec<String>)> = Vec::new();
+        let mut prev_locals: Vec<(u64, Map<String, Value>)> = Vec::new();
+        for h in hits.into_iter().flatten() {
+            let point = h.get("point").and_then(Value::as_u64).unwrap_or(0);
+            let stack = h.get("stack").cloned().unwrap_or(Value::Null);
+            if last.as_ref() != Some(&(point, stack.clone())) {
+                let callers: Vec<String> = stack
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .skip(1)
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect();
+                let before = shown.iter().find(|(p, _)| *p == point).map(|(_, c)| c);
+                match before {
+                    Some(prev) => {
+                        let same = callers.iter().zip(prev).take_while(|(a, b)| a == b).count();
+                        let at = h.get("at").and_then(|a| {
+                            let mut a = a.clone();
+                            a.as_object_mut()?.remove("method");
+                            Some(self.inline(&a))
+                        });
+                        let _ = write!(out, "at {} again", at.unwrap_or_default());
+                        if same < callers.len() {
+                            let rest = callers[same..].join(" < ");
+                            let _ =
+                                write!(out, ", from {}{rest}", if same > 0 { "… < " } else { "" });
+                        }
+                    }
+                    None => {
+                        let at = h.get("at").map(|a| self.inline(a)).unwrap_or_default();
+                        let _ = write!(out, "at {at}");
+                        if !callers.is_empty() {
+                            let _ = write!(out, ", from {}", callers.join(" < "));
+                        }
+                    }
+                }
+                out.push('\n');
+                shown.retain(|(p, _)| *p != point);
+                shown.push((point, callers));
+                last = Some((point, stack));
+            }
+            let mut cells: Vec<String> = Vec::new();
+            let mut last_error = "";
+            for v in h
+                .get("values")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                cells.push(match v.get("error").and_then(Value::as_str) {
+                    // Several expressions failing alike (a name not in scope at this point).
+                    Some(e) if e == last_error => "(same error)".into(),
+                    Some(e) => {
+                        last_error = e;
+                        format!("error: {}", e.trim_start_matches("evaluate failed: "))
+                    }
+                    None => short_addresses(&self.scalar(&v["value"])),
+                });
+            }
+            let n = h.get("hit").and_then(Value::as_u64).unwrap_or(0);
+            if cells.is_empty() {
+                // Without expressions the locals are the values: all at a point's first hit,
+                // then those that changed since its previous hit.
+                let locals = h.get("locals").and_then(Value::as_object);
+                let before = prev_locals
+                    .iter()
+                    .find(|(p, _)| *p == point)
+                    .map(|(_, l)| l);
+                let changed: Vec<String> = locals
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, v)| before.and_then(|b| b.get(*k)) != Some(*v))
+                    .map(|(k, v)| format!("{k}={}", short_addresses(&self.scalar(v))))
+                    .collect();
+                let _ = writeln!(out, "  {n} | {}", changed.join(" "));
+                prev_locals.retain(|(p, _)| *p != point);
+                prev_locals.push((point, locals.cloned().unwrap_or_default()));
+            } else if single {
+                let pairs: Vec<String> = names
+                    .iter()
+                    .zip(&cells)
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect();
+                let _ = writeln!(out, "  {}", pairs.join("; "));
+            } else {
+                let _ = writeln!(out, "  {n} | {}", cells.join(" | "));
+            }
+        }
+        // How it ended: the last line of stderr says why (an uncaught exception's message); a
+        // stop the agent continues from is shown whole.
+        match m.get("stop") {
+            Some(Value::Object(stop)) if ended.is_some() => {
+                if let Some(last) = stop
+                    .get("stderr")
+                    .and_then(Value::as_str)
+                    .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()))
+                {
+                    let _ = writeln!(out, "stderr ends: {}", last.trim());
+                }
+            }
+            Some(Value::Object(stop)) => {
+                let nested = Renderer {
+                    root: self.root.clone(),
+                    show_session: false,
+                };
+                nested.object(out, stop, 0);
+            }
+            _ => {}
         }
     }
 
@@ -453,6 +644,40 @@ fn short_addresses(text: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A capture over two points, the first met again from another caller, one expression out
+    /// of scope at the second: one header, a point met again names only the differing callers,
+    /// an error repeated along a row is said once, the end is on the first line.
+    #[test]
+    fn capture_reads_like_a_print() {
+        let hit = |n: u64, point: u64, line: u64, stack: &[&str], vals: Value| {
+            json!({"hit": n, "point": point, "at": {"file": "/p/a.c", "line": line, "method": "f"},
+                   "stack": stack, "values": vals, "locals": {"x": "1"}})
+        };
+        let ok = |a: &str, b: &str| json!([{"name": "a", "value": a}, {"name": "b", "value": b}]);
+        let v = json!({
+            "message": "3 hits recorded; the program ended",
+            "hits": [
+                hit(1, 1, 5, &["f a.c:5", "g a.c:9", "main a.c:20"], ok("1", "2")),
+                hit(2, 2, 7, &["h a.c:7", "main a.c:21"], json!([
+                    {"name": "a", "error": "evaluate failed: No symbol \"a\" in current context."},
+                    {"name": "b", "error": "evaluate failed: No symbol \"a\" in current context."}])),
+                hit(3, 1, 5, &["f a.c:5", "g a.c:9", "main a.c:22"], ok("3", "4")),
+            ],
+            "stop": {"state": "stopped", "exit_code": 1, "message": "the session has ended with exit code 1",
+                     "stderr": "Traceback:\nValueError: bad\n"},
+        });
+        assert_eq!(
+            text("capture", &v, Some("/p")),
+            "3 hits recorded; the program ended with exit code 1\n\
+             hit | a | b\n\
+             at a.c:5 in f, from g a.c:9 < main a.c:20\n  1 | 1 | 2\n\
+             at a.c:7 in f, from main a.c:21\n  \
+             2 | error: No symbol \"a\" in current context. | (same error)\n\
+             at a.c:5 again, from … < main a.c:22\n  3 | 3 | 4\n\
+             stderr ends: ValueError: bad"
+        );
+    }
 
     #[test]
     fn addresses_inside_reprs_are_left_out_of_the_text() {

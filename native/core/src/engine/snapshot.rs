@@ -9,7 +9,7 @@ use super::out::{
 };
 use super::state::{EvalPoint, SessionSlot, Watch, reason_name};
 use super::values;
-use crate::backend::{EvalContext, EvalRequest, FrameInfo, SessionState, ValueScope};
+use crate::backend::{EvalContext, EvalRequest, FrameInfo, PauseReason, SessionState, ValueScope};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -121,6 +121,9 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
                             ..Default::default()
                         },
                     });
+                    if matches!(pause.reason, PauseReason::Signal | PauseReason::Exception) {
+                        out.callers = callers(call, sid, &thread).await;
+                    }
                 }
                 Err(e) => {
                     out.message = Some(format!(
@@ -156,6 +159,38 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         }
     }
     out
+}
+
+/// Callers shown in a crash or exception stop (the rest: get_stack_trace).
+const CALLERS: u32 = 8;
+
+/// `method file:line` of the frames below the top (paths relative to the project), and a last
+/// row saying how many more there are when the stack is deeper. Best effort: an adapter that
+/// cannot page the stack leaves the stop without callers.
+async fn callers(call: &Call<'_>, sid: &str, thread: &str) -> Vec<String> {
+    let backend = call.engine.backend.clone();
+    let Ok(page) = call
+        .bk("frames", backend.frames(sid, thread, 1, CALLERS + 1))
+        .await
+    else {
+        return Vec::new();
+    };
+    let root = call
+        .engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
+    let mut rows: Vec<String> = page
+        .frames
+        .iter()
+        .take(CALLERS as usize)
+        .map(|f| super::capture::frame_line(f, root.as_deref()))
+        .collect();
+    if page.frames.len() > CALLERS as usize {
+        rows.push(match page.total {
+            Some(t) => format!("… {} more (get_stack_trace)", t.saturating_sub(CALLERS + 1)),
+            None => "… more (get_stack_trace)".into(),
+        });
+    }
+    rows
 }
 
 /// The text of the line a frame is at (trimmed), when the file is in the session's project.

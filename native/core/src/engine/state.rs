@@ -88,6 +88,7 @@ impl SessionSlot {
             .filter(|(c, _)| *c == OutputCategory::Stderr)
             .map(|(_, t)| t.as_str())
             .collect();
+        let all = without_runner_frames(&all);
         let all = all.trim_end();
         if all.trim().is_empty() {
             return None;
@@ -105,6 +106,43 @@ impl SessionSlot {
 
     pub fn notify(&self) {
         self.changed.send_modify(|v| *v += 1);
+    }
+}
+
+/// A Python traceback without the frames of the debugger's own runner (debugpy, pydevd,
+/// runpy): they come before the program's frames in every uncaught exception under debugpy,
+/// and would fill the stderr tail a result shows in place of the program's own lines.
+pub fn without_runner_frames(text: &str) -> String {
+    let runner = |l: &str| {
+        l.starts_with("  File \"")
+            && ["/debugpy/", "/pydevd", "<frozen runpy>", "/runpy.py\""]
+                .iter()
+                .any(|m| l.contains(m))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut skipping = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("  File \"") {
+            skipping = runner(line);
+        } else if !line.starts_with("    ") {
+            skipping = false;
+        }
+        if !skipping {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod runner_frames {
+    #[test]
+    fn a_traceback_under_debugpy_reads_as_without_it() {
+        let tb = "Traceback (most recent call last):\n  File \"/usr/lib/python3.11/site-packages/debugpy/_vendored/pydevd/_pydevd_bundle/pydevd_runpy.py\", line 118, in _run_code\n    exec(code, run_globals)\n  File \"/p/app.py\", line 6, in <module>\n    assert got == [[1]]\n           ^^^^^^^^\nAssertionError: got [[1], []]\n";
+        assert_eq!(
+            super::without_runner_frames(tb),
+            "Traceback (most recent call last):\n  File \"/p/app.py\", line 6, in <module>\n    assert got == [[1]]\n           ^^^^^^^^\nAssertionError: got [[1], []]\n"
+        );
     }
 }
 

@@ -122,6 +122,10 @@ impl Adapter for Gdb {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["throw"], &["throw"])
     }
+    /// A C++ `throw` (gdb's `catch throw`) stops the step where it throws.
+    fn step_exception_filters(&self) -> &'static [&'static str] {
+        &["throw"]
+    }
     /// gdb's DAP stop event (events.py: "signal-received" becomes reason "signal") carries no
     /// text, but its CLI says it: "It stopped with signal SIGSEGV, Segmentation fault."
     async fn signal_name(&self, s: &Session) -> Option<String> {
@@ -173,6 +177,27 @@ impl Adapter for Gdb {
                 && error.contains(&format!("No symbol \"{first}\" in current context")))
     }
 
+    /// gdb's DAP lists frames at a cost that grows with their depth (gdb 18 on this machine's
+    /// -O0 overflow: frames 2,000-4,000 in 0.5 s, 20,000-22,000 in 4.4 s): a page at frame
+    /// 40,000 took 10 s or timed out, and gdb answered nothing until its walk ended. Steps of
+    /// 500 frames keep each request short (about 1 s at depth 40,000).
+    fn stack_walk_step(&self) -> Option<u32> {
+        Some(500)
+    }
+    fn stack_walk_hint(&self) -> &'static str {
+        ": the bottom of a stack this deep is out of gdb's reach in reasonable time (lldb-dap lists any depth at once: adapter \"lldb\")"
+    }
+    /// A call gdb cannot even start says only "Cannot access memory at address 0x7fff…" (the
+    /// dummy frame it pushes for the call does not fit on an exhausted stack).
+    fn evaluate_error(&self, expression: &str, error: String) -> String {
+        if expression.contains('(') && error.starts_with("Cannot access memory at address") {
+            format!(
+                "{error}: the expression's function call could not start (no room on the program's stack, as after a stack overflow); the program is still paused where it was"
+            )
+        } else {
+            error
+        }
+    }
     /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";
     /// the binding itself arrives as a `breakpoint` event.
     fn is_chatter(&self, category: OutputCategory, text: &str) -> bool {
@@ -181,10 +206,84 @@ impl Adapter for Gdb {
                 || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
                 || is_breakpoint_set_line(text))
     }
+    fn repl_setup(&self) -> Vec<String> {
+        vec![python_command(SETTLE_AFTER_CALLS)]
+    }
+    /// gdb's DAP sends the program's stdout and stderr (and its own CLI chatter) down one pipe,
+    /// all as "stdout": an abort's `*** stack smashing detected ***` would read as program
+    /// output. gdb starts the program through the shell (`startup-with-shell`, on by default),
+    /// then its exec wrapper, which here points stderr at our pipe and execs the program
+    /// (one exec, as gdb expects of a wrapper). Should the pipe be gone, the program still runs
+    /// (`command` keeps a failed redirection from ending the shell).
+    fn stderr_redirect(&self, pipe: &Path) -> Option<String> {
+        let p = pipe.to_str().filter(|p| !p.contains('\''))?;
+        Some(format!(
+            "set exec-wrapper /bin/sh -c '[ -p \"$0\" ] && command exec 2>\"$0\"; exec \"$@\"' '{p}'"
+        ))
+    }
     /// Log-point text comes as "console" (gdb's own chatter comes as "stdout").
     fn log_points_on_console(&self) -> bool {
         true
     }
+}
+
+/// Two fixes to gdb's DAP (gdb/python/lib/gdb/dap) around functions that expressions call:
+/// - It forgets every frame and variable reference when the program continues, and a call
+///   continues it: ids read before an evaluation would name other values (a struct's id then
+///   lists the registers). A call runs and returns to the same stop, so they are kept
+///   (cleared still if the call stops somewhere, at a breakpoint inside it).
+/// - It marks the program running when a call starts and stopped when it returns; a call that
+///   fails before it starts (no room left on an exhausted stack) never returns, and gdb then
+///   refuses every request with "notStopped" for the rest of the session. After each
+///   `evaluate` and `setExpression`, a program whose threads are all stopped is stopped.
+const SETTLE_AFTER_CALLS: &str = r#"import sys, gdb
+def _patch():
+    m = sys.modules
+    ev, srv = m["gdb.dap.events"], m["gdb.dap.server"]
+    clears = [m["gdb.dap.varref"].clear_vars, m["gdb.dap.scopes"].clear_scopes,
+              m["gdb.dap.frames"]._clear_frame_ids, m["gdb.dap.globalvars"].clear]
+    in_call = [False]
+    def on_call(e):
+        in_call[0] = isinstance(e, gdb.InferiorCallPreEvent)
+    def on_cont(e):
+        if not in_call[0]:
+            for f in clears: f(e)
+    def on_stop(e):
+        if in_call[0]:
+            for f in clears: f(e)
+    for f in clears:
+        gdb.events.cont.disconnect(f)
+    gdb.events.cont.connect(on_cont)
+    gdb.events.stop.connect(on_stop)
+    gdb.events.inferior_call.connect(on_call)
+    def settle():
+        in_call[0] = False
+        if ev.inferior_running and all(t.is_stopped() for t in gdb.selected_inferior().threads()):
+            ev.inferior_running = False
+    def settling(orig):
+        def request(**args):
+            try:
+                return orig(**args)
+            finally:
+                srv.send_gdb_with_response(settle)
+        return request
+    for name in ("evaluate", "setExpression"):
+        srv._commands[name] = settling(srv._commands[name])
+_patch()
+"#;
+
+/// A CLI line running the Python `source` (the CLI takes one line per command).
+fn python_command(source: &str) -> String {
+    let escaped: String = source
+        .chars()
+        .flat_map(|c| match c {
+            '\\' => vec!['\\', '\\'],
+            '\'' => vec!['\\', '\''],
+            '\n' => vec!['\\', 'n'],
+            c => vec![c],
+        })
+        .collect();
+    format!("python exec('{escaped}')")
 }
 
 /// The distribution's auto-load directory, where libstdc++'s pretty printers are: a gdb built
@@ -296,6 +395,15 @@ fn gdb() -> Result<PathBuf, BackendError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn python_runs_as_one_cli_line() {
+        assert_eq!(
+            python_command("a = 'x\\\\y'\nprint(a)\n"),
+            r"python exec('a = \'x\\\\y\'\nprint(a)\n')"
+        );
+        assert!(!python_command(SETTLE_AFTER_CALLS).contains('\n'));
+    }
 
     #[test]
     fn parses_gdb_versions() {

@@ -71,6 +71,10 @@ impl Adapter for Lldb {
     fn catch_all_filters(&self) -> (&'static [&'static str], &'static [&'static str]) {
         (&["cpp_throw"], &["cpp_throw"])
     }
+    /// A C++ `throw` stops the step where it throws.
+    fn step_exception_filters(&self) -> &'static [&'static str] {
+        &["cpp_throw"]
+    }
     /// Signals stop as "exception" with the text "signal SIGABRT".
     fn is_signal_stop(&self, reason: &str, text: Option<&str>) -> bool {
         reason == "signal"

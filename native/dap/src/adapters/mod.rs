@@ -218,6 +218,16 @@ pub trait Adapter: Send + Sync + 'static {
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
     }
+    /// Commands for the adapter's repl before the program starts (fixes to the adapter itself).
+    fn repl_setup(&self) -> Vec<String> {
+        vec![]
+    }
+    /// The CLI command, sent to the adapter's repl before the program starts, that points the
+    /// program's stderr at the named pipe `pipe` (read and reported as stderr), for an adapter
+    /// that reports stderr mixed into stdout. None: its output events tell stderr apart.
+    fn stderr_redirect(&self, _pipe: &Path) -> Option<String> {
+        None
+    }
     /// Sends log-point messages as `console` output with no source attached.
     fn log_points_on_console(&self) -> bool {
         false
@@ -240,6 +250,22 @@ pub trait Adapter: Send + Sync + 'static {
     /// Whether the error an expression got says it is no expression (then it is a command).
     fn is_not_an_expression(&self, _expression: &str, _error: &str) -> bool {
         false
+    }
+
+    /// The error an expression got, worded for the agent (what a call's failure means).
+    fn evaluate_error(&self, _expression: &str, error: String) -> String {
+        error
+    }
+
+    /// Its `stackTrace` unwinds from the top for every frame not listed before in the stop, and
+    /// answers nothing else meanwhile: deep pages are reached in steps of this many frames,
+    /// within a time budget per call (`values::walk_down`). None: pages cost alike at any depth.
+    fn stack_walk_step(&self) -> Option<u32> {
+        None
+    }
+    /// What to do instead when a stack is too deep to list to the frame asked for.
+    fn stack_walk_hint(&self) -> &'static str {
+        ""
     }
 
     /// A node the adapter adds among a value's members that is no program value.
@@ -310,6 +336,22 @@ pub fn find(name: &str) -> BackendResult<AdapterRef> {
                 names(", ")
             ))
         })
+}
+
+/// The adapter that uses exception filter `id` itself (for stops on exceptions, steps or a
+/// catch-all), if any: a filter an adapter not yet started this run is known to offer.
+pub fn offering_filter(id: &str) -> Option<AdapterRef> {
+    ADAPTERS.iter().copied().find(|a| {
+        let (caught, uncaught) = a.catch_all_filters();
+        [
+            a.stop_on_exception_filters(),
+            a.step_exception_filters(),
+            caught,
+            uncaught,
+        ]
+        .iter()
+        .any(|fs| fs.contains(&id))
+    })
 }
 
 /// The adapters' names, joined by `sep`.

@@ -307,6 +307,7 @@ mod tests {
             total: Some(1),
             error: Some("e".into()),
         });
+        stop.callers = vec!["main m.c:3".into()];
         stop.watches = vec![Watch {
             id: "w1".into(),
             expression: "x".into(),

@@ -213,7 +213,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
                 x.state() == SessionState::Stopped
             })
             .await;
-            message.push_str("; program ended (keep_paused: true stays at the last hit)");
+            message.push_str("; program ended");
         }
     } else if paused_at_hit {
         message.push_str("; paused at the last hit");

@@ -33,3 +33,16 @@ function order_total($order)
     }
     return $sum;
 }
+class Cart
+{
+    public $lines = [];
+    public function add($sku, $price, $qty)
+    {
+        $this->lines[] = [$sku, $price * $qty];
+        return count($this->lines);
+    }
+}
+function total($cart)
+{
+    return array_sum(array_column($cart->lines, 1));
+}
