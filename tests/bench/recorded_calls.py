@@ -1,6 +1,6 @@
 """Issue 18 benchmark: "which of 200 calls returns the wrong value" (tests/e2e/projects/py/calls.py
 and projects/c/calls.c), solved with a recording and with the best path on the other tools, and
-the cost of one recorded call on debugpy and gdb. Prints the figures BENCHMARKS.md quotes.
+the cost of one recorded call on debugpy, gdb, lldb-dap and delve. Prints the figures BENCHMARKS.md quotes.
 
 Run: CARGO_TARGET_DIR=target python3 tests/bench/recorded_calls.py (after `cargo build -p debugger-mcp`).
 """
@@ -49,14 +49,17 @@ def stepping(m, command: str, calls: int) -> tuple[int, int]:
     return a.calls, a.bytes
 
 
-def rate(m, command: str, calls: int) -> tuple[float, float]:
+def rate(m, command: str, calls: int, adapter: str | None = None, function: str = "shipping_cost") -> tuple[float, float]:
     """Wall time of the whole run without and with a recording of every call."""
+    start = {"command": command, "wait_for_pause": True, "timeout_ms": LONG}
+    if adapter:
+        start["adapter"] = adapter
     t = time.monotonic()
-    m.ok("start_debug_session", {"command": command, "wait_for_pause": True, "timeout_ms": LONG})
+    m.ok("start_debug_session", start)
     plain = time.monotonic() - t
-    m.ok("set_breakpoint", {"function": "shipping_cost", "on_hit": "record", "max_calls": calls})
+    m.ok("set_breakpoint", {"function": function, "on_hit": "record", "max_calls": calls})
     t = time.monotonic()
-    m.ok("start_debug_session", {"command": command, "wait_for_pause": True, "timeout_ms": LONG})
+    m.ok("start_debug_session", start)
     recorded = time.monotonic() - t
     m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
     return plain, recorded
@@ -69,7 +72,35 @@ def clean(m):
     m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
 
 
+def go_200_calls(project: pathlib.Path):
+    """The Go fixture's main with 200 calls of calc.Add (built once before the runs)."""
+    (project / "main.go").write_text(
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/gofixture/calc"\n)\n\n'
+        "func main() {\n\tsum := 0\n\tfor i := 0; i < 200; i++ {\n\t\tsum = calc.Add(sum, i)\n\t}\n"
+        '\tfmt.Println("sum", sum)\n}\n'
+    )
+
+
+def rates_only():
+    """lldb-dap (calls.c) and delve (200 calls of calc.Add): the cost of a recorded call."""
+    for fixture, command, adapter, function, prepare in [
+        ("c", "./calls", "lldb", "shipping_cost", compile_c),
+        ("go", "go run .", None, "calc.Add", go_200_calls),
+    ]:
+        server, m = start(fixture, "brave_mode = true\n", prepare)
+        try:
+            plain, recorded = rate(m, command, 200, adapter, function)
+            print(f"{adapter or 'delve'}: run {plain:.2f} s plain, {recorded:.2f} s recording 200 calls: "
+                  f"{200 / max(recorded - plain, 1e-3):.0f} recorded calls/s "
+                  f"({(recorded - plain) / 200 * 1000:.1f} ms each)")
+        finally:
+            m.close()
+            server.stop()
+
+
 def main():
+    if "--rates-only" in sys.argv:
+        return rates_only()
     for fixture, command, where, prepare in [
         ("py", "python3 calls.py", "-> None", None),
         ("c", "./calls", "-> -", compile_c),
@@ -90,6 +121,7 @@ def main():
         finally:
             m.close()
             server.stop()
+    rates_only()
 
 
 if __name__ == "__main__":

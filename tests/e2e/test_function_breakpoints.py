@@ -156,6 +156,25 @@ def test_gdb_function_breakpoint_and_records_with_return_values(c):
     print(f"\nBENCH recorded-calls gdb: 250 calls recorded in {elapsed:.2f} s ({250 / elapsed:.0f} calls/s incl. start)")
 
 
+def test_lldb_records_recursive_calls_with_return_values(c):
+    project, m = c
+    m.ok("set_breakpoint", {"function": "fact", "on_hit": "record", "max_calls": 50})
+    m.ok("set_breakpoint", {"function": "shipping_cost", "on_hit": "record", "max_calls": 200})
+    started = time.monotonic()
+    r = m.ok("start_debug_session", {"command": "./calls", "adapter": "lldb", "wait_for_pause": True, "timeout_ms": LONG})
+    elapsed = time.monotonic() - started
+    assert r["state"] == "stopped", f"the program should run to its end without a visible stop: {r}"
+    f = m.ok("get_call_records", {"function": "fact", "limit": 100})
+    loop = line_of(project, "calls.c", "total += fact(10)")
+    inner = line_of(project, "calls.c", "return n * fact(n - 1)")
+    assert f["matched"] == 50 and f["rows"][0] == f"#1 fact(n=10) -> 3628800 @calls.c:{loop}", f["rows"][:2]
+    assert f["rows"][1] == f"#2 fact(n=9) -> 362880 @calls.c:{inner}", f["rows"][:2]
+    assert f["rows"][9].startswith("#10 fact(n=1) -> 1 @calls.c:"), f["rows"][:10]
+    s = m.ok("get_call_records", {"function": "shipping_cost", "where": "-> -"})
+    assert s["matched"] == 1 and s["rows"][0].startswith("#138 shipping_cost(weight=685) -> -11"), s
+    print(f"\nBENCH recorded-calls lldb: 250 calls recorded in {elapsed:.2f} s ({250 / elapsed:.0f} calls/s incl. start)")
+
+
 # --- delve ---------------------------------------------------------------------------------------
 
 # `go` (delve on tests/e2e/projects/go): conftest.py
@@ -187,16 +206,28 @@ def pause_before_the_corruption(m, project, adapter: str) -> int:
     return line_of(project, "calls.c", "acct.limit = -1;")
 
 
-def test_gdb_watch_is_refused_naming_who_can_and_the_alternative(c):
+def test_gdb_watchpoint_fires_on_the_write_that_corrupts_a_value(c):
+    """gdb 18's DAP has no dataBreakpointInfo: the watchpoint is its CLI `watch`."""
     project, m = c
     e = m.err("set_breakpoint", {"watch": "acct.limit"})
     assert "paused session" in e, e
-    pause_before_the_corruption(m, project, "gdb")
-    e = m.err("set_breakpoint", {"watch": "acct.limit", "access": "write"})
-    assert "gdb adapter offers no data breakpoints" in e and "lldb-dap" in e and "conditional breakpoint" in e, e
+    corrupt = pause_before_the_corruption(m, project, "gdb")
+    w = m.ok("set_breakpoint", {"watch": "acct.limit", "access": "write"})
+    assert w["type"] == "watch" and w["watch"] == "acct.limit" and w["verified"], w
     assert "give watch alone" in m.err("set_breakpoint", {"watch": "acct.limit", "function": "fact"})
     assert "needs watch" in m.err("set_breakpoint", {"file_path": "calls.c", "line": 3, "access": "read"})
-    assert [b["type"] for b in m.ok("list_breakpoints")["breakpoints"]] == ["line"]
+    # withdraw() writes acct.balance only: the first stop is the write to limit (gdb stops on
+    # the line after the write).
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert r["state"] == "paused" and r["location"]["line"] in (corrupt, corrupt + 1), r
+    assert m.ok("evaluate_expression", {"expression": "acct.limit"})["result"]["value"] == "-1"
+    listed = {b["id"]: b for b in m.ok("list_breakpoints")["breakpoints"]}
+    assert listed[w["id"]]["hit_count"] == 1, listed
+    # Removed, it stops nothing more: the program runs to its end.
+    m.ok("remove_breakpoint", {"breakpoint_id": w["id"]})
+    m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
+    r = m.ok("resume", {"timeout_ms": LONG})
+    assert r["state"] == "stopped", r
 
 
 def test_lldb_watchpoint_fires_on_the_write_that_corrupts_a_value(c):

@@ -165,6 +165,8 @@ pub enum BreakpointKind {
     Exception,
     /// A watchpoint (DAP data breakpoint): stops when a value is written or read.
     Data,
+    /// A function by name, bound by the debugger (op `add_function_breakpoint`).
+    Function,
 }
 
 /// What access to a watched value stops.
@@ -190,6 +192,23 @@ pub struct DataBreakpointSpec {
     pub condition: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hit_condition: Option<String>,
+}
+
+/// A breakpoint on a function by name, bound by the debugger itself (DAP
+/// `setFunctionBreakpoints`), so it reaches what a scan of the project's sources cannot: library
+/// functions (`strlen`, `json.loads`), C++ overloads and templates.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FunctionBreakpointSpec {
+    /// As the agent gave it: `fact`, `Cart.add_item`, `ns::Class::method`, `pkg.Func`.
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    #[serde(default)]
+    pub temporary: bool,
 }
 
 /// A breakpoint as the backend sees it. The core adds owner, source text and observed hits.
@@ -238,6 +257,9 @@ pub struct BreakpointInfo {
     pub watch: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<DataAccess>,
+    /// Function breakpoints: the name; `file`/`line` say where the debugger bound it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -636,6 +658,21 @@ pub trait Backend: Send + Sync + 'static {
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         let _ = file;
         Some("this debugger backend cannot make a call return a value".into())
+    }
+    /// op `add_function_breakpoint`: a breakpoint on a function by name that the debugger binds
+    /// (see [`FunctionBreakpointSpec`]). Unverified with a message while no session has loaded
+    /// it; `NotFound` when every running session's debugger says the name matches nothing. The
+    /// default: the backend has none, and the core binds names it finds in the project's
+    /// sources as line breakpoints at the first body line (as it does first on every backend).
+    async fn add_function_breakpoint(
+        &self,
+        project: &str,
+        spec: FunctionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        let _ = (project, spec);
+        Err(BackendError::Unsupported(
+            "no function breakpoints by name".into(),
+        ))
     }
     /// op `update_breakpoint`
     async fn update_breakpoint(

@@ -160,6 +160,15 @@ impl Inner {
         spec: DataBreakpointSpec,
     ) -> BackendResult<BreakpointInfo> {
         let s = self.live(&spec.session_id)?;
+        if !s.cap(|c| c.supports_data_breakpoints)
+            && let Some(cmd) = s.adapter.watch_command(
+                &spec.expression,
+                spec.access,
+                spec.condition.as_deref().filter(|c| !c.is_empty()),
+            )
+        {
+            return self.add_cli_watch(&s, spec, cmd).await;
+        }
         if !s.cap(|c| c.supports_data_breakpoints) {
             return Err(BackendError::Unsupported(format!(
                 "the {} adapter offers no data breakpoints (watchpoints)",
@@ -223,6 +232,62 @@ impl Inner {
         self.breakpoint(&id)
     }
 
+    /// A watchpoint set with the debugger's own command (gdb's `watch` through its repl); its
+    /// `data_id` is `cli:N`, N its number (= DAP id). Enabled, disabled, deleted by command too.
+    async fn add_cli_watch(
+        &self,
+        s: &Session,
+        spec: DataBreakpointSpec,
+        cmd: String,
+    ) -> BackendResult<BreakpointInfo> {
+        s.require_paused()?;
+        let frame_id = crate::values::parse_handle(&spec.frame, "frame")?;
+        let said = self.cli(s, &cmd, Some(frame_id)).await?;
+        let Some(n) = s.adapter.watch_number(&said) else {
+            return Err(BackendError::Failed(format!(
+                "'{}' cannot be watched: {}",
+                spec.expression,
+                said.trim()
+            )));
+        };
+        let id = {
+            let mut store = self.bps.lock().unwrap();
+            let id = store.new_id();
+            store.list.push(BreakpointInfo {
+                id: id.clone(),
+                kind: BreakpointKind::Data,
+                verified: true,
+                message: None,
+                enabled: true,
+                condition: spec.condition.clone().filter(|c| !c.is_empty()),
+                watch: Some(spec.expression.clone()),
+                access: Some(spec.access),
+                ..Default::default()
+            });
+            id
+        };
+        s.bp_ids.lock().unwrap().insert(n, id.clone());
+        s.data_bps.lock().unwrap().push((
+            id.clone(),
+            DataBreakpoint {
+                data_id: format!("cli:{n}"),
+                ..Default::default()
+            },
+        ));
+        self.breakpoint(&id)
+    }
+
+    async fn cli(&self, s: &Session, cmd: &str, frame_id: Option<i64>) -> BackendResult<String> {
+        let said = s
+            .req::<protocol::Evaluate>(&protocol::EvaluateArguments {
+                expression: cmd.into(),
+                frame_id,
+                context: "repl",
+            })
+            .await?;
+        Ok(said.result)
+    }
+
     /// Sends a session's enabled watchpoints (the whole list: DAP replaces it).
     pub async fn sync_data(&self, s: &Session) -> BackendResult<()> {
         let enabled: Vec<String> = self
@@ -243,6 +308,23 @@ impl Inner {
             .cloned()
             .collect();
         if mine.is_empty() && s.data_bps.lock().unwrap().is_empty() {
+            return Ok(());
+        }
+        if !s.cap(|c| c.supports_data_breakpoints) {
+            // Command-set watchpoints: enable what is enabled, disable the rest.
+            let all = s.data_bps.lock().unwrap().clone();
+            for (id, d) in all {
+                let Some(n) = d.data_id.strip_prefix("cli:") else {
+                    continue;
+                };
+                let on = enabled.contains(&id);
+                self.cli(
+                    s,
+                    &format!("{} {n}", if on { "enable" } else { "disable" }),
+                    None,
+                )
+                .await?;
+            }
             return Ok(());
         }
         let args = SetDataBreakpointsArguments {
@@ -294,6 +376,17 @@ impl Inner {
         };
         for s in self.live_sessions() {
             s.bp_ids.lock().unwrap().retain(|_, v| v != id);
+            let cli: Vec<String> = s
+                .data_bps
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(i, _)| i == id)
+                .filter_map(|(_, d)| d.data_id.strip_prefix("cli:").map(str::to_string))
+                .collect();
+            for n in cli {
+                let _ = self.cli(&s, &format!("delete {n}"), None).await;
+            }
             s.data_bps.lock().unwrap().retain(|(i, _)| i != id);
         }
         self.emit(BackendEvent::BreakpointRemoved { id: id.to_string() });
@@ -405,6 +498,7 @@ impl Inner {
             let r = match (kind, file) {
                 (BreakpointKind::Line, Some(f)) => self.sync_file(&s, f).await,
                 (BreakpointKind::Data, _) => self.sync_data(&s).await,
+                (BreakpointKind::Function, _) => self.sync_functions(&s, None).await,
                 _ => self.sync_exceptions(&s).await,
             };
             if let Err(e) = r
@@ -432,6 +526,10 @@ impl Inner {
         }
         for f in files {
             self.sync_file(s, &f).await?;
+        }
+        // Function breakpoints go with the lines (ignore_breakpoints suppresses them too).
+        if self.has_function_bps() {
+            self.sync_functions(s, None).await?;
         }
         Ok(())
     }
@@ -547,19 +645,23 @@ impl Inner {
         if !self.live_sessions().is_empty() {
             return;
         }
-        let ids: Vec<String> = self
+        let ids: Vec<(String, BreakpointKind)> = self
             .bps
             .lock()
             .unwrap()
             .list
             .iter()
-            .filter(|b| b.kind == BreakpointKind::Line)
-            .map(|b| b.id.clone())
+            .filter(|b| matches!(b.kind, BreakpointKind::Line | BreakpointKind::Function))
+            .map(|b| (b.id.clone(), b.kind))
             .collect();
-        for id in ids {
+        for (id, kind) in ids {
             self.update_bp(&id, |b| {
                 b.verified = false;
-                b.message = Some(PENDING_MESSAGE.into());
+                b.message = Some(if kind == BreakpointKind::Function {
+                    crate::function_bps::PENDING_FUNCTION.into()
+                } else {
+                    PENDING_MESSAGE.into()
+                });
             });
         }
     }
@@ -585,19 +687,21 @@ impl Inner {
                 let _ = self.sync_file(s, &f).await;
             }
         }
-        let temporary: Vec<(String, Option<String>)> = {
+        let temporary: Vec<(String, Option<String>, BreakpointKind)> = {
             let store = self.bps.lock().unwrap();
             store
                 .list
                 .iter()
                 .filter(|b| b.temporary && hit.contains(&b.id))
-                .map(|b| (b.id.clone(), b.file.clone()))
+                .map(|b| (b.id.clone(), b.file.clone(), b.kind))
                 .collect()
         };
-        for (id, file) in temporary {
+        for (id, file, kind) in temporary {
             self.bps.lock().unwrap().list.retain(|b| b.id != id);
             self.emit(BackendEvent::BreakpointRemoved { id });
-            if let Some(f) = file {
+            if kind == BreakpointKind::Function {
+                let _ = self.sync_functions(s, None).await;
+            } else if let Some(f) = file {
                 let _ = self.sync_file(s, &f).await;
             }
         }

@@ -78,6 +78,10 @@ impl Inner {
                     .store(false, std::sync::atomic::Ordering::SeqCst);
             }
         }
+        s.stepped_out.store(
+            matches!(step, Step::Out),
+            std::sync::atomic::Ordering::SeqCst,
+        );
         // The resulting "resumed" is emitted from the event stream, in order with the stop
         // that follows (see transport's synthetic `Resumed`).
         if let Err(e) = step.send(s, t).await {

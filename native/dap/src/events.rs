@@ -98,7 +98,14 @@ async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
             }
             let ours = s.bp_ids.lock().unwrap().get(&dap_id).cloned();
             if let Some(id) = ours {
-                inner.apply_dap_bp(&id, &bp);
+                let function = inner
+                    .breakpoint(&id)
+                    .is_ok_and(|b| b.kind == BreakpointKind::Function);
+                if function {
+                    inner.apply_function_bp(s, &id, &bp);
+                } else {
+                    inner.apply_dap_bp(&id, &bp);
+                }
             }
         }
         Event::Capabilities(c) => s.caps.lock().unwrap().merge(c.capabilities),

@@ -3,9 +3,7 @@
 
 use crate::config::{self, ResolvedLaunch};
 use crate::events::spawn_pump;
-use crate::protocol::{
-    self, FunctionBreakpoint, InitializeArguments, SetFunctionBreakpointsArguments,
-};
+use crate::protocol::{self, InitializeArguments};
 use crate::session::{Inner, Session, child_pids};
 use crate::transport::{Client, DapError};
 use debugger_mcp_core::backend::*;
@@ -197,15 +195,9 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
         && !attach
         && let Some(main) = s.adapter.entry_function()
     {
-        // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does.
-        let args = SetFunctionBreakpointsArguments {
-            breakpoints: vec![FunctionBreakpoint { name: main.into() }],
-        };
-        let body = s.req::<protocol::SetFunctionBreakpoints>(&args).await?;
-        s.temp_ids
-            .lock()
-            .unwrap()
-            .extend(body.breakpoints.iter().filter_map(|b| b.id));
+        // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does; it
+        // goes in the function breakpoint list (DAP replaces it whole) as a temporary stop.
+        inner.sync_functions(s, Some(main)).await?;
     }
     for command in s.adapter.repl_setup() {
         let args = protocol::EvaluateArguments {

@@ -8,7 +8,7 @@
 //!
 //! - [`protocol`]: typed DAP messages; [`transport`]: one connection per adapter process.
 //! - `session`: sessions and the state the backend shares; `launch`: starting one;
-//!   `control`: running and stepping; `breakpoints`; `values`; `events`: DAP events →
+//!   `control`: running and stepping; `breakpoints`, `function_bps`; `values`; `events`: DAP events →
 //!   backend events; `config`: run configurations and command lines.
 //! - `adapters`: what differs between debuggers, one module each behind the `Adapter`
 //!   trait. Nothing outside it names an adapter.
@@ -21,6 +21,7 @@ mod breakpoints;
 mod config;
 mod control;
 mod events;
+mod function_bps;
 mod launch;
 #[cfg(unix)]
 mod program_stderr;
@@ -190,6 +191,14 @@ impl Backend for DapBackend {
             .find(|a| a.claims_file_name(&name))
             .filter(|a| a.force_return_command("0").is_none())
             .map(|a| format!("the {} adapter, which debugs {name}, cannot make a call return a value (gdb can, for C/C++)", a.name()))
+    }
+    async fn add_function_breakpoint(
+        &self,
+        project: &str,
+        spec: FunctionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        self.inner.check_project(project)?;
+        self.inner.add_function_breakpoint(spec).await
     }
 
     async fn update_breakpoint(

@@ -130,7 +130,7 @@ pub struct SetDataBreakpointsArguments {
     pub breakpoints: Vec<DataBreakpoint>,
 }
 
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct DataBreakpoint {
     pub data_id: String,
@@ -167,9 +167,14 @@ pub struct SetFunctionBreakpointsArguments {
     pub breakpoints: Vec<FunctionBreakpoint>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Default, Clone)]
+#[serde(rename_all = "camelCase")]
 pub struct FunctionBreakpoint {
     pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hit_condition: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -302,6 +307,8 @@ pub struct Capabilities {
     pub exception_breakpoint_filters: Option<Vec<ExceptionBreakpointsFilter>>,
     #[serde(deserialize_with = "lenient")]
     pub supports_data_breakpoints: Option<bool>,
+    #[serde(deserialize_with = "lenient")]
+    pub supports_function_breakpoints: Option<bool>,
 }
 
 impl Capabilities {
@@ -319,7 +326,8 @@ impl Capabilities {
             supports_exception_info_request,
             supports_exception_options,
             exception_breakpoint_filters,
-            supports_data_breakpoints
+            supports_data_breakpoints,
+            supports_function_breakpoints
         );
     }
 }
@@ -378,6 +386,9 @@ pub struct Breakpoint {
     /// "pending" / "failed" (DAP 1.65), when there is no message.
     #[serde(deserialize_with = "lenient")]
     pub reason: Option<String>,
+    /// Where a function breakpoint bound.
+    #[serde(deserialize_with = "lenient")]
+    pub source: Option<Source>,
 }
 
 #[derive(Deserialize, Debug, Clone, Default)]

@@ -93,6 +93,8 @@ pub struct Session {
     /// the step filters (it would stop again in every frame the exception passes) and its
     /// stop says where the exception went.
     pub step_exception: Mutex<Option<String>>,
+    /// The last run request was a step out (its stop may carry the returned value).
+    pub stepped_out: AtomicBool,
     /// DAP ids of the breakpoints the exception filters were bound as (gdb's catchpoints).
     pub exception_bp_ids: Mutex<BTreeSet<i64>>,
     /// How deep each thread's stack was listed in this stop (see `values::walk_down`).
@@ -148,6 +150,7 @@ impl Session {
             output_tail: Mutex::new(String::new()),
             step_exceptions: AtomicBool::new(false),
             step_exception: Mutex::new(None),
+            stepped_out: AtomicBool::new(false),
             calls_in_flight: Default::default(),
             stack_walks: Default::default(),
             exception_bp_ids: Default::default(),

@@ -370,6 +370,12 @@ impl Inner {
                 }
             }
         }
+        s.adapter.mark_arguments(s, &mut out, frame_id).await;
+        if s.stepped_out.load(std::sync::atomic::Ordering::SeqCst)
+            && let Some(v) = s.adapter.returned_value(s, frame_id).await
+        {
+            out.insert(0, v);
+        }
         Ok(out)
     }
 

@@ -94,8 +94,9 @@ pub async fn set(
             args.push(('x', bp.exception.clone().unwrap_or_else(|| "*".into())));
         }
         // Never stored here: the DBGp backend has no `add_data_breakpoint` (Xdebug 3 implements
-        // no `watch` breakpoints).
-        BreakpointKind::Data => {
+        // no `watch` breakpoints) nor `add_function_breakpoint` (the core binds PHP functions at
+        // their first body line).
+        BreakpointKind::Data | BreakpointKind::Function => {
             return Err(RequestError::Invalid("Xdebug has no watchpoints".into()));
         }
     }

@@ -175,6 +175,14 @@ impl Backend for Headless {
             self.dap.force_return_refusal(file)
         }
     }
+    async fn add_function_breakpoint(
+        &self,
+        project: &str,
+        spec: FunctionBreakpointSpec,
+    ) -> BackendResult<BreakpointInfo> {
+        // Xdebug has none: PHP functions bind through the core's project scan.
+        self.dap.add_function_breakpoint(project, spec).await
+    }
     async fn update_breakpoint(
         &self,
         project: &str,

@@ -375,6 +375,14 @@ impl Engine {
             );
         }
         let reached = self.with_state(|s| {
+            // lldb names threads by their kernel id: the main thread's is the process id, and
+            // a row shows no thread for the main one (as gdb's thread 1).
+            let main = s
+                .sessions
+                .get(sid)
+                .and_then(|x| x.info.process_id)
+                .is_some_and(|p| p.to_string() == thread);
+            let shown_thread = if main { "" } else { thread };
             let m = s.breakpoints.get_mut(bp)?.record.as_mut()?;
             m.recorded += 1;
             let n = m.recorded;
@@ -384,7 +392,7 @@ impl Engine {
                 function: m.function.clone(),
                 args,
                 caller,
-                thread: thread.to_string(),
+                thread: shown_thread.to_string(),
                 result: None,
                 outcome: None,
                 done: false,

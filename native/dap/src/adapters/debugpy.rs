@@ -130,6 +130,12 @@ impl Adapter for Debugpy {
         args.insert("stopOnEntry".into(), json!(true));
     }
 
+    /// debugpy 1.8 answers every function breakpoint "verified" (a name that exists nowhere
+    /// too), then compares it with the bare name of each call (`add_item`, never
+    /// `Cart.add_item` or `json.loads`), and under justMyCode in the project's code only.
+    fn function_breakpoints_refused(&self) -> Option<&'static str> {
+        Some("debugpy matches function breakpoints only against bare names of calls in the project's own code, and accepts any name")
+    }
     fn stop_on_exception_filters(&self) -> &'static [&'static str] {
         &["uncaught", "userUnhandled"]
     }

@@ -145,6 +145,32 @@ impl Adapter for Gdb {
     fn force_return_command(&self, value: &str) -> Option<String> {
         Some(format!("return {value}"))
     }
+    /// gdb 18's DAP has no `dataBreakpointInfo`, but its repl runs CLI commands: `watch`
+    /// sets a hardware watchpoint whose number is its DAP id, and its stop comes as reason
+    /// "data breakpoint" naming that id.
+    fn watch_command(
+        &self,
+        expression: &str,
+        access: debugger_mcp_core::backend::DataAccess,
+        condition: Option<&str>,
+    ) -> Option<String> {
+        use debugger_mcp_core::backend::DataAccess;
+        let cmd = match access {
+            DataAccess::Write => "watch",
+            DataAccess::Read => "rwatch",
+            DataAccess::ReadWrite => "awatch",
+        };
+        Some(match condition {
+            Some(c) => format!("{cmd} {expression} if {c}"),
+            None => format!("{cmd} {expression}"),
+        })
+    }
+    /// "Hardware watchpoint 2: acct.limit" / "Hardware read watchpoint 3: x" / "Watchpoint 4: x".
+    fn watch_number(&self, said: &str) -> Option<i64> {
+        let at = said.find("atchpoint ")?;
+        let rest = &said[at + "atchpoint ".len()..];
+        rest.split(':').next()?.trim().parse().ok()
+    }
     /// gdb's parser on a CLI command: "A syntax error in expression, near `counter = 9'.",
     /// "No symbol \"call\" in current context.", "Invalid number \"4x\"." (`x/4x buf`).
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {

@@ -4,12 +4,16 @@
 
 use super::{Adapter, on_path};
 use crate::config::Generic;
-use debugger_mcp_core::backend::{BackendError, BackendResult};
+use crate::protocol::{self, EvaluateArguments};
+use crate::session::Session;
+use async_trait::async_trait;
+use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode, ValueScope};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 
 pub struct Lldb;
 
+#[async_trait]
 impl Adapter for Lldb {
     /// lldb-dap evaluates the name in the frame and watches the memory its *value* points at
     /// (`acct.limit` = 50 would watch address 50): the address of the value is asked for.
@@ -56,6 +60,11 @@ impl Adapter for Lldb {
     fn entry_function(&self) -> Option<&'static str> {
         Some("main")
     }
+    /// lldb-dap 19 answers `setFunctionBreakpoints` in the order of its own name map, not the
+    /// request's (seen with 8 names: the answers permuted, ids with them).
+    fn function_answers_in_order(&self) -> bool {
+        false
+    }
     fn stop_on_exception_filters(&self) -> &'static [&'static str] {
         &["cpp_throw", "objc_throw", "swift_throw"]
     }
@@ -80,6 +89,47 @@ impl Adapter for Lldb {
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {
         let first = super::command_word(expression);
         !first.is_empty() && error.contains(&format!("undeclared identifier '{first}'"))
+    }
+    /// lldb-dap 19 lists no return value after a step out, but its CLI's `thread info` says
+    /// it ("Return value: (long) $0 = 3628800"); only for the top frame (lldb-dap's frame ids
+    /// keep the frame's index in their low 19 bits).
+    async fn returned_value(&self, s: &Session, frame_id: i64) -> Option<ValueNode> {
+        if frame_id & ((1 << 19) - 1) != 0 {
+            return None;
+        }
+        let args = EvaluateArguments {
+            expression: "`thread info".into(),
+            frame_id: Some(frame_id),
+            context: "repl",
+        };
+        let said = s.req::<protocol::Evaluate>(&args).await.ok()?;
+        parse_return_value(&said.result)
+    }
+    /// lldb-dap 19 lists arguments among the locals; its CLI names them apart (`frame variable
+    /// --no-locals`: "(int) weight = 685"), so a recorded call shows its arguments, not the
+    /// stale locals of the first body line.
+    async fn mark_arguments(&self, s: &Session, nodes: &mut [ValueNode], frame_id: i64) {
+        if !nodes.iter().any(|n| n.scope == ValueScope::Local) {
+            return;
+        }
+        let args = EvaluateArguments {
+            expression: "`frame variable --no-locals".into(),
+            frame_id: Some(frame_id),
+            context: "repl",
+        };
+        let Ok(said) = s.req::<protocol::Evaluate>(&args).await else {
+            return;
+        };
+        let names: Vec<&str> = said
+            .result
+            .lines()
+            .filter_map(|l| l.split_once(") ")?.1.split_once(" = ").map(|(n, _)| n.trim()))
+            .collect();
+        for n in nodes.iter_mut() {
+            if n.scope == ValueScope::Local && names.contains(&n.name.as_str()) {
+                n.scope = ValueScope::Argument;
+            }
+        }
     }
     /// Log-point text comes as "console" output.
     fn log_points_on_console(&self) -> bool {
@@ -110,4 +160,39 @@ fn lldb_dap() -> Result<PathBuf, BackendError> {
         "lldb-dap not found; install lldb (e.g. apt install lldb-19) or set DEBUGGER_MCP_LLDB_DAP"
             .into(),
     ))
+}
+
+/// `Return value: (long) $0 = 3628800` out of `thread info` after a step out.
+fn parse_return_value(text: &str) -> Option<ValueNode> {
+    if !text.contains("stop reason = step out") {
+        return None;
+    }
+    let line = text.lines().find_map(|l| l.trim().strip_prefix("Return value: "))?;
+    let (type_name, rest) = match line.strip_prefix('(') {
+        Some(r) => {
+            let close = r.find(')')?;
+            (Some(r[..close].to_string()), r[close + 1..].trim())
+        }
+        None => (None, line),
+    };
+    // `$0 = value`: the value after the convenience variable.
+    let value = rest.split_once(" = ").map(|(_, v)| v).unwrap_or(rest);
+    Some(ValueNode {
+        name: "(Return Value)".into(),
+        value: value.trim().to_string(),
+        type_name,
+        ..Default::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn return_value_of_thread_info_after_a_step_out() {
+        let said = "thread #1: tid = 7444, 0x5 calls`main at calls.c:35:15, name = 'calls', stop reason = step out\nReturn value: (long) $0 = 3628800\n";
+        let v = super::parse_return_value(said).unwrap();
+        assert_eq!((v.name.as_str(), v.value.as_str()), ("(Return Value)", "3628800"));
+        assert_eq!(v.type_name.as_deref(), Some("long"));
+        assert!(super::parse_return_value("stop reason = breakpoint 1.1\n").is_none());
+    }
 }

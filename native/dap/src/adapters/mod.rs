@@ -140,6 +140,29 @@ pub trait Adapter: Send + Sync + 'static {
     fn force_return_command(&self, _value: &str) -> Option<String> {
         None
     }
+    /// For an adapter without data breakpoints whose repl takes its debugger's commands: the
+    /// command that sets a watchpoint (`watch`, `rwatch`, `awatch`).
+    fn watch_command(
+        &self,
+        _expression: &str,
+        _access: debugger_mcp_core::backend::DataAccess,
+        _condition: Option<&str>,
+    ) -> Option<String> {
+        None
+    }
+    /// The breakpoint number (= its DAP id) out of what the watch command answered.
+    fn watch_number(&self, _said: &str) -> Option<i64> {
+        None
+    }
+    /// Why function breakpoints by name (`setFunctionBreakpoints`) are of no use with this
+    /// adapter even though it offers them, if they are not.
+    fn function_breakpoints_refused(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether `setFunctionBreakpoints` answers in the order of the request, as DAP says.
+    fn function_answers_in_order(&self) -> bool {
+        true
+    }
     /// The tool's hit condition ("stop on the Nth hit") in the adapter's terms.
     fn hit_condition(&self, condition: &str) -> String {
         condition.to_string()
@@ -256,6 +279,13 @@ pub trait Adapter: Send + Sync + 'static {
     }
     /// Sets the real size of values the adapter shows cut (`child_count`, `value_length`).
     async fn real_sizes(&self, _s: &Session, _nodes: &mut [ValueNode], _frame_id: Option<i64>) {}
+    /// Marks which of a frame's `Locals` are its arguments, when the adapter lists them together.
+    async fn mark_arguments(&self, _s: &Session, _nodes: &mut [ValueNode], _frame_id: i64) {}
+    /// After a step out, the value the call returned when the adapter shows it only on request
+    /// (not as a variable): a node for frame `frame_id`'s values.
+    async fn returned_value(&self, _s: &Session, _frame_id: i64) -> Option<ValueNode> {
+        None
+    }
     /// Items `[offset, offset + limit)` of a container whose listing (unpaged) is `all`, and
     /// the container's real size.
     async fn page(

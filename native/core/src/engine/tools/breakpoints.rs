@@ -126,7 +126,9 @@ pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoin
         kind: match info.kind {
             BreakpointKind::Exception => BpType::Exception,
             BreakpointKind::Data => BpType::Watch,
-            BreakpointKind::Line => BpType::Line,
+            // A function breakpoint reads like the line breakpoints the project scan binds:
+            // `function` names it, file/line say where it bound.
+            BreakpointKind::Line | BreakpointKind::Function => BpType::Line,
         },
         file: info.file.clone(),
         line: info.line.or(info.requested_line),
@@ -298,7 +300,7 @@ pub struct SetBreakpoint {
     pub(super) file_path: Option<String>,
     #[schemars(range(min = 1))]
     pub(super) line: Option<u32>,
-    /// 'Cart.add', 'pkg.F', 'C::m'.
+    /// Cart.add, pkg.F, C::m, printf
     #[schemars(length(min = 1))]
     pub(super) function: Option<String>,
     pub(super) condition: Option<String>,

@@ -8,7 +8,9 @@ use super::super::functions;
 use super::super::recorder::Recording;
 use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
 use super::{Kind, Outcome, ProjectArg};
-use crate::backend::{DataAccess, DataBreakpointSpec};
+use crate::backend::{
+    BackendError, DataAccess, DataBreakpointSpec, FunctionBreakpointSpec, SessionState,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -35,10 +37,32 @@ pub(super) async fn set_function_breakpoint(
         } else {
             format!("near: {}", found.near.join(", "))
         };
-        return Err(ToolError(format!(
-            "field 'function': no definition of '{name}' in the project ({} source files searched); {near}",
+        let missing = format!(
+            "field 'function': no definition of '{name}' in the project ({} source files searched)",
             found.files
-        )));
+        );
+        // Before any session only the scan can judge a name: one close to a project function
+        // (`fcat`) is a typo, refused at once; one whose bare name the project defines under
+        // another owner (`ns::Cart::add`, defined inside its class) or unlike any project
+        // name (`printf`) waits for the debugger.
+        // `ns::twice<double>`, `ns::Cart::add(int)`: the name without template arguments or
+        // a signature.
+        let plain = name.split(['<', '(']).next().unwrap_or(&name);
+        let bare = plain.rsplit([':', '.']).next().unwrap_or(plain);
+        let same_bare = found.near.iter().any(|n| {
+            let shown = n.split(" (").next().unwrap_or(n);
+            shown.rsplit(['.', ':']).next() == Some(bare)
+        });
+        let live = c.engine.with_state(|s| {
+            s.sessions.values().any(|x| {
+                x.info.state != SessionState::Stopped
+                    && x.project.as_deref().is_none_or(|p| p == root)
+            })
+        });
+        if !live && !found.near.is_empty() && !same_bare {
+            return Err(ToolError(format!("{missing}; {near}")));
+        }
+        return by_debugger(c, root, &croot, a, missing, near).await;
     }
     if found.matches.len() > MAX_MATCHES {
         let some: Vec<String> = found
@@ -122,6 +146,101 @@ pub(super) async fn set_function_breakpoint(
     Ok(b)
 }
 
+/// A name the project scan cannot find (a library function, a C++ overload or template, a
+/// qualified name the lexical scan does not see): the debugger binds it by name (DAP
+/// `setFunctionBreakpoints`) where the backend can. Not found by either: `missing`, `near`.
+async fn by_debugger(
+    c: &mut Call<'_>,
+    root: &str,
+    croot: &Path,
+    a: SetBreakpoint,
+    missing: String,
+    near: String,
+) -> Outcome<Breakpoint> {
+    let name = a.function.clone().unwrap_or_default();
+    // Log messages and forced returns ride on line breakpoints at a known definition.
+    if a.on_hit == OnHit::Log || a.force_return.is_some() {
+        return Err(ToolError(format!(
+            "{missing}; {} needs one; {near}",
+            if a.on_hit == OnHit::Log {
+                "on_hit 'log'"
+            } else {
+                "force_return"
+            }
+        )));
+    }
+    let spec = FunctionBreakpointSpec {
+        name: name.clone(),
+        condition: a.condition.clone().filter(|s| !s.is_empty()),
+        hit_condition: a.hit_condition.clone().filter(|s| !s.is_empty()),
+        enabled: a.enabled,
+        temporary: a.temporary,
+    };
+    let backend = c.engine.backend.clone();
+    let ms = c.cfg.backend_timeout_ms;
+    let info = match tokio::time::timeout(
+        std::time::Duration::from_millis(ms),
+        backend.add_function_breakpoint(root, spec),
+    )
+    .await
+    {
+        Ok(Ok(info)) => info,
+        Ok(Err(e)) => {
+            // Unsupported says why the debugger cannot bind names (debugpy's matching).
+            let why = match e {
+                BackendError::NotFound(m) | BackendError::Failed(m) => m,
+                BackendError::Unsupported(m) => format!("the debugger: {m}"),
+                other => other.to_string(),
+            };
+            return Err(ToolError(format!("{missing}; {why}; {near}")));
+        }
+        Err(_) => {
+            return Err(ToolError(format!(
+                "{missing}; the debugger did not bind it within {ms} ms; {near}"
+            )));
+        }
+    };
+    let meta = remember(c, root, &info);
+    c.engine.with_state(|s| {
+        if a.on_hit == OnHit::Record {
+            s.calls.forget(&name);
+        }
+        let m = s.breakpoints.entry(info.id.clone()).or_default();
+        m.function = Some(name.clone());
+        m.record = (a.on_hit == OnHit::Record).then(|| Recording {
+            function: name.clone(),
+            max_calls: a.max_calls.unwrap_or(100),
+            recorded: 0,
+            force_return: None,
+        });
+    });
+    let mut b = bp_json(&info, Some(&meta));
+    b.function = Some(name.clone());
+    b.status = Some("set".into());
+    b.on_hit = (a.on_hit == OnHit::Record).then(|| "record".into());
+    b.bound = vec![match (&info.file, info.line) {
+        (Some(f), Some(l)) if info.verified => {
+            format!("{}:{l} {name} (id {})", rel(croot, f), info.id)
+        }
+        _ => format!(
+            "{name} (id {}): {}",
+            info.id,
+            match &info.message {
+                Some(m) => m.as_str(),
+                None if info.verified => "bound, no source",
+                None => "pending",
+            }
+        ),
+    }];
+    if a.on_hit == OnHit::Record {
+        b.note = Some(format!(
+            "recording up to {} calls without stopping; read them with get_call_records",
+            a.max_calls.unwrap_or(100)
+        ));
+    }
+    Ok(b)
+}
+
 /// A watchpoint on what `a.watch` names in the current frame of the paused session.
 pub(super) async fn set_watchpoint(
     c: &mut Call<'_>,
@@ -167,7 +286,7 @@ pub(super) async fn set_watchpoint(
         .map_err(|e| {
             if e.0.contains("not supported") {
                 ToolError(format!(
-                    "{}. Watchpoints need data breakpoints: lldb-dap (adapter 'lldb') for C/C++/Rust, the IDE for Java fields. Instead: a conditional breakpoint on the lines that assign it (condition e.g. '{expression} != <old value>')",
+                    "{}. Watchpoints need data breakpoints: gdb or lldb-dap for C/C++/Rust, the IDE for Java fields. Instead: a conditional breakpoint on the lines that assign it (condition e.g. '{expression} != <old value>')",
                     e.0
                 ))
             } else {
