@@ -243,6 +243,19 @@ impl Engine {
     }
 }
 
+/// Writes `path` whole or not at all: a reader (an agent, an editor, `cat`) never sees it empty
+/// or half written, since the summary is rewritten while the session runs. The text goes to a
+/// sibling file first and is renamed over `path` (atomic on one file system).
+fn write_whole(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(format!(".{}.partial", std::process::id()));
+    let partial = PathBuf::from(partial);
+    std::fs::write(&partial, contents)?;
+    std::fs::rename(&partial, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&partial);
+    })
+}
+
 fn write_files(
     project: &str,
     mem: &MemoryConfig,
@@ -254,7 +267,7 @@ fn write_files(
     std::fs::create_dir_all(&dir)?;
     ignore_own_dir(project, &mem.summary_dir)?;
     let stem = file_stem(sid);
-    std::fs::write(dir.join(format!("{stem}.md")), md)?;
+    write_whole(&dir.join(format!("{stem}.md")), md.as_bytes())?;
     let mut lines = String::new();
     for p in &l.pauses {
         lines.push_str(&serde_json::json!({"pause": p}).to_string());
@@ -264,7 +277,7 @@ fn write_files(
         lines.push_str(&serde_json::json!({"value": e}).to_string());
         lines.push('\n');
     }
-    std::fs::write(dir.join(format!("{stem}.ledger.jsonl")), lines)?;
+    write_whole(&dir.join(format!("{stem}.ledger.jsonl")), lines.as_bytes())?;
     // Bounded on disk: the oldest sessions' files go.
     let mut mds: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&dir)?
         .filter_map(Result::ok)
@@ -489,4 +502,46 @@ pub fn parse_cursor(cursor: &str, sid: &str) -> Result<u64, ToolError> {
 
 pub fn cursor(sid: &str, n: u64) -> String {
     format!("{sid}:{n}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_whole;
+
+    /// The summary is rewritten while the session runs and read by agents at any time (the
+    /// flake hunt read it empty once, right after `std::fs::write` truncated it): a reader
+    /// sees the old text or the new one, never an empty or cut file.
+    #[test]
+    fn a_reader_never_sees_a_summary_empty_or_half_written() {
+        let dir = std::env::temp_dir().join(format!("dmcp-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s1.md");
+        let texts = ["# a\n".repeat(2_000), "# bb\n".repeat(3_000)];
+        write_whole(&path, texts[0].as_bytes()).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let reader = {
+            let (path, stop, texts) = (path.clone(), stop.clone(), texts.clone());
+            std::thread::spawn(move || {
+                let mut reads = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let got = std::fs::read_to_string(&path).unwrap();
+                    assert!(
+                        texts.contains(&got),
+                        "read {} bytes: neither text",
+                        got.len()
+                    );
+                    reads += 1;
+                }
+                reads
+            })
+        };
+        for i in 0..500 {
+            write_whole(&path, texts[i % 2].as_bytes()).unwrap();
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(reader.join().unwrap() > 0);
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "no partial file left behind");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
