@@ -341,6 +341,17 @@ def test_step_after_a_throw_uncaught_where_thrown_lands_in_the_callers_handler(n
     assert m.ok("get_stack_trace", {"max_frames": 3})["frames"][0]["method"] == "main"
 
 
+@pytest.mark.parametrize("adapter,tool", [("gdb", "step_into"), ("gdb", "step_out"), ("lldb", "step_into"), ("lldb", "step_out")])
+def test_step_into_or_out_after_a_throw_lands_in_the_handler_too(n, adapter, tool):
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "passup.cpp", "line": 11})
+    start(m, "./passup", adapter)
+    assert m.ok("step_over", {"timeout_ms": LONG})["reason"] == "exception"
+    s = m.ok(tool, {"timeout_ms": LONG})
+    assert s["reason"] == "step" and "went here" in s.get("description", ""), s
+    assert s["location"]["line"] == HANDLER_LINE + 5 and s["location"]["file"].endswith("passup.cpp"), s
+
+
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_step_after_a_throw_nobody_catches_says_the_program_ends(n, adapter):
     """The second throw of thrower.cpp (line 18) has no handler: the step after its throw stop
