@@ -26,7 +26,7 @@ impl Inner {
         }
         s.require_paused()?;
         let t = self.resolve_thread(s, thread_id).await?;
-        let (step, ov) = match &op {
+        let (mut step, ov) = match &op {
             ControlOp::Resume => (Step::Continue, None),
             ControlOp::StepOver { ignore_breakpoints } => (
                 Step::Next,
@@ -66,6 +66,11 @@ impl Inner {
                 let _ = self.sync_all_lines(s).await;
                 return Err(e);
             }
+        }
+        // A step after a raise, on an adapter that breaks on raising (see `step_raises`), runs
+        // to the handler instead.
+        if matches!(step, Step::Next | Step::In | Step::Out) && self.arm_step_functions(s).await {
+            step = Step::Continue;
         }
         if matches!(step, Step::Next | Step::In | Step::Out)
             && !s.adapter.step_exception_filters().is_empty()

@@ -181,6 +181,22 @@ pub trait Adapter: Send + Sync + 'static {
     fn step_exception_filters(&self) -> &'static [&'static str] {
         &[]
     }
+    /// For an adapter without step exception filters: the function the program calls to raise
+    /// (Go's `runtime.gopanic`) and its parameter holding what is raised (`e`). Broken on while
+    /// a step runs, so that a step ending in a raise says so (see `step_raises`).
+    fn raise_function(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+    /// The function a handler calls to take what was raised (Go's `runtime.gorecover`): the
+    /// step after a stop at the raise runs to it and out of it, into the handler.
+    fn recover_function(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether a stop of DAP `reason` with the adapter's `description` is the program's fatal
+    /// end (delve's unrecovered panic): a step from there can only end the program.
+    fn is_fatal_stop(&self, _reason: &str, _description: Option<&str>) -> bool {
+        false
+    }
     /// Whether a stop of DAP `reason` whose text is `text` is a signal's (lldb-dap reports
     /// signals as exceptions).
     fn is_signal_stop(&self, reason: &str, _text: Option<&str>) -> bool {
