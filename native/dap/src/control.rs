@@ -83,6 +83,9 @@ impl Inner {
                     .store(false, std::sync::atomic::Ordering::SeqCst);
             }
         }
+        if matches!(step, Step::Out) {
+            s.adapter.before_step_out(s, t).await;
+        }
         s.stepped_out.store(
             matches!(step, Step::Out),
             std::sync::atomic::Ordering::SeqCst,

@@ -137,6 +137,10 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         *s.last_thread.lock().unwrap() = Some(t);
     }
     let mut reason = map_reason(&stop.reason);
+    if reason != PauseReason::Step {
+        // A step out that a breakpoint interrupted returned nothing yet.
+        s.stepped_out.store(false, Ordering::SeqCst);
+    }
     let stop_text = stop.text.as_deref().or(stop.description.as_deref());
     if s.adapter.is_signal_stop(&stop.reason, stop_text) {
         reason = PauseReason::Signal;

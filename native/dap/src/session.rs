@@ -102,6 +102,9 @@ pub struct Session {
     /// The last stop is the program's fatal end (delve's unrecovered panic): a step from it
     /// runs the program to its end instead of walking the runtime's exit path.
     pub fatal_stop: AtomicBool,
+    /// The result types of the function a step out leaves, for adapters that read the
+    /// returned value from registers (delve; see `Adapter::before_step_out`).
+    pub callee_results: Mutex<Vec<String>>,
     /// DAP ids of the breakpoints the exception filters were bound as (gdb's catchpoints).
     pub exception_bp_ids: Mutex<BTreeSet<i64>>,
     /// How deep each thread's stack was listed in this stop (see `values::walk_down`).
@@ -161,6 +164,7 @@ impl Session {
             step_functions: Mutex::new(Vec::new()),
             step_function_ids: Mutex::new(HashMap::new()),
             fatal_stop: AtomicBool::new(false),
+            callee_results: Mutex::new(Vec::new()),
             calls_in_flight: Default::default(),
             stack_walks: Default::default(),
             exception_bp_ids: Default::default(),

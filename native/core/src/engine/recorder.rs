@@ -6,7 +6,8 @@
 //! Built on the `Backend` trait only (frames, frame_variables, control), like `capture`, so it
 //! works on every backend. The result is what the debugger shows after the step out: debugpy's
 //! `(return) f` (launched with `showReturnValue`), gdb's `(return)` (its "Return" scope), lldb's
-//! return value (delve shows none after a step out: its rows have arguments and callers only). A recursive call arriving during a step out is recorded too and
+//! return value, delve's (read by the backend from the result registers, as delve's DAP shows
+//! none). A recursive call arriving during a step out is recorded too and
 //! finished first (a stack of pending calls per session).
 
 use super::Engine;
@@ -207,7 +208,8 @@ fn clip(s: &str) -> String {
 }
 
 /// Names debuggers give a returned value after a step out. Not delve's `~r0`: after a step out
-/// delve 1.2x lists only the caller's own unnamed result (`~r0`, still 0), not the callee's.
+/// delve 1.2x lists only the caller's own unnamed result (`~r0`, still 0), not the callee's;
+/// the DAP backend adds the callee's as `(Return Value)`.
 fn is_return_value(name: &str) -> bool {
     name.starts_with("(return)") || name == "(Return Value)" || java_returned(name).is_some()
 }

@@ -302,6 +302,9 @@ pub trait Adapter: Send + Sync + 'static {
     async fn returned_value(&self, _s: &Session, _frame_id: i64) -> Option<ValueNode> {
         None
     }
+    /// Before a step out of the top frame of `thread`: notes what [`Adapter::returned_value`]
+    /// needs to read the value afterwards (delve: the function's result types).
+    async fn before_step_out(&self, _s: &Session, _thread: i64) {}
     /// Items `[offset, offset + limit)` of a container whose listing (unpaged) is `all`, and
     /// the container's real size.
     async fn page(
