@@ -7,6 +7,8 @@ panic). Through `debugger-mcp serve` and the Python MCP SDK on tests/e2e/project
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import LONG, output_text
 
 SRC = "panics/main.go"
@@ -83,14 +85,26 @@ def test_go_step_over_an_unrecovered_panic_says_so_and_the_end_names_it(go):
     assert 'panic: bad number "x2"' in s["stderr"], s
 
 
-def test_go_step_over_a_runtime_error_names_it(go):
+@pytest.mark.parametrize("mode, text, function, said", [
+    ("index", "return items[i]", "pick", "runtime error: index out of range [5] with length 2 (runtime.boundsError)"),
+    ("nilmap", "seen[w]++", "count", '"assignment to entry in nil map" (runtime.plainError)'),
+])
+def test_go_step_over_a_runtime_error_names_it(go, mode, text, function, said):
     project, m = go
-    line, _ = paused_at(m, project, "return items[i]", "index")
+    line, _ = paused_at(m, project, text, mode)
     s = step(m)
     assert s["reason"] == "exception", s
     assert s["description"].startswith(
-        "the step ended in an exception: panic: runtime error: index out of range [5] with length 2 (runtime.boundsError), "
-        f"raised from panics/main.go:{line} in main.pick"), s
+        f"the step ended in an exception: panic: {said}, raised from panics/main.go:{line} in main.{function}"), s
+
+
+def test_go_step_into_a_panicking_line_says_so_too(go):
+    project, m = go
+    line, _ = paused_at(m, project, "return items[i]", "index")
+    s = m.ok("step_into", {"timeout_ms": LONG})
+    assert s["reason"] == "exception" and s["description"].startswith(
+        "the step ended in an exception: panic: runtime error: index out of range [5]"), s
+    assert f"raised from panics/main.go:{line} in main.pick" in s["description"], s
 
 
 def test_go_plain_step_leaves_no_panic_stop_armed(go):
@@ -102,3 +116,18 @@ def test_go_plain_step_leaves_no_panic_stop_armed(go):
     assert s["reason"] == "step" and s["location"]["line"] == line + 1 and "description" not in s, s
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0, end
+
+
+def test_go_recorded_call_that_panics_says_so(go):
+    """A recorded call that panics: its row names the panic, recovered (the program goes on) or
+    not (the program ends)."""
+    _, m = go
+    m.ok("set_breakpoint", {"function": "main.parse", "on_hit": "record"})
+    for mode in ("recovered", "unrecovered"):
+        r = m.ok("start_debug_session", {"command": f"go run ./panics {mode}", "wait_for_pause": True, "timeout_ms": LONG})
+        assert r["state"] == "stopped", r
+    rows = [r.split(" @")[0] for r in m.ok("get_call_records", {"function": "parse"})["rows"]]
+    assert rows == [
+        '#1 parse(s="x1") -> raised panic: "bad number \\"x1\\"" (string)',
+        '#2 parse(s="x2") -> raised panic: "bad number \\"x2\\"" (string) (unfinished: the program ended)',
+    ], rows

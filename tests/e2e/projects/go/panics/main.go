@@ -30,6 +30,14 @@ func pick(items []int, i int) int {
 	return items[i]
 }
 
+func count(words []string) map[string]int {
+	var seen map[string]int
+	for _, w := range words {
+		seen[w]++
+	}
+	return seen
+}
+
 func main() {
 	mode := "recovered"
 	if len(os.Args) > 1 {
@@ -43,5 +51,7 @@ func main() {
 		fmt.Println("parsed", parse("x2"))
 	case "index":
 		fmt.Println("picked", pick([]int{1, 2}, 5))
+	case "nilmap":
+		fmt.Println("counted", count([]string{"a"}))
 	}
 }
