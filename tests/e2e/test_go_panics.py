@@ -7,18 +7,15 @@ panic). Through `debugger-mcp serve` and the Python MCP SDK on tests/e2e/project
 
 from __future__ import annotations
 
+import conftest
 import pytest
-
 from conftest import LONG, output_text
 
 SRC = "panics/main.go"
 
 
 def line_of(project, text: str) -> int:
-    for i, line in enumerate((project / SRC).read_text().splitlines(), 1):
-        if text in line:
-            return i
-    raise AssertionError(f"{text!r} not in {SRC}")
+    return conftest.line_of(project, SRC, text)
 
 
 def paused_at(m, project, text: str, mode: str) -> tuple[int, str]:
