@@ -8,7 +8,7 @@
 //!
 //! Integers, booleans, pointers, strings (their bytes read through delve) and nil interfaces
 //! are told; a result of any other type (float, struct, array) leaves the call without a
-//! value, as before.
+//! value, as before, and so do named results (delve's DAP lists them as plain locals).
 
 use crate::protocol::{
     self, EvaluateArguments, ScopesArguments, StackTraceArguments, VariablesArguments,
