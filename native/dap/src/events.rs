@@ -448,6 +448,9 @@ pub(crate) fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
         *s.exit_code.lock().unwrap() = Some(code);
         s.exit_seen.notify_waiters();
     }
+    if let Some(condition) = s.adapter.failed_condition(category, &text) {
+        inner.condition_failed(condition);
+    }
     if s.adapter.is_chatter(category, &text) {
         return;
     }

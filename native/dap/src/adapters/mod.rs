@@ -245,6 +245,11 @@ pub trait Adapter: Send + Sync + 'static {
 
     // ---- output ----
 
+    /// The condition a console line says failed to evaluate at a conditional breakpoint (an
+    /// adapter that then just goes on, so the breakpoint silently never stops).
+    fn failed_condition<'a>(&self, _category: OutputCategory, _text: &'a str) -> Option<&'a str> {
+        None
+    }
     /// Output that is the adapter's own chatter, not the program's: dropped.
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
