@@ -36,11 +36,11 @@ def test_php_step_over_a_call_that_throws_says_so_and_where_it_went(php):
     assert s["reason"] == "exception" and at(s) == (n["throw"], "parse_qty"), s
     d = s["description"]
     assert d.startswith("the step ended in an exception: InvalidArgumentException: not a quantity: 'x'"), d
-    assert f"at raising.php:{n['throw']}; raised here. Step again" in d, d
+    assert f"'x'; raised here (raising.php:{n['throw']}). Step again" in d, d
     s = m.ok("step_over", {"timeout_ms": LONG})
     assert at(s) == (n["catch"], "read_qty"), s
     d = s.get("description", "")
-    assert "the exception InvalidArgumentException: not a quantity: 'x'" in d and "went here" in d, s
+    assert f"the exception InvalidArgumentException: not a quantity: 'x' (raised at raising.php:{n['throw']}) went here" in d, s
     # Without an exception, a step says nothing more.
     s = m.ok("step_over", {"timeout_ms": LONG})
     assert s["location"]["line"] == n["after"] and "description" not in s, s
@@ -99,3 +99,15 @@ def test_php_users_exception_breakpoint_stays_as_set_through_steps(php):
     assert r["description"].startswith("InvalidArgumentException: not a quantity: 'z'"), r
     assert ex["id"] in [b["id"] for b in m.ok("list_breakpoints")["breakpoints"]]
     assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"
+
+
+def test_php_recorded_call_that_throws_says_what_it_raised(php):
+    _, m, _ = php
+    m.ok("set_breakpoint", {"function": "parse_qty", "on_hit": "record"})
+    r = m.ok("start_debug_session", {"command": "php raising.php", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped", r
+    rows = m.ok("get_call_records", {"function": "parse_qty"})["rows"]
+    assert len(rows) == 2, rows
+    # Where it was called from; what it raised (the place is the stop's, not the row's).
+    assert rows[0] == "#1 parse_qty($s=\"x\") -> raised InvalidArgumentException: not a quantity: 'x' @raising.php:14", rows
+    assert rows[1].startswith("#2 parse_qty($s=\"z\") -> raised InvalidArgumentException: not a quantity: 'z'"), rows

@@ -61,12 +61,14 @@ pub fn step_note(
         && watched
         && let Some(d) = description.as_deref()
     {
-        let e = match place {
-            Some(p) => format!("{d} at {p}"),
-            None => d.to_string(),
+        // The place after "raised here": the recorder keeps what comes before it as a call's
+        // outcome, and the stop's location says it already.
+        let (here, e) = match place {
+            Some(p) => (format!(" ({p})"), format!("{d} (raised at {p})")),
+            None => (String::new(), d.to_string()),
         };
         let text = format!(
-            "the step ended in an exception: {e}; raised here. Step again to see whether a handler catches it, a caller gets it or the program ends"
+            "the step ended in an exception: {d}; raised here{here}. Step again to see whether a handler catches it, a caller gets it or the program ends"
         );
         return (Some(text), Some(e));
     }
@@ -357,18 +359,18 @@ mod tests {
         assert_eq!(
             text.as_deref(),
             Some(
-                "the step ended in an exception: DomainException: bad total at src/lib.php:4; raised here. Step again to see whether a handler catches it, a caller gets it or the program ends"
+                "the step ended in an exception: DomainException: bad total; raised here (src/lib.php:4). Step again to see whether a handler catches it, a caller gets it or the program ends"
             )
         );
         assert_eq!(
             met.as_deref(),
-            Some("DomainException: bad total at src/lib.php:4")
+            Some("DomainException: bad total (raised at src/lib.php:4)")
         );
         let (text, met) = step_note(PauseReason::Step, None, false, None, met);
         assert_eq!(
             text.as_deref(),
             Some(
-                "the exception DomainException: bad total at src/lib.php:4 went here: a handler, or a caller it passed up to"
+                "the exception DomainException: bad total (raised at src/lib.php:4) went here: a handler, or a caller it passed up to"
             )
         );
         assert_eq!(met, None);
