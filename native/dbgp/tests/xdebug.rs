@@ -630,3 +630,32 @@ async fn a_step_over_a_throw_stops_where_it_is_raised_once() {
     );
     assert_eq!(h.finish(&s.id).await, Some(255));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exception_breakpoint_turned_off_stops_nothing() {
+    let mut h = H::new("excoff");
+    let spec = ExceptionBreakpointSpec {
+        exception: "DomainException".into(),
+        enabled: true,
+        ..Default::default()
+    };
+    let e = h.b.add_exception_breakpoint(&h.root, spec).await.unwrap();
+    let (s, _) = h.start_at("fail.php", 9).await;
+    let off = BreakpointUpdate {
+        enabled: Some(false),
+        ..Default::default()
+    };
+    h.b.update_breakpoint(&h.root, &e.id, off).await.unwrap();
+    // check(5) throws: no stop, PHP's fatal error ends the script.
+    assert_eq!(h.finish(&s.id).await, Some(255));
+    // Turned on again, it stops the next run.
+    let on = BreakpointUpdate {
+        enabled: Some(true),
+        ..Default::default()
+    };
+    h.b.update_breakpoint(&h.root, &e.id, on).await.unwrap();
+    let s = h.launch("php fail.php", false, false).await;
+    assert_eq!(h.paused().await.0, PauseReason::Breakpoint);
+    let (reason, _, desc) = h.go(&s.id, ControlOp::Resume).await;
+    assert_eq!(reason, PauseReason::Exception, "{desc:?}");
+}
