@@ -10,41 +10,17 @@ Each test runs on both debuggers (`adapter` parameter); line numbers are those o
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import time
 
 import pytest
 
-from conftest import LONG, cleaned, gdb_env_check, output_text, served, var
+from conftest import LONG, compile_native, gdb_env_check, launch_paused, output_text, served, var
 
 ADAPTERS = ["gdb", "lldb"]
 
 
-def compile_native(project):
-    cc, cxx = shutil.which("gcc"), shutil.which("g++")
-    if not cc or not cxx:
-        pytest.fail("gcc/g++ missing (apt-get install g++); scripts/setup.d/e2e.sh installs them")
-    for name in ("divzero", "recurse", "assertf"):
-        subprocess.run([cc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
-    subprocess.run([cc, "-g", "-O0", "-fstack-protector-all", "-o", str(project / "smash"), str(project / "smash.c")], check=True)
-    for name in ("scan", "thrower"):
-        subprocess.run([cxx, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.cpp")], check=True)
-
-
-@pytest.fixture(scope="module")
-def native_brave():
-    gdb_env_check()
-    yield from served("native", prepare=compile_native)
-
-
-@pytest.fixture
-def n(native_brave):
-    yield from cleaned(native_brave)
-
-
 def start(m, program, adapter, **extra):
-    return m.ok("start_debug_session", {"command": program, "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG, **extra})
+    return launch_paused(m, program, adapter, **extra)
 
 
 def no_colour(m):
