@@ -7,8 +7,7 @@ projects/php/raising.php.
 
 from __future__ import annotations
 
-from conftest import LONG
-from test_php_calls import line_of
+from conftest import LONG, line_of
 from test_php_xdebug import php, php_mod  # noqa: F401 - pytest fixtures
 
 TEXTS = {
