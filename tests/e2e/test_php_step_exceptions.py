@@ -27,13 +27,18 @@ def at(s: dict) -> tuple:
     return s["location"]["line"], s["location"]["method"]
 
 
+def step_over_to_the_throw(m, n: dict, line: str, command: str = "php raising.php") -> str:
+    """Paused at `n[line]`, a step over that stops at the throw in parse_qty; what it says."""
+    m.pause_at("raising.php", n[line], {"command": command})
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert s["reason"] == "exception" and at(s) == (n["throw"], "parse_qty"), s
+    return s["description"]
+
+
 def test_php_step_over_a_call_that_throws_says_so_and_where_it_went(php):
     project, m, _ = php
     n = lines(project)
-    m.pause_at("raising.php", n["call"], {"command": "php raising.php"})
-    s = m.ok("step_over", {"timeout_ms": LONG})
-    assert s["reason"] == "exception" and at(s) == (n["throw"], "parse_qty"), s
-    d = s["description"]
+    d = step_over_to_the_throw(m, n, "call")
     assert d.startswith("the step ended in an exception: InvalidArgumentException: not a quantity: 'x'"), d
     assert f"'x'; raised here (raising.php:{n['throw']}). Step again" in d, d
     s = m.ok("step_over", {"timeout_ms": LONG})
@@ -69,10 +74,8 @@ def test_php_step_into_a_throw(php):
 def test_php_step_over_an_uncaught_throw_then_the_end_names_it(php):
     project, m, _ = php
     n = lines(project)
-    m.pause_at("raising.php", n["uncaught"], {"command": "php raising.php uncaught"})
-    s = m.ok("step_over", {"timeout_ms": LONG})
-    assert s["reason"] == "exception" and at(s) == (n["throw"], "parse_qty"), s
-    assert "InvalidArgumentException: not a quantity: 'y'" in s["description"], s
+    d = step_over_to_the_throw(m, n, "uncaught", "php raising.php uncaught")
+    assert "InvalidArgumentException: not a quantity: 'y'" in d, d
     s = m.ok("step_over", {"timeout_ms": LONG})
     assert s["state"] == "stopped" and s["exit_code"] == 255, s
     assert "Uncaught InvalidArgumentException: not a quantity: 'y'" in s.get("stderr", ""), s
@@ -84,10 +87,8 @@ def test_php_users_exception_breakpoint_stays_as_set_through_steps(php):
     project, m, _ = php
     n = lines(project)
     ex = m.ok("set_exception_breakpoint", {"exception_class": "Exception"})
-    m.pause_at("raising.php", n["call"], {"command": "php raising.php"})
-    s = m.ok("step_over", {"timeout_ms": LONG})
-    assert s["reason"] == "exception" and at(s) == (n["throw"], "parse_qty"), s
-    assert s["description"].startswith("the step ended in an exception: InvalidArgumentException"), s
+    d = step_over_to_the_throw(m, n, "call")
+    assert d.startswith("the step ended in an exception: InvalidArgumentException"), d
     s = m.ok("step_over", {"timeout_ms": LONG})
     assert at(s) == (n["catch"], "read_qty") and "went here" in s.get("description", ""), s
     r = m.ok("resume", {"timeout_ms": LONG})
