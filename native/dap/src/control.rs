@@ -26,7 +26,7 @@ impl Inner {
         }
         s.require_paused()?;
         let t = self.resolve_thread(s, thread_id).await?;
-        let (step, ov) = match &op {
+        let (mut step, ov) = match &op {
             ControlOp::Resume => (Step::Continue, None),
             ControlOp::StepOver { ignore_breakpoints } => (
                 Step::Next,
@@ -67,6 +67,11 @@ impl Inner {
                 return Err(e);
             }
         }
+        // A step after a raise, on an adapter that breaks on raising (see `step_raises`), runs
+        // to the handler instead.
+        if matches!(step, Step::Next | Step::In | Step::Out) && self.arm_step_functions(s).await {
+            step = Step::Continue;
+        }
         if matches!(step, Step::Next | Step::In | Step::Out)
             && !s.adapter.step_exception_filters().is_empty()
             && s.step_exception.lock().unwrap().is_none()
@@ -78,10 +83,22 @@ impl Inner {
                     .store(false, std::sync::atomic::Ordering::SeqCst);
             }
         }
+        if matches!(step, Step::Out) {
+            s.adapter.before_step_out(s, t).await;
+        }
         s.stepped_out.store(
             matches!(step, Step::Out),
             std::sync::atomic::Ordering::SeqCst,
         );
+        // A step from a C++ throw stop goes to the handler (see `after_throw`); if that could
+        // not be arranged, the step runs as asked.
+        if matches!(step, Step::Next | Step::In | Step::Out)
+            && let Ok(true) = self.step_to_handler(s, t).await
+        {
+            s.stepped_out
+                .store(false, std::sync::atomic::Ordering::SeqCst);
+            return Ok(());
+        }
         // The resulting "resumed" is emitted from the event stream, in order with the stop
         // that follows (see transport's synthetic `Resumed`).
         if let Err(e) = step.send(s, t).await {

@@ -16,6 +16,7 @@
 //! This file only routes each [`Backend`] op to its module.
 
 mod adapters;
+mod after_throw;
 mod assign;
 mod breakpoints;
 mod config;
@@ -27,6 +28,7 @@ mod launch;
 mod program_stderr;
 pub mod protocol;
 mod session;
+mod step_raises;
 pub mod transport;
 mod values;
 

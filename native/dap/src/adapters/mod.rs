@@ -150,6 +150,16 @@ pub trait Adapter: Send + Sync + 'static {
     ) -> Option<String> {
         None
     }
+    /// A command (run through the repl) that stops the program once where a C++ handler takes
+    /// an exception (`__cxa_begin_catch`); its answer names the breakpoint's number. The step
+    /// after a throw stop runs there (see `after_throw`).
+    fn catch_stop_command(&self) -> Option<&'static str> {
+        None
+    }
+    /// The command that deletes breakpoint number `n` (one set by a command).
+    fn delete_command(&self, _n: i64) -> Option<String> {
+        None
+    }
     /// The breakpoint number (= its DAP id) out of what the watch command answered.
     fn watch_number(&self, _said: &str) -> Option<i64> {
         None
@@ -180,6 +190,22 @@ pub trait Adapter: Send + Sync + 'static {
     /// caller silently. Set only while a step runs.
     fn step_exception_filters(&self) -> &'static [&'static str] {
         &[]
+    }
+    /// For an adapter without step exception filters: the function the program calls to raise
+    /// (Go's `runtime.gopanic`) and its parameter holding what is raised (`e`). Broken on while
+    /// a step runs, so that a step ending in a raise says so (see `step_raises`).
+    fn raise_function(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+    /// The function a handler calls to take what was raised (Go's `runtime.gorecover`): the
+    /// step after a stop at the raise runs to it and out of it, into the handler.
+    fn recover_function(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether a stop of DAP `reason` with the adapter's `description` is the program's fatal
+    /// end (delve's unrecovered panic): a step from there can only end the program.
+    fn is_fatal_stop(&self, _reason: &str, _description: Option<&str>) -> bool {
+        false
     }
     /// Whether a stop of DAP `reason` whose text is `text` is a signal's (lldb-dap reports
     /// signals as exceptions).
@@ -286,6 +312,9 @@ pub trait Adapter: Send + Sync + 'static {
     async fn returned_value(&self, _s: &Session, _frame_id: i64) -> Option<ValueNode> {
         None
     }
+    /// Before a step out of the top frame of `thread`: notes what [`Adapter::returned_value`]
+    /// needs to read the value afterwards (delve: the function's result types).
+    async fn before_step_out(&self, _s: &Session, _thread: i64) {}
     /// Items `[offset, offset + limit)` of a container whose listing (unpaged) is `all`, and
     /// the container's real size.
     async fn page(
