@@ -175,7 +175,7 @@ internal object JavaForceReturn {
         val result: Value = if (returns == "void" && value.isBlank()) {
             jvm.onManagerThread { jvm.mirrorOfVoid() }
         } else {
-            if (value.isBlank()) failed("value: $name returns $returns; give a $returns expression")
+            if (value.isBlank()) failed("value: $name returns $returns; give an expression of type $returns")
             val evaluator = jvm.evaluator ?: unsupported("this frame cannot evaluate '$value'")
             val done = CompletableDeferred<XValue>()
             val callback = object : XDebuggerEvaluator.XEvaluationCallback {
@@ -193,7 +193,7 @@ internal object JavaForceReturn {
             jvm.onManagerThread { jvm.forceEarlyReturn(result) }
         } catch (e: InvalidTypeException) {
             failed("the JVM refused '$value' as what $name returns ($returns): InvalidTypeException${e.message?.let { ": $it" } ?: ""}. " +
-                if (returns == "void") "$name is void: force_return with an empty value" else "Give a $returns expression (e.g. a literal or a cast)")
+                if (returns == "void") "Instead: $name is void: force_return with an empty value" else "Instead: give an expression of type $returns (a literal, a variable or a cast)")
         } catch (e: ClassNotLoadedException) {
             failed("the JVM refused '$value': ClassNotLoadedException (${e.className()} is not loaded yet). Return null or a value the program already created")
         } catch (e: IncompatibleThreadStateException) {

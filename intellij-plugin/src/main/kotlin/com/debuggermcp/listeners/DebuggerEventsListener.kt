@@ -109,7 +109,8 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
 
         override fun sessionStopped() {
             Sessions.data(session).values.clear()
-            ControlOps.restoreReturnValues(session)
+            // The setting is switched as the platform's toggle switches it: on the EDT.
+            ApplicationManager.getApplication().invokeLater({ ControlOps.restoreReturnValues(session) }, ModalityState.any())
             releaseOwnedBreakpoints()
             val exit = session.debugProcess.processHandler.exitCode
             push(jsonObject("event" to "stopped", "session_id" to id, "exit_code" to exit?.toLong()))
