@@ -187,7 +187,9 @@ internal object JavaForceReturn {
             val expression = XAsync.expression(value, EvaluationMode.EXPRESSION)
             val position = jvm.position
             Ide.onEdt { evaluator.evaluate(expression, callback, position) }
-            jvm.jdiValue(done.await()) ?: failed("'$value' is not a Java value")
+            // The action reads the descriptor in the evaluation callback, on the manager thread.
+            val evaluated = done.await()
+            jvm.onManagerThread { jvm.jdiValue(evaluated) } ?: failed("'$value' is not a Java value")
         }
         try {
             jvm.onManagerThread { jvm.forceEarlyReturn(result) }
