@@ -243,6 +243,31 @@ def cleaned(module_fixture):
     cleanup(m)
 
 
+def compile_native(project: pathlib.Path):
+    """projects/native: C programs that crash (one built with the stack protector) and C++ ones."""
+    cc, cxx = shutil.which("gcc"), shutil.which("g++")
+    if not cc or not cxx:
+        pytest.fail("gcc/g++ missing (apt-get install g++); scripts/setup.d/e2e.sh installs them")
+    for name in ("divzero", "recurse", "assertf"):
+        subprocess.run([cc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
+    subprocess.run([cc, "-g", "-O0", "-fstack-protector-all", "-o", str(project / "smash"), str(project / "smash.c")], check=True)
+    for name in ("scan", "thrower", "shapes", "passup"):
+        subprocess.run([cxx, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.cpp")], check=True)
+
+
+def launch_paused(m: "Mcp", command: str, adapter: str, **extra) -> dict:
+    """start_debug_session of `command` on `adapter`, waiting for its first stop."""
+    return m.ok("start_debug_session", {"command": command, "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG, **extra})
+
+
+def line_of(project: pathlib.Path, name: str, text: str) -> int:
+    """The 1-based line of `name` (relative to the project) that contains `text`."""
+    for i, line in enumerate((project / name).read_text().splitlines(), 1):
+        if text in line:
+            return i
+    raise AssertionError(f"{text!r} not in {name}")
+
+
 @pytest.fixture(scope="module")
 def py_brave():
     yield from served("py")
@@ -269,6 +294,17 @@ def go_mod():
 @pytest.fixture
 def go(go_mod):
     yield from cleaned(go_mod)
+
+
+@pytest.fixture(scope="module")
+def native_brave():
+    gdb_env_check()
+    yield from served("native", prepare=compile_native)
+
+
+@pytest.fixture
+def n(native_brave):
+    yield from cleaned(native_brave)
 
 
 @pytest.fixture

@@ -11,14 +11,7 @@ import time
 
 import pytest
 
-from conftest import LONG
-
-
-def line_of(project, name: str, text: str) -> int:
-    for i, line in enumerate((project / name).read_text().splitlines(), 1):
-        if text in line:
-            return i
-    raise AssertionError(f"{text!r} not in {name}")
+from conftest import LONG, line_of
 
 
 def run_to_end(m, command: str) -> dict:

@@ -6,79 +6,17 @@ debugpy.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
-import pytest
-
-from conftest import LONG, cleaned, compile_c, gdb_env_check, served
-
-SHAPES = """\
-#include <cstdio>
-#include <cstring>
-namespace ns {
-class Cart {
-public:
-    int add(int x) {
-        n += x;
-        return n;
-    }
-    int add(const char *s) {
-        n += (int)std::strlen(s);
-        return n;
-    }
-    int n = 0;
-};
-template <typename T> T twice(T v) {
-    return v + v;
-}
-}
-int main() {
-    ns::Cart c;
-    c.add(3);
-    c.add("four");
-    double d = ns::twice(1.5);
-    std::printf("n %d %f\\n", c.n, d);
-    return 0;
-}
-"""
-
-
-def build_shapes(project):
-    compile_c(project)
-    gxx = shutil.which("g++")
-    if not gxx:
-        pytest.fail("g++ is missing (apt-get install g++); scripts/setup.d/e2e.sh installs it")
-    (project / "shapes.cpp").write_text(SHAPES)
-    subprocess.run([gxx, "-g", "-O0", "-o", str(project / "shapes"), str(project / "shapes.cpp")], check=True)
-
-
-@pytest.fixture(scope="module")
-def cpp_mod():
-    gdb_env_check()
-    yield from served("c", prepare=build_shapes)
-
-
-@pytest.fixture
-def cpp(cpp_mod):
-    yield from cleaned(cpp_mod)
-
-
-def line_of(project, name: str, text: str) -> int:
-    for i, line in enumerate((project / name).read_text().splitlines(), 1):
-        if text in line:
-            return i
-    raise AssertionError(f"{text!r} not in {name}")
+from conftest import LONG, launch_paused, line_of
 
 
 def start(m, adapter: str) -> dict:
-    r = m.ok("start_debug_session", {"command": "./shapes", "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG})
+    r = launch_paused(m, "./shapes", adapter)
     assert r["state"] == "paused", r
     return r["pause"]["location"]
 
 
-def test_gdb_binds_cpp_overloads_and_library_functions_by_name(cpp):
-    project, m = cpp
+def test_gdb_binds_cpp_overloads_and_library_functions_by_name(n):
+    project, m = n
     # Before any session: the project scan does not see a method defined inside its class, so
     # the debugger binds it once a session loads the program.
     b = m.ok("set_breakpoint", {"function": "ns::Cart::add"})
@@ -104,10 +42,10 @@ def test_gdb_binds_cpp_overloads_and_library_functions_by_name(cpp):
     assert r["state"] == "paused" and "printf" in r["location"]["method"], r
 
 
-def test_lldb_binds_several_names_each_where_it_belongs(cpp):
+def test_lldb_binds_several_names_each_where_it_belongs(n):
     """lldb-dap 19 answers a list of function breakpoints in its own order: each must still
     get its own binding."""
-    project, m = cpp
+    project, m = n
     names = ["ns::twice<double>", "ns::Cart::add(int)", "nosuch_fn", "printf"]
     ids = {n: m.ok("set_breakpoint", {"function": n})["id"] for n in names}
     loc = start(m, "lldb")
@@ -121,18 +59,6 @@ def test_lldb_binds_several_names_each_where_it_belongs(cpp):
     assert r["state"] == "paused" and r["location"]["line"] == line_of(project, "shapes.cpp", "return v + v;"), r
     r = m.ok("resume", {"timeout_ms": LONG})
     assert r["state"] == "paused" and "printf" in r["location"]["method"], r
-
-
-@pytest.fixture(scope="module")
-def go_mod():
-    if not shutil.which("dlv") or not shutil.which("go"):
-        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")
-    yield from served("go")
-
-
-@pytest.fixture
-def go(go_mod):
-    yield from cleaned(go_mod)
 
 
 def test_delve_binds_a_library_function_and_names_what_it_cannot_find(go):

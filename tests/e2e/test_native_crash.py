@@ -10,41 +10,23 @@ Each test runs on both debuggers (`adapter` parameter); line numbers are those o
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import time
 
 import pytest
 
-from conftest import LONG, cleaned, gdb_env_check, output_text, served, var
+from conftest import LONG, compile_native, gdb_env_check, launch_paused, output_text, served, var
 
 ADAPTERS = ["gdb", "lldb"]
+# thrower.cpp's catch: the line the step after a throw stop lands on.
+HANDLER_LINE = 15
 
 
-def compile_native(project):
-    cc, cxx = shutil.which("gcc"), shutil.which("g++")
-    if not cc or not cxx:
-        pytest.fail("gcc/g++ missing (apt-get install g++); scripts/setup.d/e2e.sh installs them")
-    for name in ("divzero", "recurse", "assertf"):
-        subprocess.run([cc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
-    subprocess.run([cc, "-g", "-O0", "-fstack-protector-all", "-o", str(project / "smash"), str(project / "smash.c")], check=True)
-    for name in ("scan", "thrower"):
-        subprocess.run([cxx, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.cpp")], check=True)
-
-
-@pytest.fixture(scope="module")
-def native_brave():
-    gdb_env_check()
-    yield from served("native", prepare=compile_native)
-
-
-@pytest.fixture
-def n(native_brave):
-    yield from cleaned(native_brave)
+def value(m, expression):
+    return m.ok("evaluate_expression", {"expression": expression})["result"]["value"]
 
 
 def start(m, program, adapter, **extra):
-    return m.ok("start_debug_session", {"command": program, "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG, **extra})
+    return launch_paused(m, program, adapter, **extra)
 
 
 def no_colour(m):
@@ -334,12 +316,56 @@ def test_step_over_a_throwing_call_says_so_and_where_it_went(n, adapter):
     d = s.get("description", "")
     assert s["reason"] == "exception" and "the step ended in an exception" in d, s
     assert "raised from thrower.cpp:6 in" in d, d
-    if adapter == "lldb":
-        # The next step runs without the throw filter and says the exception went on from
-        # there. (gdb's `next` out of __cxa_throw, which has no line table, runs past the
-        # handler: not yet handled, see the report of issue 20.)
-        s = m.ok("step_over", {"timeout_ms": LONG})
-        assert "went here" in s.get("description", ""), s
+    # The next step stops in the handler and says the exception went there. (gdb's `next` out
+    # of __cxa_throw, which has no line table, ran past the handler to the next throw.)
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert s["reason"] == "step" and "the exception" in s.get("description", "") and "went here" in s["description"], s
+    assert s["location"]["line"] == HANDLER_LINE, s
+    assert value(m, "r") == "0", "stopped after the handler ran"
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert value(m, "r") == "-1", s
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_step_after_a_throw_uncaught_where_thrown_lands_in_the_callers_handler(n, adapter):
+    """relay() has no handler: the step after the throw stop lands in main's catch, two frames
+    up, not back in relay or past main's handler."""
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "passup.cpp", "line": 11})
+    start(m, "./passup", adapter)
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert s["reason"] == "exception" and "raised from passup.cpp:6 in" in s["description"], s
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert s["reason"] == "step" and "went here" in s.get("description", ""), s
+    assert s["location"]["line"] == HANDLER_LINE + 5 and s["location"]["file"].endswith("passup.cpp"), s
+    assert m.ok("get_stack_trace", {"max_frames": 3})["frames"][0]["method"] == "main"
+
+
+@pytest.mark.parametrize("adapter,tool", [("gdb", "step_into"), ("gdb", "step_out"), ("lldb", "step_into"), ("lldb", "step_out")])
+def test_step_into_or_out_after_a_throw_lands_in_the_handler_too(n, adapter, tool):
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "passup.cpp", "line": 11})
+    start(m, "./passup", adapter)
+    assert m.ok("step_over", {"timeout_ms": LONG})["reason"] == "exception"
+    s = m.ok(tool, {"timeout_ms": LONG})
+    assert s["reason"] == "step" and "went here" in s.get("description", ""), s
+    assert s["location"]["line"] == HANDLER_LINE + 5 and s["location"]["file"].endswith("passup.cpp"), s
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_step_after_a_throw_nobody_catches_says_the_program_ends(n, adapter):
+    """The second throw of thrower.cpp (line 18) has no handler: the step after its throw stop
+    ends at std::terminate's abort, which names the exception, not in a handler."""
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "thrower.cpp", "line": 18})
+    start(m, "./thrower", adapter)
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert s["reason"] == "exception", s
+    s = m.ok("step_over", {"timeout_ms": LONG})
+    assert s["reason"] == "signal" and "SIGABRT" in s["description"], s
+    assert "terminate called after throwing an instance of 'std::runtime_error'" in s["description"], s
+    end = m.ok("resume", {"timeout_ms": LONG})
+    assert end["state"] == "stopped" and "SIGABRT" in end["message"], end
 
 
 def test_capture_on_lldb(n):

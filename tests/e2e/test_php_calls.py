@@ -7,15 +7,8 @@ and src/*.php.
 
 from __future__ import annotations
 
-from conftest import LONG, output_text, var
+from conftest import LONG, output_text, var, line_of
 from test_php_xdebug import WebServer, php, php_mod  # noqa: F401 - pytest fixtures
-
-
-def line_of(project, name: str, text: str) -> int:
-    for i, line in enumerate((project / name).read_text().splitlines(), 1):
-        if text in line:
-            return i
-    raise AssertionError(f"{text!r} not in {name}")
 
 
 def test_php_function_breakpoints_by_method_and_function_name(php):

@@ -201,6 +201,25 @@ impl BreakpointStore {
         id
     }
 
+    /// Stores `bp` as a new breakpoint under a new id (its own `id` is ignored) and returns the id.
+    pub fn insert(&mut self, bp: BreakpointInfo) -> String {
+        let id = self.new_id();
+        self.list.push(BreakpointInfo {
+            id: id.clone(),
+            ..bp
+        });
+        id
+    }
+
+    /// The enabled breakpoints of `kind`, as they are now (what a sync sends to a debugger).
+    pub fn enabled(&self, kind: BreakpointKind) -> Vec<BreakpointInfo> {
+        self.list
+            .iter()
+            .filter(|b| b.kind == kind && b.enabled)
+            .cloned()
+            .collect()
+    }
+
     /// Stores `bp`, replacing the breakpoint of the same id.
     pub fn put(&mut self, bp: BreakpointInfo) {
         match self.list.iter_mut().find(|b| b.id == bp.id) {
@@ -311,6 +330,35 @@ mod tests {
             panic!("unknown session found")
         };
         assert_eq!(m, "session 's9'");
+    }
+
+    /// Two watchpoints set on the same expression are two breakpoints (each its own id), and a
+    /// sync sends only the enabled ones of the kind asked for.
+    #[test]
+    fn inserted_breakpoints_get_new_ids_and_syncs_see_only_enabled_ones() {
+        let mut s = BreakpointStore::new("p");
+        let data = |enabled| BreakpointInfo {
+            id: "ignored".into(),
+            kind: BreakpointKind::Data,
+            watch: Some("total".into()),
+            enabled,
+            ..Default::default()
+        };
+        assert_eq!(s.insert(data(true)), "p1");
+        assert_eq!(s.insert(data(false)), "p2");
+        s.put_line(
+            "a.py",
+            LineBreakpointSpec {
+                line: 3,
+                enabled: true,
+                ..Default::default()
+            },
+            "",
+        );
+        let ids = |v: Vec<BreakpointInfo>| v.into_iter().map(|b| b.id).collect::<Vec<_>>();
+        assert_eq!(ids(s.enabled(BreakpointKind::Data)), ["p1"]);
+        assert_eq!(ids(s.enabled(BreakpointKind::Line)), ["p3"]);
+        assert!(s.enabled(BreakpointKind::Exception).is_empty());
     }
 
     /// Re-setting a line updates the breakpoint there (same id); an update clears a text field

@@ -127,27 +127,21 @@ impl Inner {
                     .join(", ")
             )));
         }
-        let id = {
-            let mut store = self.bps.lock().unwrap();
-            let id = store.new_id();
-            store.list.push(BreakpointInfo {
-                id: id.clone(),
-                kind: BreakpointKind::Exception,
-                verified: false,
-                message: Some(match awaits {
-                    Some(a) => format!("binds when a {} session starts (its filter)", a.name()),
-                    None => PENDING_MESSAGE.into(),
-                }),
-                enabled: spec.enabled,
-                condition: spec.condition.filter(|c| !c.is_empty()),
-                suspend_policy: spec.suspend_policy,
-                exception: Some(spec.exception.clone()),
-                caught: Some(spec.caught),
-                uncaught: Some(spec.uncaught),
-                ..Default::default()
-            });
-            id
-        };
+        let id = self.bps.lock().unwrap().insert(BreakpointInfo {
+            kind: BreakpointKind::Exception,
+            verified: false,
+            message: Some(match awaits {
+                Some(a) => format!("binds when a {} session starts (its filter)", a.name()),
+                None => PENDING_MESSAGE.into(),
+            }),
+            enabled: spec.enabled,
+            condition: spec.condition.filter(|c| !c.is_empty()),
+            suspend_policy: spec.suspend_policy,
+            exception: Some(spec.exception.clone()),
+            caught: Some(spec.caught),
+            uncaught: Some(spec.uncaught),
+            ..Default::default()
+        });
         self.sync_everywhere(BreakpointKind::Exception, None)
             .await?;
         self.breakpoint(&id)
@@ -206,23 +200,17 @@ impl Inner {
             condition: nonempty(&spec.condition),
             hit_condition: nonempty(&spec.hit_condition),
         };
-        let id = {
-            let mut store = self.bps.lock().unwrap();
-            let id = store.new_id();
-            store.list.push(BreakpointInfo {
-                id: id.clone(),
-                kind: BreakpointKind::Data,
-                verified: false,
-                message: Some(format!("watching {}", info.description)),
-                enabled: true,
-                condition: dap.condition.clone(),
-                hit_condition: dap.hit_condition.clone(),
-                watch: Some(spec.expression.clone()),
-                access: Some(spec.access),
-                ..Default::default()
-            });
-            id
-        };
+        let id = self.bps.lock().unwrap().insert(BreakpointInfo {
+            kind: BreakpointKind::Data,
+            verified: false,
+            message: Some(format!("watching {}", info.description)),
+            enabled: true,
+            condition: dap.condition.clone(),
+            hit_condition: dap.hit_condition.clone(),
+            watch: Some(spec.expression.clone()),
+            access: Some(spec.access),
+            ..Default::default()
+        });
         s.data_bps.lock().unwrap().push((id.clone(), dap));
         if let Err(e) = self.sync_data(&s).await {
             s.data_bps.lock().unwrap().retain(|(i, _)| *i != id);
@@ -250,22 +238,16 @@ impl Inner {
                 said.trim()
             )));
         };
-        let id = {
-            let mut store = self.bps.lock().unwrap();
-            let id = store.new_id();
-            store.list.push(BreakpointInfo {
-                id: id.clone(),
-                kind: BreakpointKind::Data,
-                verified: true,
-                message: None,
-                enabled: true,
-                condition: spec.condition.clone().filter(|c| !c.is_empty()),
-                watch: Some(spec.expression.clone()),
-                access: Some(spec.access),
-                ..Default::default()
-            });
-            id
-        };
+        let id = self.bps.lock().unwrap().insert(BreakpointInfo {
+            kind: BreakpointKind::Data,
+            verified: true,
+            message: None,
+            enabled: true,
+            condition: spec.condition.clone().filter(|c| !c.is_empty()),
+            watch: Some(spec.expression.clone()),
+            access: Some(spec.access),
+            ..Default::default()
+        });
         s.bp_ids.lock().unwrap().insert(n, id.clone());
         s.data_bps.lock().unwrap().push((
             id.clone(),
@@ -294,10 +276,9 @@ impl Inner {
             .bps
             .lock()
             .unwrap()
-            .list
-            .iter()
-            .filter(|b| b.kind == BreakpointKind::Data && b.enabled)
-            .map(|b| b.id.clone())
+            .enabled(BreakpointKind::Data)
+            .into_iter()
+            .map(|b| b.id)
             .collect();
         let mine: Vec<(String, DataBreakpoint)> = s
             .data_bps
@@ -538,15 +519,7 @@ impl Inner {
         if s.mode == LaunchMode::Run {
             return Ok(());
         }
-        let bps: Vec<BreakpointInfo> = self
-            .bps
-            .lock()
-            .unwrap()
-            .list
-            .iter()
-            .filter(|b| b.kind == BreakpointKind::Exception && b.enabled)
-            .cloned()
-            .collect();
+        let bps = self.bps.lock().unwrap().enabled(BreakpointKind::Exception);
         let offered: Vec<String> = s.filters().into_iter().map(|f| f.id).collect();
         // `stop_on_exception`: the adapter's filters for uncaught exceptions, among those offered.
         let mut filters: Vec<String> = if s.stop_on_exception {

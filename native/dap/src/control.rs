@@ -82,6 +82,15 @@ impl Inner {
             matches!(step, Step::Out),
             std::sync::atomic::Ordering::SeqCst,
         );
+        // A step from a C++ throw stop goes to the handler (see `after_throw`); if that could
+        // not be arranged, the step runs as asked.
+        if matches!(step, Step::Next | Step::In | Step::Out)
+            && let Ok(true) = self.step_to_handler(s, t).await
+        {
+            s.stepped_out
+                .store(false, std::sync::atomic::Ordering::SeqCst);
+            return Ok(());
+        }
         // The resulting "resumed" is emitted from the event stream, in order with the stop
         // that follows (see transport's synthetic `Resumed`).
         if let Err(e) = step.send(s, t).await {

@@ -136,6 +136,9 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     if let Some(t) = thread {
         *s.last_thread.lock().unwrap() = Some(t);
     }
+    if crate::after_throw::on_stop(inner, s, &stop).await {
+        return;
+    }
     let mut reason = map_reason(&stop.reason);
     let stop_text = stop.text.as_deref().or(stop.description.as_deref());
     if s.adapter.is_signal_stop(&stop.reason, stop_text) {

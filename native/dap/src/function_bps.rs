@@ -100,15 +100,10 @@ impl Inner {
             .unwrap()
             .as_ref()
             .is_some_and(|o| o.suppress);
-        let bps: Vec<BreakpointInfo> = self
-            .bps
-            .lock()
-            .unwrap()
-            .list
-            .iter()
-            .filter(|b| b.kind == BreakpointKind::Function && b.enabled && !suppress)
-            .cloned()
-            .collect();
+        let bps = match suppress {
+            true => vec![],
+            false => self.bps.lock().unwrap().enabled(BreakpointKind::Function),
+        };
         let refused = refusal(s);
         if let Some(why) = &refused {
             for b in &bps {

@@ -16,6 +16,7 @@
 //! This file only routes each [`Backend`] op to its module.
 
 mod adapters;
+mod after_throw;
 mod assign;
 mod breakpoints;
 mod config;

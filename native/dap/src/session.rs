@@ -93,6 +93,8 @@ pub struct Session {
     /// the step filters (it would stop again in every frame the exception passes) and its
     /// stop says where the exception went.
     pub step_exception: Mutex<Option<String>>,
+    /// The step after a throw stop on its way to the handler (see `after_throw`).
+    pub hunt: Mutex<Option<crate::after_throw::Hunt>>,
     /// The last run request was a step out (its stop may carry the returned value).
     pub stepped_out: AtomicBool,
     /// DAP ids of the breakpoints the exception filters were bound as (gdb's catchpoints).
@@ -150,6 +152,7 @@ impl Session {
             output_tail: Mutex::new(String::new()),
             step_exceptions: AtomicBool::new(false),
             step_exception: Mutex::new(None),
+            hunt: Mutex::new(None),
             stepped_out: AtomicBool::new(false),
             calls_in_flight: Default::default(),
             stack_walks: Default::default(),

@@ -152,7 +152,9 @@ async def run_ours(binary: str, scenario, profile: str | None = None, env: dict 
             async with ClientSession(read, write) as s:
                 await s.initialize()
                 listed = await s.list_tools()
-                tools_bytes = compact(listed.model_dump(mode="json", by_alias=True, exclude_none=True))
+                # exclude_unset: what the server sent. The SDK's model fills in defaults the
+                # server never sends (ttlMs 0, cacheScope "private": 33 B the agent never sees).
+                tools_bytes = compact(listed.model_dump(mode="json", by_alias=True, exclude_unset=True))
                 n_tools = len(listed.tools)
                 if scenario is None:
                     return {"tools_list_bytes": tools_bytes, "tools": n_tools}
@@ -238,7 +240,7 @@ async def run_peer(node: str, cli: str, scenario):
                 async with ClientSession(read, write) as s:
                     await s.initialize()
                     listed = await s.list_tools()
-                    tools_bytes = compact(listed.model_dump(mode="json", by_alias=True, exclude_none=True))
+                    tools_bytes = compact(listed.model_dump(mode="json", by_alias=True, exclude_unset=True))
                     r = Recorder(s, "peer")
                     t = time.perf_counter()
                     await scenario(r, project)

@@ -50,9 +50,17 @@ pub struct Hit {
     pub values: Vec<ValueNode>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub locals: BTreeMap<String, String>,
+    /// Locals past the ones shown (a Java `main` has a dozen before its loop variable): the
+    /// reader names them in `expressions` instead of taking the row for all there is.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more_locals: u32,
     /// `method file:line`, top first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stack: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What to record at each hit.
@@ -149,7 +157,7 @@ pub async fn record(
     (
         Location,
         Vec<ValueNode>,
-        BTreeMap<String, String>,
+        (BTreeMap<String, String>, u32),
         Vec<String>,
     ),
     ToolError,
@@ -210,20 +218,18 @@ pub async fn record(
         vals.push(row);
     }
     let mut locals = BTreeMap::new();
+    let mut more_locals = 0;
     if spec.locals {
         let vars = c
             .bk("frame_variables", backend.frame_variables(sid, &top.handle))
             .await?;
-        for v in vars
-            .iter()
-            .filter(|v| {
-                matches!(
-                    v.scope,
-                    ValueScope::Local | ValueScope::Argument | ValueScope::This
-                )
-            })
-            .take(LOCALS)
-        {
+        let mut shown = vars.iter().filter(|v| {
+            matches!(
+                v.scope,
+                ValueScope::Local | ValueScope::Argument | ValueScope::This
+            )
+        });
+        for v in shown.by_ref().take(LOCALS) {
             let text = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value).text;
             let text = if text.chars().count() > LOCAL_CHARS {
                 format!("{}…", text.chars().take(LOCAL_CHARS).collect::<String>())
@@ -232,6 +238,7 @@ pub async fn record(
             };
             locals.insert(v.name.clone(), text);
         }
+        more_locals = shown.count() as u32;
     }
     let stack = if spec.stack {
         page.frames
@@ -243,7 +250,7 @@ pub async fn record(
     };
     let mut at = Location::from(&top);
     at.file = at.file.map(|f| rel(&f));
-    Ok((at, vals, locals, stack))
+    Ok((at, vals, (locals, more_locals), stack))
 }
 
 /// `method file:line` of a frame, the path relative to the project `root` when inside it.
@@ -305,13 +312,14 @@ pub async fn run(
         let Some(point) = ids.iter().position(|id| hit_ids.contains(id)) else {
             return Ok((rows, End::Elsewhere));
         };
-        let (at, values, locals, stack) = record(c, sid, &thread, spec).await?;
+        let (at, values, (locals, more_locals), stack) = record(c, sid, &thread, spec).await?;
         let row = Hit {
             hit: rows.len() as u32 + 1,
             point: point as u32 + 1,
             at,
             values,
             locals,
+            more_locals,
             stack,
         };
         let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);

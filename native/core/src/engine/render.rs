@@ -442,12 +442,20 @@ impl Renderer {
                     .iter()
                     .find(|(p, _)| *p == point)
                     .map(|(_, l)| l);
-                let changed: Vec<String> = locals
+                let mut changed: Vec<String> = locals
                     .into_iter()
                     .flatten()
                     .filter(|(k, v)| before.and_then(|b| b.get(*k)) != Some(*v))
                     .map(|(k, v)| format!("{k}={}", short_addresses(&self.scalar(v))))
                     .collect();
+                // Said once per point: the locals past the cap may be the ones that change.
+                let more = h.get("more_locals").and_then(Value::as_u64).unwrap_or(0);
+                if more > 0 && before.is_none() {
+                    changed.push(format!("(+{more} more locals: name them in expressions)"));
+                }
+                if changed.is_empty() {
+                    changed.push("(no local changed)".into());
+                }
                 let _ = writeln!(out, "  {n} | {}", changed.join(" "));
                 prev_locals.retain(|(p, _)| *p != point);
                 prev_locals.push((point, locals.cloned().unwrap_or_default()));
@@ -676,6 +684,26 @@ mod tests {
              2 | error: No symbol \"a\" in current context. | (same error)\n\
              at a.c:5 again, from … < main a.c:22\n  3 | 3 | 4\n\
              stderr ends: ValueError: bad"
+        );
+    }
+
+    /// Without expressions, locals past the cap are said at a point's first hit (a Java main's
+    /// loop variable was the 13th: rows then read empty while it counted), and a row where no
+    /// shown local changed says so instead of being blank.
+    #[test]
+    fn capture_locals_say_what_is_left_out_and_when_nothing_changed() {
+        let hit = |n: u64, x: &str| {
+            json!({"hit": n, "point": 1, "at": {"file": "/p/A.java", "line": 5, "method": "main"},
+                   "stack": ["main A.java:5"], "locals": {"x": x, "y": "2"}, "more_locals": 1})
+        };
+        let v = json!({"message": "3 hits recorded (max_hits)", "hits": [hit(1, "1"), hit(2, "1"), hit(3, "4")]});
+        assert_eq!(
+            text("capture", &v, Some("/p")),
+            "3 hits recorded (max_hits)\n\
+             at A.java:5 in main\n  \
+             1 | x=1 y=2 (+1 more locals: name them in expressions)\n  \
+             2 | (no local changed)\n  \
+             3 | x=4"
         );
     }
 

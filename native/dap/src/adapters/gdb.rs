@@ -126,6 +126,13 @@ impl Adapter for Gdb {
     fn step_exception_filters(&self) -> &'static [&'static str] {
         &["throw"]
     }
+    /// A temporary `catch catch`: "Temporary catchpoint 3 (catch)".
+    fn catch_stop_command(&self) -> Option<&'static str> {
+        Some("tcatch catch")
+    }
+    fn delete_command(&self, n: i64) -> Option<String> {
+        Some(format!("delete {n}"))
+    }
     /// gdb's DAP stop event (events.py: "signal-received" becomes reason "signal") carries no
     /// text, but its CLI says it: "It stopped with signal SIGSEGV, Segmentation fault."
     async fn signal_name(&self, s: &Session) -> Option<String> {

@@ -75,6 +75,13 @@ impl Adapter for Lldb {
     fn step_exception_filters(&self) -> &'static [&'static str] {
         &["cpp_throw"]
     }
+    /// A one-shot breakpoint: "Breakpoint 3: where = libstdc++.so.6`__cxa_begin_catch …".
+    fn catch_stop_command(&self) -> Option<&'static str> {
+        Some("`breakpoint set --one-shot true --name __cxa_begin_catch")
+    }
+    fn delete_command(&self, n: i64) -> Option<String> {
+        Some(format!("`breakpoint delete {n}"))
+    }
     /// Signals stop as "exception" with the text "signal SIGABRT".
     fn is_signal_stop(&self, reason: &str, text: Option<&str>) -> bool {
         reason == "signal"

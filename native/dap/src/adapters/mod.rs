@@ -150,6 +150,16 @@ pub trait Adapter: Send + Sync + 'static {
     ) -> Option<String> {
         None
     }
+    /// A command (run through the repl) that stops the program once where a C++ handler takes
+    /// an exception (`__cxa_begin_catch`); its answer names the breakpoint's number. The step
+    /// after a throw stop runs there (see `after_throw`).
+    fn catch_stop_command(&self) -> Option<&'static str> {
+        None
+    }
+    /// The command that deletes breakpoint number `n` (one set by a command).
+    fn delete_command(&self, _n: i64) -> Option<String> {
+        None
+    }
     /// The breakpoint number (= its DAP id) out of what the watch command answered.
     fn watch_number(&self, _said: &str) -> Option<i64> {
         None

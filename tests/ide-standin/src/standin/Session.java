@@ -365,25 +365,16 @@ final class Session {
 
     void bind(Bp bp) {
         if (vm == null || state.equals("stopped")) return;
-        EventRequestManager erm = vm.eventRequestManager();
         if (bp.kind.equals("data")) {
             for (ReferenceType t : vm.classesByName(bp.fieldClass)) bindData(bp, t);
-            ClassPrepareRequest r = erm.createClassPrepareRequest();
-            r.addClassFilter(bp.fieldClass);
-            r.putProperty("bp", bp.id);
-            r.enable();
-            track(bp, r);
+            bindOnPrepare(bp, bp.fieldClass);
         } else if (bp.kind.equals("line")) {
             boolean any = false;
             for (ReferenceType t : vm.allClasses()) {
                 if (matches(t.name(), bp.className)) any |= bindLine(bp, t, false);
             }
             for (String filter : List.of(bp.className, bp.className + "$*")) {
-                ClassPrepareRequest r = erm.createClassPrepareRequest();
-                r.addClassFilter(filter);
-                r.putProperty("bp", bp.id);
-                r.enable();
-                track(bp, r);
+                bindOnPrepare(bp, filter);
             }
             if (!any && !bp.verified) {
                 bp.message = "class " + bp.className + " not loaded yet";
@@ -393,16 +384,21 @@ final class Session {
                 bindException(bp, null);
             } else {
                 for (ReferenceType t : vm.classesByName(bp.exception)) bindException(bp, t);
-                ClassPrepareRequest r = erm.createClassPrepareRequest();
-                r.addClassFilter(bp.exception);
-                r.putProperty("bp", bp.id);
-                r.enable();
-                track(bp, r);
+                bindOnPrepare(bp, bp.exception);
                 if (!bp.verified) {
                     bp.verified = true; // JDI accepts the request; it fires once the class exists
                 }
             }
         }
+    }
+
+    /** Binds `bp` again whenever a class matching `filter` is loaded (the ClassPrepareEvent). */
+    private void bindOnPrepare(Bp bp, String filter) {
+        ClassPrepareRequest r = vm.eventRequestManager().createClassPrepareRequest();
+        r.addClassFilter(filter);
+        r.putProperty("bp", bp.id);
+        r.enable();
+        track(bp, r);
     }
 
     private static boolean matches(String typeName, String className) {
