@@ -182,11 +182,35 @@ def test_go_function_breakpoint_by_package_name_and_recorded_calls(go):
     run_to_end(m, "go run .")
     rows = m.ok("get_call_records", {"function": "Add"})["rows"]
     loop = line_of(project, "main.go", "sum = calc.Add(sum, p)")
-    # delve lists no returned value after a step out (only the caller's own `~r0`): the rows
-    # have arguments and callers, and say so instead of showing the caller's 0.
+    # delve's DAP shows no returned value after a step out: it is read from the result
+    # registers (Go's register ABI).
     assert [r.split(" @")[0] for r in rows] == [
-        f"#{i} Add(a={a}, b={b}) -> (no value shown)" for i, a, b in [(1, 0, 3), (2, 3, 4), (3, 7, 5)]], rows
+        f"#{i} Add(a={a}, b={b}) -> {a + b}" for i, a, b in [(1, 0, 3), (2, 3, 4), (3, 7, 5)]], rows
     assert rows[0].endswith(f"@main.go:{loop}"), rows
+
+
+def test_go_recorded_calls_of_a_recursive_function_have_results(go):
+    project, m = go
+    m.ok("set_breakpoint", {"function": "main.fact", "on_hit": "record"})
+    m.ok("set_breakpoint", {"function": "main.sign", "on_hit": "record"})
+    m.ok("set_breakpoint", {"function": "main.label", "on_hit": "record"})
+    m.ok("set_breakpoint", {"function": "main.half", "on_hit": "record"})
+    run_to_end(m, "go run ./calls")
+    f = m.ok("get_call_records", {"function": "fact"})
+    outer = line_of(project, "calls/main.go", "fmt.Println(fact(10))")
+    inner = line_of(project, "calls/main.go", "return n * fact(n-1)")
+    assert f["matched"] == 10 and f["rows"][0] == f"#1 fact(n=10) -> 3628800 @calls/main.go:{outer}", f["rows"][:2]
+    assert f["rows"][1] == f"#2 fact(n=9) -> 362880 @calls/main.go:{inner}", f["rows"][:2]
+    assert f["rows"][9].startswith("#10 fact(n=1) -> 1 @calls/main.go:"), f["rows"]
+    # Two results (a small signed integer and a bool) read from two registers.
+    s = m.ok("get_call_records", {"function": "sign"})["rows"]
+    assert s[0].startswith("#1 sign(n=-5) -> -1, true @"), s
+    # A string: its bytes read at the address in the registers.
+    rows = m.ok("get_call_records", {"function": "label"})["rows"]
+    assert rows[0].startswith('#1 label(n=3) -> "n=3" @'), rows
+    # A float is not in the integer registers: no value, said so.
+    rows = m.ok("get_call_records", {"function": "half"})["rows"]
+    assert rows[0].startswith("#1 half(n=3) -> (no value shown) @"), rows
 
 
 # --- watchpoints ---------------------------------------------------------------------------------

@@ -66,6 +66,17 @@ def test_go_run_command_breakpoint_variables_evaluate_step(go):
     # delve stops on the `func Add(...)` line first (the function's prologue).
     assert s["location"] == {"file": str(project / "calc" / "calc.go"), "line": 4, "class": "example.com/gofixture/calc", "method": "Add"}, s
     assert m.ok("step_over")["location"]["line"] == 5
+    # A step out shows what Add returned (delve's DAP does not: read from the result register),
+    # in the caller's frame only.
+    s = m.ok("step_out")
+    assert s["location"]["line"] == 17, s
+    shown = m.ok("get_variables")["variables"]
+    assert var(shown, "(Return Value)")["value"] == "3", (s, shown)
+    assert var(m.ok("get_variables")["variables"], "(Return Value)")["value"] == "3"
+    m.ok("select_stack_frame", {"frame_index": 1})
+    caller = m.ok("get_variables")["variables"]
+    assert "(Return Value)" not in [v["name"] for v in caller], caller
+    m.ok("select_stack_frame", {"frame_index": 0})
     m.ok("remove_breakpoint", {"breakpoint_id": bp["id"]})
     end = m.ok("resume", {"timeout_ms": LONG})
     assert end["state"] == "stopped" and end["exit_code"] == 0, end

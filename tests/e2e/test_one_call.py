@@ -120,6 +120,25 @@ def test_capture_with_a_condition_runs_to_the_end_and_reports_it(py):
     assert r["state"] == "stopped" and r["stop"]["exit_code"] == 0
 
 
+def test_a_condition_that_fails_to_evaluate_is_named_not_taken_for_no_hit(py):
+    """debugpy takes a condition that fails (a syntax error; a raise, except NameError which it
+    ignores quietly) as false and says so only on its console: the capture and the breakpoint's
+    listing must say which condition, not just that nothing hit."""
+    _, m = py
+    r = m.ok("capture", {
+        "command": "python3 tokenizer.py",
+        "points": [{"file_path": "tokenizer.py", "line": 33, "condition": "word +* 2"}],
+        "expressions": ["pos"],
+    })
+    assert r["end"] == "exited" and r["hits"] == [], r
+    assert "point 1: its condition `word +* 2` fails to evaluate" in r["message"], r["message"]
+    assert "check the lines" not in r["message"], r["message"]
+    b = m.ok("set_breakpoint", {"file_path": "tokenizer.py", "line": 33, "condition": "int(word) > 1"})
+    m.ok("start_debug_session", {"command": "python3 tokenizer.py", "wait_for_pause": True, "timeout_ms": LONG})
+    listed = {x["id"]: x for x in m.ok("list_breakpoints")["breakpoints"]}
+    assert "fails to evaluate" in listed[b["id"]].get("message", ""), listed
+
+
 def test_capture_resumes_a_paused_session_and_can_stay_paused(py):
     _, m = py
     m.pause_at("tokenizer.py", 38, {"command": "python3 tokenizer.py"})

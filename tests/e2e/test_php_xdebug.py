@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -76,7 +77,10 @@ class WebServer:
         ]
         env = {**os.environ, "PHP_CLI_SERVER_WORKERS": str(workers)}
         env.pop("XDEBUG_MODE", None)
-        self.proc = subprocess.Popen((wrap or []) + cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Its own process group: `php -S` forks its workers, which outlive a signal to it alone.
+        self.proc = subprocess.Popen(
+            (wrap or []) + cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             with socket.socket() as s:
@@ -90,11 +94,11 @@ class WebServer:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def stop(self):
-        self.proc.terminate()
+        os.killpg(self.proc.pid, signal.SIGTERM)
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
+            os.killpg(self.proc.pid, signal.SIGKILL)
 
 
 def values(r: dict) -> list:

@@ -211,6 +211,11 @@ pub struct FunctionBreakpointSpec {
     pub temporary: bool,
 }
 
+/// Words of a breakpoint's `message` when the debugger said its condition fails to evaluate
+/// (and so the breakpoint never stops): the message outlives the session, as the condition
+/// stays wrong until it is changed.
+pub const CONDITION_FAILS: &str = "fails to evaluate";
+
 /// A breakpoint as the backend sees it. The core adds owner, source text and observed hits.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct BreakpointInfo {

@@ -53,6 +53,27 @@ impl Inner {
         }
     }
 
+    /// Marks the enabled breakpoints whose condition is `condition` as never stopping: the
+    /// adapter said the condition fails to evaluate (and takes it as false).
+    pub fn condition_failed(&self, condition: &str) {
+        let ids: Vec<String> = self
+            .bps
+            .lock()
+            .unwrap()
+            .list
+            .iter()
+            .filter(|b| b.enabled && b.condition.as_deref().map(str::trim) == Some(condition))
+            .map(|b| b.id.clone())
+            .collect();
+        for id in ids {
+            self.update_bp(&id, |b| {
+                b.message = Some(format!(
+                    "its condition `{condition}` {CONDITION_FAILS}, so it never stops: fix the condition"
+                ))
+            });
+        }
+    }
+
     pub async fn add_line_breakpoint(
         &self,
         spec: LineBreakpointSpec,
@@ -630,6 +651,12 @@ impl Inner {
         for (id, kind) in ids {
             self.update_bp(&id, |b| {
                 b.verified = false;
+                if b.message
+                    .as_deref()
+                    .is_some_and(|m| m.contains(CONDITION_FAILS))
+                {
+                    return;
+                }
                 b.message = Some(if kind == BreakpointKind::Function {
                     crate::function_bps::PENDING_FUNCTION.into()
                 } else {

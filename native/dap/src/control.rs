@@ -26,7 +26,7 @@ impl Inner {
         }
         s.require_paused()?;
         let t = self.resolve_thread(s, thread_id).await?;
-        let (step, ov) = match &op {
+        let (mut step, ov) = match &op {
             ControlOp::Resume => (Step::Continue, None),
             ControlOp::StepOver { ignore_breakpoints } => (
                 Step::Next,
@@ -67,6 +67,11 @@ impl Inner {
                 return Err(e);
             }
         }
+        // A step after a raise, on an adapter that breaks on raising (see `step_raises`), runs
+        // to the handler instead.
+        if matches!(step, Step::Next | Step::In | Step::Out) && self.arm_step_functions(s).await {
+            step = Step::Continue;
+        }
         if matches!(step, Step::Next | Step::In | Step::Out)
             && !s.adapter.step_exception_filters().is_empty()
             && s.step_exception.lock().unwrap().is_none()
@@ -77,6 +82,9 @@ impl Inner {
                 s.step_exceptions
                     .store(false, std::sync::atomic::Ordering::SeqCst);
             }
+        }
+        if matches!(step, Step::Out) {
+            s.adapter.before_step_out(s, t).await;
         }
         s.stepped_out.store(
             matches!(step, Step::Out),

@@ -140,6 +140,10 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         return;
     }
     let mut reason = map_reason(&stop.reason);
+    if reason != PauseReason::Step {
+        // A step out that a breakpoint interrupted returned nothing yet.
+        s.stepped_out.store(false, Ordering::SeqCst);
+    }
     let stop_text = stop.text.as_deref().or(stop.description.as_deref());
     if s.adapter.is_signal_stop(&stop.reason, stop_text) {
         reason = PauseReason::Signal;
@@ -171,6 +175,26 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
             ids.push(data[0].0.clone());
         }
     }
+    // A step that broke on a raise (see `step_raises`): at the raise, the step's exception; at
+    // the handler's recover(), on out into the handler.
+    let mut raised = None;
+    if let Some(f) = inner.step_function_hit(s, &stop.hit_breakpoint_ids).await
+        && let Some(t) = thread
+    {
+        if Some(f) == s.adapter.recover_function() {
+            if crate::step_raises::out_into_handler(s, t).await {
+                return;
+            }
+        } else if let Some((_, param)) = s.adapter.raise_function() {
+            reason = PauseReason::Exception;
+            s.step_exceptions.store(true, Ordering::SeqCst);
+            raised = Some(crate::step_raises::raised(s, t, param).await);
+        }
+    }
+    let fatal = s
+        .adapter
+        .is_fatal_stop(&stop.reason, stop.description.as_deref());
+    s.fatal_stop.store(fatal, Ordering::SeqCst);
     let hit_temp = stop
         .hit_breakpoint_ids
         .iter()
@@ -198,7 +222,9 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     if hit_temp && ids.is_empty() && !entry {
         description = Some("reached the run-to location".into());
     }
-    if reason == PauseReason::Exception
+    if raised.is_some() {
+        description = raised;
+    } else if reason == PauseReason::Exception
         && s.cap(|c| c.supports_exception_info_request)
         && let Some(t) = thread
         && let Ok(ExceptionInfoResponse {
@@ -237,6 +263,9 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         description = Some(format!(
             "the exception {e} went here: a handler, or a caller it passed up to"
         ));
+    }
+    if fatal && let Some(d) = description.as_mut() {
+        d.push_str("; nothing recovered it: the program ends at the next step or resume");
     }
     if reason == PauseReason::Signal {
         let text = signal_description(inner, s, thread, description.take()).await;
@@ -418,6 +447,9 @@ pub(crate) fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
     if let Some(code) = s.adapter.exit_status(category, &text) {
         *s.exit_code.lock().unwrap() = Some(code);
         s.exit_seen.notify_waiters();
+    }
+    if let Some(condition) = s.adapter.failed_condition(category, &text) {
+        inner.condition_failed(condition);
     }
     if s.adapter.is_chatter(category, &text) {
         return;

@@ -132,6 +132,13 @@ impl Inner {
                 ..Default::default()
             });
         }
+        // The functions a running step breaks on (see `step_raises`), after the entry stop.
+        let step_functions = s.step_functions.lock().unwrap().clone();
+        dap.extend(step_functions.iter().map(|f| FunctionBreakpoint {
+            name: f.to_string(),
+            ..Default::default()
+        }));
+        s.step_function_ids.lock().unwrap().clear();
         // Which answer is whose: by position, or (an adapter that answers in another order) by
         // sending the list one name longer each time and taking the id that is new.
         let mut answers: Vec<Option<protocol::Breakpoint>> = Vec::new();
@@ -151,9 +158,17 @@ impl Inner {
         for (i, r) in answers.iter().enumerate() {
             let Some(r) = r else { continue };
             let Some(bp) = bps.get(i) else {
-                // The entry stop.
-                if let Some(d) = r.id {
-                    s.temp_ids.lock().unwrap().insert(d);
+                let Some(d) = r.id else { continue };
+                // After the user's breakpoints: the entry stop, then the step's functions.
+                match (i - bps.len()).checked_sub(usize::from(entry.is_some())) {
+                    None => {
+                        s.temp_ids.lock().unwrap().insert(d);
+                    }
+                    Some(k) => {
+                        if let Some(f) = step_functions.get(k) {
+                            s.step_function_ids.lock().unwrap().insert(d, f);
+                        }
+                    }
                 }
                 continue;
             };

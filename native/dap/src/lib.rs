@@ -28,6 +28,7 @@ mod launch;
 mod program_stderr;
 pub mod protocol;
 mod session;
+mod step_raises;
 pub mod transport;
 mod values;
 

@@ -97,6 +97,16 @@ pub struct Session {
     pub hunt: Mutex<Option<crate::after_throw::Hunt>>,
     /// The last run request was a step out (its stop may carry the returned value).
     pub stepped_out: AtomicBool,
+    /// Functions broken on while a step runs, for adapters without step exception filters
+    /// (delve: `runtime.gopanic`; see `step_raises`), and the DAP ids they bound as.
+    pub step_functions: Mutex<Vec<&'static str>>,
+    pub step_function_ids: Mutex<HashMap<i64, &'static str>>,
+    /// The last stop is the program's fatal end (delve's unrecovered panic): a step from it
+    /// runs the program to its end instead of walking the runtime's exit path.
+    pub fatal_stop: AtomicBool,
+    /// The result types of the function a step out leaves, for adapters that read the
+    /// returned value from registers (delve; see `Adapter::before_step_out`).
+    pub callee_results: Mutex<Vec<String>>,
     /// DAP ids of the breakpoints the exception filters were bound as (gdb's catchpoints).
     pub exception_bp_ids: Mutex<BTreeSet<i64>>,
     /// How deep each thread's stack was listed in this stop (see `values::walk_down`).
@@ -154,6 +164,10 @@ impl Session {
             step_exception: Mutex::new(None),
             hunt: Mutex::new(None),
             stepped_out: AtomicBool::new(false),
+            step_functions: Mutex::new(Vec::new()),
+            step_function_ids: Mutex::new(HashMap::new()),
+            fatal_stop: AtomicBool::new(false),
+            callee_results: Mutex::new(Vec::new()),
             calls_in_flight: Default::default(),
             stack_walks: Default::default(),
             exception_bp_ids: Default::default(),

@@ -34,6 +34,19 @@ pub struct ValueTable {
     /// variablesReference → the expression of what it expands, for adapters that send no
     /// evaluateName (see [`crate::assign`]).
     ref_lineage: HashMap<i64, assign::Lineage>,
+    /// DAP ids of the frames listed as the top of a stack in this stop (delve's ids are new
+    /// handles per listing, so the top frame is known only by having been listed so).
+    top_frames: std::collections::BTreeSet<i64>,
+    /// The value returned by the step out that led to this stop, once read (delve reads it
+    /// from registers; see `Adapter::returned_value`).
+    pub(crate) returned: Option<Option<ValueNode>>,
+}
+
+impl Session {
+    /// Whether `frame_id` was listed as the top frame of a stack in this stop.
+    pub fn is_top_frame(&self, frame_id: i64) -> bool {
+        self.values.lock().unwrap().top_frames.contains(&frame_id)
+    }
 }
 
 pub(crate) fn parse_handle(h: &str, what: &str) -> BackendResult<i64> {
@@ -226,6 +239,11 @@ impl Inner {
             levels: limit,
         };
         let body = s.req::<protocol::StackTrace>(&args).await?;
+        if offset == 0
+            && let Some(f) = body.stack_frames.first()
+        {
+            s.values.lock().unwrap().top_frames.insert(f.id);
+        }
         let total = body.total_frames.map(|t| t as u32).or_else(|| {
             // A page that ends early ends the stack: its depth is known for this stop.
             let n = body.stack_frames.len() as u32;

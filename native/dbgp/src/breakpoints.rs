@@ -123,8 +123,13 @@ pub async fn remove(conn: &Connection, xdebug_id: &str) -> Result<(), RequestErr
 /// Same breakpoint for Xdebug but for its state and hit condition, which `breakpoint_update`
 /// changes in place (keeping Xdebug's hit count). Xdebug 3.2's `breakpoint_update` ignores a new
 /// condition (checked: the expression stays), so a condition change removes and sets it again,
-/// and Xdebug's count restarts.
+/// and Xdebug's count restarts. Xdebug 3.2 also stops at a disabled exception breakpoint all
+/// the same (its throw hook reads no state): one turned off is removed, and set again when
+/// turned on.
 fn updatable(a: &BreakpointInfo, b: &BreakpointInfo) -> bool {
+    if a.kind == BreakpointKind::Exception && !a.enabled {
+        return false;
+    }
     (
         &a.file,
         a.requested_line,
@@ -182,17 +187,19 @@ pub async fn sync(
         };
         match wanted.iter().find(|b| b.id == id) {
             Some(b) if same_request(b, &was) => {}
-            Some(b) if updatable(b, &was) => match update(conn, &xid, b).await {
-                Ok(()) => {
-                    applied.insert(id.clone(), (xid, b.clone()));
+            Some(b) if updatable(b, &was) => {
+                match update(conn, &xid, b).await {
+                    Ok(()) => {
+                        applied.insert(id.clone(), (xid, b.clone()));
+                    }
+                    Err(e) => {
+                        // Out of step with Xdebug: set it anew below.
+                        tracing::debug!(%id, "breakpoint_update refused: {e}");
+                        applied.remove(&id);
+                        let _ = remove(conn, &xid).await;
+                    }
                 }
-                Err(e) => {
-                    // Out of step with Xdebug: set it anew below.
-                    tracing::debug!(%id, "breakpoint_update refused: {e}");
-                    applied.remove(&id);
-                    let _ = remove(conn, &xid).await;
-                }
-            },
+            }
             _ => {
                 applied.remove(&id);
                 let _ = remove(conn, &xid).await;

@@ -19,6 +19,15 @@ impl Inner {
             ));
         }
         s.require_paused()?;
+        let step = matches!(
+            op,
+            ControlOp::StepOver { .. } | ControlOp::StepInto { .. } | ControlOp::StepOut
+        );
+        // Not in the step after one that met an exception: that step follows the exception on
+        // its way (to a catch, a caller, or the end), which would stop it again at each rethrow.
+        if step && s.step_exception.lock().unwrap().is_none() {
+            self.catch_in_step(s).await;
+        }
         let command = match op {
             ControlOp::Resume => "run",
             ControlOp::StepOver { .. } => "step_over",
@@ -83,6 +92,42 @@ impl Inner {
         let xid = set.attr("id")?.to_string();
         *s.step_out.lock().unwrap() = Some((args, depth, xid));
         Some(())
+    }
+}
+
+/// The classes every PHP exception and error descends from. Xdebug matches an exception
+/// breakpoint on the thrown class and its parents (not on interfaces such as `Throwable`), and
+/// `*` would also stop at every warning and notice.
+const STEP_CATCH: [&str; 2] = ["Exception", "Error"];
+
+impl Inner {
+    /// Exception breakpoints for the step about to run, so a step that throws stops where the
+    /// exception is raised (Xdebug's step would land in a catch, a caller or the end, saying
+    /// nothing). Xdebug keeps one exception breakpoint per class name: a name the user (or the
+    /// `panic` preset) already has is left alone, since setting it again would replace theirs
+    /// and removing ours would remove it; with `*` set, every throw stops already.
+    async fn catch_in_step(&self, s: &Session) {
+        let Ok(list) = s.req("breakpoint_list", &[], None).await else {
+            return;
+        };
+        let taken: Vec<&str> = list
+            .root
+            .all("breakpoint")
+            .filter(|b| b.attr("type") == Some("exception"))
+            .filter_map(|b| b.attr("exception"))
+            .collect();
+        let mut ids = Vec::new();
+        if !taken.contains(&"*") {
+            for name in STEP_CATCH.iter().filter(|n| !taken.contains(n)) {
+                let args = [('t', "exception".to_string()), ('x', name.to_string())];
+                if let Ok(set) = s.req("breakpoint_set", &args, None).await
+                    && let Some(id) = set.attr("id")
+                {
+                    ids.push(id.to_string());
+                }
+            }
+        }
+        *s.step_catch.lock().unwrap() = Some(ids);
     }
 }
 

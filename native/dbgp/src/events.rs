@@ -46,6 +46,41 @@ pub fn pause_reason(
     }
 }
 
+/// A stop's words about an exception a step met, as the DAP backend says them: at the stop of
+/// the step that raised it (`watched`: the step ran catching exceptions) with where it was
+/// raised, then at the next step's stop where it went. Returns the description and the
+/// exception the next step is to follow.
+pub fn step_note(
+    reason: PauseReason,
+    description: Option<String>,
+    watched: bool,
+    place: Option<String>,
+    after: Option<String>,
+) -> (Option<String>, Option<String>) {
+    if reason == PauseReason::Exception
+        && watched
+        && let Some(d) = description.as_deref()
+    {
+        // The place after "raised here": the recorder keeps what comes before it as a call's
+        // outcome, and the stop's location says it already.
+        let (here, e) = match place {
+            Some(p) => (format!(" ({p})"), format!("{d} (raised at {p})")),
+            None => (String::new(), d.to_string()),
+        };
+        let text = format!(
+            "the step ended in an exception: {d}; raised here{here}. Step again to see whether a handler catches it, a caller gets it or the program ends"
+        );
+        return (Some(text), Some(e));
+    }
+    if reason == PauseReason::Step
+        && let Some(e) = after
+    {
+        let text = format!("the exception {e} went here: a handler, or a caller it passed up to");
+        return (Some(text), None);
+    }
+    (description, None)
+}
+
 impl Inner {
     /// The stop a step-out-to-return ran to: its function's return at the armed depth (then
     /// `at_return`), a deeper return of the same function (armed again and run on), or any
@@ -195,6 +230,18 @@ impl Inner {
                     command = "step_out";
                 }
             }
+            // The step's own exception breakpoints go before anything else is asked or shown.
+            let watched = s.step_catch.lock().unwrap().take();
+            if let (Some(ids), Ok(r)) = (&watched, &r)
+                && r.status() == Some("break")
+            {
+                let _ = tokio::time::timeout(crate::session::REQUEST_TIMEOUT, async {
+                    for id in ids {
+                        let _ = crate::breakpoints::remove(&s.conn, id).await;
+                    }
+                })
+                .await;
+            }
             match r {
                 Ok(r) if r.status() == Some("break") => {
                     s.set_state(SessionState::Paused);
@@ -220,6 +267,11 @@ impl Inner {
                     let at_bp = !hit.is_empty() && command == "run";
                     let hit = if at_bp { hit } else { Vec::new() };
                     let (reason, description) = pause_reason(command, &r, at_bp, entry);
+                    let place = m.as_ref().and_then(|m| s.place(&m.fileuri, m.line));
+                    let after = s.step_exception.lock().unwrap().take();
+                    let (description, met) =
+                        step_note(reason, description, watched.is_some(), place, after);
+                    *s.step_exception.lock().unwrap() = met;
                     inner.sync_breakpoints(&s).await;
                     inner.emit(BackendEvent::Paused {
                         session_id: s.id.clone(),
@@ -291,6 +343,46 @@ mod tests {
         assert_eq!(
             pause_reason("run", &plain, false, false).0,
             PauseReason::Pause
+        );
+    }
+
+    #[test]
+    fn a_step_that_meets_an_exception_says_where_it_was_raised_then_where_it_went() {
+        let exc = Some("DomainException: bad total".to_string());
+        let (text, met) = step_note(
+            PauseReason::Exception,
+            exc.clone(),
+            true,
+            Some("src/lib.php:4".into()),
+            None,
+        );
+        assert_eq!(
+            text.as_deref(),
+            Some(
+                "the step ended in an exception: DomainException: bad total; raised here (src/lib.php:4). Step again to see whether a handler catches it, a caller gets it or the program ends"
+            )
+        );
+        assert_eq!(
+            met.as_deref(),
+            Some("DomainException: bad total (raised at src/lib.php:4)")
+        );
+        let (text, met) = step_note(PauseReason::Step, None, false, None, met);
+        assert_eq!(
+            text.as_deref(),
+            Some(
+                "the exception DomainException: bad total (raised at src/lib.php:4) went here: a handler, or a caller it passed up to"
+            )
+        );
+        assert_eq!(met, None);
+        // A run that stops at an exception (the user's breakpoint) says it as before.
+        assert_eq!(
+            step_note(PauseReason::Exception, exc.clone(), false, None, None),
+            (exc, None)
+        );
+        // The exception is forgotten at any other stop after it.
+        assert_eq!(
+            step_note(PauseReason::Breakpoint, None, false, None, Some("E".into())),
+            (None, None)
         );
     }
 }

@@ -160,6 +160,8 @@ impl Inner {
             location: Mutex::new(None),
             at_return: AtomicBool::new(false),
             step_out: Mutex::new(None),
+            step_catch: Mutex::new(None),
+            step_exception: Mutex::new(None),
         });
         // Negotiation happens at the init pause, before anything runs.
         let mut features: Vec<(String, String)> = vec![

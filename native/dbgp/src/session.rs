@@ -124,6 +124,13 @@ pub struct Session {
     /// breakpoint's arguments, the stack depth its stop must have (deeper is a recursive call
     /// of the same function returning, so it is armed again) and its Xdebug id.
     pub step_out: Mutex<Option<StepOut>>,
+    /// The step running now watches for exceptions (`control::catch_in_step`): Some(the Xdebug
+    /// ids of the exception breakpoints it set, removed at the stop that ends it; none when the
+    /// user's own cover every throw).
+    pub step_catch: Mutex<Option<Vec<String>>>,
+    /// The exception the last step stopped at ("E: msg at lib.php:4"): the next step runs without
+    /// catching (it is the exception's own way out) and its stop says where it went.
+    pub step_exception: Mutex<Option<String>>,
 }
 
 impl Session {
@@ -204,6 +211,25 @@ impl Session {
                 "{r} (remote path, no mapping covers it: add pathMappings to .vscode/launch.json or a volume to docker-compose.yml)"
             )),
         }
+    }
+
+    /// `src/lib.php:4`: a place in a note, relative to the project (the remote path when no
+    /// mapping covers it).
+    pub fn place(&self, uri: &str, line: Option<u32>) -> Option<String> {
+        let remote = uri_to_path(uri)?;
+        let path = match self.pathmap.to_local(&remote) {
+            Located::Local(p) => p
+                .strip_prefix(&self.root)
+                .map(Path::to_path_buf)
+                .unwrap_or(p)
+                .display()
+                .to_string(),
+            Located::Unmapped(r) => r,
+        };
+        Some(match line {
+            Some(l) => format!("{path}:{l}"),
+            None => path,
+        })
     }
 
     pub fn handle(&self, r: PropRef) -> String {

@@ -53,15 +53,46 @@ impl H {
     fn file(&self, f: &str) -> String {
         format!("{}/{f}", self.root)
     }
-    async fn bp(&self, f: &str, line: u32, condition: Option<&str>) -> BreakpointInfo {
-        let spec = LineBreakpointSpec {
+    fn spec(&self, f: &str, line: u32) -> LineBreakpointSpec {
+        LineBreakpointSpec {
             file: self.file(f),
             line,
-            condition: condition.map(str::to_string),
             enabled: true,
             ..Default::default()
+        }
+    }
+    async fn bp(&self, f: &str, line: u32, condition: Option<&str>) -> BreakpointInfo {
+        let spec = LineBreakpointSpec {
+            condition: condition.map(str::to_string),
+            ..self.spec(f, line)
         };
         self.b.add_line_breakpoint(&self.root, spec).await.unwrap()
+    }
+    /// A breakpoint that stops at the `hits`-th pass only (`3`, `>= 2`, …).
+    async fn bp_hits(&self, f: &str, line: u32, hits: &str) -> BackendResult<BreakpointInfo> {
+        let spec = LineBreakpointSpec {
+            hit_condition: Some(hits.into()),
+            ..self.spec(f, line)
+        };
+        self.b.add_line_breakpoint(&self.root, spec).await
+    }
+    /// `op` on the session, then its next stop.
+    async fn go(&mut self, sid: &str, op: ControlOp) -> (PauseReason, Vec<String>, Option<String>) {
+        self.b.control(sid, None, op).await.unwrap();
+        self.paused().await
+    }
+    /// Resumes the session to its end; the exit code.
+    async fn finish(&mut self, sid: &str) -> Option<i64> {
+        self.b.control(sid, None, ControlOp::Resume).await.unwrap();
+        self.stopped().await
+    }
+    async fn eval(&self, sid: &str, frame: &str, expression: &str) -> BackendResult<ValueNode> {
+        let req = EvalRequest {
+            frame: frame.into(),
+            expression: expression.into(),
+            ..Default::default()
+        };
+        self.b.evaluate(sid, req).await
     }
     async fn launch(&self, cmd: &str, entry: bool, exc: bool) -> SessionInfo {
         let req = LaunchRequest {
@@ -71,6 +102,27 @@ impl H {
             ..Default::default()
         };
         self.b.launch(&self.root, req).await.unwrap()
+    }
+    /// A breakpoint at `f`:`line`, `php f` launched and paused there: the session and breakpoint.
+    async fn start_at(&mut self, f: &str, line: u32) -> (SessionInfo, BreakpointInfo) {
+        let bp = self.bp(f, line, None).await;
+        let s = self.launch(&format!("php {f}"), false, false).await;
+        assert_eq!(self.paused().await.1, vec![bp.id.clone()]);
+        (s, bp)
+    }
+    /// A step over that stops at an exception: what the stop says.
+    async fn over_to_exception(&mut self, sid: &str) -> String {
+        let (reason, _, desc) = self.go(sid, over()).await;
+        assert_eq!(reason, PauseReason::Exception, "{desc:?}");
+        desc.unwrap_or_default()
+    }
+    /// A launch that fails; its error.
+    async fn launch_err(&self, cmd: &str) -> BackendError {
+        let req = LaunchRequest {
+            command: Some(cmd.into()),
+            ..Default::default()
+        };
+        self.b.launch(&self.root, req).await.unwrap_err()
     }
     /// The next event matching `f` within 20 s (everything seen is kept in `seen`).
     async fn until(&mut self, what: &str, f: impl Fn(&BackendEvent) -> bool) -> BackendEvent {
@@ -139,6 +191,12 @@ impl H {
         vars.into_iter()
             .find(|v| v.name == name)
             .unwrap_or_else(|| panic!("no {name}"))
+    }
+}
+
+fn over() -> ControlOp {
+    ControlOp::StepOver {
+        ignore_breakpoints: false,
     }
 }
 
@@ -222,42 +280,12 @@ async fn line_breakpoint_stack_values_paging_eval_set_output() {
     let note = members.children.iter().find(|c| c.name == "note").unwrap();
     assert_eq!(note.value_length, Some(3000));
     // property_value: a long string evaluated by name comes whole.
-    let long =
-        h.b.evaluate(
-            &s.id,
-            EvalRequest {
-                frame: "0".into(),
-                expression: "$long".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+    let long = h.eval(&s.id, "0", "$long").await.unwrap();
     assert_eq!(long.value.len(), 5002, "quoted 5000 chars");
     // eval of an expression.
-    let e =
-        h.b.evaluate(
-            &s.id,
-            EvalRequest {
-                frame: "0".into(),
-                expression: "count($items) * 10".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+    let e = h.eval(&s.id, "0", "count($items) * 10").await.unwrap();
     assert_eq!(e.value, "30");
-    let bad =
-        h.b.evaluate(
-            &s.id,
-            EvalRequest {
-                frame: "0".into(),
-                expression: "1 +* 2".into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    let bad = h.eval(&s.id, "0", "1 +* 2").await.unwrap_err();
     assert!(bad.to_string().contains("could not evaluate"), "{bad}");
 
     // Set a value; the program sees it.
@@ -283,42 +311,22 @@ async fn line_breakpoint_stack_values_paging_eval_set_output() {
     assert_eq!(set.value, "100");
 
     // Step into total(), see its frame, step out.
-    h.b.control(&s.id, None, ControlOp::StepInto { force: false })
-        .await
-        .unwrap();
-    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(
+        h.go(&s.id, ControlOp::StepInto { force: false }).await.0,
+        PauseReason::Step
+    );
     assert_eq!(h.top(&s.id).await.line, Some(3));
     let f = h.b.frames(&s.id, "1", 0, 10).await.unwrap();
     assert_eq!(f.frames[0].method_name.as_deref(), Some("total"));
     assert_eq!(f.frames[1].method_name.as_deref(), Some("{main}"));
     assert_eq!(f.total, Some(2));
     // Reading a variable of the caller's frame by name.
-    let caller =
-        h.b.evaluate(
-            &s.id,
-            EvalRequest {
-                frame: "1".into(),
-                expression: "$t".into(),
-                ..Default::default()
-            },
-        )
-        .await;
+    let caller = h.eval(&s.id, "1", "$t").await;
     assert!(caller.is_err(), "$t is not set yet in {{main}}");
-    h.b.control(
-        &s.id,
-        None,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await
-    .unwrap();
-    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.go(&s.id, over()).await.0, PauseReason::Step);
     assert_eq!(h.top(&s.id).await.line, Some(4));
-    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
-    h.paused().await;
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    assert_eq!(h.stopped().await, Some(0));
+    h.go(&s.id, ControlOp::StepOut).await;
+    assert_eq!(h.finish(&s.id).await, Some(0));
     // 2*100 + 5*3 + 1*10 = 225: the set value reached the program.
     assert!(h.output().contains("total=225"), "{}", h.output());
     let err = h.b.frames(&s.id, "1", 0, 1).await.unwrap_err();
@@ -339,55 +347,23 @@ async fn conditional_hit_count_and_temporary_breakpoints() {
     assert_eq!(i.value, "1", "stopped only where the condition holds");
     assert!(h.b.breakpoints(&h.root).await.unwrap()[0].verified);
     h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    h.stopped().await;
+    h.finish(&s.id).await;
     // The 3rd hit of line 5: $i == 2.
-    let hit =
-        h.b.add_line_breakpoint(
-            &h.root,
-            LineBreakpointSpec {
-                file: h.file("app.php"),
-                line: 5,
-                hit_condition: Some("3".into()),
-                enabled: true,
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+    let hit = h.bp_hits("app.php", 5, "3").await.unwrap();
     let s = h.launch("php app.php", false, false).await;
     assert_eq!(h.paused().await.1, vec![hit.id.clone()]);
     assert_eq!(h.var(&s.id, "0", "$i").await.value, "2");
     h.b.remove_breakpoint(&h.root, &hit.id).await.unwrap();
     // Run to line 7 (a temporary breakpoint), then to the end.
-    h.b.control(
-        &s.id,
-        None,
-        ControlOp::RunTo {
-            file: h.file("app.php"),
-            line: 7,
-            ignore_breakpoints: false,
-        },
-    )
-    .await
-    .unwrap();
-    h.paused().await;
+    let to = ControlOp::RunTo {
+        file: h.file("app.php"),
+        line: 7,
+        ignore_breakpoints: false,
+    };
+    h.go(&s.id, to).await;
     assert_eq!(h.top(&s.id).await.line, Some(7));
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    h.stopped().await;
-    let bad =
-        h.b.add_line_breakpoint(
-            &h.root,
-            LineBreakpointSpec {
-                file: h.file("app.php"),
-                line: 3,
-                hit_condition: Some("often".into()),
-                enabled: true,
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    h.finish(&s.id).await;
+    let bad = h.bp_hits("app.php", 3, "often").await.unwrap_err();
     assert!(bad.to_string().contains("hit condition"), "{bad}");
 }
 
@@ -414,9 +390,8 @@ async fn exceptions_and_fatal_errors_are_explained_at_the_stop() {
         "{desc:?}"
     );
     assert_eq!(h.top(&s.id).await.line, Some(3));
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
     // Uncaught, it becomes PHP's fatal error: a second stop that says so.
-    let (reason, _, desc) = h.paused().await;
+    let (reason, _, desc) = h.go(&s.id, ControlOp::Resume).await;
     assert_eq!(reason, PauseReason::Exception);
     assert!(
         desc.as_deref()
@@ -424,8 +399,7 @@ async fn exceptions_and_fatal_errors_are_explained_at_the_stop() {
             .starts_with("Fatal error: Uncaught Error: Call to undefined function"),
         "{desc:?}"
     );
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    let code = h.stopped().await;
+    let code = h.finish(&s.id).await;
     assert_eq!(code, Some(255), "a fatal error ends PHP with 255");
     assert!(h.output().contains("Uncaught Error"), "{}", h.output());
 
@@ -454,8 +428,7 @@ async fn entry_stop_and_a_script_that_ends_before_any_breakpoint() {
     let s = h.launch("php quick.php", true, false).await;
     assert_eq!(h.paused().await.0, PauseReason::Entry);
     assert_eq!(h.top(&s.id).await.line, Some(2));
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    assert_eq!(h.stopped().await, Some(0));
+    assert_eq!(h.finish(&s.id).await, Some(0));
     // No breakpoint: it runs to its end; the output is still there.
     h.seen.clear();
     let s = h.launch("php quick.php", false, false).await;
@@ -499,16 +472,7 @@ async fn busy_port_falls_back_and_bad_triggers_are_explained() {
 
     // A trigger that never connects: the timeout names the port and the settings.
     h.b.set_connect_timeout(Duration::from_millis(1500));
-    let err =
-        h.b.launch(
-            &h.root,
-            LaunchRequest {
-                command: Some("sleep 30".into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    let err = h.launch_err("sleep 30").await;
     let text = err.to_string();
     assert!(
         text.contains(&format!("127.0.0.1:{}", first + 1))
@@ -517,16 +481,7 @@ async fn busy_port_falls_back_and_bad_triggers_are_explained() {
         "{text}"
     );
     // A trigger that exits without connecting says so, with its output.
-    let err =
-        h.b.launch(
-            &h.root,
-            LaunchRequest {
-                command: Some("XDEBUG_MODE=off php quick.php".into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    let err = h.launch_err("XDEBUG_MODE=off php quick.php").await;
     // XDEBUG_MODE is set by us after the command's own assignment? No: the command's own wins.
     let text = err.to_string();
     assert!(
@@ -543,31 +498,13 @@ async fn busy_port_falls_back_and_bad_triggers_are_explained() {
         0o755,
     );
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let err =
-        h.b.launch(
-            &h.root,
-            LaunchRequest {
-                command: Some(format!("{} quick.php", fake.display())),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    let err = h.launch_err(&format!("{} quick.php", fake.display())).await;
     let text = err.to_string();
     assert!(
         text.contains("Xdebug is not loaded") && text.contains("apt-get install php-xdebug"),
         "{text}"
     );
-    let err =
-        h.b.launch(
-            &h.root,
-            LaunchRequest {
-                command: Some("/nonexistent/php quick.php".into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    let err = h.launch_err("/nonexistent/php quick.php").await;
     assert!(
         err.to_string().contains("not found") && err.to_string().contains("php-cli"),
         "{err}"
@@ -577,9 +514,7 @@ async fn busy_port_falls_back_and_bad_triggers_are_explained() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn step_out_shows_the_result_and_superglobals_are_readable() {
     let mut h = H::new("ret");
-    let bp = h.bp("app.php", 3, None).await;
-    let s = h.launch("php app.php", false, false).await;
-    assert_eq!(h.paused().await.1, vec![bp.id.clone()]);
+    let (s, bp) = h.start_at("app.php", 3).await;
     h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
     // Superglobals (Xdebug's context 1) read by path, and listed as globals.
     let argv =
@@ -607,33 +542,20 @@ async fn step_out_shows_the_result_and_superglobals_are_readable() {
             .any(|v| v.name == "$items" && v.scope == ValueScope::Local)
     );
     // The step out stops where total() returned, with what it returned.
-    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
-    let (reason, ids, _) = h.paused().await;
+    let (reason, ids, _) = h.go(&s.id, ControlOp::StepOut).await;
     assert_eq!((reason, ids), (PauseReason::Step, vec![]));
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "27");
     assert_eq!(h.top(&s.id).await.line, Some(20));
     // The next step lands in the caller, past the assignment.
-    h.b.control(
-        &s.id,
-        None,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await
-    .unwrap();
-    h.paused().await;
+    h.go(&s.id, over()).await;
     assert_eq!(h.var(&s.id, "0", "$t").await.value, "27");
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    h.stopped().await;
+    h.finish(&s.id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn updating_a_breakpoint_keeps_xdebugs_hit_count() {
     let mut h = H::new("upd");
-    let bp = h.bp("app.php", 5, None).await;
-    let s = h.launch("php app.php", false, false).await;
-    h.paused().await;
+    let (s, bp) = h.start_at("app.php", 5).await;
     assert_eq!(h.var(&s.id, "0", "$i").await.value, "0", "1st hit");
     // Stop at the 3rd hit counted from the start: Xdebug's count (1 so far) must survive.
     let update = BreakpointUpdate {
@@ -643,8 +565,7 @@ async fn updating_a_breakpoint_keeps_xdebugs_hit_count() {
     h.b.update_breakpoint(&h.root, &bp.id, update)
         .await
         .unwrap();
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    assert_eq!(h.paused().await.1, vec![bp.id.clone()]);
+    assert_eq!(h.go(&s.id, ControlOp::Resume).await.1, vec![bp.id.clone()]);
     assert_eq!(h.var(&s.id, "0", "$i").await.value, "2", "3rd hit");
     // Disabled and enabled again: still the same Xdebug breakpoint, still counted.
     for enabled in [false, true] {
@@ -657,30 +578,84 @@ async fn updating_a_breakpoint_keeps_xdebugs_hit_count() {
             .await
             .unwrap();
     }
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    h.stopped().await;
+    h.finish(&s.id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn step_out_of_a_recursive_call_stops_at_its_own_return() {
     let mut h = H::new("rec");
-    let bp = h.bp("fact.php", 4, None).await;
-    let s = h.launch("php fact.php", false, false).await;
-    h.paused().await;
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    h.paused().await;
+    let (s, bp) = h.start_at("fact.php", 4).await;
+    h.go(&s.id, ControlOp::Resume).await;
     assert_eq!(h.var(&s.id, "0", "$n").await.value, "2");
     h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
     // fact(1) returns first, deeper: not this call's return. fact(2) returns 2.
-    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
-    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.go(&s.id, ControlOp::StepOut).await.0, PauseReason::Step);
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "2");
     assert_eq!(h.b.frames(&s.id, "1", 0, 20).await.unwrap().total, Some(3));
     // From a return stop, out of the caller: fact(3) returns 6.
-    h.b.control(&s.id, None, ControlOp::StepOut).await.unwrap();
-    assert_eq!(h.paused().await.0, PauseReason::Step);
+    assert_eq!(h.go(&s.id, ControlOp::StepOut).await.0, PauseReason::Step);
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "6");
-    h.b.control(&s.id, None, ControlOp::Resume).await.unwrap();
-    h.stopped().await;
+    h.finish(&s.id).await;
     assert!(h.output().contains('6'), "{}", h.output());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_over_a_throw_stops_where_it_is_raised_once() {
+    let mut h = H::new("stepexc");
+    let (s, _) = h.start_at("fail.php", 10).await;
+    assert_eq!(
+        h.over_to_exception(&s.id).await,
+        "the step ended in an exception: DomainException: n too large: 5; raised here (fail.php:4). Step again to see whether a handler catches it, a caller gets it or the program ends"
+    );
+    assert_eq!(h.top(&s.id).await.line, Some(4));
+    // Nothing catches it: the next step ends the script as PHP's fatal error.
+    h.b.control(&s.id, None, over()).await.unwrap();
+    assert_eq!(h.stopped().await, Some(255));
+    let out = h.output();
+    assert!(out.contains("Uncaught DomainException"), "{out}");
+
+    // The `panic` preset's own breakpoint (`*`) already stops every throw: the step stops there
+    // once, and the next step shows that breakpoint's fatal-error stop, as a run would.
+    let s = h.launch("php fail.php", false, true).await;
+    h.paused().await;
+    let d = h.over_to_exception(&s.id).await;
+    assert!(
+        d.starts_with("the step ended in an exception: DomainException: n too large: 5;"),
+        "{d}"
+    );
+    let d = h.over_to_exception(&s.id).await;
+    assert!(
+        d.starts_with("Fatal error: Uncaught DomainException"),
+        "{d}"
+    );
+    assert_eq!(h.finish(&s.id).await, Some(255));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exception_breakpoint_turned_off_stops_nothing() {
+    let mut h = H::new("excoff");
+    let spec = ExceptionBreakpointSpec {
+        exception: "DomainException".into(),
+        enabled: true,
+        ..Default::default()
+    };
+    let e = h.b.add_exception_breakpoint(&h.root, spec).await.unwrap();
+    let (s, _) = h.start_at("fail.php", 9).await;
+    let off = BreakpointUpdate {
+        enabled: Some(false),
+        ..Default::default()
+    };
+    h.b.update_breakpoint(&h.root, &e.id, off).await.unwrap();
+    // check(5) throws: no stop, PHP's fatal error ends the script.
+    assert_eq!(h.finish(&s.id).await, Some(255));
+    // Turned on again, it stops the next run.
+    let on = BreakpointUpdate {
+        enabled: Some(true),
+        ..Default::default()
+    };
+    h.b.update_breakpoint(&h.root, &e.id, on).await.unwrap();
+    let s = h.launch("php fail.php", false, false).await;
+    assert_eq!(h.paused().await.0, PauseReason::Breakpoint);
+    let (reason, _, desc) = h.go(&s.id, ControlOp::Resume).await;
+    assert_eq!(reason, PauseReason::Exception, "{desc:?}");
 }

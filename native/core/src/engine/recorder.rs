@@ -6,7 +6,8 @@
 //! Built on the `Backend` trait only (frames, frame_variables, control), like `capture`, so it
 //! works on every backend. The result is what the debugger shows after the step out: debugpy's
 //! `(return) f` (launched with `showReturnValue`), gdb's `(return)` (its "Return" scope), lldb's
-//! return value (delve shows none after a step out: its rows have arguments and callers only). A recursive call arriving during a step out is recorded too and
+//! return value, delve's (read by the backend from the result registers, as delve's DAP shows
+//! none). A recursive call arriving during a step out is recorded too and
 //! finished first (a stack of pending calls per session).
 
 use super::Engine;
@@ -18,6 +19,8 @@ use std::collections::{HashMap, VecDeque};
 
 /// Calls kept (all functions, all sessions); older ones are dropped first.
 pub const KEEP: usize = 5_000;
+/// Frames searched for the project frame that raised, when a raise stops in library code.
+const RAISE_FRAMES: u32 = 8;
 /// Arguments shown per call, and characters per argument or result.
 const ARGS: usize = 8;
 const CHARS: usize = 60;
@@ -129,10 +132,14 @@ impl Calls {
         let Some(a) = self.active.remove(sid) else {
             return;
         };
-        for i in a.pending {
+        // The innermost call's raise, when one was seen, is what ended it (a Go panic that
+        // nothing recovers ends the program).
+        let mut raised = a.raised.map(|r| format!("{r} {why}"));
+        for i in a.pending.into_iter().rev() {
             if let Some(r) = self.get_mut(i) {
                 r.done = true;
-                r.outcome.get_or_insert_with(|| why.to_string());
+                let outcome = raised.take().unwrap_or_else(|| why.to_string());
+                r.outcome.get_or_insert(outcome);
             }
         }
     }
@@ -195,6 +202,8 @@ fn raised_text(description: &str) -> String {
         .strip_prefix("the step ended in an exception: ")
         .unwrap_or(description);
     let text = text.split("; raised here").next().unwrap_or(text);
+    // Where it was raised (a library raise's project frame) is the row's own call.
+    let text = text.split(", raised from ").next().unwrap_or(text);
     format!("raised {}", clip(text.trim()))
 }
 
@@ -207,7 +216,8 @@ fn clip(s: &str) -> String {
 }
 
 /// Names debuggers give a returned value after a step out. Not delve's `~r0`: after a step out
-/// delve 1.2x lists only the caller's own unnamed result (`~r0`, still 0), not the callee's.
+/// delve 1.2x lists only the caller's own unnamed result (`~r0`, still 0), not the callee's;
+/// the DAP backend adds the callee's as `(Return Value)`.
 fn is_return_value(name: &str) -> bool {
     name.starts_with("(return)") || name == "(Return Value)" || java_returned(name).is_some()
 }
@@ -252,12 +262,17 @@ impl Engine {
             Stop::Return => self.record_return(&c, sid, thread).await,
             Stop::Raised(text) => {
                 // The call's own raise, not one inside something it calls (and may catch).
+                // Where the raise stops in library code (Go's runtime.gopanic, __cxa_throw), the
+                // first project frame is the one that raised.
                 let backend = self.backend.clone();
                 let top = c
-                    .bk("frames", backend.frames(sid, thread, 0, 1))
+                    .bk("frames", backend.frames(sid, thread, 0, RAISE_FRAMES))
                     .await
                     .ok()
-                    .and_then(|p| p.frames.into_iter().next());
+                    .and_then(|p| {
+                        let first = p.frames.iter().position(|f| !f.is_library).unwrap_or(0);
+                        p.frames.into_iter().nth(first)
+                    });
                 self.with_state(|s| {
                     let function = {
                         let a = s.calls.active.get(sid)?;
@@ -496,6 +511,23 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raise_reads_as_its_exception_without_the_step_advice() {
+        assert_eq!(
+            raised_text(
+                "the step ended in an exception: ValueError: bad; raised here. Step again …"
+            ),
+            "raised ValueError: bad"
+        );
+        // A raise stopped in library code names the project frame: that is the row's call.
+        assert_eq!(
+            raised_text(
+                "the step ended in an exception: panic: \"x\" (string), raised from m.go:14 in main.parse; raised here. Step …"
+            ),
+            "raised panic: \"x\" (string)"
+        );
+    }
 
     #[test]
     fn intellij_return_values_name_class_method_and_argument_types() {

@@ -3,6 +3,7 @@
 //! listed as 100 items then "more" buckets, synthetic member groups, and Python command lines.
 
 use super::{Adapter, ExceptionClass};
+use debugger_mcp_core::backend::OutputCategory;
 use crate::config::{Generic, absolutize};
 use crate::protocol::{
     self, EvaluateArguments, ExceptionOptions, ExceptionPathSegment, Variable, VariablesArguments,
@@ -154,6 +155,14 @@ impl Adapter for Debugpy {
         Some(class_options(filters, classes))
     }
 
+    /// pydevd evaluates a failing condition as false and says so on the console only
+    /// ("pydevd: Error while evaluating expression in conditional breakpoint: x +* 2").
+    fn failed_condition<'a>(&self, category: OutputCategory, text: &'a str) -> Option<&'a str> {
+        let rest = text
+            .trim_start()
+            .strip_prefix("pydevd: Error while evaluating expression in conditional breakpoint:")?;
+        (category == OutputCategory::Console).then(|| rest.lines().next().unwrap_or("").trim())
+    }
     fn is_synthetic_group(&self, name: &str) -> bool {
         SYNTHETIC_GROUPS.contains(&name)
     }

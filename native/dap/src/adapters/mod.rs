@@ -191,6 +191,22 @@ pub trait Adapter: Send + Sync + 'static {
     fn step_exception_filters(&self) -> &'static [&'static str] {
         &[]
     }
+    /// For an adapter without step exception filters: the function the program calls to raise
+    /// (Go's `runtime.gopanic`) and its parameter holding what is raised (`e`). Broken on while
+    /// a step runs, so that a step ending in a raise says so (see `step_raises`).
+    fn raise_function(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+    /// The function a handler calls to take what was raised (Go's `runtime.gorecover`): the
+    /// step after a stop at the raise runs to it and out of it, into the handler.
+    fn recover_function(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether a stop of DAP `reason` with the adapter's `description` is the program's fatal
+    /// end (delve's unrecovered panic): a step from there can only end the program.
+    fn is_fatal_stop(&self, _reason: &str, _description: Option<&str>) -> bool {
+        false
+    }
     /// Whether a stop of DAP `reason` whose text is `text` is a signal's (lldb-dap reports
     /// signals as exceptions).
     fn is_signal_stop(&self, reason: &str, _text: Option<&str>) -> bool {
@@ -229,6 +245,11 @@ pub trait Adapter: Send + Sync + 'static {
 
     // ---- output ----
 
+    /// The condition a console line says failed to evaluate at a conditional breakpoint (an
+    /// adapter that then just goes on, so the breakpoint silently never stops).
+    fn failed_condition<'a>(&self, _category: OutputCategory, _text: &'a str) -> Option<&'a str> {
+        None
+    }
     /// Output that is the adapter's own chatter, not the program's: dropped.
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
@@ -296,6 +317,9 @@ pub trait Adapter: Send + Sync + 'static {
     async fn returned_value(&self, _s: &Session, _frame_id: i64) -> Option<ValueNode> {
         None
     }
+    /// Before a step out of the top frame of `thread`: notes what [`Adapter::returned_value`]
+    /// needs to read the value afterwards (delve: the function's result types).
+    async fn before_step_out(&self, _s: &Session, _thread: i64) {}
     /// Items `[offset, offset + limit)` of a container whose listing (unpaged) is `all`, and
     /// the container's real size.
     async fn page(

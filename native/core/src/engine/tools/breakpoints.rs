@@ -7,6 +7,7 @@ use super::super::state::BpMeta;
 use super::out::is_false;
 use super::same_file;
 use super::{Kind, Outcome, ProjectArg, yes};
+use crate::backend::CONDITION_FAILS;
 use crate::backend::SessionState;
 use crate::backend::{
     BreakpointInfo, BreakpointKind, BreakpointUpdate, DataAccess, ExceptionBreakpointSpec,
@@ -240,6 +241,12 @@ fn explain_idle(b: &mut Breakpoint, meta: Option<&BpMeta>, live: bool) {
         return;
     };
     if b.verified || live || b.kind != BpType::Line {
+        return;
+    }
+    if b.message
+        .as_deref()
+        .is_some_and(|m| m.contains(CONDITION_FAILS))
+    {
         return;
     }
     b.line = Some(bound);

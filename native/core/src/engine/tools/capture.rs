@@ -166,6 +166,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         }
     };
     let outcome = capture::run(c, &sid, &ids, &spec, sub).await;
+    let failed = capture::failed_conditions(c, &root, &ids).await;
     capture::disarm(c, &root, &ids).await;
     let (hits, end) = outcome?;
     let n = hits.len();
@@ -193,10 +194,14 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             ),
         ),
     };
-    if n == 0 && end == End::Exited {
+    if n == 0 && end == End::Exited && failed.is_empty() {
         message.push_str(
             " before reaching a point (check the lines, conditions and that the code runs)",
         );
+    }
+    for f in failed {
+        message.push_str("; ");
+        message.push_str(&f);
     }
     // Done recording: end the program unless asked to stay, or it stopped somewhere the agent
     // must see.

@@ -2,16 +2,20 @@
 //! and VS Code Go's launch modes; the program is built before delve starts (`gobuild`); its
 //! stopOnEntry stops before the Go runtime runs (a breakpoint on `main.main` instead); no
 //! `process` event (the debuggee is its child) and no `exited` event (the status is console
-//! text after a disconnect); its terminal client's banner.
+//! text after a disconnect); its terminal client's banner; panics as its exceptions (a step
+//! breaks on `runtime.gopanic` to say it ended in one: `step_raises`); returned values that its
+//! DAP does not show, read from registers after a step out (`returns`).
 
 mod gobuild;
 mod gocmd;
+mod returns;
 
 use super::{Adapter, Settings, on_path};
 use crate::config::{Generic, ResolvedLaunch};
 use crate::transport::Wire;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory};
+use crate::session::Session;
+use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -91,6 +95,29 @@ impl Adapter for Delve {
 
     fn entry_function(&self) -> Option<&'static str> {
         Some("main.main")
+    }
+
+    /// delve has no exception filters; a panic is Go's exception. `gopanic(e any)` is where
+    /// every panic starts, runtime errors (index, nil map, nil pointer) included.
+    fn raise_function(&self) -> Option<(&'static str, &'static str)> {
+        Some(("runtime.gopanic", "e"))
+    }
+    /// `recover()` compiles to a call of `runtime.gorecover` in the deferred function.
+    fn recover_function(&self) -> Option<&'static str> {
+        Some("runtime.gorecover")
+    }
+    /// delve stops at its own breakpoints on an unrecovered panic and a fatal throw
+    /// (`proc.UnrecoveredPanic`, `proc.FatalThrow`) with reason "exception" and these words.
+    fn is_fatal_stop(&self, reason: &str, description: Option<&str>) -> bool {
+        reason == "exception" && matches!(description, Some("panic" | "fatal error"))
+    }
+
+    /// The returned value is in registers after a step out (`returns`).
+    async fn before_step_out(&self, s: &Session, thread: i64) {
+        returns::note_result_types(s, thread).await;
+    }
+    async fn returned_value(&self, s: &Session, frame_id: i64) -> Option<ValueNode> {
+        returns::returned(s, frame_id).await
     }
 
     fn debuggee_is_child(&self) -> bool {
