@@ -32,7 +32,7 @@ pub struct JniBackend {
     pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
     timeout_ms: AtomicU64,
     launch_timeout_ms: AtomicU64,
-    /// The handshake's `supports_force_return` (false until the JVM said so).
+    /// The handshake's `supports_force_return` (true when the plugin's Java part is loaded).
     force_return: AtomicBool,
 }
 
@@ -334,7 +334,8 @@ impl Backend for JniBackend {
             );
         }
         (!self.force_return.load(Ordering::Relaxed)).then(|| {
-            "this IDE's debugger does not force returns yet (gdb can, for C/C++)".to_string()
+            // The plugin's Java part forces returns; its handshake says false without it.
+            "this IDE forces returns through its Java plugin, which is not installed (gdb can, for C/C++)".to_string()
         })
     }
     async fn update_breakpoint(

@@ -1,6 +1,7 @@
 package com.debuggermcp.adapter
 
 import com.debuggermcp.json.JsonArgs
+import com.debuggermcp.lang.LanguageDebugSupport
 import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebuggerUtil
 
@@ -10,17 +11,37 @@ import com.intellij.xdebugger.XDebuggerUtil
  */
 internal object ControlOps {
     /**
-     * Op `force_return`. IntelliJ's Force Return (ForceEarlyReturnAction: the value evaluated in
-     * the frame, then ThreadReferenceProxyImpl.forceEarlyReturn on the debugger manager thread
-     * and a resume) needs the Java debugger's engine classes (JavaStackFrame, DebugProcessImpl),
-     * which this plugin does not reach yet: a clear refusal naming the alternative. The JDI
-     * stand-in implements the op with ThreadReference.forceEarlyReturn.
+     * Op `force_return`: the language part whose debugger owns the frame forces the return (Java:
+     * IntelliJ's Force Return, [com.debuggermcp.java.JavaForceReturn]). The thread stays paused;
+     * the frame pops when the core next resumes or steps it, and that stop reaches Rust as the
+     * usual `paused` event.
      */
-    @Suppress("UNUSED_PARAMETER")
-    fun forceReturn(sessionId: String, threadId: String, frame: String, value: String): Nothing =
-        unsupported("force_return is not wired in the IDE yet; step_out of the call, then set_variable on its result")
+    @Suppress("UNUSED_PARAMETER") // the frame handle already names its thread's stack
+    suspend fun forceReturn(
+        sessionId: String,
+        threadId: String,
+        frame: String,
+        value: String,
+        supports: List<LanguageDebugSupport> = LanguageDebugSupport.all(),
+    ) {
+        val session = Sessions.find(sessionId)
+        if (session.isStopped) invalidState("the session has stopped")
+        if (!session.isSuspended) invalidState("the session is running; force_return needs it paused in the call")
+        val data = Sessions.data(session)
+        val entry = data.values.get(frame) ?: notFound("no frame '$frame' (frame handles are valid until the next resume)")
+        val ref = entry.extra as? SessionData.FrameRef ?: notFound("'$frame' is not a frame")
+        for (support in supports) {
+            if (support.forceReturn(session, ref.frame, ref.index == 0, value)) return
+        }
+        unsupported("this session's debugger cannot make a call return a value: the IDE forces returns on Java frames (the JVM's ForceEarlyReturn); gdb can for C/C++")
+    }
 
-    suspend fun control(sessionId: String, threadId: String?, op: JsonArgs) {
+    suspend fun control(
+        sessionId: String,
+        threadId: String?,
+        op: JsonArgs,
+        supports: List<LanguageDebugSupport> = LanguageDebugSupport.all(),
+    ) {
         val session = Sessions.find(sessionId)
         if (session.isStopped) invalidState("the session has stopped")
         val data = Sessions.data(session)
@@ -44,6 +65,16 @@ internal object ControlOps {
         // Values and frames die with the suspend context; drop them before the debuggee moves.
         if (kind != "pause") data.values.clear()
         Ide.onEdt {
+            if (kind != "pause") {
+                restoreReturnValues(session, supports)
+                // A step out shows what the call returned, as debugpy's showReturnValue does on
+                // the DAP side: the recorder (native/core/src/engine/recorder.rs) reads it from
+                // the frame after its step out of each recorded call. Set before the step is
+                // issued: the step command reads it on the manager thread when it starts.
+                if (kind == "step_out") {
+                    data.returnValuesBefore = supports.firstNotNullOfOrNull { it.showReturnValues(session, true) }
+                }
+            }
             when (kind) {
                 "resume" -> session.resume()
                 "pause" -> session.pause()
@@ -53,6 +84,18 @@ internal object ControlOps {
                 "run_to" -> session.runToPosition(runTo!!, op.boolOr("ignore_breakpoints", false))
             }
         }
+    }
+
+    /**
+     * Puts "Show Method Return Values" back as the user had it before a step out turned it on.
+     * Called before the next command (the value was read from the paused frame by then; turning
+     * it off clears it) and when the session stops.
+     */
+    fun restoreReturnValues(session: XDebugSession, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()) {
+        val data = Sessions.data(session)
+        val before = data.returnValuesBefore ?: return
+        data.returnValuesBefore = null
+        if (!before) supports.firstNotNullOfOrNull { it.showReturnValues(session, false) }
     }
 
     /**

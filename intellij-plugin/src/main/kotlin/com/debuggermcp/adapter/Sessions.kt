@@ -16,6 +16,13 @@ internal class SessionData {
     @Volatile
     var lastCommand = Wire.Command.NONE
 
+    /**
+     * "Show Method Return Values" as it was before a step out turned it on (see
+     * [ControlOps.restoreReturnValues]); null when this plugin has not changed it.
+     */
+    @Volatile
+    var returnValuesBefore: Boolean? = null
+
     /** Set when the agent launched the session, so `sessions` can report the mode. */
     @Volatile
     var mode: String = "debug"

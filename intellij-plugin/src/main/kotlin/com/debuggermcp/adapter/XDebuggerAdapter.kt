@@ -38,7 +38,7 @@ class XDebuggerAdapter(
         Op.ADD_LINE_BREAKPOINT -> Breakpoints.addLine(Ide.project(a.string("project")), a.obj("spec"))
         Op.ADD_EXCEPTION_BREAKPOINT -> Breakpoints.addException(Ide.project(a.string("project")), a.obj("spec"))
         Op.ADD_DATA_BREAKPOINT -> Breakpoints.addData(Ide.project(a.string("project")), a.obj("spec"))
-        Op.FORCE_RETURN -> ControlOps.forceReturn(a.string("session_id"), a.string("thread_id"), a.string("frame"), a.string("value"))
+        Op.FORCE_RETURN -> ControlOps.forceReturn(a.string("session_id"), a.string("thread_id"), a.string("frame"), a.string("value")).let { null }
         Op.UPDATE_BREAKPOINT -> Breakpoints.update(Ide.project(a.string("project")), a.string("id"), a.obj("update"))
         Op.REMOVE_BREAKPOINT -> Breakpoints.remove(Ide.project(a.string("project")), a.string("id")).let { null }
         Op.ADD_FUNCTION_BREAKPOINT -> { Ide.project(a.string("project")); a.obj("spec"); unsupported("no function breakpoints by name in the IDE: the core breaks at the method's first line (Java method breakpoints are slow)") }
@@ -62,9 +62,9 @@ class XDebuggerAdapter(
         "supports_code_fragments" to true,
         "supports_exception_breakpoints" to LanguageDebugSupport.all().isNotEmpty(),
         "exception_filters" to emptyList<Any>(),
-        // Op force_return refuses until it is wired (ControlOps.forceReturn); JniBackend then
-        // refuses force_return up front instead of at every call.
-        "supports_force_return" to false,
+        // The Java part forces returns (ControlOps.forceReturn → JavaForceReturn); without it
+        // JniBackend refuses force_return up front instead of at every call.
+        "supports_force_return" to LanguageDebugSupport.all().any { it.canForceReturn },
     )
 
     companion object {

@@ -3,10 +3,12 @@ package com.debuggermcp.java
 import com.debuggermcp.lang.LanguageDebugSupport
 import com.intellij.debugger.ui.breakpoints.JavaExceptionBreakpointType
 import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerUtil
 import com.intellij.xdebugger.breakpoints.XBreakpoint
 import com.intellij.xdebugger.breakpoints.XBreakpointProperties
+import com.intellij.xdebugger.frame.XStackFrame
 import org.jetbrains.java.debugger.breakpoints.properties.JavaBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaExceptionBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaFieldBreakpointProperties
@@ -16,7 +18,10 @@ import org.jetbrains.java.debugger.breakpoints.properties.JavaFieldBreakpointPro
  * platform loads when the Java plugin (com.intellij.java) is installed, so these Java-plugin
  * classes are never touched in IDEs without it.
  */
-class JavaDebugSupport : LanguageDebugSupport {
+class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : LanguageDebugSupport {
+    /** The extension point's instance: the real Java debugger. */
+    constructor() : this(PlatformJvm)
+
     private fun type(): JavaExceptionBreakpointType =
         XDebuggerUtil.getInstance().findBreakpointType(JavaExceptionBreakpointType::class.java)
 
@@ -67,6 +72,13 @@ class JavaDebugSupport : LanguageDebugSupport {
         val p = breakpoint.properties as? JavaFieldBreakpointProperties ?: return null
         return LanguageDebugSupport.FieldWatch(p.myClassName, p.myFieldName, p.WATCH_MODIFICATION, p.WATCH_ACCESS)
     }
+
+    override val canForceReturn: Boolean = true
+
+    override suspend fun forceReturn(session: XDebugSession, frame: XStackFrame, isTop: Boolean, value: String): Boolean =
+        JavaForceReturn.forceReturn(jvm, session, frame, isTop, value)
+
+    override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? = jvm.showReturnValues(session, on)
 
     override fun hitCount(breakpoint: XBreakpoint<*>): Int? {
         val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return null

@@ -2,8 +2,10 @@ package com.debuggermcp.lang
 
 import com.intellij.openapi.extensions.ExtensionPointName
 import com.intellij.openapi.project.Project
+import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.breakpoints.XBreakpoint
 import com.intellij.xdebugger.breakpoints.XBreakpointProperties
+import com.intellij.xdebugger.frame.XStackFrame
 
 /**
  * What the platform's XDebugger API cannot express generically: exception breakpoints and hit
@@ -49,6 +51,23 @@ interface LanguageDebugSupport {
 
     /** Describes [breakpoint] if it is one of this language's field watchpoints. */
     fun describeFieldWatchpoint(breakpoint: XBreakpoint<*>): FieldWatch? = null
+
+    /** Whether [forceReturn] can work at all (the handshake's `supports_force_return`). */
+    val canForceReturn: Boolean get() = false
+
+    /**
+     * Op `force_return`: the call running in [frame] (the top frame of the paused [session] when
+     * [isTop]) returns [value] when the thread next moves. False when [frame] is not this
+     * language's; refusals are [com.debuggermcp.adapter.OpException]s naming the debugger's reason.
+     */
+    suspend fun forceReturn(session: XDebugSession, frame: XStackFrame, isTop: Boolean, value: String): Boolean = false
+
+    /**
+     * Turns the debugger's method-return-value display on or off for [session] (IntelliJ's "Show
+     * Method Return Values"); returns the setting as it was, or null when [session] is not this
+     * language's or its debugger has no such display.
+     */
+    fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? = null
 
     companion object {
         val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")

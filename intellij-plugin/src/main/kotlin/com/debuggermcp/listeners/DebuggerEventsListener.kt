@@ -2,6 +2,7 @@ package com.debuggermcp.listeners
 
 import com.debuggermcp.DebuggerMcpService
 import com.debuggermcp.adapter.Breakpoints
+import com.debuggermcp.adapter.ControlOps
 import com.debuggermcp.adapter.Sessions
 import com.debuggermcp.adapter.StackOps
 import com.debuggermcp.adapter.Wire
@@ -108,6 +109,8 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
 
         override fun sessionStopped() {
             Sessions.data(session).values.clear()
+            // The setting is switched as the platform's toggle switches it: on the EDT.
+            ApplicationManager.getApplication().invokeLater({ ControlOps.restoreReturnValues(session) }, ModalityState.any())
             releaseOwnedBreakpoints()
             val exit = session.debugProcess.processHandler.exitCode
             push(jsonObject("event" to "stopped", "session_id" to id, "exit_code" to exit?.toLong()))

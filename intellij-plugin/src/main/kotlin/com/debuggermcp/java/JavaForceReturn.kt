@@ -1,0 +1,210 @@
+package com.debuggermcp.java
+
+import com.debuggermcp.adapter.ErrorKind
+import com.debuggermcp.adapter.Ide
+import com.debuggermcp.adapter.OpException
+import com.debuggermcp.adapter.XAsync
+import com.debuggermcp.adapter.failed
+import com.debuggermcp.adapter.invalidState
+import com.debuggermcp.adapter.unsupported
+import com.intellij.debugger.engine.DebugProcessImpl
+import com.intellij.debugger.engine.JavaDebugProcess
+import com.intellij.debugger.engine.JavaStackFrame
+import com.intellij.debugger.engine.JavaValue
+import com.intellij.debugger.engine.events.DebuggerCommandImpl
+import com.intellij.debugger.settings.DebuggerSettings
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XSourcePosition
+import com.intellij.xdebugger.evaluation.EvaluationMode
+import com.intellij.xdebugger.evaluation.XDebuggerEvaluator
+import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XValue
+import com.sun.jdi.ClassNotLoadedException
+import com.sun.jdi.IncompatibleThreadStateException
+import com.sun.jdi.InvalidTypeException
+import com.sun.jdi.Method
+import com.sun.jdi.NativeMethodException
+import com.sun.jdi.Value
+import kotlinx.coroutines.CompletableDeferred
+
+/**
+ * The Java debugger as op `force_return` needs it: one paused Java frame and its process. The
+ * platform implementation ([PlatformJvm]) makes the calls IntelliJ's Force Return makes; tests
+ * substitute one that behaves like them (the engine classes are final or need a live VM).
+ */
+internal interface JvmFrames {
+    /** The JVM side of [frame], or null when it is not a Java frame of a Java debug process. */
+    fun of(session: XDebugSession, frame: XStackFrame): JvmFrame?
+
+    /**
+     * Sets "Show Method Return Values" for [session]'s process; returns the value before, or
+     * null when [session] is not a Java one. EDT.
+     */
+    fun showReturnValues(session: XDebugSession, on: Boolean): Boolean?
+}
+
+internal interface JvmFrame {
+    val evaluator: XDebuggerEvaluator?
+    val position: XSourcePosition?
+
+    /** Runs [block] as a command on the process's debugger manager thread; the JDI calls below need it. */
+    suspend fun <T> onManagerThread(block: () -> T): T
+
+    /** The frame's method (`proxy.location().method()`). Manager thread. */
+    fun method(): Method
+
+    /** `VirtualMachine.canForceEarlyReturn()` of the frame's VM. Manager thread. */
+    fun canForceEarlyReturn(): Boolean
+
+    /** `mirrorOfVoid()` of the frame's VM: what a void method returns. Manager thread. */
+    fun mirrorOfVoid(): Value
+
+    /** Watches the method's return, then `ThreadReferenceProxyImpl.forceEarlyReturn`. Manager thread. */
+    fun forceEarlyReturn(value: Value)
+
+    /** The JDI value behind an evaluation result, or null when it is not a Java value. */
+    fun jdiValue(result: XValue): Value?
+}
+
+/**
+ * As IntelliJ's Force Return (java/debugger/impl/src/com/intellij/debugger/actions/
+ * ForceEarlyReturnAction.java, index file id 4465394129, 2023 header; the 2017 version, file id
+ * 505146227, is the same sequence):
+ *  - the frame is a [JavaStackFrame]; its process is `((JavaDebugProcess) session.getDebugProcess())
+ *    .getDebuggerSession().getProcess()` (JavaDebugProcess.getCurrentDebugProcess, file id 3553865272);
+ *  - `proxy = stackFrame.getStackFrameProxy()`, `thread = proxy.threadProxy()`;
+ *  - on the manager thread: `method = proxy.location().method()`; a void method returns
+ *    `thread.getVirtualMachine().mirrorOfVoid()`;
+ *  - otherwise the expression is evaluated by the frame's evaluator at the frame's position
+ *    (`evaluator.evaluate(expression, callback, stackFrame.getSourcePosition())`, on the EDT as from
+ *    the dialog's doOKAction) and `((JavaValue) result).getDescriptor().getValue()` is returned;
+ *  - `forceEarlyReturn` schedules `new DebuggerCommandImpl() { action() {
+ *    debugProcess.startWatchingMethodReturn(thread); thread.forceEarlyReturn(value); } }` on
+ *    `debugProcess.getManagerThread()`.
+ */
+internal object PlatformJvm : JvmFrames {
+    override fun of(session: XDebugSession, frame: XStackFrame): JvmFrame? {
+        val java = frame as? JavaStackFrame ?: return null
+        val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return null
+        return Frame(java, process)
+    }
+
+    /**
+     * As the platform's toggle (WatchLastMethodReturnValueAction.setSelected in JavaDebugProcess.java,
+     * file id 3553865272): `DebuggerSettings.getInstance().WATCH_RETURN_VALUES = watch;
+     * process.setWatchMethodReturnValuesEnabled(watch)`. There is no per-process switch: the
+     * process's MethodReturnValueWatcher.setEnabled writes that same application setting
+     * (MethodReturnValueWatcher.java, file id 8018620830), and a step starts watching only when it
+     * is on (DebugProcessImpl's step command: `startWatchingMethodReturn(stepThread)`, file id
+     * 3384553333). So callers restore the value they got back.
+     */
+    override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? {
+        val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return null
+        val settings = DebuggerSettings.getInstance()
+        val before = settings.WATCH_RETURN_VALUES
+        if (before != on) {
+            settings.WATCH_RETURN_VALUES = on
+            process.setWatchMethodReturnValuesEnabled(on)
+        }
+        return before
+    }
+
+    private class Frame(private val frame: JavaStackFrame, private val process: DebugProcessImpl) : JvmFrame {
+        private val proxy get() = frame.stackFrameProxy
+        override val evaluator: XDebuggerEvaluator? get() = frame.evaluator
+        override val position: XSourcePosition? get() = frame.sourcePosition
+
+        override suspend fun <T> onManagerThread(block: () -> T): T {
+            val done = CompletableDeferred<T>()
+            // DebuggerManagerThreadImpl.schedule cancels a command it cannot run (the session
+            // ended, the queue closed): commandCancelled, not action, is then called.
+            process.managerThread.schedule(object : DebuggerCommandImpl() {
+                override fun action() {
+                    try {
+                        done.complete(block())
+                    } catch (t: Throwable) {
+                        done.completeExceptionally(t)
+                    }
+                }
+
+                override fun commandCancelled() {
+                    done.completeExceptionally(OpException(ErrorKind.INVALID_STATE, "the debugger dropped the command: the session ended or resumed"))
+                }
+            })
+            return done.await()
+        }
+
+        override fun method(): Method = proxy.location().method()
+        override fun canForceEarlyReturn(): Boolean = proxy.threadProxy().virtualMachine.canForceEarlyReturn()
+        override fun mirrorOfVoid(): Value = proxy.threadProxy().virtualMachine.mirrorOfVoid()
+
+        override fun forceEarlyReturn(value: Value) {
+            val thread = proxy.threadProxy()
+            process.startWatchingMethodReturn(thread)
+            thread.forceEarlyReturn(value)
+        }
+
+        override fun jdiValue(result: XValue): Value? = (result as? JavaValue)?.descriptor?.value
+    }
+}
+
+/**
+ * Op `force_return` on a Java frame. Deviations from the action, each for an agent without a UI:
+ *  - the value comes from the op instead of the Return Value dialog; an empty value returns void;
+ *  - finally blocks are not run: the action asks the user whether to evaluate them
+ *    (JvmDropFrameActionHandler.evaluateFinallyBlocks); an agent cannot answer, and the JVM's own
+ *    ForceEarlyReturn skips them;
+ *  - no `stepInto(true, null)` afterwards: the action steps so the user sees the caller; here the
+ *    core moves the thread itself right after (the recorder resumes at once; a step would race
+ *    that resume and surface a stop nobody asked for), and the frame pops when it does. The JDI
+ *    stand-in behaves the same (tests/ide-standin Session.forceReturn).
+ */
+internal object JavaForceReturn {
+    suspend fun forceReturn(frames: JvmFrames, session: XDebugSession, frame: XStackFrame, isTop: Boolean, value: String): Boolean {
+        val jvm = frames.of(session, frame) ?: return false
+        // ForceEarlyReturnAction.update enables the action on the top frame only (getUiIndex() == 0).
+        if (!isTop) failed("force_return pops the top frame only; pass the paused thread's first frame")
+        // As the action's first DebuggerContextCommandImpl: the method is read on the manager thread.
+        // `"void" == returnTypeName()` is the 2017 action's test; the 2023 one calls
+        // DebuggerUtilsEx.isVoid(method), which compares the same name.
+        val (can, returns, name) = jvm.onManagerThread {
+            val method = jvm.method()
+            Triple(jvm.canForceEarlyReturn(), method.returnTypeName(), method.name())
+        }
+        if (!can) unsupported("this JVM cannot force early returns (VirtualMachine.canForceEarlyReturn is false)")
+        val result: Value = if (returns == "void" && value.isBlank()) {
+            jvm.onManagerThread { jvm.mirrorOfVoid() }
+        } else {
+            if (value.isBlank()) failed("value: $name returns $returns; give an expression of type $returns")
+            val evaluator = jvm.evaluator ?: unsupported("this frame cannot evaluate '$value'")
+            val done = CompletableDeferred<XValue>()
+            val callback = object : XDebuggerEvaluator.XEvaluationCallback {
+                override fun evaluated(result: XValue) { done.complete(result) }
+                override fun errorOccurred(errorMessage: String) {
+                    done.completeExceptionally(OpException(ErrorKind.FAILED, "cannot evaluate '$value': $errorMessage"))
+                }
+            }
+            val expression = XAsync.expression(value, EvaluationMode.EXPRESSION)
+            val position = jvm.position
+            Ide.onEdt { evaluator.evaluate(expression, callback, position) }
+            // The action reads the descriptor in the evaluation callback, on the manager thread.
+            val evaluated = done.await()
+            jvm.onManagerThread { jvm.jdiValue(evaluated) } ?: failed("'$value' is not a Java value")
+        }
+        try {
+            jvm.onManagerThread { jvm.forceEarlyReturn(result) }
+        } catch (e: InvalidTypeException) {
+            failed("the JVM refused '$value' as what $name returns ($returns): InvalidTypeException${e.message?.let { ": $it" } ?: ""}. " +
+                if (returns == "void") "Instead: $name is void: force_return with an empty value" else "Instead: give an expression of type $returns (a literal, a variable or a cast)")
+        } catch (e: ClassNotLoadedException) {
+            failed("the JVM refused '$value': ClassNotLoadedException (${e.className()} is not loaded yet). Return null or a value the program already created")
+        } catch (e: IncompatibleThreadStateException) {
+            invalidState("the JVM refused: IncompatibleThreadStateException (the thread is not suspended at an event). Stop at a breakpoint in $name, then force_return")
+        } catch (e: NativeMethodException) {
+            failed("the JVM refused: $name is native (NativeMethodException); force_return in its Java caller instead")
+        } catch (e: UnsupportedOperationException) {
+            unsupported("this JVM cannot force early returns (UnsupportedOperationException)")
+        }
+        return true
+    }
+}

@@ -1,0 +1,153 @@
+package com.debuggermcp.fakes
+
+import com.debuggermcp.java.JvmFrame
+import com.debuggermcp.java.JvmFrames
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XSourcePosition
+import com.intellij.xdebugger.evaluation.XDebuggerEvaluator
+import com.intellij.xdebugger.frame.XNamedValue
+import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XValue
+import com.intellij.xdebugger.frame.XValueNode
+import com.intellij.xdebugger.frame.XValuePlace
+import com.sun.jdi.IncompatibleThreadStateException
+import com.sun.jdi.InvalidTypeException
+import com.sun.jdi.Method
+import com.sun.jdi.Type
+import com.sun.jdi.Value
+import com.sun.jdi.VoidValue
+import kotlinx.coroutines.CompletableDeferred
+import java.lang.reflect.Proxy
+import java.util.concurrent.CopyOnWriteArrayList
+
+/*
+ * The Java debugger's engine as op force_return and the return-value switch meet it, behaving as
+ * these sources do:
+ *  - ThreadReferenceProxyImpl.forceEarlyReturn and StackFrameProxyImpl.location assert the debugger
+ *    manager thread (DebuggerManagerThreadImpl.assertIsManagerThread; ThreadReferenceProxyImpl.java
+ *    @06b6f557919e109c8e8682109fa7fe4a0221bdcf), and forceEarlyReturn passes the value to JDI's
+ *    ThreadReference.forceEarlyReturn, which throws InvalidTypeException when the value's type does
+ *    not match the method's return type (a void method takes only a VoidValue) and
+ *    IncompatibleThreadStateException when the thread is not suspended at an event (JDI
+ *    ThreadReference javadoc; the JDK's ThreadReferenceImpl.forceEarlyReturn);
+ *  - the frame's evaluator is called on the EDT and answers from the debugger thread
+ *    (JavaDebuggerEvaluator.evaluate schedules an EvaluationCommand), with a JavaValue whose
+ *    descriptor holds the JDI value;
+ *  - "Show Method Return Values" is one application setting: the process's switch writes
+ *    DebuggerSettings.WATCH_RETURN_VALUES and clears the last return value
+ *    (MethodReturnValueWatcher.setEnabled, file id 8018620830); the toggle runs on the EDT.
+ */
+
+/** A JDI type by name (`int`, `java.lang.String`, `void`). */
+fun jdiType(name: String): Type = proxy(Type::class.java) { m, _ -> if (m == "name") name else null }
+
+/** A JDI value of [type]; a `void` one is a VoidValue, as VirtualMachine.mirrorOfVoid gives. */
+fun jdiValue(type: String, shown: String): Value {
+    val iface = if (type == "void") VoidValue::class.java else Value::class.java
+    return proxy(iface) { m, _ -> when (m) { "type" -> jdiType(type); "toString" -> shown; else -> null } }
+}
+
+private fun <T> proxy(iface: Class<T>, answer: (String, Array<Any?>?) -> Any?): T =
+    iface.cast(Proxy.newProxyInstance(iface.classLoader, arrayOf(iface)) { self, m, args ->
+        when (m.name) {
+            "hashCode" -> System.identityHashCode(self)
+            "equals" -> self === args?.get(0)
+            else -> answer(m.name, args) ?: if (m.name == "toString") iface.simpleName else throw UnsupportedOperationException(m.name)
+        }
+    })
+
+/** JavaValue: an evaluation result whose descriptor holds the JDI value. */
+class FakeJavaValue(val value: Value) : XNamedValue("result") {
+    override fun computePresentation(node: XValueNode, place: XValuePlace) {}
+}
+
+/**
+ * JavaDebuggerEvaluator for literals: an int (`42`) or a string (`"x"`); anything else is an
+ * evaluation error. Called on the EDT, answers from the debugger thread.
+ */
+class LiteralEvaluator(private val debugger: DebuggerThread) : XDebuggerEvaluator() {
+    val positions = CopyOnWriteArrayList<XSourcePosition?>()
+
+    override fun evaluate(expression: com.intellij.xdebugger.XExpression, callback: XEvaluationCallback, expressionPosition: XSourcePosition?) {
+        FakeApplication.current().requireEdt("XDebuggerEvaluator.evaluate")
+        positions += expressionPosition
+        val text = expression.expression
+        debugger.schedule {
+            when {
+                text.matches(Regex("-?\\d+")) -> callback.evaluated(FakeJavaValue(jdiValue("int", text)))
+                text.startsWith("\"") -> callback.evaluated(FakeJavaValue(jdiValue("java.lang.String", text)))
+                else -> callback.errorOccurred("Cannot find local variable '$text'")
+            }
+        }
+    }
+}
+
+internal class FakeJvmFrame(
+    private val methodName: String,
+    private val returnType: String,
+    private val debugger: DebuggerThread,
+    override val evaluator: XDebuggerEvaluator?,
+    override val position: XSourcePosition?,
+    @Volatile var suspendedAtEvent: Boolean = true,
+) : JvmFrame {
+    val forced = CopyOnWriteArrayList<Value>()
+    val events = CopyOnWriteArrayList<String>()
+
+    private fun requireManagerThread(api: String) {
+        if (Thread.currentThread().name != "fake-DebuggerManagerThread") {
+            FakeApplication.current().violations += "$api must run on the debugger manager thread, ran on ${Thread.currentThread().name}"
+        }
+    }
+
+    override suspend fun <T> onManagerThread(block: () -> T): T {
+        val done = CompletableDeferred<T>()
+        debugger.schedule {
+            try {
+                done.complete(block())
+            } catch (t: Throwable) {
+                done.completeExceptionally(t)
+            }
+        }
+        return done.await()
+    }
+
+    override fun method(): Method {
+        requireManagerThread("StackFrameProxyImpl.location")
+        return proxy(Method::class.java) { m, _ -> when (m) { "name" -> methodName; "returnTypeName" -> returnType; else -> null } }
+    }
+
+    override fun canForceEarlyReturn(): Boolean = true
+
+    override fun mirrorOfVoid(): Value = jdiValue("void", "<void value>")
+
+    override fun forceEarlyReturn(value: Value) {
+        requireManagerThread("ThreadReferenceProxyImpl.forceEarlyReturn")
+        events += "startWatchingMethodReturn"
+        if (!suspendedAtEvent) throw IncompatibleThreadStateException()
+        val given = if (value is VoidValue) "void" else value.type().name()
+        if (given != returnType) throw InvalidTypeException("$given is not $returnType")
+        events += "forceEarlyReturn"
+        forced += value
+    }
+
+    override fun jdiValue(result: XValue): Value? = (result as? FakeJavaValue)?.value
+}
+
+/** The Java debugger of some sessions: frames it owns, and the one return-value setting. */
+internal class FakeJvm(private val frames: Map<XStackFrame, FakeJvmFrame>, private val javaSessions: Set<XDebugSession>) : JvmFrames {
+    @Volatile var watchReturnValues = false
+    val settingChanges = CopyOnWriteArrayList<Boolean>()
+
+    override fun of(session: XDebugSession, frame: XStackFrame): JvmFrame? = if (session in javaSessions) frames[frame] else null
+
+    override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? {
+        if (session !in javaSessions) return null
+        FakeApplication.current().requireEdt("WatchLastMethodReturnValueAction.setSelected")
+        val before = watchReturnValues
+        if (before != on) {
+            watchReturnValues = on
+            settingChanges += on
+        }
+        return before
+    }
+}

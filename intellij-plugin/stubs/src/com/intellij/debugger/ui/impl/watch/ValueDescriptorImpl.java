@@ -1,0 +1,9 @@
+package com.intellij.debugger.ui.impl.watch;
+
+import com.sun.jdi.Value;
+
+// intellij-community: java/debugger/impl/src/com/intellij/debugger/ui/impl/watch/ValueDescriptorImpl.java
+public abstract class ValueDescriptorImpl extends NodeDescriptorImpl {
+  ValueDescriptorImpl() { }
+  public Value getValue() { throw new UnsupportedOperationException("stub"); }
+}
