@@ -1,5 +1,6 @@
 package com.debuggermcp
 
+import com.debuggermcp.adapter.ControlOps
 import com.debuggermcp.adapter.OrderedEvents
 import com.debuggermcp.adapter.XDebuggerAdapter
 import com.debuggermcp.bridge.LogSink
@@ -144,6 +145,13 @@ class DebuggerMcpService(private val scope: CoroutineScope) : Disposable {
     }
 
     override fun dispose() {
+        // A session still paused after a step out holds the user's "Show Method Return Values";
+        // give it back before the application saves its settings.
+        try {
+            ControlOps.restoreAllReturnValues()
+        } catch (t: Throwable) {
+            LOG.warn("could not restore Show Method Return Values", t)
+        }
         if (state is State.Ready) {
             com.debuggermcp.ui.InstallOnAgentsDiscovery.withdraw()
             try {

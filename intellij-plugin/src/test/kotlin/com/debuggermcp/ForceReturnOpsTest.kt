@@ -7,6 +7,8 @@ import com.debuggermcp.adapter.OpException
 import com.debuggermcp.adapter.SessionData
 import com.debuggermcp.adapter.Sessions
 import com.debuggermcp.fakes.DebuggerThread
+import com.debuggermcp.fakes.EvaluateException
+import com.debuggermcp.fakes.OpaqueFrameException
 import com.debuggermcp.fakes.FakeApplication
 import com.debuggermcp.fakes.FakeDebuggerUtil
 import com.debuggermcp.fakes.FakeFile
@@ -25,6 +27,8 @@ import com.debuggermcp.lang.LanguageDebugSupport
 import com.intellij.xdebugger.XDebuggerUtil
 import com.sun.jdi.VoidValue
 import kotlinx.coroutines.runBlocking
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.TimeUnit
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertThrows
@@ -115,8 +119,8 @@ class ForceReturnOpsTest {
     }
 
     @Test
-    fun `a thread not suspended at an event is refused with IncompatibleThreadStateException`() {
-        val f = jvmFrame("int").also { it.suspendedAtEvent = false }
+    fun `a thread not suspended is refused with IncompatibleThreadStateException`() {
+        val f = jvmFrame("int").also { it.suspended = false }
         val e = assertThrows(OpException::class.java) { force(FakeJvm(mapOf(top to f), setOf(session)), "42") }
         assertEquals(ErrorKind.INVALID_STATE, e.kind)
         assertTrue(e.message!!.contains("IncompatibleThreadStateException") && e.message!!.contains("breakpoint in fib"), e.message)
@@ -157,10 +161,65 @@ class ForceReturnOpsTest {
         control("resume", java)
         assertEquals(false, jvm.watchReturnValues, "the user's 'off' restored before the program runs on")
         assertEquals(listOf(true, false), jvm.settingChanges)
-        // A session that stops after a step out restores it too (the listener posts it to the EDT).
+        // A session that stops after a step out restores it too, at once on the listener's
+        // (debugger) thread: nothing is left for the EDT when the IDE exits and saves settings.
         control("step_out", java)
-        runBlocking { Ide.onEdt { ControlOps.restoreReturnValues(session, java) } }
+        val stopped = CompletableFuture<Unit>()
+        debugger.schedule { stopped.complete(ControlOps.restoreReturnValues(session, java)) }
+        stopped.get(5, TimeUnit.SECONDS)
         assertEquals(false, jvm.watchReturnValues)
+    }
+
+    @Test
+    fun `the plugin going away gives back the user's setting for a session still paused after a step out`() {
+        val jvm = FakeJvm(emptyMap(), setOf(session))
+        val java = listOf<LanguageDebugSupport>(JavaDebugSupport(jvm))
+        control("step_out", java)
+        assertTrue(jvm.watchReturnValues)
+        // DebuggerMcpService.dispose, on whatever thread disposes services.
+        ControlOps.restoreAllReturnValues(java)
+        assertEquals(false, jvm.watchReturnValues, "an IDE exit would otherwise save 'on'")
+        assertEquals(null, Sessions.data(session).returnValuesBefore)
+    }
+
+    @Test
+    fun `null is returned for a reference type and refused by the JVM for a primitive one`() {
+        val s = FakeJvmFrame("name", "java.lang.String", debugger, evaluator, FakePosition(file, 6))
+        force(FakeJvm(mapOf(top to s), setOf(session)), "null")
+        assertEquals(listOf<Any?>(null), s.forced.toList())
+        val i = jvmFrame("int")
+        val e = assertThrows(OpException::class.java) { force(FakeJvm(mapOf(top to i), setOf(session)), "null") }
+        assertEquals(ErrorKind.FAILED, e.kind)
+        assertTrue(e.message!!.contains("InvalidTypeException") && e.message!!.contains("give an expression of type int"), e.message)
+        assertTrue(i.forced.isEmpty())
+    }
+
+    @Test
+    fun `a frame gone or a JDI failure is a clear error naming the exception, not an escape`() {
+        fun refusal(setup: (FakeJvmFrame) -> Unit): OpException {
+            val f = jvmFrame("int").also(setup)
+            return assertThrows(OpException::class.java) { force(FakeJvm(mapOf(top to f), setOf(session)), "42") }
+        }
+        val gone = refusal { it.locationThrows = EvaluateException("Stack frame is invalid") }
+        assertEquals(ErrorKind.INVALID_STATE, gone.kind)
+        assertTrue(gone.message!!.contains("frame is gone (EvaluateException)") && gone.message!!.contains("Call frames again"), gone.message)
+        val stale = refusal { it.forceThrows = com.sun.jdi.InvalidStackFrameException() }
+        assertEquals(ErrorKind.INVALID_STATE, stale.kind)
+        assertTrue(stale.message!!.contains("InvalidStackFrameException"), stale.message)
+        val ended = refusal { it.forceThrows = com.sun.jdi.VMDisconnectedException() }
+        assertEquals(ErrorKind.INVALID_STATE, ended.kind)
+        val virtual = refusal { it.forceThrows = OpaqueFrameException() }
+        assertEquals(ErrorKind.FAILED, virtual.kind)
+        assertTrue(virtual.message!!.contains("OpaqueFrameException") && virtual.message!!.contains("virtual thread"), virtual.message)
+        val other = refusal { it.forceThrows = com.sun.jdi.ObjectCollectedException() }
+        assertEquals(ErrorKind.FAILED, other.kind)
+        assertTrue(other.message!!.contains("ObjectCollectedException") && other.message!!.contains("Nothing was forced"), other.message)
+    }
+
+    @Test
+    fun `a non-Java frame below the top of a Java session is refused as not the top`() {
+        val e = assertThrows(OpException::class.java) { force(FakeJvm(mapOf(top to jvmFrame("int")), setOf(session)), "42", frame = 1) }
+        assertTrue(e.message!!.contains("top frame only"), e.message)
     }
 
     @Test

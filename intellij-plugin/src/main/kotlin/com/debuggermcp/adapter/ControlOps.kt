@@ -89,13 +89,21 @@ internal object ControlOps {
     /**
      * Puts "Show Method Return Values" back as the user had it before a step out turned it on.
      * Called before the next command (the value was read from the paused frame by then; turning
-     * it off clears it) and when the session stops.
+     * it off clears it) and when the session stops. Any thread: the switch only writes the
+     * (volatile) application setting and clears the watcher (MethodReturnValueWatcher.setEnabled),
+     * and a stop must restore it at once: when the IDE closes, sessions stop and settings are
+     * saved in the same EDT task, so a restore posted for later would persist "on".
      */
     fun restoreReturnValues(session: XDebugSession, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()) {
         val data = Sessions.data(session)
         val before = data.returnValuesBefore ?: return
         data.returnValuesBefore = null
         if (!before) supports.firstNotNullOfOrNull { it.showReturnValues(session, false) }
+    }
+
+    /** [restoreReturnValues] for every session still holding a saved value: the plugin is going away. */
+    fun restoreAllReturnValues(supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()) {
+        for (session in Sessions.withData { it.returnValuesBefore != null }) restoreReturnValues(session, supports)
     }
 
     /**

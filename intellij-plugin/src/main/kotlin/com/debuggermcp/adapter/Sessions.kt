@@ -47,6 +47,9 @@ internal object Sessions {
 
     fun data(session: XDebugSession): SessionData = synchronized(data) { data.getOrPut(session) { SessionData() } }
 
+    /** Sessions whose data satisfies [test] (a snapshot; sessions nobody holds are gone already). */
+    fun withData(test: (SessionData) -> Boolean): List<XDebugSession> = synchronized(data) { data.filterValues(test).keys.toList() }
+
     fun find(id: String): XDebugSession {
         ids.find(id)?.let { return it }
         // Sessions the user started before anyone asked get their id on first sight.

@@ -21,11 +21,14 @@ import com.intellij.xdebugger.frame.XStackFrame
 import com.intellij.xdebugger.frame.XValue
 import com.sun.jdi.ClassNotLoadedException
 import com.sun.jdi.IncompatibleThreadStateException
+import com.sun.jdi.InvalidStackFrameException
 import com.sun.jdi.InvalidTypeException
 import com.sun.jdi.Method
 import com.sun.jdi.NativeMethodException
+import com.sun.jdi.VMDisconnectedException
 import com.sun.jdi.Value
 import kotlinx.coroutines.CompletableDeferred
+import kotlin.coroutines.cancellation.CancellationException
 
 /**
  * The Java debugger as op `force_return` needs it: one paused Java frame and its process. The
@@ -35,6 +38,9 @@ import kotlinx.coroutines.CompletableDeferred
 internal interface JvmFrames {
     /** The JVM side of [frame], or null when it is not a Java frame of a Java debug process. */
     fun of(session: XDebugSession, frame: XStackFrame): JvmFrame?
+
+    /** Whether [session] is a Java debug session. */
+    fun isJava(session: XDebugSession): Boolean
 
     /**
      * Sets "Show Method Return Values" for [session]'s process; returns the value before, or
@@ -59,10 +65,17 @@ internal interface JvmFrame {
     /** `mirrorOfVoid()` of the frame's VM: what a void method returns. Manager thread. */
     fun mirrorOfVoid(): Value
 
-    /** Watches the method's return, then `ThreadReferenceProxyImpl.forceEarlyReturn`. Manager thread. */
-    fun forceEarlyReturn(value: Value)
+    /**
+     * Watches the method's return, then `ThreadReferenceProxyImpl.forceEarlyReturn`. Manager thread.
+     * [value] null is Java's `null`: JDI takes it for a reference return type and throws
+     * InvalidTypeException for a primitive or void one (ValueImpl.prepareForAssignment).
+     */
+    fun forceEarlyReturn(value: Value?)
 
-    /** The JDI value behind an evaluation result, or null when it is not a Java value. */
+    /** Whether an evaluation result is a Java value (`JavaValue`); its JDI value may still be null. */
+    fun isJava(result: XValue): Boolean
+
+    /** The JDI value behind a Java evaluation result: null for the `null` literal. Manager thread. */
     fun jdiValue(result: XValue): Value?
 }
 
@@ -89,6 +102,8 @@ internal object PlatformJvm : JvmFrames {
         return Frame(java, process)
     }
 
+    override fun isJava(session: XDebugSession): Boolean = session.debugProcess is JavaDebugProcess
+
     /**
      * As the platform's toggle (WatchLastMethodReturnValueAction.setSelected in JavaDebugProcess.java,
      * file id 3553865272): `DebuggerSettings.getInstance().WATCH_RETURN_VALUES = watch;
@@ -100,6 +115,9 @@ internal object PlatformJvm : JvmFrames {
      */
     override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? {
         val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return null
+        // Without the VM's method-exit values the process's switch does nothing
+        // (WatchLastMethodReturnValueAction.update disables the toggle then): leave the setting alone.
+        if (!process.canGetMethodReturnValue()) return null
         val settings = DebuggerSettings.getInstance()
         val before = settings.WATCH_RETURN_VALUES
         if (before != on) {
@@ -138,13 +156,17 @@ internal object PlatformJvm : JvmFrames {
         override fun canForceEarlyReturn(): Boolean = proxy.threadProxy().virtualMachine.canForceEarlyReturn()
         override fun mirrorOfVoid(): Value = proxy.threadProxy().virtualMachine.mirrorOfVoid()
 
-        override fun forceEarlyReturn(value: Value) {
+        override fun forceEarlyReturn(value: Value?) {
             val thread = proxy.threadProxy()
             process.startWatchingMethodReturn(thread)
             thread.forceEarlyReturn(value)
         }
 
-        override fun jdiValue(result: XValue): Value? = (result as? JavaValue)?.descriptor?.value
+        override fun isJava(result: XValue): Boolean = result is JavaValue
+
+        // ForceEarlyReturnAction.evaluateAndReturn: `((JavaValue) result).getDescriptor().getValue()`,
+        // null for a `null` literal, passed on to forceEarlyReturn as is.
+        override fun jdiValue(result: XValue): Value? = (result as JavaValue).descriptor.value
     }
 }
 
@@ -161,19 +183,21 @@ internal object PlatformJvm : JvmFrames {
  */
 internal object JavaForceReturn {
     suspend fun forceReturn(frames: JvmFrames, session: XDebugSession, frame: XStackFrame, isTop: Boolean, value: String): Boolean {
-        val jvm = frames.of(session, frame) ?: return false
         // ForceEarlyReturnAction.update enables the action on the top frame only (getUiIndex() == 0).
-        if (!isTop) failed("force_return pops the top frame only; pass the paused thread's first frame")
+        // A Java session's frame below the top may not be a JavaStackFrame (an async or coroutine
+        // frame): it gets this answer too, not "not a Java frame".
+        if (!isTop && frames.isJava(session)) failed("force_return pops the top frame only; pass the paused thread's first frame")
+        val jvm = frames.of(session, frame) ?: return false
         // As the action's first DebuggerContextCommandImpl: the method is read on the manager thread.
         // `"void" == returnTypeName()` is the 2017 action's test; the 2023 one calls
         // DebuggerUtilsEx.isVoid(method), which compares the same name.
-        val (can, returns, name) = jvm.onManagerThread {
+        val (can, returns, name) = jdi(jvm, null) {
             val method = jvm.method()
             Triple(jvm.canForceEarlyReturn(), method.returnTypeName(), method.name())
         }
         if (!can) unsupported("this JVM cannot force early returns (VirtualMachine.canForceEarlyReturn is false)")
-        val result: Value = if (returns == "void" && value.isBlank()) {
-            jvm.onManagerThread { jvm.mirrorOfVoid() }
+        val result: Value? = if (returns == "void" && value.isBlank()) {
+            jdi(jvm, name) { jvm.mirrorOfVoid() }
         } else {
             if (value.isBlank()) failed("value: $name returns $returns; give an expression of type $returns")
             val evaluator = jvm.evaluator ?: unsupported("this frame cannot evaluate '$value'")
@@ -189,22 +213,47 @@ internal object JavaForceReturn {
             Ide.onEdt { evaluator.evaluate(expression, callback, position) }
             // The action reads the descriptor in the evaluation callback, on the manager thread.
             val evaluated = done.await()
-            jvm.onManagerThread { jvm.jdiValue(evaluated) } ?: failed("'$value' is not a Java value")
+            if (!jvm.isJava(evaluated)) failed("'$value' is not a Java value")
+            jdi(jvm, name) { jvm.jdiValue(evaluated) }
         }
         try {
-            jvm.onManagerThread { jvm.forceEarlyReturn(result) }
+            jdi(jvm, name) { jvm.forceEarlyReturn(result) }
         } catch (e: InvalidTypeException) {
             failed("the JVM refused '$value' as what $name returns ($returns): InvalidTypeException${e.message?.let { ": $it" } ?: ""}. " +
                 if (returns == "void") "Instead: $name is void: force_return with an empty value" else "Instead: give an expression of type $returns (a literal, a variable or a cast)")
         } catch (e: ClassNotLoadedException) {
             failed("the JVM refused '$value': ClassNotLoadedException (${e.className()} is not loaded yet). Return null or a value the program already created")
         } catch (e: IncompatibleThreadStateException) {
-            invalidState("the JVM refused: IncompatibleThreadStateException (the thread is not suspended at an event). Stop at a breakpoint in $name, then force_return")
+            // JDI throws it for THREAD_NOT_SUSPENDED / THREAD_NOT_ALIVE only (ThreadReferenceImpl.forceEarlyReturn).
+            invalidState("the JVM refused: IncompatibleThreadStateException (the thread is not suspended or has ended). Stop at a breakpoint in $name, then force_return")
         } catch (e: NativeMethodException) {
             failed("the JVM refused: $name is native (NativeMethodException); force_return in its Java caller instead")
         } catch (e: UnsupportedOperationException) {
             unsupported("this JVM cannot force early returns (UnsupportedOperationException)")
         }
         return true
+    }
+
+    /**
+     * Runs [block] on the manager thread and turns what the debugger throws there into a clear
+     * error. The JDI exceptions the op answers specifically (InvalidTypeException and the like)
+     * pass through. StackFrameProxyImpl.location() throws EvaluateException when the frame is no
+     * longer valid; JDI throws InvalidStackFrameException, VMDisconnectedException,
+     * ObjectCollectedException, InternalException, and on JDK 21+ OpaqueFrameException (a virtual
+     * thread's frame). Matched by name where the class is not on this plugin's compile path
+     * (EvaluateException is the platform's, OpaqueFrameException is JDK 21's).
+     */
+    private suspend fun <T> jdi(jvm: JvmFrame, name: String?, block: () -> T): T = try {
+        jvm.onManagerThread(block)
+    } catch (e: Exception) {
+        when {
+            e is OpException || e is CancellationException || e is InvalidTypeException || e is ClassNotLoadedException ||
+                e is IncompatibleThreadStateException || e is NativeMethodException || e is UnsupportedOperationException -> throw e
+            e is InvalidStackFrameException || e is VMDisconnectedException || e.javaClass.simpleName == "EvaluateException" ->
+                invalidState("the frame is gone (${e.javaClass.simpleName}): the thread moved or the session ended. Call frames again, then force_return on the top frame")
+            e.javaClass.simpleName == "OpaqueFrameException" ->
+                failed("the JVM refused: OpaqueFrameException (${name ?: "the method"} runs on a virtual thread, whose frames cannot be popped). Stop in a platform thread's call instead")
+            else -> failed("the debugger failed: ${e.javaClass.simpleName}${e.message?.let { ": $it" } ?: ""}. Nothing was forced; call frames to see where the thread is, then retry")
+        }
     }
 }

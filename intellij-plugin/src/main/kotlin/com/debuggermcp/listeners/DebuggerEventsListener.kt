@@ -109,8 +109,13 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
 
         override fun sessionStopped() {
             Sessions.data(session).values.clear()
-            // The setting is switched as the platform's toggle switches it: on the EDT.
-            ApplicationManager.getApplication().invokeLater({ ControlOps.restoreReturnValues(session) }, ModalityState.any())
+            // At once, on this thread: a restore posted to the EDT would run after an IDE exit
+            // saved the setting as "on" (see ControlOps.restoreReturnValues).
+            try {
+                ControlOps.restoreReturnValues(session)
+            } catch (t: Throwable) {
+                LOG.warn("could not restore Show Method Return Values", t)
+            }
             releaseOwnedBreakpoints()
             val exit = session.debugProcess.processHandler.exitCode
             push(jsonObject("event" to "stopped", "session_id" to id, "exit_code" to exit?.toLong()))

@@ -27,16 +27,33 @@ import java.util.concurrent.CopyOnWriteArrayList
  *    manager thread (DebuggerManagerThreadImpl.assertIsManagerThread; ThreadReferenceProxyImpl.java
  *    @06b6f557919e109c8e8682109fa7fe4a0221bdcf), and forceEarlyReturn passes the value to JDI's
  *    ThreadReference.forceEarlyReturn, which throws InvalidTypeException when the value's type does
- *    not match the method's return type (a void method takes only a VoidValue) and
- *    IncompatibleThreadStateException when the thread is not suspended at an event (JDI
- *    ThreadReference javadoc; the JDK's ThreadReferenceImpl.forceEarlyReturn);
+ *    not match the method's return type (a void method takes only a VoidValue; `null` is taken for
+ *    a reference type and refused for a primitive or void one: ValueImpl.prepareForAssignment,
+ *    "Can't set a primitive type to null") and IncompatibleThreadStateException when the thread is
+ *    not suspended or not alive (THREAD_NOT_SUSPENDED / THREAD_NOT_ALIVE only: a thread stopped by
+ *    Pause is accepted; the JDK's ThreadReferenceImpl.forceEarlyReturn);
+ *  - StackFrameProxyImpl.location() throws EvaluateException when the frame is no longer valid, and
+ *    JDI can throw InvalidStackFrameException, VMDisconnectedException or (JDK 21+, a virtual
+ *    thread's frame) OpaqueFrameException: tests set [FakeJvmFrame.locationThrows] /
+ *    [FakeJvmFrame.forceThrows];
  *  - the frame's evaluator is called on the EDT and answers from the debugger thread
  *    (JavaDebuggerEvaluator.evaluate schedules an EvaluationCommand), with a JavaValue whose
- *    descriptor holds the JDI value;
+ *    descriptor holds the JDI value, null for a `null` literal;
  *  - "Show Method Return Values" is one application setting: the process's switch writes
  *    DebuggerSettings.WATCH_RETURN_VALUES and clears the last return value
- *    (MethodReturnValueWatcher.setEnabled, file id 8018620830); the toggle runs on the EDT.
+ *    (MethodReturnValueWatcher.setEnabled, file id 8018620830). Neither takes a lock or needs the
+ *    EDT (the platform's toggle happens to run there), so any thread may switch it; a process
+ *    without a watcher (canGetMethodReturnValue false, DebugProcessImpl file id 3384553333)
+ *    ignores the switch.
  */
+
+/**
+ * Stand-ins named as the classes this plugin cannot compile against: the platform's
+ * com.intellij.debugger.engine.evaluation.EvaluateException (thrown by StackFrameProxyImpl.location()
+ * for an invalid frame) and JDK 21's com.sun.jdi.OpaqueFrameException (a RuntimeException).
+ */
+class EvaluateException(message: String) : Exception(message)
+class OpaqueFrameException : RuntimeException()
 
 /** A JDI type by name (`int`, `java.lang.String`, `void`). */
 fun jdiType(name: String): Type = proxy(Type::class.java) { m, _ -> if (m == "name") name else null }
@@ -57,12 +74,12 @@ private fun <T> proxy(iface: Class<T>, answer: (String, Array<Any?>?) -> Any?): 
     })
 
 /** JavaValue: an evaluation result whose descriptor holds the JDI value. */
-class FakeJavaValue(val value: Value) : XNamedValue("result") {
+class FakeJavaValue(val value: Value?) : XNamedValue("result") {
     override fun computePresentation(node: XValueNode, place: XValuePlace) {}
 }
 
 /**
- * JavaDebuggerEvaluator for literals: an int (`42`) or a string (`"x"`); anything else is an
+ * JavaDebuggerEvaluator for literals: an int (`42`), a string (`"x"`) or `null`; anything else is an
  * evaluation error. Called on the EDT, answers from the debugger thread.
  */
 class LiteralEvaluator(private val debugger: DebuggerThread) : XDebuggerEvaluator() {
@@ -76,6 +93,7 @@ class LiteralEvaluator(private val debugger: DebuggerThread) : XDebuggerEvaluato
             when {
                 text.matches(Regex("-?\\d+")) -> callback.evaluated(FakeJavaValue(jdiValue("int", text)))
                 text.startsWith("\"") -> callback.evaluated(FakeJavaValue(jdiValue("java.lang.String", text)))
+                text == "null" -> callback.evaluated(FakeJavaValue(null))
                 else -> callback.errorOccurred("Cannot find local variable '$text'")
             }
         }
@@ -88,9 +106,11 @@ internal class FakeJvmFrame(
     private val debugger: DebuggerThread,
     override val evaluator: XDebuggerEvaluator?,
     override val position: XSourcePosition?,
-    @Volatile var suspendedAtEvent: Boolean = true,
+    @Volatile var suspended: Boolean = true,
 ) : JvmFrame {
-    val forced = CopyOnWriteArrayList<Value>()
+    @Volatile var locationThrows: Exception? = null
+    @Volatile var forceThrows: Exception? = null
+    val forced = CopyOnWriteArrayList<Value?>()
     val events = CopyOnWriteArrayList<String>()
 
     private fun requireManagerThread(api: String) {
@@ -113,6 +133,7 @@ internal class FakeJvmFrame(
 
     override fun method(): Method {
         requireManagerThread("StackFrameProxyImpl.location")
+        locationThrows?.let { throw it }
         return proxy(Method::class.java) { m, _ -> when (m) { "name" -> methodName; "returnTypeName" -> returnType; else -> null } }
     }
 
@@ -120,17 +141,28 @@ internal class FakeJvmFrame(
 
     override fun mirrorOfVoid(): Value = jdiValue("void", "<void value>")
 
-    override fun forceEarlyReturn(value: Value) {
+    override fun forceEarlyReturn(value: Value?) {
         requireManagerThread("ThreadReferenceProxyImpl.forceEarlyReturn")
         events += "startWatchingMethodReturn"
-        if (!suspendedAtEvent) throw IncompatibleThreadStateException()
-        val given = if (value is VoidValue) "void" else value.type().name()
-        if (given != returnType) throw InvalidTypeException("$given is not $returnType")
+        forceThrows?.let { throw it }
+        if (!suspended) throw IncompatibleThreadStateException()
+        if (value == null) {
+            if (returnType in PRIMITIVE_OR_VOID) throw InvalidTypeException("Can't set a primitive type to null")
+        } else {
+            val given = if (value is VoidValue) "void" else value.type().name()
+            if (given != returnType) throw InvalidTypeException("$given is not $returnType")
+        }
         events += "forceEarlyReturn"
         forced += value
     }
 
-    override fun jdiValue(result: XValue): Value? = (result as? FakeJavaValue)?.value
+    override fun isJava(result: XValue): Boolean = result is FakeJavaValue
+
+    override fun jdiValue(result: XValue): Value? = (result as FakeJavaValue).value
+
+    private companion object {
+        val PRIMITIVE_OR_VOID = setOf("void", "boolean", "byte", "char", "short", "int", "long", "float", "double")
+    }
 }
 
 /** The Java debugger of some sessions: frames it owns, and the one return-value setting. */
@@ -140,9 +172,10 @@ internal class FakeJvm(private val frames: Map<XStackFrame, FakeJvmFrame>, priva
 
     override fun of(session: XDebugSession, frame: XStackFrame): JvmFrame? = if (session in javaSessions) frames[frame] else null
 
+    override fun isJava(session: XDebugSession): Boolean = session in javaSessions
+
     override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? {
         if (session !in javaSessions) return null
-        FakeApplication.current().requireEdt("WatchLastMethodReturnValueAction.setSelected")
         val before = watchReturnValues
         if (before != on) {
             watchReturnValues = on

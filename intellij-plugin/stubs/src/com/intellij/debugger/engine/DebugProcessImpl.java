@@ -10,4 +10,5 @@ public abstract class DebugProcessImpl extends UserDataHolderBase {
   public @NotNull DebuggerManagerThreadImpl getManagerThread() { throw new UnsupportedOperationException("stub"); }
   public void startWatchingMethodReturn(ThreadReferenceProxyImpl thread) { throw new UnsupportedOperationException("stub"); }
   public void setWatchMethodReturnValuesEnabled(boolean enabled) { throw new UnsupportedOperationException("stub"); }
+  public boolean canGetMethodReturnValue() { throw new UnsupportedOperationException("stub"); }
 }
