@@ -334,7 +334,13 @@ pub enum ControlOp {
         #[serde(default)]
         force: bool,
     },
-    StepOut,
+    StepOut {
+        /// The caller reads what the call returned at the stop (the recorder): the IDE turns
+        /// on its return-value watcher for this step only (it costs an event per method exit,
+        /// so a plain step out goes without; the DAP and DBGp backends show it anyway).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        return_value: bool,
+    },
     /// Continue to `file:line` (1-based).
     RunTo {
         file: String,
@@ -736,4 +742,30 @@ pub trait Backend: Send + Sync + 'static {
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String>;
     /// op `confirm`: ask the user; `Unsupported` when the backend has no UI.
     async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ControlOp;
+    use serde_json::json;
+
+    /// The IDE reads `return_value` to switch on its return-value watcher for the recorder's
+    /// step out only; a plain step out keeps the wire shape it always had.
+    #[test]
+    fn a_step_out_names_return_value_only_when_wanted() {
+        let plain = ControlOp::StepOut {
+            return_value: false,
+        };
+        let recorder = ControlOp::StepOut { return_value: true };
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            json!({"op": "step_out"})
+        );
+        assert_eq!(
+            serde_json::to_value(&recorder).unwrap(),
+            json!({"op": "step_out", "return_value": true})
+        );
+        let read: ControlOp = serde_json::from_value(json!({"op": "step_out"})).unwrap();
+        assert_eq!(read, plain);
+    }
 }

@@ -38,7 +38,7 @@ impl Inner {
             // `force` (step into library code) cannot be changed per step in DAP; debugpy's
             // justMyCode is fixed at launch.
             ControlOp::StepInto { .. } => (Step::In, None),
-            ControlOp::StepOut => (Step::Out, None),
+            ControlOp::StepOut { .. } => (Step::Out, None),
             ControlOp::RunTo {
                 file,
                 line,

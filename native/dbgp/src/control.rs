@@ -21,7 +21,7 @@ impl Inner {
         s.require_paused()?;
         let step = matches!(
             op,
-            ControlOp::StepOver { .. } | ControlOp::StepInto { .. } | ControlOp::StepOut
+            ControlOp::StepOver { .. } | ControlOp::StepInto { .. } | ControlOp::StepOut { .. }
         );
         // Not in the step after one that met an exception: that step follows the exception on
         // its way (to a catch, a caller, or the end), which would stop it again at each rethrow.
@@ -32,7 +32,7 @@ impl Inner {
             ControlOp::Resume => "run",
             ControlOp::StepOver { .. } => "step_over",
             ControlOp::StepInto { .. } => "step_into",
-            ControlOp::StepOut => match self.arm_return(s).await {
+            ControlOp::StepOut { .. } => match self.arm_return(s).await {
                 Some(_) => "run",
                 None => "step_out",
             },

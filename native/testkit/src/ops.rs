@@ -426,7 +426,7 @@ impl Backend for FakeBackend {
             ControlOp::StepInto { .. } => {
                 self.run(&mut inner, session_id, Target::Into, false, false)
             }
-            ControlOp::StepOut => {
+            ControlOp::StepOut { .. } => {
                 self.run(&mut inner, session_id, Target::Out(depth), false, false)
             }
             ControlOp::RunTo {

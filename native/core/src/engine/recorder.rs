@@ -292,7 +292,7 @@ impl Engine {
             }
         };
         let op = match next {
-            Some(true) => ControlOp::StepOut,
+            Some(true) => ControlOp::StepOut { return_value: true },
             _ => {
                 self.with_state(|s| {
                     if let Some(a) = s.calls.active.get_mut(sid) {

@@ -99,7 +99,14 @@ tool!(
     "step_out",
     Kind::Write { idempotent: false },
     StopResult,
-    |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::StepOut))
+    |c, a: StepOut| control(
+        c,
+        "step_out",
+        a.a,
+        Step::Op(ControlOp::StepOut {
+            return_value: false
+        })
+    )
 );
 
 /// # Run to line
@@ -225,7 +232,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
     // Where a step starts: its end is told against it (another thread, a new frame).
     let stepping = matches!(
         op,
-        ControlOp::StepOver { .. } | ControlOp::StepInto { .. } | ControlOp::StepOut
+        ControlOp::StepOver { .. } | ControlOp::StepInto { .. } | ControlOp::StepOut { .. }
     );
     let before = match (&thread, stepping) {
         (Some(t), true) => c.frame(&sid, t, 0).await.ok().map(|f| (t.clone(), f)),

@@ -147,15 +147,19 @@ class ForceReturnOpsTest {
         assertEquals(ErrorKind.UNSUPPORTED, none.kind)
     }
 
-    private fun control(kind: String, supports: List<LanguageDebugSupport>) = runBlocking {
-        ControlOps.control(sid, null, JsonArgs(mapOf("op" to kind)), supports)
+    private fun control(kind: String, supports: List<LanguageDebugSupport>, returnValue: Boolean = false) = runBlocking {
+        val op = if (returnValue) mapOf("op" to kind, "return_value" to true) else mapOf("op" to kind)
+        ControlOps.control(sid, null, JsonArgs(op), supports)
     }
+
+    /** The recorder's step out (`return_value`) is the only one that pays for the watcher. */
+    private fun recorderStepOut(supports: List<LanguageDebugSupport>) = control("step_out", supports, returnValue = true)
 
     @Test
     fun `a step out shows method return values until the next command, then the user's setting is back`() {
         val jvm = FakeJvm(emptyMap(), setOf(session))
         val java = listOf<LanguageDebugSupport>(JavaDebugSupport(jvm))
-        control("step_out", java)
+        recorderStepOut(java)
         assertTrue(jvm.watchReturnValues, "on while the recorder reads the returned value")
         assertEquals(listOf("stepOut"), session.commands.map { it.name })
         control("resume", java)
@@ -163,7 +167,7 @@ class ForceReturnOpsTest {
         assertEquals(listOf(true, false), jvm.settingChanges)
         // A session that stops after a step out restores it too, at once on the listener's
         // (debugger) thread: nothing is left for the EDT when the IDE exits and saves settings.
-        control("step_out", java)
+        recorderStepOut(java)
         val stopped = CompletableFuture<Unit>()
         debugger.schedule { stopped.complete(ControlOps.restoreReturnValues(session, java)) }
         stopped.get(5, TimeUnit.SECONDS)
@@ -174,7 +178,7 @@ class ForceReturnOpsTest {
     fun `the plugin going away gives back the user's setting for a session still paused after a step out`() {
         val jvm = FakeJvm(emptyMap(), setOf(session))
         val java = listOf<LanguageDebugSupport>(JavaDebugSupport(jvm))
-        control("step_out", java)
+        recorderStepOut(java)
         assertTrue(jvm.watchReturnValues)
         // DebuggerMcpService.dispose, on whatever thread disposes services.
         ControlOps.restoreAllReturnValues(java)
@@ -223,10 +227,20 @@ class ForceReturnOpsTest {
     }
 
     @Test
+    fun `an agent's plain step out leaves the setting alone (a method-exit event per call is not free)`() {
+        val jvm = FakeJvm(emptyMap(), setOf(session))
+        val java = listOf<LanguageDebugSupport>(JavaDebugSupport(jvm))
+        control("step_out", java)
+        assertEquals(listOf("stepOut"), session.commands.map { it.name })
+        assertEquals(false, jvm.watchReturnValues)
+        assertEquals(emptyList<Boolean>(), jvm.settingChanges)
+    }
+
+    @Test
     fun `a user who shows return values keeps the setting untouched`() {
         val jvm = FakeJvm(emptyMap(), setOf(session)).also { it.watchReturnValues = true }
         val java = listOf<LanguageDebugSupport>(JavaDebugSupport(jvm))
-        control("step_out", java)
+        recorderStepOut(java)
         control("resume", java)
         assertEquals(true, jvm.watchReturnValues)
         assertEquals(emptyList<Boolean>(), jvm.settingChanges)

@@ -67,11 +67,13 @@ internal object ControlOps {
         Ide.onEdt {
             if (kind != "pause") {
                 restoreReturnValues(session, supports)
-                // A step out shows what the call returned, as debugpy's showReturnValue does on
-                // the DAP side: the recorder (native/core/src/engine/recorder.rs) reads it from
-                // the frame after its step out of each recorded call. Set before the step is
-                // issued: the step command reads it on the manager thread when it starts.
-                if (kind == "step_out") {
+                // The recorder's step out (`return_value`, native/core/src/engine/recorder.rs)
+                // shows what the call returned, as debugpy's showReturnValue does on the DAP
+                // side. Only that one: the watcher costs a manager-thread event per method exit
+                // (MethodReturnValueWatcher's SUSPEND_EVENT_THREAD requests), which is why the
+                // platform ships it off. Set before the step is issued: the step command reads
+                // it on the manager thread when it starts.
+                if (kind == "step_out" && op.boolOr("return_value", false)) {
                     data.returnValuesBefore = supports.firstNotNullOfOrNull { it.showReturnValues(session, true) }
                 }
             }
