@@ -48,25 +48,14 @@ impl Inner {
 /// None when this adapter has no such command or it failed.
 async fn arm(s: &Session) -> Option<Option<i64>> {
     let cmd = s.adapter.catch_stop_command()?;
-    let said = cli(s, cmd).await.ok()?;
+    let said = s.repl(cmd, None).await.ok()?;
     Some(first_number(&said))
 }
 
 async fn disarm(s: &Session, id: Option<i64>) {
     if let Some(cmd) = id.and_then(|n| s.adapter.delete_command(n)) {
-        let _ = cli(s, &cmd).await;
+        let _ = s.repl(&cmd, None).await;
     }
-}
-
-async fn cli(s: &Session, cmd: &str) -> BackendResult<String> {
-    let said = s
-        .req::<protocol::Evaluate>(&protocol::EvaluateArguments {
-            expression: cmd.into(),
-            frame_id: None,
-            context: "repl",
-        })
-        .await?;
-    Ok(said.result)
 }
 
 /// "Temporary catchpoint 3 (catch)" (gdb), "Breakpoint 3: where = …" (lldb) → 3.

@@ -251,7 +251,7 @@ impl Inner {
     ) -> BackendResult<BreakpointInfo> {
         s.require_paused()?;
         let frame_id = crate::values::parse_handle(&spec.frame, "frame")?;
-        let said = self.cli(s, &cmd, Some(frame_id)).await?;
+        let said = s.repl(&cmd, Some(frame_id)).await?;
         let Some(n) = s.adapter.watch_number(&said) else {
             return Err(BackendError::Failed(format!(
                 "'{}' cannot be watched: {}",
@@ -278,17 +278,6 @@ impl Inner {
             },
         ));
         self.breakpoint(&id)
-    }
-
-    async fn cli(&self, s: &Session, cmd: &str, frame_id: Option<i64>) -> BackendResult<String> {
-        let said = s
-            .req::<protocol::Evaluate>(&protocol::EvaluateArguments {
-                expression: cmd.into(),
-                frame_id,
-                context: "repl",
-            })
-            .await?;
-        Ok(said.result)
     }
 
     /// Sends a session's enabled watchpoints (the whole list: DAP replaces it).
@@ -320,8 +309,7 @@ impl Inner {
                     continue;
                 };
                 let on = enabled.contains(&id);
-                self.cli(
-                    s,
+                s.repl(
                     &format!("{} {n}", if on { "enable" } else { "disable" }),
                     None,
                 )
@@ -387,7 +375,7 @@ impl Inner {
                 .filter_map(|(_, d)| d.data_id.strip_prefix("cli:").map(str::to_string))
                 .collect();
             for n in cli {
-                let _ = self.cli(&s, &format!("delete {n}"), None).await;
+                let _ = s.repl(&format!("delete {n}"), None).await;
             }
             s.data_bps.lock().unwrap().retain(|(i, _)| i != id);
         }

@@ -200,12 +200,7 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
         inner.sync_functions(s, Some(main)).await?;
     }
     for command in s.adapter.repl_setup() {
-        let args = protocol::EvaluateArguments {
-            expression: command,
-            frame_id: None,
-            context: "repl",
-        };
-        if let Err(e) = s.req::<protocol::Evaluate>(&args).await {
+        if let Err(e) = s.repl(&command, None).await {
             tracing::warn!(adapter = s.adapter.name(), "setup command failed: {e}");
         }
     }

@@ -4,7 +4,7 @@
 //! Unix only (named pipes); elsewhere stderr keeps the adapter's label.
 
 use crate::events::on_output;
-use crate::protocol::{self, OutputEvent};
+use crate::protocol::OutputEvent;
 use crate::session::{Inner, Session};
 use std::sync::Arc;
 use std::time::Duration;
@@ -90,16 +90,11 @@ pub async fn redirect(inner: &Arc<Inner>, s: &Arc<Session>) {
             .open_receiver(&fifo)
             .ok()
     });
-    let args = protocol::EvaluateArguments {
-        expression: command,
-        frame_id: None,
-        context: "repl",
-    };
     let Some(rx) = opened else {
         let _ = std::fs::remove_dir_all(&dir);
         return;
     };
-    if s.req::<protocol::Evaluate>(&args).await.is_err() {
+    if s.repl(&command, None).await.is_err() {
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }

@@ -226,6 +226,17 @@ impl Session {
         )))
     }
 
+    /// A command for the adapter's own console (`evaluate` in the `repl` context: gdb's and
+    /// lldb's CLI, delve's `dlv` commands) in frame `frame_id`; what it printed.
+    pub async fn repl(&self, command: &str, frame_id: Option<i64>) -> BackendResult<String> {
+        let args = protocol::EvaluateArguments {
+            expression: command.into(),
+            frame_id,
+            context: "repl",
+        };
+        Ok(self.req::<protocol::Evaluate>(&args).await?.result)
+    }
+
     /// Sends an `R` request and waits for its answer ([`REQUEST_TIMEOUT`]).
     pub async fn req<R: Request>(&self, args: &R::Arguments) -> BackendResult<R::Response> {
         self.req_t::<R>(args, REQUEST_TIMEOUT).await

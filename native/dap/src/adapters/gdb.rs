@@ -4,7 +4,6 @@
 
 use super::{Adapter, on_path};
 use crate::config::Generic;
-use crate::protocol::{self, EvaluateArguments};
 use crate::session::Session;
 use async_trait::async_trait;
 use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory};
@@ -136,13 +135,8 @@ impl Adapter for Gdb {
     /// gdb's DAP stop event (events.py: "signal-received" becomes reason "signal") carries no
     /// text, but its CLI says it: "It stopped with signal SIGSEGV, Segmentation fault."
     async fn signal_name(&self, s: &Session) -> Option<String> {
-        let args = EvaluateArguments {
-            expression: "info program".into(),
-            frame_id: None,
-            context: "repl",
-        };
-        let said = s.req::<protocol::Evaluate>(&args).await.ok()?;
-        parse_signal(&said.result)
+        let said = s.repl("info program", None).await.ok()?;
+        parse_signal(&said)
     }
 
     fn repl_is_cli(&self) -> bool {

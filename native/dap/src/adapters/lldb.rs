@@ -4,7 +4,6 @@
 
 use super::{Adapter, on_path};
 use crate::config::Generic;
-use crate::protocol::{self, EvaluateArguments};
 use crate::session::Session;
 use async_trait::async_trait;
 use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode, ValueScope};
@@ -104,13 +103,8 @@ impl Adapter for Lldb {
         if frame_id & ((1 << 19) - 1) != 0 {
             return None;
         }
-        let args = EvaluateArguments {
-            expression: "`thread info".into(),
-            frame_id: Some(frame_id),
-            context: "repl",
-        };
-        let said = s.req::<protocol::Evaluate>(&args).await.ok()?;
-        parse_return_value(&said.result)
+        let said = s.repl("`thread info", Some(frame_id)).await.ok()?;
+        parse_return_value(&said)
     }
     /// lldb-dap 19 lists arguments among the locals; its CLI names them apart (`frame variable
     /// --no-locals`: "(int) weight = 685"), so a recorded call shows its arguments, not the
@@ -119,16 +113,10 @@ impl Adapter for Lldb {
         if !nodes.iter().any(|n| n.scope == ValueScope::Local) {
             return;
         }
-        let args = EvaluateArguments {
-            expression: "`frame variable --no-locals".into(),
-            frame_id: Some(frame_id),
-            context: "repl",
-        };
-        let Ok(said) = s.req::<protocol::Evaluate>(&args).await else {
+        let Ok(said) = s.repl("`frame variable --no-locals", Some(frame_id)).await else {
             return;
         };
         let names: Vec<&str> = said
-            .result
             .lines()
             .filter_map(|l| l.split_once(") ")?.1.split_once(" = ").map(|(n, _)| n.trim()))
             .collect();

@@ -214,12 +214,9 @@ async fn scope_variables(
 
 /// delve's `dlv config showRegisters` (a "Registers" scope in every frame while on).
 async fn configure(s: &Session, frame_id: i64, on: bool) {
-    let args = EvaluateArguments {
-        expression: format!("dlv config showRegisters {on}"),
-        frame_id: Some(frame_id),
-        context: "repl",
-    };
-    let _ = s.req::<protocol::Evaluate>(&args).await;
+    let _ = s
+        .repl(&format!("dlv config showRegisters {on}"), Some(frame_id))
+        .await;
 }
 
 #[cfg(test)]
