@@ -478,6 +478,24 @@ pub struct ConfirmRequest {
     pub message: String,
 }
 
+/// The words that open a stop's description when the step that led to it ended in an
+/// exception (every backend says it alike; the recorder reads a call's outcome back out of it).
+pub const STEP_RAISED: &str = "the step ended in an exception: ";
+
+/// A stop's description when the step ended in `exception`, raised at `place` (said when the
+/// stop's own location is not where it was raised).
+pub fn step_raised(exception: &str, place: Option<&str>) -> String {
+    let here = place.map(|p| format!(" ({p})")).unwrap_or_default();
+    format!(
+        "{STEP_RAISED}{exception}; raised here{here}. Step again to see whether a handler catches it, a caller gets it or the program ends"
+    )
+}
+
+/// The description of the stop of the step after [`step_raised`]: where `exception` went.
+pub fn exception_went(exception: &str) -> String {
+    format!("the exception {exception} went here: a handler, or a caller it passed up to")
+}
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum PauseReason {
@@ -744,6 +762,13 @@ pub trait Backend: Send + Sync + 'static {
     async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool>;
 }
 
+impl ControlOp {
+    /// A plain step out (no returned value asked for).
+    pub const STEP_OUT: ControlOp = ControlOp::StepOut {
+        return_value: false,
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::ControlOp;
@@ -753,9 +778,7 @@ mod tests {
     /// step out only; a plain step out keeps the wire shape it always had.
     #[test]
     fn a_step_out_names_return_value_only_when_wanted() {
-        let plain = ControlOp::StepOut {
-            return_value: false,
-        };
+        let plain = ControlOp::STEP_OUT;
         let recorder = ControlOp::StepOut { return_value: true };
         assert_eq!(
             serde_json::to_value(&plain).unwrap(),

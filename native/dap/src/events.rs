@@ -254,15 +254,11 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         && let Some(d) = description.take()
     {
         *s.step_exception.lock().unwrap() = Some(d.clone());
-        description = Some(format!(
-            "the step ended in an exception: {d}; raised here. Step again to see whether a handler catches it, a caller gets it or the program ends"
-        ));
+        description = Some(step_raised(&d, None));
     } else if let Some(e) = after_exception
         && reason == PauseReason::Step
     {
-        description = Some(format!(
-            "the exception {e} went here: a handler, or a caller it passed up to"
-        ));
+        description = Some(exception_went(&e));
     }
     if fatal && let Some(d) = description.as_mut() {
         d.push_str("; nothing recovered it: the program ends at the next step or resume");

@@ -214,14 +214,7 @@ async fn command_launch_stop_on_entry_steps_and_run_to_line() {
     h.wait_paused(&s).await;
     assert_eq!(h.line(&s, &thread).await, 7);
 
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOut {
-            return_value: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OUT).await;
     h.wait_paused(&s).await;
     let f = h.top_frame(&s, &thread).await;
     assert_eq!((f.line, f.method_name.as_deref()), (Some(17), Some("main")));

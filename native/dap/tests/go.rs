@@ -86,14 +86,7 @@ async fn go_run_breakpoint_stack_variables_evaluate_steps() {
     .await;
     assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
     assert_eq!(h.line(&s, &thread).await, 5);
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOut {
-            return_value: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OUT).await;
     h.wait_paused(&s).await;
     assert_eq!(
         h.top_frame(&s, &thread).await.method_name.as_deref(),

@@ -84,14 +84,7 @@ async fn lldb_breakpoints_variables_steps_set_value() {
         (f.line, f.method_name.as_deref()),
         (Some(16), Some("square"))
     );
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOut {
-            return_value: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OUT).await;
     h.wait_paused(&s).await;
     let f = h.top_frame(&s, &thread).await;
     assert_eq!(f.method_name.as_deref(), Some("main"));

@@ -63,20 +63,16 @@ pub fn step_note(
     {
         // The place after "raised here": the recorder keeps what comes before it as a call's
         // outcome, and the stop's location says it already.
-        let (here, e) = match place {
-            Some(p) => (format!(" ({p})"), format!("{d} (raised at {p})")),
-            None => (String::new(), d.to_string()),
+        let e = match &place {
+            Some(p) => format!("{d} (raised at {p})"),
+            None => d.to_string(),
         };
-        let text = format!(
-            "the step ended in an exception: {d}; raised here{here}. Step again to see whether a handler catches it, a caller gets it or the program ends"
-        );
-        return (Some(text), Some(e));
+        return (Some(step_raised(d, place.as_deref())), Some(e));
     }
     if reason == PauseReason::Step
         && let Some(e) = after
     {
-        let text = format!("the exception {e} went here: a handler, or a caller it passed up to");
-        return (Some(text), None);
+        return (Some(exception_went(&e)), None);
     }
     (description, None)
 }

@@ -325,13 +325,7 @@ async fn line_breakpoint_stack_values_paging_eval_set_output() {
     assert!(caller.is_err(), "$t is not set yet in {{main}}");
     assert_eq!(h.go(&s.id, over()).await.0, PauseReason::Step);
     assert_eq!(h.top(&s.id).await.line, Some(4));
-    h.go(
-        &s.id,
-        ControlOp::StepOut {
-            return_value: false,
-        },
-    )
-    .await;
+    h.go(&s.id, ControlOp::STEP_OUT).await;
     assert_eq!(h.finish(&s.id).await, Some(0));
     // 2*100 + 5*3 + 1*10 = 225: the set value reached the program.
     assert!(h.output().contains("total=225"), "{}", h.output());
@@ -548,14 +542,7 @@ async fn step_out_shows_the_result_and_superglobals_are_readable() {
             .any(|v| v.name == "$items" && v.scope == ValueScope::Local)
     );
     // The step out stops where total() returned, with what it returned.
-    let (reason, ids, _) = h
-        .go(
-            &s.id,
-            ControlOp::StepOut {
-                return_value: false,
-            },
-        )
-        .await;
+    let (reason, ids, _) = h.go(&s.id, ControlOp::STEP_OUT).await;
     assert_eq!((reason, ids), (PauseReason::Step, vec![]));
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "27");
     assert_eq!(h.top(&s.id).await.line, Some(20));
@@ -602,31 +589,11 @@ async fn step_out_of_a_recursive_call_stops_at_its_own_return() {
     assert_eq!(h.var(&s.id, "0", "$n").await.value, "2");
     h.b.remove_breakpoint(&h.root, &bp.id).await.unwrap();
     // fact(1) returns first, deeper: not this call's return. fact(2) returns 2.
-    assert_eq!(
-        h.go(
-            &s.id,
-            ControlOp::StepOut {
-                return_value: false
-            }
-        )
-        .await
-        .0,
-        PauseReason::Step
-    );
+    assert_eq!(h.go(&s.id, ControlOp::STEP_OUT).await.0, PauseReason::Step);
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "2");
     assert_eq!(h.b.frames(&s.id, "1", 0, 20).await.unwrap().total, Some(3));
     // From a return stop, out of the caller: fact(3) returns 6.
-    assert_eq!(
-        h.go(
-            &s.id,
-            ControlOp::StepOut {
-                return_value: false
-            }
-        )
-        .await
-        .0,
-        PauseReason::Step
-    );
+    assert_eq!(h.go(&s.id, ControlOp::STEP_OUT).await.0, PauseReason::Step);
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "6");
     h.finish(&s.id).await;
     assert!(h.output().contains('6'), "{}", h.output());

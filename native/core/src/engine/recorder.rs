@@ -199,7 +199,7 @@ pub fn route(
 /// ValueError: bad; raised here. Step again …"), as the row's outcome.
 fn raised_text(description: &str) -> String {
     let text = description
-        .strip_prefix("the step ended in an exception: ")
+        .strip_prefix(crate::backend::STEP_RAISED)
         .unwrap_or(description);
     let text = text.split("; raised here").next().unwrap_or(text);
     // Where it was raised (a library raise's project frame) is the row's own call.

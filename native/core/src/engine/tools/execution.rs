@@ -99,14 +99,7 @@ tool!(
     "step_out",
     Kind::Write { idempotent: false },
     StopResult,
-    |c, a: StepOut| control(
-        c,
-        "step_out",
-        a.a,
-        Step::Op(ControlOp::StepOut {
-            return_value: false
-        })
-    )
+    |c, a: StepOut| control(c, "step_out", a.a, Step::Op(ControlOp::STEP_OUT))
 );
 
 /// # Run to line
