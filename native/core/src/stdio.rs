@@ -96,11 +96,8 @@ pub fn screen(line: &[u8]) -> Screened {
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            return answer(
-                &serde_json::Value::Null,
-                -32700,
-                format!("Parse error: not valid JSON ({e})"),
-            );
+            let (code, message) = crate::http::unparsable(line, &e, "not valid JSON");
+            return answer(&serde_json::Value::Null, code, message);
         }
     };
     if serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value.clone()).is_ok() {
@@ -207,7 +204,17 @@ async fn merge_output<R, W>(
         tokio::select! {
             n = lines.read_until(b'\n', &mut line) => {
                 match n {
-                    Ok(0) | Err(_) => break,
+                    Ok(0) | Err(_) => {
+                        // rmcp is done (input ended, perhaps before initialize), but answers
+                        // to lines it never saw may still be queued: every line read gets its
+                        // answer. The queue closes when the screen ends (or is aborted).
+                        while let Some(text) = errors.recv().await {
+                            if output.write_all(format!("{text}\n").as_bytes()).await.is_err() {
+                                break;
+                            }
+                        }
+                        break;
+                    }
                     Ok(_) => {}
                 }
             }
@@ -227,4 +234,26 @@ async fn merge_output<R, W>(
         }
     }
     let _ = output.flush().await;
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 28 item 7: rmcp's output ending while an answer of the screen is queued (input
+    /// that ended before initialize) lost the answer whenever the writer saw the end first, a
+    /// coin toss of `select!` when both are ready, as here, in every run.
+    #[tokio::test]
+    async fn an_answer_queued_when_rmcp_ends_is_still_written() {
+        for run in 0..64 {
+            let (tx, rx) = tokio::sync::mpsc::channel(4);
+            tx.send("{\"answer\":1}".to_string()).await.unwrap();
+            drop(tx);
+            let mut out = Vec::new();
+            super::merge_output(tokio::io::empty(), rx, &mut out).await;
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                "{\"answer\":1}\n",
+                "run {run}"
+            );
+        }
+    }
 }

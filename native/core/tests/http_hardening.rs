@@ -295,3 +295,96 @@ async fn a_body_that_never_arrives_times_out() {
 }
 
 use futures::StreamExt;
+
+fn delete(session: &str) -> Request<Body> {
+    Request::delete(MCP)
+        .header("host", "localhost")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(Body::empty())
+        .unwrap()
+}
+
+/// Issue 28 item 2: DELETE of a session id that is not open is 404 (MCP transport, Session
+/// Management: after a session ends the server MUST answer requests with its id with 404);
+/// an open one is still 200, and deleting it twice is 404 the second time.
+#[tokio::test]
+async fn delete_of_an_unknown_session_is_404() {
+    let app = capped(5);
+    let r = send(&app, delete("no-such-session")).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+    let m = r.message()["error"]["message"].as_str().unwrap().to_string();
+    assert!(m.contains("'no-such-session'") && m.contains("initialize"), "{m}");
+    let s = open_session(&app, "2025-06-18").await;
+    let r = send(&app, delete(&s)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let r = send(&app, delete(&s)).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+}
+
+/// Issue 28 item 4: a client whose session the cap evicted is told so, and what to do, on its
+/// next request (not rmcp's bare "Session not found").
+#[tokio::test]
+async fn an_evicted_session_is_told_it_was_evicted_by_the_cap() {
+    let app = capped(2);
+    let a = open_session(&app, "2025-06-18").await;
+    open_session(&app, "2025-06-18").await;
+    open_session(&app, "2025-06-18").await;
+    let r = session_call(
+        &app,
+        &a,
+        "2025-06-18",
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+    let m = r.message()["error"]["message"].as_str().unwrap().to_string();
+    assert!(
+        m.contains("evicted") && m.contains("http.max_sessions = 2") && m.contains("initialize"),
+        "{m}"
+    );
+    // Never-opened ids are not called evicted.
+    let r = session_call(
+        &app,
+        "never-opened",
+        "2025-06-18",
+        json!({"jsonrpc":"2.0","id":2,"method":"ping"}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+    assert!(!r.body.contains("evicted"), "{}", r.body);
+}
+
+/// Issue 28 item 3: a number no 64-bit float holds (`"line": 1e400`) failed the whole body as
+/// "number out of range at line 1 column 125"; it is an error naming the field, like `1e300`.
+#[tokio::test]
+async fn a_number_json_cannot_hold_is_an_error_naming_the_field() {
+    let app = app();
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"add","arguments":{{"a":1e400,"b":1}},"_meta":{}}}}}"#,
+        meta()
+    );
+    let req = post()
+        .header("mcp-protocol-version", STATELESS)
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "add")
+        .body(Body::from(body))
+        .unwrap();
+    let r = send(&app, req).await;
+    let e = &r.message()["error"];
+    assert_eq!(e["code"], -32602, "{}", r.body);
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.contains("field 'a'") && m.contains("params.arguments.a") && !m.contains("column"),
+        "{m}"
+    );
+    // In the envelope it is an invalid request naming the field.
+    let r = send(
+        &app,
+        raw_post(r#"{"jsonrpc":"2.0","id":-1e999,"method":"ping"}"#),
+    )
+    .await;
+    let e = &r.message()["error"];
+    assert_eq!(e["code"], -32600, "{}", r.body);
+    assert!(e["message"].as_str().unwrap().contains("field 'id'"), "{}", r.body);
+}

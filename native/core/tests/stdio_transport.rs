@@ -147,3 +147,47 @@ async fn unparseable_lines_are_answered_and_the_session_goes_on() {
     assert_eq!(next().await["result"]["protocolVersion"], "2025-06-18");
     cancel.cancel();
 }
+
+/// Issue 28 item 3, over stdio: the line's number out of range is named by its field.
+#[test]
+fn a_number_json_cannot_hold_is_named_by_its_field_on_stdio() {
+    use debugger_mcp_core::stdio::{Screened, screen};
+    let line = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"set_breakpoint","arguments":{"file_path":"a.py","line":1e400}}}"#;
+    let Screened::Answer(a) = screen(line) else {
+        panic!("passed on")
+    };
+    let v: Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("field 'line'"),
+        "{v}"
+    );
+}
+
+/// Issue 28 item 7: input that ends before the session is set up (`printf '{not json\n' |
+/// debugger-mcp stdio`) still gets its answer: under load 7 of 40 runs printed nothing, as
+/// the writer saw rmcp's output end before the screen's answer and stopped. Run many times:
+/// which of the two the writer saw first was up to the scheduler.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_line_read_is_answered_even_when_input_ends_before_initialize() {
+    use tokio::io::AsyncReadExt;
+    for run in 0..200 {
+        let (mut client, server) = tokio::io::duplex(64 * 1024);
+        let (r, w) = tokio::io::split(server);
+        let task = tokio::spawn(debugger_mcp_core::stdio::serve_io(
+            TestHandler,
+            (r, w),
+            CancellationToken::new(),
+        ));
+        client.write_all(b"{not json\n").await.unwrap();
+        client.shutdown().await.unwrap();
+        let result = tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .expect("ended on EOF")
+            .unwrap();
+        assert!(result.is_err(), "no initialize → reported as such");
+        let mut out = String::new();
+        client.read_to_string(&mut out).await.unwrap();
+        assert!(out.contains("-32700"), "run {run}: no answer, output {out:?}");
+    }
+}

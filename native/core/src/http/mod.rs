@@ -266,7 +266,7 @@ where
         .map(str::to_owned);
     let is_delete = req.method() == http::Method::DELETE;
     let response =
-        streamable_http_inner(service, policy, cap, req, limits, session.is_none()).await;
+        streamable_http_inner(service, policy, cap, req, limits, session.as_deref()).await;
     match session {
         Some(id) if is_delete => {
             cap.closed(&id);
@@ -283,13 +283,21 @@ async fn streamable_http_inner<S>(
     cap: &Arc<sessions::SessionCap>,
     req: Request,
     limits: Limits,
-    sessionless: bool,
+    session: Option<&str>,
 ) -> Response
 where
     S: rmcp::ServerHandler + Send + 'static,
 {
+    let sessionless = session.is_none();
     if let Some(refused) = listen::stateless_get_or_delete(req.method(), req.headers()) {
         return refused;
+    }
+    // rmcp acknowledges the DELETE of any id, open or not.
+    if req.method() == http::Method::DELETE
+        && let Some(id) = session
+        && !cap.is_open(id).await
+    {
+        return cap.unknown(id);
     }
     if req.method() == http::Method::DELETE {
         // rmcp acknowledges a session DELETE with 202; clients (the Python SDK, for one) treat
@@ -302,7 +310,11 @@ where
         return response;
     }
     if req.method() != http::Method::POST {
-        return service.handle(req).await.into_response();
+        let response = service.handle(req).await.into_response();
+        return match session {
+            Some(id) if response.status() == StatusCode::NOT_FOUND => cap.unknown(id),
+            _ => response,
+        };
     }
     // rmcp answers both a wrong Content-Type and an undeserializable body with a bare 415; with
     // a JSON content type only the latter is possible.
@@ -338,6 +350,13 @@ where
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && json_content_type {
         return diagnose_body(&bytes);
     }
+    // rmcp's "Not Found: Session not found" says neither why nor what to do.
+    if response.status() == StatusCode::NOT_FOUND
+        && let Some(id) = session
+        && !cap.is_open(id).await
+    {
+        return cap.unknown(id);
+    }
     if initialize {
         cap.created(response.headers());
     }
@@ -362,11 +381,8 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
     let value: serde_json::Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
         Err(e) => {
-            return jsonrpc_error_response(
-                StatusCode::BAD_REQUEST,
-                -32700,
-                format!("Parse error: body is not valid JSON ({e})"),
-            );
+            let (code, message) = unparsable(bytes, &e, "body is not valid JSON");
+            return jsonrpc_error_response(StatusCode::BAD_REQUEST, code, message);
         }
     };
     let problem = invalid_request_problem(&value);
@@ -375,6 +391,41 @@ pub(crate) fn diagnose_body(bytes: &Bytes) -> Response {
         -32600,
         format!("Invalid Request: {problem}"),
     )
+}
+
+/// The JSON-RPC error for a message serde_json cannot parse (also used by stdio). Valid JSON
+/// with a number no 64-bit float holds (`"line": 1e400`) names the field that holds it, as
+/// any other bad argument does, rather than a column; anything else is -32700 with `what`.
+pub(crate) fn unparsable(bytes: &[u8], e: &serde_json::Error, what: &str) -> (i64, String) {
+    if e.to_string().starts_with("number out of range")
+        && let Err(found) = serde_path_to_error::deserialize::<_, serde_json::Value>(
+            &mut serde_json::Deserializer::from_slice(bytes),
+        )
+        && found.inner().to_string().starts_with("number out of range")
+    {
+        use serde_path_to_error::Segment;
+        let path = found.path().to_string();
+        let field = found
+            .path()
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Map { key } => Some(key.as_str()),
+                _ => None,
+            })
+            .next_back()
+            .unwrap_or(&path);
+        let field: String = field.chars().take(80).collect();
+        let code = if path.starts_with("params") { -32602 } else { -32600 };
+        return (
+            code,
+            format!(
+                "Invalid {}: field '{field}' ({}): the number is beyond what a 64-bit float holds (±1.8e308); send a number in the field's range",
+                if code == -32602 { "params" } else { "Request" },
+                path.chars().take(200).collect::<String>()
+            ),
+        );
+    }
+    (-32700, format!("Parse error: {what} ({e})"))
 }
 
 /// Why a JSON value is not a JSON-RPC message this server accepts (also used by stdio).

@@ -33,7 +33,13 @@ pub struct SessionCap {
     manager: Arc<LocalSessionManager>,
     max: usize,
     activity: Mutex<HashMap<String, Activity>>,
+    /// Ids evicted for the cap, newest last (bounded): a client that comes back with one is
+    /// told why its session is gone.
+    evicted: Mutex<std::collections::VecDeque<String>>,
 }
+
+/// Evicted ids remembered (~40 bytes each).
+const EVICTED_KEPT: usize = 1024;
 
 impl SessionCap {
     pub fn new(manager: Arc<LocalSessionManager>, max: usize) -> Arc<Self> {
@@ -41,7 +47,40 @@ impl SessionCap {
             manager,
             max: max.max(1),
             activity: Mutex::default(),
+            evicted: Mutex::default(),
         })
+    }
+
+    /// Whether `id` names a session that is open now.
+    pub async fn is_open(&self, id: &str) -> bool {
+        self.manager.sessions.read().await.keys().any(|k| **k == *id)
+    }
+
+    /// The answer to a request naming a session that is not open: 404 (MCP transport,
+    /// "Session Management": after the server ends a session it MUST answer requests with its
+    /// id with 404 Not Found), saying whether the cap evicted it and what to do.
+    pub fn unknown(&self, id: &str) -> Response {
+        let evicted = self
+            .evicted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|e| e == id);
+        let shown: String = id.chars().take(64).collect();
+        jsonrpc_error_response(
+            StatusCode::NOT_FOUND,
+            -32001,
+            if evicted {
+                format!(
+                    "MCP session '{shown}' was evicted: the server holds at most http.max_sessions = {} sessions and closed this one, idle longest, to admit a new client. Send initialize again (without Mcp-Session-Id) to start a new session",
+                    self.max
+                )
+            } else {
+                format!(
+                    "MCP session '{shown}' is not open (never opened, closed with DELETE, or expired). Send initialize again (without Mcp-Session-Id) to start a new session"
+                )
+            },
+        )
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Activity>> {
@@ -88,6 +127,13 @@ impl SessionCap {
         for id in victims {
             tracing::info!(session = %id, max = self.max, "evicting the MCP session idle longest to admit a new one (http.max_sessions)");
             self.lock().remove(&id);
+            {
+                let mut evicted = self.evicted.lock().unwrap_or_else(|e| e.into_inner());
+                if evicted.len() >= EVICTED_KEPT {
+                    evicted.pop_front();
+                }
+                evicted.push_back(id.clone());
+            }
             let _ = self.manager.close_session(&id.clone().into()).await;
         }
         Ok(())
