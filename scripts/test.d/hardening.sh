@@ -2,7 +2,9 @@
 # Hostile-client suite (issue 16) against the real `debugger-mcp serve`: the probes (150 x 3 MiB
 # requests twice keep RSS growth under 64 MiB and every error names its field; 1000 initialize
 # requests stay under http.max_sessions; every bad parameter of every tool is refused naming the
-# field) and a bounded structured fuzz of tools/call and the JSON-RPC envelope with a live
+# field; issue 28: three clients stepping, pausing and stopping one debugpy session leave it
+# stopped, errors in the agent's words, DELETE/eviction answers, 1e400, links leading outside,
+# stdio's last answer) and a bounded structured fuzz of tools/call and the JSON-RPC envelope with a live
 # debugpy session (fails on a crash, a 5xx, a hang or RSS growth past 64 MiB). FUZZ_SECONDS
 # (default 75) and FUZZ_SEED (default: time) vary the run; the seed is printed for replay.
 # Prerequisites: python3 and debugpy (scripts/setup.d/e2e.sh).

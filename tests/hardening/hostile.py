@@ -5,7 +5,12 @@
                               150 x 3 MiB requests grow RSS < 64 MiB (unique project_path, then
                               file_path), debugger://history stays fast, sessions are capped
                               (http.max_sessions), every bad parameter of every tool is refused
-                              with an error naming the field.
+                              with an error naming the field; and of issue 28: three clients
+                              stepping, pausing and stopping one debugpy session leave a stopped
+                              session stopped, errors say what happened to whom (no internal op
+                              names), DELETE of an unknown session is 404, an evicted session is
+                              told so, 1e400 names its field, no existence oracle through a link
+                              leading outside, stdio answers a line read just before end of input.
   hostile.py fuzz --seconds N structured fuzzing of tools/call (arguments generated from each
                               tool's input schema, valid and hostile) and of the JSON-RPC envelope,
                               with a live debugpy session restarted whenever the fuzz ends it;
@@ -14,7 +19,7 @@
 Standard library only. DEBUGGER_MCP_BIN names the binary (default: target/release/debugger-mcp).
 Prints one summary line per check and, for fuzz, the figures BENCHMARKS.md quotes.
 """
-import argparse, json, os, random, shutil, subprocess, sys, tempfile, threading, time
+import argparse, json, os, random, re, shutil, subprocess, sys, tempfile, threading, time
 import http.client
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -64,14 +69,14 @@ class Server:
     def alive(self):
         return self.proc.poll() is None
 
-    def post(self, body, headers=None, timeout=70):
+    def post(self, body, headers=None, timeout=70, method="POST", path="/debugger-mcp"):
         """POST raw bytes to /debugger-mcp; returns (status, parsed JSON-RPC message or text)."""
         h = {"Host": f"127.0.0.1:{self.port}", "Content-Type": "application/json",
              "Accept": "application/json, text/event-stream"}
         h.update(headers or {})
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
-            c.request("POST", "/debugger-mcp", body=body, headers=h)
+            c.request(method, path, body=body, headers=h)
             r = c.getresponse()
             data = r.read().decode("utf-8", "replace")
             return r.status, parse(data), r.getheader("mcp-session-id")
@@ -102,6 +107,32 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Client:
+    """One initialize-era MCP client (its own Mcp-Session-Id) on a shared server."""
+
+    VERSION = "2025-06-18"
+
+    def __init__(self, server, name="client"):
+        self.s = server
+        init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": {"protocolVersion": self.VERSION, "capabilities": {}, "clientInfo": {"name": name, "version": "1"}}}
+        st, msg, sid = server.post(json.dumps(init).encode())
+        if st != 200 or not sid:
+            raise RuntimeError(f"initialize: HTTP {st} {msg}")
+        self.sid = sid
+        self.next = 1
+        server.post(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode(), self.headers())
+
+    def headers(self):
+        return {"Mcp-Session-Id": self.sid, "Mcp-Protocol-Version": self.VERSION}
+
+    def tool(self, name, args, timeout=70):
+        self.next += 1
+        body = {"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": {"name": name, "arguments": args}}
+        st, msg, _ = self.s.post(json.dumps(body).encode(), self.headers(), timeout)
+        return st, msg
 
 
 def parse(data):
@@ -181,10 +212,13 @@ def probe_sessions():
             ok += st == 200
             first = first or sid
         after = s.rss_mib()
-        st, _, _ = s.post(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}).encode(),
-                          {"Mcp-Session-Id": first, "Mcp-Protocol-Version": "2025-06-18"})
+        st, answer, _ = s.post(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}).encode(),
+                               {"Mcp-Session-Id": first, "Mcp-Protocol-Version": "2025-06-18"})
+        evicted = st == 404 and "evicted" in text_of(answer) and "initialize" in text_of(answer)
         print(f"probe sessions: 1000 initialize with max_sessions 50: {ok} answered, RSS {before:.1f} -> {after:.1f} MiB, "
-              f"first session now HTTP {st}", flush=True)
+              f"first session now HTTP {st}{' (told it was evicted by the cap)' if evicted else ''}", flush=True)
+        if not evicted:
+            fail(f"the evicted session's 404 does not say it was evicted by the cap and to initialize again: {text_of(answer)[:200]}")
         if ok != 1000:
             fail(f"{1000 - ok} initialize requests refused although idle sessions could be evicted")
         if st != 404:
@@ -229,6 +263,247 @@ def probe_errors_name_fields():
         print(f"probe errors: {named}/{cases} bad parameters over {len(tools)} tools refused naming the field", flush=True)
     finally:
         s.stop()
+
+
+# ---- issue 28: many clients, one truth; errors in the agent's words ---------------------------
+
+# Internal operation names (the Backend trait's) that must never reach an agent.
+INTERNAL = re.compile(r"\b(threads|frames|control|frame_variables|children|read_source|set_value):")
+
+
+def structured(msg):
+    return (msg.get("result") or {}).get("structuredContent") or {} if isinstance(msg, dict) else {}
+
+
+def probe_many_clients(trials=12, seed=None):
+    """Item 1: client A steps (step_over, run_to_line), client B pauses and waits, client C
+    stops the session; the stop must leave it ended, whatever stop arrives late."""
+    rnd = random.Random(seed)
+    s = Server()
+    leaked = []
+    try:
+        a, b, c = Client(s, "A"), Client(s, "B"), Client(s, "C")
+        c.tool("set_breakpoint", {"file_path": "app.py", "line": 5})
+        calls = 0
+        came_back = 0
+        for trial in range(trials):
+            _, msg = c.tool("start_debug_session", {"command": "python3 app.py", "wait_for_pause": True, "timeout_ms": 30000})
+            sid = structured(msg).get("session_id")
+            if structured(msg).get("state") != "paused":
+                fail(f"many clients, trial {trial}: the start did not pause: {text_of(msg)[:200]}")
+                continue
+            done = threading.Event()
+            lock = threading.Lock()
+            counts = [0]
+
+            def check(who, st, msg):
+                with lock:
+                    counts[0] += 1
+                if st >= 500:
+                    fail(f"many clients: {who} got HTTP {st}: {str(msg)[:200]}")
+                if is_error(msg) and INTERNAL.search(text_of(msg)):
+                    leaked.append(text_of(msg))
+
+            def stepper():
+                i = 0
+                while not done.is_set():
+                    if i % 2 == 0:
+                        st, msg = a.tool("step_over", {"session_id": sid, "timeout_ms": 2000}, timeout=30)
+                    else:
+                        st, msg = a.tool("run_to_line", {"session_id": sid, "file_path": "app.py", "line": 5, "timeout_ms": 2000}, timeout=30)
+                    check("A", st, msg)
+                    i += 1
+
+            def pauser():
+                i = 0
+                while not done.is_set():
+                    if i % 2 == 0:
+                        st, msg = b.tool("pause", {"session_id": sid, "timeout_ms": 2000}, timeout=30)
+                    else:
+                        st, msg = b.tool("wait_for_pause", {"session_id": sid, "timeout_ms": 500}, timeout=30)
+                    check("B", st, msg)
+                    i += 1
+
+            threads = [threading.Thread(target=stepper), threading.Thread(target=pauser)]
+            for t in threads:
+                t.start()
+            time.sleep(rnd.uniform(0.3, 1.5))
+            _, msg = c.tool("stop_debug_session", {"session_id": sid})
+            if structured(msg).get("state") != "stopped":
+                fail(f"many clients, trial {trial}: stop answered {text_of(msg)[:200]}")
+            done.set()
+            for t in threads:
+                t.join(60)
+            calls += counts[0]
+            time.sleep(0.5)  # a late stop of a step or pause in flight arrives within this
+            _, msg = c.tool("list_debug_sessions", {})
+            listed = [x for x in structured(msg).get("sessions", []) if x.get("id") == sid]
+            if listed:
+                came_back += 1
+                fail(f"many clients, trial {trial}: {sid} was stopped but is listed as {listed[0].get('state')}")
+            _, msg = b.tool("wait_for_pause", {"session_id": sid, "timeout_ms": 1000})
+            if structured(msg).get("state") != "stopped" or structured(msg).get("already_paused"):
+                fail(f"many clients, trial {trial}: wait_for_pause on the stopped {sid} answered {text_of(msg)[:200]}")
+            t0 = time.monotonic()
+            _, msg = c.tool("stop_debug_session", {"session_id": sid})
+            took = time.monotonic() - t0
+            if took > 2.0 or "already stopped" not in text_of(msg):
+                fail(f"many clients, trial {trial}: stopping {sid} again took {took:.1f} s and answered {text_of(msg)[:200]}")
+        print(f"probe many clients: {trials} trials of step/run_to_line (A), pause/wait (B) and stop (C) on one debugpy "
+              f"session, {calls} calls: {came_back} stopped sessions came back, {len(leaked)} errors named internal ops", flush=True)
+        for text in leaked[:5]:
+            fail(f"an error names an internal operation: {text[:200]}")
+    finally:
+        s.stop()
+
+
+def probe_agent_words():
+    """Item 6: a start another client stopped, stopping twice, a step after the debuggee was
+    killed; item 6's schema limits; and items 2, 3 and 5 (DELETE of an unknown session, a
+    number JSON cannot hold, an existence oracle through a link leading outside)."""
+    s = Server()
+    try:
+        a, c = Client(s, "A"), Client(s, "C")
+        # A start another client stopped says so.
+        got = {}
+
+        def starter():
+            got["msg"] = a.tool("start_debug_session", {"command": "python3 app.py", "wait_for_pause": True, "timeout_ms": 20000})[1]
+
+        t = threading.Thread(target=starter)
+        t.start()
+        sid = None
+        for _ in range(200):
+            _, msg = c.tool("list_debug_sessions", {})
+            live = structured(msg).get("sessions", [])
+            if live:
+                sid = live[0]["id"]
+                break
+            time.sleep(0.05)
+        c.tool("stop_debug_session", {"session_id": sid})
+        t.join(60)
+        text = text_of(got.get("msg"))
+        if "stopped by stop_debug_session" not in text or "no breakpoint was hit" in text:
+            fail(f"a start another client stopped: {text[:200]}")
+        # Stopping twice says it was already stopped, not how the signal ended the process.
+        _, msg = c.tool("stop_debug_session", {"session_id": sid})
+        if "already stopped" not in text_of(msg) or "SIG" in text_of(msg):
+            fail(f"stopping {sid} twice: {text_of(msg)[:200]}")
+        # A step after the debuggee was killed says the session ended and how.
+        _, bp = a.tool("set_breakpoint", {"file_path": "app.py", "line": 5})
+        _, msg = a.tool("start_debug_session", {"command": "python3 app.py", "wait_for_pause": True, "timeout_ms": 30000})
+        sid = structured(msg).get("session_id")
+        _, msg = a.tool("list_debug_sessions", {})
+        pid = next((x.get("process_id") for x in structured(msg).get("sessions", []) if x["id"] == sid), None)
+        if not pid:
+            fail(f"no process id for {sid}: {structured(msg)}")
+        else:
+            os.kill(pid, 9)
+            text = ""
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                _, msg = a.tool("step_over", {"timeout_ms": 2000})
+                text = text_of(msg)
+                if INTERNAL.search(text):
+                    fail(f"step_over after the kill names an internal operation: {text[:200]}")
+                if is_error(msg) and "has ended" in text:
+                    break
+                time.sleep(0.1)
+            if f"session {sid} has ended" not in text or "SIGKILL" not in text:
+                fail(f"step_over after the debuggee was killed: {text[:200]}")
+        a.tool("remove_breakpoint", {"breakpoint_id": structured(bp).get("id", "")})
+        print("probe agent words: a stopped start, a second stop and a step after a kill say what happened to whom", flush=True)
+
+        # Item 6: the string limits enforced are the ones stated: maxLength in each tool's full
+        # schema (what the compact profile's help shows; the listing leaves them to the
+        # instructions, which state them by kind).
+        st, init, _ = s.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "h", "version": "1"}}}).encode())
+        instructions = init.get("result", {}).get("instructions", "") if isinstance(init, dict) else ""
+        if "at most 1024 characters" not in instructions:
+            fail("the instructions do not state the string limits")
+        _, msg = s.rpc("tools/list", {})
+        wrong = []
+        checked = 0
+        for t in msg["result"]["tools"]:
+            help_call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "debugger", "arguments": {"op": "help", "about": t["name"]}, "_meta": META}}
+            _, h, _ = s.post(json.dumps(help_call).encode(), {"Mcp-Protocol-Version": V, "Mcp-Method": "tools/call", "Mcp-Name": "debugger"},
+                             path="/debugger-mcp?profile=compact")
+            full = structured(h).get("input_schema", {})
+            for p, sch in full.get("properties", {}).items():
+                item = sch.get("items", {}) if sch.get("type") == "array" else sch
+                if item.get("type") != "string":
+                    continue
+                checked += 1
+                limit = item.get("maxLength")
+                if not limit or f" {limit}" not in instructions:
+                    wrong.append(f"{t['name']}.{p}: maxLength {limit} (stated in the instructions: {f' {limit}' in instructions})")
+                    continue
+                wrap = (lambda x: [x]) if sch.get("type") == "array" else (lambda x: x)
+                _, over = s.tool(t["name"], {p: wrap("x" * (limit + 1))}, timeout=30)
+                if f"expected at most {limit} characters" not in text_of(over) or f"'{p}" not in text_of(over):
+                    wrong.append(f"{t['name']}.{p} > {limit}: {text_of(over)[:120]}")
+                if t["name"] in FIXED or t["name"] == "capture":
+                    continue  # a valid argument would start a program
+                _, at = s.tool(t["name"], {p: wrap("x" * limit)}, timeout=30)
+                if "expected at most" in text_of(at):
+                    wrong.append(f"{t['name']}.{p} = {limit} characters refused: {text_of(at)[:120]}")
+        for w in wrong[:10]:
+            fail(f"string limit not as stated: {w}")
+        if checked < 100:
+            fail(f"only {checked} string parameters found in the full schemas")
+        print(f"probe string limits: {checked} string parameters, {len(wrong)} not stated or enforced otherwise", flush=True)
+
+        # Item 2: DELETE of an unknown session is 404.
+        deleted, msg, _ = s.post(b"", {"Mcp-Session-Id": "no-such-session", "Mcp-Protocol-Version": "2025-06-18"}, method="DELETE")
+        if deleted != 404:
+            fail(f"DELETE of an unknown Mcp-Session-Id answered HTTP {deleted}")
+        # Item 3: a number JSON cannot hold names its field.
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": "set_breakpoint", "arguments": {"file_path": "app.py", "line": 7}, "_meta": META}})
+        st, msg, _ = s.post(body.replace('"line": 7', '"line": 1e400').encode(),
+                            {"Mcp-Protocol-Version": V, "Mcp-Method": "tools/call", "Mcp-Name": "set_breakpoint"})
+        if "'line'" not in text_of(msg):
+            fail(f"\"line\": 1e400 does not name the field: HTTP {st} {text_of(msg)[:200]}")
+        # Item 5: through a link to /etc, an existing and a missing file answer alike.
+        os.symlink("/etc", os.path.join(s.dir, "evil_dir"))
+        cases = [
+            ("set_breakpoint", lambda p: {"file_path": p, "line": 1}, "evil_dir/passwd"),
+            ("get_source_context", lambda p: {"file_path": p, "line": 1}, "evil_dir/passwd"),
+            ("start_debug_session", lambda p: {"command": "python3 app.py", "cwd": p}, "evil_dir"),
+            ("debug_test", lambda p: {"test_id": "Suite.Case", "binary": p}, "evil_dir/passwd"),
+        ]
+        oracles = 0
+        for tool, args, exists in cases:
+            missing = "evil_dir/nonexistent_zz"
+            _, m1 = s.tool(tool, args(exists))
+            _, m2 = s.tool(tool, args(missing))
+            if text_of(m1).replace(exists, "P") != text_of(m2).replace(missing, "P") or not is_error(m1):
+                oracles += 1
+                fail(f"{tool}: '{exists}' and '{missing}' answer differently: {text_of(m1)[:150]} / {text_of(m2)[:150]}")
+        print(f"probe http and paths: DELETE unknown session HTTP {deleted}, 1e400 named, {oracles} existence oracles through a link", flush=True)
+    finally:
+        s.stop()
+
+
+def probe_stdio_end_of_input(runs=40):
+    """Item 7: every line read is answered before the process exits, even when input ends
+    before the session is set up (a CPU hog runs meanwhile: the report saw 7 of 40 lost)."""
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    project = tempfile.mkdtemp(prefix="dmcp-hostile-stdio-")
+    lost = 0
+    try:
+        for _ in range(runs):
+            out = subprocess.run([BIN, "stdio", "--headless", "--project", project], input=b"{not json\n",
+                                 capture_output=True, timeout=60).stdout.decode("utf-8", "replace")
+            lost += "-32700" not in out
+        print(f"probe stdio: {runs} runs of '{{not json' then end of input, {lost} without an answer", flush=True)
+        if lost:
+            fail(f"stdio: {lost}/{runs} runs printed no answer to the line they read")
+    finally:
+        hog.kill()
+        shutil.rmtree(project, ignore_errors=True)
 
 
 # ---- fuzzer ----------------------------------------------------------------------------------
@@ -378,6 +653,8 @@ def fuzz(seconds, workers, rss_bound, seed):
                     record("conn-error", time.monotonic() - t)
                     continue
                 record(st, time.monotonic() - t)
+                if is_error(msg) and INTERNAL.search(text_of(msg)):
+                    fail(f"fuzz: an error names an internal operation for {what}: {text_of(msg)[:200]}")
                 if st >= 500:
                     with lock:
                         stats["5xx"] += 1
@@ -435,6 +712,9 @@ def main():
         probe_memory()
         probe_sessions()
         probe_errors_name_fields()
+        probe_many_clients()
+        probe_agent_words()
+        probe_stdio_end_of_input()
     else:
         fuzz(a.seconds, a.workers, a.rss_mib, a.seed)
     if failures:

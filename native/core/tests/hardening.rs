@@ -263,3 +263,51 @@ async fn pause_with_an_unknown_thread_names_the_threads() {
     let e = h.err("step_over", json!({"thread_id": "x"})).await;
     assert!(e.contains("field 'thread_id'"), "{e}");
 }
+
+/// Issue 28 item 5: through a link to a directory outside the project, a file that exists
+/// there and one that does not answer alike, for every argument that takes a path (file
+/// paths, get_source_context, a start's cwd, debug_test's binary and test file).
+#[cfg(unix)]
+#[tokio::test]
+async fn a_link_to_a_directory_outside_is_no_existence_oracle() {
+    let h = H::new(Config {
+        brave_mode: true,
+        ..Config::default()
+    });
+    let outside = temp_dir("etc");
+    std::fs::write(outside.join("passwd"), "root:x:0:0").unwrap();
+    std::fs::create_dir(outside.join("sub")).unwrap();
+    std::os::unix::fs::symlink(&outside, h.root.join("evil_dir")).unwrap();
+    std::fs::write(outside.join("t_test.py"), "def test_x(): pass").unwrap();
+    let files = [
+        ("evil_dir/passwd", "evil_dir/nonexistent_zz"),
+        ("evil_dir/sub/../passwd", "evil_dir/nosub/deeper"),
+    ];
+    let dirs = [("evil_dir/sub", "evil_dir/nosub")];
+    let tests = [("evil_dir/t_test.py", "evil_dir/none_test.py")];
+    type Args = Box<dyn Fn(&str) -> serde_json::Value>;
+    let calls: Vec<(&str, Args, &[(&str, &str)])> = vec![
+        ("set_breakpoint", Box::new(|p| json!({"file_path": p, "line": 1})), &files),
+        ("get_source_context", Box::new(|p| json!({"file_path": p, "line": 1})), &files),
+        ("start_debug_session", Box::new(|p| json!({"command": "python3 main.py", "cwd": p})), &dirs),
+        ("debug_test", Box::new(|p| json!({"test_id": "Suite.Case", "binary": p})), &files),
+        ("debug_test", Box::new(|p| json!({"test_id": format!("{p}::test_x")})), &tests),
+    ];
+    for (tool, args, pairs) in &calls {
+        for (exists, missing) in pairs.iter() {
+            let a = h.err(tool, args(exists)).await;
+            let b = h.err(tool, args(missing)).await;
+            assert!(a.contains("outside the project"), "{tool} {exists}: {a}");
+            assert_eq!(
+                a.replace(exists, "P"),
+                b.replace(missing, "P"),
+                "{tool}: a file that exists outside and one that does not answer differently"
+            );
+        }
+    }
+    // A missing file inside the project is still "not found".
+    let e = h
+        .err("set_breakpoint", json!({"file_path": "nope.py", "line": 1}))
+        .await;
+    assert!(e.contains("not found in the project"), "{e}");
+}

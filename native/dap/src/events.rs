@@ -272,7 +272,11 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     }
     inner.after_stop(s, &ids).await;
     s.clear_values();
-    *s.state.lock().unwrap() = SessionState::Paused;
+    // The session may have ended while this stop was being read (another client stopped it):
+    // an end is final, and a pause reported after it would bring the session back.
+    if !s.set_state(SessionState::Paused) {
+        return;
+    }
     inner.emit(BackendEvent::Paused {
         session_id: s.id.clone(),
         thread_id: thread.map(|t| t.to_string()).unwrap_or_default(),

@@ -218,6 +218,22 @@ impl Session {
         self.ended.lock().unwrap().is_some()
     }
 
+    /// Moves the session to `to` unless it has ended: the end is final (only
+    /// [`Inner::mark_ended`] sets `Stopped`). Returns whether it moved.
+    pub fn set_state(&self, to: SessionState) -> bool {
+        // Never both locks at once (`control` takes `state`, then `ended`). An end landing in
+        // between still ends as `Stopped`, and the core drops a pause reported after it.
+        if self.is_ended() {
+            return false;
+        }
+        let mut st = self.state.lock().unwrap();
+        if *st == SessionState::Stopped {
+            return false;
+        }
+        *st = to;
+        true
+    }
+
     fn ended_error(&self) -> Option<BackendError> {
         let why = self.ended.lock().unwrap().clone()?;
         Some(BackendError::InvalidState(format!(

@@ -200,7 +200,9 @@ impl Inner {
         entry: bool,
         announce: bool,
     ) {
-        s.set_state(SessionState::Running);
+        if !s.set_state(SessionState::Running) {
+            return;
+        }
         s.at_return
             .store(false, std::sync::atomic::Ordering::SeqCst);
         s.values.lock().unwrap().clear();
@@ -239,8 +241,8 @@ impl Inner {
                 .await;
             }
             match r {
-                Ok(r) if r.status() == Some("break") => {
-                    s.set_state(SessionState::Paused);
+                // A break read after the session ended (stopped meanwhile) is no pause.
+                Ok(r) if r.status() == Some("break") && s.set_state(SessionState::Paused) => {
                     let m = r.break_message();
                     let file = m.as_ref().and_then(|m| s.local_file(&m.fileuri));
                     let line = m.as_ref().and_then(|m| m.line);
@@ -269,6 +271,9 @@ impl Inner {
                         step_note(reason, description, watched.is_some(), place, after);
                     *s.step_exception.lock().unwrap() = met;
                     inner.sync_breakpoints(&s).await;
+                    if s.is_ended() {
+                        return;
+                    }
                     inner.emit(BackendEvent::Paused {
                         session_id: s.id.clone(),
                         thread_id: "1".into(),

@@ -153,8 +153,16 @@ impl Session {
     pub fn state(&self) -> SessionState {
         *self.state.lock().unwrap()
     }
-    pub fn set_state(&self, s: SessionState) {
-        *self.state.lock().unwrap() = s;
+    /// Moves the session to `s` unless it has ended: the end is final, and a continuation's
+    /// answer read after it (another client stopped the script) must not bring it back.
+    /// Returns whether it moved.
+    pub fn set_state(&self, s: SessionState) -> bool {
+        let mut st = self.state.lock().unwrap();
+        if s != SessionState::Stopped && (self.is_ended() || *st == SessionState::Stopped) {
+            return false;
+        }
+        *st = s;
+        true
     }
 
     pub fn err(&self, e: RequestError) -> BackendError {
@@ -319,7 +327,7 @@ impl Inner {
             }
             *s.exit_code.lock().unwrap() = t.exit_code.lock().unwrap().flatten();
         }
-        s.set_state(SessionState::Stopped);
+        let _ = s.set_state(SessionState::Stopped);
         tracing::debug!(session = %s.id, reason, "session ended");
         let exit_code = *s.exit_code.lock().unwrap();
         self.emit(BackendEvent::Stopped {

@@ -84,15 +84,47 @@ pub struct Call<'a> {
 }
 
 pub fn backend_error(op: &str, backend: &str, e: BackendError) -> ToolError {
+    let doing = op_words(op);
     ToolError(match e {
-        BackendError::NotFound(m) => format!("{op}: not found: {m}"),
-        BackendError::InvalidState(m) => format!("{op}: {m}"),
+        BackendError::NotFound(m) => format!("{doing}: not found: {m}"),
+        // The backend's words already say what is wrong ("session s1 has ended (…)").
+        BackendError::InvalidState(m) => m,
         BackendError::Unsupported(m) => {
-            format!("{op} is not supported by the {backend} debugger backend: {m}")
+            format!("{doing} is not supported by the {backend} debugger backend: {m}")
         }
-        BackendError::Failed(m) => format!("{op} failed: {m}"),
-        BackendError::Timeout(m) => format!("{op}: the debugger timed out: {m}"),
+        BackendError::Failed(m) => format!("{doing} failed: {m}"),
+        BackendError::Timeout(m) => format!("{doing}: the debugger timed out: {m}"),
     })
+}
+
+/// A backend operation as the agent knows it: the `Backend` trait's names (`frames`,
+/// `frame_variables`, `control`) are ours, not the tools' the agent called.
+fn op_words(op: &str) -> String {
+    match op {
+        "threads" => "listing the threads",
+        "frames" => "reading the stack",
+        "frame_variables" => "reading the frame's variables",
+        "children" => "expanding the value",
+        "control" => "running the program",
+        "select_frame" => "selecting the frame",
+        "set_value" => "setting the value",
+        "force_return" => "forcing the return",
+        "breakpoints" => "listing the breakpoints",
+        "add_line_breakpoint" | "add_exception_breakpoint" | "add_data_breakpoint" => {
+            "setting the breakpoint"
+        }
+        "update_breakpoint" => "changing the breakpoint",
+        "remove_breakpoint" => "removing the breakpoint",
+        "read_source" => "reading the source",
+        "run_configurations" => "listing the run configurations",
+        "sessions" => "listing the debug sessions",
+        "projects" => "listing the projects",
+        "launch" | "debug_test" => "starting the program",
+        "stop" => "stopping the session",
+        "confirm" => "asking the user to confirm",
+        other => return other.replace('_', " "),
+    }
+    .to_string()
 }
 
 impl<'a> Call<'a> {
@@ -115,7 +147,8 @@ impl<'a> Call<'a> {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(backend_error(op, &self.engine.backend_name(), e)),
             Err(_) => Err(ToolError(format!(
-                "the debugger did not answer '{op}' within {ms} ms; it may be busy or hung. Retry, check get_debug_session_status, or raise {} in the settings",
+                "the debugger did not finish {} within {ms} ms; it may be busy or hung. Retry, check get_debug_session_status, or raise {} in the settings",
+                op_words(op),
                 // A launch is bounded by its own setting (plus a build's, for Go).
                 if op == "launch" {
                     "launch_timeout_ms"
@@ -159,13 +192,24 @@ impl<'a> Call<'a> {
         if !lexical.starts_with(&croot) && !lexical.starts_with(lexical_normal(Path::new(root))) {
             return Err(outside());
         }
-        let canon = std::fs::canonicalize(&joined).map_err(|_| {
-            ToolError(format!("file '{path}' not found in the project {root}; give a path absolute or relative to the project root"))
-        })?;
-        if !canon.starts_with(&croot) {
-            return Err(ToolError(format!(
+        let leads_outside = || {
+            ToolError(format!(
                 "'{path}' is a link that leads outside the project root {root}; only files inside the project can be used"
-            )));
+            ))
+        };
+        let canon = match std::fs::canonicalize(&joined) {
+            Ok(canon) => canon,
+            // A missing file under a link that leads outside answers as an existing one does:
+            // "not found" there would tell whether a file outside the project exists.
+            Err(_) if through_link_outside(&lexical, &croot) => return Err(leads_outside()),
+            Err(_) => {
+                return Err(ToolError(format!(
+                    "file '{path}' not found in the project {root}; give a path absolute or relative to the project root"
+                )));
+            }
+        };
+        if !canon.starts_with(&croot) {
+            return Err(leads_outside());
         }
         Ok(canon.to_string_lossy().into_owned())
     }
@@ -228,9 +272,24 @@ impl<'a> Call<'a> {
         }
         let live = self.live_sessions(root);
         if live.is_empty() {
-            Err(ToolError(format!(
-                "no debug session is running in {root}. Start one with start_debug_session (list_run_configurations shows the configurations)"
-            )))
+            // The session the agent was using ended (killed, stopped by another client): say
+            // so, rather than as if there had never been one.
+            let last = self.engine.with_state(|s| {
+                s.sessions
+                    .iter()
+                    .filter(|(_, x)| x.project.as_deref() == Some(root))
+                    .max_by(|(a, _), (b, _)| (a.len(), a).cmp(&(b.len(), b)))
+                    .map(|(id, x)| (id.clone(), x.end_words()))
+            });
+            Err(ToolError(match last {
+                Some((id, how)) => format!(
+                    "no debug session is running in {root}: session {id} has ended{}. Start one with start_debug_session",
+                    how.map(|h| format!(" ({h})")).unwrap_or_default()
+                ),
+                None => format!(
+                    "no debug session is running in {root}. Start one with start_debug_session (list_run_configurations shows the configurations)"
+                ),
+            }))
         } else {
             Err(ToolError(format!(
                 "several debug sessions are running; pass session_id. {}",
@@ -359,12 +418,31 @@ impl<'a> Call<'a> {
 
 pub fn ended(sid: &str, slot: &SessionSlot) -> ToolError {
     let code = slot
-        .exit_code
-        .map(|c| format!(" ({})", super::signals::describe(c)))
+        .end_words()
+        .map(|c| format!(" ({c})"))
         .unwrap_or_default();
     ToolError(format!(
         "session {sid} has ended{code}; start a new one with start_debug_session"
     ))
+}
+
+/// Whether `path` (lexically normal, not resolvable) passes through a link leading outside
+/// `root`: its deepest part that exists resolves outside, or is a dangling link whose target
+/// lies outside.
+fn through_link_outside(path: &Path, root: &Path) -> bool {
+    let Some(existing) = path
+        .ancestors()
+        .find(|a| std::fs::symlink_metadata(a).is_ok())
+    else {
+        return false;
+    };
+    match std::fs::canonicalize(existing) {
+        Ok(canon) => !canon.starts_with(root),
+        Err(_) => std::fs::read_link(existing).is_ok_and(|target| {
+            let parent = existing.parent().unwrap_or(Path::new("/"));
+            !lexical_normal(&parent.join(target)).starts_with(root)
+        }),
+    }
 }
 
 /// `path` with `.` and `..` resolved by name only (no links followed).

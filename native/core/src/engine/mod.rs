@@ -241,6 +241,18 @@ impl Engine {
     }
 
     fn apply_event(&self, event: BackendEvent) {
+        // An ended session stays ended: a stop reported after its end (a step or a pause in
+        // flight when another client stopped it) is the adapter's late word, not a new pause.
+        if let BackendEvent::Paused { session_id, .. } = &event
+            && self.with_state(|s| {
+                s.sessions
+                    .get(session_id)
+                    .is_some_and(|x| x.state() == SessionState::Stopped)
+            })
+        {
+            tracing::debug!(session = %session_id, "pause reported after the session ended: ignored");
+            return;
+        }
         // Pauses of a call recording are the recorder's: the agent sees the program running.
         if let BackendEvent::Paused {
             session_id,
@@ -278,8 +290,8 @@ impl Engine {
                     .or_insert_with(|| SessionSlot::new(session.clone(), None));
                 let state = slot.info.state;
                 slot.info = session;
-                // A pause may have been seen already; do not go back to "starting".
-                if state == SessionState::Paused {
+                // A pause (or the end) may have been seen already; do not go back to "starting".
+                if matches!(state, SessionState::Paused | SessionState::Stopped) {
                     slot.info.state = state;
                 }
                 slot.notify();
@@ -320,11 +332,13 @@ impl Engine {
                         None,
                     )
                 });
+                if !slot.set_state(SessionState::Paused) {
+                    return;
+                }
                 slot.invalidate();
                 slot.pause_seq += 1;
                 slot.selected_frame = 0;
                 slot.current_thread = Some(thread_id.clone());
-                slot.info.state = SessionState::Paused;
                 slot.pause = Some(PauseInfo {
                     thread_id: thread_id.clone(),
                     reason,
@@ -363,9 +377,7 @@ impl Engine {
                 if let Some(slot) = s.sessions.get_mut(&session_id) {
                     slot.invalidate();
                     slot.pause = None;
-                    if slot.info.state != SessionState::Stopped {
-                        slot.info.state = SessionState::Running;
-                    }
+                    slot.set_state(SessionState::Running);
                     slot.notify();
                 }
             }
@@ -377,7 +389,7 @@ impl Engine {
                     slot.invalidate();
                     slot.pause = None;
                     slot.exit_code = exit_code;
-                    slot.info.state = SessionState::Stopped;
+                    slot.set_state(SessionState::Stopped);
                     slot.notify();
                 }
                 s.current.retain(|_, v| *v != session_id);

@@ -70,6 +70,7 @@ impl Engine {
             return;
         };
         for id in live {
+            self.asking_to_stop(&id, "the end of the MCP client that started it");
             let backend = self.backend.clone();
             let timeout = Duration::from_millis(self.cfg().backend_timeout_ms);
             tracing::info!(
@@ -79,6 +80,20 @@ impl Engine {
                 let _ = tokio::time::timeout(timeout, backend.stop(&id)).await;
             });
         }
+    }
+
+    /// Notes who is about to end session `sid` (kept only while it has not ended): its end is
+    /// then reported as theirs, not as the signal that carried it out.
+    pub(super) fn asking_to_stop(&self, sid: &str, by: &'static str) {
+        self.with_state(|s| {
+            if let Some(x) = s
+                .sessions
+                .get_mut(sid)
+                .filter(|x| x.state() != SessionState::Stopped)
+            {
+                x.stop_asked_by.get_or_insert(by);
+            }
+        });
     }
 
     pub(super) fn with_state<R>(&self, f: impl FnOnce(&mut EngineState) -> R) -> R {

@@ -44,6 +44,9 @@ pub struct SessionSlot {
     /// Top-frame values of the previous stop result, by (method, variable name), so the next
     /// one can mark what changed. Survives resumes on purpose.
     pub last_values: Option<(Option<String>, HashMap<String, String>)>,
+    /// Who asked for the end, when it was asked for (`stop_debug_session`, the watchdog, …):
+    /// an end we caused reads as that, not as the signal that carried it out.
+    pub stop_asked_by: Option<&'static str>,
 }
 
 pub const OUTPUT_LINES: usize = 500;
@@ -65,11 +68,32 @@ impl SessionSlot {
             output: VecDeque::new(),
             output_total: 0,
             last_values: None,
+            stop_asked_by: None,
         }
     }
 
     pub fn state(&self) -> SessionState {
         self.info.state
+    }
+
+    /// Moves the session to `to`, unless it has ended: an end is final, and an event that
+    /// arrives after it (a stop of a step or a pause that was in flight when another client
+    /// stopped the session) must not bring the session back. Returns whether it moved.
+    pub fn set_state(&mut self, to: SessionState) -> bool {
+        if self.info.state == SessionState::Stopped {
+            return to == SessionState::Stopped;
+        }
+        self.info.state = to;
+        true
+    }
+
+    /// How the session ended, in words: who stopped it, else its exit status.
+    pub fn end_words(&self) -> Option<String> {
+        match (self.stop_asked_by, self.exit_code) {
+            (Some(by), _) => Some(format!("stopped by {by}")),
+            (None, Some(c)) => Some(super::signals::describe(c)),
+            (None, None) => None,
+        }
     }
 
     /// Forget everything tied to the previous pause (value ids, frames).

@@ -210,6 +210,7 @@ impl Engine {
         let stop = action == "stop";
         let op = async {
             if stop {
+                self.asking_to_stop(sid, "the watchdog (left paused)");
                 self.backend.stop(sid).await
             } else {
                 self.backend.control(sid, None, ControlOp::Resume).await

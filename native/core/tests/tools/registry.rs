@@ -136,3 +136,54 @@ async fn bad_input_names_field_expected_and_received_and_runs_nothing() {
     let e = h.err("no_such_tool", json!({})).await;
     assert!(e.contains("unknown tool"), "{e}");
 }
+
+/// Issue 28 item 6: the string limits validation enforces (1,024 / 4,096 / 16,384 / 65,536
+/// characters) are stated: `maxLength` on every string parameter of each tool's full schema
+/// (what `help` shows), and by kind in the instructions for the listing, which leaves them out.
+#[tokio::test]
+async fn string_limits_are_stated_as_enforced() {
+    let h = H::new(Config::default());
+    let instructions = rmcp::ServerHandler::get_info(&h.engine.handler())
+        .instructions
+        .unwrap();
+    let mut stated = 0;
+    for listed in h.engine.tools().iter() {
+        let name = listed.name.to_string();
+        let full = h.engine.tool(&name).unwrap();
+        for (prop, p) in full.input_schema["properties"].as_object().unwrap() {
+            let s = if p["type"] == "array" { &p["items"] } else { p };
+            if s["type"] != "string" {
+                continue;
+            }
+            let Some(limit) = s["maxLength"].as_u64() else {
+                panic!("{name}.{prop}: no maxLength in {p}")
+            };
+            stated += 1;
+            let words = if limit == 1024 {
+                "at most 1024 characters".to_string()
+            } else {
+                format!(" {limit}")
+            };
+            assert!(instructions.contains(&words), "instructions lack {limit}");
+            let value = |n: usize| {
+                let x = Value::String("x".repeat(n));
+                json!({ prop.as_str(): if p["type"] == "array" { json!([x]) } else { x } })
+            };
+            let refused = format!("'{prop}");
+            let e = h.err(&name, value(limit as usize + 1)).await;
+            assert!(
+                e.contains(&refused) && e.contains(&format!("at most {limit} characters")),
+                "{name}.{prop} at {} characters: {}",
+                limit + 1,
+                &e[..e.len().min(200)]
+            );
+            // The limit itself passes validation (the call may fail for other reasons).
+            let (_, v) = h.raw(&name, value(limit as usize)).await;
+            assert!(
+                !v.to_string().contains(&format!("at most {limit} characters")),
+                "{name}.{prop}: {limit} characters refused"
+            );
+        }
+    }
+    assert!(stated > 100, "{stated} string parameters");
+}

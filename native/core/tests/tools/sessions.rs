@@ -283,3 +283,113 @@ async fn run_configurations_are_listed_and_run() {
     let e = h.err("run_configuration", json!({"name": "missing"})).await;
     assert!(e.contains("missing"), "{e}");
 }
+
+// ---- issue 28: an ended session stays ended; errors in the agent's words --------------------
+
+/// Client C stops the session while a pause of client A's step or client B's pause is still on
+/// its way: the adapter's "stopped" arrives after the end. It must not bring the session back
+/// as paused (listed, waited on, stopped again), and a second stop answers at once.
+#[tokio::test]
+async fn a_pause_reported_after_the_end_leaves_the_session_ended() {
+    use debugger_mcp_core::backend::{BackendEvent, PauseReason};
+    let h = H::new(brave());
+    let started = h.paused_at("main.py", 8).await;
+    let sid = started["session_id"].as_str().unwrap().to_string();
+    let r = h.ok("stop_debug_session", json!({})).await;
+    assert_eq!(r["state"], "stopped", "{r:#}");
+    // The losing moment: the end has been applied, then the late stop arrives.
+    h.fake.emit(BackendEvent::Paused {
+        session_id: sid.clone(),
+        thread_id: "1".into(),
+        reason: PauseReason::Pause,
+        breakpoint_ids: vec![],
+        description: None,
+    });
+    // The event is applied by the engine's event task: a round trip through a call and a
+    // yield lets it run before the checks.
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+        h.ok("list_breakpoints", json!({})).await;
+    }
+    let listed = h.ok("list_debug_sessions", json!({})).await;
+    assert_eq!(listed["sessions"], json!([]), "{listed:#}");
+    let r = h
+        .ok("wait_for_pause", json!({"session_id": sid, "timeout_ms": 200}))
+        .await;
+    assert_eq!(r["state"], "stopped", "{r:#}");
+    assert!(r.get("already_paused").is_none(), "{r:#}");
+    let status = h
+        .ok("get_debug_session_status", json!({"session_id": sid}))
+        .await;
+    assert_eq!(status["state"], "stopped", "{status:#}");
+    let again = h
+        .ok("stop_debug_session", json!({"session_id": sid}))
+        .await;
+    assert_eq!(
+        again["message"],
+        format!("session {sid} was already stopped (by stop_debug_session)"),
+        "{again:#}"
+    );
+}
+
+/// A start waiting for its first pause, stopped meanwhile by another client, says so instead
+/// of "no breakpoint was hit".
+#[tokio::test]
+async fn a_start_another_client_stopped_says_it_was_stopped() {
+    let h = Arc::new(H::new(brave()));
+    let waiting = {
+        let h = h.clone();
+        tokio::spawn(async move {
+            h.ok(
+                "start_debug_session",
+                json!({"run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000}),
+            )
+            .await
+        })
+    };
+    let sid = loop {
+        let listed = h.ok("list_debug_sessions", json!({})).await;
+        if let Some(id) = listed["sessions"][0]["id"].as_str() {
+            break id.to_string();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    };
+    h.ok("stop_debug_session", json!({"session_id": sid})).await;
+    let started = waiting.await.unwrap();
+    let message = started["message"].as_str().unwrap();
+    assert!(
+        message.contains("it was stopped by stop_debug_session before it paused"),
+        "{message}"
+    );
+    assert!(!message.contains("no breakpoint was hit"), "{message}");
+}
+
+/// After the debuggee died, a step on the default session names the session and how it ended
+/// instead of "no debug session is running"; tool errors carry no internal operation names.
+#[tokio::test]
+async fn a_step_after_the_debuggee_died_says_the_session_died_and_how() {
+    use debugger_mcp_core::backend::BackendEvent;
+    let h = H::new(brave());
+    let started = h.paused_at("main.py", 8).await;
+    let sid = started["session_id"].as_str().unwrap().to_string();
+    h.fake.emit(BackendEvent::Stopped {
+        session_id: sid.clone(),
+        exit_code: Some(-9),
+    });
+    let mut e = String::new();
+    for _ in 0..50 {
+        let (err, v) = h.raw("step_over", json!({})).await;
+        if err {
+            e = v.as_str().unwrap().to_string();
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert!(
+        e.contains(&format!("session {sid} has ended")) && e.contains("killed by SIGKILL"),
+        "{e}"
+    );
+    for internal in ["threads:", "frames:", "control:", "frame_variables:"] {
+        assert!(!e.contains(internal), "{e}");
+    }
+}

@@ -197,7 +197,7 @@ async fn set_variable_needs_confirmation_then_changes_the_value() {
             json!({"path": "total", "new_value": "not a literal"}),
         )
         .await;
-    assert!(e.contains("set_value failed"), "{e}");
+    assert!(e.contains("setting the value failed"), "{e}");
 }
 
 // ---- evaluation and watches --------------------------------------------------------------

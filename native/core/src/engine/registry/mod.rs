@@ -148,6 +148,9 @@ impl Registry {
                     }
                 }
             }
+            // The string limits validation enforces, stated (listed leaner: `router::lean`).
+            schema::state_string_limits(&mut input);
+            let root = input.as_object_mut().expect("object schema");
             let title = root
                 .remove("title")
                 .and_then(|t| t.as_str().map(String::from))

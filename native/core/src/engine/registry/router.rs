@@ -157,8 +157,9 @@ pub(super) fn router_tool(tools: &[McpTool]) -> McpTool {
 }
 
 /// A tool as listed: its schema without the bounds every agent sends anyway (`minLength: 1`
-/// on names and paths, `minItems: 1` on lists, `minimum: 0` on counts and indexes) and the defaults the instructions
-/// state once (`wait` true, `timeout_ms` 30000): ~0.7 KB of every session's context.
+/// on names and paths, `minItems: 1` on lists, `minimum: 0` on counts and indexes), the string
+/// limits (`maxLength`) and the defaults the instructions state once (`wait` true, `timeout_ms`
+/// 30000): ~0.7 KB of every session's context.
 /// The server still validates with the full schema (`ToolSpec::validator`), so an empty path or
 /// a negative index is refused with the field named, and `help` shows the full schema.
 pub(super) fn lean(tool: &McpTool) -> McpTool {
@@ -175,6 +176,9 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
                 if m.get("minimum") == Some(&json!(0)) || m.get("minimum") == Some(&json!(1)) {
                     m.remove("minimum");
                 }
+                // String limits: the instructions state them once, by kind (on the 27
+                // parameters whose limit is not the default they cost 451 B of every listing).
+                m.remove("maxLength");
                 // Defaults the instructions state once (see `handler::INSTRUCTIONS`).
                 if let Some(Value::Object(props)) = m.get_mut("properties") {
                     for (name, default) in [

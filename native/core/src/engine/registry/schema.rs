@@ -164,7 +164,31 @@ pub fn max_length(property: Option<&str>) -> u64 {
             "condition" | "hit_condition" | "log_message" | "expression" | "expressions"
             | "new_value" | "filter" | "path" | "command" | "about",
         ) => 16 * 1024,
-        _ => 1024,
+        _ => DEFAULT_MAX_LENGTH,
+    }
+}
+
+/// The limit of a string parameter not named in [`max_length`].
+pub const DEFAULT_MAX_LENGTH: u64 = 1024;
+
+/// States the enforced string limits ([`max_length`]) as `maxLength` in a tool's full schema
+/// (what `help` shows; the listing leaves them to the instructions, see `router::lean`), on its
+/// string parameters and the strings of its array parameters.
+pub(super) fn state_string_limits(schema: &mut Value) {
+    let Some(Value::Object(props)) = schema.get_mut("properties") else {
+        return;
+    };
+    for (name, p) in props.iter_mut() {
+        let target = match p.get("type").and_then(Value::as_str) {
+            Some("array") => p.get_mut("items"),
+            _ => Some(p),
+        };
+        if let Some(Value::Object(m)) = target
+            && m.get("type").and_then(Value::as_str) == Some("string")
+        {
+            m.entry("maxLength")
+                .or_insert(json!(max_length(Some(name))));
+        }
     }
 }
 

@@ -174,6 +174,13 @@ pub(super) async fn launch(
     Ok(info)
 }
 
+/// Who stopped session `sid`, when it was stopped on request (another client's
+/// stop_debug_session, the watchdog) rather than ending on its own.
+fn stopped_by(c: &Call<'_>, sid: &str) -> Option<&'static str> {
+    c.engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.stop_asked_by))
+}
+
 fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionState {
     c.engine
         .with_state(|s| s.sessions.get(sid).map(|x| x.state()))
@@ -339,12 +346,15 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                 "started {what}; paused ({})",
                 stop.reason.as_deref().unwrap_or("")
             ),
-            State::Stopped => format!(
-                "started {what}; it ended before pausing (no breakpoint was hit){}",
-                stop.exit_code
-                    .map(|c| format!(", {}", super::super::signals::describe(c)))
-                    .unwrap_or_default()
-            ),
+            State::Stopped => match stopped_by(c, &info.id) {
+                Some(by) => format!("started {what}; it was stopped by {by} before it paused"),
+                None => format!(
+                    "started {what}; it ended before pausing (no breakpoint was hit){}",
+                    stop.exit_code
+                        .map(|c| format!(", {}", super::super::signals::describe(c)))
+                        .unwrap_or_default()
+                ),
+            },
             _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
         };
         pause = Some(stop);
@@ -373,12 +383,15 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         }
         if ended && current_state(c, &info.id, info.state) == SessionState::Stopped {
             let stop = snapshot::stop_result(c, &info.id, None).await;
-            message = format!(
-                "started {what}; it ended during launch{}",
-                stop.exit_code
-                    .map(|c| format!(" with {}", super::super::signals::describe(c)))
-                    .unwrap_or_default()
-            );
+            message = match stopped_by(c, &info.id) {
+                Some(by) => format!("started {what}; it was stopped by {by} during launch"),
+                None => format!(
+                    "started {what}; it ended during launch{}",
+                    stop.exit_code
+                        .map(|c| format!(" with {}", super::super::signals::describe(c)))
+                        .unwrap_or_default()
+                ),
+            };
             pause = Some(stop);
         } else {
             message = format!(
@@ -434,21 +447,35 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
         },
     };
     if current_state(c, &sid, SessionState::Running) == SessionState::Stopped {
-        let exit = c
-            .engine
-            .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
+        let (exit, by) = c.engine.with_state(|s| {
+            s.sessions
+                .get(&sid)
+                .map(|x| (x.exit_code, x.stop_asked_by))
+                .unwrap_or_default()
+        });
         return Ok(Stopped {
-            message: format!(
-                "session {sid} had already ended: the program {}",
-                exit_status(exit)
-            ),
+            message: match by {
+                Some(by) => format!("session {sid} was already stopped (by {by})"),
+                None => format!(
+                    "session {sid} had already ended: the program {}",
+                    exit_status(exit)
+                ),
+            },
             session_id: sid,
             state: State::Stopped,
         });
     }
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
-    c.bk("stop", backend.stop(&sid)).await?;
+    c.engine.asking_to_stop(&sid, "stop_debug_session");
+    if let Err(e) = c.bk("stop", backend.stop(&sid)).await {
+        c.engine.with_state(|s| {
+            if let Some(x) = s.sessions.get_mut(&sid) {
+                x.stop_asked_by = None;
+            }
+        });
+        return Err(e);
+    }
     let ended = c
         .wait_until(&sid, &mut sub, 5_000, |x| {
             x.state() == SessionState::Stopped
