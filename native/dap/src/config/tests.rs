@@ -148,7 +148,7 @@ fn python_command_infers_debugpy() {
     )
     .unwrap();
     assert_eq!(a.name(), "debugpy");
-    assert_eq!((g.program, g.module), (None, None));
+    assert_eq!((&g.program, &g.module), (&None, &None));
     assert_eq!(g.extra["code"], json!("import app; app.f(2)"));
     assert_eq!(g.args, vec!["extra"]);
     assert_eq!(
