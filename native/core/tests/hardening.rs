@@ -286,12 +286,33 @@ async fn a_link_to_a_directory_outside_is_no_existence_oracle() {
     let dirs = [("evil_dir/sub", "evil_dir/nosub")];
     let tests = [("evil_dir/t_test.py", "evil_dir/none_test.py")];
     type Args = Box<dyn Fn(&str) -> serde_json::Value>;
-    let calls: Vec<(&str, Args, &[(&str, &str)])> = vec![
-        ("set_breakpoint", Box::new(|p| json!({"file_path": p, "line": 1})), &files),
-        ("get_source_context", Box::new(|p| json!({"file_path": p, "line": 1})), &files),
-        ("start_debug_session", Box::new(|p| json!({"command": "python3 main.py", "cwd": p})), &dirs),
-        ("debug_test", Box::new(|p| json!({"test_id": "Suite.Case", "binary": p})), &files),
-        ("debug_test", Box::new(|p| json!({"test_id": format!("{p}::test_x")})), &tests),
+    type Pairs<'a> = &'a [(&'a str, &'a str)];
+    let calls: Vec<(&str, Args, Pairs)> = vec![
+        (
+            "set_breakpoint",
+            Box::new(|p| json!({"file_path": p, "line": 1})),
+            &files,
+        ),
+        (
+            "get_source_context",
+            Box::new(|p| json!({"file_path": p, "line": 1})),
+            &files,
+        ),
+        (
+            "start_debug_session",
+            Box::new(|p| json!({"command": "python3 main.py", "cwd": p})),
+            &dirs,
+        ),
+        (
+            "debug_test",
+            Box::new(|p| json!({"test_id": "Suite.Case", "binary": p})),
+            &files,
+        ),
+        (
+            "debug_test",
+            Box::new(|p| json!({"test_id": format!("{p}::test_x")})),
+            &tests,
+        ),
     ];
     for (tool, args, pairs) in &calls {
         for (exists, missing) in pairs.iter() {

@@ -313,8 +313,14 @@ async fn delete_of_an_unknown_session_is_404() {
     let app = capped(5);
     let r = send(&app, delete("no-such-session")).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
-    let m = r.message()["error"]["message"].as_str().unwrap().to_string();
-    assert!(m.contains("'no-such-session'") && m.contains("initialize"), "{m}");
+    let m = r.message()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        m.contains("'no-such-session'") && m.contains("initialize"),
+        "{m}"
+    );
     let s = open_session(&app, "2025-06-18").await;
     let r = send(&app, delete(&s)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
@@ -338,7 +344,10 @@ async fn an_evicted_session_is_told_it_was_evicted_by_the_cap() {
     )
     .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
-    let m = r.message()["error"]["message"].as_str().unwrap().to_string();
+    let m = r.message()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(
         m.contains("evicted") && m.contains("http.max_sessions = 2") && m.contains("initialize"),
         "{m}"
@@ -386,5 +395,9 @@ async fn a_number_json_cannot_hold_is_an_error_naming_the_field() {
     .await;
     let e = &r.message()["error"];
     assert_eq!(e["code"], -32600, "{}", r.body);
-    assert!(e["message"].as_str().unwrap().contains("field 'id'"), "{}", r.body);
+    assert!(
+        e["message"].as_str().unwrap().contains("field 'id'"),
+        "{}",
+        r.body
+    );
 }

@@ -159,7 +159,10 @@ fn a_number_json_cannot_hold_is_named_by_its_field_on_stdio() {
     let v: Value = serde_json::from_str(&a).unwrap();
     assert_eq!(v["error"]["code"], -32602, "{v}");
     assert!(
-        v["error"]["message"].as_str().unwrap().contains("field 'line'"),
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("field 'line'"),
         "{v}"
     );
 }
@@ -188,6 +191,9 @@ async fn every_line_read_is_answered_even_when_input_ends_before_initialize() {
         assert!(result.is_err(), "no initialize → reported as such");
         let mut out = String::new();
         client.read_to_string(&mut out).await.unwrap();
-        assert!(out.contains("-32700"), "run {run}: no answer, output {out:?}");
+        assert!(
+            out.contains("-32700"),
+            "run {run}: no answer, output {out:?}"
+        );
     }
 }

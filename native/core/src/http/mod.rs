@@ -415,7 +415,11 @@ pub(crate) fn unparsable(bytes: &[u8], e: &serde_json::Error, what: &str) -> (i6
             .next_back()
             .unwrap_or(&path);
         let field: String = field.chars().take(80).collect();
-        let code = if path.starts_with("params") { -32602 } else { -32600 };
+        let code = if path.starts_with("params") {
+            -32602
+        } else {
+            -32600
+        };
         return (
             code,
             format!(

@@ -53,7 +53,12 @@ impl SessionCap {
 
     /// Whether `id` names a session that is open now.
     pub async fn is_open(&self, id: &str) -> bool {
-        self.manager.sessions.read().await.keys().any(|k| **k == *id)
+        self.manager
+            .sessions
+            .read()
+            .await
+            .keys()
+            .any(|k| **k == *id)
     }
 
     /// The answer to a request naming a session that is not open: 404 (MCP transport,

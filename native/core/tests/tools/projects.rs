@@ -125,7 +125,10 @@ async fn a_backend_that_never_answers_times_out_with_advice() {
     h.fake.set_hang(true);
     let started = std::time::Instant::now();
     let e = h.err("list_breakpoints", json!({})).await;
-    assert!(e.contains("did not finish listing the projects within 100 ms"), "{e}");
+    assert!(
+        e.contains("did not finish listing the projects within 100 ms"),
+        "{e}"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
@@ -150,7 +153,8 @@ async fn a_launch_that_builds_first_gets_the_build_allowance_on_top_of_the_launc
         .err("start_debug_session", json!({"command": "go run ."}))
         .await;
     assert!(
-        e.contains("did not finish starting the program within 200 ms") && e.contains("launch_timeout_ms"),
+        e.contains("did not finish starting the program within 200 ms")
+            && e.contains("launch_timeout_ms"),
         "{e}"
     );
 }

@@ -180,7 +180,8 @@ async fn string_limits_are_stated_as_enforced() {
             // The limit itself passes validation (the call may fail for other reasons).
             let (_, v) = h.raw(&name, value(limit as usize)).await;
             assert!(
-                !v.to_string().contains(&format!("at most {limit} characters")),
+                !v.to_string()
+                    .contains(&format!("at most {limit} characters")),
                 "{name}.{prop}: {limit} characters refused"
             );
         }

@@ -365,7 +365,10 @@ async fn a_pause_reported_after_the_end_leaves_the_session_ended() {
     let listed = h.ok("list_debug_sessions", json!({})).await;
     assert_eq!(listed["sessions"], json!([]), "{listed:#}");
     let r = h
-        .ok("wait_for_pause", json!({"session_id": sid, "timeout_ms": 200}))
+        .ok(
+            "wait_for_pause",
+            json!({"session_id": sid, "timeout_ms": 200}),
+        )
         .await;
     assert_eq!(r["state"], "stopped", "{r:#}");
     assert!(r.get("already_paused").is_none(), "{r:#}");
@@ -373,9 +376,7 @@ async fn a_pause_reported_after_the_end_leaves_the_session_ended() {
         .ok("get_debug_session_status", json!({"session_id": sid}))
         .await;
     assert_eq!(status["state"], "stopped", "{status:#}");
-    let again = h
-        .ok("stop_debug_session", json!({"session_id": sid}))
-        .await;
+    let again = h.ok("stop_debug_session", json!({"session_id": sid})).await;
     assert_eq!(
         again["message"],
         format!("session {sid} was already stopped (by stop_debug_session)"),
