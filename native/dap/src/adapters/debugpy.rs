@@ -4,7 +4,7 @@
 
 use super::{Adapter, ExceptionClass};
 use debugger_mcp_core::backend::OutputCategory;
-use crate::config::{Generic, absolutize};
+use crate::config::{Generic, Redirect, absolutize};
 use crate::protocol::{
     self, EvaluateArguments, ExceptionOptions, ExceptionPathSegment, Variable, VariablesArguments,
 };
@@ -129,6 +129,29 @@ impl Adapter for Debugpy {
     }
     fn entry_stop_arguments(&self, args: &mut Map<String, Value>) {
         args.insert("stopOnEntry".into(), json!(true));
+    }
+    /// debugpy's launcher runs `python` (a list) before its own arguments: a shell that points
+    /// the streams and execs the interpreter, so the debuggee is still Python itself. Its
+    /// launcher runs under `debugLauncherPython`, else `python[0]`: the interpreter.
+    fn redirect(
+        &self,
+        redirects: &[Redirect],
+        g: &Generic,
+        args: &mut Map<String, Value>,
+    ) -> Result<(), String> {
+        if !cfg!(unix) {
+            return Err("redirections need a POSIX shell, which this system lacks".into());
+        }
+        let python = g
+            .python
+            .clone()
+            .or_else(|| std::env::var("DEBUGGER_MCP_PYTHON").ok())
+            .unwrap_or_else(|| "python3".into());
+        let streams: Vec<String> = redirects.iter().map(Redirect::shell).collect();
+        let script = format!("exec \"$0\" \"$@\" {}", streams.join(" "));
+        args.insert("python".into(), json!(["/bin/sh", "-c", script, python]));
+        args.insert("debugLauncherPython".into(), json!(python));
+        Ok(())
     }
 
     /// debugpy 1.8 answers every function breakpoint "verified" (a name that exists nowhere
