@@ -44,6 +44,16 @@ def test_hit_counts_start_at_zero_in_each_session(n):
     assert hits() == 1
 
 
+def test_a_reference_shows_its_referent(n):
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH})
+    launch_paused(m, "./nodes", "gdb")
+    vs = m.ok("get_variables")["variables"]
+    ref = var(vs, "n")
+    assert "alpha" in ref["value"] and "@0x" not in ref["value"] and "items" not in ref["value"], ref
+    assert "alpha" in m.ok("evaluate_expression", {"expression": "n"})["result"]["value"]
+
+
 def test_container_sizes_come_from_the_printer(n):
     _, m = n
     m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": PRINT})

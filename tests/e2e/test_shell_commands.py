@@ -1,4 +1,5 @@
-"""Commands as a shell runs them (issue 26, item 3), end to end on real gdb and debugpy:
+"""Commands as a shell runs them (issue 26, item 3), and how their end and output read, end to
+end on real gdb and debugpy:
 `VAR=value` prefixes, `< in`, `> out 2>&1` and a pipeline into the program reach the
 debugged program itself (a breakpoint in it stops, its locals show what it read), and what a
 launch cannot honour is refused naming it, before anything starts.
@@ -87,3 +88,22 @@ def test_what_cannot_be_honoured_is_refused_naming_it(sh):
     assert "missing.txt" in e, e
     # Nothing was started by any of them.
     assert m.ok("list_debug_sessions")["sessions"] == []
+
+
+@pytest.mark.parametrize("command", ["./readin < /dev/null", "python3 readin.py < /dev/null"])
+def test_an_exit_status_of_255_is_the_programs_own_not_a_signal(sh, command):
+    _, m = sh
+    r = m.ok("start_debug_session", {"command": command, "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped", r
+    text = m.last_text + " " + m.ok("get_session_summary")["markdown"]
+    # `return -1` / `sys.exit(-1)`: 255, which was told as "killed by SIGHUP (signal 1)".
+    assert "255" in text and "SIGHUP" not in text and "killed" not in text, text
+
+
+def test_console_output_comes_as_lines_not_as_the_writes(sh):
+    _, m = sh
+    r = m.ok("start_debug_session", {"command": "python3 tokens.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "stopped", r
+    out = m.ok("get_console_output", {"session_id": r["session_id"], "category": "stdout"})["output"]
+    # Each word was its own write (and output event); the reader gets the line.
+    assert [o["text"].strip() for o in out] == ["alpha beta gamma", "second line"], out

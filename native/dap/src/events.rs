@@ -74,7 +74,9 @@ async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
                 });
             }
         }
-        Event::Exited(e) => *s.exit_code.lock().unwrap() = e.exit_code,
+        Event::Exited(e) => {
+            *s.exit_code.lock().unwrap() = e.exit_code.map(|c| s.adapter.exit_code(c))
+        }
         Event::Terminated => on_terminated(inner, s),
         Event::Closed => {
             // An adapter that exits after the debuggee did (delve, once disconnected) ended

@@ -127,6 +127,15 @@ impl Adapter for Debugpy {
             _ => None,
         }
     }
+    /// debugpy's launcher sends a killed program's negative return code as its low byte
+    /// (SIGKILL: -9 → 247). 225 to 254 are read as signals 31 to 2; 255 stays a status:
+    /// `sys.exit(-1)` is far more common than a SIGHUP.
+    fn exit_code(&self, code: i64) -> i64 {
+        match code {
+            225..=254 => code - 256,
+            c => c,
+        }
+    }
     fn entry_stop_arguments(&self, args: &mut Map<String, Value>) {
         args.insert("stopOnEntry".into(), json!(true));
     }

@@ -6,7 +6,8 @@ use super::{Adapter, on_path};
 use crate::config::{Generic, Redirect, shell_quote};
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory};
+use crate::protocol::{self, VariablesArguments};
+use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -241,6 +242,38 @@ impl Adapter for Gdb {
             && (text.contains("No source file named ")
                 || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
                 || is_breakpoint_set_line(text))
+    }
+    /// gdb's DAP shows a C++ reference as its address (`@0x7ffe…`) with one child, the
+    /// referent: the node becomes the referent (`n = {name = "alpha", v = 1}` for a
+    /// `const Node &`), its name, type and handle to set kept. One request per reference.
+    async fn real_sizes(&self, s: &Session, nodes: &mut [ValueNode], frame_id: Option<i64>) {
+        for n in nodes.iter_mut() {
+            let reference = n
+                .type_name
+                .as_deref()
+                .is_some_and(|t| t.trim_end().ends_with('&'));
+            if !reference || !n.value.starts_with("@0x") {
+                continue;
+            }
+            let Some(r) = n.children_handle.as_deref().and_then(|h| h.parse::<i64>().ok()) else {
+                continue;
+            };
+            let Ok(vars) = s
+                .req::<protocol::Variables>(&VariablesArguments::all(r))
+                .await
+            else {
+                continue;
+            };
+            let [v] = vars.variables.as_slice() else {
+                continue;
+            };
+            let referent = s.node(v.clone(), Some(r), frame_id, n.scope);
+            n.value = referent.value;
+            n.has_children = referent.has_children;
+            n.children_handle = referent.children_handle;
+            n.child_count = referent.child_count;
+            n.value_length = referent.value_length;
+        }
     }
     /// gdb stops at a breakpoint whose condition it cannot evaluate ("Error in testing
     /// condition for breakpoint 2: No symbol \"operator==\" in current context"), saying so

@@ -244,6 +244,12 @@ pub trait Adapter: Send + Sync + 'static {
 
     // ---- process and end ----
 
+    /// The program's end as the `exited` event's `exitCode` says it, in the core's terms: the
+    /// status a program chose, or the negative number of the signal that killed it.
+    fn exit_code(&self, code: i64) -> i64 {
+        code
+    }
+
     /// Sends no `process` event: the debuggee is the adapter's child process.
     fn debuggee_is_child(&self) -> bool {
         false

@@ -309,7 +309,7 @@ fn with_streams(
         );
     }
     if let Some(r) = redirects.iter().find_map(|r| match &r.to {
-        RedirectTo::Read(p) if !p.is_file() && feed.as_ref().is_none_or(|f| &f.1 != p) => Some(p),
+        RedirectTo::Read(p) if !p.exists() && feed.as_ref().is_none_or(|f| &f.1 != p) => Some(p),
         _ => None,
     }) {
         return Err(BackendError::NotFound(format!(

@@ -10,5 +10,5 @@ int main(void) {
     }
     fprintf(stderr, "read done\n");
     printf("total=%d mode=%s\n", total, mode ? mode : "none");
-    return total > 0 ? 0 : 3;
+    return total > 0 ? 0 : -1;
 }
