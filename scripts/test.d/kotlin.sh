@@ -136,6 +136,25 @@ mutate "$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XValue.java" \
   's|// threading: edt XValue.java|// threading: any XValue.java|' \
   "com.intellij.xdebugger.frame.XValue.computePresentation: threading 'edt' in the API data, the stub's contract says 'any'"
 
+# alter_data <name> <python statement on d, the data> <expected problem line>: the same with the
+# real stubs against an altered copy of the data (ALLOWLIST.txt beside it).
+alter_data() {
+  local name="$1" stmt="$2" expect="$3" dir="$OUT/data-$1"
+  mkdir -p "$dir"; cp "$PLUGIN/api-data/ALLOWLIST.txt" "$dir/"
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $stmt; json.dump(d, open(sys.argv[2], 'w'))" "$API_DATA" "$dir/platform-api.json"
+  if python3 tests/stubs-check/check_api.py "$dir/platform-api.json" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs" >/dev/null 2>"$dir/check.log"; then
+    echo "FAILED: the API check accepted data altered so: $name" >&2; exit 1
+  fi
+  grep -qF "$expect" "$dir/check.log" || { cat "$dir/check.log" >&2; echo "FAILED: the API check rejected the $name data for another reason" >&2; exit 1; }
+  echo "api check self-test: ok (data $name rejected: $expect)"
+}
+# 4. Provenance: a class whose read_from lost its commit (and file id) is refused.
+alter_data no-commit 'c = d["classes"]["com.intellij.xdebugger.frame.XValue"]; [(r.pop("commit", None), r.pop("file_id", None)) for r in c["read_from"]]' \
+  "com.intellij.xdebugger.frame.XValue: read_from needs path, commit (or file_id)"
+# 5. Target branches: a class the plugin uses, marked absent on 252, fails the check.
+alter_data absent-252 'd["classes"]["com.intellij.xdebugger.XDebugSession"]["branches"]["252"] = {"status": "absent", "why": "self-test"}' \
+  "com.intellij.xdebugger.XDebugSession: absent on branch 252 (self-test), yet the plugin uses it"
+
 echo "== unit tests"
 # The tests are compiled against the compiled plugin ($OUT/main, -Xfriend-paths for its internal
 # objects) and the compiled stubs ($OUT/stubs): the adapter's ops run against JUnit fakes that

@@ -118,8 +118,11 @@ def _apt_source(packages: list[str]) -> None:
     try:
         _deb_src_sources(tmp)
         (tmp / "lists" / "partial").mkdir(parents=True)
+        (tmp / "cache" / "archives" / "partial").mkdir(parents=True)
+        # Private lists and caches: works without root and leaves the system's apt state alone.
         opts = ["-o", f"Dir::Etc::SourceParts={tmp / 'parts'}", "-o", "Dir::Etc::SourceList=/dev/null",
-                "-o", f"Dir::State::Lists={tmp / 'lists'}", "-o", "APT::Sandbox::User=root", "-q"]
+                "-o", f"Dir::State::Lists={tmp / 'lists'}", "-o", f"Dir::Cache={tmp / 'cache'}",
+                "-o", "Debug::NoLocking=1", "-o", f"APT::Sandbox::User={'root' if os.geteuid() == 0 else os.environ.get('USER', 'nobody')}", "-q"]
         subprocess.run(["apt-get", *opts, "update"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["apt-get", *opts, "source", "--download-only", *packages], check=True, cwd=CACHE,
                        stdout=subprocess.DEVNULL)
