@@ -253,7 +253,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration or a command ('python3 app.py'); set breakpoints first.
+/// Debug a run_configuration or command ('python3 app.py'); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -262,7 +262,7 @@ pub struct StartDebugSession {
     run_configuration: Option<String>,
     #[schemars(length(min = 1))]
     command: Option<String>,
-    /// debugpy, gdb, lldb or delve, when not inferable.
+    /// debugpy|gdb|lldb|delve, if not inferable
     adapter: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
@@ -273,6 +273,8 @@ pub struct StartDebugSession {
     wait_for_pause: bool,
     #[serde(flatten)]
     t: TimeoutArg,
+    #[serde(flatten)]
+    first: super::first::FirstAnswer,
 }
 tool!(
     StartDebugSession,
@@ -316,11 +318,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         .as_deref()
         .map(|d| c.file_in_project(&root, d))
         .transpose()?;
+    a.first.check()?;
     if let Some(name) = &a.run_configuration {
         require_configuration(c, &root, name).await?;
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
+    let set = a.first.set(c, &root).await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
         command: a.command.clone(),
@@ -330,9 +334,16 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         adapter: a.adapter.clone(),
         cwd,
     };
-    let info = launch(c, &root, request).await?;
-    let (message, pause);
-    if a.wait_for_pause {
+    let info = match launch(c, &root, request).await {
+        Ok(info) => info,
+        Err(e) => {
+            // A start that failed leaves no breakpoint of its own behind.
+            let _ = super::breakpoints::remove_ids(c, &root, &set).await;
+            return Err(e);
+        }
+    };
+    let (message, mut pause);
+    if a.wait_for_pause || a.first.waits() {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c
@@ -345,6 +356,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             State::Paused => format!(
                 "started {what}; paused ({})",
                 stop.reason.as_deref().unwrap_or("")
+            ),
+            State::Stopped if a.first.records() => format!(
+                "started {what}; it ran to its end{} (the recorded calls: calls)",
+                stop.exit_code
+                    .map(|c| format!(", {}", super::super::signals::describe(c)))
+                    .unwrap_or_default()
             ),
             State::Stopped => match stopped_by(c, &info.id) {
                 Some(by) => format!("started {what}; it was stopped by {by} before it paused"),
@@ -400,6 +417,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             pause = None;
         }
     }
+    if let Some(stop) = pause.as_mut() {
+        a.first.answer(c, &root, stop).await;
+    }
     let message = match super::breakpoints::moved_note(c, &root).await {
         Some(note) => format!("{message}. {note}"),
         None => message,
@@ -414,11 +434,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
 }
 
 /// # Stop a debug session
-/// Terminate a session and its process.
+/// End a session and its process; removes your breakpoints unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
+    #[serde(default)]
+    keep_breakpoints: bool,
 }
 tool!(
     StopDebugSession,
@@ -455,10 +477,14 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
         });
         return Ok(Stopped {
             message: match by {
-                Some(by) => format!("session {sid} was already stopped (by {by})"),
+                Some(by) => format!(
+                    "session {sid} was already stopped (by {by}){}",
+                    removed(c, &root, a.keep_breakpoints).await
+                ),
                 None => format!(
-                    "session {sid} had already ended: the program {}",
-                    exit_status(exit)
+                    "session {sid} had already ended: the program {}{}",
+                    exit_status(exit),
+                    removed(c, &root, a.keep_breakpoints).await
                 ),
             },
             session_id: sid,
@@ -481,15 +507,27 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             x.state() == SessionState::Stopped
         })
         .await;
+    let removed = removed(c, &root, a.keep_breakpoints).await;
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
         message: if ended {
-            format!("session {sid} stopped")
+            format!("session {sid} stopped{removed}")
         } else {
-            format!("stop requested; session {sid} has not reported its end yet")
+            format!("stop requested; session {sid} has not reported its end yet{removed}")
         },
         session_id: sid,
     })
+}
+
+/// stop_debug_session's note on the agent's breakpoints it removed.
+async fn removed(c: &Call<'_>, root: &str, keep: bool) -> String {
+    if keep {
+        return String::new();
+    }
+    match super::breakpoints::remove_agents(c, root).await.as_slice() {
+        [] => String::new(),
+        ids => format!("; removed your breakpoints {}", ids.join(", ")),
+    }
 }
 
 /// A launch that failed for want of a debugger (not found, too old, debugpy missing) points to
