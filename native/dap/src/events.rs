@@ -140,6 +140,24 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         return;
     }
     let mut reason = map_reason(&stop.reason);
+    if matches!(
+        reason,
+        PauseReason::Other | PauseReason::Entry | PauseReason::Signal
+    ) && s.attach_stop_pending.swap(false, Ordering::SeqCst)
+    {
+        // The stop that attaching makes (see `Adapter::attach_stop`): not a pause of the
+        // program, which runs on as it did before the attach.
+        if s.adapter.attach_stop() == crate::adapters::AttachStop::Left {
+            let thread_id = thread.unwrap_or(1);
+            if let Err(e) = s
+                .req::<crate::protocol::Continue>(&crate::protocol::ThreadArguments { thread_id })
+                .await
+            {
+                tracing::warn!("resuming after the attach failed: {e}");
+            }
+        }
+        return;
+    }
     if reason != PauseReason::Step {
         // A step out that a breakpoint interrupted returned nothing yet.
         s.stepped_out.store(false, Ordering::SeqCst);
