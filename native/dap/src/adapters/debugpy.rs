@@ -407,6 +407,13 @@ fn python_command(cwd: &Path, words: &[String]) -> BackendResult<Generic> {
             rest.next();
             g.module = rest.next();
             break;
+        } else if w == "-c" {
+            // `python -c "import m; m.f(1)"`: debugpy's `code` launch, not a script path.
+            rest.next();
+            if let Some(code) = rest.next() {
+                g.extra.insert("code".into(), json!(code));
+            }
+            break;
         } else if w.starts_with('-') {
             rest.next();
             if matches!(w.as_str(), "-X" | "-W") {
@@ -419,9 +426,9 @@ fn python_command(cwd: &Path, words: &[String]) -> BackendResult<Generic> {
             break;
         }
     }
-    if g.program.is_none() && g.module.is_none() {
+    if g.program.is_none() && g.module.is_none() && !g.extra.contains_key("code") {
         return Err(BackendError::Failed(format!(
-            "'{first}' needs a script or -m module to debug"
+            "'{first}' needs a script, -m module or -c code to debug"
         )));
     }
     // Caught here, the mistake gets a clear error instead of a session that ends at once.

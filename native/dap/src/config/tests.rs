@@ -140,6 +140,21 @@ fn python_command_infers_debugpy() {
     )
     .unwrap();
     assert_eq!(g.module.as_deref(), Some("pkg.mod"));
+    // Issue 26: `-c` code is debugpy's `code` launch, not a script path that does not exist.
+    let (a, g) = from_words(
+        &root,
+        split_command("python3 -c 'import app; app.f(2)' extra").unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(a.name(), "debugpy");
+    assert_eq!((&g.program, &g.module), (&None, &None));
+    assert_eq!(g.extra["code"], json!("import app; app.f(2)"));
+    assert_eq!(g.args, vec!["extra"]);
+    assert_eq!(
+        a.launch_arguments(&g)["code"],
+        json!("import app; app.f(2)")
+    );
 }
 
 fn go_launch(root: &Path, command: &str) -> Result<ResolvedLaunch, BackendError> {

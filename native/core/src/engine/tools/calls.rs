@@ -5,7 +5,7 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::functions;
-use super::super::recorder::Recording;
+use super::super::recorder::{Recording, Where};
 use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
 use super::{Kind, Outcome, ProjectArg};
 use crate::backend::{
@@ -307,7 +307,7 @@ fn rel(root: &Path, f: &str) -> String {
 }
 
 /// # Recorded calls
-/// Calls recorded by on_hit 'record': '#n f(args) -> result @caller'.
+/// Calls recorded by on_hit 'record'.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetCallRecords {
     #[serde(flatten)]
@@ -316,7 +316,7 @@ pub struct GetCallRecords {
     // Rows at most (50 when absent).
     #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
-    /// Text rows contain: '-> None', 'n=5'.
+    /// e.g. 'result < 0', 'n == 3', '-> None'
     #[serde(rename = "where")]
     filter: Option<String>,
 }
@@ -342,6 +342,7 @@ const MAX_BYTES: usize = 8_000;
 
 async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRows> {
     let root = c.project(a.p.project_path.as_deref()).await?;
+    let filter = a.filter.as_deref().map(Where::parse);
     let (rows, total) = c.engine.with_state(|s| {
         let rows: Vec<String> = s
             .calls
@@ -361,8 +362,8 @@ async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRo
                         || f.ends_with(&r.function)
                 })
             })
+            .filter(|r| filter.as_ref().is_none_or(|w| w.matches(r)))
             .map(|r| r.row())
-            .filter(|row| a.filter.as_deref().is_none_or(|w| row.contains(w)))
             .collect();
         (rows, s.calls.rows.len())
     });

@@ -159,6 +159,9 @@ async fn check_thread(
     .into())
 }
 
+/// How long a control op the debugger refused may take to turn out to be the program's end.
+const ENDED_MS: u64 = 1_000;
+
 /// What a control tool asks for; run_to_line's file is resolved against the project first.
 enum Step {
     Pause,
@@ -181,6 +184,11 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             x.and_then(|x| x.current_thread.clone()),
         )
     });
+    if state == Some(SessionState::Stopped) && matches!(step, Step::Resume) {
+        // The program ended while the agent was away (an earlier wait timed out): the end is
+        // what this resume runs to, not a failure.
+        return Ok(snapshot::stop_result(c, &sid, None).await);
+    }
     if state == Some(SessionState::Stopped) {
         let err = c
             .engine
@@ -236,8 +244,18 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
     let resumes = !matches!(op, ControlOp::Pause);
     // The stop this op leads to is the agent's (the watchdog may act on it).
     c.engine.watchdog.arm(&sid);
-    c.bk("control", backend.control(&sid, thread.as_deref(), op))
-        .await?;
+    super::super::recorder::arm_step(c, &sid, thread.as_deref(), &op).await;
+    if let Err(e) = c
+        .bk("control", backend.control(&sid, thread.as_deref(), op))
+        .await
+    {
+        // The program may end while the op is on its way (an adapter that exits with it
+        // before answering): that end is the op's result, not a failure.
+        let gone = |x: &super::super::state::SessionSlot| x.state() == SessionState::Stopped;
+        if !(resumes && c.wait_until(&sid, &mut sub, ENDED_MS, gone).await) {
+            return Err(e);
+        }
+    }
     if resumes {
         left_pause(c, &sid, sub.seq);
     }

@@ -792,8 +792,10 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
             index: f.index,
             is_current: f.index == selected,
             is_library: f.is_library,
+            repeated: None,
         })
         .collect();
+    let frames = super::out::collapse(frames);
     let current_frame = page
         .frames
         .iter()
