@@ -6,3 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 tests/repo-check/check_own_files.py --self-test
 python3 tests/repo-check/check_own_files.py
+# ./gradlew is ours (Gradle's wrapper is not tracked): it fetches, verifies and runs Gradle.
+python3 tests/repo-check/test_gradlew.py

@@ -554,12 +554,12 @@ fn last_ended(c: &Call<'_>, root: &str) -> Option<String> {
     })
 }
 
-/// "exited with code 0", "was killed by SIGKILL (signal 9), exit code 247", or "ended (exit
-/// status unknown)".
+/// "exited with code 0", "was killed by SIGKILL (signal 9)", or "ended (exit status
+/// unknown)".
 pub(crate) fn exit_status(code: Option<i64>) -> String {
     match code {
         Some(c) => match super::super::signals::from_exit_code(c) {
-            Some(sig) => format!("was killed by {sig}, exit code {c}"),
+            Some(sig) => format!("was killed by {sig}"),
             None => format!("exited with code {c}"),
         },
         None => "ended (exit status unknown)".into(),
