@@ -30,3 +30,12 @@ def test_a_binary_string_is_shown_escaped(php):
     v = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$bin")
     assert "\ufffd" not in v["value"] and "\\xff" in v["value"], v
     assert v["value"].startswith('"ab') and v["value"].endswith('c"'), v
+
+
+def test_stop_on_exception_stops_where_user_code_raises_not_in_the_framework(php):
+    project, m, _ = php
+    raised = line_of(project, "framework.php", "throw new InvalidArgumentException")
+    r = m.ok("start_debug_session", {"command": "php framework.php", "stop_on_exception": True, "wait_for_pause": True, "timeout_ms": LONG})
+    # Not first at the ReflectionException the framework (vendor/) throws and catches itself.
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == raised, r
+    assert "InvalidArgumentException" in r["pause"].get("description", ""), r
