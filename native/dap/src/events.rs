@@ -62,6 +62,9 @@ async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
         Event::Stopped(stop)
             if stop.reason == "function call"
                 && *s.state.lock().unwrap() == SessionState::Paused => {}
+        // A stop reported while or after the session ends (delve halts the process to detach
+        // from it) is no pause of the program anyone can act on.
+        Event::Stopped(_) if s.is_ended() => {}
         Event::Stopped(stop) => on_stopped(inner, s, stop).await,
         Event::Continued | Event::Resumed => {
             let mut st = s.state.lock().unwrap();
@@ -296,7 +299,14 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     }
     inner.after_stop(s, &ids).await;
     s.clear_values();
-    *s.state.lock().unwrap() = SessionState::Paused;
+    {
+        // Ended while this stop was being read (a detach): its end was reported already.
+        let mut st = s.state.lock().unwrap();
+        if s.is_ended() {
+            return;
+        }
+        *st = SessionState::Paused;
+    }
     inner.emit(BackendEvent::Paused {
         session_id: s.id.clone(),
         thread_id: thread.map(|t| t.to_string()).unwrap_or_default(),
