@@ -246,7 +246,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration, command ('python3 app.py') or attach (pid, host:port); breakpoints first.
+/// Debug a run_configuration, command ('python3 app.py') or attach (pid, host:port); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -257,7 +257,7 @@ pub struct StartDebugSession {
     command: Option<String>,
     // A pid or the host:port a debugger listens on (the tool's description says it).
     attach: Option<String>,
-    /// debugpy, gdb, lldb or delve.
+    /// debugpy|gdb|lldb|delve, if not inferable
     adapter: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
@@ -268,6 +268,8 @@ pub struct StartDebugSession {
     wait_for_pause: bool,
     #[serde(flatten)]
     t: TimeoutArg,
+    #[serde(flatten)]
+    first: super::first::FirstAnswer,
 }
 tool!(
     StartDebugSession,
@@ -327,11 +329,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         .as_deref()
         .map(|d| c.file_in_project(&root, d))
         .transpose()?;
+    a.first.check()?;
     if let Some(name) = &a.run_configuration {
         require_configuration(c, &root, name).await?;
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
+    let set = a.first.set(c, &root).await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
         command: a.command.clone(),
@@ -342,9 +346,16 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         cwd,
         attach,
     };
-    let info = launch(c, &root, request).await?;
-    let (message, pause);
-    if a.wait_for_pause {
+    let info = match launch(c, &root, request).await {
+        Ok(info) => info,
+        Err(e) => {
+            // A start that failed leaves no breakpoint of its own behind.
+            let _ = super::breakpoints::remove_ids(c, &root, &set).await;
+            return Err(e);
+        }
+    };
+    let (message, mut pause);
+    if a.wait_for_pause || a.first.waits() {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c
@@ -357,6 +368,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             State::Paused => format!(
                 "started {what}; paused ({})",
                 stop.reason.as_deref().unwrap_or("")
+            ),
+            State::Stopped if a.first.records() => format!(
+                "started {what}; it ran to its end{} (the recorded calls: calls)",
+                stop.exit_code
+                    .map(|c| format!(", {}", super::super::signals::describe(c)))
+                    .unwrap_or_default()
             ),
             State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
@@ -406,6 +423,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             pause = None;
         }
     }
+    if let Some(stop) = pause.as_mut() {
+        a.first.answer(c, &root, stop).await;
+    }
     let message = match super::breakpoints::moved_note(c, &root).await {
         Some(note) => format!("{message}. {note}"),
         None => message,
@@ -436,13 +456,15 @@ fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
 }
 
 /// # Stop a debug session
-/// End a session (attached: detach unless terminate).
+/// End a session (attached: detach unless terminate); removes your breakpoints unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
     #[serde(default)]
     terminate: bool,
+    #[serde(default)]
+    keep_breakpoints: bool,
 }
 tool!(
     StopDebugSession,
@@ -476,8 +498,9 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
         return Ok(Stopped {
             message: format!(
-                "session {sid} had already ended: the program {}",
-                exit_status(exit)
+                "session {sid} had already ended: the program {}{}",
+                exit_status(exit),
+                removed(c, &root, a.keep_breakpoints).await
             ),
             session_id: sid,
             state: State::Stopped,
@@ -501,6 +524,7 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             x.state() == SessionState::Stopped
         })
         .await;
+    let removed = removed(c, &root, a.keep_breakpoints).await;
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
         message: if ended && attached && !a.terminate {
@@ -508,15 +532,26 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
                 .map(|p| format!("process {p}"))
                 .unwrap_or("the program".into());
             format!(
-                "detached session {sid}: {what} keeps running without its breakpoints (terminate: true kills it)"
+                "detached session {sid}: {what} keeps running without its breakpoints (terminate: true kills it){removed}"
             )
         } else if ended {
-            format!("session {sid} stopped")
+            format!("session {sid} stopped{removed}")
         } else {
-            format!("stop requested; session {sid} has not reported its end yet")
+            format!("stop requested; session {sid} has not reported its end yet{removed}")
         },
         session_id: sid,
     })
+}
+
+/// stop_debug_session's note on the agent's breakpoints it removed.
+async fn removed(c: &Call<'_>, root: &str, keep: bool) -> String {
+    if keep {
+        return String::new();
+    }
+    match super::breakpoints::remove_agents(c, root).await.as_slice() {
+        [] => String::new(),
+        ids => format!("; removed your breakpoints {}", ids.join(", ")),
+    }
 }
 
 /// A launch that failed for want of a debugger (not found, too old, debugpy missing) points to
