@@ -147,6 +147,8 @@ fn op_words(op: &str) -> String {
         "projects" => "listing the projects",
         "launch" | "debug_test" => "starting the program",
         "stop" => "stopping the session",
+        "terminate" => "terminating the program",
+        "attach" => "attaching to the process",
         "confirm" => "asking the user to confirm",
         other => return other.replace('_', " "),
     }
