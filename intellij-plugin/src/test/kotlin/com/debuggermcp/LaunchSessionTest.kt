@@ -89,6 +89,13 @@ class LaunchSessionTest {
         Thread.sleep(200)
         assertFalse(launch.isCompleted, "launch took a session the user started")
 
+        // The user runs the SAME configuration again meanwhile (a second Debug click): same run
+        // profile, its own environment. Not ours either (issue 27, item 8).
+        val userEnv = ExecutionEnvironment().also { it.assignNewExecutionId() }
+        processStarted(FakeSession(project, app, null, appConfiguration, userEnv))
+        Thread.sleep(200)
+        assertFalse(launch.isCompleted, "launch took the user's run of the same configuration")
+
         val ours = FakeSession(project, app, null, appConfiguration, env)
         processStarted(ours)
         val info = withTimeout(10_000) { launch.await() }

@@ -83,7 +83,12 @@ internal object RunOps {
                 connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
                     override fun processStarted(debugProcess: XDebugProcess) {
                         val session = debugProcess.session
-                        if (sameLaunch(session.executionEnvironment, env) || session.runProfile === settings.configuration) {
+                        // By the environment alone: XDebuggerManagerImpl.startSession(environment,
+                        // starter) hands the runner's ExecutionEnvironment to the session it creates
+                        // (XDebugSessionImpl's executionEnvironment), so ours carries `env` (or a
+                        // copy with its execution id). A `runProfile ===` fallback took another run of
+                        // the same configuration, started by the user while we waited, for ours.
+                        if (sameLaunch(session.executionEnvironment, env)) {
                             started.complete(session)
                         }
                     }
