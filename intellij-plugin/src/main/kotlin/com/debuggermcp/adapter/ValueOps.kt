@@ -43,7 +43,9 @@ internal object ValueOps {
         // The presentation's type is a label (Java: the id label `ArrayList@1234`, or none for a
         // primitive); the language part knows the type. Asked after the presentation: Java's
         // descriptor holds its value only once computed.
-        val type = supports.firstNotNullOfOrNull { it.valueType(session, value) }?.let { it.name } ?: p.type
+        // A language that owns the value answers even when it cannot tell (null): never the label then.
+        val known = supports.firstNotNullOfOrNull { it.valueType(session, value) }
+        val type = if (known != null) known.name else p.type
         val evaluateName = evaluationName(
             EVALUATE_NAME_TIMEOUT_MS,
             // onProcessed also runs on rejection (with null).
