@@ -69,7 +69,7 @@ if ! "$KOTLINC" -jvm-target 17 -language-version 2.2 -api-version 2.1 -no-reflec
 fi
 echo "compiled ${#MAIN[@]} plugin sources against ${#STUBS[@]} stubs"
 
-echo "== API signature check (stubs and plugin references vs intellij-community api dumps)"
+echo "== API signature check (stubs and plugin references vs the API data read from intellij-community)"
 # kotlinc only reads the Java stubs; javac compiles them so javap can read them back. The
 # annotations-13 jar lacks TYPE_USE, so a two-annotation shim stands in (annotations do not
 # change signatures).
@@ -85,7 +85,8 @@ if ! javac -nowarn -d "$OUT/stubs" -cp "$OUT/annc:$OUT/main:$KLIB/kotlin-stdlib.
   echo "FAILED: the Java stubs do not compile on their own" >&2
   exit 1
 fi
-python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs"
+API_DATA="$PLUGIN/api-data/platform-api.json"
+python3 tests/stubs-check/check_api.py "$API_DATA" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs"
 
 echo "== threading contracts: every platform method the plugin calls (XDebugger, application, VFS, PSI, run) has its contract in the stubs"
 python3 tests/stubs-check/check_threading.py "$PLUGIN/stubs/src" "$OUT/main"
@@ -109,23 +110,50 @@ mutate() {
   if cmp -s "$stub" "$dir/src/$name.java"; then echo "FAILED: the self-test mutation no longer applies to $stub" >&2; exit 1; fi
   cp -r "$OUT/stubs/." "$dir/classes/"
   javac -nowarn -d "$dir/classes" -cp "$OUT/annc:$OUT/stubs:$OUT/main:$KLIB/kotlin-stdlib.jar:$CP" "$dir/src/$name.java"
-  if python3 tests/stubs-check/check_api.py "$PLUGIN/api-dumps" "$PLUGIN/stubs/src" "$OUT/main" "$dir/classes" >/dev/null 2>"$dir/check.log"; then
+  # The check reads the stub sources too (citations, threading contracts): the altered one replaces its original.
+  cp -r "$PLUGIN/stubs/src" "$dir/stubsrc"
+  cp "$dir/src/$name.java" "$dir/stubsrc/${stub#"$PLUGIN/stubs/src/"}"
+  if python3 tests/stubs-check/check_api.py "$API_DATA" "$dir/stubsrc" "$OUT/main" "$dir/classes" >/dev/null 2>"$dir/check.log"; then
     echo "FAILED: the API check accepted an altered $name stub" >&2; exit 1
   fi
   grep -qF "$expect" "$dir/check.log" || {
     cat "$dir/check.log" >&2; echo "FAILED: the API check rejected the altered $name stub for another reason" >&2; exit 1; }
   echo "api check self-test: ok (altered $name rejected: $expect)"
 }
-# 1. Against a dump (the difference that hid defect 4): XCompositeNode's tooManyChildren(int,
+# 1. A modifier (the difference that hid defect 4): XCompositeNode's tooManyChildren(int,
 #    Runnable) made abstract (the real one is a default method).
 mutate "$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XCompositeNode.java" \
   's|default void tooManyChildren(int remaining, @NotNull Runnable addNextChildren) { tooManyChildren(remaining); }|void tooManyChildren(int remaining, @NotNull Runnable addNextChildren);|' \
-  "XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' but the dump says ''"
-# 2. Against a source excerpt (java/debugger/impl has no dump): JavaBreakpointProperties'
-#    setCOUNT_FILTER(int) returning void where the real one returns boolean.
+  "XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' but the API data says ''"
+# 2. A return type, in a class read from its source (java/debugger/impl has no api-dump):
+#    JavaBreakpointProperties' setCOUNT_FILTER(int) returning void where the real one returns boolean.
 mutate "$PLUGIN/stubs/src/org/jetbrains/java/debugger/breakpoints/properties/JavaBreakpointProperties.java" \
   's|public boolean setCOUNT_FILTER(int COUNT_FILTER) { throw|public void setCOUNT_FILTER(int COUNT_FILTER) { throw|' \
-  "JavaBreakpointProperties: setCOUNT_FILTER(I):V returns another type than the source's setCOUNT_FILTER(I):Z"
+  "JavaBreakpointProperties: setCOUNT_FILTER(I):V returns another type than the API data's setCOUNT_FILTER(I):Z"
+# 3. A threading contract: XValue.computePresentation's stub contract changed from edt to any,
+#    where the data records the EDT rule read from the source.
+mutate "$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XValue.java" \
+  's|// threading: edt XValue.java|// threading: any XValue.java|' \
+  "com.intellij.xdebugger.frame.XValue.computePresentation: threading 'edt' in the API data, the stub's contract says 'any'"
+
+# alter_data <name> <python statement on d, the data> <expected problem line>: the same with the
+# real stubs against an altered copy of the data (ALLOWLIST.txt beside it).
+alter_data() {
+  local name="$1" stmt="$2" expect="$3" dir="$OUT/data-$1"
+  mkdir -p "$dir"; cp "$PLUGIN/api-data/ALLOWLIST.txt" "$dir/"
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $stmt; json.dump(d, open(sys.argv[2], 'w'))" "$API_DATA" "$dir/platform-api.json"
+  if python3 tests/stubs-check/check_api.py "$dir/platform-api.json" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs" >/dev/null 2>"$dir/check.log"; then
+    echo "FAILED: the API check accepted data altered so: $name" >&2; exit 1
+  fi
+  grep -qF "$expect" "$dir/check.log" || { cat "$dir/check.log" >&2; echo "FAILED: the API check rejected the $name data for another reason" >&2; exit 1; }
+  echo "api check self-test: ok (data $name rejected: $expect)"
+}
+# 4. Provenance: a class whose read_from lost its commit (and file id) is refused.
+alter_data no-commit 'c = d["classes"]["com.intellij.xdebugger.frame.XValue"]; [(r.pop("commit", None), r.pop("file_id", None)) for r in c["read_from"]]' \
+  "com.intellij.xdebugger.frame.XValue: read_from needs path, commit (or file_id)"
+# 5. Target branches: a class the plugin uses, marked absent on 252, fails the check.
+alter_data absent-252 'd["classes"]["com.intellij.xdebugger.XDebugSession"]["branches"]["252"] = {"status": "absent", "why": "self-test"}' \
+  "com.intellij.xdebugger.XDebugSession: absent on branch 252 (self-test), yet the plugin uses it"
 
 echo "== unit tests"
 # The tests are compiled against the compiled plugin ($OUT/main, -Xfriend-paths for its internal

@@ -86,6 +86,10 @@ def test_py_records_50_recursive_calls_and_a_raise_without_stopping(py):
         "#3 parse(text='7') -> 7",
     ], p
     assert m.ok("get_call_records", {"function": "fact", "where": "n=3)"})["matched"] == 5
+    # Issue 26: a comparison on arguments and result, not only text of the row.
+    assert m.ok("get_call_records", {"function": "fact", "where": "n == 3 and result == 6"})["matched"] == 5
+    assert m.ok("get_call_records", {"function": "fact", "where": "result > 3000000"})["matched"] == 5
+    assert m.ok("get_call_records", {"function": "parse", "where": "text == 'x'"})["rows"][0].startswith("#2 parse(text='x') -> raised")
     # The hand-off summary lists them too (the first 20, and where the rest is).
     md = m.ok("get_session_summary", {"session_id": r["session_id"]})["markdown"]
     assert "## Recorded calls (53)" in md and f"- #1 fact(n=10) -> 3628800 @calls.py:{loop}" in md, md
@@ -146,7 +150,26 @@ def test_gdb_function_breakpoint_and_records_with_return_values(c):
     assert f["rows"][9].startswith("#10 fact(n=1) -> 1 @calls.c:"), f["rows"][:10]
     s = m.ok("get_call_records", {"function": "shipping_cost", "where": "-> -"})
     assert s["matched"] == 1 and s["rows"][0].startswith("#138 shipping_cost(weight=685) -> -11"), s
+    # Issue 26: "which call returned a negative value" without guessing how rows are printed.
+    s = m.ok("get_call_records", {"function": "shipping_cost", "where": "result < 0"})
+    assert s["matched"] == 1 and s["rows"][0].startswith("#138 shipping_cost(weight=685)"), s
+    assert m.ok("get_call_records", {"function": "shipping_cost", "where": "weight >= 990"})["matched"] == 2
     print(f"\nBENCH recorded-calls gdb: 250 calls recorded in {elapsed:.2f} s ({250 / elapsed:.0f} calls/s incl. start)")
+
+
+def test_gdb_a_recursion_is_one_stack_line_with_a_count(c):
+    """Issue 26: a recursion listed twenty identical lines; runs of the same frame are told once."""
+    project, m = c
+    body = line_of(project, "calls.c", "if (n <= 1)")
+    inner = line_of(project, "calls.c", "return n * fact(n - 1)")
+    m.ok("set_breakpoint", {"file_path": "calls.c", "line": body, "condition": "n == 1"})
+    r = m.ok("start_debug_session", {"command": "./calls", "adapter": "gdb", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["pause"]["location"]["line"] == body, r
+    st = m.ok("get_stack_trace", {})
+    frames = [(f["line"], f["method"], f.get("repeated")) for f in st["frames"]]
+    loop = line_of(project, "calls.c", "total += fact(10)")
+    assert frames[:3] == [(body, "fact", None), (inner, "fact", 9), (loop, "main", None)], st
+    assert f"calls.c:{inner} in fact ×9" in m.last_text, m.last_text
 
 
 def test_lldb_records_recursive_calls_with_return_values(c):
@@ -286,3 +309,55 @@ def test_gdb_force_return_stubs_every_call(c):
     assert "sum 1400 " in out, out
     rows = m.ok("get_call_records", {"function": "shipping_cost", "limit": 2})["rows"]
     assert rows[0].startswith("#1 shipping_cost(weight=0) -> 7 (forced) @calls.c:"), rows
+
+
+def test_py_a_recorded_call_inside_a_step_keeps_the_step_stop(py):
+    """Issue 26: a recording breakpoint hit during step_over / step_out used to resume the
+    program and lose the step's stop ("still running"); the call is recorded and the step stops
+    where it would have, whether the recorded call is on the stepped line or one call deeper."""
+    project, m = py
+    m.ok("set_breakpoint", {"function": "leaf", "on_hit": "record"})
+    first = line_of(project, "record_in_step.py", "a = middle(1)")
+    m.ok("set_breakpoint", {"file_path": "record_in_step.py", "line": first})
+    r = m.ok("start_debug_session", {"command": "python3 record_in_step.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["pause"]["location"]["line"] == first, r
+    # leaf runs inside middle, one call below the stepped line.
+    r = m.ok("step_over", {"timeout_ms": LONG})
+    assert r["state"] == "paused" and r["location"]["line"] == first + 1, r
+    assert r["location"]["method"] == "main", r
+    rows = m.ok("get_call_records", {"function": "leaf"})["rows"]
+    inner = line_of(project, "record_in_step.py", "y = leaf(x)")
+    assert rows == [f"#1 leaf(x=1) -> 2 @record_in_step.py:{inner}"], rows
+    # leaf called on the stepped line itself.
+    r = m.ok("step_over", {"timeout_ms": LONG})
+    assert r["state"] == "paused" and r["location"]["line"] == first + 2, r
+    rows = m.ok("get_call_records", {"function": "leaf"})["rows"]
+    assert rows[1] == f"#2 leaf(x=3) -> 6 @record_in_step.py:{first + 1}", rows
+
+
+def test_py_trace_function_over_recorded_calls_runs_to_the_return(py):
+    project, m = py
+    m.ok("set_breakpoint", {"function": "leaf", "on_hit": "record"})
+    inner = line_of(project, "record_in_step.py", "y = leaf(x)")
+    m.ok("set_breakpoint", {"file_path": "record_in_step.py", "line": inner})
+    m.ok("start_debug_session", {"command": "python3 record_in_step.py", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.ok("trace_function", {})
+    assert r["function"] == "middle" and r["returned"] is True, r
+    assert [row["line"] for row in r["rows"]] == [inner, inner + 1], r
+    assert r["rows"][0]["changed"]["y"] == "2" and r["now"]["location"]["method"] == "main", r
+    assert m.ok("get_call_records", {"function": "leaf"})["rows"] == [f"#1 leaf(x=1) -> 2 @record_in_step.py:{inner}"]
+
+
+def test_py_a_recorded_call_inside_a_step_out_keeps_the_step_stop(py):
+    project, m = py
+    m.ok("set_breakpoint", {"function": "leaf", "on_hit": "record"})
+    inner = line_of(project, "record_in_step.py", "y = leaf(x)")
+    m.ok("set_breakpoint", {"file_path": "record_in_step.py", "line": inner})
+    r = m.ok("start_debug_session", {"command": "python3 record_in_step.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["pause"]["location"]["line"] == inner, r
+    r = m.ok("step_out", {"timeout_ms": LONG})
+    first = line_of(project, "record_in_step.py", "a = middle(1)")
+    assert r["state"] == "paused" and r["location"]["method"] == "main", r
+    assert r["location"]["line"] == first, r
+    rows = m.ok("get_call_records", {"function": "leaf"})["rows"]
+    assert rows == [f"#1 leaf(x=1) -> 2 @record_in_step.py:{inner}"], rows

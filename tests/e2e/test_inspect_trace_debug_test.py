@@ -108,6 +108,35 @@ def test_trace_function_enters_the_call_on_the_line_on_debugpy(py):
     assert len(r["rows"]) == 3 and r["returned"] is False and "max_lines (3)" in r["message"], r
 
 
+def line_in(project, name, text):
+    return next(i for i, l in enumerate((project / name).read_text().splitlines(), 1) if text in l)
+
+
+def test_trace_function_goes_past_a_callees_caught_exception_on_debugpy(py):
+    """Issue 26: a callee that raises and catches its own exception (int('x') in parse_or_zero)
+    stopped the trace inside the callee, with returned: false."""
+    project, m = py
+    start = line_in(project, "raising.py", "acc = 0")
+    m.pause_at("raising.py", start, {"command": "python3 raising.py"})
+    r = m.ok("trace_function", {})
+    assert r["function"] == "total" and r["returned"] is True and "raised" not in r, r
+    acc = [row["changed"]["acc"] for row in r["rows"] if "acc" in row.get("changed", {})]
+    assert acc == ["0", "1", "3"], r
+    assert not any(row.get("exception") for row in r["rows"]), r
+    assert r["now"]["location"]["method"] == "main", r
+
+
+def test_trace_function_reports_the_traced_functions_own_raise_on_debugpy(py):
+    project, m = py
+    start = line_in(project, "raising.py", "acc = total(items)")
+    m.pause_at("raising.py", start, {"command": "python3 raising.py"})
+    r = m.ok("trace_function", {})
+    assert r["function"] == "checked" and r["returned"] is False, r
+    assert r["raised"].startswith("RuntimeError: total too big: 3"), r
+    raise_line = line_in(project, "raising.py", "raise RuntimeError")
+    assert [row["line"] for row in r["rows"]][-1] == raise_line and r["rows"][-1]["exception"] is True, r
+
+
 def test_trace_function_on_gdb(c):
     _, m = c
     r = m.pause_at("prog.c", 22, {"run_configuration": "prog (gdb)"})

@@ -61,6 +61,57 @@ def test_several_expressions_in_one_call(py):
     assert "tokenizer.source = 'x = 42 + y'" in m.last_text
 
 
+def test_keyword_arguments_are_read_only_and_a_refused_expression_fails_alone(py):
+    """Issue 26: `f(g, key=None)` was taken for an assignment and refused the whole batch."""
+    _, m = py
+    m.pause_at("tokenizer.py", 33, {"command": "python3 tokenizer.py"})
+    r = m.ok("evaluate_expression", {"expressions": [
+        "sorted([word, 'b', 'a'], key=lambda s: s, reverse=True)",
+        "self.m_tokens.append(1)",
+        "dict(w=word)",
+    ]})
+    rows = r["results"]
+    assert rows[0]["value"] == "['x', 'b', 'a']", r
+    assert "call to mutating method 'append'" in rows[1]["error"] and not rows[1]["value"], r
+    assert rows[2]["value"] == "{'w': 'x'}", r
+    # Not run: the tokenizer still holds its one token.
+    assert m.ok("evaluate_expression", {"expression": "len(self.m_tokens)"})["result"]["value"] == "1"
+
+
+def test_nested_values_are_shown_deeper_than_debugpys_two_levels(py):
+    """Issue 26: debugpy's repr cuts the third level (`((1, (...)),)`), so agents wrapped values
+    in repr(); the core reads the cut levels from the children."""
+    _, m = py
+    m.pause_at("tokenizer.py", 33, {"command": "python3 tokenizer.py"})
+    r = m.ok("evaluate_expression", {"expressions": [
+        "((1, (2, (3, (4,)))), 'x')",
+        "[{'a': {'b': {'c': [1, 2]}}}]",
+        "[1, [2]]",
+    ]})
+    assert [x["value"] for x in r["results"]] == [
+        "((1, (2, (3, (4,)))), 'x')",
+        "[{'a': {'b': {'c': [1, 2]}}}]",
+        "[1, [2]]",
+    ], r
+    assert "(...)" not in m.last_text and "{...}" not in m.last_text
+
+
+def test_capture_runs_python_c_code_in_a_cwd(py):
+    """Issue 26: capture takes `cwd` as start_debug_session does, and `python3 -c "…"` is code
+    to run (debugpy's `code` launch), not a script path."""
+    project, m = py
+    (project / "sub").mkdir(exist_ok=True)
+    (project / "sub" / "helper.py").write_text("def double(x):\n    return x * 2\n")
+    r = m.ok("capture", {
+        "command": "python3 -c 'import helper; print(helper.double(4))'",
+        "cwd": "sub",
+        "points": [{"file_path": "sub/helper.py", "line": 2}],
+        "expressions": ["x"],
+    })
+    assert [[v["value"] for v in h["values"]] for h in r["hits"]] == [["4"]], r
+    assert r["end"] == "exited", r
+
+
 # --- capture: one call from question to answer --------------------------------------------------
 
 def test_capture_records_each_hit_without_stopping_and_ends_the_program(py):

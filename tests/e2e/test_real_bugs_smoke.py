@@ -1,6 +1,7 @@
 """Smoke run of the real-bugs benchmark (tests/bench/real_bugs, BENCHMARKS.md "Six real bugs"):
-one real bug (cJSON 1.7.13 crashing in cJSON_DetachItemViaPointer) solved through our tools and
-through `gdb -batch`, both paths asserting the answers, our path in no more calls. A few
+one real bug (cJSON 1.7.15 crashing in cJSON_DetachItemViaPointer) solved through our tools and
+through `gdb -batch`, both paths asserting the answers, our path in no more calls. cJSON comes
+from Debian's source package, fetched and hash-checked by scripts/setup.d/real_bugs.sh. A few
 seconds; the full six-bug run is `python3 tests/bench/real_bugs/bench.py`."""
 
 from __future__ import annotations

@@ -1,30 +1,33 @@
 #!/usr/bin/env python3
-"""Checks the hand-written IntelliJ stubs, and the plugin's use of them, against intellij-community's
-API dumps (intellij-plugin/api-dumps/<module>/api-dump*.txt, copied from the per-module
-api-dump.txt / api-dump-unreviewed.txt with source path and commit in their header).
+"""Checks the hand-written IntelliJ stubs, and the plugin's use of them, against the project's API data
+(intellij-plugin/api-data/platform-api.json): per intellij-community class the plugin uses, its kind,
+modifiers, supertypes and the members the plugin's stubs declare, calls or must implement, with
+their modifiers and threading rule, where and at which commit they were read, and per target branch
+(252, 253, 261) whether that was checked. The format is described in intellij-plugin/api-data/README.md;
+it restates facts read from intellij-community and holds none of its files or lines.
 
 For every stub class (compiled, then read back with javap):
-  - the class must be listed in the dump of the module its citation names (`// intellij-community:
-    <module>/src/...`): a class absent from it is internal/impl API and needs an ALLOWLIST entry;
+  - the class must be in the data under the module its citation names (`// intellij-community:
+    <module>/src/...`): a class absent from it is internal/impl API or not read yet, and needs an
+    ALLOWLIST entry;
   - interface/class/enum kind, abstract and final must match;
-  - every public/protected stub member must exist in the dump with the same abstract/static/final/
-    protected flags ("extra" members would compile here and fail against the real SDK);
+  - every public/protected stub member must be in the data with the same abstract/static/final/
+    protected modifiers ("extra" members would compile here and fail against the real SDK);
   - for a type the plugin implements or extends, every abstract member, and for an interface
     every non-static method (default methods can be overridden), must be in the stub ("missing":
-    the plugin could not see an overload it must handle, e.g. tooManyChildren(int, Runnable)).
+    the plugin could not see an overload it must handle, e.g. tooManyChildren(int, Runnable));
+  - for a class read from its source (`read_from[].as == "source"`: modules without an api-dump,
+    java/debugger/impl) the stub must extend the real superclass and invent no supertype;
+  - a member's threading rule in the data must be the stub's `// threading:` contract.
 For every IntelliJ class and member the compiled plugin references (javap -v constant pool):
-  - the class must be covered by a dump (or the ALLOWLIST) and the member listed for the class or
-    one of its dump-listed supertypes.
-Modules whose dumps are not imported yet must be named in ALLOWLIST (`module <path>: <reason>`);
-their classes are reported as unverified, never silently passed.
+  - the class must be in the data (or the ALLOWLIST) and the member listed for the class or one of
+    its supertypes in the data.
+Per target branch, a class marked absent is an error; classes whose branch version is unknown are
+counted and printed on every run.
 
-A module without an api-dump in intellij-community (java/debugger/impl) is checked against verbatim
-excerpts of its real sources instead (<module>/sources/<Class>.java.txt: package, imports, class
-declaration and public/protected member declaration lines); parse_source_excerpt turns them into the
-same structure a dump gives, and the same comparison runs, plus a supertype check (see there).
-
-Usage: check_api.py <api-dumps dir> <stub sources dir> <plugin+kotlin-stub classes dir> <java-stub classes dir>
+Usage: check_api.py <api data .json> <stub sources dir> <plugin+kotlin-stub classes dir> <java-stub classes dir>
 """
+import json
 import os
 import re
 import subprocess
@@ -33,236 +36,10 @@ import sys
 FLAG_CHARS = set("asfp")
 
 
-def parse_dump_file(path, classes):
-    current = None
-    for raw in open(path, encoding="utf-8"):
-        line = raw.rstrip("\n")
-        if not line or line.startswith("#"):
-            continue
-        if not line.startswith("- "):
-            flags, _, name = line.rpartition(":") if ":" in line else ("", "", line)
-            entry = classes.setdefault(name, {"flags": set(), "supers": set(), "members": {}, "files": set()})
-            entry["flags"] |= set(flags)
-            entry["files"].add(path)
-            current = entry
-            continue
-        body = line[2:]
-        if "(" not in body and ":" not in body:
-            current["supers"].add(body)
-            continue
-        if "(" in body:
-            head = body[:body.index("(")]
-            flags, key = (head.split(":", 1)[0], body[len(head.split(":", 1)[0]) + 1:]) if ":" in head else ("", body)
-        else:
-            parts = body.split(":")
-            flags, key = (parts[0], ":".join(parts[1:])) if len(parts) == 3 else ("", body)
-        current["members"][key] = set(flags)
-
-
-# --- Source excerpts (modules that have no api-dump) -------------------------------------------
-# parse_source_excerpt reads declaration lines copied verbatim from a .java file and yields what a
-# dump section gives: class flags (c/a/f/e), supertypes, and members keyed like the dumps
-# (`name(params):return` with JVM-descriptor primitives, erased generics, fully qualified classes;
-# `<init>` for constructors; `name:type` for fields) with flags a/s/f/p.
-# It handles: one top-level class/interface/enum per file; declarations spread over several lines
-# (a declaration ends at `{` or `;`); inline annotations (dropped); class and method type
-# parameters (erased to their first bound, or Object); arrays and varargs; the implicit public
-# no-argument constructor of a class that declares none; implicit interface modifiers.
-# It does not handle: nested/inner classes, records, Kotlin sources, annotation types, enum
-# constants, package-private members (not API), and annotations themselves (nullability and
-# @ApiStatus markers are not compared). Names it cannot resolve with certainty from the excerpt
-# alone (same-package classes, and nested types inherited from a supertype such as
-# XBreakpointType.XBreakpointCreator) are kept as `?Simple` and match any class of that simple name
-# (see key_matches); explicit imports, java.lang and wildcard imports confirmed by the running JDK
-# are resolved exactly.
-
-PRIMS = {"boolean": "Z", "byte": "B", "char": "C", "short": "S", "int": "I", "long": "J",
-         "float": "F", "double": "D", "void": "V"}
-MODIFIERS = {"public", "protected", "private", "static", "final", "abstract", "default", "native",
-             "synchronized", "transient", "volatile", "strictfp", "sealed", "non-sealed"}
-_jdk_known = {}
-
-
-def jdk_has(fqcn):
-    """Whether the running JDK has this class (resolves java.lang and JDK wildcard imports)."""
-    if fqcn not in _jdk_known:
-        _jdk_known[fqcn] = subprocess.run(["javap", fqcn], capture_output=True).returncode == 0
-    return _jdk_known[fqcn]
-
-
-def drop_annotations(text):
-    return re.sub(r"@[\w.]+(\s*\((?:[^()]|\([^()]*\))*\))?\s*", "", text)
-
-
-def split_top(text, sep=","):
-    """Splits at separators outside <...> and (...)."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return [p.strip() for p in parts]
-
-
-def take_angles(text):
-    """('<...>', rest) when text starts with a balanced <...>, else ('', text)."""
-    text = text.lstrip()
-    if not text.startswith("<"):
-        return "", text
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += ch == "<"
-        depth -= ch == ">"
-        if depth == 0:
-            return text[:i + 1], text[i + 1:]
-    raise ValueError("unbalanced <> in " + text)
-
-
-def erase_generics(text):
-    while "<" in text:
-        new = re.sub(r"<[^<>]*>", "", text)
-        if new == text:
-            raise ValueError("unbalanced <> in " + text)
-        text = new
-    return text
-
-
-class SourceContext:
-    def __init__(self, package, imports, class_name):
-        self.package, self.class_name = package, class_name
-        self.explicit = {i.split(".")[-1]: i for i in imports if not i.endswith(".*")}
-        self.wildcards = [i[:-2] for i in imports if i.endswith(".*")]
-        self.type_vars = {}
-
-    def resolve(self, name, type_vars=None):
-        """Erased, qualified name of a source type (no generics); '?Simple' when not certain."""
-        dims = name.count("[]") + name.count("...")
-        base = name.replace("[]", "").replace("...", "").strip()
-        tv = dict(self.type_vars, **(type_vars or {}))
-        if base in PRIMS:
-            out = PRIMS[base]
-        elif base in tv:
-            out = tv[base]
-        else:
-            head, _, rest = base.partition(".")
-            if head in self.explicit:
-                out = self.explicit[head] + ("$" + rest.replace(".", "$") if rest else "")
-            elif head == self.class_name:
-                out = self.package + "." + base.replace(".", "$")
-            elif "." in base and base[0].islower():
-                out = base  # already qualified
-            elif jdk_has("java.lang." + base):
-                out = "java.lang." + base
-            else:
-                hits = [w + "." + base for w in self.wildcards if jdk_has(w + "." + base)]
-                out = hits[0] if len(hits) == 1 else "?" + base.split(".")[-1]
-        return out + "[]" * dims
-
-    def type_params(self, block):
-        """{T: erasure} for a '<T extends A & B, U>' block."""
-        out = {}
-        for p in split_top(block[1:-1]) if block else []:
-            name, _, bound = p.partition(" extends ")
-            out[name.strip()] = self.resolve(erase_generics(bound.split("&")[0]).strip(), out) if bound else "java.lang.Object"
-        return out
-
-
-def parse_source_excerpt(path, classes):
-    lines = [l for l in open(path, encoding="utf-8").read().splitlines() if l.strip() and not l.startswith("#")]
-    package = re.match(r"package\s+([\w.]+);", lines[0].strip()).group(1)
-    imports = [re.match(r"import\s+([\w.*]+);", l.strip()).group(1) for l in lines if l.startswith("import ")]
-    decls, cur = [], ""
-    for l in lines[1:]:
-        if l.startswith("import "):
-            continue
-        cur += " " + l.strip()
-        if cur.rstrip().endswith(("{", ";")):
-            decls.append(drop_annotations(cur.strip()))
-            cur = ""
-    if cur:
-        raise SystemExit(f"{path}: unterminated declaration '{cur.strip()}'")
-    m = re.match(r"((?:\w+(?:-\w+)?\s+)*)(class|interface|enum)\s+(\w+)\s*(.*)\{$", decls[0])
-    if not m:
-        raise SystemExit(f"{path}: first declaration is not a class/interface/enum: '{decls[0]}'")
-    mods, kind, name, rest = set(m.group(1).split()), m.group(2), m.group(3), m.group(4)
-    ctx = SourceContext(package, imports, name)
-    tparams, rest = take_angles(rest)
-    ctx.type_vars = ctx.type_params(tparams)
-    rest = erase_generics(rest)
-    ext = re.search(r"\bextends\s+(.*?)(?:\bimplements\b|$)", rest)
-    impl = re.search(r"\bimplements\s+(.*)$", rest)
-    supers = [ctx.resolve(t) for t in (split_top(ext.group(1)) if ext else []) + (split_top(impl.group(1)) if impl else [])]
-    flags = {"e"} if kind == "enum" else set() if kind == "interface" else {"c"}
-    flags |= {"a"} if "abstract" in mods else set()
-    flags |= {"f"} if "final" in mods else set()
-    entry = classes.setdefault(package + "." + name, {"flags": set(), "supers": set(), "members": {}, "files": set()})
-    entry["flags"] |= flags
-    entry["supers"] |= set(supers)
-    entry["files"].add(path)
-    entry["source"] = True
-    entry["package"] = package
-    entry["superclass"] = supers[0] if kind == "class" and ext else None
-    has_ctor = False
-    for d in decls[1:]:
-        words = []
-        text = d
-        while True:
-            w = re.match(r"([\w-]+)\s+", text)
-            if not w or w.group(1) not in MODIFIERS:
-                break
-            words.append(w.group(1))
-            text = text[w.end():]
-        if "private" in words or not ({"public", "protected"} & set(words) or kind == "interface"):
-            continue  # not API
-        mtparams, text = take_angles(text)
-        tv = ctx.type_params(mtparams)
-        fl = set()
-        if "protected" in words:
-            fl.add("p")
-        if "static" in words:
-            fl.add("s")
-        if "final" in words:
-            fl.add("f")
-        if "abstract" in words or (kind == "interface" and "(" in text and not {"default", "static"} & set(words)):
-            fl.add("a")
-        paren = text.find("(")
-        eq = text.find("=")
-        if paren >= 0 and (eq < 0 or paren < eq):
-            head = text[:paren].strip()
-            params = text[paren + 1:text.rindex(")")]
-            ptypes = []
-            for p in split_top(params):
-                p = re.sub(r"^final\s+", "", p)
-                ptype = erase_generics(p).rsplit(None, 1)[0]
-                ptypes.append(ctx.resolve(ptype, tv))
-            if head == name:
-                key, has_ctor = f"<init>({','.join(ptypes)}):V", True
-                fl.discard("a")
-            else:
-                rtype, mname = erase_generics(head).rsplit(None, 1)
-                key = f"{mname}({','.join(ptypes)}):{ctx.resolve(rtype, tv)}"
-        else:
-            head = text.split("=")[0].rstrip(";").strip()
-            ftype, fname = erase_generics(head).rsplit(None, 1)
-            if kind == "interface":
-                fl |= {"s", "f"}
-            key = f"{fname}:{ctx.resolve(ftype)}"
-        entry["members"][key] = fl
-    if kind == "class" and not has_ctor:
-        entry["members"]["<init>():V"] = set()  # the implicit default constructor
-
-
 def key_matches(want, have):
     """Whether a member key/type `have` (from javap, fully qualified) equals `want`, where `want`
-    may hold `?Simple` placeholders from a source excerpt (any class of that simple name)."""
+    may hold `?Simple` placeholders: a name read from a source without its package (a same-package
+    class or a nested type inherited from a supertype), which matches any class of that simple name."""
     if want == have:
         return True
     if "?" not in want:
@@ -282,31 +59,75 @@ def find_member(members, key):
     return None
 
 
-def load_dumps(root):
+BRANCHES = ("252", "253", "261")
+MODIFIER_FLAGS = {"abstract": "a", "static": "s", "final": "f", "protected": "p"}
+THREADING = {"edt", "read", "write", "bgt", "any"}
+
+
+def load_data(path):
+    """Reads the project's API data file into {module: {fqcn: entry}} with the entry fields the
+    comparison uses: flags (c/a/f/e), supers, members {key: flags a/s/f/p}, threading
+    {method name: kind}, source (True for a class read from its source, which adds the supertype
+    check), superclass, read_from, branches. Refuses an entry without its provenance."""
+    data = json.load(open(path, encoding="utf-8"))
     modules = {}
-    headers = {}
-    for dirpath, _, files in os.walk(root):
-        for f in sorted(files):
-            is_source = f.endswith(".java.txt") and os.path.basename(dirpath) == "sources"
-            if (f.startswith("api-dump") and f.endswith(".txt")) or is_source:
-                module = os.path.relpath(os.path.dirname(dirpath) if is_source else dirpath, root).replace(os.sep, "/")
-                path = os.path.join(dirpath, f)
-                head = [l for l in open(path, encoding="utf-8").read().splitlines() if l.startswith("#")]
-                if not any(l.startswith("# commit:") for l in head) or not any(l.startswith("# source:") for l in head):
-                    raise SystemExit(f"{path}: header must cite '# source:' and '# commit:'")
-                headers[path] = head
-                (parse_source_excerpt if is_source else parse_dump_file)(path, modules.setdefault(module, {}))
-    # A same-package name that is another excerpt's class of the module is certain after all.
-    for classes in modules.values():
-        for entry in classes.values():
-            if not entry.get("source"):
+    for fqcn, c in data["classes"].items():
+        where = f"{path}: {fqcn}"
+        for field in ("module", "kind", "supertypes", "read_from", "members", "branches"):
+            if field not in c:
+                raise SystemExit(f"{where}: no '{field}' (see intellij-plugin/api-data/README.md)")
+        for r in c["read_from"]:
+            if not r.get("path") or not (r.get("commit") or r.get("file_id")) or r.get("as") not in ("api-dump", "source"):
+                raise SystemExit(f"{where}: read_from needs path, commit (or file_id) and as: api-dump|source, got {r}")
+        for b in BRANCHES:
+            st = c["branches"].get(b)
+            if not st or st.get("status") not in ("checked", "unknown", "absent") or (st["status"] != "checked" and not st.get("why")):
+                raise SystemExit(f"{where}: branches.{b} needs status checked|unknown|absent (and why, unless checked), got {st}")
+        kind = c["kind"]
+        if kind not in ("class", "interface", "enum"):
+            raise SystemExit(f"{where}: kind '{kind}' is not class|interface|enum")
+        flags = {"class": {"c"}, "enum": {"e"}, "interface": set()}[kind]
+        flags |= {MODIFIER_FLAGS[m] for m in c.get("modifiers", ())}
+        members, threading = {}, {}
+        for key, m in c["members"].items():
+            unknown = set(m.get("modifiers", ())) - set(MODIFIER_FLAGS)
+            if unknown:
+                raise SystemExit(f"{where}: member {key}: unknown modifier(s) {sorted(unknown)}")
+            members[key] = {MODIFIER_FLAGS[x] for x in m.get("modifiers", ())}
+            if "threading" in m:
+                if m["threading"] not in THREADING:
+                    raise SystemExit(f"{where}: member {key}: threading '{m['threading']}' is not one of {sorted(THREADING)}")
+                threading[key.split("(")[0]] = m["threading"]
+        modules.setdefault(c["module"], {})[fqcn] = {
+            "flags": flags, "supers": set(c["supertypes"]), "members": members, "threading": threading,
+            "files": {path}, "source": any(r["as"] == "source" for r in c["read_from"]),
+            "superclass": c.get("superclass"), "read_from": c["read_from"], "branches": c["branches"]}
+    return modules
+
+
+def stub_threading(stub_src):
+    """{(fqcn, method name): kind} from the stubs' `// threading: <kind>` contract comments
+    (check_threading.py's format: the comment, optional annotation lines, then the declaration)."""
+    out = {}
+    for dirpath, _, files in os.walk(stub_src):
+        for f in files:
+            if not f.endswith(".java"):
                 continue
-            def pin(t, pkg=entry["package"], classes=classes):
-                return re.sub(r"\?(\w+)", lambda m: pkg + "." + m.group(1) if pkg + "." + m.group(1) in classes else m.group(0), t)
-            entry["supers"] = {pin(t) for t in entry["supers"]}
-            entry["superclass"] = pin(entry["superclass"]) if entry["superclass"] else None
-            entry["members"] = {pin(k): v for k, v in entry["members"].items()}
-    return modules, headers
+            lines = open(os.path.join(dirpath, f), encoding="utf-8").read().splitlines()
+            pkg = next((re.match(r"package\s+([\w.]+);", l).group(1) for l in lines if l.startswith("package ")), "")
+            pending = None
+            for l in lines:
+                m = re.match(r"^\s*// threading: (edt|read|write|bgt|any)\b", l)
+                if m:
+                    pending = m.group(1)
+                elif pending and l.strip().startswith("@"):
+                    continue
+                elif pending:
+                    mm = re.search(r"(\w+)\s*\(", l)
+                    if mm:
+                        out.setdefault((pkg + "." + f[:-5], mm.group(1)), pending)
+                    pending = None
+    return out
 
 
 def load_allowlist(path):
@@ -443,9 +264,9 @@ def dump_kind(flags):
     return "interface"
 
 
-def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
-    modules, headers = load_dumps(dumps_root)
-    allowed_modules, allowed_classes = load_allowlist(os.path.join(dumps_root, "ALLOWLIST.txt"))
+def main(data_file, stub_src, plugin_classes, java_stub_classes):
+    modules = load_data(data_file)
+    allowed_modules, allowed_classes = load_allowlist(os.path.join(os.path.dirname(data_file), "ALLOWLIST.txt"))
     cited = stub_modules(stub_src)
     cp = plugin_classes + os.pathsep + java_stub_classes
     stub_names = [c for c in class_files(plugin_classes) + class_files(java_stub_classes)
@@ -490,27 +311,27 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
             continue
         if module not in modules:
             if module not in allowed_modules:
-                errors.append(f"{name}: module {module} has no imported API dump and no ALLOWLIST entry")
+                errors.append(f"{name}: module {module} has no class in the API data and no ALLOWLIST entry")
             unverified.add(module)
             continue
         dump = dump_class(name)
         if dump is None:
             if name in allowed_classes:
                 continue
-            errors.append(f"{name}: not in the API dump of {module} (internal or impl API); stop using it or add an ALLOWLIST entry with the reason")
+            errors.append(f"{name}: not in the API data under {module} (internal or impl API, or not read yet); read it from intellij-community into the data, stop using it, or add an ALLOWLIST entry with the reason")
             continue
         checked += 1
-        what = "source" if dump.get("source") else "dump"
+        what = "API data"
         want_kind = dump_kind(dump["flags"])
         if stub["kind"] != want_kind:
-            errors.append(f"{name}: stub is {stub['kind']}, the {what} says {want_kind}")
+            errors.append(f"{name}: stub is {stub['kind']}, the API data says {want_kind}")
         if want_kind == "class":
             if ("a" in dump["flags"]) != ("abstract" in stub["mods"]):
                 errors.append(f"{name}: abstract differs ({what} flags '{''.join(sorted(dump['flags']))}')")
             if ("f" in dump["flags"]) != ("final" in stub["mods"]):
                 errors.append(f"{name}: final differs ({what} flags '{''.join(sorted(dump['flags']))}')")
         if dump.get("source"):
-            # Supertypes (from the excerpt's declaration line; the dumps' supertype lists are not
+            # Supertypes (read from the class declaration; those read from api-dumps are not
             # compared yet): the stub may leave out an interface, but must not invent one, and
             # must extend the real superclass.
             for sup in sorted(stub["supers"]):
@@ -532,15 +353,15 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
                     continue  # bridge method javac adds for a covariant override the dump lists
                 real = [k for k in dump["members"] if "(" in key and k.startswith(prefix)]
                 if real:
-                    errors.append(f"{name}: {key} returns another type than the {what}'s {real[0]}")
+                    errors.append(f"{name}: {key} returns another type than the API data's {real[0]}")
                     continue
                 if key.startswith("<init>") and want_kind == "interface":
                     continue
-                errors.append(f"{name}: extra member {key} (not in the API {'source excerpt' if dump.get('source') else 'dump'})")
+                errors.append(f"{name}: extra member {key} (not in the API data)")
                 continue
             want = dump["members"][found_key] & FLAG_CHARS
             if flags & FLAG_CHARS != want:
-                errors.append(f"{name}.{key}: flags '{''.join(sorted(flags & FLAG_CHARS))}' but the {'source' if dump.get('source') else 'dump'} says '{''.join(sorted(want))}'")
+                errors.append(f"{name}.{key}: flags '{''.join(sorted(flags & FLAG_CHARS))}' but the API data says '{''.join(sorted(want))}'")
         if name in implemented:
             for key, flags in sorted(dump["members"].items()):
                 needed = "a" in flags or (want_kind == "interface" and "(" in key and "s" not in flags)
@@ -572,7 +393,7 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
         dump = dump_class(owner)
         if dump is None:
             if owner not in allowed_classes:
-                errors.append(f"plugin uses {owner}, which is not in the API dump of {module}")
+                errors.append(f"plugin uses {owner}, which is not in the API data under {module}")
             continue
         if member is None:
             continue
@@ -595,17 +416,49 @@ def main(dumps_root, stub_src, plugin_classes, java_stub_classes):
             if not d["supers"] and dump_kind(d["flags"]) == "class":
                 left_dumps = True  # java.lang.Object / unlisted superclass
         if not found and not left_dumps:
-            errors.append(f"plugin calls {owner}.{key}, which the API {'source excerpt' if dump.get('source') else 'dump'} does not list")
+            errors.append(f"plugin calls {owner}.{key}, which the API data does not list")
             member_errors += 1
+
+    # Threading contracts: the data records the rule read from the source; the stub's contract
+    # comment (what check_threading.py and the JUnit fakes go by) must say the same.
+    contracts = stub_threading(stub_src)
+    for module, classes in modules.items():
+        for fqcn, entry in classes.items():
+            for mname, kind in sorted(entry["threading"].items()):
+                got = contracts.get((fqcn, mname))
+                if got != kind:
+                    errors.append(f"{fqcn}.{mname}: threading '{kind}' in the API data, the stub's contract says '{got or 'nothing'}'")
+            for (cls, mname), kind in contracts.items():
+                if cls == fqcn and mname not in entry["threading"] and any(k.startswith(mname + "(") for k in entry["members"]):
+                    errors.append(f"{fqcn}.{mname}: the stub's threading contract '{kind}' is not recorded in the API data")
+
+    # Target branches: a class the plugin uses that a branch lacks is an error; one whose branch
+    # version could not be read is reported, per branch, as unknown (never as checked).
+    used = {n for n in stubs} | {t.split(".")[0].replace("/", ".") if k != "Class" else t.replace("/", ".") for k, t in refs}
+    per_branch = {b: {"checked": [], "unknown": [], "absent": []} for b in BRANCHES}
+    for module, classes in modules.items():
+        for fqcn, entry in classes.items():
+            if fqcn not in used:
+                continue
+            for b in BRANCHES:
+                st = entry["branches"][b]
+                per_branch[b][st["status"]].append(fqcn)
+                if st["status"] == "absent":
+                    errors.append(f"{fqcn}: absent on branch {b} ({st['why']}), yet the plugin uses it")
 
     for e in errors:
         print(e, file=sys.stderr)
     sourced = sorted(m for m, classes in modules.items() if any(c.get("source") for c in classes.values()))
-    print(f"api check: {checked} stub classes compared with {sum(len(v) for v in modules.values())} dump classes "
-          f"of {len(modules)} module(s) (from source excerpts: {', '.join(sourced) or 'none'}; unverified: "
+    print(f"api check: {checked} stub classes compared with {sum(len(v) for v in modules.values())} classes of the API data "
+          f"({len(modules)} module(s); read from sources, not dumps: {', '.join(sourced) or 'none'}; unverified: "
           f"{len(unverified) or 'none'}); {len(refs)} plugin references checked; {len(errors)} problem(s)")
+    for b in BRANCHES:
+        pb = per_branch[b]
+        print(f"  branch {b}: {len(pb['checked'])} class(es) checked against a version of that branch, "
+              f"{len(pb['unknown'])} unknown (read at a commit of no known branch; see each class's branches.{b}.why), "
+              f"{len(pb['absent'])} absent")
     for module in sorted(unverified):
-        print(f"  unverified (no dump imported): {module} — {allowed_modules.get(module, 'NOT ALLOWLISTED')}")
+        print(f"  unverified (no API data): {module} — {allowed_modules.get(module, 'NOT ALLOWLISTED')}")
     return 1 if errors else 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lints the Gradle Kotlin scripts for mistakes that only show up on a machine that can run Gradle.
 
-Rules (each one broke `./gradlew runIde` once):
+Rules (the first four each broke `gradle runIde` once):
   wrapper       the `wrapper` task exists in the root project only; configuring it in a
                 subproject's script does not compile.
   script-capture with the configuration cache on, lambdas that Gradle stores (onlyIf, doFirst,
@@ -19,6 +19,8 @@ Rules (each one broke `./gradlew runIde` once):
                 internal API use passed); the IDEs verified include 2025.2, 2025.3 and 2026.1; a
                 build against 2026.1 or later puts intellij.platform.builtInServer.impl on the
                 compile classpath (bundledModule), which 2026 loads in its own class loader.
+  gradle-version every setup-gradle step of .github/workflows installs the Gradle version the
+                root script's wrapper task names: no wrapper is tracked (Gradle's code, issue 30).
 
 Usage: check_gradle.py <repo root>      lint the repository
        check_gradle.py --self-test      run the rules on known-bad and known-good snippets
@@ -181,6 +183,22 @@ def lint_verifier(plugin_script, workflow):
     return errors
 
 
+def lint_gradle_version(root_script, workflows):
+    """No Gradle wrapper is tracked (it is Gradle's code, issue 30), so every setup-gradle step of a
+    workflow must install the version the root script's wrapper task names."""
+    m = re.search(r'tasks\.wrapper\s*\{[^}]*gradleVersion\s*=\s*"([^"]+)"', strip_comments(root_script))
+    if not m:
+        return ["build.gradle.kts: [gradle-version] no tasks.wrapper { gradleVersion = \"…\" } to take the Gradle version from"]
+    want, errors = m.group(1), []
+    for name, text in workflows.items():
+        for step in re.finditer(r"uses:\s*gradle/actions/setup-gradle@\S+((?:\n(?![ \t]*-\s)[ \t]+.*)*)", text):
+            got = re.search(r"gradle-version:\s*\"?([^\"\s]+)", step.group(1))
+            if not got or got.group(1) != want:
+                errors.append(f"{name}:{line_of(text, step.start())}: [gradle-version] setup-gradle must install Gradle {want} "
+                              f"(build.gradle.kts's wrapper task; no wrapper is tracked), found {got.group(1) if got else 'none'}")
+    return errors
+
+
 def lint_repo(root):
     errors = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -199,6 +217,10 @@ def lint_repo(root):
     workflow_path = os.path.join(root, ".github/workflows/plugin.yml")
     workflow = open(workflow_path, encoding="utf-8").read() if os.path.exists(workflow_path) else None
     errors += lint_verifier(plugin_script, workflow)
+    wf_dir = os.path.join(root, ".github/workflows")
+    workflows = {os.path.join(".github/workflows", f): open(os.path.join(wf_dir, f), encoding="utf-8").read()
+                 for f in sorted(os.listdir(wf_dir)) if f.endswith((".yml", ".yaml"))} if os.path.isdir(wf_dir) else {}
+    errors += lint_gradle_version(open(os.path.join(root, "build.gradle.kts"), encoding="utf-8").read(), workflows)
     return errors
 
 
@@ -260,6 +282,13 @@ def self_test():
         problems.append(f"verifier: no failureLevel, a prose comment, no 2026.1 and no bundledModule must fail 4 times, got {before}")
     if not any("keep them the same" in e for e in lint_verifier(levels + ides + module, wf_good.replace(", INVALID_PLUGIN", ", INVALID_PLUGIN, DEPRECATED_API_USAGES"))):
         problems.append("verifier: a comment promising a level the build does not set must fail")
+    root_kts = 'tasks.wrapper {\n    gradleVersion = "9.4.1"\n}\n'
+    ok_wf = {"w.yml": "      - uses: gradle/actions/setup-gradle@v4\n        with:\n          gradle-version: \"9.4.1\"\n      - run: gradle build\n"}
+    bad_wf = {"w.yml": "      - uses: gradle/actions/setup-gradle@v4\n      - run: ./gradlew build\n"}
+    if lint_gradle_version(root_kts, ok_wf):
+        problems.append("setup-gradle with the wrapper task's version must pass")
+    if len(lint_gradle_version(root_kts, bad_wf)) != 1 or len(lint_gradle_version(root_kts, {"w.yml": ok_wf["w.yml"].replace("9.4.1", "9.4.0") + bad_wf["w.yml"]})) != 2:
+        problems.append("setup-gradle without gradle-version, or with another one, must fail (each step)")
     for p in problems:
         print("SELF-TEST FAILED: " + p, file=sys.stderr)
     print(f"gradle lint self-test: {'ok' if not problems else 'FAILED'} ({len(bad)} findings on the bad snippet)")

@@ -74,7 +74,9 @@ async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
                 });
             }
         }
-        Event::Exited(e) => *s.exit_code.lock().unwrap() = e.exit_code,
+        Event::Exited(e) => {
+            *s.exit_code.lock().unwrap() = e.exit_code.map(|c| s.adapter.exit_code(c))
+        }
         Event::Terminated => on_terminated(inner, s),
         Event::Closed => {
             // An adapter that exits after the debuggee did (delve, once disconnected) ended
@@ -175,6 +177,7 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
             ids.push(data[0].0.clone());
         }
     }
+    let failed = failed_conditions(inner, s, reason, &mut ids).await;
     // A step that broke on a raise (see `step_raises`): at the raise, the step's exception; at
     // the handler's recover(), on out into the handler.
     let mut raised = None;
@@ -221,6 +224,9 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     }
     if hit_temp && ids.is_empty() && !entry {
         description = Some("reached the run-to location".into());
+    }
+    if let Some(f) = failed {
+        description = Some(f);
     }
     if raised.is_some() {
         description = raised;
@@ -280,6 +286,54 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         breakpoint_ids: ids,
         description,
     });
+}
+
+/// At a breakpoint stop of an adapter that stops where a condition fails to evaluate
+/// ([`Adapter::condition_check`](crate::adapters::Adapter::condition_check)): the hit
+/// breakpoints whose condition fails now are no hit (taken out of `ids`, not counted), their
+/// message says why, and the stop's description (returned) says the condition failed.
+async fn failed_conditions(
+    inner: &Inner,
+    s: &Session,
+    reason: PauseReason,
+    ids: &mut Vec<String>,
+) -> Option<String> {
+    if reason != PauseReason::Breakpoint {
+        return None;
+    }
+    let conditions: Vec<(String, String)> = {
+        let store = inner.bps.lock().unwrap();
+        ids.iter()
+            .filter_map(|id| {
+                let b = store.list.iter().find(|b| &b.id == id)?;
+                let c = b.condition.as_deref().map(str::trim).filter(|c| !c.is_empty())?;
+                Some((id.clone(), c.to_string()))
+            })
+            .collect()
+    };
+    let mut said = Vec::new();
+    for (id, condition) in conditions {
+        let Some(command) = s.adapter.condition_check(&condition) else {
+            continue;
+        };
+        let Err(e) = s.repl(&command, None).await else {
+            continue;
+        };
+        let error = e.to_string();
+        let error = error.trim();
+        ids.retain(|i| i != &id);
+        inner.update_bp(&id, |b| {
+            b.message = Some(format!(
+                "its condition `{condition}` {CONDITION_FAILS} ({error}); {} stops at every hit without knowing whether it holds: fix the condition",
+                s.adapter.name()
+            ))
+        });
+        said.push(format!(
+            "breakpoint {id}'s condition `{condition}` {CONDITION_FAILS} ({error}): {} stopped here without knowing whether it holds, so this is not a hit where it is true; fix the condition (update_breakpoint)",
+            s.adapter.name()
+        ));
+    }
+    (!said.is_empty()).then(|| said.join("; "))
 }
 
 /// Names the signal of a `signal` stop (as the adapter can tell). When the signal arrived in

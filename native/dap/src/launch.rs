@@ -8,6 +8,7 @@ use crate::session::{Inner, Session, child_pids};
 use crate::transport::{Client, DapError};
 use debugger_mcp_core::backend::*;
 use debugger_mcp_core::pathmap::PathMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -52,6 +53,9 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
     let pathmap = take_path_mappings(&mut resolved);
     let adapter = resolved.adapter;
     let (program, args) = adapter.command(resolved.python.as_deref())?;
+    if let Some((input, file)) = &resolved.feed {
+        feed(input, file, &resolved.cwd).await?;
+    }
     let owned_file = adapter
         .prepare(&mut resolved, &inner.root, &inner.settings)
         .await
@@ -90,6 +94,8 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
         owned_file,
     ));
     *session.pathmap.write().unwrap() = pathmap;
+    // Hit counts are per debug session (the store keeps breakpoints across sessions).
+    inner.bps.lock().unwrap().list.iter_mut().for_each(|b| b.hit_count = None);
     inner.add_session(session.clone());
     spawn_pump(inner, session.clone(), rx);
     // SessionStarted goes out before anything the adapter can report (a stop on entry).
@@ -119,6 +125,47 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
         }
     }
     Ok(session.info())
+}
+
+/// How long the commands piped into the program (`gen | ./prog`) may run before it starts.
+const FEED_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs a pipeline's input (`gen` of `gen | ./prog`) with `sh` in `cwd`, its output into
+/// `file`, which the program reads as stdin: the debugged process stays the program itself.
+async fn feed(input: &str, file: &Path, cwd: &Path) -> BackendResult<()> {
+    let out = std::fs::File::create(file).map_err(|e| {
+        BackendError::Failed(format!("cannot create {} for the piped input: {e}", file.display()))
+    })?;
+    let child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(input)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .stdout(out)
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| BackendError::Failed(format!("cannot run '{input}' (before the '|'): {e}")))?;
+    let done = tokio::time::timeout(FEED_TIMEOUT, child.wait_with_output()).await;
+    let fail = |why: String| {
+        let _ = std::fs::remove_file(file);
+        BackendError::Failed(format!(
+            "'{input}' (piped into the program) {why}; nothing was started"
+        ))
+    };
+    match done {
+        Err(_) => Err(fail(format!(
+            "did not end within {} s: write its output to a file and use '< file'",
+            FEED_TIMEOUT.as_secs()
+        ))),
+        Ok(Err(e)) => Err(fail(format!("failed: {e}"))),
+        Ok(Ok(o)) if !o.status.success() => Err(fail(format!(
+            "ended with {}: {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        ))),
+        Ok(Ok(_)) => Ok(()),
+    }
 }
 
 /// initialize → launch/attach (answered late) → initialized → breakpoints →
@@ -204,8 +251,9 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
             tracing::warn!(adapter = s.adapter.name(), "setup command failed: {e}");
         }
     }
+    // Pointed at a file by the command line, the program's stderr is not gdb's to mix.
     #[cfg(unix)]
-    if !attach {
+    if !attach && !r.redirects.iter().any(|d| d.fd == 2) {
         crate::program_stderr::redirect(inner, s).await;
     }
     if s.cap(|c| c.supports_configuration_done_request) {

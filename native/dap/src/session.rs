@@ -59,6 +59,8 @@ pub struct Session {
     /// A file made for this session before the adapter started (delve's built binary):
     /// removed when the session ends.
     pub owned_file: Option<PathBuf>,
+    /// The output of a pipeline into the program, read as its stdin; removed at the end.
+    pub feed_file: Option<PathBuf>,
     /// Why the session ended, once it did.
     pub ended: Mutex<Option<String>>,
     pub stopped_sent: AtomicBool,
@@ -146,6 +148,7 @@ impl Session {
             exit_code: Mutex::new(None),
             exit_seen: Notify::new(),
             owned_file,
+            feed_file: launch.feed.as_ref().map(|f| f.1.clone()),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
@@ -310,7 +313,7 @@ impl Session {
         {
             kill_process(pid);
         }
-        if let Some(f) = &self.owned_file {
+        for f in self.owned_file.iter().chain(&self.feed_file) {
             let _ = std::fs::remove_file(f);
         }
         #[cfg(unix)]

@@ -71,7 +71,7 @@ fn scope_kind(scope: &protocol::Scope) -> Option<ValueScope> {
 
 impl Session {
     /// Turns a DAP variable (or evaluate / set result) into a ValueNode.
-    fn node(
+    pub(crate) fn node(
         &self,
         v: Variable,
         parent_ref: Option<i64>,

@@ -18,7 +18,7 @@ use tokio::sync::{Notify, oneshot};
 
 /// Programs whose commands are PHP triggers (the sidecar routes them to this backend).
 pub fn is_php_command(command: &str) -> bool {
-    let words = shell_words(command);
+    let words = shell_words(last_stage(command));
     let Some(first) = words.iter().find(|w| !is_env_assignment(w)) else {
         return false;
     };
@@ -33,6 +33,26 @@ pub fn is_php_command(command: &str) -> bool {
         )
         || first.contains("vendor/bin/")
         || first.ends_with(".php")
+}
+
+/// The last command of a pipeline (`gen | php x.php`: the one that is debugged; the whole line
+/// runs under `sh -c`).
+fn last_stage(command: &str) -> &str {
+    let mut quote = None;
+    let mut start = 0;
+    let b = command.as_bytes();
+    for (i, c) in command.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '|') if b.get(i + 1) != Some(&b'|') && (i == 0 || b[i - 1] != b'|') => {
+                start = i + 1
+            }
+            _ => {}
+        }
+    }
+    &command[start..]
 }
 
 fn is_env_assignment(w: &str) -> bool {
@@ -355,7 +375,7 @@ pub fn xdebug_env(port: u16) -> Vec<(String, String)> {
 
 /// The PHP executable a command runs, when it runs one directly.
 fn php_program(command: &str) -> Option<String> {
-    let words = shell_words(command);
+    let words = shell_words(last_stage(command));
     let first = words.into_iter().find(|w| !is_env_assignment(w))?;
     let base = Path::new(&first)
         .file_name()?
@@ -627,10 +647,19 @@ mod tests {
             "curl -s http://localhost:8000/x",
             "vendor/bin/phpunit",
             "./vendor/bin/pest",
+            "cat in.txt | php a.php",
+            "printf 'a|b' |php a.php < /dev/null",
         ] {
             assert!(is_php_command(c), "{c}");
         }
-        for c in ["python3 app.py", "./prog", "go test ./x", "node php.js"] {
+        for c in [
+            "python3 app.py",
+            "./prog",
+            "go test ./x",
+            "node php.js",
+            "php gen.php | ./prog",
+            "true || ./prog",
+        ] {
             assert!(!is_php_command(c), "{c}");
         }
         assert_eq!(
@@ -644,6 +673,7 @@ mod tests {
         assert_eq!(trigger_command("php a.php"), "php a.php");
         assert_eq!(php_program("A=1 php8.2 x.php").as_deref(), Some("php8.2"));
         assert_eq!(php_program("phpunit"), None);
+        assert_eq!(php_program("cat x | php x.php").as_deref(), Some("php"));
         let (mut e, mut x) = (false, false);
         apply_preset("panic", &mut e, &mut x).unwrap();
         assert!(x && !e);

@@ -3,9 +3,12 @@
 and the way an agent does without us (a throwaway print or scratch script in Python; `gdb -batch`
 with -ex for native code).
 
-The bugs are public ones, vendored at their buggy release (see each directory's SOURCE.md):
-more-itertools 9.0.0 (two Python bugs), cJSON 1.7.13 (three C bugs), tinyxml2 10.0.0 (one C++
-bug). Each bug comes with its failing repro program (the bug report); both paths start from it
+The bugs are public ones, in libraries fetched from a registry at their buggy release by
+sources.py (pinned, sha256-checked; scripts/setup.d/real_bugs.sh fetches them; each directory's
+BUGS.md describes its bugs and their upstream fixes): more-itertools 9.0.0 (two Python bugs, PyPI
+sdist), cJSON 1.7.15 (three C bugs) and tinyxml2 9.0.0 (one C++ bug), both Debian bookworm's
+upstream source tarballs. Each bug comes with its failing repro program (the bug report), the
+only code of a project kept here; both paths start from it
 and answer the same questions, the values that reveal the root cause, and the script asserts
 those answers on both paths, so the benchmark fails if either path stops finding them.
 
@@ -41,11 +44,13 @@ sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
 from conftest import LONG, Mcp  # noqa: E402
 
+import sources  # noqa: E402  (tests/bench/real_bugs/sources.py, beside this file)
+
 SHOW = False
 
 
 def line_of(path: pathlib.Path, text: str, nth: int = 1) -> int:
-    """1-based line of the nth line containing `text` (the vendored sources carry no markers)."""
+    """1-based line of the nth line containing `text` (the fetched sources carry no markers)."""
     hits = [i for i, l in enumerate(path.read_text().splitlines(), 1) if text in l]
     assert len(hits) >= nth, f"{text!r} not found {nth} times in {path}"
     return hits[nth - 1]
@@ -122,8 +127,9 @@ def rows(captured: dict) -> list[dict[str, str]]:
 # nothing; it asserts the answers it found.
 
 MI = "more_itertools_9_0_0"
-CJ = "cjson_1_7_13"
-TX = "tinyxml2_10_0_0"
+CJ = "cjson_1_7_15"
+TX = "tinyxml2_9_0_0"
+LIB = {MI: "more-itertools", CJ: "cjson", TX: "tinyxml2"}
 
 
 def numeric_range_ours(o: Ours, proj: pathlib.Path):
@@ -142,32 +148,24 @@ def numeric_range_theirs(t: Theirs, proj: pathlib.Path):
     assert "numeric_range(0, 10, -1) 0 10 -1" in out, out
 
 
-SCRATCH_SPLIT_AFTER = '''\
-def split_after(iterable, pred, maxsplit=-1):  # copied from more_itertools/more.py, with prints
-    if maxsplit == 0:
-        yield list(iterable)
-        return
-    buf = []
-    it = iter(iterable)
-    for item in it:
-        buf.append(item)
-        if pred(item) and buf:
-            print("yield buf", buf, "maxsplit", maxsplit)
-            yield buf
-            if maxsplit == 1:
-                rest = list(it)
-                print("yield rest", rest, "buf", buf, "maxsplit", maxsplit)
-                yield rest
-                return
-            buf = []
-            maxsplit -= 1
-    if buf:
-        print("yield final buf", buf)
-        yield buf
-
-
-print(list(split_after([1], lambda x: x == 1, maxsplit=1)))
-'''
+def scratch_with_prints(source: pathlib.Path, func: str, call: str) -> str:
+    """What an agent writes without a debugger: a scratch copy of `func` from `source` with a print
+    before each yield (its line in the source, the value, buf and maxsplit), then `call`. Made from
+    the fetched library at run time, so no line of it is kept here."""
+    lines = source.read_text().splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith(f"def {func}("))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i] and not lines[i][0].isspace())
+    out = []
+    for n, l in enumerate(lines[start:end], start + 1):
+        m = re.match(r"^(\s*)yield (.+)$", l)
+        if m:
+            ind, expr = m.groups()
+            out += [f"{ind}_y = {expr}",
+                    f"{ind}print('line {n}: yield', _y, 'buf', locals().get('buf'), 'maxsplit', maxsplit)",
+                    f"{ind}yield _y"]
+        else:
+            out.append(l)
+    return "\n".join(out) + f"\n\n\nprint({call})\n"
 
 
 def split_after_ours(o: Ours, proj: pathlib.Path):
@@ -184,35 +182,31 @@ def split_after_ours(o: Ours, proj: pathlib.Path):
 
 
 def split_after_theirs(t: Theirs, proj: pathlib.Path):
-    t.write("scratch_split_after.py", SCRATCH_SPLIT_AFTER)
+    more = proj / "more_itertools" / "more.py"
+    t.write("scratch_split_after.py", scratch_with_prints(more, "split_after", "list(split_after([1], lambda x: x == 1, maxsplit=1))"))
     out = t.run(["python3", "scratch_split_after.py"])
-    assert "yield rest [] buf [1] maxsplit 1" in out and "yield final" not in out, out
+    rest = line_after(more, "def split_after(", "yield list(it)")
+    final = line_after(more, "def split_after(", "    if buf:") + 1
+    # [1] yielded, then [] from `yield list(it)` with nothing left; the final `yield buf` never runs.
+    assert f"line {rest}: yield [] buf [1] maxsplit 1" in out and f"line {final}:" not in out, out
 
 
-def detach_last_ours(o: Ours, proj: pathlib.Path):
-    c = proj / "cJSON.c"
-    detach = line_of(c, "if (item != parent->child)")
-    append = line_of(c, "if (child->prev)")
-    r = o("capture", {"command": "./detach_last",
-                      "points": [{"file_path": "cJSON.c", "line": detach}, {"file_path": "cJSON.c", "line": append}],
-                      "expressions": ["item", "child->prev", "child->next"]})
-    # Two appends while the array is built, the detach, the append that loses its item.
-    assert [h["point"] for h in r["hits"]] == [2, 2, 1, 2], r
-    d, a = rows(r)[2], rows(r)[3]
-    # The tail add_item_to_array appends to is the item detached before, not the list's end
-    # (the second node: [1,2] is left).
-    assert a["child->prev"] == d["item"] and a["child->next"] == rows(r)[1]["child->prev"], r
+def long_number_ours(o: Ours, proj: pathlib.Path):
+    line = line_of(proj / "cJSON.c", "input_buffer->offset += (size_t)(after_end - number_c_string);")
+    r = o("capture", {"command": "./long_number", "points": [{"file_path": "cJSON.c", "line": line}],
+                      "expressions": ["i", "after_end - number_c_string",
+                                      "(char *)input_buffer->content + input_buffer->offset + i"], "max_hits": 1})
+    (h,) = rows(r)
+    # 63 of the number's 71 characters copied and parsed; the parse resumes at its digits "...001]".
+    rest = h["(char *)input_buffer->content + input_buffer->offset + i"]
+    assert h["i"] == "63" and h["after_end - number_c_string"] == "63" and '"00000001]"' in rest, r
 
 
-def detach_last_theirs(t: Theirs, proj: pathlib.Path):
-    c = proj / "cJSON.c"
-    # The append breakpoint is set at the detach: the array is built with appends before.
-    out = t.run(gdb(f"break cJSON.c:{line_of(c, 'if (item != parent->child)')}", "run", "p item",
-                    f"break cJSON.c:{line_of(c, 'if (child->prev)')}", "continue",
-                    "p child->prev", "p child->next", program="./detach_last"))
-    vals = re.findall(r"^\$\d+ = (?:\((?:struct )?cJSON \*(?: const)?\) )?(0x[0-9a-f]+)", out, re.M)
-    # child->prev is the detached item; the list's end is child->next ([1,2] is left).
-    assert len(vals) == 3 and vals[0] == vals[1] and vals[2] not in (vals[1], "0x0"), out
+def long_number_theirs(t: Theirs, proj: pathlib.Path):
+    line = line_of(proj / "cJSON.c", "input_buffer->offset += (size_t)(after_end - number_c_string);")
+    out = t.run(gdb(f"break cJSON.c:{line}", "run", "p i", "p after_end - number_c_string",
+                    "p (char *)input_buffer->content + input_buffer->offset + i", program="./long_number"))
+    assert "$1 = 63" in out and "$2 = 63" in out and '"00000001]"' in out, out
 
 
 def pointer_index_ours(o: Ours, proj: pathlib.Path):
@@ -274,20 +268,20 @@ BUGS = [
      "bug": "more-itertools 9.0.0: split_after([1], x == 1, maxsplit=1) yields a trailing [] (issue #658, fixed in 9.1.0)",
      "questions": ["Which yield emits the []?", "What are buf and maxsplit there, and is anything left in the iterator?"],
      "ours": split_after_ours, "theirs": split_after_theirs},
-    {"name": "detach_last", "lang": "C", "dir": CJ, "build": ["gcc", "-g", "-O0", "-o", "detach_last", "detach_last.c", "cJSON.c", "-lm"],
-     "bug": "cJSON 1.7.13: after deleting an array's last item, an appended item is lost (commit a65abf2, fixed in 1.7.14)",
-     "questions": ["Which node is detached?", "Which node does add_item_to_array append to (child->prev), and is it the list's end?"],
-     "ours": detach_last_ours, "theirs": detach_last_theirs},
+    {"name": "long_number", "lang": "C", "dir": CJ, "build": ["gcc", "-g", "-O0", "-o", "long_number", "long_number.c", "cJSON.c", "-lm"],
+     "bug": "cJSON 1.7.15: a valid number longer than 63 characters is rejected (CVE-2023-26819, commit 16f21a5, fixed in 1.7.19)",
+     "questions": ["How much of the number does parse_number copy and parse?", "Where does the parse resume?"],
+     "ours": long_number_ours, "theirs": long_number_theirs},
     {"name": "pointer_index", "lang": "C", "dir": CJ, "build": ["gcc", "-g", "-O0", "-o", "pointer_index", "pointer_index.c", "cJSON.c", "cJSON_Utils.c", "-lm"],
-     "bug": "cJSON 1.7.13: JSON pointer '/items/1:' matches items[20] (CVE-2025-57052, fixed in 1.7.19)",
+     "bug": "cJSON 1.7.15: JSON pointer '/items/1:' matches items[20] (CVE-2025-57052, fixed in 1.7.19)",
      "questions": ["Which index does decode_array_index_from_pointer compute for '1:'?", "Where does its digit loop stop?"],
      "ours": pointer_index_ours, "theirs": pointer_index_theirs},
     {"name": "detach_twice", "lang": "C", "dir": CJ, "build": ["gcc", "-g", "-O0", "-o", "detach_twice", "detach_twice.c", "cJSON.c", "-lm"],
-     "bug": "cJSON 1.7.13: cJSON_DetachItemViaPointer crashes on an item with no prev (commits f28a468, a78d975, fixed in 1.7.19)",
+     "bug": "cJSON 1.7.15: cJSON_DetachItemViaPointer crashes on an item with no prev (commits f28a468, a78d975, fixed in 1.7.19)",
      "questions": ["Where does it crash (stack)?", "Which pointer is NULL, and is the item still in the parent's list?"],
      "ours": detach_twice_ours, "theirs": detach_twice_theirs},
     {"name": "charref", "lang": "C++", "dir": TX, "build": ["g++", "-g", "-O0", "-o", "charref", "charref.cpp", "tinyxml2.cpp"],
-     "bug": "tinyxml2 10.0.0: '&#x100000041;' decodes to 'A' (CVE-2024-50615, fixed in 10.1.0)",
+     "bug": "tinyxml2 9.0.0: '&#x100000041;' decodes to 'A' (CVE-2024-50615, fixed in 10.1.0)",
      "questions": ["At each hex digit of the reference: the digit, its place value (mult) and the running code point?"],
      "ours": charref_ours, "theirs": charref_theirs},
 ]
@@ -301,7 +295,8 @@ def binary() -> str:
 
 def fresh_project(bug: dict, tmp: pathlib.Path, tag: str) -> pathlib.Path:
     proj = tmp / f"{bug['name']}-{tag}"
-    shutil.copytree(HERE / bug["dir"], proj)
+    shutil.copytree(HERE / bug["dir"], proj, ignore=shutil.ignore_patterns("BUGS.md"))
+    sources.unpack(LIB[bug["dir"]], proj)
     if bug["build"]:
         subprocess.run(bug["build"], cwd=proj, check=True)
     return proj

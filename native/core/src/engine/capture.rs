@@ -259,9 +259,18 @@ pub async fn record(
         more_locals = shown.count() as u32;
     }
     let stack = if spec.stack {
-        page.frames
-            .iter()
-            .map(|f| frame_line(f, root.as_deref()))
+        // A recursion's identical callers once, with how many.
+        let mut runs: Vec<(String, u32)> = Vec::new();
+        for line in page.frames.iter().map(|f| frame_line(f, root.as_deref())) {
+            // The top frame (where the hit is) stays alone.
+            let callers = runs.len() > 1;
+            match runs.last_mut() {
+                Some((last, n)) if callers && *last == line => *n += 1,
+                _ => runs.push((line, 1)),
+            }
+        }
+        runs.into_iter()
+            .map(|(l, n)| if n > 1 { format!("{l} ×{n}") } else { l })
             .collect()
     } else {
         Vec::new()

@@ -11,8 +11,11 @@
 //! `delattr(`, `globals()[`, `__import__`) and calls of mutating methods (`.append(`,
 //! `->push_back(`, `.setName(`, `System.exit(` …; deny list extendable in
 //! `[expression_safety]`). It cannot see side effects hidden inside other calls (`f(x)` is
-//! allowed), and it refuses some harmless text (e.g. Python keyword arguments `f(key=1)`); either
-//! way the agent can pass `allow_side_effects: true`, which goes through the confirmation guard.
+//! allowed), and it may refuse some harmless text; either way the agent can pass
+//! `allow_side_effects: true`, which goes through the confirmation guard. A call's named argument
+//! (`f(g, key=None)`) and a lambda's default (`lambda x=1: x`) assign nothing in Python, Kotlin and
+//! Scala, but the same text assigns in C, C++, Java, JS and PHP: which one applies is read from the
+//! file the expression is evaluated in ([`named_arguments`]); unknown, it is taken as an assignment.
 
 use super::context::ToolError;
 use crate::config::ExpressionSafetyConfig;
@@ -142,6 +145,20 @@ fn tokenize(text: &str) -> Vec<Tok> {
     out
 }
 
+/// Words that open a parenthesis without calling anything (`if (x = 1)` assigns in C and Java).
+const KEYWORDS: &[&str] = &[
+    "if", "elif", "while", "for", "return", "and", "or", "not", "in", "is", "else", "when",
+];
+
+/// Whether the language of `file` passes arguments by name as `f(key=value)` (Python, Kotlin,
+/// Scala), so `key=` in a call assigns nothing.
+pub fn named_arguments(file: Option<&str>) -> bool {
+    let ext = file
+        .and_then(|f| std::path::Path::new(f).extension())
+        .and_then(|e| e.to_str());
+    matches!(ext, Some("py" | "pyw" | "pyi" | "kt" | "kts" | "scala"))
+}
+
 fn is_mutating_method(name: &str, extra: &[String]) -> bool {
     MUTATING_METHODS.contains(&name)
         || extra.iter().any(|m| m == name)
@@ -152,13 +169,45 @@ fn is_mutating_method(name: &str, extra: &[String]) -> bool {
         })
 }
 
-/// What in `expression` looks like it changes state, if anything.
-pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig) -> Option<String> {
+/// What in `expression` looks like it changes state, if anything. `named_args`: the language
+/// has `f(key=value)` (see [`named_arguments`]).
+pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig, named_args: bool) -> Option<String> {
     let toks = tokenize(expression);
-    let op = |i: usize, s: &str| matches!(toks.get(i), Some(Tok::Op(o)) if o == s);
+    let op = |i: usize, s: &str| i < toks.len() && matches!(&toks[i], Tok::Op(o) if o == s);
+    let ident = |i: usize| i < toks.len() && matches!(&toks[i], Tok::Ident(_));
+    // Per open bracket: whether it is a call's `(`.
+    let mut opens: Vec<bool> = Vec::new();
+    // Bracket depth of each `lambda` whose parameters are being read (until its `:`).
+    let mut lambdas: Vec<usize> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         match t {
-            Tok::Op(o) if o == "=" => return Some("assignment '='".into()),
+            Tok::Op(o) if o == "(" || o == "[" || o == "{" => {
+                let callee = i > 0
+                    && (matches!(&toks[i - 1], Tok::Ident(w) if !KEYWORDS.contains(&w.as_str()))
+                        || op(i - 1, ")")
+                        || op(i - 1, "]"));
+                opens.push(o == "(" && callee);
+            }
+            Tok::Op(o) if o == ")" || o == "]" || o == "}" => {
+                opens.pop();
+                lambdas.retain(|d| *d <= opens.len());
+            }
+            Tok::Ident(w) if w == "lambda" => lambdas.push(opens.len()),
+            Tok::Op(o) if o == ":" && lambdas.last() == Some(&opens.len()) => {
+                lambdas.pop();
+            }
+            Tok::Op(o) if o == "=" => {
+                let named = named_args
+                    && i >= 2
+                    && ident(i - 1)
+                    && ((opens.last() == Some(&true) && (op(i - 2, "(") || op(i - 2, ",")))
+                        || (lambdas.last() == Some(&opens.len())
+                            && (op(i - 2, ",")
+                                || matches!(&toks[i - 2], Tok::Ident(w) if w == "lambda"))));
+                if !named {
+                    return Some("assignment '='".into());
+                }
+            }
             Tok::Op(o) if o == ":=" => return Some("assignment expression ':='".into()),
             Tok::Op(o)
                 if o.len() >= 2
@@ -194,12 +243,17 @@ pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig) -> Option<String> 
     None
 }
 
-/// Ok when `expression` may be evaluated without side effects; otherwise the refusal to return.
-pub fn check(expression: &str, cfg: &ExpressionSafetyConfig) -> Result<(), ToolError> {
+/// Ok when `expression` may be evaluated without side effects in `file` (the frame's source, for
+/// its language; None when unknown); otherwise the refusal to return.
+pub fn check(
+    expression: &str,
+    cfg: &ExpressionSafetyConfig,
+    file: Option<&str>,
+) -> Result<(), ToolError> {
     if !cfg.enabled {
         return Ok(());
     }
-    match detect(expression, cfg) {
+    match detect(expression, cfg, named_arguments(file)) {
         None => Ok(()),
         Some(what) => Err(ToolError(format!(
             "expression `{expression}` looks like it changes the program ({what}); evaluation without allow_side_effects must not change state. \
@@ -241,7 +295,8 @@ mod tests {
             "s == 'a\\'=b'",
         ];
         for e in allowed {
-            assert_eq!(detect(e, &cfg), None, "{e} should be allowed");
+            assert_eq!(detect(e, &cfg, false), None, "{e} should be allowed");
+            assert_eq!(detect(e, &cfg, true), None, "{e} should be allowed");
         }
         let refused = [
             ("items.append(1)", "mutating method 'append'"),
@@ -269,28 +324,70 @@ mod tests {
             ("a[i] = s == 'x'", "assignment '='"),
         ];
         for (e, why) in refused {
-            let got = detect(e, &cfg).unwrap_or_else(|| panic!("{e} should be refused"));
-            assert!(got.contains(why), "{e}: {got}");
+            for named in [false, true] {
+                let got = detect(e, &cfg, named).unwrap_or_else(|| panic!("{e} should be refused"));
+                assert!(got.contains(why), "{e}: {got}");
+            }
+        }
+    }
+
+    #[test]
+    fn named_arguments_and_lambda_defaults_are_not_assignments_where_the_language_has_them() {
+        let cfg = ExpressionSafetyConfig::default();
+        let py = Some("src/graph/match.py");
+        for e in [
+            "f(g, node_match=None)",
+            "nx.is_isomorphic(g1, g2, node_match=lambda a, b: a == b)",
+            "sorted(xs, key=lambda v: v.x, reverse=True)",
+            "dict(a=1, b=f(c=2))",
+            "fns[0](k=1)(j=2)",
+            "(lambda x, y=2: x + y)(1)",
+            "obj.method(a <= b, flag=a == b)",
+            "[f(x, n=1) for x in xs if x != 0]",
+        ] {
+            assert_eq!(check(e, &cfg, py).map_err(|e| e.0), Ok(()), "{e}");
+            assert_eq!(
+                check(e, &cfg, Some("App.kt")).map_err(|e| e.0),
+                Ok(()),
+                "{e}"
+            );
+            // In C, Java or JS the same text assigns, and without a file it is taken so.
+            assert!(check(e, &cfg, Some("prog.cpp")).is_err(), "{e}");
+            assert!(check(e, &cfg, None).is_err(), "{e}");
+        }
+        for e in [
+            "f(x, y) = 3",
+            "x = f(k=1)",
+            "f(a[0]=1)",
+            "f(k=1) or (y := 2)",
+            "f(a.b=1)",
+            "(x = 1)",
+            "if (x = 1)",
+            "[y = 2]",
+            "lambda: (z = 1)",
+            "f(lambda x=1: x, g=(h = 2))",
+        ] {
+            assert!(check(e, &cfg, py).is_err(), "{e} must be refused in Python");
         }
     }
 
     #[test]
     fn deny_list_is_configurable_and_the_guard_can_be_off() {
         let mut cfg = ExpressionSafetyConfig::default();
-        assert!(check("cache.invalidate()", &cfg).is_ok());
+        assert!(check("cache.invalidate()", &cfg, None).is_ok());
         cfg.extra_mutating_methods.push("invalidate".into());
-        let e = check("cache.invalidate()", &cfg).unwrap_err().0;
+        let e = check("cache.invalidate()", &cfg, None).unwrap_err().0;
         assert!(
             e.contains("mutating method 'invalidate'") && e.contains("allow_side_effects: true"),
             "{e}"
         );
         cfg.enabled = false;
-        assert!(check("items.append(1)", &cfg).is_ok());
+        assert!(check("items.append(1)", &cfg, None).is_ok());
     }
 
     #[test]
     fn refusal_names_the_expression_and_the_way_out() {
-        let e = check("items.append(1)", &ExpressionSafetyConfig::default())
+        let e = check("items.append(1)", &ExpressionSafetyConfig::default(), None)
             .unwrap_err()
             .0;
         assert_eq!(

@@ -272,6 +272,10 @@ impl Engine {
         let mut ended = None;
         self.with_state(|s| match event {
             BackendEvent::SessionStarted { session } => {
+                // Hit counts are per debug session: a fresh one starts every breakpoint at 0.
+                if !s.sessions.contains_key(&session.id) {
+                    s.breakpoints.values_mut().for_each(|m| m.hits = 0);
+                }
                 let slot = s
                     .sessions
                     .entry(session.id.clone())
@@ -411,7 +415,10 @@ impl Engine {
                 updated.push(resources::BREAKPOINTS.into());
             }
             BackendEvent::BreakpointRemoved { id } => {
-                s.breakpoints.remove(&id);
+                // One stop_debug_session removed stays known to the summary of its session.
+                if !s.breakpoints.get(&id).is_some_and(|m| m.removed) {
+                    s.breakpoints.remove(&id);
+                }
                 updated.push(resources::BREAKPOINTS.into());
             }
         });

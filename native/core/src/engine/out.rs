@@ -15,6 +15,46 @@ pub fn is_false(b: &bool) -> bool {
     !*b
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recursion_is_one_frame_with_a_count() {
+        let at = |line: u32, method: &str| Location {
+            file: Some("/p/prog.cpp".into()),
+            line: Some(line),
+            method: Some(method.into()),
+            class: None,
+        };
+        let frame = |index: u32, at: Location| Frame {
+            at,
+            index,
+            is_current: index == 0,
+            is_library: false,
+            repeated: None,
+        };
+        let mut frames = vec![frame(0, at(26, "deep"))];
+        frames.extend((1..=20).map(|i| frame(i, at(26, "deep"))));
+        frames.push(frame(21, at(40, "main")));
+        let shown = collapse(frames);
+        let brief: Vec<(u32, u32, Option<u32>)> = shown
+            .iter()
+            .map(|f| (f.index, f.at.line.unwrap(), f.repeated))
+            .collect();
+        // The current frame alone, then the twenty callers in it as one, then main.
+        assert_eq!(brief, [(0, 26, None), (1, 26, Some(20)), (21, 40, None)]);
+        let json = serde_json::to_value(&shown[1]).unwrap();
+        assert_eq!(json["repeated"], 20);
+        assert!(
+            serde_json::to_value(&shown[2])
+                .unwrap()
+                .get("repeated")
+                .is_none()
+        );
+    }
+}
+
 /// A command line as a result repeats it: its first 80 characters and its length (the agent
 /// wrote it; a 4 KB argument list said back twice cost 8 KB of context).
 pub fn brief(command: &str) -> String {
@@ -25,7 +65,7 @@ pub fn brief(command: &str) -> String {
 }
 
 /// Where a frame is.
-#[derive(Serialize, JsonSchema, Clone, Debug, Default)]
+#[derive(Serialize, JsonSchema, Clone, Debug, Default, PartialEq)]
 pub struct Location {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -57,6 +97,29 @@ pub struct Frame {
     pub is_current: bool,
     #[serde(skip_serializing_if = "is_false")]
     pub is_library: bool,
+    // This frame and the next repeated-1 are the same place (a recursion).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<u32>,
+}
+
+/// A run of identical frames (a recursion: `prog.cpp:26 in deep` twenty times) as its first
+/// frame with how many: the other nineteen lines tell nothing. The current frame stays alone.
+pub fn collapse(frames: Vec<Frame>) -> Vec<Frame> {
+    let mut out: Vec<Frame> = Vec::with_capacity(frames.len());
+    for f in frames {
+        if let Some(last) = out.last_mut()
+            && !last.is_current
+            && !f.is_current
+            && last.at == f.at
+            && last.at.line.is_some()
+            && last.is_library == f.is_library
+        {
+            last.repeated = Some(last.repeated.unwrap_or(1) + 1);
+            continue;
+        }
+        out.push(f);
+    }
+    out
 }
 
 /// A value as the agent sees it (`values::show`): short id, shown (truncated/redacted) value.
@@ -196,6 +259,12 @@ pub struct StopResult {
     pub callers: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub watches: Vec<Watch>,
+    /// The expressions the call asked to evaluate at this stop.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ValueNode>,
+    /// Calls recorded in this run (on_hit 'record' breakpoints set with the start).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -227,6 +296,8 @@ impl StopResult {
             frame: None,
             callers: Vec::new(),
             watches: Vec::new(),
+            values: Vec::new(),
+            calls: Vec::new(),
             exit_code: None,
             stderr: None,
             timed_out: false,

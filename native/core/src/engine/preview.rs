@@ -55,7 +55,19 @@ enum Shape<'a> {
     /// A Python list or tuple whose repr holds address reprs (`[<Selector object at 0x…>,
     /// None]`): its items previewed, `[Selector(kind='FIRST', …), None]`.
     Sequence,
+    /// A Python tuple, list or dict whose repr debugpy cut at its third level (`((1, (...)),)`):
+    /// rebuilt from the children, deeper.
+    Nested,
 }
+
+/// Python containers debugpy's repr elides below two levels.
+const CONTAINERS: [&str; 3] = ["tuple", "list", "dict"];
+/// Levels a nested repr is rebuilt to below the value (each read shows two more).
+const NESTED_LEVELS: u32 = 6;
+/// Children read per nested container at most.
+const NESTED_ITEMS: u32 = 20;
+/// Debugger reads one rebuilt repr costs at most.
+const NESTED_READS: u32 = 24;
 
 fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
     if let Some(class) = address_repr_class(value) {
@@ -64,6 +76,11 @@ fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
     let v = value.trim();
     if (v.starts_with('[') || v.starts_with('(')) && v.contains(" object at 0x") {
         return Some(Shape::Sequence);
+    }
+    if type_name.is_some_and(|t| CONTAINERS.contains(&t))
+        && (v.contains("(...)") || v.contains("[...]") || v.contains("{...}"))
+    {
+        return Some(Shape::Nested);
     }
     let array_type = type_name.is_some_and(|t| t.trim_end().ends_with(']'));
     if v == "{…}" || v == "{...}" {
@@ -157,6 +174,15 @@ fn preview_at<'a>(
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Preview>> + Send + 'a>> {
     Box::pin(async move {
         let shape = shape(&node.value, node.type_name.as_deref())?;
+        if shape == Shape::Nested {
+            let reads = std::sync::atomic::AtomicU32::new(NESTED_READS);
+            let text = nested(c, sid, node, NESTED_LEVELS, &reads).await?;
+            let text = values::visible(&c.cfg, &node.name, node.type_name.as_deref(), &text).text;
+            return Some(Preview {
+                text,
+                fields: Vec::new(),
+            });
+        }
         let handle = node
             .children_handle
             .as_ref()
@@ -216,6 +242,7 @@ fn preview_at<'a>(
         let text = match shape {
             Shape::Object(class) => format(class, &fields, more, c.cfg.max_value_length),
             Shape::Struct | Shape::Array => native(shape, &fields, more, c.cfg.max_value_length),
+            Shape::Nested => return None,
             Shape::Sequence => {
                 let items = native(Shape::Array, &fields, more, c.cfg.max_value_length);
                 if node.value.trim_start().starts_with('(') {
@@ -228,6 +255,75 @@ fn preview_at<'a>(
         Some(Preview {
             text,
             fields: fields.into_iter().map(|f| (f.name, f.value)).collect(),
+        })
+    })
+}
+
+/// `node`'s repr with its elided levels (`(...)`) read from the children, `levels` deep; None
+/// when the children cannot be read. Items past [`NESTED_ITEMS`] are `…`.
+fn nested<'a>(
+    c: &'a Call<'a>,
+    sid: &'a str,
+    node: &'a ValueNode,
+    levels: u32,
+    reads: &'a std::sync::atomic::AtomicU32,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<String>> + Send + 'a>> {
+    Box::pin(async move {
+        use std::sync::atomic::Ordering;
+        let elided = |v: &str| v.contains("(...)") || v.contains("[...]") || v.contains("{...}");
+        let kind = node.type_name.as_deref()?;
+        if !CONTAINERS.contains(&kind) || !elided(&node.value) || levels == 0 {
+            return Some(node.value.clone());
+        }
+        // Out of reads: the rest stays as the debugger cut it.
+        if reads
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_err()
+        {
+            return Some(node.value.clone());
+        }
+        let handle = node
+            .children_handle
+            .as_ref()
+            .filter(|_| node.has_children)?;
+        let backend = c.engine.backend.clone();
+        // A few extra: debugpy lists its groups ("special variables", `len()`) beside the items.
+        let page = c
+            .bk(
+                "children",
+                backend.children(sid, handle, 0, NESTED_ITEMS + 4),
+            )
+            .await
+            .ok()?;
+        let items: Vec<ValueNode> = page
+            .children
+            .into_iter()
+            .filter(|k| k.scope != ValueScope::Synthetic && k.name != "len()")
+            .filter(|k| kind == "dict" || k.name.chars().all(|ch| ch.is_ascii_digit()))
+            .filter(|k| !k.name.ends_with(" variables"))
+            .collect();
+        let more = items.len() > NESTED_ITEMS as usize
+            || page.total.is_some_and(|t| t > (NESTED_ITEMS + 4) as u64);
+        let shown = items.iter().take(NESTED_ITEMS as usize);
+        let values =
+            futures::future::join_all(shown.map(|k| nested(c, sid, k, levels - 1, reads))).await;
+        let mut parts: Vec<String> = Vec::new();
+        for (k, v) in items.iter().zip(values) {
+            let v = v.unwrap_or_else(|| k.value.clone());
+            parts.push(if kind == "dict" {
+                format!("{}: {v}", k.name)
+            } else {
+                v
+            });
+        }
+        if more {
+            parts.push("…".into());
+        }
+        Some(match kind {
+            "tuple" if parts.len() == 1 => format!("({},)", parts[0]),
+            "tuple" => format!("({})", parts.join(", ")),
+            "list" => format!("[{}]", parts.join(", ")),
+            _ => format!("{{{}}}", parts.join(", ")),
         })
     })
 }
@@ -348,6 +444,13 @@ mod tests {
             shape("unsigned short[2] @ 0x555555558028", None),
             Some(Shape::Array)
         );
+        assert_eq!(shape("((1, (...)),)", Some("tuple")), Some(Shape::Nested));
+        assert_eq!(
+            shape("{'a': {'b': {...}}}", Some("dict")),
+            Some(Shape::Nested)
+        );
+        // A string that holds the same text is a string.
+        assert_eq!(shape("'(...)'", Some("str")), None);
         for real in ["{x = 1}", "\"abc\"", "0x7fffffffe430", "size=0", "[1, 2]"] {
             assert_eq!(shape(real, None), None, "{real}");
         }

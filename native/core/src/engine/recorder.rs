@@ -78,6 +78,92 @@ impl CallRecord {
     }
 }
 
+/// `get_call_records {where}`: comparisons on a call's arguments and result (`result < 0`,
+/// `n == 3`, `args.x > 2`, joined by `and`), or else text the row contains (`-> None`), so the
+/// agent need not guess how a row is printed to ask which call returned a negative value.
+#[derive(Debug, PartialEq)]
+pub enum Where {
+    Text(String),
+    All(Vec<(String, &'static str, String)>),
+}
+
+impl Where {
+    pub fn parse(text: &str) -> Where {
+        let mut all = Vec::new();
+        for part in text.split(" and ").flat_map(|p| p.split("&&")) {
+            let Some((name, op, value)) =
+                ["==", "!=", "<=", ">=", "<", ">"].iter().find_map(|op| {
+                    let (l, r) = part.split_once(op)?;
+                    Some((l.trim(), *op, r.trim()))
+                })
+            else {
+                return Where::Text(text.to_string());
+            };
+            let name = name.strip_prefix("args.").unwrap_or(name);
+            let word =
+                |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if !word(name) || value.is_empty() {
+                return Where::Text(text.to_string());
+            }
+            all.push((name.to_string(), op, value.to_string()));
+        }
+        Where::All(all)
+    }
+
+    pub fn matches(&self, r: &CallRecord) -> bool {
+        match self {
+            Where::Text(t) => r.row().contains(t.as_str()),
+            Where::All(all) => all.iter().all(|(name, op, want)| {
+                let got = if name == "result" {
+                    r.result.as_deref()
+                } else {
+                    r.args
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map(|(_, v)| v.as_str())
+                };
+                got.is_some_and(|got| compare(got, op, want))
+            }),
+        }
+    }
+}
+
+/// A shown value as a number: `-3`, `2.5`, gdb's `97 'a'`, `5 (forced)`.
+fn number(v: &str) -> Option<f64> {
+    let v = v.trim();
+    let first = v.split(' ').next().unwrap_or(v);
+    first.parse().ok().or_else(|| {
+        let hex = first.strip_prefix("0x")?;
+        i64::from_str_radix(hex, 16).ok().map(|n| n as f64)
+    })
+}
+
+fn compare(got: &str, op: &str, want: &str) -> bool {
+    use std::cmp::Ordering::*;
+    let unquote = |s: &str| {
+        let s = s.trim();
+        let q = s.starts_with(['\'', '"']) && s.len() >= 2 && s.ends_with(&s[..1]);
+        if q {
+            s[1..s.len() - 1].to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let order = match (number(got), number(want)) {
+        (Some(a), Some(b)) => a.partial_cmp(&b),
+        _ => Some(unquote(got).cmp(&unquote(want))),
+    };
+    match (op, order) {
+        ("==", Some(o)) => o == Equal,
+        ("!=", o) => o != Some(Equal),
+        ("<", Some(o)) => o == Less,
+        ("<=", Some(o)) => o != Greater,
+        (">", Some(o)) => o == Greater,
+        (">=", Some(o)) => o != Less,
+        _ => false,
+    }
+}
+
 /// Recording state of one session: calls entered and not yet returned, innermost last.
 #[derive(Debug, Default)]
 pub struct Active {
@@ -86,6 +172,61 @@ pub struct Active {
     raised: Option<String>,
     /// The thread being stepped out of a recorded call.
     stepping: Option<String>,
+    /// The agent's step in flight when a recorded call is entered: finished, not resumed away.
+    step: Option<AgentStep>,
+}
+
+/// An agent's step_over / step_out: its thread, op and the stack depth it started at.
+#[derive(Debug, Clone)]
+struct AgentStep {
+    thread: Option<String>,
+    op: ControlOp,
+    depth: u32,
+}
+
+/// Stack depth of `thread`: the backend's total, else the frames counted.
+async fn depth(c: &Call<'_>, sid: &str, thread: &str) -> Option<u32> {
+    let backend = c.engine.backend.clone();
+    let page = c
+        .bk("frames", backend.frames(sid, thread, 0, 1))
+        .await
+        .ok()?;
+    if page.total.is_some() {
+        return page.total;
+    }
+    let page = c
+        .bk("frames", backend.frames(sid, thread, 0, 10_000))
+        .await
+        .ok()?;
+    Some(page.frames.len() as u32)
+}
+
+/// Called by the control tools before an op: a step_over or step_out that a recording
+/// breakpoint interrupts must still stop where it would have (the recorder finishes the call,
+/// unwinds to the step's frame and repeats the step), not resume the program away from it.
+pub(crate) async fn arm_step(c: &Call<'_>, sid: &str, thread: Option<&str>, op: &ControlOp) {
+    let steps = matches!(op, ControlOp::StepOver { .. } | ControlOp::StepOut { .. });
+    let recording = c
+        .engine
+        .with_state(|s| s.breakpoints.values().any(|m| m.record.is_some()));
+    let depth = match (steps && recording, thread) {
+        (true, Some(t)) => depth(c, sid, t).await,
+        _ => None,
+    };
+    c.engine.with_state(|s| match depth {
+        Some(depth) => {
+            s.calls.active.entry(sid.to_string()).or_default().step = Some(AgentStep {
+                thread: thread.map(str::to_string),
+                op: op.clone(),
+                depth,
+            });
+        }
+        None => {
+            if let Some(a) = s.calls.active.get_mut(sid) {
+                a.step = None;
+            }
+        }
+    });
 }
 
 /// Every recorded call plus the per-session state.
@@ -259,6 +400,14 @@ impl Engine {
         };
         let next = match stop {
             Stop::Entry(bp) => self.record_entry(&c, sid, thread, &bp).await,
+            // Unwinding to an agent's step (see below) pends no call.
+            Stop::Return
+                if self
+                    .with_state(|s| s.calls.active.get(sid)?.pending.last().copied())
+                    .is_none() =>
+            {
+                None
+            }
             Stop::Return => self.record_return(&c, sid, thread).await,
             Stop::Raised(text) => {
                 // The call's own raise, not one inside something it calls (and may catch).
@@ -294,12 +443,26 @@ impl Engine {
         let op = match next {
             Some(true) => ControlOp::StepOut { return_value: true },
             _ => {
+                // An agent's step this recording interrupted goes on: out to the frame it
+                // started in, then the step itself, so it stops where it would have.
+                let step = self.with_state(|s| {
+                    let a = s.calls.active.get(sid)?.step.clone()?;
+                    a.thread.as_deref().is_none_or(|t| t == thread).then_some(a)
+                });
+                let deeper = match &step {
+                    Some(st) => depth(&c, sid, thread).await.is_some_and(|d| d > st.depth),
+                    None => false,
+                };
                 self.with_state(|s| {
                     if let Some(a) = s.calls.active.get_mut(sid) {
-                        a.stepping = None;
+                        a.stepping = deeper.then(|| thread.to_string());
                     }
                 });
-                ControlOp::Resume
+                match step {
+                    Some(_) if deeper => ControlOp::STEP_OUT,
+                    Some(st) => st.op,
+                    None => ControlOp::Resume,
+                }
             }
         };
         let backend = self.backend.clone();
@@ -511,6 +674,53 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn call(n: u32, args: &[(&str, &str)], result: Option<&str>) -> CallRecord {
+        CallRecord {
+            n,
+            session: "s1".into(),
+            function: "f".into(),
+            args: args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            caller: "a.py:3".into(),
+            thread: String::new(),
+            result: result.map(str::to_string),
+            outcome: result.is_none().then(|| "raised ValueError: x".into()),
+            done: true,
+            started_ms: 0,
+            ms: None,
+        }
+    }
+
+    #[test]
+    fn where_compares_arguments_and_result_and_else_matches_text() {
+        let rows = [
+            call(1, &[("n", "3"), ("x", "2.5")], Some("-4")),
+            call(2, &[("n", "5"), ("x", "7")], Some("10")),
+            call(3, &[("n", "3"), ("name", "'beta'")], None),
+            call(4, &[("c", "97 'a'")], Some("0x10")),
+        ];
+        let hits = |w: &str| -> Vec<u32> {
+            let w = Where::parse(w);
+            rows.iter().filter(|r| w.matches(r)).map(|r| r.n).collect()
+        };
+        assert_eq!(hits("result < 0"), [1]);
+        assert_eq!(hits("result>=10"), [2, 4]);
+        assert_eq!(hits("n == 3"), [1, 3]);
+        assert_eq!(hits("args.x > 2"), [1, 2]);
+        assert_eq!(hits("n == 3 and result != -4"), Vec::<u32>::new());
+        assert_eq!(hits("name == 'beta'"), [3]);
+        assert_eq!(hits("name == beta"), [3]);
+        assert_eq!(hits("c == 97"), [4]);
+        assert_eq!(hits("n != 3"), [2]);
+        // Not a comparison: the text rows contain, as before.
+        assert_eq!(hits("raised ValueError"), [3]);
+        assert_eq!(hits("n=5"), [2]);
+        assert_eq!(hits("-> 10"), [2]);
+        assert_eq!(Where::parse("-> None"), Where::Text("-> None".into()));
+    }
 
     #[test]
     fn a_raise_reads_as_its_exception_without_the_step_advice() {

@@ -147,6 +147,9 @@ impl Renderer {
                 }
             }
         }
+        if let Some(n) = v.get("repeated").and_then(Value::as_u64) {
+            let _ = write!(s, " ×{n}");
+        }
         Some(s)
     }
 
@@ -772,5 +775,19 @@ mod tests {
             "{t}"
         );
         assert!(t.ends_with("notes = xxxx… (500 chars) (str)"), "{t}");
+    }
+
+    #[test]
+    fn a_recursion_reads_as_one_line_with_a_count() {
+        let v = json!({"session_id": "s1", "thread_id": "1", "frames": [
+            {"file": "/p/prog.cpp", "line": 26, "method": "deep", "index": 0, "is_current": true},
+            {"file": "/p/prog.cpp", "line": 26, "method": "deep", "index": 1, "is_current": false, "repeated": 20},
+            {"file": "/p/prog.cpp", "line": 40, "method": "main", "index": 21, "is_current": false},
+        ]});
+        let t = text("get_stack_trace", &v, Some("/p"));
+        assert_eq!(
+            t,
+            "frames:\n  prog.cpp:26 in deep\n  prog.cpp:26 in deep ×20\n  prog.cpp:40 in main"
+        );
     }
 }

@@ -1,7 +1,7 @@
-//! Exit statuses that mean "killed by a signal", named. Adapters report such an end as a
-//! number: debugpy sends the low 8 bits of Python's negative return code (SIGKILL → 247),
-//! others send the negative signal number. "exit code 247" reads like the program's own
-//! choice; "killed by SIGKILL" says what happened.
+//! Ends by a signal, named. Backends report a program killed by a signal as the negative
+//! signal number (each adapter knows how its debugger says it: debugpy's low byte, gdb's
+//! signal stop); a positive status is the program's own, never guessed to be a signal (gdb
+//! reported `return -1`'s 255 as "killed by SIGHUP").
 
 /// POSIX signal names by number (Linux numbering, which macOS shares for these).
 const NAMES: [(i64, &str); 15] = [
@@ -22,19 +22,20 @@ const NAMES: [(i64, &str); 15] = [
     (25, "SIGXFSZ"),
 ];
 
-/// `SIGKILL (signal 9)` when `code` encodes a signal: negative (-9), or a negative code's low
-/// byte (247). Exit codes above 192 are almost never a program's own choice, so 256 - n of a
-/// known signal is read as that signal.
+/// `SIGKILL (signal 9)` when `code` is a signal's negative number.
 pub fn from_exit_code(code: i64) -> Option<String> {
-    let sig = match code {
-        c if c < 0 => -c,
-        c if (193..=255).contains(&c) => 256 - c,
-        _ => return None,
-    };
-    NAMES
-        .iter()
-        .find(|(n, _)| *n == sig)
-        .map(|(n, name)| format!("{name} (signal {n})"))
+    if code >= 0 {
+        return None;
+    }
+    Some(match name(-code) {
+        Some(name) => format!("{name} (signal {})", -code),
+        None => format!("signal {}", -code),
+    })
+}
+
+/// The name of signal `n` (11 → `SIGSEGV`), among those this table knows.
+pub fn name(n: i64) -> Option<&'static str> {
+    NAMES.iter().find(|(k, _)| *k == n).map(|(_, name)| *name)
 }
 
 /// The number of the signal called `name` (`SIGSEGV` → 11), among those this table knows.
@@ -42,10 +43,10 @@ pub fn number(name: &str) -> Option<i64> {
     NAMES.iter().find(|(_, n)| *n == name).map(|(n, _)| *n)
 }
 
-/// `exit code 0`, or `exit code 247: killed by SIGKILL (signal 9)`.
+/// `exit code 0`, or `killed by SIGKILL (signal 9)`.
 pub fn describe(code: i64) -> String {
     match from_exit_code(code) {
-        Some(sig) => format!("exit code {code}: killed by {sig}"),
+        Some(sig) => format!("killed by {sig}"),
         None => format!("exit code {code}"),
     }
 }
@@ -56,16 +57,10 @@ mod tests {
 
     #[test]
     fn signal_ends_are_named_and_ordinary_codes_are_not() {
-        assert_eq!(describe(247), "exit code 247: killed by SIGKILL (signal 9)");
-        assert_eq!(
-            describe(-11),
-            "exit code -11: killed by SIGSEGV (signal 11)"
-        );
-        assert_eq!(
-            describe(241),
-            "exit code 241: killed by SIGTERM (signal 15)"
-        );
-        for plain in [0, 1, 2, 127, 130, 192] {
+        assert_eq!(describe(-11), "killed by SIGSEGV (signal 11)");
+        assert_eq!(describe(-9), "killed by SIGKILL (signal 9)");
+        // A status is the program's: `return -1` is 255, not SIGHUP.
+        for plain in [0, 1, 2, 127, 130, 192, 241, 247, 255] {
             assert_eq!(describe(plain), format!("exit code {plain}"));
         }
     }

@@ -114,7 +114,8 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
                 Ok(top) => {
                     out.location = Some(location(&top));
                     out.source_line = source_line(call, sid, &top).await;
-                    out.frame = Some(match frame_snapshot(call, sid, &top).await {
+                    let line = out.source_line.as_deref();
+                    out.frame = Some(match frame_snapshot(call, sid, &top, line).await {
                         Ok(frame) => frame,
                         Err(e) => FrameSnapshot {
                             error: Some(e.0),
@@ -193,8 +194,19 @@ async fn callers(call: &Call<'_>, sid: &str, thread: &str) -> Vec<String> {
     rows
 }
 
+/// Puts the variables the source `line` names first (the local it computes, its operands),
+/// the rest after in their order: what a cut list must keep.
+pub fn line_first<T>(vars: &mut [T], name: impl Fn(&T) -> &str, line: &str) {
+    let words: std::collections::HashSet<&str> = line
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // A stable sort: named first, each group in the debugger's order.
+    vars.sort_by_key(|v| !words.contains(name(v).trim_start_matches('$')));
+}
+
 /// The text of the line a frame is at (trimmed), when the file is in the session's project.
-async fn source_line(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Option<String> {
+pub async fn source_line(call: &Call<'_>, sid: &str, frame: &FrameInfo) -> Option<String> {
     let (file, line) = (frame.file.as_ref()?, frame.line?);
     let root = call
         .engine
@@ -218,6 +230,7 @@ async fn frame_snapshot(
     call: &Call<'_>,
     sid: &str,
     frame: &FrameInfo,
+    line: Option<&str>,
 ) -> Result<FrameSnapshot, ToolError> {
     let backend = call.engine.backend.clone();
     let vars = call
@@ -234,6 +247,10 @@ async fn frame_snapshot(
         })
         .collect();
     let total = shown.len();
+    let mut shown = shown;
+    if let Some(line) = line.filter(|_| total > SNAPSHOT_VARS) {
+        line_first(&mut shown, |v| &v.name, line);
+    }
     let cfg = &call.cfg;
     let mut items: Vec<ValueNode> = call.engine.with_state(|s| {
         let Some(slot) = s.sessions.get_mut(sid) else {
@@ -366,7 +383,9 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
     for (id, expression) in todo {
         // A watch added before the guard was switched on (or its deny list grew) is checked
         // again so a re-evaluation never changes the program.
-        let guarded = super::expression_guard::check(&expression, &call.cfg.expression_safety);
+        let file = frame.as_ref().ok().and_then(|f| f.file.as_deref());
+        let guarded =
+            super::expression_guard::check(&expression, &call.cfg.expression_safety, file);
         let r = match (&frame, guarded) {
             (_, Err(e)) => Err(e),
             (Ok(f), Ok(())) => {

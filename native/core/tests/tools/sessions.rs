@@ -166,6 +166,57 @@ async fn sessions_are_listed_defaulted_and_stopped() {
     assert!(e.contains("nope"), "{e}");
 }
 
+/// Issue 26: a status whose variables are cut keeps the names of the current line
+/// (`total = util.add(total, i)`: the local it computes and its operands), not the first ones
+/// the debugger happens to list.
+#[tokio::test]
+async fn a_cut_status_keeps_the_current_lines_names() {
+    let mut cfg = brave();
+    cfg.max_children = 2;
+    let h = H::new(cfg);
+    h.paused_at("main.py", 11).await;
+    let st = h
+        .ok(
+            "get_debug_session_status",
+            json!({"include_variables": true}),
+        )
+        .await;
+    let names: Vec<&str> = st["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["total", "i"], "{st:#}");
+}
+
+/// Issue 26: a resume whose wait timed out, then a resume after the program ended meanwhile
+/// (a test suite run to its end): the end is the answer, never an isError result.
+#[tokio::test]
+async fn a_resume_after_the_program_ended_is_its_end_not_an_error() {
+    let h = H::new(brave());
+    let started = h.paused_at("main.py", 9).await;
+    let sid = started["session_id"].as_str().unwrap().to_string();
+    let r = h.ok("resume", json!({"timeout_ms": 200})).await;
+    assert_eq!(r["state"], "running", "{r}");
+    h.fake
+        .emit(debugger_mcp_core::backend::BackendEvent::Stopped {
+            session_id: sid.clone(),
+            exit_code: Some(1),
+        });
+    // (Applied by the engine's event task.)
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let r = h.ok("resume", json!({"session_id": sid})).await;
+    assert_eq!(
+        (r["state"].clone(), r["exit_code"].clone()),
+        (json!("stopped"), json!(1)),
+        "{r}"
+    );
+    // A step is still refused: there is nothing to step.
+    let e = h.err("step_over", json!({"session_id": sid})).await;
+    assert!(e.contains("has ended"), "{e}");
+}
+
 #[tokio::test]
 async fn status_is_one_call_with_everything() {
     let h = H::new(brave());

@@ -316,6 +316,58 @@ async fn state_changing_expressions_are_refused_before_the_backend_sees_them() {
     assert!(!e.contains("looks like it changes"), "{e}");
 }
 
+/// Issue 26: a Python call's keyword argument (`f(g, node_match=None)`) or a lambda's default is
+/// no assignment, so the expression reaches the debugger; in a batch, an expression the guard
+/// refuses fails alone, named with why, and the others are answered.
+#[tokio::test]
+async fn keyword_arguments_pass_the_guard_and_a_refused_expression_fails_only_itself() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let evaluations = || {
+        h.fake
+            .calls()
+            .iter()
+            .filter(|c| c.starts_with("evaluate"))
+            .count()
+    };
+    for expr in [
+        "f(g, node_match=None)",
+        "sorted(items, key=lambda v: -v, reverse=True)",
+        "(lambda x, y=2: x + y)(total)",
+    ] {
+        let before = evaluations();
+        let r = h
+            .engine
+            .call_tool("evaluate_expression", json!({"expression": expr}), &h.ctx)
+            .await;
+        let text = r.content[0].as_text().unwrap().text.clone();
+        assert!(!text.contains("looks like it changes"), "{expr}: {text}");
+        assert_eq!(evaluations(), before + 1, "{expr} must reach the debugger");
+    }
+    let before = evaluations();
+    let r = h
+        .ok(
+            "evaluate_expression",
+            json!({"expressions": ["total + 1", "items.append(1)", "config['host']"]}),
+        )
+        .await;
+    let rows = r["results"].as_array().expect("results");
+    assert_eq!(rows.len(), 3, "{r}");
+    assert_eq!(
+        (rows[0]["name"].clone(), rows[0]["value"].clone()),
+        (json!("total + 1"), json!("1"))
+    );
+    assert_eq!(rows[1]["name"], "items.append(1)");
+    let why = rows[1]["error"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("call to mutating method 'append'")
+            && why.contains("allow_side_effects: true"),
+        "{r}"
+    );
+    assert_eq!(rows[2]["value"], "'localhost'", "{r}");
+    assert_eq!(evaluations(), before + 2, "the refused one is never sent");
+}
+
 #[tokio::test]
 async fn watches_are_evaluated_at_every_pause() {
     let h = H::new(brave());

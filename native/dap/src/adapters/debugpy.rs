@@ -4,7 +4,7 @@
 
 use super::{Adapter, ExceptionClass};
 use debugger_mcp_core::backend::OutputCategory;
-use crate::config::{Generic, absolutize};
+use crate::config::{Generic, Redirect, absolutize};
 use crate::protocol::{
     self, EvaluateArguments, ExceptionOptions, ExceptionPathSegment, Variable, VariablesArguments,
 };
@@ -127,8 +127,40 @@ impl Adapter for Debugpy {
             _ => None,
         }
     }
+    /// debugpy's launcher sends a killed program's negative return code as its low byte
+    /// (SIGKILL: -9 → 247). 225 to 254 are read as signals 31 to 2; 255 stays a status:
+    /// `sys.exit(-1)` is far more common than a SIGHUP.
+    fn exit_code(&self, code: i64) -> i64 {
+        match code {
+            225..=254 => code - 256,
+            c => c,
+        }
+    }
     fn entry_stop_arguments(&self, args: &mut Map<String, Value>) {
         args.insert("stopOnEntry".into(), json!(true));
+    }
+    /// debugpy's launcher runs `python` (a list) before its own arguments: a shell that points
+    /// the streams and execs the interpreter, so the debuggee is still Python itself. Its
+    /// launcher runs under `debugLauncherPython`, else `python[0]`: the interpreter.
+    fn redirect(
+        &self,
+        redirects: &[Redirect],
+        g: &Generic,
+        args: &mut Map<String, Value>,
+    ) -> Result<(), String> {
+        if !cfg!(unix) {
+            return Err("redirections need a POSIX shell, which this system lacks".into());
+        }
+        let python = g
+            .python
+            .clone()
+            .or_else(|| std::env::var("DEBUGGER_MCP_PYTHON").ok())
+            .unwrap_or_else(|| "python3".into());
+        let streams: Vec<String> = redirects.iter().map(Redirect::shell).collect();
+        let script = format!("exec \"$0\" \"$@\" {}", streams.join(" "));
+        args.insert("python".into(), json!(["/bin/sh", "-c", script, python]));
+        args.insert("debugLauncherPython".into(), json!(python));
+        Ok(())
     }
 
     /// debugpy 1.8 answers every function breakpoint "verified" (a name that exists nowhere
@@ -389,6 +421,13 @@ fn python_command(cwd: &Path, words: &[String]) -> BackendResult<Generic> {
             rest.next();
             g.module = rest.next();
             break;
+        } else if w == "-c" {
+            // `python -c "import m; m.f(1)"`: debugpy's `code` launch, not a script path.
+            rest.next();
+            if let Some(code) = rest.next() {
+                g.extra.insert("code".into(), json!(code));
+            }
+            break;
         } else if w.starts_with('-') {
             rest.next();
             if matches!(w.as_str(), "-X" | "-W") {
@@ -401,9 +440,9 @@ fn python_command(cwd: &Path, words: &[String]) -> BackendResult<Generic> {
             break;
         }
     }
-    if g.program.is_none() && g.module.is_none() {
+    if g.program.is_none() && g.module.is_none() && !g.extra.contains_key("code") {
         return Err(BackendError::Failed(format!(
-            "'{first}' needs a script or -m module to debug"
+            "'{first}' needs a script, -m module or -c code to debug"
         )));
     }
     // Caught here, the mistake gets a clear error instead of a session that ends at once.

@@ -3,10 +3,11 @@
 //! signal stops without a name, and CLI chatter on the program's stdout.
 
 use super::{Adapter, on_path};
-use crate::config::Generic;
+use crate::config::{Generic, Redirect, shell_quote};
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory};
+use crate::protocol::{self, VariablesArguments};
+use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -57,6 +58,37 @@ impl Adapter for Gdb {
 
     fn claims_file(&self, head: &[u8]) -> bool {
         head.starts_with(b"\x7fELF")
+    }
+    /// gdb's DAP launch clears the program's environment before setting `env`
+    /// (`inf.clear_env()`), where every other adapter adds to it: the rest of ours goes too.
+    fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {
+        let mut a = g.base_arguments(true);
+        if !g.env.is_empty() {
+            let mut env: Map<String, Value> = std::env::vars()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect();
+            env.extend(g.env.clone());
+            a.insert("env".into(), Value::Object(env));
+        }
+        a
+    }
+    /// gdb starts the program through the shell (`startup-with-shell`), and its DAP hands
+    /// `args` to `Inferior.arguments`, which takes a string as it is written (a list has each
+    /// word quoted): the words quoted, then the redirections, and the shell applies them.
+    fn redirect(
+        &self,
+        redirects: &[Redirect],
+        g: &Generic,
+        args: &mut Map<String, Value>,
+    ) -> Result<(), String> {
+        let line: Vec<String> = g
+            .args
+            .iter()
+            .map(|w| shell_quote(w))
+            .chain(redirects.iter().map(Redirect::shell))
+            .collect();
+        args.insert("args".into(), json!(line.join(" ")));
+        Ok(())
     }
     fn adapt_launch_json(
         &self,
@@ -210,6 +242,44 @@ impl Adapter for Gdb {
             && (text.contains("No source file named ")
                 || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
                 || is_breakpoint_set_line(text))
+    }
+    /// gdb's DAP shows a C++ reference as its address (`@0x7ffe…`) with one child, the
+    /// referent: the node becomes the referent (`n = {name = "alpha", v = 1}` for a
+    /// `const Node &`), its name, type and handle to set kept. One request per reference.
+    async fn real_sizes(&self, s: &Session, nodes: &mut [ValueNode], frame_id: Option<i64>) {
+        for n in nodes.iter_mut() {
+            let reference = n
+                .type_name
+                .as_deref()
+                .is_some_and(|t| t.trim_end().ends_with('&'));
+            if !reference || !n.value.starts_with("@0x") {
+                continue;
+            }
+            let Some(r) = n.children_handle.as_deref().and_then(|h| h.parse::<i64>().ok()) else {
+                continue;
+            };
+            let Ok(vars) = s
+                .req::<protocol::Variables>(&VariablesArguments::all(r))
+                .await
+            else {
+                continue;
+            };
+            let [v] = vars.variables.as_slice() else {
+                continue;
+            };
+            let referent = s.node(v.clone(), Some(r), frame_id, n.scope);
+            n.value = referent.value;
+            n.has_children = referent.has_children;
+            n.children_handle = referent.children_handle;
+            n.child_count = referent.child_count;
+            n.value_length = referent.value_length;
+        }
+    }
+    /// gdb stops at a breakpoint whose condition it cannot evaluate ("Error in testing
+    /// condition for breakpoint 2: No symbol \"operator==\" in current context"), saying so
+    /// only on its console; at such a stop the condition is evaluated again to tell.
+    fn condition_check(&self, condition: &str) -> Option<String> {
+        Some(format!("output {condition}"))
     }
     fn repl_setup(&self) -> Vec<String> {
         vec![python_command(SETTLE_AFTER_CALLS)]

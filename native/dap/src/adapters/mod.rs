@@ -8,7 +8,7 @@
 //! `command`, `spawn_hint` and whichever quirks apply) and one line in the `register!` table,
 //! which declares the module and lists it in [`ADAPTERS`].
 
-use crate::config::{Generic, ResolvedLaunch};
+use crate::config::{Generic, Redirect, ResolvedLaunch};
 use crate::session::Session;
 use crate::transport::Wire;
 use async_trait::async_trait;
@@ -110,6 +110,21 @@ pub trait Adapter: Send + Sync + 'static {
         args.entry("cwd")
             .or_insert(json!(cwd.display().to_string()));
         None
+    }
+    /// Points the program's streams as a command line's redirections say (`< in`, `> out`,
+    /// `2>&1`; paths absolute), in launch arguments made from `g`. Err: why this adapter
+    /// cannot, for the agent; the default, as DAP's `launch` has no such argument.
+    fn redirect(
+        &self,
+        _redirects: &[Redirect],
+        _g: &Generic,
+        _args: &mut Map<String, Value>,
+    ) -> Result<(), String> {
+        Err(format!(
+            "the {} adapter's launch cannot point the program's stdin/stdout/stderr at files; \
+             pass the input file as an argument, or use another adapter (adapter: gdb for a native program)",
+            self.name()
+        ))
     }
     /// Last touches to a resolved launch, after the tool's flags are in (delve's mode).
     fn complete(&self, _launch: &mut ResolvedLaunch) {}
@@ -229,6 +244,12 @@ pub trait Adapter: Send + Sync + 'static {
 
     // ---- process and end ----
 
+    /// The program's end as the `exited` event's `exitCode` says it, in the core's terms: the
+    /// status a program chose, or the negative number of the signal that killed it.
+    fn exit_code(&self, code: i64) -> i64 {
+        code
+    }
+
     /// Sends no `process` event: the debuggee is the adapter's child process.
     fn debuggee_is_child(&self) -> bool {
         false
@@ -253,6 +274,12 @@ pub trait Adapter: Send + Sync + 'static {
     /// Output that is the adapter's own chatter, not the program's: dropped.
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
+    }
+    /// The repl command that evaluates a breakpoint's condition at its stop, for an adapter
+    /// that stops when a condition fails to evaluate, as if it held (gdb). None: a failing
+    /// condition does not stop (or the adapter says so itself, [`Adapter::failed_condition`]).
+    fn condition_check(&self, _condition: &str) -> Option<String> {
+        None
     }
     /// Commands for the adapter's repl before the program starts (fixes to the adapter itself).
     fn repl_setup(&self) -> Vec<String> {

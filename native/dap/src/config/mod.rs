@@ -8,7 +8,7 @@ mod command;
 mod tests;
 mod vars;
 
-pub use command::split_command;
+pub use command::{Redirect, RedirectTo, ShellCommand, parse_command, shell_quote, split_command};
 
 use crate::adapters::{self, ADAPTERS, AdapterRef};
 use command::from_words;
@@ -35,6 +35,12 @@ pub struct ResolvedLaunch {
     pub stop_on_exception: bool,
     /// The launch entry's path mappings, whatever its dialect; the session applies them.
     pub pathmap: debugger_mcp_core::pathmap::PathMap,
+    /// The program's streams as the command line pointed them (`< in`, `2>&1`; paths
+    /// absolute), already in `arguments` in the adapter's way.
+    pub redirects: Vec<Redirect>,
+    /// A pipeline into the program (`gen | ./prog`): the shell command run first, and the
+    /// file its output goes to, which the program reads as stdin.
+    pub feed: Option<(String, PathBuf)>,
 }
 
 /// Adapter-neutral launch description, turned into each adapter's dialect by
@@ -206,25 +212,26 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             .as_deref()
             .map(|c| absolutize(root, c))
             .unwrap_or_else(|| root.to_path_buf());
-        let words = split_command(cmd)?;
+        let parsed = parse_command(cmd)?;
         let adapter = req.adapter.as_deref().map(adapters::find).transpose()?;
-        let (adapter, g) = from_words(&cwd, words, adapter)?;
+        let (adapter, mut g) = from_words(&cwd, parsed.words.clone(), adapter)?;
         // `go test` runs in the package's directory, as the go tool does.
-        let g = Generic {
-            cwd: g.cwd.clone().or_else(|| Some(cwd.display().to_string())),
-            ..g
-        };
+        g.cwd = g.cwd.clone().or_else(|| Some(cwd.display().to_string()));
+        let mut arguments = adapter.launch_arguments(&g);
+        let (redirects, feed) = with_streams(&cwd, &parsed, adapter, &mut g, &mut arguments)?;
         ResolvedLaunch {
             name: cmd.clone(),
             adapter,
             request: "launch".into(),
-            arguments: adapter.launch_arguments(&g),
+            arguments,
             cwd,
             run_configuration: None,
             python: g.python.clone(),
             stop_on_entry: false,
             stop_on_exception: false,
             pathmap: Default::default(),
+            redirects,
+            feed,
         }
     } else {
         return Err(BackendError::Failed(
@@ -243,6 +250,87 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
         resolved.arguments.insert("noDebug".into(), json!(true));
     }
     Ok(resolved)
+}
+
+/// What a command line asks of the program's environment and streams beyond its words:
+/// `VAR=value` prefixes join `env` (then the arguments are rebuilt), redirections go into the
+/// launch arguments in the adapter's way, and a pipeline's input gets the file it will be
+/// written to. Refused, saying why, where the adapter cannot.
+fn with_streams(
+    cwd: &Path,
+    parsed: &ShellCommand,
+    adapter: AdapterRef,
+    g: &mut Generic,
+    arguments: &mut Map<String, Value>,
+) -> Result<(Vec<Redirect>, Option<(String, PathBuf)>), BackendError> {
+    if !parsed.env.is_empty() {
+        for (k, v) in &parsed.env {
+            g.env.insert(k.clone(), Value::String(v.clone()));
+        }
+        let kept = std::mem::take(arguments);
+        *arguments = adapter.launch_arguments(g);
+        // What the adapter's command parsing implied beyond `Generic` stays.
+        for (k, v) in kept {
+            arguments.entry(k).or_insert(v);
+        }
+    }
+    let mut redirects: Vec<Redirect> = parsed
+        .redirects
+        .iter()
+        .map(|r| Redirect {
+            fd: r.fd,
+            to: match &r.to {
+                RedirectTo::Read(p) => RedirectTo::Read(absolutize(cwd, &p.to_string_lossy())),
+                RedirectTo::Write(p) => RedirectTo::Write(absolutize(cwd, &p.to_string_lossy())),
+                RedirectTo::Append(p) => {
+                    RedirectTo::Append(absolutize(cwd, &p.to_string_lossy()))
+                }
+                RedirectTo::Dup(n) => RedirectTo::Dup(*n),
+            },
+        })
+        .collect();
+    let feed = parsed.input.as_ref().map(|input| {
+        // Unique in the machine: several backends (tests) in one process.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let file = std::env::temp_dir().join(format!(
+            "debugger-mcp-{}-{n}-stdin",
+            std::process::id()
+        ));
+        (input.clone(), file)
+    });
+    if let Some((_, file)) = &feed {
+        redirects.insert(
+            0,
+            Redirect {
+                fd: 0,
+                to: RedirectTo::Read(file.clone()),
+            },
+        );
+    }
+    if let Some(r) = redirects.iter().find_map(|r| match &r.to {
+        RedirectTo::Read(p) if !p.exists() && feed.as_ref().is_none_or(|f| &f.1 != p) => Some(p),
+        _ => None,
+    }) {
+        return Err(BackendError::NotFound(format!(
+            "input file '{}' of the command's '<' (relative to {})",
+            r.display(),
+            cwd.display()
+        )));
+    }
+    if !redirects.is_empty() {
+        adapter.redirect(&redirects, g, arguments).map_err(|why| {
+            BackendError::Unsupported(format!(
+                "'{}' in the command: {why}",
+                redirects
+                    .iter()
+                    .map(Redirect::shell)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ))
+        })?;
+    }
+    Ok((redirects, feed))
 }
 
 pub(crate) fn absolutize(root: &Path, p: &str) -> PathBuf {
@@ -319,6 +407,8 @@ fn from_launch_json(
         stop_on_entry: false,
         stop_on_exception: false,
         pathmap,
+        redirects: vec![],
+        feed: None,
     })
 }
 
@@ -379,8 +469,12 @@ fn from_toml(
         .or(c.get("adapter").and_then(Value::as_str))
         .map(adapters::find)
         .transpose()?;
-    let (adapter, mut g) = if let Some(cmd) = c.get("command").and_then(Value::as_str) {
-        from_words(&cwd, split_command(cmd)?, adapter)?
+    let parsed = match c.get("command").and_then(Value::as_str) {
+        Some(cmd) => Some(parse_command(cmd)?),
+        None => None,
+    };
+    let (adapter, mut g) = if let Some(parsed) = &parsed {
+        from_words(&cwd, parsed.words.clone(), adapter)?
     } else if let Some(module) = c.get("module").and_then(Value::as_str) {
         (
             adapter
@@ -421,6 +515,10 @@ fn from_toml(
         g.python = Some(p.to_string());
     }
     let mut arguments = adapter.launch_arguments(&g);
+    let (redirects, feed) = match &parsed {
+        Some(p) => with_streams(&cwd, p, adapter, &mut g, &mut arguments)?,
+        None => Default::default(),
+    };
     if let Some(extra) = c.get("adapter_args").and_then(Value::as_object) {
         for (k, v) in extra {
             arguments.insert(k.clone(), v.clone());
@@ -442,5 +540,7 @@ fn from_toml(
         stop_on_entry: flag("stop_on_entry"),
         stop_on_exception: flag("stop_on_exception"),
         pathmap: Default::default(),
+        redirects,
+        feed,
     })
 }

@@ -13,6 +13,96 @@ fn splits_quotes() {
 }
 
 #[test]
+fn reads_a_command_as_a_shell_runs_it() {
+    let c = parse_command("A=1 B='x y' ./prog 'a <b' in2>err.txt < in.txt > \"o ut\" 2>&1").unwrap();
+    assert_eq!(
+        c.env,
+        vec![("A".into(), "1".into()), ("B".into(), "x y".into())]
+    );
+    // `in2>` is a word then `>`: only a bare number names a stream.
+    assert_eq!(c.words, vec!["./prog", "a <b", "in2"]);
+    let shell: Vec<String> = c.redirects.iter().map(Redirect::shell).collect();
+    assert_eq!(shell, vec![">err.txt", "<in.txt", ">'o ut'", "2>&1"]);
+    assert_eq!(c.input, None);
+    let p = parse_command("python3 gen.py 3 | ./prog -v").unwrap();
+    assert_eq!(p.input.as_deref(), Some("python3 gen.py 3"));
+    assert_eq!(p.words, vec!["./prog", "-v"]);
+    let both = parse_command("./prog &>> log").unwrap();
+    let shell: Vec<String> = both.redirects.iter().map(Redirect::shell).collect();
+    assert_eq!(shell, vec![">>log", "2>&1"]);
+    // A quoted operator is a word.
+    assert_eq!(parse_command("./prog '|' \\>").unwrap().words, vec!["./prog", "|", ">"]);
+}
+
+#[test]
+fn refuses_what_a_launch_cannot_honour_naming_it() {
+    for (cmd, named) in [
+        ("make && ./prog", "'&&'"),
+        ("./prog; echo done", "';'"),
+        ("./prog &", "'&'"),
+        ("./prog | head -3", "'| head'"),
+        ("./prog $HOME", "'$HOME'"),
+        ("./prog \"$(cat f)\"", "'$('"),
+        ("./prog `cat f`", "'`'"),
+        ("./prog <<< text", "'<<<'"),
+        ("./prog 3> x", "'3>'"),
+        ("./prog <", "'<'"),
+        ("cat a | ./prog < b", "'<'"),
+        ("./prog >&log", "'>&log'"),
+    ] {
+        let e = parse_command(cmd).unwrap_err().to_string();
+        assert!(e.contains(named), "{cmd}: {e}");
+    }
+    // An argument list holds words only.
+    let e = split_command("-v < in").unwrap_err().to_string();
+    assert!(e.contains("'<in'"), "{e}");
+}
+
+#[test]
+fn redirections_reach_the_launch_or_are_refused_by_the_adapter() {
+    let root = scratch("redirect");
+    write(&root, "in.txt", "3\n");
+    write(&root, "app.py", "print(input())\n");
+    let go = |cmd: &str, adapter: Option<&str>| {
+        resolve(
+            &root,
+            &LaunchRequest {
+                command: Some(cmd.into()),
+                adapter: adapter.map(str::to_string),
+                ..Default::default()
+            },
+        )
+    };
+    let py = go("MODE=t python3 app.py x < in.txt 2>&1", None).unwrap();
+    assert_eq!(py.arguments["env"]["MODE"], "t");
+    let sh = py.arguments["python"].as_array().unwrap();
+    assert_eq!(sh[0], "/bin/sh");
+    let script = sh[2].as_str().unwrap();
+    assert!(
+        script.starts_with("exec \"$0\" \"$@\" <") && script.contains("in.txt") && script.ends_with(" 2>&1"),
+        "{script}"
+    );
+    assert_eq!(sh[3], "python3");
+    assert_eq!(py.arguments["debugLauncherPython"], "python3");
+    assert_eq!(py.arguments["args"], json!(["x"]));
+    // gdb: one string, which its shell reads.
+    let gdb = go("./app.py 'a b' < in.txt", Some("gdb")).unwrap();
+    let args = gdb.arguments["args"].as_str().unwrap();
+    assert!(args.starts_with("'a b' <") && args.ends_with("/in.txt"), "{args}");
+    // A missing input file, before anything starts.
+    let e = go("python3 app.py < nope.txt", None).unwrap_err().to_string();
+    assert!(e.contains("nope.txt"), "{e}");
+    // delve's launch has no streams to point.
+    let e = go("./app.py < in.txt", Some("delve")).unwrap_err().to_string();
+    assert!(e.contains("<") && e.contains("delve"), "{e}");
+    // A pipeline: the program reads a file the input is written to.
+    let p = go("printf '3\\n' | python3 app.py", None).unwrap();
+    let (input, file) = p.feed.clone().unwrap();
+    assert_eq!(input, "printf '3\\n'");
+    assert!(p.arguments["python"][2].as_str().unwrap().contains(&file.display().to_string()));
+}
+
+#[test]
 fn substitutes_and_refuses_editor_variables() {
     let root = Path::new("/p/proj");
     assert_eq!(
@@ -62,7 +152,12 @@ fn cppdbg_entries_become_gdb_launches() {
         json!(format!("{}/build/app", root.display()))
     );
     assert_eq!(r.arguments["args"], json!(["-v"]));
-    assert_eq!(r.arguments["env"], json!({"MODE": "test"}));
+    // Added to the environment, as cpptools does: gdb's DAP clears it before setting `env`.
+    assert_eq!(r.arguments["env"]["MODE"], json!("test"));
+    assert_eq!(
+        r.arguments["env"]["PATH"],
+        json!(std::env::var("PATH").unwrap())
+    );
     assert_eq!(r.arguments["stopAtBeginningOfMainSubprogram"], json!(true));
     assert!(
         r.arguments.get("MIMode").is_none(),
@@ -140,6 +235,21 @@ fn python_command_infers_debugpy() {
     )
     .unwrap();
     assert_eq!(g.module.as_deref(), Some("pkg.mod"));
+    // Issue 26: `-c` code is debugpy's `code` launch, not a script path that does not exist.
+    let (a, g) = from_words(
+        &root,
+        split_command("python3 -c 'import app; app.f(2)' extra").unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(a.name(), "debugpy");
+    assert_eq!((&g.program, &g.module), (&None, &None));
+    assert_eq!(g.extra["code"], json!("import app; app.f(2)"));
+    assert_eq!(g.args, vec!["extra"]);
+    assert_eq!(
+        a.launch_arguments(&g)["code"],
+        json!("import app; app.f(2)")
+    );
 }
 
 fn go_launch(root: &Path, command: &str) -> Result<ResolvedLaunch, BackendError> {

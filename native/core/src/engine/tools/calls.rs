@@ -5,7 +5,7 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::functions;
-use super::super::recorder::Recording;
+use super::super::recorder::{Recording, Where};
 use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
 use super::{Kind, Outcome, ProjectArg};
 use crate::backend::{
@@ -307,7 +307,7 @@ fn rel(root: &Path, f: &str) -> String {
 }
 
 /// # Recorded calls
-/// Calls recorded by on_hit 'record': '#n f(args) -> result @caller'.
+/// Calls recorded by on_hit 'record'.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetCallRecords {
     #[serde(flatten)]
@@ -316,7 +316,7 @@ pub struct GetCallRecords {
     // Rows at most (50 when absent).
     #[schemars(range(min = 1, max = 500))]
     limit: Option<u32>,
-    /// Text rows contain: '-> None', 'n=5'.
+    /// e.g. 'result < 0', 'n == 3', '-> None'
     #[serde(rename = "where")]
     filter: Option<String>,
 }
@@ -342,11 +342,47 @@ const MAX_BYTES: usize = 8_000;
 
 async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRows> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let (rows, total) = c.engine.with_state(|s| {
+    let (rows, total) = select(c, &root, None, &a);
+    cut(rows, total, &a)
+}
+
+/// The rows of the calls recorded in session `sid` (the one-call start's answer), cut as
+/// get_call_records cuts them.
+pub(super) fn rows_of(c: &Call<'_>, root: &str, sid: &str) -> Vec<String> {
+    let a = GetCallRecords {
+        p: ProjectArg::default(),
+        function: None,
+        limit: None,
+        filter: None,
+    };
+    let (rows, total) = select(c, root, Some(sid), &a);
+    match cut(rows, total, &a) {
+        Ok(mut r) if !r.rows.is_empty() => {
+            // "20 of 80 rows shown": get_call_records reads the rest.
+            r.rows
+                .extend(r.message.map(|m| format!("({m}: get_call_records)")));
+            r.rows
+        }
+        Ok(_) => Vec::new(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Rows of the project's recorded calls (of one session when given) matching `a`, and how many
+/// calls are recorded in all.
+fn select(
+    c: &Call<'_>,
+    root: &str,
+    session: Option<&str>,
+    a: &GetCallRecords,
+) -> (Vec<String>, usize) {
+    let filter = a.filter.as_deref().map(Where::parse);
+    c.engine.with_state(|s| {
         let rows: Vec<String> = s
             .calls
             .rows
             .iter()
+            .filter(|r| session.is_none_or(|sid| r.session == sid))
             .filter(|r| {
                 // Calls of this project's sessions (a session the engine forgot counts too).
                 s.sessions
@@ -361,11 +397,14 @@ async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRo
                         || f.ends_with(&r.function)
                 })
             })
+            .filter(|r| filter.as_ref().is_none_or(|w| w.matches(r)))
             .map(|r| r.row())
-            .filter(|row| a.filter.as_deref().is_none_or(|w| row.contains(w)))
             .collect();
         (rows, s.calls.rows.len())
-    });
+    })
+}
+
+fn cut(rows: Vec<String>, total: usize, a: &GetCallRecords) -> Outcome<CallRows> {
     let matched = rows.len() as u64;
     let mut out = Vec::new();
     let mut bytes = 0;

@@ -36,6 +36,7 @@ pub struct Capture {
     command: Option<String>,
     #[schemars(length(min = 1))]
     run_configuration: Option<String>,
+    cwd: Option<String>,
     #[schemars(length(min = 1))]
     points: Vec<CapturePoint>,
     #[serde(default)]
@@ -74,7 +75,9 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         if e.trim().is_empty() {
             return Err("expressions: an expression is empty".into());
         }
-        expression_guard::check(e, &c.cfg.expression_safety)
+        // The points' language decides whether `f(key=1)` names an argument or assigns.
+        let file = a.points.first().map(|p| p.file_path.as_str());
+        expression_guard::check(e, &c.cfg.expression_safety, file)
             .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
     }
     if a.points.len() > MAX_POINTS {
@@ -97,6 +100,14 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         (None, None) => None,
         (cmd, rc) => Some((cmd.clone(), rc.clone())),
     };
+    if a.cwd.is_some() && launch.is_none() {
+        return Err("cwd is where a started program runs: give command with it".into());
+    }
+    let cwd = a
+        .cwd
+        .as_deref()
+        .map(|d| c.file_in_project(&root, d))
+        .transpose()?;
     // A session to resume must be paused; checked before anything changes.
     let resumed = match &launch {
         None => {
@@ -135,6 +146,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
                     configuration: rc.clone(),
                     command: cmd.clone(),
                     mode: LaunchMode::Debug,
+                    cwd: cwd.clone(),
                     ..Default::default()
                 };
                 let info = super::sessions::launch(c, &root, request).await?;

@@ -56,6 +56,28 @@ async fn evaluate_expression(c: &mut Call<'_>, a: EvaluateExpression) -> Outcome
     }
 }
 
+/// The values of `list` at the session's stop, read-only, as evaluate_expression's `expressions`
+/// answer them (the first answer of a start, a step's `evaluate`).
+pub(super) async fn values(
+    c: &mut Call<'_>,
+    root: &str,
+    sid: &str,
+    list: Vec<String>,
+) -> Result<Vec<ValueNode>, ToolError> {
+    let w = EvalWhere {
+        s: SessionArg {
+            project_path: Some(root.to_string()),
+            session_id: Some(sid.to_string()),
+        },
+        frame_index: None,
+        thread_id: None,
+    };
+    Ok(evaluate_all(c, w, list, false)
+        .await?
+        .results
+        .unwrap_or_default())
+}
+
 /// # Run a code fragment
 /// Run statements in a frame; needs allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]
@@ -111,10 +133,17 @@ async fn evaluate_all(
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (thread, _) = c.paused(&sid)?;
     let thread = a.thread_id.clone().unwrap_or(thread);
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
+    let frame = c.frame(&sid, &thread, frame_index).await?;
+    // An expression the guard refuses is a row saying why; the others still answer.
+    let mut refused = vec![None; list.len()];
     if !side_effects {
-        for e in &list {
-            expression_guard::check(e, &c.cfg.expression_safety)
-                .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+        for (e, why) in list.iter().zip(refused.iter_mut()) {
+            let file = frame.file.as_deref();
+            *why = expression_guard::check(e, &c.cfg.expression_safety, file).err();
         }
     } else {
         c.confirm(
@@ -129,15 +158,18 @@ async fn evaluate_all(
     } else {
         EvalContext::Expression
     };
-    let frame_index = a.frame_index.unwrap_or_else(|| {
-        c.engine
-            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
-    });
-    let frame = c.frame(&sid, &thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
-    for text in &list {
+    for (text, why) in list.iter().zip(refused) {
+        if let Some(why) = why {
+            rows.push(ValueNode {
+                name: text.clone(),
+                error: Some(why.0),
+                ..Default::default()
+            });
+            continue;
+        }
         let request = EvalRequest {
             thread_id: thread.clone(),
             frame: frame.handle.clone(),
@@ -212,10 +244,15 @@ async fn evaluate(
             "evaluate_code_fragment runs statements that can change the program; pass allow_side_effects: true (the user is asked to confirm unless brave mode is on). For a read-only value use evaluate_expression".into(),
         ));
     }
+    let frame_index = a.frame_index.unwrap_or_else(|| {
+        c.engine
+            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
+    });
+    let frame = c.frame(&sid, &thread, frame_index).await?;
     // Adapters cannot keep an expression side-effect free (debugpy runs `items.append(1)`, gdb
     // assigns), so the core refuses visible state changes before the backend sees them.
     if !fragment && !side_effects {
-        expression_guard::check(&text, &c.cfg.expression_safety)?;
+        expression_guard::check(&text, &c.cfg.expression_safety, frame.file.as_deref())?;
     }
     let context = match (fragment, side_effects) {
         (true, _) => EvalContext::CodeFragment,
@@ -230,11 +267,6 @@ async fn evaluate(
         };
         c.confirm(&root, what, &text).await?;
     }
-    let frame_index = a.frame_index.unwrap_or_else(|| {
-        c.engine
-            .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
-    });
-    let frame = c.frame(&sid, &thread, frame_index).await?;
     let backend = c.engine.backend.clone();
     let request_thread = thread.clone();
     let request = EvalRequest {

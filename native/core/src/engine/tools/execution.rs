@@ -159,6 +159,9 @@ async fn check_thread(
     .into())
 }
 
+/// How long a control op the debugger refused may take to turn out to be the program's end.
+const ENDED_MS: u64 = 1_000;
+
 /// What a control tool asks for; run_to_line's file is resolved against the project first.
 enum Step {
     Pause,
@@ -171,8 +174,21 @@ enum Step {
     },
 }
 
-async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Outcome<StopResult> {
+async fn control(
+    c: &mut Call<'_>,
+    tool: &str,
+    mut a: ControlArg,
+    step: Step,
+) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
+    let evaluate = a.evaluate.take();
+    if let Some(i) = evaluate
+        .iter()
+        .flatten()
+        .position(|e| e.trim().is_empty())
+    {
+        return Err(format!("evaluate[{i}] is empty").into());
+    }
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (state, thread) = c.engine.with_state(|s| {
         let x = s.sessions.get(&sid);
@@ -181,6 +197,11 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             x.and_then(|x| x.current_thread.clone()),
         )
     });
+    if state == Some(SessionState::Stopped) && matches!(step, Step::Resume) {
+        // The program ended while the agent was away (an earlier wait timed out): the end is
+        // what this resume runs to, not a failure.
+        return Ok(snapshot::stop_result(c, &sid, None).await);
+    }
     if state == Some(SessionState::Stopped) {
         let err = c
             .engine
@@ -195,6 +216,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             if state == Some(SessionState::Paused) {
                 let mut r = snapshot::stop_result(c, &sid, None).await;
                 r.message = Some("already paused".into());
+                super::first::evaluate_at(c, &root, evaluate, &mut r).await;
                 return Ok(r);
             }
             ControlOp::Pause
@@ -236,8 +258,18 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
     let resumes = !matches!(op, ControlOp::Pause);
     // The stop this op leads to is the agent's (the watchdog may act on it).
     c.engine.watchdog.arm(&sid);
-    c.bk("control", backend.control(&sid, thread.as_deref(), op))
-        .await?;
+    super::super::recorder::arm_step(c, &sid, thread.as_deref(), &op).await;
+    if let Err(e) = c
+        .bk("control", backend.control(&sid, thread.as_deref(), op))
+        .await
+    {
+        // The program may end while the op is on its way (an adapter that exits with it
+        // before answering): that end is the op's result, not a failure.
+        let gone = |x: &super::super::state::SessionSlot| x.state() == SessionState::Stopped;
+        if !(resumes && c.wait_until(&sid, &mut sub, ENDED_MS, gone).await) {
+            return Err(e);
+        }
+    }
     if resumes {
         left_pause(c, &sid, sub.seq);
     }
@@ -263,6 +295,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             None => note,
         });
     }
+    super::first::evaluate_at(c, &root, evaluate, &mut r).await;
     Ok(r)
 }
 

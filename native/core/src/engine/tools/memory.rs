@@ -472,6 +472,23 @@ pub struct ConsoleOutput {
     message: Option<String>,
 }
 
+/// Adds a chunk of output as lines: adapters send what the program wrote as it wrote it (a
+/// word, a space, a newline), and a line is what a reader expects. A chunk continues the last
+/// line when that is of the same stream and has no newline yet.
+fn join_lines(lines: &mut Vec<OutputLine>, category: crate::backend::OutputCategory, text: &str) {
+    for piece in text.split_inclusive('\n') {
+        match lines.last_mut() {
+            Some(last) if last.category == category && !last.text.ends_with('\n') => {
+                last.text.push_str(piece)
+            }
+            _ => lines.push(OutputLine {
+                category,
+                text: piece.to_string(),
+            }),
+        }
+    }
+}
+
 async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> Outcome<ConsoleOutput> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let category = a.category.map(|k| match k {
@@ -527,10 +544,7 @@ async fn get_console_output(c: &mut Call<'_>, a: GetConsoleOutput) -> Outcome<Co
             continue;
         }
         bytes += text.len();
-        lines.push(OutputLine {
-            category: cat,
-            text,
-        });
+        join_lines(&mut lines, cat, &text);
     }
     let mut out = ConsoleOutput {
         next_cursor: cursor(&sid, next),

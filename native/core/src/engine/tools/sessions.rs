@@ -246,7 +246,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration or a command ('python3 app.py'); set breakpoints first.
+/// Debug a run_configuration or command ('python3 app.py'); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -255,7 +255,7 @@ pub struct StartDebugSession {
     run_configuration: Option<String>,
     #[schemars(length(min = 1))]
     command: Option<String>,
-    /// debugpy, gdb, lldb or delve, when not inferable.
+    /// debugpy|gdb|lldb|delve, if not inferable
     adapter: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
@@ -266,6 +266,8 @@ pub struct StartDebugSession {
     wait_for_pause: bool,
     #[serde(flatten)]
     t: TimeoutArg,
+    #[serde(flatten)]
+    first: super::first::FirstAnswer,
 }
 tool!(
     StartDebugSession,
@@ -309,11 +311,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         .as_deref()
         .map(|d| c.file_in_project(&root, d))
         .transpose()?;
+    a.first.check()?;
     if let Some(name) = &a.run_configuration {
         require_configuration(c, &root, name).await?;
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
+    let set = a.first.set(c, &root).await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
         command: a.command.clone(),
@@ -323,9 +327,16 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         adapter: a.adapter.clone(),
         cwd,
     };
-    let info = launch(c, &root, request).await?;
-    let (message, pause);
-    if a.wait_for_pause {
+    let info = match launch(c, &root, request).await {
+        Ok(info) => info,
+        Err(e) => {
+            // A start that failed leaves no breakpoint of its own behind.
+            let _ = super::breakpoints::remove_ids(c, &root, &set).await;
+            return Err(e);
+        }
+    };
+    let (message, mut pause);
+    if a.wait_for_pause || a.first.waits() {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c
@@ -338,6 +349,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             State::Paused => format!(
                 "started {what}; paused ({})",
                 stop.reason.as_deref().unwrap_or("")
+            ),
+            State::Stopped if a.first.records() => format!(
+                "started {what}; it ran to its end{} (the recorded calls: calls)",
+                stop.exit_code
+                    .map(|c| format!(", {}", super::super::signals::describe(c)))
+                    .unwrap_or_default()
             ),
             State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
@@ -387,6 +404,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             pause = None;
         }
     }
+    if let Some(stop) = pause.as_mut() {
+        a.first.answer(c, &root, stop).await;
+    }
     let message = match super::breakpoints::moved_note(c, &root).await {
         Some(note) => format!("{message}. {note}"),
         None => message,
@@ -401,11 +421,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
 }
 
 /// # Stop a debug session
-/// Terminate a session and its process.
+/// End a session and its process; removes your breakpoints unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
+    #[serde(default)]
+    keep_breakpoints: bool,
 }
 tool!(
     StopDebugSession,
@@ -439,8 +461,9 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
         return Ok(Stopped {
             message: format!(
-                "session {sid} had already ended: the program {}",
-                exit_status(exit)
+                "session {sid} had already ended: the program {}{}",
+                exit_status(exit),
+                removed(c, &root, a.keep_breakpoints).await
             ),
             session_id: sid,
             state: State::Stopped,
@@ -454,15 +477,27 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             x.state() == SessionState::Stopped
         })
         .await;
+    let removed = removed(c, &root, a.keep_breakpoints).await;
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
         message: if ended {
-            format!("session {sid} stopped")
+            format!("session {sid} stopped{removed}")
         } else {
-            format!("stop requested; session {sid} has not reported its end yet")
+            format!("stop requested; session {sid} has not reported its end yet{removed}")
         },
         session_id: sid,
     })
+}
+
+/// stop_debug_session's note on the agent's breakpoints it removed.
+async fn removed(c: &Call<'_>, root: &str, keep: bool) -> String {
+    if keep {
+        return String::new();
+    }
+    match super::breakpoints::remove_agents(c, root).await.as_slice() {
+        [] => String::new(),
+        ids => format!("; removed your breakpoints {}", ids.join(", ")),
+    }
 }
 
 /// A launch that failed for want of a debugger (not found, too old, debugpy missing) points to
@@ -500,12 +535,12 @@ fn last_ended(c: &Call<'_>, root: &str) -> Option<String> {
     })
 }
 
-/// "exited with code 0", "was killed by SIGKILL (signal 9), exit code 247", or "ended (exit
-/// status unknown)".
+/// "exited with code 0", "was killed by SIGKILL (signal 9)", or "ended (exit status
+/// unknown)".
 pub(crate) fn exit_status(code: Option<i64>) -> String {
     match code {
         Some(c) => match super::super::signals::from_exit_code(c) {
-            Some(sig) => format!("was killed by {sig}, exit code {c}"),
+            Some(sig) => format!("was killed by {sig}"),
             None => format!("exited with code {c}"),
         },
         None => "ended (exit status unknown)".into(),
@@ -738,8 +773,10 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
             index: f.index,
             is_current: f.index == selected,
             is_library: f.is_library,
+            repeated: None,
         })
         .collect();
+    let frames = super::out::collapse(frames);
     let current_frame = page
         .frames
         .iter()

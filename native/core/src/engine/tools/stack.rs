@@ -2,7 +2,7 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::snapshot::location;
-use super::out::{Frame, Location, is_false};
+use super::out::{Frame, Location, collapse, is_false};
 use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -94,9 +94,11 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
             index: f.index,
             is_current: thread == current && f.index == selected,
             is_library: f.is_library,
+            repeated: None,
         })
         .collect();
     let shown = offset + frames.len() as u32;
+    let frames = collapse(frames);
     let next_offset = (more || page.total.is_some_and(|t| shown < t)).then_some(shown);
     let message = next_offset.map(|n| match page.total {
         Some(t) => format!("cut at frame {n} of {t}; next page: offset {n}"),

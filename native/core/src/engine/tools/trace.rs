@@ -68,6 +68,9 @@ pub struct Trace {
     rows: Vec<Row>,
     steps: u32,
     returned: bool,
+    // What the traced function itself raised, when it ended by an exception.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    raised: Option<String>,
     now: Now,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
@@ -183,10 +186,20 @@ async fn step(
 ) -> Result<bool, ToolError> {
     let mut sub = c.subscribe(sid)?;
     let backend = c.engine.backend.clone();
+    // A recorded call inside the step finishes the step rather than resuming the program.
+    super::super::recorder::arm_step(c, sid, Some(thread), &op).await;
     c.bk("control", backend.control(sid, Some(thread), op))
         .await?;
     left_pause(c, sid, sub.seq);
     Ok(c.wait_for_stop(sid, &mut sub, ms).await)
+}
+
+/// `ValueError: bad` out of a stop's exception description (a step's note or the adapter's).
+fn exception_of(description: &str) -> String {
+    let text = description
+        .strip_prefix(crate::backend::STEP_RAISED)
+        .unwrap_or(description);
+    short(text.split("; raised here").next().unwrap_or(text).trim())
 }
 
 /// Where the session is now, compactly.
@@ -260,6 +273,14 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
     let mut rows: Vec<Row> = Vec::new();
     let mut bytes = 0usize;
     let mut steps = 0u32;
+    let step_over = ControlOp::StepOver {
+        ignore_breakpoints: false,
+    };
+    let mut op = step_over.clone();
+    // Stepping out of a callee that raised, back to the traced frame.
+    let mut unwinding = false;
+    // An exception the traced frame itself met and has not handled yet.
+    let mut raising: Option<String> = None;
     let ended = loop {
         if rows.len() >= max_lines {
             break format!(
@@ -273,21 +294,17 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
                 budget.as_millis()
             );
         }
-        let stopped = step(
-            c,
-            &sid,
-            &thread,
-            ControlOp::StepOver {
-                ignore_breakpoints: false,
-            },
-            ms,
-        )
-        .await?;
+        let stopped = step(c, &sid, &thread, op.clone(), ms).await?;
+        op = step_over.clone();
+        let unwound = std::mem::take(&mut unwinding);
         steps += 1;
-        let state = c.engine.with_state(|s| {
-            s.sessions
-                .get(&sid)
-                .map(|x| (x.state(), x.pause.as_ref().map(|p| p.reason)))
+        let (state, description) = c.engine.with_state(|s| {
+            let x = s.sessions.get(&sid);
+            let pause = x.and_then(|x| x.pause.as_ref());
+            (
+                x.map(|x| (x.state(), pause.map(|p| p.reason))),
+                pause.and_then(|p| p.description.clone()),
+            )
         });
         let row_line = line;
         let mut push = |row: Row, rows: &mut Vec<Row>| -> bool {
@@ -307,6 +324,23 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
             Some((SessionState::Paused, reason)) if stopped => {
                 let d = depth(c, &sid, &thread).await?;
                 if d < start_depth {
+                    // Left by the exception its own frame met last: a raise, not a return.
+                    if let Some(e) = &raising {
+                        // (The raise's own row says it already when the step stopped there.)
+                        if rows
+                            .last()
+                            .is_none_or(|r| r.line != row_line || !r.exception)
+                        {
+                            push(
+                                Row {
+                                    exception: true,
+                                    ..Row::at(row_line)
+                                },
+                                &mut rows,
+                            );
+                        }
+                        break format!("raised {e}");
+                    }
                     push(
                         Row {
                             returned: true,
@@ -315,6 +349,13 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
                         &mut rows,
                     );
                     break "returned".into();
+                }
+                if d > start_depth && reason == Some(PauseReason::Exception) {
+                    // A callee raised (the step stops at raises): its own handler may catch
+                    // it. Out to the traced frame; only what arrives there is the function's.
+                    op = ControlOp::STEP_OUT;
+                    unwinding = true;
+                    continue;
                 }
                 if d > start_depth {
                     // A breakpoint (or exception) inside a callee interrupted the step over.
@@ -325,6 +366,10 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
                     );
                 }
                 let top = c.frame(&sid, &thread, 0).await?;
+                if unwound && reason != Some(PauseReason::Exception) && top.line == row_line {
+                    // Back from the callee in the middle of the line: finish the line first.
+                    continue;
+                }
                 let cur = locals(c, &sid, &top).await?;
                 let mut row = Row::at(row_line);
                 let diff = changed(&prev, &cur);
@@ -347,9 +392,8 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
                 }
                 prev = cur;
                 line = top.line;
-                if reason == Some(PauseReason::Exception) {
-                    break "an exception stopped the program".into();
-                }
+                raising = (reason == Some(PauseReason::Exception))
+                    .then(|| exception_of(description.as_deref().unwrap_or("an exception")));
             }
             _ => {
                 break format!(
@@ -359,6 +403,7 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
         }
     };
     let returned = ended == "returned";
+    let raised = ended.strip_prefix("raised ").map(str::to_string);
     let now = now(c, &sid, &thread).await;
     Ok(Trace {
         session_id: sid,
@@ -369,6 +414,7 @@ async fn trace_function(c: &mut Call<'_>, a: TraceFunction) -> Outcome<Trace> {
         rows,
         steps,
         returned,
+        raised,
         now,
         message: (!returned).then_some(ended),
     })

@@ -157,8 +157,14 @@ pub async fn frame_values(
             backend.frame_variables(sid, &frame.handle),
         )
         .await?;
-    let admitted: Vec<ValueNode> = vars.into_iter().filter(|v| scope.admits(v)).collect();
+    let mut admitted: Vec<ValueNode> = vars.into_iter().filter(|v| scope.admits(v)).collect();
     let total = admitted.len();
+    // Cut: the names the current line uses stay (issue 26: the local it computes was left out).
+    if total > max as usize
+        && let Some(line) = super::super::snapshot::source_line(c, sid, &frame).await
+    {
+        super::super::snapshot::line_first(&mut admitted, |v| &v.name, &line);
+    }
     let variables: Vec<Shown> =
         futures::stream::iter(admitted.into_iter().take(max as usize).map(|v| {
             let path = v.name.clone();
@@ -302,8 +308,9 @@ async fn path_as_expression(
     frame_index: u32,
     path: &str,
 ) -> Option<ValueNode> {
-    super::super::expression_guard::check(path, &c.cfg.expression_safety).ok()?;
     let frame = c.frame(sid, thread, frame_index).await.ok()?;
+    super::super::expression_guard::check(path, &c.cfg.expression_safety, frame.file.as_deref())
+        .ok()?;
     let backend = c.engine.backend.clone();
     let request = crate::backend::EvalRequest {
         thread_id: thread.to_string(),

@@ -61,13 +61,20 @@ tool!(
 
 async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
     let root = c.project(a.s.project_path.as_deref()).await?;
-    // Watches are evaluated at every pause without side effects; refuse state changes up front.
-    expression_guard::check(&a.expression, &c.cfg.expression_safety)?;
     // An explicit session must exist; otherwise any paused session of the project will do.
     let session = match a.s.session_id.as_deref() {
         Some(id) => Some(c.session(&root, Some(id)).await?),
         None => c.session(&root, None).await.ok(),
     };
+    // Watches are evaluated at every pause without side effects; refuse state changes up front
+    // (the paused frame's language tells a named argument `f(key=1)` from an assignment).
+    let mut file = None;
+    if let Some(sid) = session.as_deref()
+        && let Ok((thread, _)) = c.paused(sid)
+    {
+        file = c.frame(sid, &thread, 0).await.ok().and_then(|f| f.file);
+    }
+    expression_guard::check(&a.expression, &c.cfg.expression_safety, file.as_deref())?;
     let id = c.engine.with_state(|s| {
         s.next_watch += 1;
         let id = format!("w{}", s.next_watch);
