@@ -86,8 +86,10 @@ internal interface JvmFrame {
     fun jdiValue(result: XValue): Value?
 
     /**
-     * Whether the class declaring the frame's method has static fields
-     * (`location().declaringType().allFields()`, JDI; StaticDescriptorImpl shows them). Manager thread.
+     * Whether the class declaring the frame's method has static fields: StaticDescriptorImpl's
+     * `isExpandable()`, `myType.allFields().stream().anyMatch(TypeComponent::isStatic)` on
+     * `location.declaringType()` (StaticDescriptorImpl.java @03980ad0dccbd9a9140c4dc2415985c469f99ae7),
+     * the condition of JavaStackFrame.addStaticGroup's group. Manager thread.
      */
     fun declaresStaticFields(): Boolean = false
 }
