@@ -95,7 +95,13 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
     ));
     *session.pathmap.write().unwrap() = pathmap;
     // Hit counts are per debug session (the store keeps breakpoints across sessions).
-    inner.bps.lock().unwrap().list.iter_mut().for_each(|b| b.hit_count = None);
+    inner
+        .bps
+        .lock()
+        .unwrap()
+        .list
+        .iter_mut()
+        .for_each(|b| b.hit_count = None);
     inner.add_session(session.clone());
     spawn_pump(inner, session.clone(), rx);
     // SessionStarted goes out before anything the adapter can report (a stop on entry).
@@ -134,7 +140,10 @@ const FEED_TIMEOUT: Duration = Duration::from_secs(30);
 /// `file`, which the program reads as stdin: the debugged process stays the program itself.
 async fn feed(input: &str, file: &Path, cwd: &Path) -> BackendResult<()> {
     let out = std::fs::File::create(file).map_err(|e| {
-        BackendError::Failed(format!("cannot create {} for the piped input: {e}", file.display()))
+        BackendError::Failed(format!(
+            "cannot create {} for the piped input: {e}",
+            file.display()
+        ))
     })?;
     let child = tokio::process::Command::new("sh")
         .arg("-c")

@@ -40,8 +40,11 @@ pub struct ResolvedLaunch {
     pub redirects: Vec<Redirect>,
     /// A pipeline into the program (`gen | ./prog`): the shell command run first, and the
     /// file its output goes to, which the program reads as stdin.
-    pub feed: Option<(String, PathBuf)>,
+    pub feed: Option<Feed>,
 }
+
+/// A pipeline's input (`gen` of `gen | ./prog`) and the file its output goes to.
+pub type Feed = (String, PathBuf);
 
 /// Adapter-neutral launch description, turned into each adapter's dialect by
 /// `Adapter::launch_arguments`.
@@ -262,7 +265,7 @@ fn with_streams(
     adapter: AdapterRef,
     g: &mut Generic,
     arguments: &mut Map<String, Value>,
-) -> Result<(Vec<Redirect>, Option<(String, PathBuf)>), BackendError> {
+) -> Result<(Vec<Redirect>, Option<Feed>), BackendError> {
     if !parsed.env.is_empty() {
         for (k, v) in &parsed.env {
             g.env.insert(k.clone(), Value::String(v.clone()));
@@ -282,9 +285,7 @@ fn with_streams(
             to: match &r.to {
                 RedirectTo::Read(p) => RedirectTo::Read(absolutize(cwd, &p.to_string_lossy())),
                 RedirectTo::Write(p) => RedirectTo::Write(absolutize(cwd, &p.to_string_lossy())),
-                RedirectTo::Append(p) => {
-                    RedirectTo::Append(absolutize(cwd, &p.to_string_lossy()))
-                }
+                RedirectTo::Append(p) => RedirectTo::Append(absolutize(cwd, &p.to_string_lossy())),
                 RedirectTo::Dup(n) => RedirectTo::Dup(*n),
             },
         })
@@ -293,10 +294,8 @@ fn with_streams(
         // Unique in the machine: several backends (tests) in one process.
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let file = std::env::temp_dir().join(format!(
-            "debugger-mcp-{}-{n}-stdin",
-            std::process::id()
-        ));
+        let file =
+            std::env::temp_dir().join(format!("debugger-mcp-{}-{n}-stdin", std::process::id()));
         (input.clone(), file)
     });
     if let Some((_, file)) = &feed {
