@@ -343,7 +343,11 @@ async fn failed_conditions(
         ids.iter()
             .filter_map(|id| {
                 let b = store.list.iter().find(|b| &b.id == id)?;
-                let c = b.condition.as_deref().map(str::trim).filter(|c| !c.is_empty())?;
+                let c = b
+                    .condition
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())?;
                 Some((id.clone(), c.to_string()))
             })
             .collect()
