@@ -26,15 +26,17 @@ fn list_bytes(profile: ToolProfile) -> usize {
     text.len()
 }
 
-/// Issue 6 budgets: every session pays for the tool list in context.
+/// Issue 6 and 26 budgets: every session pays for the tool list in context.
 #[test]
 fn tool_lists_fit_their_budgets() {
     let full = list_bytes(ToolProfile::Full);
     let compact = list_bytes(ToolProfile::Compact);
     eprintln!("tools/list bytes: full {full}, compact {compact}");
+    // Issue 26 asks for 10 KB; 13.3 KB is where the listing stands with nothing an agent needs
+    // left out (BENCHMARKS.md "Agent cost"). The budget keeps it from growing back.
     assert!(
-        full <= 16 * 1024,
-        "full profile tools/list is {full} B (budget 16 KB)"
+        full <= 14 * 1024,
+        "full profile tools/list is {full} B (budget 14 KB)"
     );
     assert!(
         compact <= 3 * 1024,
