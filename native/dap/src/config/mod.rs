@@ -45,8 +45,11 @@ pub struct ResolvedLaunch {
     pub redirects: Vec<Redirect>,
     /// A pipeline into the program (`gen | ./prog`): the shell command run first, and the
     /// file its output goes to, which the program reads as stdin.
-    pub feed: Option<(String, PathBuf)>,
+    pub feed: Option<Feed>,
 }
+
+/// A pipeline's input (`gen` of `gen | ./prog`) and the file its output goes to.
+pub type Feed = (String, PathBuf);
 
 /// Adapter-neutral launch description, turned into each adapter's dialect by
 /// `Adapter::launch_arguments`.
@@ -364,7 +367,7 @@ fn with_streams(
     adapter: AdapterRef,
     g: &mut Generic,
     arguments: &mut Map<String, Value>,
-) -> Result<(Vec<Redirect>, Option<(String, PathBuf)>), BackendError> {
+) -> Result<(Vec<Redirect>, Option<Feed>), BackendError> {
     if !parsed.env.is_empty() {
         for (k, v) in &parsed.env {
             g.env.insert(k.clone(), Value::String(v.clone()));
