@@ -296,3 +296,49 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
                                  {"attach": f"127.0.0.1:{dap_port}", "run_configuration": "in the namespace"}, "total")
     finally:
         (project / ".vscode" / "launch.json").unlink()
+
+
+def pause_within(m: Mcp, budget_s: float) -> dict:
+    t0 = time.monotonic()
+    p = m.ok("pause", {"timeout_ms": 10000})
+    took = time.monotonic() - t0
+    assert p["state"] == "paused", p
+    # A second on an idle machine; the shared 2-core test machine gets slack.
+    assert took < budget_s, f"pause took {took:.1f} s"
+    return p
+
+
+def test_a_launched_service_is_running_and_pauses(services, att):
+    """Issue 29 item 4: a service started without waiting is `running` (it was left
+    `starting` for good), `pause` stops it promptly, and its threads are listed."""
+    project, m = att
+    started = m.ok("start_debug_session", {"command": f"{PYTHON} service.py"})
+    assert started["state"] == "running", started
+    assert m.ok("get_debug_session_status", {})["state"] == "running"
+    pause_within(m, 5)
+    threads = m.ok("list_threads", {})["threads"]
+    assert threads and all(t["name"] for t in threads), threads
+    m.ok("stop_debug_session", {})
+
+
+@pytest.mark.parametrize("adapter", ["gdb", "lldb", "delve"])
+def test_an_attached_process_pauses_and_resumes(services, att, adapter):
+    project, m = att
+    if adapter == "delve":
+        svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
+    else:
+        svc = Service([str(project / "loop"), f"pause-{adapter}"], project, port_line=False)
+    services.append(svc)
+    started = m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter})
+    assert started["state"] == "running", started
+    pause_within(m, 5)
+    assert m.ok("list_threads", {})["threads"]
+    resumed = m.ok("resume", {"wait": False})
+    assert resumed["state"] == "running", resumed
+    m.ok("stop_debug_session", {})
+    if adapter == "delve":
+        assert svc.get("item=pen&qty=2")["total"] == 6
+    else:
+        before = beats(project, f"pause-{adapter}")
+        time.sleep(0.5)
+        assert beats(project, f"pause-{adapter}") > before

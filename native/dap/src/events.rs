@@ -137,7 +137,16 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     // The program's stderr up to the stop comes before it (an abort's text is quoted by it).
     #[cfg(unix)]
     crate::program_stderr::drain(inner, s);
-    let thread = stop.thread_id;
+    let thread = match stop.thread_id {
+        Some(t) => Some(t),
+        // A pause that names no thread (delve's, of a program waiting in the runtime): the
+        // stop is the first listed thread's, which every later request can name.
+        None => s
+            .req::<crate::protocol::Threads>(&())
+            .await
+            .ok()
+            .and_then(|r| r.threads.iter().find_map(|t| t.id)),
+    };
     if let Some(t) = thread {
         *s.last_thread.lock().unwrap() = Some(t);
     }
