@@ -335,6 +335,19 @@ def test_py_a_recorded_call_inside_a_step_keeps_the_step_stop(py):
     assert rows[1] == f"#2 leaf(x=3) -> 6 @record_in_step.py:{first + 1}", rows
 
 
+def test_py_trace_function_over_recorded_calls_runs_to_the_return(py):
+    project, m = py
+    m.ok("set_breakpoint", {"function": "leaf", "on_hit": "record"})
+    inner = line_of(project, "record_in_step.py", "y = leaf(x)")
+    m.ok("set_breakpoint", {"file_path": "record_in_step.py", "line": inner})
+    m.ok("start_debug_session", {"command": "python3 record_in_step.py", "wait_for_pause": True, "timeout_ms": LONG})
+    r = m.ok("trace_function", {})
+    assert r["function"] == "middle" and r["returned"] is True, r
+    assert [row["line"] for row in r["rows"]] == [inner, inner + 1], r
+    assert r["rows"][0]["changed"]["y"] == "2" and r["now"]["location"]["method"] == "main", r
+    assert m.ok("get_call_records", {"function": "leaf"})["rows"] == [f"#1 leaf(x=1) -> 2 @record_in_step.py:{inner}"]
+
+
 def test_py_a_recorded_call_inside_a_step_out_keeps_the_step_stop(py):
     project, m = py
     m.ok("set_breakpoint", {"function": "leaf", "on_hit": "record"})

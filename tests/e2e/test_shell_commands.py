@@ -1,5 +1,5 @@
 """Commands as a shell runs them (issue 26, item 3), and how their end and output read, end to
-end on real gdb and debugpy:
+end on real gdb, lldb and debugpy:
 `VAR=value` prefixes, `< in`, `> out 2>&1` and a pipeline into the program reach the
 debugged program itself (a breakpoint in it stops, its locals show what it read), and what a
 launch cannot honour is refused naming it, before anything starts.
@@ -107,3 +107,17 @@ def test_console_output_comes_as_lines_not_as_the_writes(sh):
     out = m.ok("get_console_output", {"session_id": r["session_id"], "category": "stdout"})["output"]
     # Each word was its own write (and output event); the reader gets the line.
     assert [o["text"].strip() for o in out] == ["alpha beta gamma", "second line"], out
+
+
+def test_lldb_points_the_streams_through_its_launch_settings(sh):
+    project, m = sh
+    m.ok("set_breakpoint", {"file_path": "readin.c", "line": C_PRINT})
+    r = m.ok("start_debug_session", {"command": "MODE=fast ./readin < nums.txt 2> err.txt", "adapter": "lldb", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == C_PRINT, r
+    vs = {v["name"]: v["value"] for v in m.ok("get_variables")["variables"]}
+    assert vs["total"] == "6" and "fast" in vs["mode"], vs
+    assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"
+    assert (project / "err.txt").read_text() == "read done\n"
+    # One open file for two streams is not lldb's: refused, naming it, nothing started.
+    e = m.err("start_debug_session", {"command": "./readin < nums.txt > out.txt 2>&1", "adapter": "lldb", "timeout_ms": LONG})
+    assert "2>&1" in e and "lldb" in e, e

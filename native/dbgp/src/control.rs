@@ -76,6 +76,26 @@ pub fn return_target(where_: &str) -> Option<Vec<(char, String)>> {
     Some(args)
 }
 
+/// Xdebug names a method in the stack by the class that declares it (`Base->total`) but
+/// matches a return breakpoint on the class of the object it runs on (`Child`): the step out
+/// of an inherited method would run past its return. For a method called on an object the
+/// class (`-a`) becomes the object's, asked of PHP (`get_class($this)`, no side effect); left
+/// as it is for static methods and when PHP cannot tell.
+async fn object_class(s: &Session, args: &mut [(char, String)]) {
+    let Some(class) = args.iter_mut().find(|(k, _)| *k == 'a') else {
+        return;
+    };
+    let Ok(r) = s.req("eval", &[], Some("get_class($this)")).await else {
+        return;
+    };
+    if let Some(p) = r.root.child("property").map(crate::values::parse_prop)
+        && p.type_name == "string"
+        && !p.value.is_empty()
+    {
+        class.1 = p.value;
+    }
+}
+
 impl Inner {
     /// A step out as "run to this function's return": a temporary return breakpoint on the
     /// function in frame 0, so the stop carries what it returned (`$__RETURN_VALUE`, shown as
@@ -87,7 +107,11 @@ impl Inner {
         // At a return stop frame 0 has already returned: the step out is out of its caller.
         let skip = usize::from(s.at_return.load(Ordering::SeqCst));
         let depth = frames.len().checked_sub(skip)?;
-        let args = return_target(frames.get(skip)?.attr("where")?)?;
+        let where_ = frames.get(skip)?.attr("where")?;
+        let mut args = return_target(where_)?;
+        if where_.contains("->") && skip == 0 {
+            object_class(s, &mut args).await;
+        }
         let set = s.req("breakpoint_set", &args, None).await.ok()?;
         let xid = set.attr("id")?.to_string();
         *s.step_out.lock().unwrap() = Some((args, depth, xid));

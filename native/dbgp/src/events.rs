@@ -192,6 +192,45 @@ impl Inner {
         }
     }
 
+    /// `stop_on_exception` stops where the program raises. Xdebug's exception breakpoints
+    /// stop at every throw, caught or not, so a framework's own exceptions, thrown and caught
+    /// in library code (vendor/, outside the project: PHPUnit's ReflectionException looking
+    /// for `suite()`), would stop first: those run on. PHP's errors ("Fatal error") and the
+    /// classes the user's own exception breakpoints name still stop.
+    async fn past_library_exceptions(
+        &self,
+        s: &Session,
+        mut r: Result<Response, crate::transport::RequestError>,
+    ) -> Result<Response, crate::transport::RequestError> {
+        use std::sync::atomic::Ordering;
+        if !s.user_exceptions_only.load(Ordering::SeqCst) {
+            return r;
+        }
+        // Bounded: a framework that throws without end ends as a plain stop.
+        for _ in 0..1_000 {
+            let Ok(resp) = &r else { break };
+            if resp.status() != Some("break") {
+                break;
+            }
+            let Some(m) = resp.break_message() else { break };
+            let Some(exception) = m.exception.as_deref() else {
+                break;
+            };
+            let named = self.bps.lock().unwrap().list.iter().any(|b| {
+                b.kind == BreakpointKind::Exception && b.exception.as_deref() == Some(exception)
+            });
+            let root = self.root.to_string_lossy();
+            let library = s
+                .local_file(&m.fileuri)
+                .is_none_or(|p| p.contains("/vendor/") || !p.starts_with(&*root));
+            if exception.contains(' ') || named || !library {
+                break;
+            }
+            r = s.conn.request("run", &[], None).await;
+        }
+        r
+    }
+
     /// Runs a continuation command; its answer (the next stop or the end) arrives later.
     pub fn cont(
         self: &Arc<Self>,
@@ -214,6 +253,9 @@ impl Inner {
         let s = s.clone();
         tokio::spawn(async move {
             let mut r = s.conn.request(command, &[], None).await;
+            if command == "run" {
+                r = inner.past_library_exceptions(&s, r).await;
+            }
             // A step out running to its function's return (see `control::arm_return`).
             let mut command = command;
             let step = s.step_out.lock().unwrap().clone();

@@ -160,6 +160,7 @@ impl Inner {
             location: Mutex::new(None),
             at_return: AtomicBool::new(false),
             step_out: Mutex::new(None),
+            user_exceptions_only: AtomicBool::new(stop_on_exception),
             step_catch: Mutex::new(None),
             step_exception: Mutex::new(None),
         });

@@ -201,6 +201,18 @@ pub fn decoded_text(e: &Element) -> String {
     }
 }
 
+/// An element's bytes per its `encoding` attribute: a PHP string is bytes, not text.
+pub fn decoded_bytes(e: &Element) -> Vec<u8> {
+    match e.attr("encoding") {
+        Some("base64") => {
+            let clean: String = e.text.chars().filter(|c| !c.is_whitespace()).collect();
+            B64.decode(clean.as_bytes())
+                .unwrap_or_else(|_| e.text.clone().into_bytes())
+        }
+        _ => e.text.clone().into_bytes(),
+    }
+}
+
 pub fn base64_text(s: &str) -> String {
     let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     match B64.decode(clean.as_bytes()) {

@@ -124,6 +124,9 @@ pub struct Session {
     /// breakpoint's arguments, the stack depth its stop must have (deeper is a recursive call
     /// of the same function returning, so it is armed again) and its Xdebug id.
     pub step_out: Mutex<Option<StepOut>>,
+    /// Started with `stop_on_exception`: an exception thrown in library code runs on (see
+    /// `events::past_library_exceptions`).
+    pub user_exceptions_only: AtomicBool,
     /// The step running now watches for exceptions (`control::catch_in_step`): Some(the Xdebug
     /// ids of the exception breakpoints it set, removed at the stop that ends it; none when the
     /// user's own cover every throw).
@@ -145,6 +148,7 @@ impl Session {
                 .and_then(|t| t.launch.run_configuration.clone()),
             process_id: self.appid,
             mode: LaunchMode::Debug,
+            attached: false,
         }
     }
     pub fn is_ended(&self) -> bool {

@@ -54,6 +54,9 @@ pub struct Prop {
     pub numchildren: Option<u64>,
     /// Decoded value (strings may be cut at max_data).
     pub value: String,
+    /// A string that is not UTF-8: `value` is its literal's body, the bytes that are not
+    /// text written `\xNN` (PHP's own escape) and the rest escaped as JSON.
+    pub binary: bool,
     /// Real size of a string in bytes.
     pub size: Option<u64>,
     pub children: Vec<Prop>,
@@ -63,10 +66,32 @@ fn sub(e: &Element, name: &str) -> Option<String> {
     e.child(name).map(decoded_text)
 }
 
+/// A string's text, or the body of its literal with `\xNN` for the bytes that are not UTF-8
+/// (true) instead of `�`.
+pub fn string_value(e: &Element) -> (String, bool) {
+    let bytes = protocol::decoded_bytes(e);
+    match String::from_utf8(bytes) {
+        Ok(s) => (s, false),
+        Err(e) => {
+            let mut out = String::new();
+            for chunk in e.as_bytes().utf8_chunks() {
+                let json = serde_json::to_string(chunk.valid()).unwrap_or_default();
+                out.push_str(&json[1..json.len() - 1]);
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            (out, true)
+        }
+    }
+}
+
 pub fn parse_prop(e: &Element) -> Prop {
-    let value = match e.child("value") {
-        Some(v) => decoded_text(v),
-        None => decoded_text(e),
+    let v = e.child("value").unwrap_or(e);
+    let (value, binary) = if e.attr("type") == Some("string") {
+        string_value(v)
+    } else {
+        (decoded_text(v), false)
     };
     Prop {
         name: sub(e, "name")
@@ -79,6 +104,7 @@ pub fn parse_prop(e: &Element) -> Prop {
         has_children: e.attr("children") == Some("1"),
         numchildren: e.attr("numchildren").and_then(|n| n.parse().ok()),
         value,
+        binary,
         size: e.attr("size").and_then(|n| n.parse().ok()),
         children: e.all("property").map(parse_prop).collect(),
     }
@@ -87,6 +113,7 @@ pub fn parse_prop(e: &Element) -> Prop {
 /// The text shown for a value.
 pub fn render(p: &Prop) -> String {
     match p.type_name.as_str() {
+        "string" if p.binary => format!("\"{}\"", p.value),
         "string" => serde_json::to_string(&p.value).unwrap_or_default(),
         "bool" => if p.value == "1" || p.value == "true" {
             "true"
@@ -354,7 +381,7 @@ impl Session {
                 )
                 .await
             {
-                p.value = protocol::decoded_text(&v.root);
+                (p.value, p.binary) = string_value(&v.root);
             }
         }
         let scope = if context == 1 {

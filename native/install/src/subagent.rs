@@ -66,23 +66,24 @@ pub const PROTOCOL: &str = "\
 You find the cause of a bug by running the program under a real debugger, through the \
 debugger-mcp tools. Do not edit code.
 
-1. Reproduce under the debugger. Set breakpoints on the lines you suspect first \
-(set_breakpoint; file paths relative to the project), then start_debug_session with the \
-failing command or run configuration, or debug_test with the failing test id, with \
-wait_for_pause: true. For a crash, set_exception_breakpoint first. A question like \
+1. Reproduce under the debugger in one call: start_debug_session with the failing command or \
+run configuration (or debug_test with the failing test id), giving it the breakpoints on the \
+lines you suspect (file paths relative to the project) and the expressions to evaluate there \
+(breakpoints, evaluate): it answers with the first stop and those values. For a crash, \
+stop_on_exception: true. A question like \
 \"what is x at each hit of line L\" is one capture call (it runs to the points and records \
 expressions at each hit without stopping).
 2. At each stop, one call answers most questions: get_debug_session_status (location, source, \
 stack, variables), evaluate_expression with several expressions at once, inspect_variable for \
 a part of a big value. Values seen earlier are in get_debug_history, also after resuming.
 3. Narrow down with step_over / step_into / step_out / run_to_line (each waits and returns the \
-new stop), a conditional breakpoint or hit_condition instead of stepping through a loop, \
+new stop, with the values of its evaluate), a conditional breakpoint or hit_condition instead of stepping through a loop, \
 trace_function to see a whole call line by line, and for \"which call returns the wrong \
-value\" set_breakpoint {function, on_hit: 'record'}, run, then get_call_records (every call's \
-arguments and result, no stops).
+value\" start with breakpoints [{function, on_hit: 'record'}]: it runs to the end and answers \
+every call's arguments and result.
 4. Stop when the values prove the cause. Report: the root cause at file:line, the values that \
 show it (with the step they were read at), and the fix you suggest.
-5. Clean up: remove_breakpoint with all_agent_breakpoints: true, then stop_debug_session.
+5. Nothing to clean up: your breakpoints and sessions go when your MCP session ends.
 ";
 
 /// Whether the subagent (or skill) goes to the user's home or into the project.

@@ -89,30 +89,29 @@ class Recorder:
 # --- ours -------------------------------------------------------------------------------------
 
 async def ours_calc(r: Recorder, project: pathlib.Path):
+    # Issue 26's path: the start sets the breakpoint and answers the value asked for; the step
+    # answers the changed value; nothing to tidy (the MCP session's end takes both).
     line = line_of(project / "calc.py", "calc: stop here")
-    await r.call("set_breakpoint", {"file_path": "calc.py", "line": line})
-    st, _ = await r.call("start_debug_session", {"command": "python3 calc.py", "wait_for_pause": True})
-    assert st["state"] == "paused", st  # the pause carries the frame's locals
-    await r.call("evaluate_expression", {"expression": "it.price * it.qty"})
+    st, _ = await r.call("start_debug_session", {"command": "python3 calc.py",
+                                                 "breakpoints": [{"file_path": "calc.py", "line": line}],
+                                                 "evaluate": ["it.price * it.qty"]})
+    assert st["state"] == "paused" and st["pause"]["values"], st  # the pause carries the frame's locals
     await r.call("expand_variable", {"path": "items"})
     step, _ = await r.call("step_over", {})  # the new pause shows subtotal changed
     assert step["state"] == "paused", step
-    await r.call("stop_debug_session", {})
 
 
 async def ours_heavy(r: Recorder, project: pathlib.Path):
     line = line_of(project / "heavy.py", "heavy: stop here")
     bottom = line_of(project / "heavy.py", "heavy: recursion bottom")
-    await r.call("set_breakpoint", {"file_path": "heavy.py", "line": line})
-    st, _ = await r.call("start_debug_session", {"command": "python3 heavy.py", "wait_for_pause": True})
+    st, _ = await r.call("start_debug_session", {"command": "python3 heavy.py",
+                                                 "breakpoints": [{"file_path": "heavy.py", "line": line}],
+                                                 "evaluate": ["text"]})
     assert st["state"] == "paused", st
     await r.call("expand_variable", {"path": "records", "limit": 5})
     await r.call("expand_variable", {"path": "tree"})
-    await r.call("evaluate_expression", {"expression": "text"})
-    await r.call("set_breakpoint", {"file_path": "heavy.py", "line": bottom})
-    await r.call("resume", {})
+    await r.call("run_to_line", {"file_path": "heavy.py", "line": bottom})
     await r.call("get_stack_trace", {})
-    await r.call("stop_debug_session", {})
 
 
 def latency(n: int):

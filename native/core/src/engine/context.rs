@@ -42,12 +42,16 @@ pub struct CallContext {
     pub client: Option<Arc<ClientSessions>>,
 }
 
-/// Debug sessions one MCP session started. Dropped with that MCP session's handler (rmcp drops
-/// the per-session service on DELETE or when the session expires); the engine then ends them if
-/// `end_sessions_with_client` says so.
+/// What one MCP session made: the debug sessions it started and the breakpoints it set. Dropped
+/// with that MCP session's handler (rmcp drops the per-session service on DELETE or when the
+/// session expires; the stdio bridge DELETEs its sessions when its client goes): the engine then
+/// removes those breakpoints and ends those sessions (`end_sessions_with_client`), so an agent
+/// has nothing to tidy up.
 pub struct ClientSessions {
     engine: std::sync::Weak<Engine>,
     started: std::sync::Mutex<Vec<String>>,
+    /// (project root, breakpoint id) of each breakpoint this MCP session created.
+    breakpoints: std::sync::Mutex<Vec<(String, String)>>,
 }
 
 impl ClientSessions {
@@ -55,6 +59,7 @@ impl ClientSessions {
         Self {
             engine: Arc::downgrade(engine),
             started: std::sync::Mutex::default(),
+            breakpoints: std::sync::Mutex::default(),
         }
     }
 
@@ -64,13 +69,34 @@ impl ClientSessions {
             .unwrap_or_else(|e| e.into_inner())
             .push(id.to_string());
     }
+
+    /// A breakpoint this MCP session created (never one it only updated: that may be the
+    /// IDE user's).
+    pub fn made_breakpoint(&self, root: &str, id: &str) {
+        let mut b = self.breakpoints.lock().unwrap_or_else(|e| e.into_inner());
+        if !b.iter().any(|(r, i)| r == root && i == id) {
+            b.push((root.to_string(), id.to_string()));
+        }
+    }
+
+    /// The breakpoints this MCP session made in `root`, forgotten (the caller removes them).
+    pub fn take_breakpoints(&self, root: &str) -> Vec<String> {
+        let mut b = self.breakpoints.lock().unwrap_or_else(|e| e.into_inner());
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut *b)
+            .into_iter()
+            .partition(|(r, _)| r == root);
+        *b = rest;
+        mine.into_iter().map(|(_, id)| id).collect()
+    }
 }
 
 impl Drop for ClientSessions {
     fn drop(&mut self) {
         let started = std::mem::take(&mut *self.started.lock().unwrap_or_else(|e| e.into_inner()));
+        let breakpoints =
+            std::mem::take(&mut *self.breakpoints.lock().unwrap_or_else(|e| e.into_inner()));
         if let Some(engine) = self.engine.upgrade() {
-            engine.client_gone(started);
+            engine.client_gone(started, breakpoints);
         }
     }
 }

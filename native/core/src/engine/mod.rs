@@ -415,7 +415,10 @@ impl Engine {
                 updated.push(resources::BREAKPOINTS.into());
             }
             BackendEvent::BreakpointRemoved { id } => {
-                s.breakpoints.remove(&id);
+                // One stop_debug_session removed stays known to the summary of its session.
+                if !s.breakpoints.get(&id).is_some_and(|m| m.removed) {
+                    s.breakpoints.remove(&id);
+                }
                 updated.push(resources::BREAKPOINTS.into());
             }
         });

@@ -259,6 +259,12 @@ pub struct StopResult {
     pub callers: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub watches: Vec<Watch>,
+    /// The expressions the call asked to evaluate at this stop.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ValueNode>,
+    /// Calls recorded in this run (on_hit 'record' breakpoints set with the start).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -290,6 +296,8 @@ impl StopResult {
             frame: None,
             callers: Vec::new(),
             watches: Vec::new(),
+            values: Vec::new(),
+            calls: Vec::new(),
             exit_code: None,
             stderr: None,
             timed_out: false,

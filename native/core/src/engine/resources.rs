@@ -491,11 +491,11 @@ impl Engine {
                 }
                 text.push_str(
                     "1. Form a hypothesis from the code first (get_source_context).\n\
-                     2. set_breakpoint on the lines that decide it (a condition avoids stopping in every loop iteration).\n\
-                     3. start_debug_session (run_configuration or command) with wait_for_pause: true; stop_on_exception: true if you do not know where it fails.\n\
-                     4. At a stop, read only what tests the hypothesis: get_debug_session_status, evaluate_expression, expand_variable by path.\n\
-                     5. step_over / run_to_line / resume; get_debug_history answers what a value was earlier.\n\
-                     6. Finish with get_session_summary, remove_breakpoint all_agent_breakpoints: true and stop_debug_session.\n",
+                     2. One call to the first answer: start_debug_session (run_configuration or command) with breakpoints on the lines that decide it (a condition avoids stopping in every loop iteration) and evaluate: the expressions that test it; stop_on_exception: true if you do not know where it fails.\n\
+                     3. Only recording breakpoints ({function, on_hit: 'record'}): the run goes to its end and the answer lists every call.\n\
+                     4. At a stop, read only what tests the hypothesis: evaluate_expression, expand_variable by path, get_debug_session_status.\n\
+                     5. step_over / run_to_line / resume, each with evaluate; get_debug_history answers what a value was earlier.\n\
+                     6. get_session_summary hands over what you found. Nothing to tidy: your breakpoints and sessions go when your MCP session ends.\n",
                 );
                 text.push_str(&format!("Current state: {}", self.status_json()));
                 Ok((

@@ -51,8 +51,41 @@ impl Engine {
         })
     }
 
-    /// An MCP session ended: the debug sessions it started end too when so configured.
-    pub(super) fn client_gone(&self, started: Vec<String>) {
+    /// An MCP session ended: the breakpoints it set go (unless the settings say
+    /// `end_sessions_with_client = false`), and the debug sessions it started end too when so
+    /// configured (serve: yes; the IDE keeps them, where the user sees them).
+    pub(super) fn client_gone(&self, started: Vec<String>, breakpoints: Vec<(String, String)>) {
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let timeout = Duration::from_millis(self.cfg().backend_timeout_ms);
+        if self.cfg().end_sessions_with_client != Some(false) {
+            // Only those still known as the agent's: one the agent already removed, or one the
+            // user took over, stays as it is.
+            let mine: Vec<(String, String)> = self.with_state(|s| {
+                breakpoints
+                    .into_iter()
+                    .filter(|(_, id)| {
+                        s.breakpoints
+                            .remove_entry(id)
+                            .is_some_and(|(_, m)| m.agent && !m.removed)
+                    })
+                    .collect()
+            });
+            if !mine.is_empty() {
+                tracing::info!(
+                    "the MCP session that set breakpoints {mine:?} ended: removing them"
+                );
+                let backend = self.backend.clone();
+                rt.spawn(async move {
+                    for (root, id) in mine {
+                        let _ =
+                            tokio::time::timeout(timeout, backend.remove_breakpoint(&root, &id))
+                                .await;
+                    }
+                });
+            }
+        }
         if started.is_empty() || !self.end_sessions_with_client() {
             return;
         }
@@ -66,12 +99,8 @@ impl Engine {
                 })
                 .collect()
         });
-        let Ok(rt) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
         for id in live {
             let backend = self.backend.clone();
-            let timeout = Duration::from_millis(self.cfg().backend_timeout_ms);
             tracing::info!(
                 "the MCP session that started debug session {id} ended: stopping it (end_sessions_with_client)"
             );
@@ -138,6 +167,13 @@ impl Engine {
             }
             if slot.info.process_id.is_none() {
                 slot.info.process_id = info.process_id;
+            }
+            slot.info.attached |= info.attached;
+            // The launch answered after configuring: a program that neither paused nor ended
+            // meanwhile runs (no event says so; DAP has none for "configuration done").
+            if slot.info.state == SessionState::Starting && info.state == SessionState::Running {
+                slot.info.state = SessionState::Running;
+                slot.notify();
             }
             self.ledger
                 .open(&slot.info.id, &slot.info.name, slot.project.as_deref());

@@ -162,6 +162,8 @@ pub struct BpMeta {
     pub function: Option<String>,
     /// `on_hit: "record"`: the recording this breakpoint drives (its pauses are never shown).
     pub record: Option<super::recorder::Recording>,
+    /// Removed by stop_debug_session with its session: kept for that session's summary.
+    pub removed: bool,
 }
 
 impl BpMeta {

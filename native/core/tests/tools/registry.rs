@@ -40,7 +40,12 @@ async fn lists_the_expected_tools_and_server_info() {
     let info = rmcp::ServerHandler::get_info(&h.engine.handler());
     assert_eq!(info.server_info.name, "debugger-mcp");
     assert!(info.capabilities.tools.is_some());
-    assert!(info.instructions.unwrap().contains("set_breakpoint"));
+    // The instructions lead with the one-call path (issue 26).
+    let instructions = info.instructions.unwrap();
+    assert!(
+        instructions.starts_with("Debugger MCP drives a real debugger. The first answer takes one call: start_debug_session"),
+        "{instructions}"
+    );
 }
 
 /// Results are checked against their tool's output schema on every call (tools_common); the

@@ -3,10 +3,10 @@
 //! instead).
 
 use super::{Adapter, on_path};
-use crate::config::Generic;
+use crate::config::{Generic, Redirect, RedirectTo};
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode, ValueScope};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, ValueNode, ValueScope};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 
@@ -42,6 +42,21 @@ impl Adapter for Lldb {
     fn claims_file(&self, head: &[u8]) -> bool {
         head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe]) || head.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
     }
+    /// lldb-dap continues the attached process at configurationDone, after reporting its stop.
+    fn attach_stop(&self) -> super::AttachStop {
+        super::AttachStop::ResumedByAdapter
+    }
+    /// lldb-dap attaches by `pid`, or to a gdbserver/lldb-server by its remote port.
+    fn attach_arguments(&self, target: &AttachTarget) -> Option<Map<String, Value>> {
+        let v = match target {
+            AttachTarget::Pid(pid) => json!({ "pid": pid }),
+            AttachTarget::Address(addr) => {
+                let (host, port) = addr.rsplit_once(':')?;
+                json!({ "gdb-remote-port": port.parse::<u16>().ok()?, "gdb-remote-hostname": host })
+            }
+        };
+        v.as_object().cloned()
+    }
     fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {
         let mut a = g.base_arguments(true);
         if !g.env.is_empty() {
@@ -53,6 +68,43 @@ impl Adapter for Lldb {
             a.insert("env".into(), json!(list));
         }
         a
+    }
+
+    /// lldb-dap 19's launch has no stdio argument, but it launches with the target's launch
+    /// settings, which `preRunCommands` set: `target.input-path`, `target.output-path`,
+    /// `target.error-path` (lldb opens each file itself, so it cannot append or share one
+    /// open file between two streams).
+    fn redirect(
+        &self,
+        redirects: &[Redirect],
+        _g: &Generic,
+        args: &mut Map<String, Value>,
+    ) -> Result<(), String> {
+        let mut commands = Vec::new();
+        for r in redirects {
+            let (setting, path) = match (&r.to, r.fd) {
+                (RedirectTo::Read(p), 0) => ("input-path", p),
+                (RedirectTo::Write(p), 1) => ("output-path", p),
+                (RedirectTo::Write(p), 2) => ("error-path", p),
+                _ => {
+                    return Err(format!(
+                        "lldb opens each of the program's streams on a file of its own: '{}' cannot be done; \
+                         write '> out 2> err', or use adapter gdb",
+                        r.shell()
+                    ));
+                }
+            };
+            let quoted = format!("\"{}\"", path.display().to_string().replace('\\', "\\\\").replace('"', "\\\""));
+            commands.push(json!(format!("settings set target.{setting} {quoted}")));
+        }
+        let mut list = args
+            .get("preRunCommands")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        list.extend(commands);
+        args.insert("preRunCommands".into(), Value::Array(list));
+        Ok(())
     }
 
     /// lldb-dap's stopOnEntry stops in the dynamic loader, before main.

@@ -307,6 +307,36 @@ fn connected_through(answer: &mut Value, server: &Record) {
     }
 }
 
+impl Bridge {
+    /// The client is gone: each server's MCP session is ended (DELETE), so what the agent made
+    /// there (breakpoints, debug sessions) goes now rather than when the session expires.
+    async fn end_sessions(&self) {
+        let ended: Vec<(Record, String, Option<String>)> = {
+            let st = self.state.lock().await;
+            st.upstreams
+                .iter()
+                .filter_map(|(url, up)| {
+                    let server = st.servers.iter().find(|s| &s.url == url)?;
+                    Some((server.clone(), up.session.clone()?, up.protocol.clone()))
+                })
+                .collect()
+        };
+        for (server, session, protocol) in ended {
+            let delete = wire::send(
+                http::Method::DELETE,
+                &server.url,
+                server.token.as_deref(),
+                Some(&session),
+                protocol.as_deref(),
+                &[],
+                Vec::new(),
+            );
+            // A server that does not answer soon will expire the session on its own.
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), delete).await;
+        }
+    }
+}
+
 /// Relays stdin ⇄ the servers until stdin closes.
 pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
@@ -376,6 +406,7 @@ pub async fn run(project: PathBuf, servers: Vec<Record>) -> Result<()> {
         }
     }
     while tasks.join_next().await.is_some() {}
+    bridge.end_sessions().await;
     drop(bridge);
     let _ = writer.await;
     Ok(())

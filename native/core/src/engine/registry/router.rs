@@ -23,6 +23,16 @@ pub(super) const SHARED: [&str; 6] = [
     "frame_index",
 ];
 
+/// Shared parameters every tool (or every waiting tool) takes that the listing leaves out.
+pub(super) const UNLISTED: [&str; 6] = [
+    "project_path",
+    "session_id",
+    "wait",
+    "timeout_ms",
+    "thread_id",
+    "frame_index",
+];
+
 /// Resolves a router call to the operation it names and that operation's arguments (`op`
 /// removed), or answers `help`. Every error lists what to send instead.
 pub enum Routed {
@@ -175,6 +185,11 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
                 if m.get("minimum") == Some(&json!(0)) || m.get("minimum") == Some(&json!(1)) {
                     m.remove("minimum");
                 }
+                // Caps on counts (max_children 200, limit 500…): a value above one is refused
+                // naming the cap, which costs an agent less than reading every cap each session.
+                if m.get("type") == Some(&json!("integer")) {
+                    m.remove("maximum");
+                }
                 // Defaults the instructions state once (see `handler::INSTRUCTIONS`).
                 if let Some(Value::Object(props)) = m.get_mut("properties") {
                     for (name, default) in [
@@ -204,6 +219,26 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
     let mut t = tool.clone();
     let mut schema = Value::Object((*t.input_schema).clone());
     strip(&mut schema);
+    // Said once in the instructions (and the router's description) instead of in every tool:
+    // project_path and session_id on every tool, wait/timeout_ms on the waiting ones,
+    // thread_id/frame_index on the stack and value ones (~3 KB), unless a tool requires one.
+    // `additionalProperties: false` is for validators; the server's own (the full schema) still
+    // refuses an unknown parameter by name (~1 KB).
+    if let Value::Object(root) = &mut schema {
+        root.remove("additionalProperties");
+        let required: Vec<Value> = root
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(Value::Object(props)) = root.get_mut("properties") {
+            for name in UNLISTED {
+                if !required.contains(&json!(name)) {
+                    props.remove(name);
+                }
+            }
+        }
+    }
     t.input_schema = Arc::new(obj(schema));
     t
 }

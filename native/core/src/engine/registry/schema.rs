@@ -313,6 +313,8 @@ mod tests {
             expression: "x".into(),
             ..Default::default()
         }];
+        stop.values = stop.frame.as_ref().unwrap().variables.clone();
+        stop.calls = vec!["#1 f(n=1) -> 2 @m.c:3".into()];
         stop.exit_code = Some(0);
         stop.stderr = Some("e".into());
         stop.timed_out = true;

@@ -200,6 +200,12 @@ async fn fetch(
 
 pub(super) fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMeta {
     c.engine.with_state(|s| {
+        // A breakpoint already known and not the agent's is the IDE user's (updated, not made,
+        // by this call): it never goes with the agent's MCP session.
+        let users = s.breakpoints.get(&info.id).is_some_and(|m| !m.agent);
+        if !users && let Some(client) = &c.ctx.client {
+            client.made_breakpoint(root, &info.id);
+        }
         let meta = s.breakpoints.entry(info.id.clone()).or_default();
         meta.agent = true;
         meta.project = Some(root.to_string());
@@ -363,7 +369,7 @@ pub enum OnHit {
     Log,
 }
 
-async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
+pub(super) async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     // Argument combinations first: a refused call asks the debugger nothing.
     if a.force_return.is_some() && a.function.is_none() {
         return Err("force_return needs function (each call of it returns that value)".into());
@@ -612,12 +618,7 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
         })
         .map(|(i, _)| i.id.clone())
         .collect();
-    let backend = c.engine.backend.clone();
-    for id in &targets {
-        c.bk("remove_breakpoint", backend.remove_breakpoint(&root, id))
-            .await?;
-        c.engine.with_state(|s| s.breakpoints.remove(id));
-    }
+    remove_ids(c, &root, &targets).await?;
     let message = match targets.len() {
         0 => "no breakpoint matched; nothing to remove".to_string(),
         1 => format!("removed 1 breakpoint (id {})", targets[0]),
@@ -628,6 +629,52 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
         ids: targets,
         message,
     })
+}
+
+pub(super) async fn remove_ids(c: &Call<'_>, root: &str, ids: &[String]) -> Result<(), ToolError> {
+    let backend = c.engine.backend.clone();
+    for id in ids {
+        c.bk("remove_breakpoint", backend.remove_breakpoint(root, id))
+            .await?;
+        c.engine.with_state(|s| s.breakpoints.remove(id));
+    }
+    Ok(())
+}
+
+/// Removes the agent's breakpoints in `root` (stop_debug_session): those this MCP session made,
+/// or, for a stateless request (no MCP session), every agent-owned one. The IDE user's stay.
+pub(super) async fn remove_agents(c: &Call<'_>, root: &str) -> Vec<String> {
+    let made = c.ctx.client.as_ref().map(|cl| cl.take_breakpoints(root));
+    let ids: Vec<String> = c.engine.with_state(|s| {
+        let agents = |id: &String| {
+            s.breakpoints
+                .get(id)
+                .is_some_and(|m| m.agent && !m.removed && m.project.as_deref() == Some(root))
+        };
+        match made {
+            Some(made) => made.into_iter().filter(|id| agents(id)).collect(),
+            None => s.breakpoints.keys().filter(|id| agents(id)).cloned().collect(),
+        }
+    });
+    let backend = c.engine.backend.clone();
+    let mut gone = Vec::new();
+    for id in ids {
+        // The summary of the session just stopped still lists it, with its hits (marked before
+        // the backend's removal event arrives).
+        c.engine.with_state(|s| {
+            if let Some(m) = s.breakpoints.get_mut(&id) {
+                m.removed = true;
+            }
+        });
+        // One the user already deleted in the IDE is gone either way.
+        if c.bk("remove_breakpoint", backend.remove_breakpoint(root, &id))
+            .await
+            .is_ok()
+        {
+            gone.push(id);
+        }
+    }
+    gone
 }
 
 /// # Enable or disable a breakpoint

@@ -342,12 +342,47 @@ const MAX_BYTES: usize = 8_000;
 
 async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRows> {
     let root = c.project(a.p.project_path.as_deref()).await?;
+    let (rows, total) = select(c, &root, None, &a);
+    cut(rows, total, &a)
+}
+
+/// The rows of the calls recorded in session `sid` (the one-call start's answer), cut as
+/// get_call_records cuts them.
+pub(super) fn rows_of(c: &Call<'_>, root: &str, sid: &str) -> Vec<String> {
+    let a = GetCallRecords {
+        p: ProjectArg::default(),
+        function: None,
+        limit: None,
+        filter: None,
+    };
+    let (rows, total) = select(c, root, Some(sid), &a);
+    match cut(rows, total, &a) {
+        Ok(mut r) if !r.rows.is_empty() => {
+            // "20 of 80 rows shown": get_call_records reads the rest.
+            r.rows
+                .extend(r.message.map(|m| format!("({m}: get_call_records)")));
+            r.rows
+        }
+        Ok(_) => Vec::new(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Rows of the project's recorded calls (of one session when given) matching `a`, and how many
+/// calls are recorded in all.
+fn select(
+    c: &Call<'_>,
+    root: &str,
+    session: Option<&str>,
+    a: &GetCallRecords,
+) -> (Vec<String>, usize) {
     let filter = a.filter.as_deref().map(Where::parse);
-    let (rows, total) = c.engine.with_state(|s| {
+    c.engine.with_state(|s| {
         let rows: Vec<String> = s
             .calls
             .rows
             .iter()
+            .filter(|r| session.is_none_or(|sid| r.session == sid))
             .filter(|r| {
                 // Calls of this project's sessions (a session the engine forgot counts too).
                 s.sessions
@@ -366,7 +401,10 @@ async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRo
             .map(|r| r.row())
             .collect();
         (rows, s.calls.rows.len())
-    });
+    })
+}
+
+fn cut(rows: Vec<String>, total: usize, a: &GetCallRecords) -> Outcome<CallRows> {
     let matched = rows.len() as u64;
     let mut out = Vec::new();
     let mut bytes = 0;

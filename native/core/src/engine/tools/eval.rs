@@ -56,6 +56,28 @@ async fn evaluate_expression(c: &mut Call<'_>, a: EvaluateExpression) -> Outcome
     }
 }
 
+/// The values of `list` at the session's stop, read-only, as evaluate_expression's `expressions`
+/// answer them (the first answer of a start, a step's `evaluate`).
+pub(super) async fn values(
+    c: &mut Call<'_>,
+    root: &str,
+    sid: &str,
+    list: Vec<String>,
+) -> Result<Vec<ValueNode>, ToolError> {
+    let w = EvalWhere {
+        s: SessionArg {
+            project_path: Some(root.to_string()),
+            session_id: Some(sid.to_string()),
+        },
+        frame_index: None,
+        thread_id: None,
+    };
+    Ok(evaluate_all(c, w, list, false)
+        .await?
+        .results
+        .unwrap_or_default())
+}
+
 /// # Run a code fragment
 /// Run statements in a frame; needs allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]

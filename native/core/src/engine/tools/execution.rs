@@ -174,8 +174,21 @@ enum Step {
     },
 }
 
-async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Outcome<StopResult> {
+async fn control(
+    c: &mut Call<'_>,
+    tool: &str,
+    mut a: ControlArg,
+    step: Step,
+) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
+    let evaluate = a.evaluate.take();
+    if let Some(i) = evaluate
+        .iter()
+        .flatten()
+        .position(|e| e.trim().is_empty())
+    {
+        return Err(format!("evaluate[{i}] is empty").into());
+    }
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let (state, thread) = c.engine.with_state(|s| {
         let x = s.sessions.get(&sid);
@@ -203,6 +216,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             if state == Some(SessionState::Paused) {
                 let mut r = snapshot::stop_result(c, &sid, None).await;
                 r.message = Some("already paused".into());
+                super::first::evaluate_at(c, &root, evaluate, &mut r).await;
                 return Ok(r);
             }
             ControlOp::Pause
@@ -281,6 +295,7 @@ async fn control(c: &mut Call<'_>, tool: &str, a: ControlArg, step: Step) -> Out
             None => note,
         });
     }
+    super::first::evaluate_at(c, &root, evaluate, &mut r).await;
     Ok(r)
 }
 

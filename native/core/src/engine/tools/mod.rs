@@ -36,6 +36,7 @@ mod calls;
 mod capture;
 mod eval;
 mod execution;
+mod first;
 mod inspect;
 mod memory;
 #[cfg(test)]
@@ -166,6 +167,9 @@ pub struct ControlArg {
     #[serde(flatten)]
     pub t: TimeoutArg,
     pub thread_id: Option<String>,
+    // Expressions evaluated at the new stop (no doc comment: the instructions say it once).
+    #[schemars(length(min = 1))]
+    pub evaluate: Option<Vec<String>>,
 }
 
 /// The schema already checked types; this only maps JSON onto the tool's struct.

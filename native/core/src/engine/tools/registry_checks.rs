@@ -26,15 +26,17 @@ fn list_bytes(profile: ToolProfile) -> usize {
     text.len()
 }
 
-/// Issue 6 budgets: every session pays for the tool list in context.
+/// Issue 6 and 26 budgets: every session pays for the tool list in context.
 #[test]
 fn tool_lists_fit_their_budgets() {
     let full = list_bytes(ToolProfile::Full);
     let compact = list_bytes(ToolProfile::Compact);
     eprintln!("tools/list bytes: full {full}, compact {compact}");
+    // Issue 26 asks for 10 KB; 13.3 KB is where the listing stands with nothing an agent needs
+    // left out (BENCHMARKS.md "Agent cost"). The budget keeps it from growing back.
     assert!(
-        full <= 16 * 1024,
-        "full profile tools/list is {full} B (budget 16 KB)"
+        full <= 14 * 1024,
+        "full profile tools/list is {full} B (budget 14 KB)"
     );
     assert!(
         compact <= 3 * 1024,
@@ -93,17 +95,23 @@ fn the_listed_tools_with_strict_schemas_and_annotations() {
     .unwrap();
     assert_eq!(r.tools.len(), listed["tools"].as_array().unwrap().len());
     for t in r.tools.iter() {
-        assert_eq!(
-            t.input_schema["additionalProperties"],
-            json!(false),
-            "{}",
-            t.name
-        );
+        // The server validates with the strict, complete schema; the listing leaves out what
+        // the instructions say once (issue 26: every byte of tools/list counts).
+        let full = &r.specs[t.name.as_ref()].tool.input_schema;
+        assert_eq!(full["additionalProperties"], json!(false), "{}", t.name);
         assert!(
-            t.input_schema["properties"].get("project_path").is_some(),
+            full["properties"].get("project_path").is_some(),
             "{}",
             t.name
         );
+        for unlisted in ["project_path", "session_id", "wait", "timeout_ms"] {
+            assert!(
+                t.input_schema["properties"].get(unlisted).is_none(),
+                "{}: {unlisted} listed",
+                t.name
+            );
+        }
+        assert!(t.input_schema.get("additionalProperties").is_none(), "{}", t.name);
         assert!(
             t.description.as_ref().is_some_and(|d| d.len() > 15),
             "{}",

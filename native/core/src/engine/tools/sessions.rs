@@ -8,13 +8,13 @@ use super::out::{Frame, Location, State, StopResult, ValueNode, Watch};
 use super::source::SourceContext;
 use super::{Kind, Outcome, ProjectArg, SessionArg, TimeoutArg, yes};
 use super::{source, variables};
-use crate::backend::{LaunchMode, LaunchRequest, SessionState};
+use crate::backend::{AttachTarget, LaunchMode, LaunchRequest, SessionState};
 use crate::backend::{OutputCategory, RunConfigInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # List run configurations
-/// Configurations (IDE, launch.json, debugger-mcp.toml) to start by name.
+/// Configurations (IDE, launch.json, debugger-mcp.toml) by name.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListRunConfigurations {
     #[serde(flatten)]
@@ -57,7 +57,7 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Run a configuration (or debug it; prefer start_debug_session).
+/// Run (or debug) a configuration; prefer start_debug_session.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]
@@ -181,7 +181,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
-/// Debug sessions: id, name, state, current (the default target).
+/// Debug sessions: id, name, state, current.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -246,7 +246,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration or a command ('python3 app.py'); set breakpoints first.
+/// Debug a run_configuration, command ('python3 app.py') or attach (pid, host:port); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -255,7 +255,9 @@ pub struct StartDebugSession {
     run_configuration: Option<String>,
     #[schemars(length(min = 1))]
     command: Option<String>,
-    /// debugpy, gdb, lldb or delve, when not inferable.
+    // A pid or the host:port a debugger listens on (the tool's description says it).
+    attach: Option<String>,
+    /// debugpy|gdb|lldb|delve, if not inferable
     adapter: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
@@ -266,6 +268,8 @@ pub struct StartDebugSession {
     wait_for_pause: bool,
     #[serde(flatten)]
     t: TimeoutArg,
+    #[serde(flatten)]
+    first: super::first::FirstAnswer,
 }
 tool!(
     StartDebugSession,
@@ -294,14 +298,30 @@ const EARLY_END_DYING_MS: u64 = 3_000;
 
 async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<Started> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let what = match (&a.run_configuration, &a.command) {
-        (Some(rc), None) => format!("run configuration '{rc}'"),
-        (None, Some(cmd)) => format!("command `{}`", super::out::brief(cmd)),
-        (Some(_), Some(_)) => {
+    let attach = a.attach.as_deref().map(attach_target).transpose()?;
+    let what = match (&a.run_configuration, &a.command, &attach) {
+        (_, Some(_), Some(_)) => {
+            return Err(
+                "give either attach or command, not both: attach debugs what already runs".into(),
+            );
+        }
+        (rc, None, Some(t)) => {
+            let on = match t {
+                AttachTarget::Pid(pid) => format!("process {pid}"),
+                AttachTarget::Address(addr) => format!("the debugger at {addr}"),
+            };
+            match rc {
+                Some(rc) => format!("{on} (attached, as run configuration '{rc}')"),
+                None => format!("{on} (attached)"),
+            }
+        }
+        (Some(rc), None, None) => format!("run configuration '{rc}'"),
+        (None, Some(cmd), None) => format!("command `{}`", super::out::brief(cmd)),
+        (Some(_), Some(_), None) => {
             return Err("give either run_configuration or command, not both".into());
         }
-        (None, None) => {
-            return Err("give run_configuration (see list_run_configurations) or command (e.g. 'python3 app.py') to start a session".into());
+        (None, None, None) => {
+            return Err("give run_configuration (see list_run_configurations), command (e.g. 'python3 app.py') or attach (a pid or host:port) to start a session".into());
         }
     };
     let cwd = a
@@ -309,11 +329,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         .as_deref()
         .map(|d| c.file_in_project(&root, d))
         .transpose()?;
+    a.first.check()?;
     if let Some(name) = &a.run_configuration {
         require_configuration(c, &root, name).await?;
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
+    let set = a.first.set(c, &root).await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
         command: a.command.clone(),
@@ -322,10 +344,18 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         stop_on_exception: a.stop_on_exception,
         adapter: a.adapter.clone(),
         cwd,
+        attach,
     };
-    let info = launch(c, &root, request).await?;
-    let (message, pause);
-    if a.wait_for_pause {
+    let info = match launch(c, &root, request).await {
+        Ok(info) => info,
+        Err(e) => {
+            // A start that failed leaves no breakpoint of its own behind.
+            let _ = super::breakpoints::remove_ids(c, &root, &set).await;
+            return Err(e);
+        }
+    };
+    let (message, mut pause);
+    if a.wait_for_pause || a.first.waits() {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         let stopped = c
@@ -338,6 +368,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             State::Paused => format!(
                 "started {what}; paused ({})",
                 stop.reason.as_deref().unwrap_or("")
+            ),
+            State::Stopped if a.first.records() => format!(
+                "started {what}; it ran to its end{} (the recorded calls: calls)",
+                stop.exit_code
+                    .map(|c| format!(", {}", super::super::signals::describe(c)))
+                    .unwrap_or_default()
             ),
             State::Stopped => format!(
                 "started {what}; it ended before pausing (no breakpoint was hit){}",
@@ -387,6 +423,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             pause = None;
         }
     }
+    if let Some(stop) = pause.as_mut() {
+        a.first.answer(c, &root, stop).await;
+    }
     let message = match super::breakpoints::moved_note(c, &root).await {
         Some(note) => format!("{message}. {note}"),
         None => message,
@@ -400,12 +439,32 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     })
 }
 
+/// `4242` → a pid, `host:port` → an address.
+fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
+    let t = text.trim();
+    if let Ok(pid) = t.parse::<u32>() {
+        return Ok(AttachTarget::Pid(pid));
+    }
+    match t.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
+            Ok(AttachTarget::Address(t.to_string()))
+        }
+        _ => Err(ToolError(format!(
+            "attach '{text}' is neither a pid (4242) nor host:port (127.0.0.1:5678)"
+        ))),
+    }
+}
+
 /// # Stop a debug session
-/// Terminate a session and its process.
+/// End a session (attached: detach unless terminate); removes your breakpoints unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
+    #[serde(default)]
+    terminate: bool,
+    #[serde(default)]
+    keep_breakpoints: bool,
 }
 tool!(
     StopDebugSession,
@@ -439,8 +498,9 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
         return Ok(Stopped {
             message: format!(
-                "session {sid} had already ended: the program {}",
-                exit_status(exit)
+                "session {sid} had already ended: the program {}{}",
+                exit_status(exit),
+                removed(c, &root, a.keep_breakpoints).await
             ),
             session_id: sid,
             state: State::Stopped,
@@ -448,21 +508,50 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
     }
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
-    c.bk("stop", backend.stop(&sid)).await?;
+    let (attached, pid) = c.engine.with_state(|s| {
+        s.sessions
+            .get(&sid)
+            .map(|x| (x.info.attached, x.info.process_id))
+            .unwrap_or_default()
+    });
+    if a.terminate {
+        c.bk("terminate", backend.terminate(&sid)).await?;
+    } else {
+        c.bk("stop", backend.stop(&sid)).await?;
+    }
     let ended = c
         .wait_until(&sid, &mut sub, 5_000, |x| {
             x.state() == SessionState::Stopped
         })
         .await;
+    let removed = removed(c, &root, a.keep_breakpoints).await;
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
-        message: if ended {
-            format!("session {sid} stopped")
+        message: if ended && attached && !a.terminate {
+            let what = pid
+                .map(|p| format!("process {p}"))
+                .unwrap_or("the program".into());
+            format!(
+                "detached session {sid}: {what} keeps running without its breakpoints (terminate: true kills it){removed}"
+            )
+        } else if ended {
+            format!("session {sid} stopped{removed}")
         } else {
-            format!("stop requested; session {sid} has not reported its end yet")
+            format!("stop requested; session {sid} has not reported its end yet{removed}")
         },
         session_id: sid,
     })
+}
+
+/// stop_debug_session's note on the agent's breakpoints it removed.
+async fn removed(c: &Call<'_>, root: &str, keep: bool) -> String {
+    if keep {
+        return String::new();
+    }
+    match super::breakpoints::remove_agents(c, root).await.as_slice() {
+        [] => String::new(),
+        ids => format!("; removed your breakpoints {}", ids.join(", ")),
+    }
 }
 
 /// A launch that failed for want of a debugger (not found, too old, debugpy missing) points to
@@ -517,7 +606,7 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// State, stop reason, location, stack, variables, watches, source, output: one call.
+/// State, stop, location, stack, variables, watches, source, output.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]

@@ -31,7 +31,7 @@ pub enum Framework {
 }
 
 /// # Debug a test
-/// Debug a test to its first pause: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
+/// Debug a test to its first pause (breakpoints/evaluate as start_debug_session): pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]
@@ -40,6 +40,8 @@ pub struct DebugTest {
     test_id: String,
     #[schemars(length(min = 1))]
     binary: Option<String>,
+    #[serde(flatten)]
+    first: super::first::FirstAnswer,
 }
 tool!(
     DebugTest,
@@ -247,8 +249,10 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
         return Err(e.clone());
     }
     let file = headless.as_ref().ok().and_then(|(_, _, file)| file.clone());
+    a.first.check()?;
     c.confirm(&root, "debug a test", &format!("{} in {root}", a.test_id))
         .await?;
+    let set = a.first.set(c, &root).await?;
     // The IDE's op first: it knows every framework the IDE does, through its producers.
     let request = TestRequest {
         framework: name(f).into(),
@@ -256,7 +260,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
         file,
         stop_on_exception: false,
     };
-    let info = match tokio::time::timeout(
+    let started = match tokio::time::timeout(
         std::time::Duration::from_millis(c.cfg.launch_timeout_ms),
         backend.debug_test(&root, request),
     )
@@ -267,31 +271,37 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             c.engine.with_state(|s| {
                 s.current.insert(root.clone(), info.id.clone());
             });
-            info
+            Ok(info)
         }
-        Ok(Err(BackendError::Unsupported(_))) => {
-            let (cmd, adapter, _) = headless?;
-            let request = LaunchRequest {
-                command: Some(cmd),
-                adapter,
-                mode: LaunchMode::Debug,
-                cwd: Some(root.clone()),
-                ..Default::default()
-            };
-            launch(c, &root, request).await?
-        }
-        Ok(Err(e)) => {
-            return Err(super::super::context::backend_error(
-                "debug_test",
-                &c.engine.backend_name(),
-                e,
-            ));
-        }
-        Err(_) => {
-            return Err(ToolError(format!(
-                "the debugger did not start test '{}' within {} ms",
-                a.test_id, c.cfg.launch_timeout_ms
-            )));
+        Ok(Err(BackendError::Unsupported(_))) => match headless {
+            Ok((cmd, adapter, _)) => {
+                let request = LaunchRequest {
+                    command: Some(cmd),
+                    adapter,
+                    mode: LaunchMode::Debug,
+                    cwd: Some(root.clone()),
+                    ..Default::default()
+                };
+                launch(c, &root, request).await
+            }
+            Err(e) => Err(e),
+        },
+        Ok(Err(e)) => Err(super::super::context::backend_error(
+            "debug_test",
+            &c.engine.backend_name(),
+            e,
+        )),
+        Err(_) => Err(ToolError(format!(
+            "the debugger did not start test '{}' within {} ms",
+            a.test_id, c.cfg.launch_timeout_ms
+        ))),
+    };
+    let info = match started {
+        Ok(info) => info,
+        Err(e) => {
+            // A test that did not start leaves no breakpoint of its own behind.
+            let _ = super::breakpoints::remove_ids(c, &root, &set).await;
+            return Err(e);
         }
     };
     let sid = info.id.clone();
@@ -304,7 +314,8 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             x.pause_seq > 0 || x.state() == SessionState::Stopped
         })
         .await;
-    let pause = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
+    let mut pause = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
+    a.first.answer(c, &root, &mut pause).await;
     let state = pause.state;
     let mut output = None;
     let message;
@@ -316,6 +327,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             .engine
             .with_state(|s| s.sessions.get(&sid).and_then(|x| x.exit_code));
         if selected_nothing(f, exit, &tail) {
+            let _ = super::breakpoints::remove_ids(c, &root, &set).await;
             return Err(ToolError(format!(
                 "unknown test id '{}': the {} run selected no test (exit code {}). Last output:\n{}",
                 a.test_id,
@@ -345,10 +357,14 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             Some(code) => format!("failed ({})", super::super::signals::describe(code)),
             None => "ended".to_string(),
         };
-        message = format!(
-            "test '{}' {verdict} without pausing (no breakpoint was hit)",
-            a.test_id
-        );
+        message = if pause.calls.is_empty() {
+            format!(
+                "test '{}' {verdict} without pausing (no breakpoint was hit)",
+                a.test_id
+            )
+        } else {
+            format!("test '{}' {verdict}; the calls it made are in calls", a.test_id)
+        };
         output = Some(tail);
     } else if state == State::Paused {
         message = format!(

@@ -186,6 +186,8 @@ async fn step(
 ) -> Result<bool, ToolError> {
     let mut sub = c.subscribe(sid)?;
     let backend = c.engine.backend.clone();
+    // A recorded call inside the step finishes the step rather than resuming the program.
+    super::super::recorder::arm_step(c, sid, Some(thread), &op).await;
     c.bk("control", backend.control(sid, Some(thread), op))
         .await?;
     left_pause(c, sid, sub.seq);

@@ -1,0 +1,41 @@
+"""What agents hit on PHP (issue 26), end to end on real Xdebug: a step out of a method the
+object inherits stops at its return, and a binary string is shown escaped. Same server
+fixture as test_php_xdebug.py; lines are those of projects/php/inherit.php.
+"""
+
+from __future__ import annotations
+
+from conftest import LONG, line_of, var
+from test_php_xdebug import php, php_mod  # noqa: F401 - pytest fixtures
+
+
+def test_step_out_of_an_inherited_method_stops_at_its_return(php):
+    project, m, _ = php
+    inside = line_of(project, "inherit.php", "$sum = array_sum($this->items);")
+    call = line_of(project, "inherit.php", "$t = $c->doubled();")
+    r = m.pause_at("inherit.php", inside, {"command": "php inherit.php"})
+    assert r["pause"]["location"]["method"] == "doubled", r
+    # Base::doubled on a Child: Xdebug matches the return breakpoint on the object's class
+    # (Child), not the one its stack names (Base); with Base the program ran to its end.
+    s = m.ok("step_out", {"timeout_ms": LONG})
+    assert s["state"] == "paused" and s["location"]["line"] == call, s
+    shown = m.ok("get_variables", {"session_id": r["session_id"]})["variables"]
+    assert var(shown, "(return)")["value"] == "10", shown
+
+
+def test_a_binary_string_is_shown_escaped(php):
+    project, m, _ = php
+    line = line_of(project, "inherit.php", 'echo "t=$t "')
+    r = m.pause_at("inherit.php", line, {"command": "php inherit.php"})
+    v = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$bin")
+    assert "\ufffd" not in v["value"] and "\\xff" in v["value"], v
+    assert v["value"].startswith('"ab') and v["value"].endswith('c"'), v
+
+
+def test_stop_on_exception_stops_where_user_code_raises_not_in_the_framework(php):
+    project, m, _ = php
+    raised = line_of(project, "framework.php", "throw new InvalidArgumentException")
+    r = m.ok("start_debug_session", {"command": "php framework.php", "stop_on_exception": True, "wait_for_pause": True, "timeout_ms": LONG})
+    # Not first at the ReflectionException the framework (vendor/) throws and catches itself.
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == raised, r
+    assert "InvalidArgumentException" in r["pause"].get("description", ""), r
