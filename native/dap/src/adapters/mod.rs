@@ -316,6 +316,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
     }
+    /// For `x.size()` that failed with `error`: the container `x`, whose size its pretty
+    /// printer tells (gdb cannot call a size() the program never emitted, "may be inlined").
+    fn size_receiver<'a>(&self, _expression: &'a str, _error: &str) -> Option<&'a str> {
+        None
+    }
     /// The repl command that evaluates a breakpoint's condition at its stop, for an adapter
     /// that stops when a condition fails to evaluate, as if it held (gdb). None: a failing
     /// condition does not stop (or the adapter says so itself, [`Adapter::failed_condition`]).
