@@ -67,6 +67,11 @@ impl Adapter for Gdb {
             std::fs::File::open(exe).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head));
         u8::from(read.is_ok() && self.claims_file(&head))
     }
+    /// gdb's DAP disconnect quits gdb, which kills a program gdbserver started (only one gdb
+    /// attached to itself is detached from): `detach` first leaves it running in every case.
+    fn detach_command(&self) -> Option<&'static str> {
+        Some("detach")
+    }
     /// gdb's DAP attaches after configurationDone and leaves the process stopped there.
     fn attach_stop(&self) -> super::AttachStop {
         super::AttachStop::Left

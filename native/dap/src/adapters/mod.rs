@@ -102,6 +102,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn attach_stop(&self) -> AttachStop {
         AttachStop::None
     }
+    /// The console command that detaches before the disconnect, where the disconnect alone
+    /// would not leave the program running.
+    fn detach_command(&self) -> Option<&'static str> {
+        None
+    }
     /// What listens at an address speaks DAP itself (debugpy --listen, dlv --headless): the
     /// session connects to it instead of starting the adapter.
     fn serves_dap_at_address(&self) -> bool {
