@@ -1,5 +1,6 @@
 import org.jetbrains.intellij.platform.gradle.IntelliJPlatformType
 import org.jetbrains.intellij.platform.gradle.TestFrameworkType
+import org.jetbrains.intellij.platform.gradle.tasks.VerifyPluginTask
 import org.jetbrains.kotlin.gradle.dsl.JvmTarget
 import org.jetbrains.kotlin.gradle.dsl.KotlinVersion
 
@@ -38,6 +39,12 @@ repositories {
     }
 }
 
+/** 2026.1 and later ("2026.1", "261.x", "261-EAP-SNAPSHOT"): see the bundledModule below. */
+fun loadsBuiltInServerApart(platformVersion: String): Boolean {
+    val major = platformVersion.takeWhile { it.isDigit() }.toIntOrNull() ?: return false
+    return major >= 2026 || major in 261..999
+}
+
 dependencies {
     intellijPlatform {
         // IntelliJ IDEA Community 2025.2: the open-source platform the stubs mirror.
@@ -45,6 +52,19 @@ dependencies {
         // Compile-time access for the optional Java part (debugger-mcp-java.xml); at run time it
         // is only loaded when the Java plugin is present.
         bundledPlugin("com.intellij.java")
+        // The built-in server from 2026.1 on: intellij-community's product layout loads
+        // intellij.platform.builtInServer.impl (which declares the httpRequestHandler extension
+        // point and holds the server) in its own class loader instead of embedding it in the core
+        // ("The implementation loads in its own class loader": the builtInServer() module set of
+        // the product-layout module sets, file id 70087928048; until then embeddedModule(...),
+        // file ids 4704760763, 35135190764). Its jar is then no longer on the core classpath the
+        // IntelliJ Platform Gradle Plugin compiles against, so a build against 2026.1 or later
+        // names the module. 2025.2 (the since-build, the default here) has it in the core.
+        // At run time nothing is needed: the plugin's v1 <depends> on the platform makes the
+        // core's content modules parents of its class loader (see plugin.xml).
+        if (loadsBuiltInServerApart(providers.gradleProperty("platformVersion").get())) {
+            bundledModule("intellij.platform.builtInServer.impl")
+        }
         pluginVerifier()
         zipSigner()
         // IntelliJ Platform tests (src/test/kotlin/**/platform/): a real IDE application in the
@@ -72,6 +92,16 @@ intellijPlatform {
         }
     }
     pluginVerification {
+        // What the workflow's verifyPlugin step promises (.github/workflows/plugin.yml, the
+        // comment above the step names these levels; tests/stubs-check/check_gradle.py keeps
+        // both in step). Without it the task keeps the plugin's default, which does not fail on
+        // internal API usage.
+        failureLevel = listOf(
+            VerifyPluginTask.FailureLevel.COMPATIBILITY_PROBLEMS,
+            VerifyPluginTask.FailureLevel.INTERNAL_API_USAGES,
+            VerifyPluginTask.FailureLevel.MISSING_DEPENDENCIES,
+            VerifyPluginTask.FailureLevel.INVALID_PLUGIN,
+        )
         // The since-build and the two releases after it. From 2025.3 on, IntelliJ IDEA ships as
         // one distribution (no separate Community build), hence the type change.
         ides {

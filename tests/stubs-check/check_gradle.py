@@ -12,6 +12,13 @@ Rules (the first four each broke `gradle runIde` once):
   kotlin-api    the plugin's Kotlin apiVersion must be the one of the stdlib bundled by the
                 since-build IDE (the plugin uses the IDE's stdlib), in Gradle and in the local
                 kotlinc compile (scripts/test.d/kotlin.sh).
+  verifier      verifyPlugin fails on what the workflow says it fails on: the failure levels of
+                intellijPlatform.pluginVerification are exactly the ones the comment above the
+                workflow's verifyPlugin step names, and include compatibility problems, internal
+                API usage, missing dependencies and an invalid plugin (issue 27: none was set, so
+                internal API use passed); the IDEs verified include 2025.2, 2025.3 and 2026.1; a
+                build against 2026.1 or later puts intellij.platform.builtInServer.impl on the
+                compile classpath (bundledModule), which 2026 loads in its own class loader.
   gradle-version every setup-gradle step of .github/workflows installs the Gradle version the
                 root script's wrapper task names: no wrapper is tracked (Gradle's code, issue 30).
 
@@ -144,6 +151,38 @@ def lint_api_version(plugin_script, since_build, kotlin_sh):
     return errors
 
 
+PROMISED_LEVELS = {"COMPATIBILITY_PROBLEMS", "INTERNAL_API_USAGES", "MISSING_DEPENDENCIES", "INVALID_PLUGIN"}
+VERIFIED_IDES = {"2025.2", "2025.3", "2026.1"}
+LEVEL = re.compile(r"\b([A-Z][A-Z_]+[A-Z])\b")
+
+
+def lint_verifier(plugin_script, workflow):
+    errors = []
+    code = strip_comments(plugin_script)
+    m = re.search(r"\bfailureLevel\s*=\s*listOf\(([^)]*)\)", code)
+    levels = set(re.findall(r"FailureLevel\.([A-Z_]+)", m.group(1))) if m else set()
+    if not m:
+        errors.append("intellij-plugin/build.gradle.kts: [verifier] pluginVerification sets no failureLevel: verifyPlugin keeps its default")
+    elif not PROMISED_LEVELS <= levels:
+        errors.append(f"intellij-plugin/build.gradle.kts: [verifier] failureLevel lacks {sorted(PROMISED_LEVELS - levels)}")
+    step = re.search(r"-\s*name:\s*verifyPlugin\s*\n((?:\s*#.*\n)+)", workflow or "")
+    promised = set(LEVEL.findall(step.group(1))) & (PROMISED_LEVELS | levels | {"COMPATIBILITY_WARNINGS", "DEPRECATED_API_USAGES",
+        "SCHEDULED_FOR_REMOVAL_API_USAGES", "EXPERIMENTAL_API_USAGES", "OVERRIDE_ONLY_API_USAGES", "NON_EXTENDABLE_API_USAGES",
+        "PLUGIN_STRUCTURE_WARNINGS", "NOT_DYNAMIC"}) if step else set()
+    if not step:
+        errors.append(".github/workflows/plugin.yml: [verifier] no comment above the verifyPlugin step says what it fails on")
+    elif promised != levels:
+        errors.append(f".github/workflows/plugin.yml: [verifier] the verifyPlugin comment names {sorted(promised)}, "
+                      f"build.gradle.kts fails on {sorted(levels)}: keep them the same")
+    ides = set(re.findall(r"create\(\s*IntelliJPlatformType\.\w+\s*,\s*\"([\d.]+)\"", code))
+    if not VERIFIED_IDES <= ides:
+        errors.append(f"intellij-plugin/build.gradle.kts: [verifier] pluginVerification ides lack {sorted(VERIFIED_IDES - ides)}")
+    if not re.search(r'\bif\s*\([^{]*\)\s*\{\s*bundledModule\("intellij\.platform\.builtInServer\.impl"\)', code):
+        errors.append("intellij-plugin/build.gradle.kts: [verifier] a build against 2026.1+ must add "
+                      "bundledModule(\"intellij.platform.builtInServer.impl\") (its own class loader there)")
+    return errors
+
+
 def lint_gradle_version(root_script, workflows):
     """No Gradle wrapper is tracked (it is Gradle's code, issue 30), so every setup-gradle step of a
     workflow must install the version the root script's wrapper task names."""
@@ -173,7 +212,11 @@ def lint_repo(root):
     since = re.search(r"^pluginSinceBuild\s*=\s*(\d+)", props, re.M).group(1)
     kotlin_sh_path = os.path.join(root, "scripts/test.d/kotlin.sh")
     kotlin_sh = open(kotlin_sh_path, encoding="utf-8").read() if os.path.exists(kotlin_sh_path) else None
-    errors += lint_api_version(open(os.path.join(root, "intellij-plugin/build.gradle.kts"), encoding="utf-8").read(), since, kotlin_sh)
+    plugin_script = open(os.path.join(root, "intellij-plugin/build.gradle.kts"), encoding="utf-8").read()
+    errors += lint_api_version(plugin_script, since, kotlin_sh)
+    workflow_path = os.path.join(root, ".github/workflows/plugin.yml")
+    workflow = open(workflow_path, encoding="utf-8").read() if os.path.exists(workflow_path) else None
+    errors += lint_verifier(plugin_script, workflow)
     wf_dir = os.path.join(root, ".github/workflows")
     workflows = {os.path.join(".github/workflows", f): open(os.path.join(wf_dir, f), encoding="utf-8").read()
                  for f in sorted(os.listdir(wf_dir)) if f.endswith((".yml", ".yaml"))} if os.path.isdir(wf_dir) else {}
@@ -228,6 +271,17 @@ def self_test():
         problems.append(f"api 2.2 for since-build 252 must fail twice, got {api_bad}")
     if lint_api_version("apiVersion.set(KotlinVersion.KOTLIN_2_1)", "252", '"$KOTLINC" -api-version 2.1 -d out'):
         problems.append("api 2.1 for since-build 252 must pass")
+    wf_good = "      - name: verifyPlugin\n        # Fails on: COMPATIBILITY_PROBLEMS, INTERNAL_API_USAGES,\n        # MISSING_DEPENDENCIES, INVALID_PLUGIN.\n        run: x\n"
+    ides = 'ides { create(IntelliJPlatformType.IntellijIdeaCommunity, "2025.2"); create(IntelliJPlatformType.IntellijIdeaUltimate, "2025.3"); create(IntelliJPlatformType.IntellijIdeaUltimate, "2026.1") }'
+    module = 'if (loadsBuiltInServerApart(v)) { bundledModule("intellij.platform.builtInServer.impl") }'
+    levels = "failureLevel = listOf(FailureLevel.COMPATIBILITY_PROBLEMS, FailureLevel.INTERNAL_API_USAGES, FailureLevel.MISSING_DEPENDENCIES, FailureLevel.INVALID_PLUGIN)"
+    if lint_verifier(levels + ides + module, wf_good):
+        problems.append(f"verifier: a complete configuration must pass, got {lint_verifier(levels + ides + module, wf_good)}")
+    before = lint_verifier(ides.replace('"2026.1"', '"2025.1"'), wf_good.replace("COMPATIBILITY_PROBLEMS, INTERNAL_API_USAGES,", "compatibility problems and internal API use,"))
+    if len(before) != 4:
+        problems.append(f"verifier: no failureLevel, a prose comment, no 2026.1 and no bundledModule must fail 4 times, got {before}")
+    if not any("keep them the same" in e for e in lint_verifier(levels + ides + module, wf_good.replace(", INVALID_PLUGIN", ", INVALID_PLUGIN, DEPRECATED_API_USAGES"))):
+        problems.append("verifier: a comment promising a level the build does not set must fail")
     root_kts = 'tasks.wrapper {\n    gradleVersion = "9.4.1"\n}\n'
     ok_wf = {"w.yml": "      - uses: gradle/actions/setup-gradle@v4\n        with:\n          gradle-version: \"9.4.1\"\n      - run: gradle build\n"}
     bad_wf = {"w.yml": "      - uses: gradle/actions/setup-gradle@v4\n      - run: ./gradlew build\n"}

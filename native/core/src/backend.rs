@@ -105,6 +105,21 @@ pub struct LaunchRequest {
     pub adapter: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// Attach to what already runs instead of starting it; a run configuration named with it
+    /// lends its adapter and path mappings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attach: Option<AttachTarget>,
+}
+
+/// What an attach connects to.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum AttachTarget {
+    /// A local process by id (the debugger ptrace-attaches, or debugpy injects itself).
+    Pid(u32),
+    /// `host:port` of a debugger already listening (debugpy --listen, dlv --headless,
+    /// gdbserver).
+    Address(String),
 }
 
 /// Debug one test without a run configuration (op `debug_test`). The IDE resolves `test_id` to
@@ -146,6 +161,9 @@ pub struct SessionInfo {
     /// Mode the session was started in.
     #[serde(default)]
     pub mode: LaunchMode,
+    /// Attached to a process that ran before it: ending the session detaches.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attached: bool,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
@@ -638,8 +656,14 @@ pub trait Backend: Send + Sync + 'static {
     }
     /// op `sessions`: the sessions of the project, including ones the user started.
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>>;
-    /// op `stop`
+    /// op `stop`: ends the session as it began: a launched program is killed, an attached one
+    /// is detached from (left running, without our breakpoints).
     async fn stop(&self, session_id: &str) -> BackendResult<()>;
+    /// op `terminate`: ends the session and kills its program, attached or not. The default,
+    /// for backends that cannot kill what they attached to, is `stop`.
+    async fn terminate(&self, session_id: &str) -> BackendResult<()> {
+        self.stop(session_id).await
+    }
     /// op `breakpoints`
     async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>>;
     /// op `add_line_breakpoint`

@@ -40,6 +40,7 @@ pub struct Config {
     pub expression_safety: ExpressionSafetyConfig,
     pub go: GoConfig,
     pub php: PhpConfig,
+    pub ide: IdeConfig,
     /// Headless launch entries (`[[launch]]` tables), read by the DAP backend; the same file
     /// holds settings and launch entries so a project needs one file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -159,6 +160,24 @@ pub struct GoConfig {
     pub build_timeout_ms: u64,
 }
 
+/// Sessions the IDE plugin starts (the JNI backend).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IdeConfig {
+    /// How long a launch may take beyond `launch_timeout_ms` for the run configuration's
+    /// before-run tasks (a Gradle or Maven build runs before the debugger starts), milliseconds.
+    /// A cold build of a large project takes minutes.
+    pub build_timeout_ms: u64,
+}
+
+impl Default for IdeConfig {
+    fn default() -> Self {
+        Self {
+            build_timeout_ms: 300_000,
+        }
+    }
+}
+
 /// Headless PHP sessions (the DBGp backend; Xdebug connects to us).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -220,6 +239,7 @@ impl Default for Config {
             expression_safety: ExpressionSafetyConfig::default(),
             go: GoConfig::default(),
             php: PhpConfig::default(),
+            ide: IdeConfig::default(),
             launch: Vec::new(),
         }
     }
@@ -318,6 +338,9 @@ impl Config {
         }
         if self.go.build_timeout_ms == 0 {
             return Err("go.build_timeout_ms must be at least 1".into());
+        }
+        if self.ide.build_timeout_ms == 0 {
+            return Err("ide.build_timeout_ms must be at least 1".into());
         }
         if self.http.max_sessions == 0 {
             return Err("http.max_sessions must be at least 1".into());

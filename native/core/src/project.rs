@@ -308,6 +308,7 @@ mod tests {
                 run_configuration: None,
                 process_id: None,
                 mode: LaunchMode::Debug,
+                attached: false,
             }
         }
     }

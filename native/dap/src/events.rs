@@ -62,6 +62,9 @@ async fn on_event(inner: &Arc<Inner>, s: &Arc<Session>, ev: Event) {
         Event::Stopped(stop)
             if stop.reason == "function call"
                 && *s.state.lock().unwrap() == SessionState::Paused => {}
+        // A stop reported while or after the session ends (delve halts the process to detach
+        // from it) is no pause of the program anyone can act on.
+        Event::Stopped(_) if s.is_ended() => {}
         Event::Stopped(stop) => on_stopped(inner, s, stop).await,
         Event::Continued | Event::Resumed => {
             let mut st = s.state.lock().unwrap();
@@ -134,7 +137,16 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     // The program's stderr up to the stop comes before it (an abort's text is quoted by it).
     #[cfg(unix)]
     crate::program_stderr::drain(inner, s);
-    let thread = stop.thread_id;
+    let thread = match stop.thread_id {
+        Some(t) => Some(t),
+        // A pause that names no thread (delve's, of a program waiting in the runtime): the
+        // stop is the first listed thread's, which every later request can name.
+        None => s
+            .req::<crate::protocol::Threads>(&())
+            .await
+            .ok()
+            .and_then(|r| r.threads.iter().find_map(|t| t.id)),
+    };
     if let Some(t) = thread {
         *s.last_thread.lock().unwrap() = Some(t);
     }
@@ -142,6 +154,24 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         return;
     }
     let mut reason = map_reason(&stop.reason);
+    if matches!(
+        reason,
+        PauseReason::Other | PauseReason::Entry | PauseReason::Signal
+    ) && s.attach_stop_pending.swap(false, Ordering::SeqCst)
+    {
+        // The stop that attaching makes (see `Adapter::attach_stop`): not a pause of the
+        // program, which runs on as it did before the attach.
+        if s.adapter.attach_stop() == crate::adapters::AttachStop::Left {
+            let thread_id = thread.unwrap_or(1);
+            if let Err(e) = s
+                .req::<crate::protocol::Continue>(&crate::protocol::ThreadArguments { thread_id })
+                .await
+            {
+                tracing::warn!("resuming after the attach failed: {e}");
+            }
+        }
+        return;
+    }
     if reason != PauseReason::Step {
         // A step out that a breakpoint interrupted returned nothing yet.
         s.stepped_out.store(false, Ordering::SeqCst);
@@ -278,7 +308,14 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     }
     inner.after_stop(s, &ids).await;
     s.clear_values();
-    *s.state.lock().unwrap() = SessionState::Paused;
+    {
+        // Ended while this stop was being read (a detach): its end was reported already.
+        let mut st = s.state.lock().unwrap();
+        if s.is_ended() {
+            return;
+        }
+        *st = SessionState::Paused;
+    }
     inner.emit(BackendEvent::Paused {
         session_id: s.id.clone(),
         thread_id: thread.map(|t| t.to_string()).unwrap_or_default(),
@@ -306,7 +343,11 @@ async fn failed_conditions(
         ids.iter()
             .filter_map(|id| {
                 let b = store.list.iter().find(|b| &b.id == id)?;
-                let c = b.condition.as_deref().map(str::trim).filter(|c| !c.is_empty())?;
+                let c = b
+                    .condition
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())?;
                 Some((id.clone(), c.to_string()))
             })
             .collect()

@@ -65,25 +65,36 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
             }
             other => other,
         })?;
-    let (client, rx) = match Client::spawn(
-        adapter.name(),
-        &program,
-        &args,
-        &resolved.cwd,
-        adapter.wire(),
-    )
-    .await
-    {
+    let started = match &resolved.connect {
+        Some(addr) => Client::connect(adapter.name(), addr).await.map_err(|e| {
+            BackendError::Failed(format!(
+                "cannot connect to the {} at {addr}: {e}; is it listening there (debugpy --listen {addr}, dlv --headless --listen={addr} --accept-multiclient)?",
+                adapter.name()
+            ))
+        }),
+        None => Client::spawn(
+            adapter.name(),
+            &program,
+            &args,
+            &resolved.cwd,
+            adapter.wire(),
+        )
+        .await
+        .map_err(|e| {
+            BackendError::Failed(format!(
+                "cannot start the {} adapter ({program}): {e}; {}",
+                adapter.name(),
+                adapter.spawn_hint()
+            ))
+        }),
+    };
+    let (client, rx) = match started {
         Ok(c) => c,
         Err(e) => {
             if let Some(f) = &owned_file {
                 let _ = std::fs::remove_file(f);
             }
-            return Err(BackendError::Failed(format!(
-                "cannot start the {} adapter ({program}): {e}; {}",
-                adapter.name(),
-                adapter.spawn_hint()
-            )));
+            return Err(e);
         }
     };
     let session = Arc::new(Session::new(
@@ -94,8 +105,17 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
         owned_file,
     ));
     *session.pathmap.write().unwrap() = pathmap;
+    if resolved.attach_pid.is_some() {
+        *session.process_id.lock().unwrap() = resolved.attach_pid;
+    }
     // Hit counts are per debug session (the store keeps breakpoints across sessions).
-    inner.bps.lock().unwrap().list.iter_mut().for_each(|b| b.hit_count = None);
+    inner
+        .bps
+        .lock()
+        .unwrap()
+        .list
+        .iter_mut()
+        .for_each(|b| b.hit_count = None);
     inner.add_session(session.clone());
     spawn_pump(inner, session.clone(), rx);
     // SessionStarted goes out before anything the adapter can report (a stop on entry).
@@ -134,7 +154,10 @@ const FEED_TIMEOUT: Duration = Duration::from_secs(30);
 /// `file`, which the program reads as stdin: the debugged process stays the program itself.
 async fn feed(input: &str, file: &Path, cwd: &Path) -> BackendResult<()> {
     let out = std::fs::File::create(file).map_err(|e| {
-        BackendError::Failed(format!("cannot create {} for the piped input: {e}", file.display()))
+        BackendError::Failed(format!(
+            "cannot create {} for the piped input: {e}",
+            file.display()
+        ))
     })?;
     let child = tokio::process::Command::new("sh")
         .arg("-c")
@@ -260,6 +283,7 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
         s.req_t::<protocol::ConfigurationDone>(&(), LAUNCH_TIMEOUT)
             .await?;
     }
+
     if !answered {
         let answer = if attach {
             Client::wait::<protocol::Attach>(launch_answer, LAUNCH_TIMEOUT).await

@@ -18,6 +18,7 @@
 mod adapters;
 mod after_throw;
 mod assign;
+mod attach;
 mod breakpoints;
 mod config;
 mod control;
@@ -50,6 +51,29 @@ impl DapBackend {
         Ok(Self {
             inner: Arc::new(Inner::new(root, events)),
         })
+    }
+
+    /// Ends a session: an attached process is detached from (breakpoints out, running) unless
+    /// `kill`; a launched one is always killed.
+    async fn end(&self, session_id: &str, kill: bool) -> BackendResult<()> {
+        let s = self.inner.session(session_id)?;
+        // Ended already: make sure nothing is left running, then report success (the goal is
+        // reached).
+        let was_ended = s.is_ended();
+        let detach = s.request == "attach" && !kill;
+        if detach && !was_ended {
+            self.inner.clear_for_detach(&s).await;
+        }
+        s.shutdown_with(!detach).await;
+        if !was_ended {
+            let why = if detach {
+                "detached on request"
+            } else {
+                "stopped on request"
+            };
+            self.inner.mark_ended(&s, why.into());
+        }
+        Ok(())
     }
 
     /// `[go] build_timeout_ms` of the settings: how long the Go build before a delve session
@@ -113,15 +137,11 @@ impl Backend for DapBackend {
     }
 
     async fn stop(&self, session_id: &str) -> BackendResult<()> {
-        let s = self.inner.session(session_id)?;
-        // Ended already: make sure nothing is left running, then report success (the goal is
-        // reached).
-        let was_ended = s.is_ended();
-        s.shutdown().await;
-        if !was_ended {
-            self.inner.mark_ended(&s, "stopped on request".into());
-        }
-        Ok(())
+        self.end(session_id, false).await
+    }
+
+    async fn terminate(&self, session_id: &str) -> BackendResult<()> {
+        self.end(session_id, true).await
     }
 
     async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>> {

@@ -45,6 +45,8 @@ pub struct Session {
     pub adapter: AdapterRef,
     /// "launch" or "attach".
     pub request: String,
+    /// The local process attached to by id: killed only by an explicit terminate.
+    pub attach_pid: Option<u32>,
     /// Where the debuggee's files are (a container, another root): from the launch entry's
     /// mapping keys, applied here and not by the adapter, as for every backend.
     pub pathmap: std::sync::RwLock<PathMap>,
@@ -71,6 +73,8 @@ pub struct Session {
     pub stop_on_entry: bool,
     pub stop_on_exception: bool,
     pub first_stop_seen: AtomicBool,
+    /// Attached, and the stop that attaching makes is still to come (see `Adapter::attach_stop`).
+    pub attach_stop_pending: AtomicBool,
     /// DAP breakpoint id → our breakpoint id.
     pub bp_ids: Mutex<HashMap<i64, String>>,
     /// Watchpoints bound in this session (our id, what DAP needs to re-send them): data
@@ -139,6 +143,7 @@ impl Session {
             mode,
             adapter: launch.adapter,
             request: launch.request.clone(),
+            attach_pid: launch.attach_pid,
             pathmap: Default::default(),
             client,
             caps: Mutex::new(Capabilities::default()),
@@ -157,6 +162,10 @@ impl Session {
             stop_on_entry: launch.stop_on_entry || launch.adapter.stops_on_entry(&launch.arguments),
             stop_on_exception: launch.stop_on_exception,
             first_stop_seen: AtomicBool::new(false),
+            attach_stop_pending: AtomicBool::new(
+                launch.request == "attach"
+                    && launch.adapter.attach_stop() != crate::adapters::AttachStop::None,
+            ),
             bp_ids: Mutex::new(HashMap::new()),
             data_bps: Mutex::new(Vec::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
@@ -189,6 +198,7 @@ impl Session {
             run_configuration: self.run_configuration.clone(),
             process_id: *self.process_id.lock().unwrap(),
             mode: self.mode,
+            attached: self.request == "attach",
         }
     }
 
@@ -293,11 +303,16 @@ impl Session {
         self.stack_walks.lock().unwrap().clear();
     }
 
-    /// Sends `disconnect` (terminating a launched debuggee), then kills the adapter. Makes sure
-    /// the debuggee is gone: gdb leaves a ptrace'd inferior running when gdb itself is killed.
+    /// Ends the session as it began: a launched debuggee is terminated, an attached one is
+    /// detached from and keeps running (see [`Session::shutdown_with`]).
     pub async fn shutdown(&self) {
-        // A launched debuggee ends with the session; an attached one is left running.
-        let terminate = self.request == "launch";
+        self.shutdown_with(self.request == "launch").await
+    }
+
+    /// Sends `disconnect` (terminating the debuggee when `terminate`), then kills the adapter.
+    /// Makes sure a terminated debuggee is gone: gdb leaves a ptrace'd inferior running when
+    /// gdb itself is killed.
+    pub async fn shutdown_with(&self, terminate: bool) {
         let args = DisconnectArguments {
             terminate_debuggee: terminate,
             restart: Some(false),
@@ -307,7 +322,9 @@ impl Session {
             .request::<protocol::Disconnect>(&args, DISCONNECT_TIMEOUT)
             .await;
         self.client.kill().await;
-        if self.request == "launch"
+        let local = self.request == "launch" || self.attach_pid.is_some();
+        if terminate
+            && local
             && let Some(pid) = *self.process_id.lock().unwrap()
             && Path::new(&format!("/proc/{pid}")).exists()
         {

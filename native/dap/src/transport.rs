@@ -138,6 +138,54 @@ impl Client {
                 }
             },
         };
+        Ok(Self::start(
+            name,
+            (reader, writer),
+            Some(child),
+            stderr_tail,
+            Some(stderr_task),
+            stdout_task,
+            (events_tx, events_rx),
+        ))
+    }
+
+    /// Connects to a debugger that already listens at `addr` and speaks DAP itself
+    /// (`debugpy --listen`, `dlv --headless`): no process of ours, nothing to kill.
+    pub async fn connect(
+        name: &str,
+        addr: &str,
+    ) -> std::io::Result<(Arc<Client>, mpsc::UnboundedReceiver<Event>)> {
+        let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr))
+            .await
+            .map_err(|_| {
+                std::io::Error::other(format!(
+                    "nothing accepted a connection at {addr} within {} s",
+                    CONNECT_TIMEOUT.as_secs()
+                ))
+            })??;
+        let _ = stream.set_nodelay(true);
+        let (r, w) = stream.into_split();
+        Ok(Self::start(
+            name,
+            (Box::new(r), Box::new(w)),
+            None,
+            Arc::new(Mutex::new(String::new())),
+            None,
+            None,
+            mpsc::unbounded_channel(),
+        ))
+    }
+
+    /// The client over an open byte stream, and its reader task.
+    fn start(
+        name: &str,
+        (reader, writer): (Reader, Writer),
+        child: Option<Child>,
+        stderr_tail: Arc<Mutex<String>>,
+        stderr_task: Option<tokio::task::JoinHandle<()>>,
+        stdout_task: Option<tokio::task::JoinHandle<()>>,
+        (events_tx, events_rx): (mpsc::UnboundedSender<Event>, mpsc::UnboundedReceiver<Event>),
+    ) -> (Arc<Client>, mpsc::UnboundedReceiver<Event>) {
         let (exit_tx, exit_rx) = watch::channel(None);
         let client = Arc::new(Client {
             name: name.to_string(),
@@ -145,7 +193,7 @@ impl Client {
             seq: AtomicI64::new(1),
             pending: Arc::new(Mutex::new(HashMap::new())),
             stderr_tail,
-            child: Arc::new(tokio::sync::Mutex::new(Some(child))),
+            child: Arc::new(tokio::sync::Mutex::new(child)),
             exit: exit_rx,
             events: events_tx.clone(),
         });
@@ -172,7 +220,9 @@ impl Client {
             };
             // stderr reaches EOF when the process exited: let its task drain it so the error
             // message carries the adapter's last words.
-            let _ = tokio::time::timeout(Duration::from_secs(1), stderr_task).await;
+            if let Some(t) = stderr_task {
+                let _ = tokio::time::timeout(Duration::from_secs(1), t).await;
+            }
             // Over TCP the debuggee's last output is on stdout: passed on before "closed".
             if let Some(t) = stdout_task {
                 let _ = tokio::time::timeout(Duration::from_secs(1), t).await;
@@ -188,7 +238,7 @@ impl Client {
             let _ = exit_tx.send(Some(info));
             let _ = events_tx.send(Event::Closed);
         });
-        Ok((client, events_rx))
+        (client, events_rx)
     }
 
     pub fn name(&self) -> &str {

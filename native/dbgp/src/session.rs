@@ -148,6 +148,7 @@ impl Session {
                 .and_then(|t| t.launch.run_configuration.clone()),
             process_id: self.appid,
             mode: LaunchMode::Debug,
+            attached: false,
         }
     }
     pub fn is_ended(&self) -> bool {

@@ -32,26 +32,32 @@ pub struct JniBackend {
     pending: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
     timeout_ms: AtomicU64,
     launch_timeout_ms: AtomicU64,
+    /// `[ide] build_timeout_ms`: the run configuration's before-run build.
+    build_timeout_ms: AtomicU64,
     /// The handshake's `supports_force_return` (true when the plugin's Java part is loaded).
     force_return: AtomicBool,
 }
 
 impl JniBackend {
-    pub(crate) fn new(callbacks: jvm::JavaRef, timeout_ms: u64, launch_timeout_ms: u64) -> Self {
+    pub(crate) fn new(callbacks: jvm::JavaRef, limits: Limits) -> Self {
         Self {
             callbacks,
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
-            timeout_ms: AtomicU64::new(timeout_ms.max(1)),
-            launch_timeout_ms: AtomicU64::new(launch_timeout_ms.max(1)),
+            timeout_ms: AtomicU64::new(limits.timeout_ms.max(1)),
+            launch_timeout_ms: AtomicU64::new(limits.launch_timeout_ms.max(1)),
+            build_timeout_ms: AtomicU64::new(limits.build_timeout_ms),
             force_return: AtomicBool::new(false),
         }
     }
 
-    pub(crate) fn set_timeouts(&self, timeout_ms: u64, launch_timeout_ms: u64) {
-        self.timeout_ms.store(timeout_ms.max(1), Ordering::Relaxed);
+    pub(crate) fn set_timeouts(&self, limits: Limits) {
+        self.timeout_ms
+            .store(limits.timeout_ms.max(1), Ordering::Relaxed);
         self.launch_timeout_ms
-            .store(launch_timeout_ms.max(1), Ordering::Relaxed);
+            .store(limits.launch_timeout_ms.max(1), Ordering::Relaxed);
+        self.build_timeout_ms
+            .store(limits.build_timeout_ms, Ordering::Relaxed);
     }
 
     /// Delivers an answer; returns false when nobody waits any more (timed out or unknown id).
@@ -83,11 +89,15 @@ impl JniBackend {
     /// How long op `op` may take: starting a test builds it first in the IDE, like a launch; a
     /// confirmation waits for the user as long as the dialog stays up ([CONFIRM_TIMEOUT_MS]).
     fn limit_ms(&self, op: &str) -> u64 {
-        limit_for(
-            self.timeout_ms.load(Ordering::Relaxed),
-            self.launch_timeout_ms.load(Ordering::Relaxed),
-            op,
-        )
+        limit_for(self.limits(), op)
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            timeout_ms: self.timeout_ms.load(Ordering::Relaxed),
+            launch_timeout_ms: self.launch_timeout_ms.load(Ordering::Relaxed),
+            build_timeout_ms: self.build_timeout_ms.load(Ordering::Relaxed),
+        }
     }
 
     /// Calls op `op` with JSON `args` and parses the answer as `R`.
@@ -255,6 +265,13 @@ impl Backend for JniBackend {
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
         self.call("launch", json!({ "project": project, "request": request }))
             .await
+    }
+    /// The IDE runs a configuration's before-run tasks (a Gradle-delegated build) before the
+    /// runner, and the debug session exists only afterwards (ExecutionManagerImpl.executeConfiguration,
+    /// then XDebuggerManagerImpl.startSession publishes processStarted), so every launch may
+    /// build first, as a headless Go launch does.
+    fn launch_build_allowance(&self, _project: &str, _request: &LaunchRequest) -> Duration {
+        Duration::from_millis(self.build_timeout_ms.load(Ordering::Relaxed))
     }
     async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
         self.call(
@@ -454,11 +471,33 @@ impl Backend for JniBackend {
     }
 }
 
-fn limit_for(timeout_ms: u64, launch_timeout_ms: u64, op: &str) -> u64 {
+/// The bridge's timeouts, from the settings (`backend_timeout_ms`, `launch_timeout_ms`,
+/// `[ide] build_timeout_ms`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub timeout_ms: u64,
+    pub launch_timeout_ms: u64,
+    pub build_timeout_ms: u64,
+}
+
+impl Limits {
+    pub(crate) fn of(config: &debugger_mcp_core::config::Config) -> Self {
+        Self {
+            timeout_ms: config.backend_timeout_ms,
+            launch_timeout_ms: config.launch_timeout_ms,
+            build_timeout_ms: config.ide.build_timeout_ms,
+        }
+    }
+}
+
+/// A launch (and a test, which the IDE builds first too) waits for the before-run build on
+/// top of the launch timeout: the core gives it the same allowance
+/// ([`JniBackend::launch_build_allowance`]), so the bridge never gives up first.
+fn limit_for(limits: Limits, op: &str) -> u64 {
     match op {
-        "launch" | "debug_test" => launch_timeout_ms,
+        "launch" | "debug_test" => limits.launch_timeout_ms + limits.build_timeout_ms,
         "confirm" => CONFIRM_TIMEOUT_MS,
-        _ => timeout_ms,
+        _ => limits.timeout_ms,
     }
 }
 
@@ -489,11 +528,40 @@ mod tests {
     fn confirm_waits_as_long_as_the_dialog_not_backend_timeout_ms() {
         // Issue 17 defect 4: with backend_timeout_ms (10 s) the user's answer to a dialog that
         // stays up for 49 s was dropped and the agent's retry opened a second prompt.
-        let limits = |op| limit_for(10_000, 30_000, op);
+        let limits = |op| {
+            limit_for(
+                Limits {
+                    timeout_ms: 10_000,
+                    launch_timeout_ms: 30_000,
+                    build_timeout_ms: 0,
+                },
+                op,
+            )
+        };
         assert_eq!(limits("confirm"), CONFIRM_TIMEOUT_MS);
         const { assert!(CONFIRM_TIMEOUT_MS > 10_000) };
         assert_eq!(limits("threads"), 10_000);
         assert_eq!(limits("launch"), 30_000);
         assert_eq!(limits("debug_test"), 30_000);
+    }
+
+    #[test]
+    fn an_ide_launch_waits_for_the_before_run_build_on_top_of_the_launch_timeout() {
+        // Issue 27 item 1: a cold Gradle build runs before the runner, so a launch limited to
+        // launch_timeout_ms timed out while the session still started (and a retry could raise
+        // the IDE's "Stop and rerun?" dialog).
+        let limits = Limits::of(&debugger_mcp_core::config::Config::default());
+        assert_eq!(limit_for(limits, "launch"), 30_000 + 300_000);
+        assert_eq!(limit_for(limits, "debug_test"), 30_000 + 300_000);
+        assert_eq!(limit_for(limits, "threads"), 10_000);
+        let custom =
+            debugger_mcp_core::config::Config::from_toml("[ide]\nbuild_timeout_ms = 900000\n")
+                .unwrap();
+        assert_eq!(limit_for(Limits::of(&custom), "launch"), 30_000 + 900_000);
+        assert!(
+            debugger_mcp_core::config::Config::from_toml("[ide]\nbuild_timeout_ms = 0\n")
+                .unwrap_err()
+                .contains("ide.build_timeout_ms")
+        );
     }
 }

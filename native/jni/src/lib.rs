@@ -248,11 +248,7 @@ fn init<'local>(
         .enable_all()
         .build()
         .map_err(|e| BridgeError(format!("cannot start the Rust runtime: {e}")))?;
-    let backend = Arc::new(JniBackend::new(
-        callbacks,
-        config.backend_timeout_ms,
-        config.launch_timeout_ms,
-    ));
+    let backend = Arc::new(JniBackend::new(callbacks, backend::Limits::of(&config)));
     let (sink, stream) = event_channel();
     let engine = {
         let _entered = runtime.enter();
@@ -332,7 +328,7 @@ fn watch_settings(
         }
         match loaded {
             Ok(config) if config != engine.config() => {
-                backend.set_timeouts(config.backend_timeout_ms, config.launch_timeout_ms);
+                backend.set_timeouts(backend::Limits::of(&config));
                 engine.set_config(config);
                 tracing::info!("settings reloaded from {}", file.display());
             }
@@ -631,8 +627,7 @@ pub extern "system" fn Java_com_debuggermcp_bridge_NativeBridge_saveSettings<'lo
                 Ok(config) => match std::fs::write(&b.config_path, config.to_toml()) {
                     Err(e) => format!("cannot write {}: {e}", b.config_path.display()),
                     Ok(()) => {
-                        b.backend
-                            .set_timeouts(config.backend_timeout_ms, config.launch_timeout_ms);
+                        b.backend.set_timeouts(backend::Limits::of(&config));
                         b.engine.set_config(config);
                         String::new()
                     }

@@ -112,6 +112,13 @@ impl Backend for Headless {
             self.dap.stop(session_id).await
         }
     }
+    async fn terminate(&self, session_id: &str) -> BackendResult<()> {
+        if self.php_session(session_id) {
+            self.php.terminate(session_id).await
+        } else {
+            self.dap.terminate(session_id).await
+        }
+    }
     async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>> {
         let mut all = self.dap.breakpoints(project).await?;
         all.extend(self.php.breakpoints(project).await?);

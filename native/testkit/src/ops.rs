@@ -99,6 +99,7 @@ impl Backend for FakeBackend {
             run_configuration: request.configuration.clone(),
             process_id: Some(4000 + inner.next_session),
             mode: request.mode,
+            attached: request.attach.is_some(),
         };
         events.push(BackendEvent::SessionStarted {
             session: info.clone(),

@@ -168,6 +168,13 @@ impl Engine {
             if slot.info.process_id.is_none() {
                 slot.info.process_id = info.process_id;
             }
+            slot.info.attached |= info.attached;
+            // The launch answered after configuring: a program that neither paused nor ended
+            // meanwhile runs (no event says so; DAP has none for "configuration done").
+            if slot.info.state == SessionState::Starting && info.state == SessionState::Running {
+                slot.info.state = SessionState::Running;
+                slot.notify();
+            }
             self.ledger
                 .open(&slot.info.id, &slot.info.name, slot.project.as_deref());
         });

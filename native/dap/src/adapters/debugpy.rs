@@ -10,7 +10,7 @@ use crate::protocol::{
 };
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::time::Duration;
@@ -91,6 +91,24 @@ impl Adapter for Debugpy {
                 .is_some_and(|l| l.contains("python"))
     }
     fn runs_modules(&self) -> bool {
+        true
+    }
+    fn claims_process(&self, exe: &Path) -> u8 {
+        let name = exe.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        if name.starts_with("python") { 2 } else { 0 }
+    }
+    /// By pid the adapter injects debugpy into the interpreter (`debugpy --pid`, through
+    /// gdb); at an address, `debugpy --listen` is itself an adapter we connect to.
+    fn attach_arguments(&self, target: &AttachTarget) -> Option<Map<String, Value>> {
+        let mut a = Map::new();
+        if let AttachTarget::Pid(pid) = target {
+            a.insert("processId".into(), json!(pid));
+        }
+        a.insert("justMyCode".into(), json!(true));
+        a.insert("showReturnValue".into(), json!(true));
+        Some(a)
+    }
+    fn serves_dap_at_address(&self) -> bool {
         true
     }
     fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {

@@ -7,7 +7,7 @@ use crate::config::{Generic, Redirect, shell_quote};
 use crate::session::Session;
 use async_trait::async_trait;
 use crate::protocol::{self, VariablesArguments};
-use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, OutputCategory, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -58,6 +58,22 @@ impl Adapter for Gdb {
 
     fn claims_file(&self, head: &[u8]) -> bool {
         head.starts_with(b"\x7fELF")
+    }
+    fn claims_process(&self, exe: &Path) -> u8 {
+        let mut head = [0u8; 4];
+        let read = std::fs::File::open(exe).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head));
+        u8::from(read.is_ok() && self.claims_file(&head))
+    }
+    /// gdb's DAP attaches after configurationDone and leaves the process stopped there.
+    fn attach_stop(&self) -> super::AttachStop {
+        super::AttachStop::Left
+    }
+    /// gdb's DAP attaches by `pid`, or to a gdbserver by `target` (`target remote host:port`).
+    fn attach_arguments(&self, target: &AttachTarget) -> Option<Map<String, Value>> {
+        Some(match target {
+            AttachTarget::Pid(pid) => json!({ "pid": pid }),
+            AttachTarget::Address(addr) => json!({ "target": addr }),
+        }.as_object().cloned().unwrap_or_default())
     }
     /// gdb's DAP launch clears the program's environment before setting `env`
     /// (`inf.clear_env()`), where every other adapter adds to it: the rest of ours goes too.

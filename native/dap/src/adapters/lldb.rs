@@ -6,7 +6,7 @@ use super::{Adapter, on_path};
 use crate::config::{Generic, Redirect, RedirectTo};
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, ValueNode, ValueScope};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, ValueNode, ValueScope};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 
@@ -41,6 +41,21 @@ impl Adapter for Lldb {
     /// A Mach-O binary (64-bit, or universal).
     fn claims_file(&self, head: &[u8]) -> bool {
         head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe]) || head.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+    }
+    /// lldb-dap continues the attached process at configurationDone, after reporting its stop.
+    fn attach_stop(&self) -> super::AttachStop {
+        super::AttachStop::ResumedByAdapter
+    }
+    /// lldb-dap attaches by `pid`, or to a gdbserver/lldb-server by its remote port.
+    fn attach_arguments(&self, target: &AttachTarget) -> Option<Map<String, Value>> {
+        let v = match target {
+            AttachTarget::Pid(pid) => json!({ "pid": pid }),
+            AttachTarget::Address(addr) => {
+                let (host, port) = addr.rsplit_once(':')?;
+                json!({ "gdb-remote-port": port.parse::<u16>().ok()?, "gdb-remote-hostname": host })
+            }
+        };
+        v.as_object().cloned()
     }
     fn launch_arguments(&self, g: &Generic) -> Map<String, Value> {
         let mut a = g.base_arguments(true);

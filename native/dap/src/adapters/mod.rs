@@ -36,6 +36,17 @@ register! {
     delve::Delve,
 }
 
+/// The stop that attaching makes (ptrace stops the process), which is no pause of the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttachStop {
+    /// No stop is reported (debugpy injects without one; delve resumes silently).
+    None,
+    /// Reported, and the adapter resumes at configurationDone without a `continued` event.
+    ResumedByAdapter,
+    /// Reported, and the process is left stopped: the session resumes it.
+    Left,
+}
+
 /// An adapter as sessions and launches hold it.
 pub type AdapterRef = &'static dyn Adapter;
 
@@ -70,6 +81,31 @@ pub trait Adapter: Send + Sync + 'static {
     /// How much longer than a plain launch `prepare` may take (the core widens its timeout).
     fn prepare_allowance(&self, _launch: &ResolvedLaunch, _settings: &Settings) -> Duration {
         Duration::ZERO
+    }
+
+    // ---- attaching to what runs (see `attach`) ----
+
+    /// How strongly it claims a running process by its executable: 0 not, 1 any native
+    /// program, 2 its own runtime (a Python interpreter, a Go binary).
+    fn claims_process(&self, _exe: &Path) -> u8 {
+        0
+    }
+    /// The `attach` arguments for a process by id or a debugger listening at `host:port`;
+    /// `None` when it cannot attach that way.
+    fn attach_arguments(
+        &self,
+        _target: &debugger_mcp_core::backend::AttachTarget,
+    ) -> Option<Map<String, Value>> {
+        None
+    }
+    /// Whether attaching stops the process with a stop event of its own, and who resumes it.
+    fn attach_stop(&self) -> AttachStop {
+        AttachStop::None
+    }
+    /// What listens at an address speaks DAP itself (debugpy --listen, dlv --headless): the
+    /// session connects to it instead of starting the adapter.
+    fn serves_dap_at_address(&self) -> bool {
+        false
     }
 
     // ---- run configurations and command lines (see `config`) ----

@@ -111,7 +111,8 @@ fn refused(what: &str, why: &str, s: &str) -> BackendError {
 
 /// Words, quotes and operators, as a POSIX shell tokenizes them; expansions are refused.
 fn tokenize(s: &str) -> Result<Vec<Token>, BackendError> {
-    let no_expansion = "the command is not run by a shell here, so nothing expands it; write the value itself";
+    let no_expansion =
+        "the command is not run by a shell here, so nothing expands it; write the value itself";
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
@@ -170,7 +171,11 @@ fn tokenize(s: &str) -> Result<Vec<Token>, BackendError> {
                             }
                         },
                         Some('$') if expansion(i).is_some() => {
-                            return Err(refused(&expansion(i).unwrap_or_default(), no_expansion, s));
+                            return Err(refused(
+                                &expansion(i).unwrap_or_default(),
+                                no_expansion,
+                                s,
+                            ));
                         }
                         Some('`') => return Err(refused("`", no_expansion, s)),
                         Some(x) => cur.push(x),
@@ -196,7 +201,9 @@ fn tokenize(s: &str) -> Result<Vec<Token>, BackendError> {
             }
             '`' => return Err(refused("`", no_expansion, s)),
             '~' if !in_word
-                && chars.get(i + 1).is_none_or(|(_, n)| *n == '/' || n.is_whitespace()) =>
+                && chars
+                    .get(i + 1)
+                    .is_none_or(|(_, n)| *n == '/' || n.is_whitespace()) =>
             {
                 // Tilde expansion: the one a shell always does at a word's start.
                 in_word = true;
@@ -219,8 +226,9 @@ fn tokenize(s: &str) -> Result<Vec<Token>, BackendError> {
                 }
                 op.push(c);
                 let two: String = chars[i..].iter().take(3).map(|c| c.1).collect();
-                for longer in ["<<<", "&>>", "<<", ">>", ">&", "<&", "&>", "&&", "||", "|&", ">|", "<>"]
-                {
+                for longer in [
+                    "<<<", "&>>", "<<", ">>", ">&", "<&", "&>", "&&", "||", "|&", ">|", "<>",
+                ] {
                     if two.starts_with(longer) {
                         op.push_str(&longer[1..]);
                         i += longer.chars().count() - 1;
@@ -253,15 +261,17 @@ fn tokenize(s: &str) -> Result<Vec<Token>, BackendError> {
 
 /// Commands that read a program's output: after a `|`, they are not what the agent debugs.
 const FILTERS: &[&str] = &[
-    "head", "tail", "grep", "egrep", "fgrep", "sort", "uniq", "wc", "tee", "less", "more",
-    "cut", "awk", "sed", "tr", "cat", "xargs", "jq", "column", "od", "xxd", "hexdump",
+    "head", "tail", "grep", "egrep", "fgrep", "sort", "uniq", "wc", "tee", "less", "more", "cut",
+    "awk", "sed", "tr", "cat", "xargs", "jq", "column", "od", "xxd", "hexdump",
 ];
 
 /// Reads a command line as a shell would run one command: `VAR=value` prefixes, the
 /// program's words, its redirections and the pipeline feeding it.
 pub fn parse_command(s: &str) -> Result<ShellCommand, BackendError> {
     let tokens = tokenize(s)?;
-    let last_pipe = tokens.iter().rposition(|t| matches!(t, Token::Op(o, _) if o == "|"));
+    let last_pipe = tokens
+        .iter()
+        .rposition(|t| matches!(t, Token::Op(o, _) if o == "|"));
     let mut c = ShellCommand::default();
     if let Some(p) = last_pipe {
         let Token::Op(_, at) = &tokens[p] else {
@@ -279,8 +289,12 @@ pub fn parse_command(s: &str) -> Result<ShellCommand, BackendError> {
         if let Token::Op(op, _) = t {
             let why = match op.as_str() {
                 "|" => continue,
-                ";" | "&&" | "||" => "a list of commands: give the one program to debug, and run the others yourself before",
-                "&" => "running in the background: the debugged program is started and watched by the debugger already",
+                ";" | "&&" | "||" => {
+                    "a list of commands: give the one program to debug, and run the others yourself before"
+                }
+                "&" => {
+                    "running in the background: the debugged program is started and watched by the debugger already"
+                }
                 "(" | ")" => "a subshell: give the one program to debug",
                 "|&" => "a pipe of stderr: only a pipe into the program is run (its input)",
                 "<<" | "<<<" => "a here-document: write the input to a file and use '< file'",
@@ -352,7 +366,10 @@ pub fn parse_command(s: &str) -> Result<ShellCommand, BackendError> {
                                 s,
                             ));
                         };
-                        push(fd.unwrap_or(if kind == ">&" { 1 } else { 0 }), RedirectTo::Dup(n))?;
+                        push(
+                            fd.unwrap_or(if kind == ">&" { 1 } else { 0 }),
+                            RedirectTo::Dup(n),
+                        )?;
                     }
                     _ => return Err(refused(op, "not understood here", s)),
                 }
@@ -361,11 +378,13 @@ pub fn parse_command(s: &str) -> Result<ShellCommand, BackendError> {
         }
     }
     if c.words.is_empty() {
-        return Err(BackendError::Failed(if c.env.is_empty() && c.redirects.is_empty() {
-            "the command is empty".into()
-        } else {
-            format!("the command names no program to run, only settings or redirections: {s}")
-        }));
+        return Err(BackendError::Failed(
+            if c.env.is_empty() && c.redirects.is_empty() {
+                "the command is empty".into()
+            } else {
+                format!("the command names no program to run, only settings or redirections: {s}")
+            },
+        ));
     }
     if let Some(input) = &c.input {
         let name = Path::new(&c.words[0])

@@ -12,7 +12,7 @@ pub use command::{Redirect, RedirectTo, ShellCommand, parse_command, shell_quote
 
 use crate::adapters::{self, ADAPTERS, AdapterRef};
 use command::from_words;
-use debugger_mcp_core::backend::{BackendError, LaunchRequest, RunConfigInfo};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, LaunchRequest, RunConfigInfo};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use vars::substitute_value;
@@ -35,13 +35,21 @@ pub struct ResolvedLaunch {
     pub stop_on_exception: bool,
     /// The launch entry's path mappings, whatever its dialect; the session applies them.
     pub pathmap: debugger_mcp_core::pathmap::PathMap,
+    /// Attaching to a debugger that listens here and speaks DAP itself: connect to it
+    /// rather than start the adapter.
+    pub connect: Option<String>,
+    /// The local process attached to by id.
+    pub attach_pid: Option<u32>,
     /// The program's streams as the command line pointed them (`< in`, `2>&1`; paths
     /// absolute), already in `arguments` in the adapter's way.
     pub redirects: Vec<Redirect>,
     /// A pipeline into the program (`gen | ./prog`): the shell command run first, and the
     /// file its output goes to, which the program reads as stdin.
-    pub feed: Option<(String, PathBuf)>,
+    pub feed: Option<Feed>,
 }
+
+/// A pipeline's input (`gen` of `gen | ./prog`) and the file its output goes to.
+pub type Feed = (String, PathBuf);
 
 /// Adapter-neutral launch description, turned into each adapter's dialect by
 /// `Adapter::launch_arguments`.
@@ -189,6 +197,9 @@ pub fn list(root: &Path) -> Result<Vec<RunConfigInfo>, BackendError> {
 
 /// Resolves a named configuration or a command line into what to start.
 pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, BackendError> {
+    if let Some(target) = &req.attach {
+        return resolve_attach(root, req, target);
+    }
     let mut resolved = if let Some(name) = &req.configuration {
         let all = entries(root)?;
         let Some((_, entry)) = all.iter().find(|(n, _)| n == name) else {
@@ -230,6 +241,8 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             stop_on_entry: false,
             stop_on_exception: false,
             pathmap: Default::default(),
+            connect: None,
+            attach_pid: None,
             redirects,
             feed,
         }
@@ -252,6 +265,98 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
     Ok(resolved)
 }
 
+/// An attach to a process by id or to a debugger at an address. A run configuration named
+/// with it lends its adapter, interpreter and path mappings (a container's paths), its
+/// program and arguments do not apply; without one, the project's compose bind mounts map.
+fn resolve_attach(
+    root: &Path,
+    req: &LaunchRequest,
+    target: &AttachTarget,
+) -> Result<ResolvedLaunch, BackendError> {
+    // Existence and permission come first: a wrong pid is the likeliest mistake.
+    if let AttachTarget::Pid(pid) = target {
+        crate::attach::check_pid(*pid)?;
+    }
+    let base = match &req.configuration {
+        Some(_) => Some(resolve(
+            root,
+            &LaunchRequest {
+                attach: None,
+                mode: debugger_mcp_core::backend::LaunchMode::Debug,
+                ..req.clone()
+            },
+        )?),
+        None => None,
+    };
+    let named = req.adapter.as_deref().map(adapters::find).transpose()?;
+    let adapter = match (named, &base, target) {
+        (Some(a), _, _) => a,
+        (None, Some(b), _) => b.adapter,
+        (None, None, AttachTarget::Pid(pid)) => crate::attach::adapter_for(*pid)?,
+        (None, None, AttachTarget::Address(addr)) => {
+            return Err(BackendError::Failed(format!(
+                "name the adapter of the debugger listening at {addr}: 'debugpy' (debugpy --listen), 'delve' (dlv --headless) or 'gdb' (gdbserver)"
+            )));
+        }
+    };
+    let what = match target {
+        AttachTarget::Pid(pid) => format!("pid {pid}"),
+        AttachTarget::Address(a) => a.clone(),
+    };
+    let Some(arguments) = adapter.attach_arguments(target) else {
+        let able: Vec<&str> = ADAPTERS
+            .iter()
+            .filter(|a| a.attach_arguments(target).is_some())
+            .map(|a| a.name())
+            .collect();
+        return Err(BackendError::Unsupported(format!(
+            "the {} adapter cannot attach to {what}; these can: {}",
+            adapter.name(),
+            able.join(", ")
+        )));
+    };
+    let (connect, attach_pid) = match target {
+        AttachTarget::Pid(pid) => (None, Some(*pid)),
+        AttachTarget::Address(addr) => {
+            if addr
+                .rsplit_once(':')
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+                .is_none()
+            {
+                return Err(BackendError::Failed(format!(
+                    "'{addr}' is not host:port (e.g. 127.0.0.1:5678)"
+                )));
+            }
+            (adapter.serves_dap_at_address().then(|| addr.clone()), None)
+        }
+    };
+    let (cwd, python, pathmap, run_configuration) = match base {
+        Some(b) => (b.cwd, b.python, b.pathmap, b.run_configuration),
+        None => (
+            root.to_path_buf(),
+            None,
+            debugger_mcp_core::pathmap::PathMap::from_compose(root).unwrap_or_default(),
+            None,
+        ),
+    };
+    Ok(ResolvedLaunch {
+        name: format!("{} attached to {what}", adapter.name()),
+        adapter,
+        request: "attach".into(),
+        arguments,
+        cwd,
+        run_configuration,
+        python,
+        stop_on_entry: false,
+        stop_on_exception: req.stop_on_exception,
+        pathmap,
+        connect,
+        attach_pid,
+        redirects: vec![],
+        feed: None,
+    })
+}
+
 /// What a command line asks of the program's environment and streams beyond its words:
 /// `VAR=value` prefixes join `env` (then the arguments are rebuilt), redirections go into the
 /// launch arguments in the adapter's way, and a pipeline's input gets the file it will be
@@ -262,7 +367,7 @@ fn with_streams(
     adapter: AdapterRef,
     g: &mut Generic,
     arguments: &mut Map<String, Value>,
-) -> Result<(Vec<Redirect>, Option<(String, PathBuf)>), BackendError> {
+) -> Result<(Vec<Redirect>, Option<Feed>), BackendError> {
     if !parsed.env.is_empty() {
         for (k, v) in &parsed.env {
             g.env.insert(k.clone(), Value::String(v.clone()));
@@ -282,9 +387,7 @@ fn with_streams(
             to: match &r.to {
                 RedirectTo::Read(p) => RedirectTo::Read(absolutize(cwd, &p.to_string_lossy())),
                 RedirectTo::Write(p) => RedirectTo::Write(absolutize(cwd, &p.to_string_lossy())),
-                RedirectTo::Append(p) => {
-                    RedirectTo::Append(absolutize(cwd, &p.to_string_lossy()))
-                }
+                RedirectTo::Append(p) => RedirectTo::Append(absolutize(cwd, &p.to_string_lossy())),
                 RedirectTo::Dup(n) => RedirectTo::Dup(*n),
             },
         })
@@ -293,10 +396,8 @@ fn with_streams(
         // Unique in the machine: several backends (tests) in one process.
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let file = std::env::temp_dir().join(format!(
-            "debugger-mcp-{}-{n}-stdin",
-            std::process::id()
-        ));
+        let file =
+            std::env::temp_dir().join(format!("debugger-mcp-{}-{n}-stdin", std::process::id()));
         (input.clone(), file)
     });
     if let Some((_, file)) = &feed {
@@ -407,6 +508,8 @@ fn from_launch_json(
         stop_on_entry: false,
         stop_on_exception: false,
         pathmap,
+        connect: None,
+        attach_pid: None,
         redirects: vec![],
         feed: None,
     })
@@ -540,6 +643,8 @@ fn from_toml(
         stop_on_entry: flag("stop_on_entry"),
         stop_on_exception: flag("stop_on_exception"),
         pathmap: Default::default(),
+        connect: None,
+        attach_pid: None,
         redirects,
         feed,
     })

@@ -14,7 +14,8 @@ fn splits_quotes() {
 
 #[test]
 fn reads_a_command_as_a_shell_runs_it() {
-    let c = parse_command("A=1 B='x y' ./prog 'a <b' in2>err.txt < in.txt > \"o ut\" 2>&1").unwrap();
+    let c =
+        parse_command("A=1 B='x y' ./prog 'a <b' in2>err.txt < in.txt > \"o ut\" 2>&1").unwrap();
     assert_eq!(
         c.env,
         vec![("A".into(), "1".into()), ("B".into(), "x y".into())]
@@ -31,7 +32,10 @@ fn reads_a_command_as_a_shell_runs_it() {
     let shell: Vec<String> = both.redirects.iter().map(Redirect::shell).collect();
     assert_eq!(shell, vec![">>log", "2>&1"]);
     // A quoted operator is a word.
-    assert_eq!(parse_command("./prog '|' \\>").unwrap().words, vec!["./prog", "|", ">"]);
+    assert_eq!(
+        parse_command("./prog '|' \\>").unwrap().words,
+        vec!["./prog", "|", ">"]
+    );
 }
 
 #[test]
@@ -79,7 +83,9 @@ fn redirections_reach_the_launch_or_are_refused_by_the_adapter() {
     assert_eq!(sh[0], "/bin/sh");
     let script = sh[2].as_str().unwrap();
     assert!(
-        script.starts_with("exec \"$0\" \"$@\" <") && script.contains("in.txt") && script.ends_with(" 2>&1"),
+        script.starts_with("exec \"$0\" \"$@\" <")
+            && script.contains("in.txt")
+            && script.ends_with(" 2>&1"),
         "{script}"
     );
     assert_eq!(sh[3], "python3");
@@ -88,18 +94,30 @@ fn redirections_reach_the_launch_or_are_refused_by_the_adapter() {
     // gdb: one string, which its shell reads.
     let gdb = go("./app.py 'a b' < in.txt", Some("gdb")).unwrap();
     let args = gdb.arguments["args"].as_str().unwrap();
-    assert!(args.starts_with("'a b' <") && args.ends_with("/in.txt"), "{args}");
+    assert!(
+        args.starts_with("'a b' <") && args.ends_with("/in.txt"),
+        "{args}"
+    );
     // A missing input file, before anything starts.
-    let e = go("python3 app.py < nope.txt", None).unwrap_err().to_string();
+    let e = go("python3 app.py < nope.txt", None)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("nope.txt"), "{e}");
     // delve's launch has no streams to point.
-    let e = go("./app.py < in.txt", Some("delve")).unwrap_err().to_string();
+    let e = go("./app.py < in.txt", Some("delve"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("<") && e.contains("delve"), "{e}");
     // A pipeline: the program reads a file the input is written to.
     let p = go("printf '3\\n' | python3 app.py", None).unwrap();
     let (input, file) = p.feed.clone().unwrap();
     assert_eq!(input, "printf '3\\n'");
-    assert!(p.arguments["python"][2].as_str().unwrap().contains(&file.display().to_string()));
+    assert!(
+        p.arguments["python"][2]
+            .as_str()
+            .unwrap()
+            .contains(&file.display().to_string())
+    );
 }
 
 #[test]

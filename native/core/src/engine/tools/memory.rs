@@ -376,7 +376,7 @@ fn attribute_changes(l: &SessionLedger, name: &str, limit: usize) -> Vec<Reading
 }
 
 /// # Session summary
-/// Markdown hand-off: path, pauses, exceptions, values seen/set, output (saved at session end).
+/// Markdown hand-off: pauses, exceptions, values seen/set, output.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSessionSummary {
     #[serde(flatten)]

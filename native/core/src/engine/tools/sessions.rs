@@ -8,13 +8,13 @@ use super::out::{Frame, Location, State, StopResult, ValueNode, Watch};
 use super::source::SourceContext;
 use super::{Kind, Outcome, ProjectArg, SessionArg, TimeoutArg, yes};
 use super::{source, variables};
-use crate::backend::{LaunchMode, LaunchRequest, SessionState};
+use crate::backend::{AttachTarget, LaunchMode, LaunchRequest, SessionState};
 use crate::backend::{OutputCategory, RunConfigInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # List run configurations
-/// Configurations (IDE, launch.json, debugger-mcp.toml) to start by name.
+/// Configurations (IDE, launch.json, debugger-mcp.toml) by name.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListRunConfigurations {
     #[serde(flatten)]
@@ -57,7 +57,7 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Run a configuration (or debug it; prefer start_debug_session).
+/// Run (or debug) a configuration; prefer start_debug_session.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]
@@ -181,7 +181,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
-/// Debug sessions: id, name, state, current (the default target).
+/// Debug sessions: id, name, state, current.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -246,7 +246,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration or command ('python3 app.py'); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
+/// Debug a run_configuration, command ('python3 app.py') or attach (pid, host:port); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -255,6 +255,8 @@ pub struct StartDebugSession {
     run_configuration: Option<String>,
     #[schemars(length(min = 1))]
     command: Option<String>,
+    // A pid or the host:port a debugger listens on (the tool's description says it).
+    attach: Option<String>,
     /// debugpy|gdb|lldb|delve, if not inferable
     adapter: Option<String>,
     cwd: Option<String>,
@@ -296,14 +298,30 @@ const EARLY_END_DYING_MS: u64 = 3_000;
 
 async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<Started> {
     let root = c.project(a.p.project_path.as_deref()).await?;
-    let what = match (&a.run_configuration, &a.command) {
-        (Some(rc), None) => format!("run configuration '{rc}'"),
-        (None, Some(cmd)) => format!("command `{}`", super::out::brief(cmd)),
-        (Some(_), Some(_)) => {
+    let attach = a.attach.as_deref().map(attach_target).transpose()?;
+    let what = match (&a.run_configuration, &a.command, &attach) {
+        (_, Some(_), Some(_)) => {
+            return Err(
+                "give either attach or command, not both: attach debugs what already runs".into(),
+            );
+        }
+        (rc, None, Some(t)) => {
+            let on = match t {
+                AttachTarget::Pid(pid) => format!("process {pid}"),
+                AttachTarget::Address(addr) => format!("the debugger at {addr}"),
+            };
+            match rc {
+                Some(rc) => format!("{on} (attached, as run configuration '{rc}')"),
+                None => format!("{on} (attached)"),
+            }
+        }
+        (Some(rc), None, None) => format!("run configuration '{rc}'"),
+        (None, Some(cmd), None) => format!("command `{}`", super::out::brief(cmd)),
+        (Some(_), Some(_), None) => {
             return Err("give either run_configuration or command, not both".into());
         }
-        (None, None) => {
-            return Err("give run_configuration (see list_run_configurations) or command (e.g. 'python3 app.py') to start a session".into());
+        (None, None, None) => {
+            return Err("give run_configuration (see list_run_configurations), command (e.g. 'python3 app.py') or attach (a pid or host:port) to start a session".into());
         }
     };
     let cwd = a
@@ -326,6 +344,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         stop_on_exception: a.stop_on_exception,
         adapter: a.adapter.clone(),
         cwd,
+        attach,
     };
     let info = match launch(c, &root, request).await {
         Ok(info) => info,
@@ -420,12 +439,30 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     })
 }
 
+/// `4242` → a pid, `host:port` → an address.
+fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
+    let t = text.trim();
+    if let Ok(pid) = t.parse::<u32>() {
+        return Ok(AttachTarget::Pid(pid));
+    }
+    match t.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
+            Ok(AttachTarget::Address(t.to_string()))
+        }
+        _ => Err(ToolError(format!(
+            "attach '{text}' is neither a pid (4242) nor host:port (127.0.0.1:5678)"
+        ))),
+    }
+}
+
 /// # Stop a debug session
-/// End a session and its process; removes your breakpoints unless keep_breakpoints.
+/// End a session (attached: detach unless terminate); removes your breakpoints unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
     s: SessionArg,
+    #[serde(default)]
+    terminate: bool,
     #[serde(default)]
     keep_breakpoints: bool,
 }
@@ -471,7 +508,17 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
     }
     let mut sub = c.subscribe(&sid)?;
     let backend = c.engine.backend.clone();
-    c.bk("stop", backend.stop(&sid)).await?;
+    let (attached, pid) = c.engine.with_state(|s| {
+        s.sessions
+            .get(&sid)
+            .map(|x| (x.info.attached, x.info.process_id))
+            .unwrap_or_default()
+    });
+    if a.terminate {
+        c.bk("terminate", backend.terminate(&sid)).await?;
+    } else {
+        c.bk("stop", backend.stop(&sid)).await?;
+    }
     let ended = c
         .wait_until(&sid, &mut sub, 5_000, |x| {
             x.state() == SessionState::Stopped
@@ -480,7 +527,14 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
     let removed = removed(c, &root, a.keep_breakpoints).await;
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
-        message: if ended {
+        message: if ended && attached && !a.terminate {
+            let what = pid
+                .map(|p| format!("process {p}"))
+                .unwrap_or("the program".into());
+            format!(
+                "detached session {sid}: {what} keeps running without its breakpoints (terminate: true kills it){removed}"
+            )
+        } else if ended {
             format!("session {sid} stopped{removed}")
         } else {
             format!("stop requested; session {sid} has not reported its end yet{removed}")
@@ -552,7 +606,7 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// State, stop reason, location, stack, variables, watches, source, output: one call.
+/// State, stop, location, stack, variables, watches, source, output.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]

@@ -15,7 +15,7 @@ use crate::config::{Generic, ResolvedLaunch};
 use crate::transport::Wire;
 use async_trait::async_trait;
 use crate::session::Session;
-use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, OutputCategory, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -81,6 +81,24 @@ impl Adapter for Delve {
     }
     fn claims_file_name(&self, name: &str) -> bool {
         name.ends_with(".go")
+    }
+    /// A Go binary carries its build information behind this magic (`go version -m` reads it).
+    fn claims_process(&self, exe: &Path) -> u8 {
+        const MAGIC: &[u8] = b"\xff Go buildinf:";
+        let found = std::fs::read(exe).is_ok_and(|b| b.windows(MAGIC.len()).any(|w| w == MAGIC));
+        if found { 2 } else { 0 }
+    }
+    /// `dlv dap` attaches to a local process (`mode: local`); a `dlv --headless` server already
+    /// runs its target (`mode: remote`) and speaks DAP itself.
+    fn attach_arguments(&self, target: &AttachTarget) -> Option<Map<String, Value>> {
+        let v = match target {
+            AttachTarget::Pid(pid) => json!({ "mode": "local", "processId": pid }),
+            AttachTarget::Address(_) => json!({ "mode": "remote" }),
+        };
+        v.as_object().cloned()
+    }
+    fn serves_dap_at_address(&self) -> bool {
+        true
     }
     fn complete(&self, r: &mut ResolvedLaunch) {
         if r.request == "launch" {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNotEquals
+import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
 
@@ -42,9 +43,14 @@ class LaunchSessionTest {
     private val executed = java.util.concurrent.LinkedBlockingQueue<ExecutionEnvironment>()
     private val manager = FakeExecutionManager(app) { env -> executed.put(env) }
 
+    /** "Allow multiple instances" off, as RunConfigurationBase's options default to (file id 6580618322). */
     private val appConfiguration = object : RunConfiguration {
         override fun getName(): String = "App"
+        override fun isAllowRunningInParallel(): Boolean = false
     }
+
+    /** XDebuggerManagerImpl's sessions: the ones started (and not yet stopped) in the project. */
+    private val running = java.util.concurrent.CopyOnWriteArrayList<XDebugSession>()
 
     private val settings = object : RunnerAndConfigurationSettings {
         override fun getType(): ConfigurationType = throw UnsupportedOperationException("not used by launch")
@@ -57,6 +63,11 @@ class LaunchSessionTest {
 
     init {
         FakeRunManager.install(project, settings)
+        project.services[XDebuggerManager::class.java] = object : XDebuggerManager() {
+            override fun getBreakpointManager() = throw UnsupportedOperationException("not used by launch")
+            override fun getDebugSessions(): Array<XDebugSession> = running.toTypedArray()
+            override fun getCurrentSession(): XDebugSession? = running.firstOrNull()
+        }
     }
 
     @AfterEach
@@ -89,6 +100,13 @@ class LaunchSessionTest {
         Thread.sleep(200)
         assertFalse(launch.isCompleted, "launch took a session the user started")
 
+        // The user runs the SAME configuration again meanwhile (a second Debug click): same run
+        // profile, its own environment. Not ours either (issue 27, item 8).
+        val userEnv = ExecutionEnvironment().also { it.assignNewExecutionId() }
+        processStarted(FakeSession(project, app, null, appConfiguration, userEnv))
+        Thread.sleep(200)
+        assertFalse(launch.isCompleted, "launch took the user's run of the same configuration")
+
         val ours = FakeSession(project, app, null, appConfiguration, env)
         processStarted(ours)
         val info = withTimeout(10_000) { launch.await() }
@@ -96,5 +114,32 @@ class LaunchSessionTest {
         assertEquals("App", info["run_configuration"])
         assertEquals("debug", info["mode"])
         assertEquals(0, project.bus.subscribers(XDebuggerManager.TOPIC), "launch left its listener subscribed")
+    }
+
+    @Test
+    fun `a retry while the launch is still building joins it instead of starting the run again (item 1)`() = runBlocking {
+        val args = JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))
+        val first = async(Dispatchers.Default) { RunOps.launch(project, args) }
+        val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the runner never ran")
+        // The agent's call timed out during the before-run build; it calls launch again.
+        val retry = async(Dispatchers.Default) { RunOps.launch(project, args) }
+        assertEquals(null, executed.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS), "the retry started the configuration a second time")
+        val ours = FakeSession(project, app, null, appConfiguration, env)
+        processStarted(ours)
+        assertEquals(Sessions.id(ours), withTimeout(10_000) { first.await() }["id"])
+        assertEquals(Sessions.id(ours), withTimeout(10_000) { retry.await() }["id"])
+    }
+
+    @Test
+    fun `a configuration that cannot run twice is not started again while its session runs (item 1)`() {
+        val env = ExecutionEnvironment().also { it.assignNewExecutionId() }
+        val session = FakeSession(project, app, null, appConfiguration, env)
+        running += session
+        val e = org.junit.jupiter.api.Assertions.assertThrows(com.debuggermcp.adapter.OpException::class.java) {
+            runBlocking { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) }
+        }
+        assertEquals(com.debuggermcp.adapter.ErrorKind.INVALID_STATE, e.kind)
+        assertTrue(e.message!!.contains("already running as session ${Sessions.id(session)}"), e.message)
+        assertEquals(null, executed.poll(300, java.util.concurrent.TimeUnit.MILLISECONDS), "the IDE was asked to start it again (Stop and rerun?)")
     }
 }

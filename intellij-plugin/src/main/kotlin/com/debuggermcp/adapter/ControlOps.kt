@@ -48,7 +48,7 @@ internal object ControlOps {
         val kind = op.string("op")
         if (kind != "pause" && !session.isSuspended) invalidState("the session is running; '$kind' needs a paused session")
         if (kind == "pause" && session.isSuspended) return
-        if (threadId != null && kind != "pause") switchThread(session, threadId)
+        if (threadId != null && kind != "pause") switchThread(session, threadId, supports)
         val runTo = if (kind == "run_to") {
             val file = Ide.file(op.string("file"))
             val line = Wire.toIdeLine(op.long("line"))
@@ -115,9 +115,33 @@ internal object ControlOps {
      * selectCurrentFrame → processFrameSelection, file id 5955924087). The paused thread is the
      * suspend context's active stack (see [StackOps.stacks]); `getTopFrame()` is never asked.
      */
-    private suspend fun switchThread(session: XDebugSession, threadId: String) {
+    private suspend fun switchThread(session: XDebugSession, threadId: String, supports: List<LanguageDebugSupport>) {
         val stack = StackOps.stack(session, threadId)
         val top = XAsync.frames(stack, 1, 5_000).first.firstOrNull() ?: invalidState("thread '$threadId' has no frames")
         Ide.onEdt { session.setCurrentStackFrame(stack, top, true) }
+        if (supports.any { it.switchesThreadLater(session) }) awaitActive(session, stack, threadId)
+    }
+
+    private const val THREAD_SWITCH_TIMEOUT_MS = 5_000L
+
+    /**
+     * Waits until the session's suspend context has [stack]'s thread as its active stack. Java
+     * switches it on the debugger manager thread after the frame selection
+     * ([LanguageDebugSupport.switchesThreadLater]) and steps whatever thread its context holds
+     * when the step is called, so a step issued at once raced the switch and stepped the thread
+     * paused before. The switch lands as `positionReached` on the manager thread; the state is
+     * read every 20 ms (no listener to add and remove, and nothing missed that landed already).
+     */
+    private suspend fun awaitActive(session: XDebugSession, stack: com.intellij.xdebugger.frame.XExecutionStack, threadId: String) {
+        fun switched() = session.suspendContext?.activeExecutionStack?.let { StackOps.sameThread(it, stack) } == true
+        if (switched()) return
+        val landed = kotlinx.coroutines.withTimeoutOrNull(THREAD_SWITCH_TIMEOUT_MS) {
+            while (!switched()) kotlinx.coroutines.delay(20)
+            true
+        }
+        if (landed == null) {
+            if (session.isStopped) invalidState("the session has stopped")
+            invalidState("the debugger did not switch to thread '$threadId' within $THREAD_SWITCH_TIMEOUT_MS ms; nothing was stepped. Call threads, then retry")
+        }
     }
 }

@@ -10,10 +10,12 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     HANDSHAKE("handshake", 5_000),
     PROJECTS("projects", 5_000),
     RUN_CONFIGURATIONS("run_configurations", 10_000),
-    // Launch waits for the debugger to attach; Rust's launch_timeout_ms (30 s default) is the
-    // binding limit, ours is a backstop so a lost session never leaks a waiting coroutine.
-    LAUNCH("launch", 60_000),
-    DEBUG_TEST("debug_test", 60_000),
+    // Launch waits for the before-run build and the debugger to attach; Rust's launch_timeout_ms
+    // plus [ide] build_timeout_ms (30 s + 5 min by default, JniBackend) is the binding limit,
+    // ours is a backstop so a lost session never leaks a waiting coroutine: above any sane
+    // setting, so a long cold build is never cut here first.
+    LAUNCH("launch", 30 * 60_000),
+    DEBUG_TEST("debug_test", 30 * 60_000),
     SESSIONS("sessions", 5_000),
     STOP("stop", 10_000),
     BREAKPOINTS("breakpoints", 10_000),

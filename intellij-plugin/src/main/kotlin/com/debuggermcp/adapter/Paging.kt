@@ -16,28 +16,59 @@ import kotlinx.coroutines.withTimeoutOrNull
  * `computeChildren` again starts from the first child again, so that cannot page.
  */
 class ChildBatches<T> {
-    /** One batch: the items since the previous batch, and how to get the next one. */
-    class Batch<T>(val items: List<T>, val more: Boolean, val next: Runnable?, val error: String?)
+    /**
+     * One batch: the items since the previous batch, and how to get the next one. [late]: items
+     * added after the debugger's final `addChildren(…, true)`; [wake]: no items, only a signal
+     * that an error message arrived.
+     */
+    class Batch<T>(val items: List<T>, val more: Boolean, val next: Runnable?, val late: Boolean = false, val wake: Boolean = false)
 
     private val pending = ArrayList<T>()
     private val batches = Channel<Batch<T>>(Channel.UNLIMITED)
+    private var ended = false // guarded by pending
 
     @Volatile
     var obsolete = false
 
+    /** The node's error message (`setErrorMessage`), if any; children may still follow it. */
+    @Volatile
+    var message: String? = null
+        private set
+
+    /**
+     * `addChildren`. The Variables view keeps adding children that arrive after the final batch
+     * (XValueContainerNode.addChildren appends whatever comes), and Java's static group does
+     * (JavaStackFrame.addStaticGroup: `DebuggerUtilsAsync.allFields(type).thenAccept(… node.addChildren(
+     * XValueChildrenList.topGroups(…), false))`, which can complete after computeChildren's
+     * `node.addChildren(children, true)`: JavaStackFrame.java @026915342927f0aa3ebcf478bd2760f82dd23246).
+     * Such late items are a batch of their own.
+     */
     fun add(items: List<T>, last: Boolean) {
-        synchronized(pending) { pending.addAll(items) }
-        if (last) end(more = false, next = null, error = null)
+        val late = synchronized(pending) { ended || run { pending.addAll(items); false } }
+        if (late) batches.trySend(Batch(items, more = false, next = null, late = true))
+        else if (last) end(more = false, next = null)
     }
 
     /** `tooManyChildren(remaining, next)`; the deprecated one-argument form passes null. */
-    fun tooMany(next: Runnable?) = end(more = true, next = next, error = null)
+    fun tooMany(next: Runnable?) = end(more = true, next = next)
 
-    fun error(message: String) = end(more = false, next = null, error = message)
+    /**
+     * `setErrorMessage`. Not the end of the list: JavaStackFrame.buildVariablesThreadAction calls
+     * `node.setErrorMessage(e.getMessage())` on an EvaluateException (and on INVALID_SLOT) and then
+     * still adds `this`, return values, exceptions and locals with `addChildren(children, true)`;
+     * the Variables view shows the message and the children (JavaStackFrame.java @02691534).
+     */
+    fun error(message: String) {
+        this.message = message
+        batches.trySend(Batch(emptyList(), more = true, next = null, wake = true))
+    }
 
-    private fun end(more: Boolean, next: Runnable?, error: String?) {
-        val items = synchronized(pending) { pending.toList().also { pending.clear() } }
-        batches.trySend(Batch(items, more, next, error))
+    private fun end(more: Boolean, next: Runnable?) {
+        val items = synchronized(pending) {
+            if (!more) ended = true
+            pending.toList().also { pending.clear() }
+        }
+        batches.trySend(Batch(items, more, next))
     }
 
     /** Items delivered but not yet ended by a batch (used when the debugger goes quiet). */
@@ -46,8 +77,14 @@ class ChildBatches<T> {
     suspend fun nextBatch(timeoutMs: Long): Batch<T>? = withTimeoutOrNull(timeoutMs) { batches.receive() }
 }
 
-/** Children read so far; [complete] when the debugger said there are no more. */
-class Paged<T>(val items: List<T>, val complete: Boolean)
+/**
+ * Children read so far; [complete] when the debugger said there are no more. [message]: the
+ * node's error message, shown with the children as the Variables view shows it.
+ */
+class Paged<T>(val items: List<T>, val complete: Boolean, val message: String? = null)
+
+/** How long children may still come after an error message before what arrived is returned. */
+const val ERROR_GRACE_MS = 1_000L
 
 /**
  * Collects children until [wanted] items or the end: [start] asks the node for its children
@@ -55,6 +92,9 @@ class Paged<T>(val items: List<T>, val complete: Boolean)
  * `addNextChildren` Runnable through [runNext] (on the EDT, as the platform documents).
  * A debugger that only calls the one-argument `tooManyChildren` cannot be paged: what it sent is
  * returned as incomplete. Silence for [timeoutMs] returns what arrived, or fails when nothing did.
+ * An error message ends the wait after [ERROR_GRACE_MS] of silence (it fails the call only when
+ * no child came). Once the list is complete, [lateGraceMs] says how long to wait for an item
+ * the debugger adds after its final batch (0: none expected); the wait ends when one arrives.
  */
 suspend fun <T> collectPaged(
     wanted: Int,
@@ -62,6 +102,7 @@ suspend fun <T> collectPaged(
     start: suspend (ChildBatches<T>) -> Unit,
     runNext: suspend (Runnable) -> Unit,
     maxBatches: Int = 1_000,
+    lateGraceMs: suspend (List<T>) -> Long = { 0L },
 ): Paged<T> {
     val node = ChildBatches<T>()
     val items = ArrayList<T>()
@@ -69,17 +110,22 @@ suspend fun <T> collectPaged(
         start(node)
         var batches = 0
         while (true) {
-            val batch = node.nextBatch(timeoutMs)
+            val batch = node.nextBatch(if (node.message != null) minOf(timeoutMs, ERROR_GRACE_MS) else timeoutMs)
             if (batch == null) {
                 items.addAll(node.leftovers())
+                node.message?.let { if (items.isEmpty()) failed(it) else return Paged(items, complete = false, message = it) }
                 if (items.isEmpty()) throw OpException(ErrorKind.TIMEOUT, "the debugger did not list the children in $timeoutMs ms")
                 return Paged(items, complete = false)
             }
+            if (batch.wake) continue
             items.addAll(batch.items)
-            batch.error?.let { if (items.isEmpty()) failed(it) else return Paged(items, complete = false) }
-            if (!batch.more) return Paged(items, complete = true)
+            if (!batch.more) {
+                val grace = lateGraceMs(items)
+                if (grace > 0) node.nextBatch(grace)?.let { items.addAll(it.items) }
+                return Paged(items, complete = true, message = node.message)
+            }
             val next = batch.next
-            if (items.size >= wanted || next == null || ++batches >= maxBatches) return Paged(items, complete = false)
+            if (items.size >= wanted || next == null || ++batches >= maxBatches) return Paged(items, complete = false, message = node.message)
             runNext(next)
         }
     } finally {

@@ -58,6 +58,49 @@ internal object RunOps {
             ?: unsupported("the IDE starts sessions from run configurations; pass 'configuration' (command launches are for the headless server)")
         val debug = (request.stringOrNull("mode") ?: "debug") == "debug"
         val settings = settings(project, name)
+        // A retry (the agent's call timed out during a cold build: before-run tasks run before the
+        // runner, ExecutionManagerImpl.executeConfiguration) while our launch of the same
+        // configuration still starts: the same start, not a second one.
+        val key = Launching(project, name, debug)
+        val mine = CompletableDeferred<Map<String, Any?>>()
+        val running = launching.putIfAbsent(key, mine)
+        if (running != null) return running.await()
+        try {
+            return startLaunch(project, request, name, debug, settings).also { mine.complete(it) }
+        } catch (t: Throwable) {
+            mine.completeExceptionally(t)
+            throw t
+        } finally {
+            launching.remove(key, mine)
+        }
+    }
+
+    private data class Launching(val project: Project, val configuration: String, val debug: Boolean)
+
+    private val launching = java.util.concurrent.ConcurrentHashMap<Launching, CompletableDeferred<Map<String, Any?>>>()
+
+    /**
+     * Refuses to start a configuration that does not allow parallel runs while a session of it
+     * runs: ExecutionManagerImpl.restartRunProfile collects the running descriptors of a singleton
+     * configuration (`configuration.isSingleton()`: not isAllowRunningInParallel) and asks the
+     * user "Stop and rerun?" (userApprovesStopForSameTypeConfigurations, a modal dialog:
+     * ExecutionManagerImpl.kt, file id 1646897139). An agent's start must never raise that
+     * dialog; the agent gets the session instead.
+     */
+    private fun refuseSecondInstance(project: Project, name: String, settings: RunnerAndConfigurationSettings) {
+        val configuration = settings.configuration
+        if (configuration.isAllowRunningInParallel) return
+        Sessions.ofProject(project).firstOrNull { !it.isStopped && it.runProfile === configuration }?.let {
+            invalidState("run configuration '$name' is already running as session ${Sessions.id(it)} and does not allow parallel runs; " +
+                "use that session, or stop it first (starting it again would ask the IDE's user to stop it)")
+        }
+        Sessions.Runs.ofProject(project).firstOrNull { it.name == name && !it.handler.isProcessTerminated }?.let {
+            invalidState("run configuration '$name' is already running as ${it.id} and does not allow parallel runs; stop it first " +
+                "(starting it again would ask the IDE's user to stop it)")
+        }
+    }
+
+    private suspend fun startLaunch(project: Project, request: JsonArgs, name: String, debug: Boolean, settings: RunnerAndConfigurationSettings): Map<String, Any?> {
         val executor = if (debug) DefaultDebugExecutor.getDebugExecutorInstance() else DefaultRunExecutor.getRunExecutorInstance()
         // A configuration with errors would make ProgramRunnerUtil (showSettings=false) show an
         // error balloon and never start: no event would end our wait. Check first, as the Run
@@ -72,6 +115,7 @@ internal object RunOps {
                 // A warning: the IDE runs such configurations too.
             }
         }
+        refuseSecondInstance(project, name, settings)
         val builder = ExecutionEnvironmentBuilder.createOrNull(executor, settings)
             ?: unsupported("run configuration '$name' cannot be started in ${if (debug) "debug" else "run"} mode")
         val env = buildLaunchEnvironment(PlatformBuilder(builder)) { SimpleDataContext.getProjectContext(project) }
@@ -83,7 +127,12 @@ internal object RunOps {
                 connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
                     override fun processStarted(debugProcess: XDebugProcess) {
                         val session = debugProcess.session
-                        if (sameLaunch(session.executionEnvironment, env) || session.runProfile === settings.configuration) {
+                        // By the environment alone: XDebuggerManagerImpl.startSession(environment,
+                        // starter) hands the runner's ExecutionEnvironment to the session it creates
+                        // (XDebugSessionImpl's executionEnvironment), so ours carries `env` (or a
+                        // copy with its execution id). A `runProfile ===` fallback took another run of
+                        // the same configuration, started by the user while we waited, for ours.
+                        if (sameLaunch(session.executionEnvironment, env)) {
                             started.complete(session)
                         }
                     }

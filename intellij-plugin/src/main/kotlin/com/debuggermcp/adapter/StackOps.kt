@@ -76,27 +76,46 @@ internal object StackOps {
         return stacks.getOrNull(ids.indexOf(threadId)) ?: notFound("no thread '$threadId' in this pause")
     }
 
+    /**
+     * Frames [offset] until [offset] + [limit] of a thread, by depth: `index` is the frame's depth
+     * in the thread (0 = top), not its row in the Frames view. The view's folds of hidden library
+     * frames ([XAsync.HiddenFrames]) are not frames: they are left out, the frames after them keep
+     * their real depth, and `hidden` says which depths were folded away and why.
+     */
     suspend fun frames(sessionId: String, threadId: String, offset: Int, limit: Int): Map<String, Any?> {
         require(offset >= 0 && limit >= 0) { "offset and limit must not be negative" }
         val session = Sessions.find(sessionId)
         val stack = stack(session, threadId)
-        val (frames, bottom) = XAsync.frames(stack, offset + limit, 10_000)
+        val (listed, bottom) = XAsync.frames(stack, offset + limit, 10_000)
         val data = Sessions.data(session)
         val project = session.project
-        val wanted = frames.drop(offset).take(limit)
+        val end = offset + limit
+        val wanted = ArrayList<Pair<Int, com.intellij.xdebugger.frame.XStackFrame>>()
+        val hidden = ArrayList<Map<String, Any?>>()
+        var depth = 0
+        for (f in listed) {
+            val folded = XAsync.HiddenFrames.count(f)
+            if (folded == null) {
+                if (depth in offset until end) wanted += depth to f
+                depth++
+            } else {
+                if (depth < end && depth + folded > offset) hidden += jsonObject("from_index" to depth, "count" to folded)
+                depth += folded
+            }
+        }
         // Frame texts come from the same renderer as the Frames view (an EDT component API),
         // library detection from the project's file index: one round trip each for the page.
-        val texts = Ide.onEdt { wanted.map { XAsync.frameText(it) } }
+        val texts = Ide.onEdt { wanted.map { XAsync.frameText(it.second) } }
         val library = Ide.read {
             val index = ProjectFileIndex.getInstance(project)
-            wanted.map { f -> f.sourcePosition?.file?.let { !index.isInContent(it) } ?: true }
+            wanted.map { (_, f) -> f.sourcePosition?.file?.let { !index.isInContent(it) } ?: true }
         }
-        val page = wanted.mapIndexed { i, f ->
+        val page = wanted.mapIndexed { i, (index, f) ->
             val pos = f.sourcePosition
             val (method, cls) = Wire.parseFrameText(texts[i])
             jsonObject(
-                "index" to offset + i,
-                "handle" to data.values.register("f", f, "", SessionData.FrameRef(stack, f, offset + i)),
+                "index" to index,
+                "handle" to data.values.register("f", f, "", SessionData.FrameRef(stack, f, index)),
                 "file" to pos?.file?.path,
                 "line" to pos?.let { Wire.toWireLine(it.line) },
                 "class_name" to cls,
@@ -104,7 +123,16 @@ internal object StackOps {
                 "is_library" to library[i],
             )
         }
-        return jsonObject("frames" to page, "total" to if (bottom) frames.size else null)
+        return jsonObject(
+            "frames" to page,
+            "total" to if (bottom) depth else null,
+            "hidden" to hidden.takeIf { it.isNotEmpty() }?.let {
+                jsonObject(
+                    "ranges" to it,
+                    "reason" to "library frames folded by the IDE ('Show Library Frames' is off in the Frames view)",
+                )
+            },
+        )
     }
 
     suspend fun selectFrame(sessionId: String, threadId: String, frame: String) {

@@ -2,6 +2,7 @@ package com.debuggermcp.adapter
 
 import com.debuggermcp.json.JsonArgs
 import com.debuggermcp.json.jsonObject
+import com.debuggermcp.lang.LanguageDebugSupport
 import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.evaluation.EvaluationMode
 import com.intellij.xdebugger.frame.XStackFrame
@@ -37,8 +38,14 @@ internal object ValueOps {
     private fun scopeOf(name: String): String = if (name == "this") "this" else "local"
 
     /** ValueNode JSON for [value], registering it for children/set_value. */
-    private suspend fun node(session: XDebugSession, name: String, value: XValue, scope: String): Map<String, Any?> {
+    private suspend fun node(session: XDebugSession, name: String, value: XValue, scope: String, supports: List<LanguageDebugSupport>): Map<String, Any?> {
         val p = XAsync.presentation(value, PRESENTATION_TIMEOUT_MS)
+        // The presentation's type is a label (Java: the id label `ArrayList@1234`, or none for a
+        // primitive); the language part knows the type. Asked after the presentation: Java's
+        // descriptor holds its value only once computed.
+        // A language that owns the value answers even when it cannot tell (null): never the label then.
+        val known = supports.firstNotNullOfOrNull { it.valueType(session, value) }
+        val type = if (known != null) known.name else p.type
         val evaluateName = evaluationName(
             EVALUATE_NAME_TIMEOUT_MS,
             // onProcessed also runs on rejection (with null).
@@ -49,7 +56,7 @@ internal object ValueOps {
         return jsonObject(
             "name" to name,
             "value" to p.value,
-            "type" to p.type,
+            "type" to type,
             "has_children" to p.hasChildren,
             "children_handle" to if (p.hasChildren) handle else null,
             "set_handle" to if (value.modifier != null) handle else null,
@@ -70,21 +77,33 @@ internal object ValueOps {
         )
     }
 
-    suspend fun frameVariables(sessionId: String, frameHandle: String): List<Map<String, Any?>> {
+    suspend fun frameVariables(sessionId: String, frameHandle: String, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()): List<Map<String, Any?>> {
         val session = Sessions.find(sessionId)
         val frame = frame(session, frameHandle)
-        val all = collect(frame, Int.MAX_VALUE)
-        return present(session, all, 0, Int.MAX_VALUE) { scopeOf(it) }
+        val all = XAsync.children(frame, Int.MAX_VALUE, CHILDREN_TIMEOUT_MS) { items ->
+            val names = items.mapNotNull { (it as? Pair<*, *>)?.first as? String }
+            val hasGroup = items.any { it is XValueGroup }
+            supports.maxOfOrNull { it.lateChildrenMs(session, frame, names, hasGroup) } ?: 0L
+        }
+        return message(all) + present(session, all, 0, Int.MAX_VALUE, supports) { scopeOf(it) }
     }
 
-    suspend fun children(sessionId: String, handle: String, offset: Int, limit: Int): Map<String, Any?> {
+    /**
+     * The node's error message as the Variables view shows it, a row above the children (the
+     * children still follow: see [ChildBatches.error]).
+     */
+    private fun message(all: Paged<Any>): List<Map<String, Any?>> = all.message?.let {
+        listOf(jsonObject("name" to "<error>", "value" to it, "has_children" to false, "scope" to "synthetic"))
+    } ?: emptyList()
+
+    suspend fun children(sessionId: String, handle: String, offset: Int, limit: Int, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()): Map<String, Any?> {
         require(offset >= 0 && limit >= 0) { "offset and limit must not be negative" }
         val session = Sessions.find(sessionId)
         val entry = Sessions.data(session).values.get(handle)
             ?: notFound("no value '$handle' (value handles are valid until the next resume)")
         val container = entry.obj as? XValueContainer ?: notFound("'$handle' has no children")
         val all = collect(container, offset + limit)
-        val page = present(session, all, offset, limit) { "local" }
+        val page = (if (offset == 0) message(all) else emptyList()) + present(session, all, offset, limit, supports) { "local" }
         return jsonObject("children" to page, "total" to if (all.complete) all.items.size else null)
     }
 
@@ -100,6 +119,7 @@ internal object ValueOps {
         all: Paged<Any>,
         offset: Int,
         limit: Int,
+        supports: List<LanguageDebugSupport>,
         scope: (String) -> String,
     ): List<Map<String, Any?>> = coroutineScope {
         all.items.drop(offset).take(limit).map { item ->
@@ -109,7 +129,7 @@ internal object ValueOps {
                     is XValueGroup -> groupNode(session, item)
                     else -> {
                         val (name, value) = item as Pair<String, XValue>
-                        node(session, name, value, scope(name))
+                        node(session, name, value, scope(name), supports)
                     }
                 }
             }
@@ -125,7 +145,7 @@ internal object ValueOps {
         val modifier = value.modifier ?: unsupported("'${entry.name}' cannot be modified")
         XAsync.modify(modifier, XAsync.expression(newValue, EvaluationMode.EXPRESSION))
         // The same XValue recomputes its presentation from the debuggee, showing the new value.
-        return node(session, entry.name, value, scopeOf(entry.name))
+        return node(session, entry.name, value, scopeOf(entry.name), LanguageDebugSupport.all())
     }
 
     suspend fun evaluate(sessionId: String, request: JsonArgs): Map<String, Any?> {
@@ -140,6 +160,6 @@ internal object ValueOps {
         // Side-effect policy is enforced by the core (which only sends side-effecting requests
         // when allowed); the platform evaluator has no side-effect-free mode to ask for.
         val result = XAsync.evaluate(evaluator, XAsync.expression(text, mode))
-        return node(session, text, result, "local")
+        return node(session, text, result, "local", LanguageDebugSupport.all())
     }
 }

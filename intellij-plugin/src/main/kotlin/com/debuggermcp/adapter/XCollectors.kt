@@ -70,13 +70,14 @@ internal object XAsync {
     }
 
     /** Children of [container] until [wanted] items or the end, paging like the Variables view. */
-    suspend fun children(container: XValueContainer, wanted: Int, timeoutMs: Long): Paged<Any> =
+    suspend fun children(container: XValueContainer, wanted: Int, timeoutMs: Long, lateGraceMs: suspend (List<Any>) -> Long = { 0L }): Paged<Any> =
         collectPaged(
             wanted,
             timeoutMs,
             start = { batches -> Ide.onEdt { container.computeChildren(ChildrenNode(batches)) } },
             // The Runnable "is called from the Event Dispatch thread" (XCompositeNode's contract).
             runNext = { next -> Ide.onEdt { next.run() } },
+            lateGraceMs = lateGraceMs,
         )
 
     /** The localised "Collecting data…" (XDebuggerUIConstants.getCollectingDataMessage() is impl API; this is its source). */
@@ -187,12 +188,14 @@ internal object XAsync {
         if (count <= 0) return emptyList<XStackFrame>() to false
         val done = CompletableDeferred<Boolean>()
         val acc = ArrayList<XStackFrame>()
+        var depth = 0 // guarded by acc: real frames, a placeholder counting as the frames it hides
         val obsolete = java.util.concurrent.atomic.AtomicBoolean(false)
         val container = object : XExecutionStack.XStackFrameContainer {
             override fun addStackFrames(stackFrames: List<XStackFrame>, last: Boolean) {
                 val enough = synchronized(acc) {
                     acc.addAll(stackFrames)
-                    acc.size >= count
+                    stackFrames.forEach { depth += HiddenFrames.count(it) ?: 1 }
+                    depth >= count
                 }
                 if (last) done.complete(true) else if (enough) done.complete(false)
             }
@@ -209,6 +212,40 @@ internal object XAsync {
             obsolete.set(true)
         }
         return synchronized(acc) { acc.toList() } to (bottom ?: false)
+    }
+
+    /**
+     * The Frames view's folds of hidden frames. With "Show library frames" off (and folding on),
+     * JavaExecutionStack.AppendFrameCommand.flushHiddenFrames adds `new XFramesView.HiddenStackFramesItem(
+     * myHiddenFrames)` to the container in place of the library/synthetic frames it skips
+     * (JavaExecutionStack.java, file id 3672265093). The item is an XStackFrame with no position;
+     * the frames it stands for are `HiddenFramesStackFrame.getHiddenFrames()` (platform/xdebugger-impl/
+     * src/com/intellij/xdebugger/impl/frame/HiddenFramesStackFrame.kt, file id 8232468230;
+     * HiddenStackFramesItem.java, file id 18088805953; nested in XFramesView before, file id
+     * 3727090539). Both are `@ApiStatus.Internal` xdebugger-impl classes: they are recognised by
+     * their simple names (the package moved once already) and read reflectively, not linked against.
+     */
+    object HiddenFrames {
+        /** The number of frames [frame] hides, or null when it is a real frame. */
+        fun count(frame: XStackFrame): Int? {
+            if (!isFold(frame.javaClass)) return null
+            return try {
+                (frame.javaClass.getMethod("getHiddenFrames").invoke(frame) as? List<*>)?.size ?: 1
+            } catch (_: ReflectiveOperationException) {
+                1
+            } catch (_: RuntimeException) {
+                1
+            }
+        }
+
+        private fun isFold(type: Class<*>?): Boolean {
+            var c = type
+            while (c != null && c != XStackFrame::class.java) {
+                if (c.simpleName == "HiddenStackFramesItem" || c.interfaces.any { it.simpleName == "HiddenFramesStackFrame" }) return true
+                c = c.superclass
+            }
+            return false
+        }
     }
 
     /** The text a frame shows in the Frames view, e.g. `main:12, Main (com.example)`. */

@@ -9,6 +9,7 @@ import com.intellij.xdebugger.XDebuggerUtil
 import com.intellij.xdebugger.breakpoints.XBreakpoint
 import com.intellij.xdebugger.breakpoints.XBreakpointProperties
 import com.intellij.xdebugger.frame.XStackFrame
+import com.intellij.xdebugger.frame.XValue
 import org.jetbrains.java.debugger.breakpoints.properties.JavaBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaExceptionBreakpointProperties
 import org.jetbrains.java.debugger.breakpoints.properties.JavaFieldBreakpointProperties
@@ -79,6 +80,51 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
         JavaForceReturn.forceReturn(jvm, session, frame, isTop, value)
 
     override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? = jvm.showReturnValues(session, on)
+
+    companion object {
+        /** Bound of the wait for a late Static group: one JDWP round trip (allFields) normally. */
+        const val LATE_STATIC_GROUP_MS = 1_000L
+    }
+
+    override suspend fun valueType(session: XDebugSession, value: XValue): LanguageDebugSupport.TypeName? = try {
+        jvm.typeOf(session, value)
+    } catch (e: Exception) {
+        if (e is kotlin.coroutines.cancellation.CancellationException) throw e
+        // A value whose object was collected, a VM gone: the type is unknown, the value still shown.
+        LanguageDebugSupport.TypeName(null)
+    }
+
+    /**
+     * A static frame's Static group comes after the frame's final batch when the class's fields
+     * are not loaded yet (JavaStackFrame.addStaticGroup: `if (location != null &&
+     * myDescriptor.getThisObject() == null)`, then `DebuggerUtilsAsync.allFields(type).thenAccept(…
+     * if (staticDescriptor.isExpandable()) node.addChildren(topGroups(JavaStaticGroup), false))`,
+     * JavaStackFrame.java @026915342927f0aa3ebcf478bd2760f82dd23246). `this` is listed exactly
+     * when the frame has a this object (createThisNode), so a frame without it, no group yet, and
+     * a declaring class with static fields waits for the group, at most [LATE_STATIC_GROUP_MS].
+     */
+    override suspend fun lateChildrenMs(session: XDebugSession, frame: XStackFrame, names: List<String>, hasGroup: Boolean): Long {
+        if (hasGroup || "this" in names) return 0
+        val java = jvm.of(session, frame) ?: return 0
+        val statics = try {
+            java.onManagerThread { java.declaresStaticFields() }
+        } catch (e: Exception) {
+            if (e is kotlin.coroutines.cancellation.CancellationException) throw e
+            false
+        }
+        return if (statics) LATE_STATIC_GROUP_MS else 0
+    }
+
+    /**
+     * JavaDebugProcess's stackFrameChanged listener hands the selected frame to the context
+     * manager (`DebuggerContextUtil.setStackFrame`), which switches the debugger context on the
+     * manager thread and then, for another thread, re-initialises the suspend context's active
+     * stack and calls `positionReached` (its DebuggerContextListener, event CONTEXT:
+     * `newSuspendContext.initExecutionStacks(threadProxy)`; JavaDebugProcess.java
+     * @026915342927f0aa3ebcf478bd2760f82dd23246). Its steps (`myJavaSession.stepOver(false)` …)
+     * step the context's thread as it is when called.
+     */
+    override fun switchesThreadLater(session: XDebugSession): Boolean = jvm.isJava(session)
 
     override fun hitCount(breakpoint: XBreakpoint<*>): Int? {
         val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return null

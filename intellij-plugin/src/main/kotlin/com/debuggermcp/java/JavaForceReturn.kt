@@ -47,6 +47,13 @@ internal interface JvmFrames {
      * null when [session] is not a Java one. EDT.
      */
     fun showReturnValues(session: XDebugSession, on: Boolean): Boolean?
+
+    /**
+     * The type of a Java [value] of [session], read on the manager thread as ValueDescriptorImpl
+     * keeps it: the runtime type of its JDI value, else (`null`) the declared type; null when
+     * [value] is not a Java value.
+     */
+    suspend fun typeOf(session: XDebugSession, value: XValue): com.debuggermcp.lang.LanguageDebugSupport.TypeName? = null
 }
 
 internal interface JvmFrame {
@@ -77,6 +84,14 @@ internal interface JvmFrame {
 
     /** The JDI value behind a Java evaluation result: null for the `null` literal. Manager thread. */
     fun jdiValue(result: XValue): Value?
+
+    /**
+     * Whether the class declaring the frame's method has static fields: StaticDescriptorImpl's
+     * `isExpandable()`, `myType.allFields().stream().anyMatch(TypeComponent::isStatic)` on
+     * `location.declaringType()` (StaticDescriptorImpl.java @03980ad0dccbd9a9140c4dc2415985c469f99ae7),
+     * the condition of JavaStackFrame.addStaticGroup's group. Manager thread.
+     */
+    fun declaresStaticFields(): Boolean = false
 }
 
 /**
@@ -103,6 +118,21 @@ internal object PlatformJvm : JvmFrames {
     }
 
     override fun isJava(session: XDebugSession): Boolean = session.debugProcess is JavaDebugProcess
+
+    /**
+     * ValueDescriptorImpl's value (`getValue()`, asserted ready: the presentation was computed
+     * from it) and its JDI `type()` — what the id label renders (`calcIdLabel`:
+     * `objRef.type().name()`) — else `getDeclaredType()` (a `null` value has no runtime type),
+     * on the manager thread (ValueDescriptorImpl.java @00320d531dc8f71ff2ae17e67ef7dbbdb6efc0a0).
+     */
+    override suspend fun typeOf(session: XDebugSession, value: XValue): com.debuggermcp.lang.LanguageDebugSupport.TypeName? {
+        val java = value as? JavaValue ?: return null
+        val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return null
+        return process.onManagerThread {
+            val descriptor = java.descriptor
+            com.debuggermcp.lang.LanguageDebugSupport.TypeName(descriptor.value?.type()?.name() ?: descriptor.declaredType)
+        }
+    }
 
     /**
      * As the platform's toggle (WatchLastMethodReturnValueAction.setSelected in JavaDebugProcess.java,
@@ -132,25 +162,7 @@ internal object PlatformJvm : JvmFrames {
         override val evaluator: XDebuggerEvaluator? get() = frame.evaluator
         override val position: XSourcePosition? get() = frame.sourcePosition
 
-        override suspend fun <T> onManagerThread(block: () -> T): T {
-            val done = CompletableDeferred<T>()
-            // DebuggerManagerThreadImpl.schedule cancels a command it cannot run (the session
-            // ended, the queue closed): commandCancelled, not action, is then called.
-            process.managerThread.schedule(object : DebuggerCommandImpl() {
-                override fun action() {
-                    try {
-                        done.complete(block())
-                    } catch (t: Throwable) {
-                        done.completeExceptionally(t)
-                    }
-                }
-
-                override fun commandCancelled() {
-                    done.completeExceptionally(OpException(ErrorKind.INVALID_STATE, "the debugger dropped the command: the session ended or resumed"))
-                }
-            })
-            return done.await()
-        }
+        override suspend fun <T> onManagerThread(block: () -> T): T = process.onManagerThread(block)
 
         override fun method(): Method = proxy.location().method()
         override fun canForceEarlyReturn(): Boolean = proxy.threadProxy().virtualMachine.canForceEarlyReturn()
@@ -164,10 +176,33 @@ internal object PlatformJvm : JvmFrames {
 
         override fun isJava(result: XValue): Boolean = result is JavaValue
 
+        override fun declaresStaticFields(): Boolean = proxy.location().declaringType().allFields().any { it.isStatic }
+
         // ForceEarlyReturnAction.evaluateAndReturn: `((JavaValue) result).getDescriptor().getValue()`,
         // null for a `null` literal, passed on to forceEarlyReturn as is.
         override fun jdiValue(result: XValue): Value? = (result as JavaValue).descriptor.value
     }
+}
+
+/** Runs [block] as a command on the process's debugger manager thread and awaits its result. */
+private suspend fun <T> DebugProcessImpl.onManagerThread(block: () -> T): T {
+    val done = CompletableDeferred<T>()
+    // DebuggerManagerThreadImpl.schedule cancels a command it cannot run (the session ended, the
+    // queue closed): commandCancelled, not action, is then called.
+    managerThread.schedule(object : DebuggerCommandImpl() {
+        override fun action() {
+            try {
+                done.complete(block())
+            } catch (t: Throwable) {
+                done.completeExceptionally(t)
+            }
+        }
+
+        override fun commandCancelled() {
+            done.completeExceptionally(OpException(ErrorKind.INVALID_STATE, "the debugger dropped the command: the session ended or resumed"))
+        }
+    })
+    return done.await()
 }
 
 /**

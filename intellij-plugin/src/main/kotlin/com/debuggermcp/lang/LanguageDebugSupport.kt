@@ -69,6 +69,30 @@ interface LanguageDebugSupport {
      */
     fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? = null
 
+    /** A value's type as the language names it; [name] null when even the language cannot tell. */
+    class TypeName(val name: String?)
+
+    /**
+     * The type of [value] (a value of a paused [session]) as this language knows it, or null when
+     * [value] is not this language's: the presentation's type is a display label (Java's is the
+     * `{ArrayList@1234}` id label, or nothing for a primitive), not a type.
+     */
+    suspend fun valueType(session: XDebugSession, value: com.intellij.xdebugger.frame.XValue): TypeName? = null
+
+    /**
+     * How long the children of [frame] may still grow after the debugger's final batch, given
+     * the [names] of the values listed and whether a group ([hasGroup]) is among them: 0 when
+     * nothing more is expected. Java adds a static frame's Static group late.
+     */
+    suspend fun lateChildrenMs(session: XDebugSession, frame: XStackFrame, names: List<String>, hasGroup: Boolean): Long = 0
+
+    /**
+     * Whether [session]'s debugger moves its suspend context's active stack to the thread of a
+     * frame selected with `setCurrentStackFrame`, asynchronously, and steps that thread only once
+     * it has (Java); a step issued before then steps the previous thread.
+     */
+    fun switchesThreadLater(session: XDebugSession): Boolean = false
+
     companion object {
         val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")
 

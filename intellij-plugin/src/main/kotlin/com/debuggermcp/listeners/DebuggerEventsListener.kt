@@ -41,7 +41,13 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
         debugProcess.processHandler.addProcessListener(OutputEvents(id))
     }
 
-    private class SessionEvents(val project: Project, val session: XDebugSession, val id: String) : XDebugSessionListener {
+    internal class SessionEvents(
+        val project: Project,
+        val session: XDebugSession,
+        val id: String,
+        private val isReady: () -> Boolean = { ready() },
+        private val queue: (suspend () -> Unit) -> Unit = { submit(it) },
+    ) : XDebugSessionListener {
         /** Session-owned breakpoints (stop_on_exception) go away with the session. */
         fun releaseOwnedBreakpoints() {
             val owned = Sessions.data(session).ownedBreakpoints
@@ -59,6 +65,14 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
         // Runs on the debugger's own thread: never let a failure escape into it.
         override fun sessionPaused() {
             try {
+                // XDebugSessionImpl.positionReachedInternal fires sessionPaused for ANY context, and
+                // JavaDebugProcess posts `positionReached(new JavaSteppingSuspendContext(...))` while a
+                // step is still running (its DebuggerContextListener, event CONTEXT in state
+                // IN_STEPPING: JavaDebugProcess.java @026915342927f0aa3ebcf478bd2760f82dd23246).
+                // updateSuspendContext then sets `myPaused = !(context is XSteppingSuspendContext)`
+                // and isSuspended() is `paused && suspendContext != null` (XDebugSessionImpl.kt, file
+                // id 3494500063): such a "pause" is not a stop the agent can inspect or step from.
+                if (!session.isSuspended) return
                 pushPaused()
             } catch (t: Throwable) {
                 LOG.warn("could not report a pause", t)
@@ -68,7 +82,7 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
         private fun pushPaused() {
             val data = Sessions.data(session)
             data.values.clear()
-            if (!ready()) return
+            if (!isReady()) return
             val context = session.suspendContext
             val active = context?.activeExecutionStack
             // Thread ids come from the same key→id map the threads op uses.
@@ -82,7 +96,7 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
             data.lastCommand = Wire.Command.NONE
             // The breakpoint model needs a read action: taken in a coroutine, not on this
             // (debugger) thread; the queue keeps this event ahead of the next resume.
-            submit {
+            queue {
                 val bpIds = try {
                     val atLine = position?.let { Breakpoints.enabledLineBreakpointsAt(project, it.file, it.line) } ?: emptyList()
                     // A stop no line breakpoint explains, outside a command: a field watchpoint's, when only one could be.

@@ -52,20 +52,44 @@ class FakeSession(
     private val profile: RunProfile? = null,
     private val environment: ExecutionEnvironment? = null,
 ) : XDebugSession {
-    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null)
+    /** [active]: the suspend context's active stack when the command ran (what a Java step steps). */
+    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null)
 
     val commands = CopyOnWriteArrayList<Command>()
+
+    /** The debug process's stackFrameChanged listener (e.g. [JavaLikeFrameSwitch]); runs on the EDT like the session's. */
+    @Volatile var onFrameSelected: ((XExecutionStack, XStackFrame) -> Unit)? = null
     @Volatile private var current: XStackFrame? = context?.activeExecutionStack?.topFrame
 
     private fun command(c: Command) {
         app.requireEdt("XDebugSession.${c.name}")
-        commands += c
+        commands += Command(c.name, c.stack, c.frame, c.isTop, context?.activeExecutionStack)
     }
 
     override fun getProject(): Project = project
     override fun getDebugProcess(): XDebugProcess = throw UnsupportedOperationException("no debug process in the fake session")
-    override fun isSuspended(): Boolean = context != null
-    override fun isPaused(): Boolean = context != null
+    /**
+     * XDebugSessionImpl.updateSuspendContext: `myPaused = !(context is XSteppingSuspendContext)`;
+     * isSuspended() is `paused && suspendContext != null` (XDebugSessionImpl.kt, file id 3494500063).
+     */
+    @Volatile private var paused = true
+    private val listeners = CopyOnWriteArrayList<XDebugSessionListener>()
+
+    override fun isSuspended(): Boolean = paused && context != null
+    override fun isPaused(): Boolean = paused
+
+    /**
+     * XDebugSessionImpl.positionReached → positionReachedInternal: the context becomes the
+     * session's, its active stack's top frame the current frame, paused unless [stepping] (a
+     * JavaSteppingSuspendContext is an XSteppingSuspendContext), and sessionPaused fires for
+     * either, on the caller's (debugger) thread.
+     */
+    fun positionReached(newContext: XSuspendContext, stepping: Boolean = false) {
+        context = newContext
+        current = newContext.activeExecutionStack?.topFrame
+        paused = !stepping
+        listeners.forEach { it.sessionPaused() }
+    }
     override fun isStopped(): Boolean = false
     override fun getCurrentStackFrame(): XStackFrame? = current
     override fun getSuspendContext(): XSuspendContext? = context
@@ -81,10 +105,12 @@ class FakeSession(
     override fun setCurrentStackFrame(executionStack: XExecutionStack, frame: XStackFrame, isTopFrame: Boolean) {
         command(Command("setCurrentStackFrame", executionStack, frame, isTopFrame))
         current = frame
+        // XDebugSessionImpl.setCurrentStackFrame fires stackFrameChanged to the session's listeners.
+        onFrameSelected?.invoke(executionStack, frame)
     }
     override fun stop() = command(Command("stop"))
-    override fun addSessionListener(listener: XDebugSessionListener) {}
-    override fun removeSessionListener(listener: XDebugSessionListener) {}
+    override fun addSessionListener(listener: XDebugSessionListener) { listeners += listener }
+    override fun removeSessionListener(listener: XDebugSessionListener) { listeners -= listener }
     override fun getSessionName(): String = "Main"
     override fun getRunProfile(): RunProfile? = profile
     override fun getExecutionEnvironment(): ExecutionEnvironment? = environment

@@ -9,6 +9,7 @@ import com.intellij.xdebugger.frame.XNamedValue
 import com.intellij.xdebugger.frame.XStackFrame
 import com.intellij.xdebugger.frame.XSuspendContext
 import com.intellij.xdebugger.frame.XValueChildrenList
+import com.intellij.xdebugger.frame.XValueGroup
 import com.intellij.xdebugger.frame.XValueNode
 import com.intellij.xdebugger.frame.XValuePlace
 import com.intellij.xdebugger.frame.XValueModifier
@@ -58,7 +59,7 @@ class FakePosition(private val file: VirtualFile, private val line: Int) : XSour
  * debuggee's current state: after a set value the same object presents the new value (a local's
  * descriptor re-reads the variable from the frame).
  */
-class FakeValue(name: String, val type: String, @Volatile var text: String, private val debugger: DebuggerThread) : XNamedValue(name) {
+class FakeValue(name: String, val type: String?, @Volatile var text: String, private val debugger: DebuggerThread) : XNamedValue(name) {
     /** JavaValue.getModifier: a modifier only when the descriptor can set a value (else null). */
     var modifierOrNull: XValueModifier? = null
 
@@ -95,6 +96,14 @@ class FakeFrame(
     val topValues: List<FakeValue> = emptyList(),
     val locals: List<FakeValue> = emptyList(),
     private val evaluator: XDebuggerEvaluator? = null,
+    /** JavaStackFrame.createThisNode: a `this` value exactly when the frame has a this object. */
+    val thisValue: FakeValue? = null,
+    /** buildVariablesThreadAction's `node.setErrorMessage(e.getMessage())` (EvaluateException, INVALID_SLOT). */
+    val errorMessage: String? = null,
+    /** JavaStackFrame.addStaticGroup's group (a static frame whose class has static fields). */
+    val staticGroup: XValueGroup? = null,
+    /** How long `DebuggerUtilsAsync.allFields(type)` takes to complete; after it, the group is added. */
+    val staticGroupAfterMs: Long = 0,
 ) : XStackFrame() {
     override fun getSourcePosition(): XSourcePosition = FakePosition(file, line)
 
@@ -104,6 +113,15 @@ class FakeFrame(
         component.append("$method:${line + 1}, $cls ($pkg)", SimpleTextAttributes(0, null))
     }
 
+    /**
+     * JavaStackFrame.computeChildren → buildVariablesThreadAction (JavaStackFrame.java
+     * @026915342927f0aa3ebcf478bd2760f82dd23246), in its order, on the debugger thread: `this`;
+     * addStaticGroup, which for a frame without `this` adds the Static group from
+     * `DebuggerUtilsAsync.allFields(type).thenAccept(…)` — a JDI reply completing on another thread,
+     * possibly after everything below (`node.addChildren(topGroups(…), false)` after `last`); the
+     * locals; `node.setErrorMessage(…)` when building them failed; and the children, with
+     * `node.addChildren(children, true)` even after an error message.
+     */
     override fun computeChildren(node: XCompositeNode) {
         FakeApplication.current().requireEdt("XValueContainer.computeChildren (XValueContainer.java, file id 3887467913)")
         debugger.schedule {
@@ -113,7 +131,14 @@ class FakeFrame(
                 node.addChildren(top, false)
             }
             val rest = XValueChildrenList()
+            thisValue?.let { rest.add(it.name, it) }
+            if (thisValue == null && staticGroup != null) {
+                val group = XValueChildrenList().also { it.addTopGroup(staticGroup) }
+                if (staticGroupAfterMs <= 0) node.addChildren(group, false)
+                else Thread({ Thread.sleep(staticGroupAfterMs); node.addChildren(group, false) }, "fake-JDI-reply").also { it.isDaemon = true }.start()
+            }
             locals.forEach { rest.add(it.name, it) }
+            errorMessage?.let { node.setErrorMessage(it) }
             node.addChildren(rest, true)
         }
     }
@@ -121,8 +146,11 @@ class FakeFrame(
     override fun toString() = "$method:${line + 1}"
 }
 
-/** A debuggee thread: its name and frames, top first. */
-class FakeThread(val name: String, val uniqueId: Long, val frames: List<FakeFrame>)
+/**
+ * A debuggee thread: its name and frames, top first. [hidden]: frames the Frames view hides
+ * ("Show Library Frames" off: JavaExecutionStack.showFrame false for library or synthetic frames).
+ */
+class FakeThread(val name: String, val uniqueId: Long, val frames: List<FakeFrame>, val hidden: Set<FakeFrame> = emptySet())
 
 /**
  * JavaExecutionStack: display name with the thread status (calcRepresentation), equal per thread
@@ -162,10 +190,23 @@ class JavaLikeStack(val thread: FakeThread, private val debugger: DebuggerThread
         }
     }
 
-    private fun append(frames: Iterator<FakeFrame>, container: XStackFrameContainer, added: Int, skip: Int) {
+    /**
+     * AppendFrameCommand (JavaExecutionStack.java, file id 3672265093): the top frame is always
+     * shown (`first || showFrame(frame)`); a hidden frame is remembered, and the frames remembered
+     * are flushed as ONE `XFramesView.HiddenStackFramesItem(myHiddenFrames)` placeholder
+     * (flushHiddenFrames, when XFramesView.shouldFoldHiddenFrames(), the default) just before the
+     * next frame added or the final empty `addStackFrames(emptyList(), true)`.
+     */
+    private fun append(frames: Iterator<FakeFrame>, container: XStackFrameContainer, added: Int, skip: Int, remembered: MutableList<XStackFrame> = ArrayList()) {
         debugger.schedule {
             if (container.isObsolete) return@schedule
+            fun flush() {
+                if (remembered.isEmpty()) return
+                container.addStackFrames(listOf(HiddenStackFramesItem(remembered)), false)
+                remembered.clear()
+            }
             if (!frames.hasNext()) {
+                flush()
                 container.addStackFrames(emptyList(), true)
                 return@schedule
             }
@@ -174,8 +215,13 @@ class JavaLikeStack(val thread: FakeThread, private val debugger: DebuggerThread
                 topFrame = frame
                 topFrameReady = true
             }
-            if (added + 1 > skip) container.addStackFrames(listOf(frame), false)
-            append(frames, container, added + 1, skip)
+            if (added > 0 && frame in thread.hidden) {
+                remembered += frame
+            } else if (added + 1 > skip) {
+                flush()
+                container.addStackFrames(listOf(frame), false)
+            }
+            append(frames, container, added + 1, skip, remembered)
         }
     }
 
@@ -194,11 +240,17 @@ class JavaLikeSuspendContext(
     pausedThread: FakeThread,
     private val debugger: DebuggerThread,
 ) : XSuspendContext() {
-    private val paused = pausedThread
-    private val active = JavaLikeStack(pausedThread, debugger).also { it.initTopFrame() }
+    private var paused = pausedThread
+    @Volatile private var active = JavaLikeStack(pausedThread, debugger).also { it.initTopFrame() }
     var computeCalls = 0
 
     override fun getActiveExecutionStack(): XExecutionStack = active
+
+    /** SuspendContextImpl.initExecutionStacks(thread): the active stack becomes [thread]'s, top frame initialised. */
+    fun initExecutionStacks(thread: FakeThread) {
+        paused = thread
+        active = JavaLikeStack(thread, debugger).also { it.initTopFrame() }
+    }
 
     override fun computeExecutionStacks(container: XExecutionStackContainer) {
         FakeApplication.current().requireEdt("XSuspendContext.computeExecutionStacks (as the Frames view calls it)")
@@ -299,4 +351,47 @@ class JavaLikeEvaluator(private val debugger: DebuggerThread, private val result
 /** XExpressionImpl: the text and the mode; XDebuggerUtil.createExpression makes one. */
 class FakeExpression(private val text: String) : XExpression {
     override fun getExpression(): String = text
+}
+
+/**
+ * JavaSteppingSuspendContext: what JavaDebugProcess posts with `getSession().positionReached(new
+ * JavaSteppingSuspendContext(debugProcess, stack))` while a step is still running (its
+ * DebuggerContextListener, event CONTEXT in state IN_STEPPING: JavaDebugProcess.java
+ * @026915342927f0aa3ebcf478bd2760f82dd23246); an XSteppingSuspendContext, so the session is not
+ * paused (pass `stepping = true` to FakeSession.positionReached).
+ */
+class JavaLikeSteppingContext(thread: FakeThread, debugger: DebuggerThread) : XSuspendContext() {
+    private val stack = JavaLikeStack(thread, debugger).also { it.initTopFrame() }
+    override fun getActiveExecutionStack(): XExecutionStack = stack
+}
+
+/**
+ * JavaDebugProcess's reaction to a frame selection (JavaDebugProcess.java
+ * @026915342927f0aa3ebcf478bd2760f82dd23246): its stackFrameChanged listener calls
+ * `DebuggerContextUtil.setStackFrame(contextManager, frameProxy)`, which builds the new debugger
+ * context in a manager-thread command; the context listener then (event CONTEXT, another thread
+ * than the current one: shouldApplyContext) schedules a SuspendContextCommandImpl that runs
+ * `newSuspendContext.initExecutionStacks(threadProxy)` and `getSession().positionReached(…)`.
+ * Until then the debugger context still names the previous thread, and a step steps it.
+ * [contextDelayMs] stands for the JDI work of building the context.
+ */
+class JavaLikeFrameSwitch(
+    private val session: FakeSession,
+    private val context: JavaLikeSuspendContext,
+    private val threads: List<FakeThread>,
+    private val debugger: DebuggerThread,
+    private val contextDelayMs: Long = 100,
+) {
+    init {
+        session.onFrameSelected = { stack, _ ->
+            val thread = threads.first { JavaLikeStack(it, debugger) == stack }
+            debugger.schedule {
+                Thread.sleep(contextDelayMs)
+                debugger.schedule {
+                    context.initExecutionStacks(thread)
+                    session.positionReached(context)
+                }
+            }
+        }
+    }
 }

@@ -158,6 +158,14 @@ internal class FakeJvmFrame(
 
     override fun isJava(result: XValue): Boolean = result is FakeJavaValue
 
+    /** Whether the frame's declaring class has static fields (JDI `declaringType().allFields()`). */
+    @Volatile var statics: Boolean = false
+
+    override fun declaresStaticFields(): Boolean {
+        requireManagerThread("StackFrameProxyImpl.location")
+        return statics
+    }
+
     override fun jdiValue(result: XValue): Value? = (result as FakeJavaValue).value
 
     private companion object {
@@ -166,7 +174,28 @@ internal class FakeJvmFrame(
 }
 
 /** The Java debugger of some sessions: frames it owns, and the one return-value setting. */
-internal class FakeJvm(private val frames: Map<XStackFrame, FakeJvmFrame>, private val javaSessions: Set<XDebugSession>) : JvmFrames {
+internal class FakeJvm(
+    private val frames: Map<XStackFrame, FakeJvmFrame>,
+    private val javaSessions: Set<XDebugSession>,
+    private val debugger: DebuggerThread? = null,
+    /** JavaValue → its descriptor's JDI value type (null for a `null` value) and declared type. */
+    private val types: Map<XValue, Pair<String?, String?>> = emptyMap(),
+) : JvmFrames {
+    /**
+     * ValueDescriptorImpl (file id 37843239622): `getValue()` asserts the value is ready and JDI's
+     * `type()` is read on the manager thread; a `null` value has no type, only the declared one.
+     */
+    override suspend fun typeOf(session: XDebugSession, value: XValue): com.debuggermcp.lang.LanguageDebugSupport.TypeName? {
+        if (session !in javaSessions) return null
+        val (runtime, declared) = types[value] ?: return null
+        val done = kotlinx.coroutines.CompletableDeferred<com.debuggermcp.lang.LanguageDebugSupport.TypeName>()
+        (debugger ?: error("no debugger thread")).schedule {
+            if (Thread.currentThread().name != "fake-DebuggerManagerThread") FakeApplication.current().violations += "ValueDescriptorImpl.getValue off the manager thread"
+            done.complete(com.debuggermcp.lang.LanguageDebugSupport.TypeName(runtime ?: declared))
+        }
+        return done.await()
+    }
+
     @Volatile var watchReturnValues = false
     val settingChanges = CopyOnWriteArrayList<Boolean>()
 

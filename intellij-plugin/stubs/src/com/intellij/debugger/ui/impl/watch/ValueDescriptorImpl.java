@@ -6,4 +6,5 @@ import com.sun.jdi.Value;
 public abstract class ValueDescriptorImpl extends NodeDescriptorImpl {
   ValueDescriptorImpl() { }
   public Value getValue() { throw new UnsupportedOperationException("stub"); }
+  public @org.jetbrains.annotations.Nullable String getDeclaredType() { throw new UnsupportedOperationException("stub"); }
 }

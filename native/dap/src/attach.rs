@@ -1,0 +1,263 @@
+//! Attaching to what already runs: the checks made before a debugger is asked to ptrace a
+//! process (so a refusal names its fix instead of surfacing as an adapter's timeout), and the
+//! adapter a process is debugged with when the agent did not name one.
+//!
+//! Linux only reads `/proc`; elsewhere the checks pass and the adapter's own error stands.
+
+use crate::adapters::{ADAPTERS, AdapterRef};
+use crate::breakpoints::Override;
+use crate::protocol;
+use crate::session::Session;
+use debugger_mcp_core::backend::{BackendError, BackendResult, SessionState};
+use std::path::{Path, PathBuf};
+
+/// CAP_SYS_PTRACE's bit in the capability sets of /proc/<pid>/status.
+const CAP_SYS_PTRACE: u32 = 19;
+
+/// What /proc says about a process that matters to tracing it.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ProcStatus {
+    pub name: String,
+    pub tracer: u32,
+    /// Real, effective, saved and filesystem uids.
+    pub uids: Vec<u32>,
+    pub ppid: u32,
+    pub cap_eff: u64,
+}
+
+pub fn parse_status(text: &str) -> ProcStatus {
+    let mut st = ProcStatus::default();
+    for line in text.lines() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        match key {
+            "Name" => st.name = value.to_string(),
+            "TracerPid" => st.tracer = value.parse().unwrap_or(0),
+            "PPid" => st.ppid = value.parse().unwrap_or(0),
+            "Uid" => {
+                st.uids = value
+                    .split_whitespace()
+                    .filter_map(|u| u.parse().ok())
+                    .collect()
+            }
+            "CapEff" => st.cap_eff = u64::from_str_radix(value, 16).unwrap_or(0),
+            _ => {}
+        }
+    }
+    st
+}
+
+fn status(pid: u32) -> Option<ProcStatus> {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .map(|t| parse_status(&t))
+}
+
+/// Why this process may not ptrace `target`, worded with the fix; `None` when nothing stands
+/// in the way (or this is not Linux). `me` is this process's status, `scope` the Yama
+/// `ptrace_scope` (absent without Yama), `is_descendant` whether `target` descends from us.
+pub fn refusal(
+    pid: u32,
+    target: &ProcStatus,
+    me: &ProcStatus,
+    scope: Option<u8>,
+    is_descendant: bool,
+) -> Option<String> {
+    if target.tracer != 0 {
+        let who = status(target.tracer)
+            .map(|t| format!(" ({})", t.name))
+            .unwrap_or_default();
+        return Some(format!(
+            "process {pid} ({}) is already traced by pid {}{who}: a process has one tracer at a time; detach that debugger (quit its gdb/strace) and attach again",
+            target.name, target.tracer
+        ));
+    }
+    let privileged = me.cap_eff & (1 << CAP_SYS_PTRACE) != 0;
+    match scope {
+        Some(3) => {
+            return Some(
+                "ptrace is disabled on this machine (/proc/sys/kernel/yama/ptrace_scope is 3, which only a reboot lowers): no debugger can attach; start the program under the debugger instead".into(),
+            );
+        }
+        Some(2) if !privileged => {
+            return Some(format!(
+                "ptrace of process {pid} refused: /proc/sys/kernel/yama/ptrace_scope is 2 (admin only) and this server lacks CAP_SYS_PTRACE; run it as root or with that capability (setcap cap_sys_ptrace+ep $(which debugger-mcp)), or start the program under the debugger instead"
+            ));
+        }
+        Some(1) if !privileged && !is_descendant => {
+            return Some(format!(
+                "ptrace of process {pid} refused: /proc/sys/kernel/yama/ptrace_scope is 1 (a process may trace only its own descendants) and this server lacks CAP_SYS_PTRACE; fix with `sudo sysctl kernel.yama.ptrace_scope=0`, or give the server CAP_SYS_PTRACE, or start the program under the debugger instead"
+            ));
+        }
+        _ => {}
+    }
+    let my_uid = me.uids.first().copied();
+    let foreign = my_uid.is_some_and(|u| target.uids.iter().any(|t| *t != u));
+    if foreign && !privileged {
+        return Some(format!(
+            "ptrace of process {pid} ({}) refused: it runs as uid {} and this server as uid {} without CAP_SYS_PTRACE; run the server as that user, or as root with CAP_SYS_PTRACE",
+            target.name,
+            target.uids.first().copied().unwrap_or_default(),
+            my_uid.unwrap_or_default()
+        ));
+    }
+    None
+}
+
+/// Checks that `pid` exists and can be traced by this process.
+pub fn check_pid(pid: u32) -> BackendResult<()> {
+    if !cfg!(target_os = "linux") {
+        return Ok(());
+    }
+    let Some(target) = status(pid) else {
+        return Err(BackendError::NotFound(format!(
+            "no process with pid {pid} (list candidates with `ps -eo pid,comm,args`)"
+        )));
+    };
+    if pid == std::process::id() {
+        return Err(BackendError::Failed(
+            "pid is this debugger server's own process".into(),
+        ));
+    }
+    let me = status(std::process::id()).unwrap_or_default();
+    let scope = std::fs::read_to_string("/proc/sys/kernel/yama/ptrace_scope")
+        .ok()
+        .and_then(|s| s.trim().parse().ok());
+    match refusal(pid, &target, &me, scope, descends_from_me(pid)) {
+        Some(why) => Err(BackendError::Failed(why)),
+        None => Ok(()),
+    }
+}
+
+fn descends_from_me(pid: u32) -> bool {
+    let me = std::process::id();
+    let mut p = pid;
+    for _ in 0..64 {
+        match status(p) {
+            Some(st) if st.ppid == me => return true,
+            Some(st) if st.ppid > 1 => p = st.ppid,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The process's executable, as /proc links it.
+pub fn executable(pid: u32) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/exe")).ok()
+}
+
+/// The adapter that debugs the process best: the one claiming its executable most strongly
+/// (a Python interpreter debugpy, a Go binary delve, any native binary gdb).
+pub fn adapter_for(pid: u32) -> BackendResult<AdapterRef> {
+    let exe = executable(pid).ok_or_else(|| {
+        BackendError::Failed(format!(
+            "cannot read /proc/{pid}/exe to tell which debugger fits process {pid}; name the adapter (debugpy, gdb, lldb or delve)"
+        ))
+    })?;
+    best_claim(&exe).ok_or_else(|| {
+        BackendError::Failed(format!(
+            "no debugger here recognises {} (process {pid}); name the adapter (debugpy, gdb, lldb or delve)",
+            exe.display()
+        ))
+    })
+}
+
+fn best_claim(exe: &Path) -> Option<AdapterRef> {
+    ADAPTERS
+        .iter()
+        .map(|a| (a.claims_process(exe), *a))
+        .filter(|(rank, _)| *rank > 0)
+        .max_by_key(|(rank, _)| *rank)
+        .map(|(_, a)| a)
+}
+
+impl crate::session::Inner {
+    /// Leaves an attached process as it was found: every breakpoint and exception filter of
+    /// ours taken out, and running (a paused program resumed), before the disconnect. A
+    /// debugger that stays (`dlv --headless --accept-multiclient`) would otherwise keep them
+    /// armed and stop the next request with no one to resume it. Best effort, each step
+    /// bounded by the request timeout.
+    pub async fn clear_for_detach(&self, s: &Session) {
+        *s.override_.lock().unwrap() = Some(Override {
+            temp: None,
+            suppress: true,
+        });
+        let _ = self.sync_all_lines(s).await;
+        let _ = self.sync_functions(s, None).await;
+        let _ = s
+            .req::<protocol::SetExceptionBreakpoints>(&protocol::SetExceptionBreakpointsArguments {
+                filters: vec![],
+                filter_options: None,
+                exception_options: None,
+            })
+            .await;
+        if *s.state.lock().unwrap() == SessionState::Paused {
+            let thread_id = s.last_thread.lock().unwrap().unwrap_or(0);
+            let _ = s
+                .req::<protocol::Continue>(&protocol::ThreadArguments { thread_id })
+                .await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn me() -> ProcStatus {
+        ProcStatus {
+            name: "debugger-mcp".into(),
+            uids: vec![1000; 4],
+            ..Default::default()
+        }
+    }
+    fn target() -> ProcStatus {
+        ProcStatus {
+            name: "python3".into(),
+            uids: vec![1000; 4],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn reads_the_fields_that_decide_tracing() {
+        let st = parse_status(
+            "Name:\tpython3\nPPid:\t12\nTracerPid:\t77\nUid:\t0\t0\t0\t0\nCapEff:\t000001ffffffffff\n",
+        );
+        assert_eq!(st.name, "python3");
+        assert_eq!(st.tracer, 77);
+        assert_eq!(st.ppid, 12);
+        assert_eq!(st.uids, vec![0, 0, 0, 0]);
+        assert_ne!(st.cap_eff & (1 << CAP_SYS_PTRACE), 0);
+    }
+
+    #[test]
+    fn each_refusal_names_its_fix() {
+        assert_eq!(refusal(9, &target(), &me(), Some(0), false), None);
+        let scope1 = refusal(9, &target(), &me(), Some(1), false).unwrap();
+        assert!(scope1.contains("ptrace_scope is 1") && scope1.contains("sysctl"));
+        assert_eq!(refusal(9, &target(), &me(), Some(1), true), None);
+        let mut root = me();
+        root.cap_eff = 1 << CAP_SYS_PTRACE;
+        assert_eq!(refusal(9, &target(), &root, Some(1), false), None);
+        assert!(
+            refusal(9, &target(), &root, Some(3), false)
+                .unwrap()
+                .contains("reboot")
+        );
+        let mut other = target();
+        other.uids = vec![0; 4];
+        let uid = refusal(9, &other, &me(), None, false).unwrap();
+        assert!(
+            uid.contains("uid 0") && uid.contains("CAP_SYS_PTRACE"),
+            "{uid}"
+        );
+        let mut traced = target();
+        traced.tracer = 4242;
+        let t = refusal(9, &traced, &root, None, false).unwrap();
+        assert!(t.contains("already traced by pid 4242"), "{t}");
+    }
+}

@@ -1,0 +1,3 @@
+module goservice
+
+go 1.19
