@@ -342,3 +342,58 @@ def test_an_attached_process_pauses_and_resumes(services, att, adapter):
         before = beats(project, f"pause-{adapter}")
         time.sleep(0.5)
         assert beats(project, f"pause-{adapter}") > before
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_headless_delve_attached_by_address(services, att):
+    """`dlv --headless --accept-multiclient` already serving a Go program: the session speaks DAP
+    to it directly (remote mode); after the detach the server and the program run on."""
+    project, m = att
+    port = free_port()
+    svc = Service(["dlv", "exec", "--headless", f"--listen=127.0.0.1:{port}", "--accept-multiclient", "--continue",
+                   "--api-version=2", str(project / "goservice" / "goservice.bin")], project / "goservice")
+    services.append(svc)
+    line = line_of(project, "goservice/main.go", "mu.Lock()")
+    serve_and_attach_request(m, project, svc, "goservice/main.go", line,
+                             {"attach": f"127.0.0.1:{port}", "adapter": "delve"}, "total")
+
+
+def test_gdbserver_attached_by_address(services, att):
+    """A program under `gdbserver HOST:PORT` (stopped at its start, as gdbserver leaves it): gdb runs
+    here with `target remote`, the program is resumed, a breakpoint stops it, and the detach lets
+    it run on."""
+    project, m = att
+    if not shutil.which("gdbserver"):
+        pytest.fail("gdbserver is missing (pip install gdb-for-pwndbg or apt-get install gdbserver)")
+    port = free_port()
+    beat = "beat-gdbserver"
+    svc = Service(["gdbserver", f"127.0.0.1:{port}", str(project / "loop"), beat], project, port_line=False)
+    services.append(svc)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            import socket
+
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    line = line_of(project, "loop.c", "return doubled;")
+    m.ok("set_breakpoint", {"file_path": "loop.c", "line": line})
+    m.ok("start_debug_session", {"attach": f"127.0.0.1:{port}", "adapter": "gdb"})
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["state"] == "paused" and stop["location"]["line"] == line, stop
+    values = m.ok("evaluate_expression", {"expressions": ["rounds == n"]})["results"]
+    assert values[0]["value"] in ("1", "true"), values
+    stopped = m.ok("stop_debug_session", {})
+    assert "detached" in stopped["message"], stopped
+    before = beats(project, beat)
+    time.sleep(0.5)
+    assert beats(project, beat) > before, "the program no longer runs after the detach"

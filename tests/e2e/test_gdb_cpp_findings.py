@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from conftest import LONG, launch_paused, var
 
-WEIGH = 13  # int w = n.v * 10;
+WEIGH = 15  # int w = n.v * 10;
+PRINT = 32  # std::printf("total %d size %zu\n", ...)
 
 
 def test_a_condition_gdb_cannot_evaluate_is_named_and_not_taken_for_a_hit(n):
@@ -51,3 +52,16 @@ def test_a_reference_shows_its_referent(n):
     ref = var(vs, "n")
     assert "alpha" in ref["value"] and "@0x" not in ref["value"] and "items" not in ref["value"], ref
     assert "alpha" in m.ok("evaluate_expression", {"expression": "n"})["result"]["value"]
+
+
+def test_a_size_gdb_cannot_call_comes_from_the_printer(n):
+    _, m = n
+    m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": PRINT})
+    launch_paused(m, "./nodes", "gdb")
+    # std::queue / std::stack never call size(): not in the binary ("may be inlined"), and no
+    # xmethod covers the adaptors; their printers say how many elements they hold.
+    for expr, size in (("waiting.size()", "2"), ("undo.size()", "1")):
+        r = m.call("evaluate_expression", {"expression": expr})
+        text = " ".join(getattr(c, "text", "") for c in r.content)
+        assert not r.is_error and r.structured_content["result"]["value"] == size, (expr, text)
+        assert "printer" in text, text

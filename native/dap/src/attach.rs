@@ -194,6 +194,12 @@ impl crate::session::Inner {
                 exception_options: None,
             })
             .await;
+        if let Some(command) = s.adapter.detach_command() {
+            if let Err(e) = s.repl(command, None).await {
+                tracing::warn!("{command} before the disconnect failed: {e}");
+            }
+            return;
+        }
         if *s.state.lock().unwrap() == SessionState::Paused {
             let thread_id = s.last_thread.lock().unwrap().unwrap_or(0);
             let _ = s

@@ -538,7 +538,17 @@ impl Inner {
                 other => other.map_err(explain)?,
             }
         } else {
-            s.req::<protocol::Evaluate>(&args).await.map_err(explain)?
+            match s.req::<protocol::Evaluate>(&args).await {
+                Err(BackendError::Failed(e))
+                    if let Some(receiver) = s.adapter.size_receiver(&request.expression, &e) =>
+                {
+                    return printer_size(s, &request.expression, receiver, frame_id)
+                        .await
+                        .ok_or(BackendError::Failed(e))
+                        .map_err(explain);
+                }
+                other => other.map_err(explain)?,
+            }
         };
         let mut node = [s.node(
             body.into_variable(&request.expression),
@@ -550,4 +560,50 @@ impl Inner {
         let [node] = node;
         Ok(node)
     }
+}
+
+/// `x.size()` answered by `x`'s pretty printer where the call cannot be made: the number of
+/// children it lists, else the count its summary says ("std::queue wrapping: std::deque with 2
+/// elements"). None: neither tells.
+async fn printer_size(
+    s: &Session,
+    expression: &str,
+    receiver: &str,
+    frame_id: i64,
+) -> Option<ValueNode> {
+    let args = EvaluateArguments {
+        expression: receiver.to_string(),
+        frame_id: Some(frame_id),
+        context: "watch",
+    };
+    let body = s.req::<protocol::Evaluate>(&args).await.ok()?;
+    let node = s.node(
+        body.into_variable(receiver),
+        None,
+        Some(frame_id),
+        ValueScope::Local,
+    );
+    let said = || {
+        let (_, rest) = node.value.rsplit_once(" with ")?;
+        rest.split_whitespace()
+            .next()?
+            .parse::<u64>()
+            .ok()
+            .filter(|_| rest.contains("element"))
+    };
+    let n = said().or(node.child_count)?;
+    Some(ValueNode {
+        name: expression.to_string(),
+        value: n.to_string(),
+        type_name: Some(format!(
+            "size (from {receiver}'s printer: size() is not in the program)"
+        )),
+        has_children: false,
+        children_handle: None,
+        set_handle: None,
+        evaluate_name: None,
+        child_count: None,
+        value_length: None,
+        scope: ValueScope::Local,
+    })
 }

@@ -4,10 +4,12 @@
 
 use super::{Adapter, on_path};
 use crate::config::{Generic, Redirect, shell_quote};
+use crate::protocol::{self, VariablesArguments};
 use crate::session::Session;
 use async_trait::async_trait;
-use crate::protocol::{self, VariablesArguments};
-use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, OutputCategory, ValueNode};
+use debugger_mcp_core::backend::{
+    AttachTarget, BackendError, BackendResult, OutputCategory, ValueNode,
+};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -61,8 +63,14 @@ impl Adapter for Gdb {
     }
     fn claims_process(&self, exe: &Path) -> u8 {
         let mut head = [0u8; 4];
-        let read = std::fs::File::open(exe).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head));
+        let read =
+            std::fs::File::open(exe).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head));
         u8::from(read.is_ok() && self.claims_file(&head))
+    }
+    /// gdb's DAP disconnect quits gdb, which kills a program gdbserver started (only one gdb
+    /// attached to itself is detached from): `detach` first leaves it running in every case.
+    fn detach_command(&self) -> Option<&'static str> {
+        Some("detach")
     }
     /// gdb's DAP attaches after configurationDone and leaves the process stopped there.
     fn attach_stop(&self) -> super::AttachStop {
@@ -70,10 +78,15 @@ impl Adapter for Gdb {
     }
     /// gdb's DAP attaches by `pid`, or to a gdbserver by `target` (`target remote host:port`).
     fn attach_arguments(&self, target: &AttachTarget) -> Option<Map<String, Value>> {
-        Some(match target {
-            AttachTarget::Pid(pid) => json!({ "pid": pid }),
-            AttachTarget::Address(addr) => json!({ "target": addr }),
-        }.as_object().cloned().unwrap_or_default())
+        Some(
+            match target {
+                AttachTarget::Pid(pid) => json!({ "pid": pid }),
+                AttachTarget::Address(addr) => json!({ "target": addr }),
+            }
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        )
     }
     /// gdb's DAP launch clears the program's environment before setting `env`
     /// (`inf.clear_env()`), where every other adapter adds to it: the rest of ours goes too.
@@ -251,6 +264,18 @@ impl Adapter for Gdb {
             error
         }
     }
+    /// `waiting.size()` on a `std::queue` whose size() the program never calls: not in the
+    /// binary, and libstdc++'s xmethods cover the containers, not the adaptors.
+    fn size_receiver<'a>(&self, expression: &'a str, error: &str) -> Option<&'a str> {
+        if !error.contains("may be inlined") {
+            return None;
+        }
+        let e = expression.trim();
+        let receiver = e
+            .strip_suffix(".size()")
+            .or_else(|| e.strip_suffix(".length()"))?;
+        (!receiver.is_empty()).then_some(receiver)
+    }
     /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";
     /// the binding itself arrives as a `breakpoint` event.
     fn is_chatter(&self, category: OutputCategory, text: &str) -> bool {
@@ -271,7 +296,11 @@ impl Adapter for Gdb {
             if !reference || !n.value.starts_with("@0x") {
                 continue;
             }
-            let Some(r) = n.children_handle.as_deref().and_then(|h| h.parse::<i64>().ok()) else {
+            let Some(r) = n
+                .children_handle
+                .as_deref()
+                .and_then(|h| h.parse::<i64>().ok())
+            else {
                 continue;
             };
             let Ok(vars) = s

@@ -102,6 +102,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn attach_stop(&self) -> AttachStop {
         AttachStop::None
     }
+    /// The console command that detaches before the disconnect, where the disconnect alone
+    /// would not leave the program running.
+    fn detach_command(&self) -> Option<&'static str> {
+        None
+    }
     /// What listens at an address speaks DAP itself (debugpy --listen, dlv --headless): the
     /// session connects to it instead of starting the adapter.
     fn serves_dap_at_address(&self) -> bool {
@@ -310,6 +315,11 @@ pub trait Adapter: Send + Sync + 'static {
     /// Output that is the adapter's own chatter, not the program's: dropped.
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
+    }
+    /// For `x.size()` that failed with `error`: the container `x`, whose size its pretty
+    /// printer tells (gdb cannot call a size() the program never emitted, "may be inlined").
+    fn size_receiver<'a>(&self, _expression: &'a str, _error: &str) -> Option<&'a str> {
+        None
     }
     /// The repl command that evaluates a breakpoint's condition at its stop, for an adapter
     /// that stops when a condition fails to evaluate, as if it held (gdb). None: a failing

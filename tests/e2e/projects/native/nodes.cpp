@@ -1,6 +1,8 @@
 // A reference parameter, a std::string condition and std containers (issue 26).
 #include <cstdio>
 #include <deque>
+#include <queue>
+#include <stack>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,11 @@ int main() {
     for (const Node &n : nodes) {
         total += weigh(n);
     }
+    std::queue<int> waiting;
+    waiting.push(1);
+    waiting.push(2);
+    std::stack<int> undo;
+    undo.push(9);
     std::printf("total %d size %zu\n", total, queue.size());
     return 0;
 }
