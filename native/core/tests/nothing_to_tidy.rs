@@ -18,7 +18,12 @@ use tower::ServiceExt;
 
 const VERSION: &str = "2025-11-25";
 
-async fn send(app: &Router, session: Option<&str>, method: http::Method, msg: Option<Value>) -> (StatusCode, Option<String>, Value) {
+async fn send(
+    app: &Router,
+    session: Option<&str>,
+    method: http::Method,
+    msg: Option<Value>,
+) -> (StatusCode, Option<String>, Value) {
     let mut b = Request::builder()
         .method(method)
         .uri("/debugger-mcp")
@@ -29,7 +34,9 @@ async fn send(app: &Router, session: Option<&str>, method: http::Method, msg: Op
     if let Some(s) = session {
         b = b.header("mcp-session-id", s);
     }
-    let body = msg.map(|m| Body::from(m.to_string())).unwrap_or_else(Body::empty);
+    let body = msg
+        .map(|m| Body::from(m.to_string()))
+        .unwrap_or_else(Body::empty);
     let r = app.clone().oneshot(b.body(body).unwrap()).await.unwrap();
     let status = r.status();
     let sid = r
@@ -103,16 +110,32 @@ async fn the_agents_breakpoints_go_with_its_mcp_session_and_the_users_stay() {
     let app = debugger_mcp_core::http::router(h.engine.handler(), &HttpConfig::default());
     user_breakpoint(&h, 8).await;
     let sid = open(&app).await;
-    call(&app, &sid, "set_breakpoint", json!({"file_path": "main.py", "line": 11})).await;
+    call(
+        &app,
+        &sid,
+        "set_breakpoint",
+        json!({"file_path": "main.py", "line": 11}),
+    )
+    .await;
     // Setting the user's line again updates the user's breakpoint: it stays the user's.
-    call(&app, &sid, "set_breakpoint", json!({"file_path": "main.py", "line": 8, "condition": "True"})).await;
+    call(
+        &app,
+        &sid,
+        "set_breakpoint",
+        json!({"file_path": "main.py", "line": 8, "condition": "True"}),
+    )
+    .await;
     assert_eq!(lines(&h).await, [8, 11]);
 
     let (status, _, _) = send(&app, Some(&sid), http::Method::DELETE, None).await;
     assert_eq!(status, StatusCode::OK);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while lines(&h).await != [8] {
-        assert!(std::time::Instant::now() < deadline, "left: {:?}", lines(&h).await);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "left: {:?}",
+            lines(&h).await
+        );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
@@ -123,11 +146,23 @@ async fn stop_takes_the_agents_breakpoints_not_the_users() {
     let app = debugger_mcp_core::http::router(h.engine.handler(), &HttpConfig::default());
     user_breakpoint(&h, 8).await;
     let sid = open(&app).await;
-    let r = call(&app, &sid, "start_debug_session", json!({
-        "run_configuration": "main", "breakpoints": [{"file_path": "main.py", "line": 11}]})).await;
+    let r = call(
+        &app,
+        &sid,
+        "start_debug_session",
+        json!({
+        "run_configuration": "main", "breakpoints": [{"file_path": "main.py", "line": 11}]}),
+    )
+    .await;
     assert_eq!(r["pause"]["state"], "paused", "{r}");
     assert_eq!(lines(&h).await, [8, 11]);
     let stopped = call(&app, &sid, "stop_debug_session", json!({})).await;
-    assert!(stopped["message"].as_str().unwrap().contains("removed your breakpoints"), "{stopped}");
+    assert!(
+        stopped["message"]
+            .as_str()
+            .unwrap()
+            .contains("removed your breakpoints"),
+        "{stopped}"
+    );
     assert_eq!(lines(&h).await, [8]);
 }

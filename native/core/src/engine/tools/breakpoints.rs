@@ -653,7 +653,12 @@ pub(super) async fn remove_agents(c: &Call<'_>, root: &str) -> Vec<String> {
         };
         match made {
             Some(made) => made.into_iter().filter(|id| agents(id)).collect(),
-            None => s.breakpoints.keys().filter(|id| agents(id)).cloned().collect(),
+            None => s
+                .breakpoints
+                .keys()
+                .filter(|id| agents(id))
+                .cloned()
+                .collect(),
         }
     });
     let backend = c.engine.backend.clone();

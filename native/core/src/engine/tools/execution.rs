@@ -182,11 +182,7 @@ async fn control(
 ) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let evaluate = a.evaluate.take();
-    if let Some(i) = evaluate
-        .iter()
-        .flatten()
-        .position(|e| e.trim().is_empty())
-    {
+    if let Some(i) = evaluate.iter().flatten().position(|e| e.trim().is_empty()) {
         return Err(format!("evaluate[{i}] is empty").into());
     }
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;

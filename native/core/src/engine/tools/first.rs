@@ -94,11 +94,7 @@ impl FirstAnswer {
         }
         let exprs = self.evaluate.as_deref().unwrap_or_default();
         if exprs.len() > MAX_AT_ONCE {
-            return Err(format!(
-                "evaluate: {} given, at most {MAX_AT_ONCE}",
-                exprs.len()
-            )
-            .into());
+            return Err(format!("evaluate: {} given, at most {MAX_AT_ONCE}", exprs.len()).into());
         }
         if let Some(i) = exprs.iter().position(|e| e.trim().is_empty()) {
             return Err(format!("evaluate[{i}] is empty").into());

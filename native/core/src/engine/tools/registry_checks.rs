@@ -111,7 +111,11 @@ fn the_listed_tools_with_strict_schemas_and_annotations() {
                 t.name
             );
         }
-        assert!(t.input_schema.get("additionalProperties").is_none(), "{}", t.name);
+        assert!(
+            t.input_schema.get("additionalProperties").is_none(),
+            "{}",
+            t.name
+        );
         assert!(
             t.description.as_ref().is_some_and(|d| d.len() > 15),
             "{}",

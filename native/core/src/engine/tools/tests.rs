@@ -363,7 +363,10 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
                 a.test_id
             )
         } else {
-            format!("test '{}' {verdict}; the calls it made are in calls", a.test_id)
+            format!(
+                "test '{}' {verdict}; the calls it made are in calls",
+                a.test_id
+            )
         };
         output = Some(tail);
     } else if state == State::Paused {
