@@ -268,7 +268,9 @@ def probe_errors_name_fields():
 # ---- issue 28: many clients, one truth; errors in the agent's words ---------------------------
 
 # Internal operation names (the Backend trait's) that must never reach an agent.
-INTERNAL = re.compile(r"\b(threads|frames|control|frame_variables|children|read_source|set_value):")
+# As they leaked: a prefix of the message ("frames: session s1 has ended"), not a listing of
+# the program's threads ("no thread named 'x'; threads: MainThread").
+INTERNAL = re.compile(r"(^|: )(threads|frames|control|frame_variables|children|read_source|set_value): ")
 
 
 def structured(msg):
