@@ -332,3 +332,48 @@ async fn a_link_to_a_directory_outside_is_no_existence_oracle() {
         .await;
     assert!(e.contains("not found in the project"), "{e}");
 }
+
+/// Agents name files relative to where their shell is (`lib/x.py` for the project's
+/// `work/lib/x.py`): three of four lost a call to "not found" on a real bug. The one source file
+/// that ends with the path is taken, and the answer shows where; several are listed, none is
+/// still "not found"; a path that climbs (`..`) is not searched.
+#[tokio::test]
+async fn a_path_relative_to_a_subdirectory_names_the_one_file_that_ends_with_it() {
+    let h = H::new(Config {
+        brave_mode: true,
+        ..Config::default()
+    });
+    for f in ["work/lib/x.py", "a/m.py", "b/m.py"] {
+        let p = h.root.join(f);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "x = 1\ny = 2\n").unwrap();
+    }
+    let r = h
+        .ok(
+            "set_breakpoint",
+            json!({"file_path": "lib/x.py", "line": 2}),
+        )
+        .await;
+    assert!(r.to_string().contains("work/lib/x.py"), "{r}");
+    let e = h
+        .err("set_breakpoint", json!({"file_path": "m.py", "line": 1}))
+        .await;
+    assert!(
+        e.contains("2 files end with it") && e.contains("a/m.py") && e.contains("b/m.py"),
+        "{e}"
+    );
+    let e = h
+        .err(
+            "get_source_context",
+            json!({"file_path": "lib/none.py", "line": 1}),
+        )
+        .await;
+    assert!(e.contains("not found in the project"), "{e}");
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"file_path": "../lib/x.py", "line": 1}),
+        )
+        .await;
+    assert!(!e.contains("work/lib/x.py"), "{e}");
+}

@@ -231,6 +231,45 @@ impl<'a> Call<'a> {
             // "not found" there would tell whether a file outside the project exists.
             Err(_) if through_link_outside(&lexical, &croot) => return Err(leads_outside()),
             Err(_) => {
+                // A path relative to where the agent's shell is (`lib/x.c` for the project's
+                // `work/lib/x.c`) names the one source file that ends with it: taken, as the
+                // agent meant it; the result shows the path it resolved to.
+                let suffix = !p.is_absolute()
+                    && p.components()
+                        .all(|c| matches!(c, std::path::Component::Normal(_)));
+                let hits: Vec<_> = if suffix {
+                    super::functions::source_files(&croot)
+                        .into_iter()
+                        .filter(|f| f.ends_with(p))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                match hits.as_slice() {
+                    [one] => {
+                        let rel = one.strip_prefix(&croot).unwrap_or(one);
+                        return self.file_in_project(root, &rel.to_string_lossy());
+                    }
+                    [] => {}
+                    many => {
+                        let names: Vec<String> = many
+                            .iter()
+                            .take(5)
+                            .map(|f| {
+                                f.strip_prefix(&croot)
+                                    .unwrap_or(f)
+                                    .to_string_lossy()
+                                    .into_owned()
+                            })
+                            .collect();
+                        return Err(ToolError(format!(
+                            "file '{path}' is not at the project root {root}; {} files end with it ({}{}): give the path relative to the project root",
+                            many.len(),
+                            names.join(", "),
+                            if many.len() > 5 { ", …" } else { "" }
+                        )));
+                    }
+                }
                 return Err(ToolError(format!(
                     "file '{path}' not found in the project {root}; give a path absolute or relative to the project root"
                 )));

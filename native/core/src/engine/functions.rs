@@ -134,6 +134,14 @@ fn rel(root: &Path, f: &Path) -> String {
         .into_owned()
 }
 
+/// The project's source files, as the function scan sees them (bounded by [`MAX_FILES`], links
+/// not followed, build and dependency folders left out).
+pub fn source_files(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    collect(root, &mut out, 0);
+    out
+}
+
 fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
     if depth > 12 || out.len() >= MAX_FILES {
         return;
