@@ -39,12 +39,6 @@ repositories {
     }
 }
 
-/** 2026.1 and later ("2026.1", "261.x", "261-EAP-SNAPSHOT"): see the bundledModule below. */
-fun loadsBuiltInServerApart(platformVersion: String): Boolean {
-    val major = platformVersion.takeWhile { it.isDigit() }.toIntOrNull() ?: return false
-    return major >= 2026 || major in 261..999
-}
-
 dependencies {
     intellijPlatform {
         // IntelliJ IDEA Community 2025.2: the open-source platform the stubs mirror.
@@ -52,19 +46,13 @@ dependencies {
         // Compile-time access for the optional Java part (debugger-mcp-java.xml); at run time it
         // is only loaded when the Java plugin is present.
         bundledPlugin("com.intellij.java")
-        // The built-in server from 2026.1 on: intellij-community's product layout loads
-        // intellij.platform.builtInServer.impl (which declares the httpRequestHandler extension
-        // point and holds the server) in its own class loader instead of embedding it in the core
-        // ("The implementation loads in its own class loader": the builtInServer() module set of
-        // the product-layout module sets, file id 70087928048; until then embeddedModule(...),
-        // file ids 4704760763, 35135190764). Its jar is then no longer on the core classpath the
-        // IntelliJ Platform Gradle Plugin compiles against, so a build against 2026.1 or later
-        // names the module. 2025.2 (the since-build, the default here) has it in the core.
-        // At run time nothing is needed: the plugin's v1 <depends> on the platform makes the
-        // core's content modules parents of its class loader (see plugin.xml).
-        if (loadsBuiltInServerApart(providers.gradleProperty("platformVersion").get())) {
-            bundledModule("intellij.platform.builtInServer.impl")
-        }
+        // No bundledModule for the built-in server: the plugin uses only BuiltInServerManager, of
+        // the API module intellij.platform.builtInServer, which stays in the core on every branch
+        // ("The API module `intellij.platform.builtInServer` stays in [CoreModuleSets.coreLang]",
+        // the builtInServer() module set, file id 70087928048), and HttpRequestHandler, of
+        // platform-util-netty (core). The module 2026.1 loads apart,
+        // intellij.platform.builtInServer.impl, is internal: its classes must not be on our
+        // compile classpath (issue 27 item 11; tests/stubs-check/check_gradle.py rejects it).
         pluginVerifier()
         zipSigner()
         // IntelliJ Platform tests (src/test/kotlin/**/platform/): a real IDE application in the

@@ -480,7 +480,10 @@ fn debugging_subagent_and_skills() {
     assert!(subagent::plan(&env, AgentId::Cursor, "debugger-mcp", Scope::User, true).is_none());
     // (The rule is the protocol: one-call starts, nothing to clean up.)
     let rule = subagent::rule_text("debugger-mcp");
-    assert!(rule.contains("breakpoints") && rule.contains("Nothing to clean up"), "{rule}");
+    assert!(
+        rule.contains("breakpoints") && rule.contains("Nothing to clean up"),
+        "{rule}"
+    );
     // Uninstall removes what it wrote, never a file of the user's.
     assert!(subagent::remove(&env, AgentId::ClaudeCode, Scope::User).unwrap());
     assert!(!home.0.join("home/.claude/agents/debugger.md").exists());

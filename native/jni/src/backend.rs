@@ -263,6 +263,19 @@ impl Backend for JniBackend {
             .await
     }
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
+        // The plugin's launch op knows no attach yet (issue 29 item 5): sent on, the field would
+        // be ignored and a named configuration launched instead of attaching.
+        if let Some(target) = &request.attach {
+            let what = match target {
+                AttachTarget::Pid(pid) => format!("process {pid}"),
+                AttachTarget::Address(addr) => addr.clone(),
+            };
+            return Err(BackendError::Unsupported(format!(
+                "attaching to {what} is not available through the IDE yet: attach with the IDE's \
+                 Run | Attach to Process…, or run `debugger-mcp serve` headless, which attaches \
+                 by pid or address"
+            )));
+        }
         self.call("launch", json!({ "project": project, "request": request }))
             .await
     }

@@ -275,6 +275,18 @@ def test_pause_a_running_program_and_stop_it(standin):
     run(standin, scenario)
 
 
+def test_attach_is_refused_by_name_not_taken_for_a_launch(standin):
+    """The IDE has no attach op yet: a start with `attach` says so and what to use instead,
+    and launches nothing (the plugin would have ignored the field and run the configuration)."""
+
+    async def scenario(agent):
+        text = await agent.fails("start_debug_session", attach="4242", run_configuration="Spinner")
+        assert "process 4242" in text and "Attach to Process" in text, text
+        sessions = (await agent.call("list_debug_sessions"))["sessions"]
+        assert not [s for s in sessions if s.get("state") != "stopped"], sessions
+    run(standin, scenario)
+
+
 async def _cleanup(agent):
     await agent.s.call_tool("remove_breakpoint", {"all_agent_breakpoints": True})
     sessions = (await agent.call("list_debug_sessions"))["sessions"]

@@ -155,10 +155,31 @@ pub(super) async fn launch(
     // A backend that builds the program first (Go) gets the build's own bound on top.
     let budget =
         c.cfg.launch_timeout_ms + backend.launch_build_allowance(root, &request).as_millis() as u64;
-    let info = c
+    let known: std::collections::HashSet<String> = c
+        .engine
+        .with_state(|s| s.sessions.keys().cloned().collect());
+    let info = match c
         .bk_within("launch", budget, backend.launch(root, request))
         .await
-        .map_err(doctor_hint)?;
+    {
+        Ok(info) => info,
+        // Another client stopped the new session before its launch finished: say so, not
+        // how the adapter words an interrupted launch.
+        Err(e) => {
+            let stopped = c.engine.with_state(|s| {
+                s.sessions
+                    .iter()
+                    .filter(|(id, _)| !known.contains(*id))
+                    .find_map(|(id, x)| Some((id.clone(), x.stop_asked_by?)))
+            });
+            return Err(match stopped {
+                Some((id, by)) => ToolError(format!(
+                    "session {id} was stopped by {by} before it finished starting; start it again with start_debug_session"
+                )),
+                None => doctor_hint(e),
+            });
+        }
+    };
     c.engine.register_session(info.clone(), Some(root));
     if let Some(client) = &c.ctx.client {
         client.started(&info.id);

@@ -26,6 +26,7 @@ import com.intellij.xdebugger.frame.XValueGroup
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertNotNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
@@ -58,8 +59,14 @@ class JavaDebuggerAuditTest {
         return Triple(session, Sessions.id(session), thread)
     }
 
-    private fun java(session: FakeSession, frames: Map<FakeFrame, FakeJvmFrame> = emptyMap(), types: Map<FakeValue, Pair<String?, String?>> = emptyMap()) =
-        listOf<LanguageDebugSupport>(JavaDebugSupport(FakeJvm(frames.mapKeys { it.key }, setOf(session), debugger, types.mapKeys { it.key })))
+    private fun java(
+        session: FakeSession,
+        frames: Map<FakeFrame, FakeJvmFrame> = emptyMap(),
+        types: Map<FakeValue, Pair<String?, String?>> = emptyMap(),
+        notReady: Set<FakeValue> = emptySet(),
+        failed: Map<FakeValue, String> = emptyMap(),
+        stuck: Set<FakeValue> = emptySet(),
+    ) = listOf<LanguageDebugSupport>(JavaDebugSupport(FakeJvm(frames.mapKeys { it.key }, setOf(session), debugger, types.mapKeys { it.key }, notReady, failed.mapKeys { it.key }, stuck)))
 
     private fun value(name: String, label: String?, text: String) = FakeValue(name, label, text, debugger)
 
@@ -139,6 +146,35 @@ class JavaDebuggerAuditTest {
     }
 
     @Test
+    fun `a value not computed yet or failed has its declared type, and no IDE error is logged (item 2)`() {
+        val late = value("late", "ArrayList@1234", "size = 2")
+        val broken = value("broken", null, "Method threw 'java.lang.IllegalStateException' exception.")
+        val frame = FakeFrame("compute", "Main", "com.example", main, 11, debugger, locals = listOf(late, broken))
+        val (session, sid) = pausedIn(frame)
+        val types = mapOf(late to ("java.util.ArrayList" to "java.util.List"), broken to ("com.example.Item" to "com.example.Item"))
+        val vars = runBlocking {
+            ValueOps.frameVariables(sid, "", java(session, types = types, notReady = setOf(late), failed = mapOf(broken to "java.lang.IllegalStateException")))
+        }
+        assertEquals(listOf("java.util.List", "com.example.Item"), vars.map { it["type"] })
+        // app.violations (checked after each test) holds the "Value is not yet calculated" LOG.error.
+    }
+
+    @Test
+    fun `a value whose type read is stuck behind a slow renderer does not stall the variables (item 2)`() {
+        val n = value("n", null, "5")
+        val slow = value("slow", "Big@7", "{Big@7}")
+        val frame = FakeFrame("compute", "Main", "com.example", main, 11, debugger, locals = listOf(n, slow))
+        val (session, sid) = pausedIn(frame)
+        val types = mapOf(n to ("int" to "int"), slow to ("com.example.Big" to "com.example.Big"))
+        val vars = runBlocking {
+            kotlinx.coroutines.withTimeoutOrNull(5_000) { ValueOps.frameVariables(sid, "", java(session, types = types, stuck = setOf(slow))) }
+        }
+        assertNotNull(vars, "one value's type read held up the whole variables call")
+        // The type is unknown, never the id label.
+        assertEquals(listOf("int", null), vars!!.map { it["type"] })
+    }
+
+    @Test
     fun `a stepping suspend context is not reported as a pause (item 6)`() {
         val compute = FakeFrame("compute", "Main", "com.example", main, 11, debugger)
         val (session, sid, thread) = pausedIn(compute)
@@ -159,12 +195,16 @@ class JavaDebuggerAuditTest {
         val worker = FakeThread("worker", 23, listOf(run))
         val context = JavaLikeSuspendContext(listOf(mainThread, worker), mainThread, debugger)
         val session = FakeSession(project, app, context)
-        JavaLikeFrameSwitch(session, context, listOf(mainThread, worker), debugger)
+        // The manager thread preempted between initExecutionStacks and updateSuspendContext.
+        JavaLikeFrameSwitch(session, context, listOf(mainThread, worker), debugger, updateGapMs = 300)
         val sid = Sessions.id(session)
         val ids = runBlocking { StackOps.threads(sid) }.associate { (it["name"] as String).substringBefore("@").trim('"') to it["id"] as String }
         runBlocking { ControlOps.control(sid, ids.getValue("worker"), JsonArgs(mapOf("op" to "step_over")), java(session)) }
         val step = session.commands.last()
         assertEquals("stepOver", step.name)
         assertEquals(JavaLikeStack(worker, debugger), step.active, "the step ran before the debugger switched to the worker thread")
+        // updateSuspendContext had landed: a later one would mark the stepping session paused again.
+        assertTrue(step.current != null && step.current === context.activeExecutionStack.topFrame,
+            "the step ran before the session took over the switched context (updateSuspendContext)")
     }
 }

@@ -118,25 +118,33 @@ internal object ControlOps {
     private suspend fun switchThread(session: XDebugSession, threadId: String, supports: List<LanguageDebugSupport>) {
         val stack = StackOps.stack(session, threadId)
         val top = XAsync.frames(stack, 1, 5_000).first.firstOrNull() ?: invalidState("thread '$threadId' has no frames")
+        // Already the active thread: nothing is switched, nothing to wait for.
+        val active = session.suspendContext?.activeExecutionStack?.let { StackOps.sameThread(it, stack) } == true
         Ide.onEdt { session.setCurrentStackFrame(stack, top, true) }
-        if (supports.any { it.switchesThreadLater(session) }) awaitActive(session, stack, threadId)
+        if (!active && supports.any { it.switchesThreadLater(session) }) awaitActive(session, stack, top, threadId)
     }
 
     private const val THREAD_SWITCH_TIMEOUT_MS = 5_000L
 
     /**
-     * Waits until the session's suspend context has [stack]'s thread as its active stack. Java
-     * switches it on the debugger manager thread after the frame selection
-     * ([LanguageDebugSupport.switchesThreadLater]) and steps whatever thread its context holds
-     * when the step is called, so a step issued at once raced the switch and stepped the thread
-     * paused before. The switch lands as `positionReached` on the manager thread; the state is
-     * read every 20 ms (no listener to add and remove, and nothing missed that landed already).
+     * Waits until the session's suspend context has [stack]'s thread as its active stack and the
+     * session took it over. Java switches on the debugger manager thread after the frame
+     * selection ([LanguageDebugSupport.switchesThreadLater]) and steps whatever thread its context
+     * holds when the step is called, so a step issued at once raced the switch and stepped the
+     * thread paused before. The switch is no pause: DebuggerContextUtil.setStackFrame builds the
+     * context in a HIGH manager-thread command, then (swingInvokeLater) `manager.setState(…,
+     * Event.REFRESH)`; JavaDebugProcess's context listener schedules a command running
+     * `initExecutionStacks(thread)` and then `XDebugSessionImpl.updateSuspendContext(…)`, which
+     * sets `currentStackFrame` to the new active stack's top frame (a new JavaStackFrame:
+     * JavaExecutionStack.initTopFrame) — no positionReached, no sessionPaused. The active stack
+     * is switched one statement before that update, so both are awaited: a step in between would
+     * let the late update mark the resumed session paused again. The state is read every 20 ms
+     * (no listener to add and remove, and nothing missed that landed already).
      */
-    private suspend fun awaitActive(session: XDebugSession, stack: com.intellij.xdebugger.frame.XExecutionStack, threadId: String) {
+    private suspend fun awaitActive(session: XDebugSession, stack: com.intellij.xdebugger.frame.XExecutionStack, selected: com.intellij.xdebugger.frame.XStackFrame, threadId: String) {
         fun switched() = session.suspendContext?.activeExecutionStack?.let { StackOps.sameThread(it, stack) } == true
-        if (switched()) return
         val landed = kotlinx.coroutines.withTimeoutOrNull(THREAD_SWITCH_TIMEOUT_MS) {
-            while (!switched()) kotlinx.coroutines.delay(20)
+            while (!(switched() && session.currentStackFrame !== selected)) kotlinx.coroutines.delay(20)
             true
         }
         if (landed == null) {

@@ -84,14 +84,30 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
     companion object {
         /** Bound of the wait for a late Static group: one JDWP round trip (allFields) normally. */
         const val LATE_STATIC_GROUP_MS = 1_000L
+        /** Bound of one value's type read: a manager-thread command that normally takes a JDWP round trip. */
+        const val VALUE_TYPE_MS = 1_000L
     }
 
-    override suspend fun valueType(session: XDebugSession, value: XValue): LanguageDebugSupport.TypeName? = try {
-        jvm.typeOf(session, value)
-    } catch (e: Exception) {
-        if (e is kotlin.coroutines.cancellation.CancellationException) throw e
-        // A value whose object was collected, a VM gone: the type is unknown, the value still shown.
-        LanguageDebugSupport.TypeName(null)
+    override suspend fun valueType(session: XDebugSession, value: XValue): LanguageDebugSupport.TypeName? {
+        val descriptor = jvm.descriptor(session, value) ?: return null
+        return try {
+            // The command queues behind whatever the manager thread runs (a slow renderer of
+            // another value): bounded per value, so one slow value costs its type, not the page.
+            kotlinx.coroutines.withTimeoutOrNull(VALUE_TYPE_MS) {
+                descriptor.onManagerThread {
+                    // Not ready (the presentation timed out before setContext ran): getValue()
+                    // would LOG.error. Not valid: the value is the exception the debuggee threw,
+                    // whose type is not the variable's (ValueDescriptorImpl.setContext's catch).
+                    val runtime = if (descriptor.isValueReady() && descriptor.isValueValid()) descriptor.runtimeType() else null
+                    // A `null` value has no runtime type, only the declared one.
+                    LanguageDebugSupport.TypeName(runtime ?: descriptor.declaredType())
+                }
+            } ?: LanguageDebugSupport.TypeName(null)
+        } catch (e: Exception) {
+            if (e is kotlin.coroutines.cancellation.CancellationException) throw e
+            // A value whose object was collected, a VM gone: the type is unknown, the value still shown.
+            LanguageDebugSupport.TypeName(null)
+        }
     }
 
     /**
@@ -117,12 +133,14 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
 
     /**
      * JavaDebugProcess's stackFrameChanged listener hands the selected frame to the context
-     * manager (`DebuggerContextUtil.setStackFrame`), which switches the debugger context on the
-     * manager thread and then, for another thread, re-initialises the suspend context's active
-     * stack and calls `positionReached` (its DebuggerContextListener, event CONTEXT:
-     * `newSuspendContext.initExecutionStacks(threadProxy)`; JavaDebugProcess.java
-     * @026915342927f0aa3ebcf478bd2760f82dd23246). Its steps (`myJavaSession.stepOver(false)` …)
-     * step the context's thread as it is when called.
+     * manager (`DebuggerContextUtil.setStackFrame`, DebuggerContextUtil.java @051ed2529b8e…): a
+     * HIGH-priority manager-thread command builds the new context, then `swingInvokeLater` calls
+     * `manager.setState(newContext, …, Event.REFRESH)`; JavaDebugProcess's DebuggerContextListener
+     * (JavaDebugProcess.java, file id 3553865272) schedules a command that runs
+     * `newSuspendContext.initExecutionStacks(threadProxy)` and, for REFRESH,
+     * `XDebugSessionImpl.updateSuspendContext(newSuspendContext)` — no positionReached, no
+     * sessionPaused. Its steps (`myJavaSession.stepOver(false)` …) step the context's thread as
+     * it is when called.
      */
     override fun switchesThreadLater(session: XDebugSession): Boolean = jvm.isJava(session)
 

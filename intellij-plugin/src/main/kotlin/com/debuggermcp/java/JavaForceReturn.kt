@@ -48,12 +48,31 @@ internal interface JvmFrames {
      */
     fun showReturnValues(session: XDebugSession, on: Boolean): Boolean?
 
-    /**
-     * The type of a Java [value] of [session], read on the manager thread as ValueDescriptorImpl
-     * keeps it: the runtime type of its JDI value, else (`null`) the declared type; null when
-     * [value] is not a Java value.
-     */
-    suspend fun typeOf(session: XDebugSession, value: XValue): com.debuggermcp.lang.LanguageDebugSupport.TypeName? = null
+    /** The descriptor of a Java [value] of [session]; null when [value] is not a Java value. */
+    fun descriptor(session: XDebugSession, value: XValue): JvmValueDescriptor? = null
+}
+
+/**
+ * A JavaValue's ValueDescriptorImpl (ValueDescriptorImpl.java @00320d531dc8f71ff2ae17e67ef7dbbdb6efc0a0,
+ * file id 37843239622). Its value is set by `setContext` on the manager thread while the
+ * presentation is computed; until then `getValue()` LOG.errors "Value is not yet calculated"
+ * (assertValueReady: an IDE error report), and when the computation threw, `myValueException` is
+ * set and the value is the exception object thrown in the debuggee.
+ */
+internal interface JvmValueDescriptor {
+    suspend fun <T> onManagerThread(block: () -> T): T
+
+    /** `isValueReady()`: a plain volatile flag. */
+    fun isValueReady(): Boolean
+
+    /** `isValueValid()`: `myValueException == null`. */
+    fun isValueValid(): Boolean
+
+    /** `getValue()?.type()?.name()`: asserts the value is ready. Manager thread. */
+    fun runtimeType(): String?
+
+    /** `getDeclaredType()`: known without the value (the variable's or field's type). */
+    fun declaredType(): String?
 }
 
 internal interface JvmFrame {
@@ -120,17 +139,19 @@ internal object PlatformJvm : JvmFrames {
     override fun isJava(session: XDebugSession): Boolean = session.debugProcess is JavaDebugProcess
 
     /**
-     * ValueDescriptorImpl's value (`getValue()`, asserted ready: the presentation was computed
-     * from it) and its JDI `type()` — what the id label renders (`calcIdLabel`:
-     * `objRef.type().name()`) — else `getDeclaredType()` (a `null` value has no runtime type),
-     * on the manager thread (ValueDescriptorImpl.java @00320d531dc8f71ff2ae17e67ef7dbbdb6efc0a0).
+     * What the id label renders (`calcIdLabel`: `objRef.type().name()`) comes from the
+     * descriptor's value (ValueDescriptorImpl.java @00320d531dc8f71ff2ae17e67ef7dbbdb6efc0a0).
      */
-    override suspend fun typeOf(session: XDebugSession, value: XValue): com.debuggermcp.lang.LanguageDebugSupport.TypeName? {
+    override fun descriptor(session: XDebugSession, value: XValue): JvmValueDescriptor? {
         val java = value as? JavaValue ?: return null
         val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return null
-        return process.onManagerThread {
-            val descriptor = java.descriptor
-            com.debuggermcp.lang.LanguageDebugSupport.TypeName(descriptor.value?.type()?.name() ?: descriptor.declaredType)
+        val descriptor = java.descriptor
+        return object : JvmValueDescriptor {
+            override suspend fun <T> onManagerThread(block: () -> T): T = process.onManagerThread(block)
+            override fun isValueReady(): Boolean = descriptor.isValueReady
+            override fun isValueValid(): Boolean = descriptor.isValueValid
+            override fun runtimeType(): String? = descriptor.value?.type()?.name()
+            override fun declaredType(): String? = descriptor.declaredType
         }
     }
 

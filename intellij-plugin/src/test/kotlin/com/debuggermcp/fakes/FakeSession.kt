@@ -53,7 +53,7 @@ class FakeSession(
     private val environment: ExecutionEnvironment? = null,
 ) : XDebugSession {
     /** [active]: the suspend context's active stack when the command ran (what a Java step steps). */
-    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null)
+    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null, val current: XStackFrame? = null)
 
     val commands = CopyOnWriteArrayList<Command>()
 
@@ -63,7 +63,7 @@ class FakeSession(
 
     private fun command(c: Command) {
         app.requireEdt("XDebugSession.${c.name}")
-        commands += Command(c.name, c.stack, c.frame, c.isTop, context?.activeExecutionStack)
+        commands += Command(c.name, c.stack, c.frame, c.isTop, context?.activeExecutionStack, current)
     }
 
     override fun getProject(): Project = project
@@ -89,6 +89,17 @@ class FakeSession(
         current = newContext.activeExecutionStack?.topFrame
         paused = !stepping
         listeners.forEach { it.sessionPaused() }
+    }
+
+    /**
+     * XDebugSessionImpl.updateSuspendContext (XDebugSessionImpl.kt, file id 66766421292): the
+     * context becomes the session's, its active stack's top frame the current frame, paused
+     * unless stepping; no sessionPaused. JavaDebugProcess calls it on the manager thread.
+     */
+    fun updateSuspendContext(newContext: XSuspendContext) {
+        context = newContext
+        current = newContext.activeExecutionStack?.topFrame
+        paused = true
     }
     override fun isStopped(): Boolean = false
     override fun getCurrentStackFrame(): XStackFrame? = current

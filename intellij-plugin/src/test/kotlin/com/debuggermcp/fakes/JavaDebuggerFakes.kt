@@ -105,6 +105,9 @@ class FakeFrame(
     /** How long `DebuggerUtilsAsync.allFields(type)` takes to complete; after it, the group is added. */
     val staticGroupAfterMs: Long = 0,
 ) : XStackFrame() {
+    /** Another object for the same frame (a new JavaStackFrame for the same frame proxy). */
+    fun copy(): FakeFrame = FakeFrame(method, cls, pkg, file, line, debugger, topValues, locals, evaluator, thisValue, errorMessage, staticGroup, staticGroupAfterMs)
+
     override fun getSourcePosition(): XSourcePosition = FakePosition(file, line)
 
     override fun getEvaluator(): XDebuggerEvaluator? = evaluator
@@ -165,9 +168,13 @@ class JavaLikeStack(val thread: FakeThread, private val debugger: DebuggerThread
     @Volatile private var topFrameReady = false
     @Volatile private var topFrame: XStackFrame? = null
 
-    /** SuspendContextImpl.initExecutionStacks calls this on the active stack only. */
-    fun initTopFrame() {
-        topFrame = thread.frames.firstOrNull()
+    /**
+     * SuspendContextImpl.initExecutionStacks calls this on the active stack only. [fresh]: as
+     * JavaExecutionStack.initTopFrame, a new JavaStackFrame object (equal to, but not the same
+     * as, the one the Frames view computed).
+     */
+    fun initTopFrame(fresh: Boolean = false) {
+        topFrame = thread.frames.firstOrNull()?.let { if (fresh) it.copy() else it }
         topFrameReady = true
     }
 
@@ -247,9 +254,9 @@ class JavaLikeSuspendContext(
     override fun getActiveExecutionStack(): XExecutionStack = active
 
     /** SuspendContextImpl.initExecutionStacks(thread): the active stack becomes [thread]'s, top frame initialised. */
-    fun initExecutionStacks(thread: FakeThread) {
+    fun initExecutionStacks(thread: FakeThread, fresh: Boolean = false) {
         paused = thread
-        active = JavaLikeStack(thread, debugger).also { it.initTopFrame() }
+        active = JavaLikeStack(thread, debugger).also { it.initTopFrame(fresh) }
     }
 
     override fun computeExecutionStacks(container: XExecutionStackContainer) {
@@ -366,14 +373,17 @@ class JavaLikeSteppingContext(thread: FakeThread, debugger: DebuggerThread) : XS
 }
 
 /**
- * JavaDebugProcess's reaction to a frame selection (JavaDebugProcess.java
- * @026915342927f0aa3ebcf478bd2760f82dd23246): its stackFrameChanged listener calls
- * `DebuggerContextUtil.setStackFrame(contextManager, frameProxy)`, which builds the new debugger
- * context in a manager-thread command; the context listener then (event CONTEXT, another thread
- * than the current one: shouldApplyContext) schedules a SuspendContextCommandImpl that runs
- * `newSuspendContext.initExecutionStacks(threadProxy)` and `getSession().positionReached(…)`.
- * Until then the debugger context still names the previous thread, and a step steps it.
- * [contextDelayMs] stands for the JDI work of building the context.
+ * JavaDebugProcess's reaction to a frame selection: its stackFrameChanged listener calls
+ * `DebuggerContextUtil.setStackFrame(contextManager, frameProxy)` (DebuggerContextUtil.java
+ * @051ed2529b8e93c4923f44d48498137bd1c0760a), which builds the new debugger context in a HIGH
+ * manager-thread command and then, via `swingInvokeLater` on the EDT, calls
+ * `manager.setState(newContext, …, Event.REFRESH)`; JavaDebugProcess's context listener
+ * (JavaDebugProcess.java, file id 3553865272: REFRESH, shouldApplyContext) schedules a
+ * SuspendContextCommandImpl that runs `newSuspendContext.initExecutionStacks(threadProxy)` and
+ * then `XDebugSessionImpl.updateSuspendContext(newSuspendContext)` — no positionReached, no
+ * sessionPaused. Until then the debugger context still names the previous thread, and a step
+ * steps it. [contextDelayMs] stands for the JDI work of building the context, [updateGapMs] for
+ * the manager thread being preempted between the two statements of the last command.
  */
 class JavaLikeFrameSwitch(
     private val session: FakeSession,
@@ -381,16 +391,21 @@ class JavaLikeFrameSwitch(
     private val threads: List<FakeThread>,
     private val debugger: DebuggerThread,
     private val contextDelayMs: Long = 100,
+    private val updateGapMs: Long = 0,
 ) {
     init {
         session.onFrameSelected = { stack, _ ->
             val thread = threads.first { JavaLikeStack(it, debugger) == stack }
+            val app = FakeApplication.current()
             debugger.schedule {
                 Thread.sleep(contextDelayMs)
-                debugger.schedule {
-                    context.initExecutionStacks(thread)
-                    session.positionReached(context)
-                }
+                app.invokeLater({
+                    debugger.schedule {
+                        context.initExecutionStacks(thread, fresh = true)
+                        if (updateGapMs > 0) Thread.sleep(updateGapMs)
+                        session.updateSuspendContext(context)
+                    }
+                }, com.intellij.openapi.application.ModalityState.nonModal())
             }
         }
     }

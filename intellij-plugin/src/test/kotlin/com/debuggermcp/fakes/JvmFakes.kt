@@ -180,20 +180,40 @@ internal class FakeJvm(
     private val debugger: DebuggerThread? = null,
     /** JavaValue → its descriptor's JDI value type (null for a `null` value) and declared type. */
     private val types: Map<XValue, Pair<String?, String?>> = emptyMap(),
+    /** Values whose presentation timed out before the descriptor computed them. */
+    private val notReady: Set<XValue> = emptySet(),
+    /** Values whose computation threw in the debuggee → that exception's type. */
+    private val failed: Map<XValue, String> = emptyMap(),
+    /** Values whose manager-thread command never runs (a slow renderer ahead of it). */
+    private val stuck: Set<XValue> = emptySet(),
 ) : JvmFrames {
     /**
-     * ValueDescriptorImpl (file id 37843239622): `getValue()` asserts the value is ready and JDI's
-     * `type()` is read on the manager thread; a `null` value has no type, only the declared one.
+     * ValueDescriptorImpl (file id 37843239622): `getValue()` LOG.errors "Value is not yet
+     * calculated" before setContext ran (assertValueReady); after a failed computation the value is
+     * the debuggee's exception (setContext's catch) and `isValueValid()` is false; JDI's `type()`
+     * is read on the manager thread; a `null` value has no type, only the declared one.
      */
-    override suspend fun typeOf(session: XDebugSession, value: XValue): com.debuggermcp.lang.LanguageDebugSupport.TypeName? {
+    override fun descriptor(session: XDebugSession, value: XValue): com.debuggermcp.java.JvmValueDescriptor? {
         if (session !in javaSessions) return null
         val (runtime, declared) = types[value] ?: return null
-        val done = kotlinx.coroutines.CompletableDeferred<com.debuggermcp.lang.LanguageDebugSupport.TypeName>()
-        (debugger ?: error("no debugger thread")).schedule {
-            if (Thread.currentThread().name != "fake-DebuggerManagerThread") FakeApplication.current().violations += "ValueDescriptorImpl.getValue off the manager thread"
-            done.complete(com.debuggermcp.lang.LanguageDebugSupport.TypeName(runtime ?: declared))
+        return object : com.debuggermcp.java.JvmValueDescriptor {
+            override suspend fun <T> onManagerThread(block: () -> T): T {
+                val done = kotlinx.coroutines.CompletableDeferred<T>()
+                // Queued behind a renderer that never finishes: the command does not run.
+                if (value !in stuck) (debugger ?: error("no debugger thread")).schedule {
+                    try { done.complete(block()) } catch (t: Throwable) { done.completeExceptionally(t) }
+                }
+                return done.await()
+            }
+            override fun isValueReady(): Boolean = value !in notReady
+            override fun isValueValid(): Boolean = value !in failed
+            override fun runtimeType(): String? {
+                if (Thread.currentThread().name != "fake-DebuggerManagerThread") FakeApplication.current().violations += "ValueDescriptorImpl.getValue off the manager thread"
+                if (value in notReady) FakeApplication.current().violations += "ValueDescriptorImpl.assertValueReady: Value is not yet calculated"
+                return failed[value] ?: runtime
+            }
+            override fun declaredType(): String? = declared
         }
-        return done.await()
     }
 
     @Volatile var watchReturnValues = false
