@@ -402,6 +402,24 @@ pub struct FramePage {
     /// Total depth when the backend knows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<u32>,
+    /// Depths the backend left out of `frames` (the IDE folds library frames unless 'Show
+    /// Library Frames' is on): frame indexes then have gaps, which this explains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<HiddenFrames>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct HiddenFrames {
+    pub ranges: Vec<HiddenRange>,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// `count` depths from `from_index` on.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct HiddenRange {
+    pub from_index: u32,
+    pub count: u32,
 }
 
 /// Which group a top-level frame value belongs to.
@@ -795,8 +813,30 @@ impl ControlOp {
 
 #[cfg(test)]
 mod tests {
-    use super::ControlOp;
+    use super::{ControlOp, FramePage, HiddenRange};
     use serde_json::json;
+
+    /// The IDE's frames answer (StackOps.frames) keeps its folds of library frames through
+    /// the wire; a page from any other backend stays the shape it was.
+    #[test]
+    fn a_frame_page_keeps_the_ides_hidden_depths() {
+        let ide = json!({"frames": [{"index": 0, "handle": "f1", "is_library": false},
+                                    {"index": 3, "handle": "f2", "is_library": false}],
+                         "total": 4,
+                         "hidden": {"ranges": [{"from_index": 1, "count": 2}], "reason": "folded"}});
+        let page: FramePage = serde_json::from_value(ide).unwrap();
+        let hidden = page.hidden.unwrap();
+        assert_eq!(
+            hidden.ranges,
+            [HiddenRange {
+                from_index: 1,
+                count: 2
+            }]
+        );
+        assert_eq!(hidden.reason, "folded");
+        let plain: FramePage = serde_json::from_value(json!({"frames": []})).unwrap();
+        assert_eq!(serde_json::to_value(&plain).unwrap(), json!({"frames": []}));
+    }
 
     /// The IDE reads `return_value` to switch on its return-value watcher for the recorder's
     /// step out only; a plain step out keeps the wire shape it always had.

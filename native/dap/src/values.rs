@@ -321,7 +321,11 @@ impl Inner {
                 }
             })
             .collect();
-        Ok(FramePage { frames, total })
+        Ok(FramePage {
+            frames,
+            total,
+            hidden: None,
+        })
     }
 
     pub async fn frame_variables(&self, s: &Session, frame: &str) -> BackendResult<Vec<ValueNode>> {

@@ -206,6 +206,7 @@ impl Session {
                 .take(limit as usize)
                 .collect(),
             total: Some(total),
+            hidden: None,
         })
     }
 }

@@ -68,6 +68,8 @@ pub struct FakeBackend {
     /// A launch that builds first: how long it takes and the allowance it asks for.
     launch_build: Mutex<(std::time::Duration, std::time::Duration)>,
     log: Mutex<Vec<String>>,
+    /// Depths `frames` leaves out as hidden (from, count), as the IDE folds library frames.
+    folded: Mutex<Option<(u32, u32)>>,
 }
 
 enum Target<'a> {
@@ -114,8 +116,15 @@ impl FakeBackend {
             confirm_answer: AtomicBool::new(false),
             launch_build: Mutex::new(Default::default()),
             log: Mutex::new(Vec::new()),
+            folded: Mutex::new(None),
         });
         (backend, stream)
+    }
+
+    /// `frames` hides `count` depths from `from` on (indexes keep their depths and `hidden`
+    /// says which), as the IDE folds library frames when 'Show Library Frames' is off.
+    pub fn set_folded(&self, from: u32, count: u32) {
+        *self.folded.lock().unwrap_or_else(|e| e.into_inner()) = Some((from, count));
     }
 
     /// When true, every op waits forever (to test the engine's timeouts).

@@ -518,14 +518,26 @@ impl Backend for FakeBackend {
             is_library: true,
         });
         let total = frames.len() as u32;
+        let end = offset.saturating_add(limit);
+        let folded = *self.folded.lock().unwrap_or_else(|e| e.into_inner());
+        let hides = |d: u32| folded.is_some_and(|(from, n)| d >= from && d < from + n);
         let page = frames
             .into_iter()
-            .skip(offset as usize)
-            .take(limit as usize)
+            .filter(|f| f.index >= offset && f.index < end && !hides(f.index))
             .collect();
+        let hidden = folded
+            .filter(|&(from, n)| from < end && from + n > offset && from < total)
+            .map(|(from, count)| HiddenFrames {
+                ranges: vec![HiddenRange {
+                    from_index: from,
+                    count,
+                }],
+                reason: "library frames folded".into(),
+            });
         Ok(FramePage {
             frames: page,
             total: Some(total),
+            hidden,
         })
     }
 

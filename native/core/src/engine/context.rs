@@ -460,6 +460,17 @@ impl<'a> Call<'a> {
         let page = self
             .bk("frames", backend.frames(sid, thread, index, 1))
             .await?;
+        let folded = page.hidden.as_ref().filter(|h| {
+            h.ranges
+                .iter()
+                .any(|r| (r.from_index..r.from_index.saturating_add(r.count)).contains(&index))
+        });
+        if let Some(h) = folded {
+            return Err(ToolError(format!(
+                "frame {index} on thread {thread} is hidden ({}); pick a shown frame from get_stack_trace",
+                h.reason
+            )));
+        }
         let frame = page.frames.into_iter().next().ok_or_else(|| {
             let depth = page
                 .total

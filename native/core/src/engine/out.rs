@@ -7,7 +7,7 @@
 //! (`skip_serializing_if`), which also makes them optional in the derived schema (schemars'
 //! serialize contract). A field without it is required.
 
-use crate::backend::{FrameInfo, SessionState};
+use crate::backend::{FrameInfo, FramePage, SessionState};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -33,6 +33,7 @@ mod tests {
             is_current: index == 0,
             is_library: false,
             repeated: None,
+            hidden_above: None,
         };
         let mut frames = vec![frame(0, at(26, "deep"))];
         frames.extend((1..=20).map(|i| frame(i, at(26, "deep"))));
@@ -100,6 +101,41 @@ pub struct Frame {
     // This frame and the next repeated-1 are the same place (a recursion).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeated: Option<u32>,
+    /// The debugger hid this many frames right above this one (indexes index-n..index-1):
+    /// why is in the listing's `hidden`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden_above: Option<u32>,
+}
+
+/// How many depths right above `index` the backend left out of the page (the IDE's folds of
+/// library frames), so a listing can say so at the gap.
+pub fn hidden_above(page: &FramePage, index: u32) -> Option<u32> {
+    page.hidden
+        .as_ref()?
+        .ranges
+        .iter()
+        .find(|r| r.count > 0 && r.from_index.saturating_add(r.count) == index)
+        .map(|r| r.count)
+}
+
+/// Why frames are missing from a page, once per listing (the rows say where).
+pub fn hidden_reason(page: &FramePage) -> Option<String> {
+    let h = page.hidden.as_ref().filter(|h| !h.ranges.is_empty())?;
+    Some(if h.reason.is_empty() {
+        "frames hidden by the debugger".into()
+    } else {
+        h.reason.clone()
+    })
+}
+
+/// `… frames 1-2 hidden` / `… frame 1 hidden`: the row a text listing shows at a gap.
+pub fn hidden_row(index: u32, count: u32) -> String {
+    let from = index.saturating_sub(count);
+    if count == 1 {
+        format!("… frame {from} hidden")
+    } else {
+        format!("… frames {from}-{} hidden", index - 1)
+    }
 }
 
 /// A run of identical frames (a recursion: `prog.cpp:26 in deep` twenty times) as its first
@@ -113,6 +149,7 @@ pub fn collapse(frames: Vec<Frame>) -> Vec<Frame> {
             && last.at == f.at
             && last.at.line.is_some()
             && last.is_library == f.is_library
+            && f.hidden_above.is_none()
         {
             last.repeated = Some(last.repeated.unwrap_or(1) + 1);
             continue;

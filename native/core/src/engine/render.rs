@@ -572,6 +572,14 @@ impl Renderer {
                     pad(out, indent);
                     let _ = writeln!(out, "{k}:");
                     for x in a {
+                        // Frames the debugger hid: a row at the gap, as the indexes skip it.
+                        if let (Some(n), Some(i)) = (
+                            x.get("hidden_above").and_then(Value::as_u64),
+                            x.get("index").and_then(Value::as_u64),
+                        ) {
+                            pad(out, indent + 2);
+                            let _ = writeln!(out, "{}", super::out::hidden_row(i as u32, n as u32));
+                        }
                         pad(out, indent + 2);
                         let line = self.breakpoint(x, false).unwrap_or_else(|| self.inline(x));
                         let _ = writeln!(out, "{line}");

@@ -179,15 +179,21 @@ async fn callers(call: &Call<'_>, sid: &str, thread: &str) -> Vec<String> {
     let root = call
         .engine
         .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
-    let mut rows: Vec<String> = page
-        .frames
-        .iter()
-        .take(CALLERS as usize)
-        .map(|f| super::capture::frame_line(f, root.as_deref()))
-        .collect();
+    let mut rows = Vec::new();
+    let mut below = 1;
+    for f in page.frames.iter().take(CALLERS as usize) {
+        // A gap the backend folded (library frames in the IDE): said where it is, as the
+        // indexes the agent passes to frame_index skip it.
+        if let Some(n) = super::out::hidden_above(&page, f.index) {
+            let why = super::out::hidden_reason(&page).unwrap_or_default();
+            rows.push(format!("{} ({why})", super::out::hidden_row(f.index, n)));
+        }
+        rows.push(super::capture::frame_line(f, root.as_deref()));
+        below = f.index + 1;
+    }
     if page.frames.len() > CALLERS as usize {
         rows.push(match page.total {
-            Some(t) => format!("… {} more (get_stack_trace)", t.saturating_sub(CALLERS + 1)),
+            Some(t) => format!("… {} more (get_stack_trace)", t.saturating_sub(below)),
             None => "… more (get_stack_trace)".into(),
         });
     }

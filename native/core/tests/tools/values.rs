@@ -54,6 +54,59 @@ async fn stack_threads_and_frame_selection() {
     assert_eq!(th["threads"][1]["is_current"], false);
 }
 
+#[tokio::test]
+async fn frames_the_debugger_hid_are_named_at_the_gap() {
+    let h = H::new(brave());
+    h.paused_at("util.py", 3).await;
+    // The IDE folds library frames: depths 1-2 are not frames, indexes keep their depths.
+    h.fake.set_folded(1, 2);
+    let text = |r: &rmcp::model::CallToolResult| {
+        r.content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default()
+    };
+    let st = h.ok("get_stack_trace", json!({})).await;
+    let frames = st["frames"].as_array().unwrap();
+    let indexes: Vec<u64> = frames
+        .iter()
+        .map(|f| f["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indexes, [0, 3]);
+    assert_eq!(frames[1]["hidden_above"], 2);
+    assert!(frames[0].get("hidden_above").is_none());
+    assert_eq!(st["hidden"], "library frames folded");
+    let r = h
+        .engine
+        .call_tool("get_stack_trace", json!({}), &h.ctx)
+        .await;
+    let t = text(&r);
+    assert!(
+        t.contains("in add\n  … frames 1-2 hidden\n  /usr/lib/python3/runpy.py:86 in _run_code"),
+        "{t}"
+    );
+    assert!(t.contains("\nhidden: library frames folded"), "{t}");
+    // Pages count depths: the next page starts after the last shown index.
+    let first = h.ok("get_stack_trace", json!({"max_frames": 1})).await;
+    assert_eq!(first["next_offset"], 1);
+    let next = h.ok("get_stack_trace", json!({"offset": 1})).await;
+    assert_eq!(next["frames"][0]["index"], 3);
+    assert_eq!(next["frames"][0]["hidden_above"], 2);
+    // The status's stack says the same.
+    let r = h
+        .engine
+        .call_tool("get_debug_session_status", json!({}), &h.ctx)
+        .await;
+    let status = r.structured_content.clone().unwrap();
+    assert_eq!(status["stack_summary"][1]["hidden_above"], 2);
+    assert_eq!(status["stack_hidden"], "library frames folded");
+    assert!(text(&r).contains("  … frames 1-2 hidden\n"), "{}", text(&r));
+    // A hidden depth cannot be selected, and the error says why.
+    let e = h.err("select_stack_frame", json!({"frame_index": 1})).await;
+    assert!(e.contains("frame 1") && e.contains("hidden"), "{e}");
+}
+
 // ---- variables ---------------------------------------------------------------------------
 
 #[tokio::test]

@@ -715,6 +715,9 @@ pub struct Status {
     stack_summary: Option<Vec<Frame>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     total_stack_depth: Option<u32>,
+    /// Why some stack indexes have no frame (a frame's `hidden_above` says which).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stack_hidden: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     variables: Option<Vec<ValueNode>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -880,8 +883,12 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
             is_current: f.index == selected,
             is_library: f.is_library,
             repeated: None,
+            hidden_above: super::out::hidden_above(&page, f.index),
         })
         .collect();
+    if frames.iter().any(|f| f.hidden_above.is_some()) {
+        out.stack_hidden = super::out::hidden_reason(&page);
+    }
     let frames = super::out::collapse(frames);
     let current_frame = page
         .frames

@@ -2,7 +2,7 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::snapshot::location;
-use super::out::{Frame, Location, collapse, is_false};
+use super::out::{Frame, Location, collapse, hidden_above, hidden_reason, is_false};
 use super::{Kind, Outcome, SessionArg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -50,6 +50,9 @@ pub struct StackTrace {
     /// Where the listing was cut, and of how many frames when the debugger knows.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
+    /// Why some indexes have no frame (a frame's `hidden_above` says which).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hidden: Option<String>,
 }
 
 async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTrace> {
@@ -95,9 +98,20 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
             is_current: thread == current && f.index == selected,
             is_library: f.is_library,
             repeated: None,
+            hidden_above: hidden_above(&page, f.index),
         })
         .collect();
-    let shown = offset + frames.len() as u32;
+    // Offsets count depths: where frames were hidden, the next page starts after the last
+    // shown index, not after as many frames as were shown.
+    let shown = frames
+        .last()
+        .map_or(offset, |f| f.index + 1)
+        .max(offset + frames.len() as u32);
+    let frames_hidden = frames
+        .iter()
+        .any(|f| f.hidden_above.is_some())
+        .then(|| hidden_reason(&page))
+        .flatten();
     let frames = collapse(frames);
     let next_offset = (more || page.total.is_some_and(|t| shown < t)).then_some(shown);
     let message = next_offset.map(|n| match page.total {
@@ -113,6 +127,7 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
         truncated: next_offset.is_some(),
         next_offset,
         message,
+        hidden: frames_hidden,
     })
 }
 
