@@ -302,6 +302,12 @@ impl Backend for JniBackend {
                 .await?,
         )
     }
+    async fn terminate(&self, session_id: &str) -> BackendResult<()> {
+        unit(
+            self.call("terminate", json!({ "session_id": session_id }))
+                .await?,
+        )
+    }
     async fn breakpoints(&self, project: &str) -> BackendResult<Vec<BreakpointInfo>> {
         self.call("breakpoints", json!({ "project": project }))
             .await

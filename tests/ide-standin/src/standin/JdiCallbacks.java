@@ -131,6 +131,7 @@ public final class JdiCallbacks implements DebuggerCallbacks {
                 return sessions.values().stream().sorted(Comparator.comparing(s -> s.seq))
                         .map(Session::info).collect(Collectors.toList());
             case "stop":
+            case "terminate": // the stand-in launches every session it has: ending it kills it
                 session(a).stop();
                 return null;
             case "breakpoints":

@@ -18,6 +18,7 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     DEBUG_TEST("debug_test", 30 * 60_000),
     SESSIONS("sessions", 5_000),
     STOP("stop", 10_000),
+    TERMINATE("terminate", 10_000),
     BREAKPOINTS("breakpoints", 10_000),
     ADD_LINE_BREAKPOINT("add_line_breakpoint", 10_000),
     ADD_EXCEPTION_BREAKPOINT("add_exception_breakpoint", 10_000),
