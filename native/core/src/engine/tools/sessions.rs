@@ -285,7 +285,7 @@ pub struct StartDebugSession {
     command: Option<String>,
     // A pid or the host:port a debugger listens on (the tool's description says it).
     attach: Option<String>,
-    /// debugpy|gdb|lldb|delve, if not inferable
+    /// debugpy|gdb|lldb|delve|php, if not inferable
     adapter: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
