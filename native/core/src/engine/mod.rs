@@ -497,6 +497,8 @@ fn exception_breakpoint_hit(
         .filter(|(_, m)| {
             project.is_none() || m.project.is_none() || m.project.as_deref() == project
         })
+        // A removed breakpoint stays listed for the summaries it was part of; it caused nothing.
+        .filter(|(_, m)| !m.removed)
         .filter_map(|(id, m)| {
             let b = m.last.as_ref()?;
             (b.kind == crate::backend::BreakpointKind::Exception && b.enabled)
