@@ -64,10 +64,7 @@ async fn tools_call_with_non_object_arguments_is_invalid_params_naming_arguments
     )
     .await;
     assert!(
-        r.message()["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("params.name: required"),
+        r.error_message().contains("params.name: required"),
         "{}",
         r.body
     );
@@ -162,10 +159,7 @@ async fn a_new_session_is_refused_when_every_session_is_busy() {
     )
     .await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.body);
-    let m = r.message()["error"]["message"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let m = r.error_message();
     assert!(
         m.contains("http.max_sessions = 2") && m.contains("none is idle"),
         "{m}"
@@ -313,10 +307,7 @@ async fn delete_of_an_unknown_session_is_404() {
     let app = capped(5);
     let r = send(&app, delete("no-such-session")).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
-    let m = r.message()["error"]["message"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let m = r.error_message();
     assert!(
         m.contains("'no-such-session'") && m.contains("initialize"),
         "{m}"
@@ -344,10 +335,7 @@ async fn an_evicted_session_is_told_it_was_evicted_by_the_cap() {
     )
     .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
-    let m = r.message()["error"]["message"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let m = r.error_message();
     assert!(
         m.contains("evicted") && m.contains("http.max_sessions = 2") && m.contains("initialize"),
         "{m}"

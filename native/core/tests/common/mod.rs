@@ -149,6 +149,15 @@ impl Reply {
         )
     }
 
+    /// The JSON-RPC error's message of the reply (panics when it has none).
+    pub fn error_message(&self) -> String {
+        let m = self.message();
+        m["error"]["message"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no JSON-RPC error in: {m}"))
+            .to_string()
+    }
+
     pub fn session(&self) -> Option<String> {
         self.headers
             .get("mcp-session-id")

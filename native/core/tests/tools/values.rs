@@ -310,13 +310,7 @@ async fn evaluation_is_side_effect_free_unless_allowed() {
 async fn state_changing_expressions_are_refused_before_the_backend_sees_them() {
     let h = H::new(brave());
     h.paused_at("main.py", 9).await;
-    let evaluations = || {
-        h.fake
-            .calls()
-            .iter()
-            .filter(|c| c.starts_with("evaluate"))
-            .count()
-    };
+    let evaluations = || evaluations_sent(&h);
     let before = evaluations();
     for (expr, what) in [
         ("items.append(1)", "call to mutating method 'append'"),
@@ -376,13 +370,7 @@ async fn state_changing_expressions_are_refused_before_the_backend_sees_them() {
 async fn keyword_arguments_pass_the_guard_and_a_refused_expression_fails_only_itself() {
     let h = H::new(brave());
     h.paused_at("main.py", 9).await;
-    let evaluations = || {
-        h.fake
-            .calls()
-            .iter()
-            .filter(|c| c.starts_with("evaluate"))
-            .count()
-    };
+    let evaluations = || evaluations_sent(&h);
     for expr in [
         "f(g, node_match=None)",
         "sorted(items, key=lambda v: -v, reverse=True)",
@@ -449,4 +437,13 @@ async fn watches_are_evaluated_at_every_pause() {
     let r = h.ok("remove_watch", json!({"watch_id": "w1"})).await;
     assert_eq!(r["removed"], false);
     assert!(r["message"].as_str().unwrap().contains("w2"));
+}
+
+/// How many `evaluate` requests reached the fake debugger.
+fn evaluations_sent(h: &H) -> usize {
+    h.fake
+        .calls()
+        .iter()
+        .filter(|c| c.starts_with("evaluate"))
+        .count()
 }
