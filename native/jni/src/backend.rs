@@ -276,8 +276,14 @@ impl Backend for JniBackend {
                  by pid or address"
             )));
         }
-        self.call("launch", json!({ "project": project, "request": request }))
-            .await
+        // `budget_ms`: how long this bridge waits for the answer; the JVM's start ends with it
+        // (a start nobody waits for any more is stopped there, not left building for 30 min).
+        let budget = self.limit_ms("launch");
+        self.call(
+            "launch",
+            json!({ "project": project, "request": request, "budget_ms": budget }),
+        )
+        .await
     }
     /// The IDE runs a configuration's before-run tasks (a Gradle-delegated build) before the
     /// runner, and the debug session exists only afterwards (ExecutionManagerImpl.executeConfiguration,
@@ -287,9 +293,10 @@ impl Backend for JniBackend {
         Duration::from_millis(self.build_timeout_ms.load(Ordering::Relaxed))
     }
     async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {
+        let budget = self.limit_ms("debug_test");
         self.call(
             "debug_test",
-            json!({ "project": project, "request": request }),
+            json!({ "project": project, "request": request, "budget_ms": budget }),
         )
         .await
     }

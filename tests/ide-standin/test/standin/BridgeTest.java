@@ -125,6 +125,27 @@ class BridgeTest {
     }
 
     @Test
+    void launchAndDebugTestTellTheJvmHowLongRustWaits() throws Exception {
+        // Issue 27 item 1: the plugin's launch op waited up to its own 30 min backstop after Rust
+        // had given up; Rust now sends its wait (launch_timeout_ms + [ide] build_timeout_ms) as
+        // budget_ms, and the plugin ends the start with it.
+        Lib.init(cb, "launch_timeout_ms = 700\n[ide]\nbuild_timeout_ms = 300\n");
+        Map<String, String> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        cb.answer = (op, args) -> {
+            seen.put(op, args);
+            return "{\"id\":\"s1\",\"name\":\"App\",\"state\":\"running\",\"mode\":\"debug\"}";
+        };
+        assertEquals(true, call("launch", "{\"project\":\"/p\",\"request\":{\"configuration\":\"App\"}}").get("ok"));
+        assertEquals(1000L, Json.obj(seen.get("launch")).get("budget_ms"), seen.get("launch"));
+        assertEquals(true, call("debug_test", "{\"project\":\"/p\",\"request\":{\"framework\":\"ide\",\"test_id\":\"a.B#c\"}}").get("ok"));
+        assertEquals(1000L, Json.obj(seen.get("debug_test")).get("budget_ms"), seen.get("debug_test"));
+        // Other ops carry no budget: theirs is the op table's own.
+        cb.answer = (op, args) -> { seen.put(op, args); return "[]"; };
+        call("threads", "{\"session_id\":\"s1\"}");
+        assertFalse(Json.obj(seen.get("threads")).containsKey("budget_ms"), seen.get("threads"));
+    }
+
+    @Test
     void anInjectedRustPanicBecomesAJavaExceptionAndTheBridgeKeepsWorking() throws Exception {
         assertEquals("1", System.getenv("DEBUGGER_MCP_TEST_HOOKS"), "run with DEBUGGER_MCP_TEST_HOOKS=1");
         Lib.init(cb, "");

@@ -41,7 +41,7 @@ class LaunchSessionTest {
     private val app = FakeApplication.install()
     private val project = FakeProject()
     private val executed = java.util.concurrent.LinkedBlockingQueue<ExecutionEnvironment>()
-    private val manager = FakeExecutionManager(app) { env -> executed.put(env) }
+    private val manager = FakeExecutionManager(app, project) { env -> executed.put(env) }
 
     /** "Allow multiple instances" off, as RunConfigurationBase's options default to (file id 6580618322). */
     private val appConfiguration = object : RunConfiguration {
@@ -128,6 +128,85 @@ class LaunchSessionTest {
         processStarted(ours)
         assertEquals(Sessions.id(ours), withTimeout(10_000) { first.await() }["id"])
         assertEquals(Sessions.id(ours), withTimeout(10_000) { retry.await() }["id"])
+    }
+
+    /** A build the test holds: the before-run tasks of a start wait on it (compileAndRun's pooled thread). */
+    private val build = java.util.concurrent.CountDownLatch(1)
+    private val building = java.util.concurrent.LinkedBlockingQueue<ExecutionEnvironment>()
+
+    private fun holdTheBuild() {
+        manager.beforeRun = { env ->
+            building.put(env)
+            build.await(20, java.util.concurrent.TimeUnit.SECONDS)
+        }
+    }
+
+    /** The process a start's runner creates; the Stop action destroys it (ExecutionManagerImpl.stopProcess). */
+    private class Handler : com.intellij.execution.process.ProcessHandler() {
+        val destroyed = java.util.concurrent.CountDownLatch(1)
+        override fun destroyProcess() = destroyed.countDown()
+        override fun isProcessTerminated(): Boolean = destroyed.count == 0L
+    }
+
+    @Test
+    fun `one caller giving up does not end the start another caller joined (review NIT)`() = runBlocking {
+        holdTheBuild()
+        val args = JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))
+        // The first call's budget ends during the build (its own timeout, as OpRunner applies Rust's budget_ms).
+        val first = async(Dispatchers.Default) { runCatching { withTimeout(1_000) { RunOps.launch(project, args) } } }
+        val env = building.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the build never started")
+        val retry = async(Dispatchers.Default) { RunOps.launch(project, args) }
+        assertTrue(withTimeout(10_000) { first.await() }.exceptionOrNull() is kotlinx.coroutines.TimeoutCancellationException)
+        // The retry still waits for the same start, which was not abandoned.
+        assertEquals(null, env.getUserData(com.intellij.execution.ExecutionManager.EXECUTION_SKIP_RUN), "the first caller's timeout abandoned the start the retry waits for")
+        build.countDown()
+        assertEquals(env, executed.poll(10, java.util.concurrent.TimeUnit.SECONDS), "the runner did not run after the build")
+        val ours = FakeSession(project, app, null, appConfiguration, env)
+        processStarted(ours)
+        assertEquals(Sessions.id(ours), withTimeout(10_000) { retry.await() }["id"])
+        assertEquals(1, manager.executed.size, "the configuration was started twice")
+    }
+
+    @Test
+    fun `a launch whose budget ends during the build does not start the program afterwards (item 1)`() = runBlocking {
+        holdTheBuild()
+        val launch = async(Dispatchers.Default) {
+            runCatching { withTimeout(1_000) { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) } }
+        }
+        val env = building.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the build never started")
+        assertTrue(withTimeout(10_000) { launch.await() }.isFailure)
+        build.countDown()
+        // ExecutionManagerImpl.doRun skips the start of an environment marked EXECUTION_SKIP_RUN.
+        assertEquals(null, executed.poll(1_000, java.util.concurrent.TimeUnit.MILLISECONDS), "the program started after nobody waited for it any more")
+        assertEquals(listOf(env), manager.skipped.toList())
+        // The watch for a late process ended with processNotStarted.
+        withTimeout(5_000) { while (project.bus.subscribers(com.intellij.execution.ExecutionManager.EXECUTION_TOPIC) > 0) kotlinx.coroutines.delay(20) }
+    }
+
+    @Test
+    fun `a launch whose budget ends once the build is over stops the process when it comes (item 1)`() = runBlocking {
+        val launch = async(Dispatchers.Default) {
+            runCatching { withTimeout(1_000) { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) } }
+        }
+        // The runner ran (doRun was past its EXECUTION_SKIP_RUN check), the process comes late.
+        val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the runner never ran")
+        assertTrue(withTimeout(10_000) { launch.await() }.isFailure)
+        val handler = Handler()
+        manager.processStarted(env, handler)
+        assertTrue(handler.destroyed.await(10, java.util.concurrent.TimeUnit.SECONDS), "the late process of an abandoned launch kept running")
+    }
+
+    @Test
+    fun `a launch while the IDE still starts the configuration is refused at once, not left waiting (item 1)`() = runBlocking {
+        // The user's own start of App is in its before-run build: ProgramRunnerUtil would start nothing.
+        manager.startedElsewhere = true
+        val e = withTimeout(10_000) {
+            runCatching { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) }.exceptionOrNull()
+        }
+        assertTrue(e is com.debuggermcp.adapter.OpException, "$e")
+        assertEquals(com.debuggermcp.adapter.ErrorKind.INVALID_STATE, (e as com.debuggermcp.adapter.OpException).kind)
+        assertTrue(e.message!!.contains("still starting") && e.message!!.contains("'App'"), e.message)
+        assertEquals(0, project.bus.subscribers(XDebuggerManager.TOPIC), "launch left its listener subscribed")
     }
 
     @Test

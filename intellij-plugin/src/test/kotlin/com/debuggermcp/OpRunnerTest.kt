@@ -105,6 +105,32 @@ class OpRunnerTest {
     }
 
     @Test
+    @Timeout(20)
+    fun `a launch ends with the budget Rust waits for it, not the op's 30 min backstop (issue 27 item 1)`() {
+        val cancelled = CompletableDeferred<Unit>()
+        runner { _, _ ->
+            try {
+                delay(Op.LAUNCH.timeoutMs)
+            } catch (e: kotlinx.coroutines.CancellationException) {
+                cancelled.complete(Unit)
+                throw e
+            }
+        }.start(3, "launch", """{"project":"/p","request":{"configuration":"App"},"budget_ms":300}""")
+        val t0 = System.nanoTime()
+        val a = next()
+        val ms = (System.nanoTime() - t0) / 1_000_000
+        assertFalse(a.ok)
+        assertEquals("timeout", kind(a))
+        assertTrue(ms < 5_000, "answered after $ms ms")
+        assertTrue(a.json.contains("did not start within 300 ms") && a.json.contains("build_timeout_ms"), a.json)
+        assertTrue(cancelled.isCompleted, "the launch kept running after its budget")
+        // A budget above the op's own bound does not lift it.
+        runner { _, _ -> delay(60_000) }.start(4, "select_frame", """{"budget_ms":600000}""")
+        val b = answers.poll(Op.SELECT_FRAME.timeoutMs + 5_000, TimeUnit.MILLISECONDS) ?: throw AssertionError("no answer")
+        assertEquals("timeout", kind(b))
+    }
+
+    @Test
     fun `a failing completer does not escape`() {
         OpRunner(scope, { _, _, _ -> throw IllegalStateException("rust gone") }) { _, _ -> 1 }.start(1, "projects", "{}")
         OpRunner(scope, { id, ok, json -> answers.add(Answer(id, ok, json)) }) { _, _ -> 2 }.start(2, "projects", "{}")

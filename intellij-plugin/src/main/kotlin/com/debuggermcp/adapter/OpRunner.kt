@@ -28,7 +28,14 @@ class OpRunner(
         scope.launch {
             val (ok, json) = try {
                 val args = JsonArgs.parse(argsJson)
-                val result = withTimeout(known.timeoutMs) { handler(known, args) }
+                // Rust's own wait for this answer (`budget_ms`, sent with launch and debug_test):
+                // nothing here outlives it, so a start nobody waits for any more is stopped.
+                val limit = args.longOrNull(BUDGET_ARG)?.takeIf { it > 0 }?.coerceAtMost(known.timeoutMs) ?: known.timeoutMs
+                val result = try {
+                    withTimeout(limit) { handler(known, args) }
+                } catch (e: TimeoutCancellationException) {
+                    throw OpException(ErrorKind.TIMEOUT, known.timedOut(limit))
+                }
                 true to Json.write(result)
             } catch (t: Throwable) {
                 if (t !is OpException && t !is IllegalArgumentException && t !is TimeoutCancellationException) {
@@ -38,6 +45,11 @@ class OpRunner(
             }
             answer(requestId, ok, json)
         }
+    }
+
+    companion object {
+        /** The argument carrying how long Rust waits for the answer, in ms (docs/CALLBACK_TABLE.md). */
+        const val BUDGET_ARG = "budget_ms"
     }
 
     private fun answer(requestId: Long, ok: Boolean, json: String) {

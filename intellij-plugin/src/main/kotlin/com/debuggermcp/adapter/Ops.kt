@@ -10,10 +10,10 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     HANDSHAKE("handshake", 5_000),
     PROJECTS("projects", 5_000),
     RUN_CONFIGURATIONS("run_configurations", 10_000),
-    // Launch waits for the before-run build and the debugger to attach; Rust's launch_timeout_ms
-    // plus [ide] build_timeout_ms (30 s + 5 min by default, JniBackend) is the binding limit,
-    // ours is a backstop so a lost session never leaks a waiting coroutine: above any sane
-    // setting, so a long cold build is never cut here first.
+    // Launch waits for the before-run build and the debugger to attach. Rust sends its own wait,
+    // launch_timeout_ms plus [ide] build_timeout_ms (30 s + 5 min by default, JniBackend), as
+    // `budget_ms`, and the op ends with it (OpRunner); this is only the bound when none is sent:
+    // above any sane setting, so a long cold build is never cut here first.
     LAUNCH("launch", 30 * 60_000),
     DEBUG_TEST("debug_test", 30 * 60_000),
     SESSIONS("sessions", 5_000),
@@ -44,6 +44,14 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     // answer is never given after Rust stopped listening (OpTableTest checks both values agree).
     CONFIRM("confirm", 50_000),
     ;
+
+    /** The timeout's message: for a start, what ended and what to raise. */
+    fun timedOut(ms: Long): String = when (this) {
+        LAUNCH, DEBUG_TEST -> "the run configuration did not start within $ms ms (launch_timeout_ms plus [ide] build_timeout_ms); " +
+            "the start was cancelled (a before-run build already under way finishes in the IDE's Build window). " +
+            "Raise build_timeout_ms in the [ide] section of the settings for a long build"
+        else -> "no answer within $ms ms"
+    }
 
     companion object {
         private val byWire = entries.associateBy { it.wire }

@@ -23,7 +23,17 @@ import com.intellij.xdebugger.XDebugProcess
 import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerManagerListener
+import com.intellij.openapi.application.ApplicationManager
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.CoroutineStart
+import kotlinx.coroutines.Deferred
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.SupervisorJob
+import kotlinx.coroutines.async
+import kotlinx.coroutines.delay
+import kotlinx.coroutines.launch
 
 /** Run configurations, launching, listing and stopping sessions. */
 internal object RunOps {
@@ -60,43 +70,79 @@ internal object RunOps {
         val settings = settings(project, name)
         // A retry (the agent's call timed out during a cold build: before-run tasks run before the
         // runner, ExecutionManagerImpl.executeConfiguration) while our launch of the same
-        // configuration still starts: the same start, not a second one.
+        // configuration still starts: the same start, not a second one. Each caller waits with its
+        // own budget (OpRunner: Rust's `budget_ms`); the start is abandoned only when the last
+        // caller stops waiting, so one caller's timeout never ends another's wait.
         val key = Launching(project, name, debug)
-        val mine = CompletableDeferred<Map<String, Any?>>()
-        val running = launching.putIfAbsent(key, mine)
-        if (running != null) return running.await()
+        val shared = synchronized(launching) {
+            launching[key]?.takeIf { !it.job.isCompleted }?.also { it.waiters++ }
+                ?: SharedLaunch(launchScope.async(start = CoroutineStart.LAZY) { startLaunch(project, request, name, debug, settings) })
+                    .also { launching[key] = it }
+        }
+        shared.job.start()
         try {
-            return startLaunch(project, request, name, debug, settings).also { mine.complete(it) }
-        } catch (t: Throwable) {
-            mine.completeExceptionally(t)
-            throw t
+            return shared.job.await()
         } finally {
-            launching.remove(key, mine)
+            synchronized(launching) {
+                shared.waiters--
+                if (shared.waiters == 0 || shared.job.isCompleted) launching.remove(key, shared)
+                // Nobody waits any more: the start is stopped (see [abandon]).
+                if (shared.waiters == 0 && !shared.job.isCompleted) shared.job.cancel()
+            }
         }
     }
 
     private data class Launching(val project: Project, val configuration: String, val debug: Boolean)
 
-    private val launching = java.util.concurrent.ConcurrentHashMap<Launching, CompletableDeferred<Map<String, Any?>>>()
+    /** One start of a configuration and the callers waiting for it ([waiters], guarded by [launching]). */
+    private class SharedLaunch(val job: Deferred<Map<String, Any?>>) {
+        var waiters = 1
+    }
+
+    private val launching = HashMap<Launching, SharedLaunch>()
 
     /**
-     * Refuses to start a configuration that does not allow parallel runs while a session of it
-     * runs: ExecutionManagerImpl.restartRunProfile collects the running descriptors of a singleton
-     * configuration (`configuration.isSingleton()`: not isAllowRunningInParallel) and asks the
-     * user "Stop and rerun?" (userApprovesStopForSameTypeConfigurations, a modal dialog:
-     * ExecutionManagerImpl.kt, file id 1646897139). An agent's start must never raise that
-     * dialog; the agent gets the session instead.
+     * Where a start runs: apart from any one caller's coroutine, so a caller that gives up cancels
+     * only its own wait. A start lives no longer than its last caller's wait.
+     */
+    private val launchScope = CoroutineScope(SupervisorJob() + Dispatchers.Default)
+
+    /**
+     * Refuses to start a configuration that does not allow parallel runs ("Allow multiple
+     * instances" off: `configuration.isAllowRunningInParallel`) while a session of it runs.
+     * ProgramRunnerUtil.executeConfiguration would start a second instance anyway: it goes to
+     * ExecutionManagerImpl.executeConfiguration → runner.execute, never through restartRunProfile,
+     * the Run button's path that stops the running instance first or asks "Stop and rerun?"
+     * (ExecutionManagerImpl.kt, file id 1646897139; ProgramRunnerUtil.java @044aac10). The agent
+     * gets the running session instead of a run its configuration forbids.
      */
     private fun refuseSecondInstance(project: Project, name: String, settings: RunnerAndConfigurationSettings) {
         val configuration = settings.configuration
         if (configuration.isAllowRunningInParallel) return
         Sessions.ofProject(project).firstOrNull { !it.isStopped && it.runProfile === configuration }?.let {
-            invalidState("run configuration '$name' is already running as session ${Sessions.id(it)} and does not allow parallel runs; " +
-                "use that session, or stop it first (starting it again would ask the IDE's user to stop it)")
+            invalidState("run configuration '$name' is already running as session ${Sessions.id(it)} and does not allow parallel runs " +
+                "('Allow multiple instances' is off); use that session, or stop it first")
         }
         Sessions.Runs.ofProject(project).firstOrNull { it.name == name && !it.handler.isProcessTerminated }?.let {
-            invalidState("run configuration '$name' is already running as ${it.id} and does not allow parallel runs; stop it first " +
-                "(starting it again would ask the IDE's user to stop it)")
+            invalidState("run configuration '$name' is already running as ${it.id} and does not allow parallel runs " +
+                "('Allow multiple instances' is off); stop it first")
+        }
+    }
+
+    /**
+     * ProgramRunnerUtil.executeConfigurationAsync starts nothing, silently, while the execution
+     * manager `isStarting(environment)` (ProgramRunnerUtil.java @044aac10: `if (!manager.isStarting(
+     * environment)) manager.executeConfiguration(…)`): a start of the same configuration (older
+     * platforms: of any configuration with the same executor and runner) is still in its before-run
+     * tasks or being checked (ExecutionManagerImpl's `inProgress` entries, file id 1646897139). Our
+     * wait would then end only with its budget; the agent is told at once instead. Our own start of
+     * the same configuration never gets here: [launch] joins it.
+     */
+    private fun refuseWhileStarting(project: Project, name: String, env: ExecutionEnvironment, debug: Boolean) {
+        if (ExecutionManager.getInstance(project).isStarting(env)) {
+            invalidState("the IDE is still starting a ${if (debug) "debug" else "run"} of '$name' (or of another configuration with the same runner; " +
+                "its before-run build may be running), and it starts no second one meanwhile; wait until it has started " +
+                "(list_debug_sessions), then use that session or try again")
         }
     }
 
@@ -124,6 +170,7 @@ internal object RunOps {
         try {
             return if (debug) {
                 val started = CompletableDeferred<XDebugSession>()
+                val ours = java.util.concurrent.atomic.AtomicReference<XDebugSession>()
                 connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
                     override fun processStarted(debugProcess: XDebugProcess) {
                         val session = debugProcess.session
@@ -133,6 +180,7 @@ internal object RunOps {
                         // copy with its execution id). A `runProfile ===` fallback took another run of
                         // the same configuration, started by the user while we waited, for ours.
                         if (sameLaunch(session.executionEnvironment, env)) {
+                            ours.set(session)
                             started.complete(session)
                         }
                     }
@@ -141,8 +189,18 @@ internal object RunOps {
                 // Set before starting so an exception thrown during start-up is caught too.
                 val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
                 try {
-                    startOnEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
-                    val session = started.await()
+                    val session = untilStarted(project, env, stopStarted = {
+                        // Started just as the last caller gave up: stopped on the EDT, as RunOps.stop does.
+                        ours.get()?.let { s ->
+                            ApplicationManager.getApplication().invokeLater({ s.stop() }, ModalityState.any())
+                        }
+                    }) {
+                        startOnEdt {
+                            refuseWhileStarting(project, name, env, debug)
+                            ProgramRunnerUtil.executeConfiguration(env, false, true)
+                        }
+                        started.await()
+                    }
                     Sessions.data(session).mode = "debug"
                     exceptionStop?.let { Sessions.data(session).ownedBreakpoints.add(it) }
                     // stop_on_entry has no portable meaning in the XDebugger API (the first user
@@ -154,9 +212,13 @@ internal object RunOps {
                 }
             } else {
                 val started = CompletableDeferred<ProcessHandler>()
+                val ours = java.util.concurrent.atomic.AtomicReference<ProcessHandler>()
                 connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
                     override fun processStarted(executorId: String, e: ExecutionEnvironment, handler: ProcessHandler) {
-                        if (sameLaunch(e, env)) started.complete(handler)
+                        if (sameLaunch(e, env)) {
+                            ours.set(handler)
+                            started.complete(handler)
+                        }
                     }
 
                     // The platform calls the 3-argument form (its default delegates to the 2-argument one).
@@ -164,11 +226,74 @@ internal object RunOps {
                         if (sameLaunch(e, env)) started.completeExceptionally(OpException(ErrorKind.FAILED, notStarted("run configuration '$name' did not start", cause)))
                     }
                 })
-                startOnEdt { ProgramRunnerUtil.executeConfiguration(env, false, true) }
-                Sessions.Runs.info(Sessions.Runs.add(project, name, started.await()))
+                val handler = untilStarted(project, env, stopStarted = {
+                    ours.get()?.let { h ->
+                        ApplicationManager.getApplication().executeOnPooledThread { h.destroyProcess() }
+                    }
+                }) {
+                    startOnEdt {
+                        refuseWhileStarting(project, name, env, debug)
+                        ProgramRunnerUtil.executeConfiguration(env, false, true)
+                    }
+                    started.await()
+                }
+                Sessions.Runs.info(Sessions.Runs.add(project, name, handler))
             }
         } finally {
             connection.disconnect()
+        }
+    }
+
+    /**
+     * Runs [start] and, when the wait is cancelled (every caller of this launch gave up: its
+     * budget ended), stops what it started ([abandon]) before the cancellation goes on.
+     */
+    private suspend fun <T> untilStarted(project: Project, env: ExecutionEnvironment, stopStarted: () -> Unit, start: suspend () -> T): T =
+        try {
+            start()
+        } catch (c: CancellationException) {
+            abandon(project, env)
+            stopStarted()
+            throw c
+        }
+
+    /** How long a start abandoned after its before-run tasks is watched for its process, to stop it. */
+    internal const val ABANDONED_WATCH_MS = 120_000L
+
+    /**
+     * Stops a start nobody waits for any more. The platform's Stop action stops only processes
+     * (StopAction.actionPerformed → ExecutionManagerImpl.stopProcess(descriptor): `destroyProcess`
+     * off the EDT, StopAction.java @0067cfdc); a start in its before-run tasks has none yet. So:
+     *  - the environment is marked `EXECUTION_SKIP_RUN`: ExecutionManagerImpl.doRun, which runs
+     *    once the before-run tasks succeed, then publishes processNotStarted instead of starting the
+     *    runner (ExecutionManagerImpl.kt, file id 1646897139, `allowSkipRun`);
+     *  - a process of this start that comes anyway (the before-run tasks had already ended) is
+     *    destroyed as the Stop action destroys it, when ExecutionManagerImpl publishes its
+     *    processStarted; the watch ends with processNotStarted or after [ABANDONED_WATCH_MS].
+     * The build itself runs to its end: the platform hands no handle on it to a caller (its Stop is
+     * in the Build tool window).
+     */
+    private fun abandon(project: Project, env: ExecutionEnvironment) {
+        env.putUserData(ExecutionManager.EXECUTION_SKIP_RUN, true)
+        val watch = project.messageBus.connect()
+        val ended = java.util.concurrent.atomic.AtomicBoolean(false)
+        fun end() {
+            if (ended.compareAndSet(false, true)) watch.disconnect()
+        }
+        watch.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
+            override fun processStarted(executorId: String, e: ExecutionEnvironment, handler: ProcessHandler) {
+                if (!sameLaunch(e, env)) return
+                end()
+                ApplicationManager.getApplication().executeOnPooledThread { handler.destroyProcess() }
+            }
+
+            override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
+                if (sameLaunch(e, env)) end()
+            }
+        })
+        launchScope.launch {
+            delay(ABANDONED_WATCH_MS)
+            end()
         }
     }
 

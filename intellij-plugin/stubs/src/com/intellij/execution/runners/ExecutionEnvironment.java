@@ -5,7 +5,7 @@ package com.intellij.execution.runners;
 // (`myExecutionId = myIdHolder.incrementAndGet()`); ExecutionManagerImpl assigns it when a run
 // starts with assignNewId (ExecutionManagerImpl.kt, file id 1646897139).
 // intellij-community: platform/execution/src/com/intellij/execution/runners/ExecutionEnvironment.java
-public final class ExecutionEnvironment {
+public final class ExecutionEnvironment extends com.intellij.openapi.util.UserDataHolderBase {
   private static final java.util.concurrent.atomic.AtomicLong ourIds = new java.util.concurrent.atomic.AtomicLong();
   private volatile long myExecutionId;
   public ExecutionEnvironment() { }
