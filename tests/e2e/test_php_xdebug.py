@@ -192,6 +192,26 @@ def test_two_concurrent_requests_are_two_sessions_named_by_what_ran(php):
             w.stop()
 
 
+def test_a_request_after_values_were_read_stops_again_in_the_same_php_worker(php):
+    """PHP servers (php -S, php-fpm, mod_php) serve request after request in one process. Xdebug
+    (3.2 at least) keeps pointing at the frame a variable was last read in (property_get) after
+    the request ends, and the next request's read of a superglobal (how a session learns its
+    `GET /uri` name) followed that pointer: the worker crashed and the request never stopped.
+    One worker here, so the second request surely lands where the first read its values."""
+    project, m, port = php
+    web = WebServer(project / "src", port, workers=1)
+    try:
+        m.ok("set_breakpoint", {"file_path": "src/index.php", "line": 5})
+        for n in (1, 2):
+            r = m.ok("start_debug_session", {"command": f"curl -s {web.url(f'/orders/{n}')}", "wait_for_pause": True, "timeout_ms": LONG})
+            assert r["state"] == "paused" and r["name"] == f"GET /orders/{n}", r
+            sid = r["session_id"]
+            assert m.ok("evaluate_expression", {"session_id": sid, "expression": "$uri"})["result"]["value"] == f'"/orders/{n}"'
+            assert m.ok("resume", {"session_id": sid, "timeout_ms": LONG})["state"] == "stopped"
+    finally:
+        web.stop()
+
+
 # ---- ports, other roots, the watchdog ----------------------------------------------------------
 
 
