@@ -204,6 +204,9 @@ pub async fn record(
         None => f.to_string(),
     };
     let mut vals = Vec::new();
+    // What the debugger answered, kept for previews of placeholders (`array(2)`, `{…}`,
+    // `<Item object at 0x…>`): a capture row is read like a print, so it shows the contents.
+    let mut answered = Vec::new();
     for e in &spec.expressions {
         let req = EvalRequest {
             thread_id: thread.to_string(),
@@ -225,6 +228,9 @@ pub async fn record(
                     c.cfg.max_value_length,
                     shown.redacted,
                 ));
+                if !shown.redacted {
+                    answered.push((vals.len(), v));
+                }
                 m
             }
             Err(err) => ValueNode {
@@ -234,6 +240,15 @@ pub async fn record(
             },
         };
         vals.push(row);
+    }
+    let nodes: Vec<_> = answered.iter().map(|(_, v)| v).collect();
+    for ((i, _), p) in answered
+        .iter()
+        .zip(super::preview::previews(c, sid, &nodes).await)
+    {
+        if let Some(p) = p {
+            super::preview::put(&mut vals[*i], p);
+        }
     }
     let mut locals = BTreeMap::new();
     let mut more_locals = 0;
