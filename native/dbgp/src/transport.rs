@@ -194,11 +194,27 @@ impl Connection {
     /// Has Xdebug let go of the frame a read of locals left it pointing at (see the module's
     /// notes); an error answer (no frame: the script is ending) leaves nothing to let go of.
     async fn release_frame(&self) {
-        if self.holds_frame.swap(false, Ordering::SeqCst) {
-            let args = [('d', "0".to_string()), ('c', "0".to_string())];
-            let _ =
-                tokio::time::timeout(RELEASE_TIMEOUT, self.send("context_get", &args, None)).await;
+        if !self.holds_frame.swap(false, Ordering::SeqCst) {
+            return;
         }
+        let release = async {
+            // At a return breakpoint Xdebug answers frame 0's locals with the return value
+            // alone and keeps the frame; the caller's (frame 1: a returning function has one)
+            // lets go of it.
+            for depth in ["0", "1"] {
+                let args = [('d', depth.to_string()), ('c', "0".to_string())];
+                let Ok(r) = self.send("context_get", &args, None).await else {
+                    return;
+                };
+                let return_only = r.root.child("property").is_some_and(|p| {
+                    crate::values::parse_prop(p).name == crate::values::RETURN_VALUE
+                });
+                if !return_only {
+                    return;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(RELEASE_TIMEOUT, release).await;
     }
 
     async fn send(
@@ -305,6 +321,9 @@ mod tests {
             s.write_all(&packet(init.into())).await.unwrap();
             let mut buf = Vec::new();
             let mut chunk = [0u8; 4096];
+            // A step out here stops at a return breakpoint: frame 0's locals are then the
+            // return value alone, as Xdebug answers them.
+            let mut at_return = false;
             loop {
                 while let Some(nul) = buf.iter().position(|&b| b == 0) {
                     let cmd = String::from_utf8(buf.drain(..=nul).collect()).unwrap();
@@ -314,12 +333,19 @@ mod tests {
                     let rest: Vec<&str> = words.collect();
                     let _ = seen_tx.send(format!("{name} {}", rest.join(" ")).trim().to_string());
                     let status = if LEAVE_FRAME.contains(&name.as_str()) {
+                        at_return = name == "step_out";
                         r#" status="break" reason="ok""#
                     } else {
                         ""
                     };
+                    let body = if name == "context_get" && rest[..2] == ["-d", "\"0\""] && at_return
+                    {
+                        r#"<property name="$__RETURN_VALUE" fullname="$__RETURN_VALUE" type="int"><![CDATA[3]]></property>"#
+                    } else {
+                        ""
+                    };
                     let xml = format!(
-                        r#"<response xmlns="urn:debugger_protocol_v1" command="{name}" transaction_id="{txid}"{status}/>"#
+                        r#"<response xmlns="urn:debugger_protocol_v1" command="{name}" transaction_id="{txid}"{status}>{body}</response>"#
                     );
                     s.write_all(&packet(xml)).await.unwrap();
                 }
@@ -386,6 +412,24 @@ mod tests {
         c.close().await;
         let closing = drain(&mut seen);
         assert_eq!(closing[1], r#"context_get -d "0" -c "0""#, "{closing:?}");
+        // At a return stop, frame 0's locals do not let go (Xdebug answers the return value
+        // alone); the caller's do.
+        let (c, mut seen) = engine().await;
+        c.request("step_out", &[], None).await.unwrap();
+        c.request("property_get", &local("$total"), None)
+            .await
+            .unwrap();
+        c.request("run", &[], None).await.unwrap();
+        assert_eq!(
+            drain(&mut seen),
+            [
+                "step_out",
+                r#"property_get -d "0" -c "0" -n "$total""#,
+                r#"context_get -d "0" -c "0""#,
+                r#"context_get -d "1" -c "0""#,
+                "run",
+            ]
+        );
         // A superglobal read (context 1) holds no frame; nothing to let go of.
         let (c, mut seen) = engine().await;
         let sup = [
