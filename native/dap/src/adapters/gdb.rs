@@ -1,6 +1,7 @@
 //! gdb (≥ 14, `gdb -i dap`). Its quirks: finding a gdb new enough, cpptools' launch.json
 //! dialect, hit conditions as ignore counts, entry as `stopAtBeginningOfMainSubprogram`,
-//! signal stops without a name, and CLI chatter on the program's stdout.
+//! signal stops without a name, CLI chatter on the program's stdout, stops at conditions it
+//! cannot evaluate, and libstdc++'s miscounted deque size().
 
 use super::{Adapter, on_path};
 use crate::config::{Generic, Redirect, shell_quote};
