@@ -145,6 +145,7 @@ class LaunchSessionTest {
     private class Handler : com.intellij.execution.process.ProcessHandler() {
         val destroyed = java.util.concurrent.CountDownLatch(1)
         override fun destroyProcess() = destroyed.countDown()
+        override fun detachIsDefault(): Boolean = false
         override fun isProcessTerminated(): Boolean = destroyed.count == 0L
     }
 

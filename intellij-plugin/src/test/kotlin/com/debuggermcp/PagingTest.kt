@@ -113,4 +113,26 @@ class PagingTest {
         TimeUnit.MILLISECONDS.sleep(ms)
         block()
     }
+
+    @Test
+    fun `an error message during the wait for a late item does not end the wait without it (review NIT)`() {
+        val page = runBlocking {
+            collectPaged<String>(
+                Int.MAX_VALUE, 5_000,
+                start = { node ->
+                    node.add(listOf("args"), last = true)
+                    debuggerThread.execute {
+                        Thread.sleep(100)
+                        node.error("Debug info might be corrupt")
+                        Thread.sleep(100)
+                        node.add(listOf("late"), last = false)
+                    }
+                },
+                runNext = {},
+                lateGraceMs = { 3_000 },
+            )
+        }
+        assertEquals(listOf("args", "late"), page.items)
+        assertEquals("Debug info might be corrupt", page.message)
+    }
 }

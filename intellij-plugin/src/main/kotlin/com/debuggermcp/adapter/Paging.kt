@@ -21,9 +21,19 @@ class ChildBatches<T> {
      * added after the debugger's final `addChildren(…, true)`; [wake]: no items, only a signal
      * that an error message arrived.
      */
-    class Batch<T>(val items: List<T>, val more: Boolean, val next: Runnable?, val late: Boolean = false, val wake: Boolean = false)
+    class Batch<T>(
+        val items: List<T>,
+        val more: Boolean,
+        val next: Runnable?,
+        val late: Boolean = false,
+        val wake: Boolean = false,
+        val top: List<T> = emptyList(),
+        val bottom: List<T> = emptyList(),
+    )
 
     private val pending = ArrayList<T>()
+    private val pendingTop = ArrayList<T>() // guarded by pending
+    private val pendingBottom = ArrayList<T>() // guarded by pending
     private val batches = Channel<Batch<T>>(Channel.UNLIMITED)
     private var ended = false // guarded by pending
 
@@ -43,9 +53,24 @@ class ChildBatches<T> {
      * `node.addChildren(children, true)`: JavaStackFrame.java @026915342927f0aa3ebcf478bd2760f82dd23246).
      * Such late items are a batch of their own.
      */
-    fun add(items: List<T>, last: Boolean) {
-        val late = synchronized(pending) { ended || run { pending.addAll(items); false } }
-        if (late) batches.trySend(Batch(items, more = false, next = null, late = true))
+    fun add(items: List<T>, last: Boolean) = add(emptyList(), items, emptyList(), last)
+
+    /**
+     * `addChildren` with the list's sections: [top] (top values and top groups), [items] (the
+     * values), [bottom] (bottom groups). The Variables view keeps each section together whatever
+     * batch it came in (XValueContainerNode.getChildren: top nodes, then value children, then
+     * bottom nodes), so a late top group is listed above the values, not after them.
+     */
+    fun add(top: List<T>, items: List<T>, bottom: List<T>, last: Boolean) {
+        val late = synchronized(pending) {
+            ended || run {
+                pendingTop.addAll(top)
+                pending.addAll(items)
+                pendingBottom.addAll(bottom)
+                false
+            }
+        }
+        if (late) batches.trySend(Batch(items, more = false, next = null, late = true, top = top, bottom = bottom))
         else if (last) end(more = false, next = null)
     }
 
@@ -64,15 +89,18 @@ class ChildBatches<T> {
     }
 
     private fun end(more: Boolean, next: Runnable?) {
-        val items = synchronized(pending) {
+        val batch = synchronized(pending) {
             if (!more) ended = true
-            pending.toList().also { pending.clear() }
+            Batch(pending.toList(), more, next, top = pendingTop.toList(), bottom = pendingBottom.toList())
+                .also { pending.clear(); pendingTop.clear(); pendingBottom.clear() }
         }
-        batches.trySend(Batch(items, more, next))
+        batches.trySend(batch)
     }
 
     /** Items delivered but not yet ended by a batch (used when the debugger goes quiet). */
-    fun leftovers(): List<T> = synchronized(pending) { pending.toList() }
+    fun leftovers(): Batch<T> = synchronized(pending) {
+        Batch(pending.toList(), more = true, next = null, top = pendingTop.toList(), bottom = pendingBottom.toList())
+    }
 
     suspend fun nextBatch(timeoutMs: Long): Batch<T>? = withTimeoutOrNull(timeoutMs) { batches.receive() }
 }
@@ -105,27 +133,50 @@ suspend fun <T> collectPaged(
     lateGraceMs: suspend (List<T>) -> Long = { 0L },
 ): Paged<T> {
     val node = ChildBatches<T>()
-    val items = ArrayList<T>()
+    // The Variables view's sections (see ChildBatches.add): listed top, values, bottom.
+    val top = ArrayList<T>()
+    val values = ArrayList<T>()
+    val bottom = ArrayList<T>()
+    fun take(batch: ChildBatches.Batch<T>) {
+        top.addAll(batch.top)
+        values.addAll(batch.items)
+        bottom.addAll(batch.bottom)
+    }
+    fun items(): List<T> = top + values + bottom
     try {
         start(node)
         var batches = 0
         while (true) {
             val batch = node.nextBatch(if (node.message != null) minOf(timeoutMs, ERROR_GRACE_MS) else timeoutMs)
             if (batch == null) {
-                items.addAll(node.leftovers())
+                take(node.leftovers())
+                val items = items()
                 node.message?.let { if (items.isEmpty()) failed(it) else return Paged(items, complete = false, message = it) }
                 if (items.isEmpty()) throw OpException(ErrorKind.TIMEOUT, "the debugger did not list the children in $timeoutMs ms")
                 return Paged(items, complete = false)
             }
             if (batch.wake) continue
-            items.addAll(batch.items)
+            take(batch)
             if (!batch.more) {
-                val grace = lateGraceMs(items)
-                if (grace > 0) node.nextBatch(grace)?.let { items.addAll(it.items) }
-                return Paged(items, complete = true, message = node.message)
+                val grace = lateGraceMs(items())
+                if (grace > 0) {
+                    // The late items themselves: an error message's wake-up in between is not them.
+                    val until = System.nanoTime() + grace * 1_000_000
+                    while (true) {
+                        val left = (until - System.nanoTime()) / 1_000_000
+                        val late = if (left > 0) node.nextBatch(left) else null
+                        if (late == null) break
+                        if (late.wake) continue
+                        take(late)
+                        break
+                    }
+                }
+                return Paged(items(), complete = true, message = node.message)
             }
             val next = batch.next
-            if (items.size >= wanted || next == null || ++batches >= maxBatches) return Paged(items, complete = false, message = node.message)
+            if (top.size + values.size + bottom.size >= wanted || next == null || ++batches >= maxBatches) {
+                return Paged(items(), complete = false, message = node.message)
+            }
             runNext(next)
         }
     } finally {

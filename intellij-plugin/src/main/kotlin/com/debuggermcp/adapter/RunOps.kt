@@ -233,7 +233,7 @@ internal object RunOps {
                 })
                 val handler = untilStarted(project, env, stopStarted = {
                     ours.get()?.let { h ->
-                        ApplicationManager.getApplication().executeOnPooledThread { h.destroyProcess() }
+                        ApplicationManager.getApplication().executeOnPooledThread { stopProcess(h) }
                     }
                 }) {
                     startOnEdt {
@@ -273,7 +273,7 @@ internal object RunOps {
      *    once the before-run tasks succeed, then publishes processNotStarted instead of starting the
      *    runner (ExecutionManagerImpl.kt, file id 1646897139, `allowSkipRun`);
      *  - a process of this start that comes anyway (the before-run tasks had already ended) is
-     *    destroyed as the Stop action destroys it, when ExecutionManagerImpl publishes its
+     *    stopped as the Stop action stops it ([stopProcess]), when ExecutionManagerImpl publishes its
      *    processStarted; the watch ends with processNotStarted or after [ABANDONED_WATCH_MS].
      * The build itself runs to its end: the platform hands no handle on it to a caller (its Stop is
      * in the Build tool window).
@@ -289,7 +289,7 @@ internal object RunOps {
             override fun processStarted(executorId: String, e: ExecutionEnvironment, handler: ProcessHandler) {
                 if (!sameLaunch(e, env)) return
                 end()
-                ApplicationManager.getApplication().executeOnPooledThread { handler.destroyProcess() }
+                ApplicationManager.getApplication().executeOnPooledThread { stopProcess(handler) }
             }
 
             override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
@@ -300,6 +300,12 @@ internal object RunOps {
             delay(ABANDONED_WATCH_MS)
             end()
         }
+    }
+
+    /** As ExecutionManagerImpl.stopProcess (the Stop action's): detach where that is the handler's default, else destroy. */
+    private fun stopProcess(handler: ProcessHandler) {
+        if (handler.isProcessTerminated) return
+        if (handler.detachIsDefault()) handler.detachProcess() else handler.destroyProcess()
     }
 
     /**

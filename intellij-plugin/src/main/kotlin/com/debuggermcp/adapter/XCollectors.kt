@@ -41,15 +41,16 @@ internal object XAsync {
      */
     private class ChildrenNode(val batches: ChildBatches<Any>) : XCompositeNode {
         override fun addChildren(children: XValueChildrenList, last: Boolean) {
-            val items = ArrayList<Any>(children.topValues.size + children.size() + children.topGroups.size + children.bottomGroups.size)
-            // The Variables view's order (XValueContainerNode.addChildren, platform/xdebugger-impl/
-            // src/com/intellij/xdebugger/impl/ui/tree/nodes/XValueContainerNode.java, file id
-            // 8341497013): top values, then top groups, then the values, then bottom groups.
-            for (v in children.topValues) items.add(v.name to v)
-            items.addAll(children.topGroups)
-            for (i in 0 until children.size()) items.add(children.getName(i) to children.getValue(i))
-            items.addAll(children.bottomGroups)
-            batches.add(items, last)
+            // The Variables view's sections (XValueContainerNode.addChildren and getChildren,
+            // platform/xdebugger-impl/src/com/intellij/xdebugger/impl/ui/tree/nodes/
+            // XValueContainerNode.java, file id 8341497013): top nodes (each batch's top values,
+            // then its top groups), then the values, then bottom groups, across all batches.
+            val top = ArrayList<Any>(children.topValues.size + children.topGroups.size)
+            for (v in children.topValues) top.add(v.name to v)
+            top.addAll(children.topGroups)
+            val values = ArrayList<Any>(children.size())
+            for (i in 0 until children.size()) values.add(children.getName(i) to children.getValue(i))
+            batches.add(top, values, children.bottomGroups.toList(), last)
         }
 
         @Deprecated("the platform's own deprecation; debuggers that still call it cannot be paged")
