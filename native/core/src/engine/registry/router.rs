@@ -96,7 +96,7 @@ impl Registry {
                     ))
                 })?;
                 Ok(
-                    json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}),
+                    json!({"op": name, "description": spec.tool.description.as_deref().unwrap_or(&spec.title), "input_schema": spec.tool.input_schema}),
                 )
             }
         }
@@ -146,7 +146,7 @@ pub(super) fn router_tool(tools: &[McpTool]) -> McpTool {
          {{\"op\":\"set_breakpoint\",\"file_path\":\"app.py\",\"line\":12}}. \
          {{\"op\":\"help\",\"about\":\"<op>\"}} gives an op's description and parameters. \
          Any op also takes project_path? (several open projects), session_id? (default: current); \
-         stepping: wait?, timeout_ms?, thread_id?; frames: frame_index? (0 = top). Lines are 1-based. \
+         stepping: evaluate? (expressions at the stop), wait?, timeout_ms?, thread_id?; frames: frame_index? (0 = top). Lines are 1-based. \
          Ops: {}",
         signatures(tools)
     );
@@ -214,6 +214,19 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
                 if m.get("default") == Some(&json!([])) {
                     m.remove("default");
                 }
+                // An enum's default is its first value, an offset's 0: the instructions say so
+                // once.
+                if let Some(first) = m.get("enum").and_then(|e| e.get(0))
+                    && m.get("default") == Some(first)
+                {
+                    m.remove("default");
+                }
+                if let Some(Value::Object(props)) = m.get_mut("properties")
+                    && let Some(Value::Object(offset)) = props.get_mut("offset")
+                    && offset.get("default") == Some(&json!(0))
+                {
+                    offset.remove("default");
+                }
                 m.values_mut().for_each(strip);
             }
             Value::Array(a) => a.iter_mut().for_each(strip),
@@ -236,6 +249,12 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
             .cloned()
             .unwrap_or_default();
         if let Some(Value::Object(props)) = root.get_mut("properties") {
+            // `evaluate` beside `wait` is the control tools' (steps, resume, pause,
+            // run_to_line): the instructions say they take it, once (6 x 53 B). The starts
+            // list theirs: it is what they are for.
+            if props.contains_key("wait") {
+                props.remove("evaluate");
+            }
             for name in UNLISTED {
                 if !required.contains(&json!(name)) {
                     props.remove(name);

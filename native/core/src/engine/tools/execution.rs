@@ -11,7 +11,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # Resume
-/// Continue; returns the next stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Resume {
     #[serde(flatten)]
@@ -26,7 +25,6 @@ tool!(
 );
 
 /// # Pause
-/// Pause a running program; returns where.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Pause {
     #[serde(flatten)]
@@ -41,7 +39,6 @@ tool!(
 );
 
 /// # Step over
-/// Run the current line; returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOver {
     #[serde(flatten)]
@@ -65,7 +62,6 @@ tool!(
 );
 
 /// # Step into
-/// Enter the call on the current line; returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepInto {
     #[serde(flatten)]
@@ -88,7 +84,6 @@ tool!(
 );
 
 /// # Step out
-/// Run until the function returns; returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOut {
     #[serde(flatten)]
@@ -103,7 +98,6 @@ tool!(
 );
 
 /// # Run to line
-/// Continue to a line (or an earlier breakpoint); returns the stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunToLine {
     #[serde(flatten)]
@@ -319,7 +313,6 @@ fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> 
 }
 
 /// # Wait for a pause
-/// Wait until it pauses or ends (at once if paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct WaitForPause {
     #[serde(flatten)]

@@ -13,7 +13,6 @@ fn five() -> u32 {
 }
 
 /// # Source around a line
-/// Numbered source around a line (default: current stop).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSourceContext {
     #[serde(flatten)]

@@ -31,7 +31,7 @@ pub enum Framework {
 }
 
 /// # Debug a test
-/// Debug a test to its first pause (breakpoints/evaluate as start_debug_session): pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
+/// Like start_debug_session, by test id: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct DebugTest {
     #[serde(flatten)]
