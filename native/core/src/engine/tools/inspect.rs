@@ -17,9 +17,9 @@
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::values::{self, ValueRef, child_path, name_matches};
+use super::Outcome;
 use super::out::is_false;
 use super::variables::{ValueTarget, target};
-use super::Outcome;
 use crate::backend::{ValueNode, ValueScope};
 use schemars::JsonSchema;
 use serde::Serialize;
