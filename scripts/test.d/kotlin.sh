@@ -136,17 +136,24 @@ mutate "$PLUGIN/stubs/src/com/intellij/xdebugger/frame/XValue.java" \
   's|// threading: edt XValue.java|// threading: any XValue.java|' \
   "com.intellij.xdebugger.frame.XValue.computePresentation: threading 'edt' in the API data, the stub's contract says 'any'"
 
-# alter_data <name> <python statement on d, the data> <expected problem line>: the same with the
-# real stubs against an altered copy of the data (ALLOWLIST.txt beside it).
+# alter_data <name> <python statement on d, the data> <expected problem line>...: the same with the
+# real stubs against an altered copy of the data (ALLOWLIST.txt beside it); every expected line
+# must be reported.
 alter_data() {
-  local name="$1" stmt="$2" expect="$3" dir="$OUT/data-$1"
+  local name="$1" stmt="$2" dir="$OUT/data-$1" expect
+  shift 2
   mkdir -p "$dir"; cp "$PLUGIN/api-data/ALLOWLIST.txt" "$dir/"
-  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $stmt; json.dump(d, open(sys.argv[2], 'w'))" "$API_DATA" "$dir/platform-api.json"
+  python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+$stmt
+json.dump(d, open(sys.argv[2], 'w'))" "$API_DATA" "$dir/platform-api.json"
   if python3 tests/stubs-check/check_api.py "$dir/platform-api.json" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs" >/dev/null 2>"$dir/check.log"; then
     echo "FAILED: the API check accepted data altered so: $name" >&2; exit 1
   fi
-  grep -qF "$expect" "$dir/check.log" || { cat "$dir/check.log" >&2; echo "FAILED: the API check rejected the $name data for another reason" >&2; exit 1; }
-  echo "api check self-test: ok (data $name rejected: $expect)"
+  for expect in "$@"; do
+    grep -qF "$expect" "$dir/check.log" || { cat "$dir/check.log" >&2; echo "FAILED: the API check did not report, for the $name data: $expect" >&2; exit 1; }
+    echo "api check self-test: ok (data $name rejected: $expect)"
+  done
 }
 # 4. Provenance: a class whose read_from lost its commit (and file id) is refused.
 alter_data no-commit 'c = d["classes"]["com.intellij.xdebugger.frame.XValue"]; [(r.pop("commit", None), r.pop("file_id", None)) for r in c["read_from"]]' \
@@ -154,6 +161,40 @@ alter_data no-commit 'c = d["classes"]["com.intellij.xdebugger.frame.XValue"]; [
 # 5. Target branches: a class the plugin uses, marked absent on 252, fails the check.
 alter_data absent-252 'd["classes"]["com.intellij.xdebugger.XDebugSession"]["branches"]["252"] = {"status": "absent", "why": "self-test"}' \
   "com.intellij.xdebugger.XDebugSession: absent on branch 252 (self-test), yet the plugin uses it"
+# 6. Per-branch facts: classes read at a commit of a target branch are compared on that branch too.
+#    Planted in one copy of the data (a commit listed as each branch's, the class's members as
+#    there, altered): on 252 XDebugSession lacks stepOver(boolean), which the plugin calls; on 253
+#    XCompositeNode.tooManyChildren(int, Runnable) is abstract; on 261 XCompositeNode has an
+#    abstract method the plugin's implementation does not see.
+branch_copy='def branch(d, cls, b, edit):
+  c = d["classes"][cls]; m = {k: dict(v) for k, v in c["members"].items()}; edit(m)
+  commit = b * 13 + "0"; d.setdefault("branch_commits", {})[commit] = {"branch": b, "identified_by": "self-test", "says": "self-test"}
+  c["branches"][b] = {"status": "checked", "path": c["read_from"][0]["path"], "commit": commit, "members": m}'
+alter_data branch-differs "$branch_copy
+branch(d, 'com.intellij.xdebugger.XDebugSession', '252', lambda m: m.pop('stepOver(Z):V'))
+branch(d, 'com.intellij.xdebugger.frame.XCompositeNode', '253', lambda m: m['tooManyChildren(I,java.lang.Runnable):V'].update(modifiers=['abstract']))
+branch(d, 'com.intellij.xdebugger.frame.XCompositeNode', '261', lambda m: m.update({'setSelfTestOnly():V': {'modifiers': ['abstract']}}))" \
+  "com.intellij.xdebugger.XDebugSession: stepOver(Z):V missing on branch 252 (read at 252252252252)" \
+  "plugin calls com.intellij.xdebugger.XDebugSession.stepOver(Z):V, which is absent on branch 252 (read at 252252252252)" \
+  "com.intellij.xdebugger.frame.XCompositeNode.tooManyChildren(I,java.lang.Runnable):V: flags 'a' on branch 253 (read at 253253253253), the stub says ''" \
+  "com.intellij.xdebugger.frame.XCompositeNode: missing member setSelfTestOnly():V on branch 261 (read at 261261261261) (the plugin implements this type)"
+#    And a copy where every class is checked on every branch with its own members passes: the
+#    per-branch comparison invents no difference.
+python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d['classes'].values():
+    for b in ('252', '253', '261'):
+        d['branch_commits'][b * 13 + '0'] = {'branch': b, 'identified_by': 'self-test', 'says': 'self-test'}
+        c['branches'][b] = {'status': 'checked', 'path': c['read_from'][0]['path'], 'commit': b * 13 + '0', 'members': c['members']}
+json.dump(d, open(sys.argv[2], 'w'))" "$API_DATA" "$OUT/data-same.json"
+cp "$PLUGIN/api-data/ALLOWLIST.txt" "$OUT/ALLOWLIST.txt"
+python3 tests/stubs-check/check_api.py "$OUT/data-same.json" "$PLUGIN/stubs/src" "$OUT/main" "$OUT/stubs" >"$OUT/same.log" 2>&1 \
+  && grep -q "branch 261: $(python3 -c "import json, sys; print(len(json.load(open(sys.argv[1]))['classes']))" "$API_DATA") class(es) checked" "$OUT/same.log" \
+  || { cat "$OUT/same.log" >&2; echo "FAILED: the API check rejected (or did not compare) branch facts equal to the main data" >&2; exit 1; }
+echo "api check self-test: ok (every class checked on 252, 253 and 261 with unchanged members: 0 problems)"
+# 7. ... and only at a commit the data ties to that branch by a file read there (branch_commits).
+alter_data branch-unidentified 'c = d["classes"]["com.intellij.xdebugger.XDebugSession"]; c["branches"]["253"] = {"status": "checked", "path": c["read_from"][0]["path"], "commit": c["read_from"][0]["commit"], "members": c["members"]}' \
+  "com.intellij.xdebugger.XDebugSession: branches.253 was read at 026915342927, which branch_commits does not identify as branch 253"
 
 echo "== unit tests"
 # The tests are compiled against the compiled plugin ($OUT/main, -Xfriend-paths for its internal

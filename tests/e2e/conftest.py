@@ -251,7 +251,7 @@ def compile_native(project: pathlib.Path):
     for name in ("divzero", "recurse", "assertf"):
         subprocess.run([cc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
     subprocess.run([cc, "-g", "-O0", "-fstack-protector-all", "-o", str(project / "smash"), str(project / "smash.c")], check=True)
-    for name in ("scan", "thrower", "shapes", "passup", "nodes"):
+    for name in ("scan", "thrower", "shapes", "passup", "nodes", "jobs"):
         subprocess.run([cxx, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.cpp")], check=True)
 
 

@@ -10,19 +10,58 @@ WEIGH = 15  # int w = n.v * 10;
 PRINT = 32  # std::printf("total %d size %zu\n", ...)
 
 
-def test_a_condition_gdb_cannot_evaluate_is_named_and_not_taken_for_a_hit(n):
+def test_a_condition_gdb_cannot_evaluate_is_passed_named_and_not_taken_for_a_hit(n):
+    _, m = n
+    bp = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH, "condition": 'n.name == "beta"'})
+    end = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": PRINT})
+    r = launch_paused(m, "./nodes", "gdb")
+    p = r["pause"]
+    # gdb stops at each of the three calls without knowing whether the condition holds: none
+    # is a stop the agent asked for, so the answer is the next real one, saying what passed.
+    assert p["location"]["line"] == PRINT and p.get("breakpoint_ids") == [end["id"]], r
+    said = p.get("description", "")
+    assert "operator==" in said and "fails to evaluate" in said and bp["id"] in said and "3 times" in said, r
+    row = next(b for b in m.ok("list_breakpoints")["breakpoints"] if b["id"] == bp["id"])
+    assert "operator==" in row.get("message", "") and "3 times" in row["message"] and row["hit_count"] == 0, row
+    # gdb's "Error in testing condition" lines are the debugger's, not the program's output.
+    out = m.ok("get_console_output", {"session_id": r["session_id"], "max_lines": 500})["output"]
+    assert not [o for o in out if o["category"] == "stdout" and "condition" in o["text"]], out
+    assert any(o["category"] == "console" and "Error in testing condition" in o["text"] for o in out), out
+    assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"
+
+
+def test_a_run_whose_only_condition_fails_ends_and_says_so(n):
     _, m = n
     bp = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH, "condition": 'n.name == "beta"'})
     r = launch_paused(m, "./nodes", "gdb")
+    assert r["state"] == "stopped" and r["pause"]["exit_code"] == 0, r
+    assert "operator==" in m.last_text and "3 times" in m.last_text and bp["id"] in m.last_text, m.last_text
+
+
+def test_passing_a_failing_condition_is_bounded(n):
+    _, m = n
+    # recurse.c calls depth() about 100,000 times before its stack is gone: passing every
+    # failed evaluation would crawl through all of them; the run stops after a bounded few.
+    bp = m.ok("set_breakpoint", {"file_path": "recurse.c", "line": 6, "condition": "*(int *) 0 == n"})
+    r = launch_paused(m, "./recurse", "gdb")
     p = r["pause"]
-    assert p["location"]["line"] == WEIGH, r
-    # gdb stopped at the first call (alpha) without knowing: the stop says the condition
-    # failed, and it is not counted as a hit of the breakpoint.
-    assert "operator==" in p.get("description", ""), r
-    assert "fails to evaluate" in m.last_text and bp["id"] in m.last_text, m.last_text
+    assert r["state"] == "paused" and p["location"]["line"] == 6, r
+    said = p.get("description", "")
+    assert "Cannot access memory" in said and bp["id"] in said and "in a row" in said, r
     assert bp["id"] not in p.get("breakpoint_ids", []), p
-    row = next(b for b in m.ok("list_breakpoints")["breakpoints"] if b["id"] == bp["id"])
-    assert "operator==" in row.get("message", "") and row["hit_count"] == 0, row
+
+
+def test_a_deque_size_comes_from_its_printer_where_gdbs_xmethod_miscounts(n):
+    _, m = n
+    # libstdc++'s xmethod counts a deque filled at its front from its block's first slot: 12
+    # for jobs.cpp's one Job, where the printer says "1 element".
+    m.ok("set_breakpoint", {"file_path": "jobs.cpp", "line": 16})
+    launch_paused(m, "./jobs", "gdb")
+    assert "1 element" in m.ok("evaluate_expression", {"expression": "jobs"})["result"]["value"]
+    r = m.call("evaluate_expression", {"expression": "jobs.size()"})
+    text = " ".join(getattr(c, "text", "") for c in r.content)
+    assert not r.is_error and r.structured_content["result"]["value"] == "1", text
+    assert "printer" in text and "12" in text, text
 
 
 def test_hit_counts_start_at_zero_in_each_session(n):

@@ -155,7 +155,10 @@ def test_capture_reads_like_a_print_a_table_of_the_hits(py):
     assert r["hits"][1]["locals"]["word"] == "'='", r
     lines = m.last_text.splitlines()
     assert lines[2].startswith("  1 | ") and "word='x'" in lines[2] and "self=" in lines[2], lines
-    assert lines[3].startswith("  2 | ") and "word='='" in lines[3] and "self=" not in lines[3], lines
+    # `self` is shown by its contents (a preview, not `<Tokenizer object at 0x…>`): it changed,
+    # its m_tokens grew.
+    assert lines[3].startswith("  2 | ") and "word='='" in lines[3], lines
+    assert "self=Tokenizer(m_tokens=[Token(NAME, 'x'), Token(OP, '=')]" in lines[3], lines
 
 
 def test_capture_with_a_condition_runs_to_the_end_and_reports_it(py):
@@ -213,6 +216,49 @@ def test_capture_on_gdb(c):
     assert r["hits"][0]["stack"][0].startswith("sum_squares prog.c:24"), r["hits"][0]
     assert any(s.startswith("main prog.c:") for s in r["hits"][0]["stack"])
     assert r["state"] == "stopped"
+
+
+def test_capture_names_the_signal_a_program_dies_of(c):
+    """Issue 26: a capture that ends in a crash says which signal, where, instead of "paused
+    elsewhere (another breakpoint or an exception)"."""
+    _, m = c
+    r = m.ok("capture", {"command": "./crash", "points": [{"file_path": "crash.c", "line": 6}], "max_hits": 5})
+    assert r["end"] == "elsewhere" and len(r["hits"]) == 1, r
+    assert "crashed: SIGSEGV (Segmentation fault) at crash.c:8 in main" in r["message"], r["message"]
+    assert "another breakpoint" not in r["message"], r["message"]
+
+
+def test_capture_rows_preview_placeholders_on_gdb(c):
+    """Issue 26: a capture row shows a struct's or array's contents as evaluate_expression does,
+    not gdb's `{…}` / `[5 items]`."""
+    _, m = c
+    r = m.ok("capture", {
+        "run_configuration": "prog (gdb)",
+        "points": [{"file_path": "prog.c", "line": 34}],
+        "expressions": ["tri", "numbers", "counter"],
+        "max_hits": 1,
+    })
+    row = r["hits"][0]
+    values = {v["name"]: v["value"] for v in row["values"]}
+    assert values["numbers"] == "[10, 20, 30, 40, 50]", row
+    assert values["tri"].startswith("{name = ") and "sides = 3" in values["tri"], row
+    assert values["counter"] == "7", row
+    assert row["locals"]["numbers"] == "[10, 20, 30, 40, 50]", row
+    assert "sides = 3" in row["locals"]["tri"], row
+
+
+def test_capture_rows_preview_python_objects(py):
+    _, m = py
+    r = m.ok("capture", {
+        "command": "python3 objects_list.py",
+        "points": [{"file_path": "objects_list.py", "line": 15}],
+        "expressions": ["sels", "one"],
+        "max_hits": 1,
+    })
+    row = r["hits"][0]
+    values = {v["name"]: v["value"] for v in row["values"]}
+    assert values == {"sels": "[Selector(kind='FIRST', parts=[1, 2, 3]), None]", "one": "Selector(kind='FIRST', parts=[1, 2, 3])"}, row
+    assert row["locals"]["one"] == "Selector(kind='FIRST', parts=[1, 2, 3])", row
 
 
 # --- values readable where shown ----------------------------------------------------------------

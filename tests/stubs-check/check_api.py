@@ -22,8 +22,13 @@ For every stub class (compiled, then read back with javap):
 For every IntelliJ class and member the compiled plugin references (javap -v constant pool):
   - the class must be in the data (or the ALLOWLIST) and the member listed for the class or one of
     its supertypes in the data.
-Per target branch, a class marked absent is an error; classes whose branch version is unknown are
-counted and printed on every run.
+Per target branch (252, 253, 261), a class marked absent is an error. A class read at a commit the
+data ties to that branch (`branch_commits`: a file naming the branch was read at that same commit)
+carries its members as they are there, and the stub members, the abstract members of a type the
+plugin implements, and the plugin's references are compared with those too: a member missing or
+with other modifiers on any target branch is an error. Classes with no such version are counted
+as unknown, per branch, on every run (each says why in branches.<b>.why; branch_search lists what
+was looked up).
 
 Usage: check_api.py <api data .json> <stub sources dir> <plugin+kotlin-stub classes dir> <java-stub classes dir>
 """
@@ -68,8 +73,15 @@ def load_data(path):
     """Reads the project's API data file into {module: {fqcn: entry}} with the entry fields the
     comparison uses: flags (c/a/f/e), supers, members {key: flags a/s/f/p}, threading
     {method name: kind}, source (True for a class read from its source, which adds the supertype
-    check), superclass, read_from, branches. Refuses an entry without its provenance."""
+    check), superclass, read_from, branches, branch_members {branch: {key: flags}} (for the branches
+    checked at a commit branch_commits identifies as that branch). Refuses an entry without its provenance."""
     data = json.load(open(path, encoding="utf-8"))
+    branch_commits = data.get("branch_commits", {})
+    for commit, info in branch_commits.items():
+        if not re.fullmatch(r"[0-9a-f]{40}", commit) or not info.get("identified_by") or not info.get("says") \
+                or info.get("branch") not in BRANCHES + (None,):
+            raise SystemExit(f"{path}: branch_commits.{commit} needs 40 hex, identified_by (the file read at that commit), "
+                             f"says (what it names) and branch (252|253|261, or null for another branch), got {info}")
     modules = {}
     for fqcn, c in data["classes"].items():
         where = f"{path}: {fqcn}"
@@ -79,10 +91,27 @@ def load_data(path):
         for r in c["read_from"]:
             if not r.get("path") or not (r.get("commit") or r.get("file_id")) or r.get("as") not in ("api-dump", "source"):
                 raise SystemExit(f"{where}: read_from needs path, commit (or file_id) and as: api-dump|source, got {r}")
+        branch_members = {}
         for b in BRANCHES:
             st = c["branches"].get(b)
             if not st or st.get("status") not in ("checked", "unknown", "absent") or (st["status"] != "checked" and not st.get("why")):
                 raise SystemExit(f"{where}: branches.{b} needs status checked|unknown|absent (and why, unless checked), got {st}")
+            if st["status"] == "checked":
+                # The facts as read at a commit of that branch: where, and the members themselves
+                # (the same format as the class's own), never just a claim that they match.
+                if not st.get("path") or not re.fullmatch(r"[0-9a-f]{40}", st.get("commit", "")) or not isinstance(st.get("members"), dict):
+                    raise SystemExit(f"{where}: branches.{b} is checked, so it needs path, commit (40 hex) and members, got {sorted(st)}")
+                known = branch_commits.get(st["commit"])
+                if not known or known.get("branch") != b:
+                    raise SystemExit(f"{where}: branches.{b} was read at {st['commit'][:12]}, which branch_commits does not identify as "
+                                     f"branch {b} ({known.get('says') if known else 'not listed'}); a commit becomes a branch's only "
+                                     f"through a file read at that same commit that names the branch")
+                branch_members[b] = {}
+                for key, m in st["members"].items():
+                    unknown = set(m.get("modifiers", ())) - set(MODIFIER_FLAGS)
+                    if unknown:
+                        raise SystemExit(f"{where}: branches.{b} member {key}: unknown modifier(s) {sorted(unknown)}")
+                    branch_members[b][key] = {MODIFIER_FLAGS[x] for x in m.get("modifiers", ())}
         kind = c["kind"]
         if kind not in ("class", "interface", "enum"):
             raise SystemExit(f"{where}: kind '{kind}' is not class|interface|enum")
@@ -101,7 +130,8 @@ def load_data(path):
         modules.setdefault(c["module"], {})[fqcn] = {
             "flags": flags, "supers": set(c["supertypes"]), "members": members, "threading": threading,
             "files": {path}, "source": any(r["as"] == "source" for r in c["read_from"]),
-            "superclass": c.get("superclass"), "read_from": c["read_from"], "branches": c["branches"]}
+            "superclass": c.get("superclass"), "read_from": c["read_from"], "branches": c["branches"],
+            "branch_members": branch_members}
     return modules
 
 
@@ -299,7 +329,7 @@ def main(data_file, stub_src, plugin_classes, java_stub_classes):
                     implemented.add(sup)
                     changed = True
 
-    checked = 0
+    checked, compared = 0, []
     for name, stub in sorted(stubs.items()):
         # Anonymous classes inside stub bodies (behaviour for the JUnit fakes, e.g. ModalityState's
         # named placeholders) are no API: the plugin cannot name them, and the dumps never list them.
@@ -321,6 +351,7 @@ def main(data_file, stub_src, plugin_classes, java_stub_classes):
             errors.append(f"{name}: not in the API data under {module} (internal or impl API, or not read yet); read it from intellij-community into the data, stop using it, or add an ALLOWLIST entry with the reason")
             continue
         checked += 1
+        compared.append((name, stub, dump))
         what = "API data"
         want_kind = dump_kind(dump["flags"])
         if stub["kind"] != want_kind:
@@ -367,6 +398,50 @@ def main(data_file, stub_src, plugin_classes, java_stub_classes):
                 needed = "a" in flags or (want_kind == "interface" and "(" in key and "s" not in flags)
                 if needed and not any(key_matches(key, k) for k in stub["members"]):
                     errors.append(f"{name}: missing member {key} (the plugin implements this type)")
+
+    # Per target branch, for the classes read at a commit of that branch: the stub's members (the
+    # ones the main data lists) must be there with the same modifiers, and a type the plugin
+    # implements must not have an abstract member there that the stub lacks.
+    for name, stub, dump in compared:
+        for b, bmembers in sorted(dump["branch_members"].items()):
+            at = f"branch {b} (read at {dump['branches'][b]['commit'][:12]})"
+            for key, flags in sorted(stub["members"].items()):
+                if "$" in key.split("(")[0].split(":")[0] or find_member(dump["members"], key) is None:
+                    continue  # not an API member, or already reported against the main data
+                bkey = find_member(bmembers, key)
+                if bkey is None:
+                    errors.append(f"{name}: {key} missing on {at}")
+                elif flags & FLAG_CHARS != bmembers[bkey] & FLAG_CHARS:
+                    errors.append(f"{name}.{key}: flags '{''.join(sorted(bmembers[bkey] & FLAG_CHARS))}' on {at}, "
+                                  f"the stub says '{''.join(sorted(flags & FLAG_CHARS))}'")
+            if name in implemented:
+                kind = dump_kind(dump["flags"])
+                for key, flags in sorted(bmembers.items()):
+                    needed = "a" in flags or (kind == "interface" and "(" in key and "s" not in flags)
+                    if needed and not any(key_matches(key, k) for k in stub["members"]):
+                        errors.append(f"{name}: missing member {key} on {at} (the plugin implements this type)")
+
+    def on_branch(owner, key, name, b):
+        """Whether key is reachable from owner on branch b: True when a class on the way has it in
+        its facts of that branch; False when the class the main data says declares it was read on
+        that branch without it (and no other class read there has it); None when nothing can be
+        said (the declaring class was not read at a commit of that branch)."""
+        seen, queue, declaring = set(), [owner], None
+        while queue:
+            c = queue.pop(0)
+            if c in seen:
+                continue
+            seen.add(c)
+            d = dump_class(c)
+            if d is None:
+                continue
+            if b in d["branch_members"] and find_member(d["branch_members"][b], key) is not None:
+                return True
+            if declaring is None and find_member(d["members"], key) is not None:
+                declaring = d
+            if name != "<init>":
+                queue += sorted(d["supers"])
+        return False if declaring is not None and b in declaring["branch_members"] else None
 
     # What the compiled plugin references.
     refs = set()
@@ -418,6 +493,10 @@ def main(data_file, stub_src, plugin_classes, java_stub_classes):
         if not found and not left_dumps:
             errors.append(f"plugin calls {owner}.{key}, which the API data does not list")
             member_errors += 1
+        for b in sorted(dump["branch_members"]):
+            if on_branch(owner, key, name, b) is False:
+                errors.append(f"plugin calls {owner}.{key}, which is absent on branch {b} "
+                              f"(read at {dump['branches'][b]['commit'][:12]})")
 
     # Threading contracts: the data records the rule read from the source; the stub's contract
     # comment (what check_threading.py and the JUnit fakes go by) must say the same.
@@ -455,7 +534,7 @@ def main(data_file, stub_src, plugin_classes, java_stub_classes):
     for b in BRANCHES:
         pb = per_branch[b]
         print(f"  branch {b}: {len(pb['checked'])} class(es) checked against a version of that branch, "
-              f"{len(pb['unknown'])} unknown (read at a commit of no known branch; see each class's branches.{b}.why), "
+              f"{len(pb['unknown'])} unknown (no version at a commit tied to {b} could be read; see branches.{b}.why and branch_search), "
               f"{len(pb['absent'])} absent")
     for module in sorted(unverified):
         print(f"  unverified (no API data): {module} — {allowed_modules.get(module, 'NOT ALLOWLISTED')}")

@@ -90,6 +90,10 @@ impl Inner {
             matches!(step, Step::Out),
             std::sync::atomic::Ordering::SeqCst,
         );
+        s.stepping.store(
+            matches!(step, Step::Next | Step::In | Step::Out),
+            std::sync::atomic::Ordering::SeqCst,
+        );
         // A step from a C++ throw stop goes to the handler (see `after_throw`); if that could
         // not be arranged, the step runs as asked.
         if matches!(step, Step::Next | Step::In | Step::Out)

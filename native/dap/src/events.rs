@@ -208,6 +208,10 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
         }
     }
     let failed = failed_conditions(inner, s, reason, &mut ids).await;
+    if pass_failed_conditions(inner, s, &stop, &ids, &failed, thread).await {
+        return;
+    }
+    let failed = said_failed(inner, s, &failed);
     // A step that broke on a raise (see `step_raises`): at the raise, the step's exception; at
     // the handler's recover(), on out into the handler.
     let mut raised = None;
@@ -306,6 +310,12 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     } else {
         *s.fatal_signal.lock().unwrap() = None;
     }
+    if let Some(passed) = passed_on_the_way(s) {
+        description = Some(match description {
+            Some(d) => format!("{d}; {passed}"),
+            None => passed,
+        });
+    }
     inner.after_stop(s, &ids).await;
     s.clear_values();
     // The session may have ended while this stop was being read (another client stopped it,
@@ -322,18 +332,41 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     });
 }
 
+/// A hit breakpoint whose condition failed to evaluate at this stop.
+pub struct Failed {
+    id: String,
+    condition: String,
+    error: String,
+}
+
+/// Stops at breakpoints whose condition failed to evaluate that were passed (the program
+/// resumed at once), in one session.
+#[derive(Default)]
+pub struct Passes {
+    /// Per breakpoint: how many of its stops were passed in this session.
+    total: std::collections::HashMap<String, u32>,
+    /// Passed since the last reported stop, per breakpoint: its condition, the error, how many.
+    pending: std::collections::BTreeMap<String, (String, String, u32)>,
+    /// Stops passed since the last reported one.
+    in_a_row: u32,
+}
+
+/// Stops at failing conditions passed in a row before one is reported: a condition that fails
+/// at every hit of a hot loop would otherwise crawl through the run, a stop and an evaluation
+/// per hit, with the agent's wait running out and no word why.
+const PASSES_IN_A_ROW: u32 = 20;
+
 /// At a breakpoint stop of an adapter that stops where a condition fails to evaluate
 /// ([`Adapter::condition_check`](crate::adapters::Adapter::condition_check)): the hit
-/// breakpoints whose condition fails now are no hit (taken out of `ids`, not counted), their
-/// message says why, and the stop's description (returned) says the condition failed.
+/// breakpoints whose condition fails now are no hit (taken out of `ids`, not counted).
 async fn failed_conditions(
     inner: &Inner,
     s: &Session,
     reason: PauseReason,
     ids: &mut Vec<String>,
-) -> Option<String> {
+) -> Vec<Failed> {
     if reason != PauseReason::Breakpoint {
-        return None;
+        return vec![];
     }
     let conditions: Vec<(String, String)> = {
         let store = inner.bps.lock().unwrap();
@@ -349,7 +382,7 @@ async fn failed_conditions(
             })
             .collect()
     };
-    let mut said = Vec::new();
+    let mut failed = Vec::new();
     for (id, condition) in conditions {
         let Some(command) = s.adapter.condition_check(&condition) else {
             continue;
@@ -357,20 +390,164 @@ async fn failed_conditions(
         let Err(e) = s.repl(&command, None).await else {
             continue;
         };
-        let error = e.to_string();
-        let error = error.trim();
         ids.retain(|i| i != &id);
-        inner.update_bp(&id, |b| {
-            b.message = Some(format!(
-                "its condition `{condition}` {CONDITION_FAILS} ({error}); {} stops at every hit without knowing whether it holds: fix the condition",
-                s.adapter.name()
-            ))
+        failed.push(Failed {
+            id,
+            condition,
+            error: e.to_string().trim().to_string(),
         });
-        said.push(format!(
-            "breakpoint {id}'s condition `{condition}` {CONDITION_FAILS} ({error}): {} stopped here without knowing whether it holds, so this is not a hit where it is true; fix the condition (update_breakpoint)",
-            s.adapter.name()
-        ));
     }
+    failed
+}
+
+/// Resumes the program at once when this stop is only at breakpoints whose condition failed
+/// (not a step's end, a run-to target, the entry or a catchpoint, and fewer than
+/// [`PASSES_IN_A_ROW`] such stops since the last reported one): the debugger did not know
+/// whether they hold, so it is no stop the agent asked for. Counted on each breakpoint and
+/// said at the next reported stop ([`passed_on_the_way`]) or on the breakpoint at the end.
+async fn pass_failed_conditions(
+    inner: &Inner,
+    s: &Session,
+    stop: &StoppedEvent,
+    ids: &[String],
+    failed: &[Failed],
+    thread: Option<i64>,
+) -> bool {
+    let Some(thread_id) = thread else {
+        return false;
+    };
+    if failed.is_empty() || !ids.is_empty() || s.stepping.load(Ordering::SeqCst) {
+        return false;
+    }
+    let only_failed = {
+        let map = s.bp_ids.lock().unwrap();
+        stop.hit_breakpoint_ids.iter().all(|h| {
+            map.get(h)
+                .is_some_and(|id| failed.iter().any(|f| &f.id == id))
+        })
+    };
+    if !only_failed {
+        return false;
+    }
+    let totals: Vec<u32> = {
+        let mut p = s.passes.lock().unwrap();
+        if p.in_a_row >= PASSES_IN_A_ROW {
+            return false;
+        }
+        p.in_a_row += 1;
+        failed
+            .iter()
+            .map(|f| {
+                let pending = p
+                    .pending
+                    .entry(f.id.clone())
+                    .or_insert_with(|| (f.condition.clone(), f.error.clone(), 0));
+                pending.2 += 1;
+                let total = p.total.entry(f.id.clone()).or_insert(0);
+                *total += 1;
+                *total
+            })
+            .collect()
+    };
+    for (f, total) in failed.iter().zip(totals) {
+        inner.update_bp(&f.id, |b| b.message = Some(passed_message(s, f, total)));
+    }
+    if let Err(e) = s
+        .req::<protocol::Continue>(&ThreadArguments { thread_id })
+        .await
+    {
+        tracing::warn!("resuming past a failed condition failed: {e}");
+        return false;
+    }
+    true
+}
+
+/// "once", "3 times".
+fn times(n: u32) -> String {
+    if n == 1 {
+        "once".into()
+    } else {
+        format!("{n} times")
+    }
+}
+
+/// A breakpoint's message once stops at it were passed `total` times in this session.
+fn passed_message(s: &Session, f: &Failed, total: u32) -> String {
+    format!(
+        "its condition `{}` {CONDITION_FAILS} ({}): {} stopped at it {} without knowing whether it holds, each passed and not counted as a hit; fix the condition (update_breakpoint)",
+        f.condition,
+        f.error,
+        s.adapter.name(),
+        times(total)
+    )
+}
+
+/// The description of a stop at breakpoints whose condition failed and that is reported (a
+/// step's end, or [`PASSES_IN_A_ROW`] reached), and their messages.
+fn said_failed(inner: &Inner, s: &Session, failed: &[Failed]) -> Option<String> {
+    if failed.is_empty() {
+        return None;
+    }
+    let mut said = Vec::new();
+    for f in failed {
+        let (passed, total) = {
+            let mut p = s.passes.lock().unwrap();
+            let passed = p.pending.remove(&f.id).map(|x| x.2).unwrap_or(0);
+            (passed, p.total.get(&f.id).copied().unwrap_or(0))
+        };
+        inner.update_bp(&f.id, |b| {
+            b.message = Some(if total > 0 {
+                passed_message(s, f, total)
+            } else {
+                format!(
+                    "its condition `{}` {CONDITION_FAILS} ({}); {} stops at it without knowing whether it holds: fix the condition (update_breakpoint)",
+                    f.condition,
+                    f.error,
+                    s.adapter.name()
+                )
+            })
+        });
+        said.push(if passed > 0 {
+            format!(
+                "breakpoint {}'s condition `{}` {CONDITION_FAILS} ({}) at {} hits in a row: {} stops at each without knowing whether it holds; {} were passed, this one is kept so that the run does not crawl through them all; fix the condition (update_breakpoint) or remove the breakpoint",
+                f.id,
+                f.condition,
+                f.error,
+                passed + 1,
+                s.adapter.name(),
+                passed
+            )
+        } else {
+            format!(
+                "breakpoint {}'s condition `{}` {CONDITION_FAILS} ({}): {} stopped here without knowing whether it holds, so this is not a hit where it is true; fix the condition (update_breakpoint)",
+                f.id,
+                f.condition,
+                f.error,
+                s.adapter.name()
+            )
+        });
+    }
+    Some(said.join("; "))
+}
+
+/// At a reported stop: what was passed since the last one ("on the way, breakpoint 3's
+/// condition … failed 3 times …"), and the count in a row starts again.
+fn passed_on_the_way(s: &Session) -> Option<String> {
+    let pending = {
+        let mut p = s.passes.lock().unwrap();
+        p.in_a_row = 0;
+        std::mem::take(&mut p.pending)
+    };
+    let said: Vec<String> = pending
+        .into_iter()
+        .map(|(id, (condition, error, n))| {
+            format!(
+                "on the way, breakpoint {id}'s condition `{condition}` {CONDITION_FAILS} ({error}): {} stopped there {} without knowing whether it holds, each passed and not counted as a hit; fix the condition (update_breakpoint)",
+                s.adapter.name(),
+                times(n)
+            )
+        })
+        .collect();
     (!said.is_empty()).then(|| said.join("; "))
 }
 
@@ -540,6 +717,23 @@ pub(crate) fn on_output(inner: &Inner, s: &Session, o: OutputEvent) {
         inner.condition_failed(condition);
     }
     if s.adapter.is_chatter(category, &text) {
+        return;
+    }
+    let debugger = if let Some(more) = s.adapter.debugger_says(category, &text) {
+        s.debugger_lines.store(more, Ordering::SeqCst);
+        true
+    } else {
+        category == OutputCategory::Stdout
+            && s.debugger_lines
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+    };
+    if debugger {
+        inner.emit(BackendEvent::Output {
+            session_id: s.id.clone(),
+            category: OutputCategory::Console,
+            text,
+        });
         return;
     }
     if matches!(category, OutputCategory::Stdout | OutputCategory::Stderr) {

@@ -108,14 +108,17 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
     if resolved.attach_pid.is_some() {
         *session.process_id.lock().unwrap() = resolved.attach_pid;
     }
-    // Hit counts are per debug session (the store keeps breakpoints across sessions).
-    inner
-        .bps
-        .lock()
-        .unwrap()
-        .list
-        .iter_mut()
-        .for_each(|b| b.hit_count = None);
+    // Hit counts are per debug session (the store keeps breakpoints across sessions), and so
+    // is what a condition that failed to evaluate did in it.
+    inner.bps.lock().unwrap().list.iter_mut().for_each(|b| {
+        b.hit_count = None;
+        if b.message
+            .as_deref()
+            .is_some_and(|m| m.contains(debugger_mcp_core::backend::CONDITION_FAILS))
+        {
+            b.message = None;
+        }
+    });
     inner.add_session(session.clone());
     spawn_pump(inner, session.clone(), rx);
     // SessionStarted goes out before anything the adapter can report (a stop on entry).

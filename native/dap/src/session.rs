@@ -123,6 +123,14 @@ pub struct Session {
     /// The program's stderr, where the adapter would report it as stdout.
     #[cfg(unix)]
     pub stderr_pipe: Mutex<Option<Arc<crate::program_stderr::StderrPipe>>>,
+    /// Stops at breakpoints whose condition failed to evaluate, passed (see
+    /// `events::pass_failed_conditions`).
+    pub passes: Mutex<crate::events::Passes>,
+    /// The last run of the program is a step (a stop inside it is the step's end).
+    pub stepping: AtomicBool,
+    /// Output chunks still to come that are the debugger's own message (see
+    /// `Adapter::debugger_says`).
+    pub debugger_lines: std::sync::atomic::AtomicU32,
 }
 
 debugger_mcp_core::table_entry!(Session);
@@ -185,6 +193,9 @@ impl Session {
             exception_bp_ids: Default::default(),
             #[cfg(unix)]
             stderr_pipe: Mutex::new(None),
+            passes: Default::default(),
+            stepping: AtomicBool::new(false),
+            debugger_lines: Default::default(),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }

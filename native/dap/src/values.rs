@@ -546,10 +546,24 @@ impl Inner {
                 Err(BackendError::Failed(e))
                     if let Some(receiver) = s.adapter.size_receiver(&request.expression, &e) =>
                 {
-                    return printer_size(s, &request.expression, receiver, frame_id)
+                    return printer_size(s, &request.expression, receiver, frame_id, None)
                         .await
                         .ok_or(BackendError::Failed(e))
                         .map_err(explain);
+                }
+                Ok(body) => {
+                    if let Ok(called) = body.result.trim().parse::<u64>()
+                        && let Some(receiver) = s
+                            .adapter
+                            .miscounted_size(s, &request.expression, frame_id)
+                            .await
+                        && let Some(node) =
+                            printer_size(s, &request.expression, receiver, frame_id, Some(called))
+                                .await
+                    {
+                        return Ok(node);
+                    }
+                    body
                 }
                 other => other.map_err(explain)?,
             }
@@ -566,14 +580,16 @@ impl Inner {
     }
 }
 
-/// `x.size()` answered by `x`'s pretty printer where the call cannot be made: the number of
-/// children it lists, else the count its summary says ("std::queue wrapping: std::deque with 2
-/// elements"). None: neither tells.
+/// `x.size()` answered by `x`'s pretty printer where the call cannot be made (`called` None):
+/// the number of children it lists, else the count its summary says ("std::queue wrapping:
+/// std::deque with 2 elements"); or where the call answered `called` and the summary says
+/// another count (libstdc++'s deque xmethod). None: the printer does not tell, or agrees.
 async fn printer_size(
     s: &Session,
     expression: &str,
     receiver: &str,
     frame_id: i64,
+    called: Option<u64>,
 ) -> Option<ValueNode> {
     let args = EvaluateArguments {
         expression: receiver.to_string(),
@@ -595,13 +611,23 @@ async fn printer_size(
             .ok()
             .filter(|_| rest.contains("element"))
     };
-    let n = said().or(node.child_count)?;
+    let (n, why) = match called {
+        None => (
+            said().or(node.child_count)?,
+            "size() is not in the program".to_string(),
+        ),
+        Some(called) => {
+            let n = said().filter(|n| *n != called)?;
+            (
+                n,
+                format!("size() said {called}, miscounted by the debugger"),
+            )
+        }
+    };
     Some(ValueNode {
         name: expression.to_string(),
         value: n.to_string(),
-        type_name: Some(format!(
-            "size (from {receiver}'s printer: size() is not in the program)"
-        )),
+        type_name: Some(format!("size (from {receiver}'s printer: {why})")),
         has_children: false,
         children_handle: None,
         set_handle: None,

@@ -263,17 +263,15 @@ impl Backend for JniBackend {
             .await
     }
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
-        // The plugin's launch op knows no attach yet (issue 29 item 5): sent on, the field would
-        // be ignored and a named configuration launched instead of attaching.
-        if let Some(target) = &request.attach {
-            let what = match target {
-                AttachTarget::Pid(pid) => format!("process {pid}"),
-                AttachTarget::Address(addr) => addr.clone(),
-            };
+        // The plugin attaches to a local pid through the IDE's Attach to Process providers
+        // (AttachOps.kt). A debugger listening on host:port is a run configuration there
+        // (Remote JVM Debug, Python Debug Server), which the agent can start by name.
+        if let Some(AttachTarget::Address(addr)) = &request.attach {
             return Err(BackendError::Unsupported(format!(
-                "attaching to {what} is not available through the IDE yet: attach with the IDE's \
-                 Run | Attach to Process…, or run `debugger-mcp serve` headless, which attaches \
-                 by pid or address"
+                "the IDE attaches by pid only, not to {addr}: start the project's Remote JVM Debug \
+                 (or Python Debug Server) run configuration for that address with \
+                 run_configuration, or run `debugger-mcp serve` headless, which attaches to a \
+                 host:port"
             )));
         }
         self.call("launch", json!({ "project": project, "request": request }))
@@ -283,7 +281,11 @@ impl Backend for JniBackend {
     /// runner, and the debug session exists only afterwards (ExecutionManagerImpl.executeConfiguration,
     /// then XDebuggerManagerImpl.startSession publishes processStarted), so every launch may
     /// build first, as a headless Go launch does.
-    fn launch_build_allowance(&self, _project: &str, _request: &LaunchRequest) -> Duration {
+    fn launch_build_allowance(&self, _project: &str, request: &LaunchRequest) -> Duration {
+        // An attach builds nothing.
+        if request.attach.is_some() {
+            return Duration::ZERO;
+        }
         Duration::from_millis(self.build_timeout_ms.load(Ordering::Relaxed))
     }
     async fn debug_test(&self, project: &str, request: TestRequest) -> BackendResult<SessionInfo> {

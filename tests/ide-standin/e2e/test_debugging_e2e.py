@@ -3,6 +3,7 @@ drive the JDI callback table (Java) over JNI, debugging a real Java program. Lin
 debuggee's `@marker` comments."""
 import json
 import os
+import subprocess
 
 import anyio
 import pytest
@@ -275,16 +276,77 @@ def test_pause_a_running_program_and_stop_it(standin):
     run(standin, scenario)
 
 
-def test_attach_is_refused_by_name_not_taken_for_a_launch(standin):
-    """The IDE has no attach op yet: a start with `attach` says so and what to use instead,
-    and launches nothing (the plugin would have ignored the field and run the configuration)."""
+def _jvm_listening_for_a_debugger(standin):
+    """A JVM started outside the server with a JDWP agent (server=y, suspend=n), as a service the
+    agent did not start would run; the IDE's Java attach debugger takes such a JVM."""
+    out = os.path.join(standin.project, "out")
+    proc = subprocess.Popen(
+        ["java", "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0", "-cp", out, "demo.Spinner"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # The agent says where it listens, then the program prints once it runs.
+    assert "Listening for transport dt_socket" in proc.stdout.readline()
+    assert "spinner started" in proc.stdout.readline()
+    return proc
 
-    async def scenario(agent):
-        text = await agent.fails("start_debug_session", attach="4242", run_configuration="Spinner")
-        assert "process 4242" in text and "Attach to Process" in text, text
-        sessions = (await agent.call("list_debug_sessions"))["sessions"]
-        assert not [s for s in sessions if s.get("state") != "stopped"], sessions
-    run(standin, scenario)
+
+def test_attach_by_pid_then_stop_detaches_and_terminate_kills(standin):
+    """Issue 29 item 5 through the JNI path: start_debug_session {attach: pid} reaches the IDE's
+    launch op as an attach, the session is listed attached with its pid, a breakpoint set after the
+    attach stops the running program, stop_debug_session detaches (the process keeps running) and
+    terminate: true ends it."""
+    spinner = os.path.join(standin.project, "src", "demo", "Spinner.java")
+    spin = marker(spinner, "@spin")
+    proc = _jvm_listening_for_a_debugger(standin)
+    try:
+        async def scenario(agent):
+            started = await agent.call("start_debug_session", attach=str(proc.pid))
+            sid = started["session_id"]
+            assert "attached" in started["message"], started
+            listed = [s for s in (await agent.call("list_debug_sessions"))["sessions"] if s["id"] == sid]
+            assert listed and listed[0].get("process_id") == proc.pid, listed
+            await agent.call("set_breakpoint", file_path=spinner, line=spin)
+            p = await agent.call("wait_for_pause", session_id=sid, timeout_ms=10000)
+            assert p["state"] == "paused" and p["location"]["line"] == spin, p
+            stopped = await agent.call("stop_debug_session", session_id=sid)
+            assert "detached" in stopped["message"] and "keeps running" in stopped["message"], stopped
+            await anyio.sleep(1.0)
+            assert proc.poll() is None, "stop_debug_session killed the attached process"
+
+            again = await agent.call("start_debug_session", attach=str(proc.pid))
+            await agent.call("stop_debug_session", session_id=again["session_id"], terminate=True)
+            for _ in range(50):
+                if proc.poll() is not None:
+                    break
+                await anyio.sleep(0.1)
+            assert proc.poll() is not None, "terminate: true left the attached process running"
+        run(standin, scenario)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_attach_refusals_say_what_to_do(standin):
+    """No such pid, a JVM without a debugger agent, and host:port (the IDE attaches by pid) are
+    refused by name, and nothing is started."""
+    plain = subprocess.Popen(["java", "-cp", os.path.join(standin.project, "out"), "demo.Spinner"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert "spinner started" in plain.stdout.readline()
+
+        async def scenario(agent):
+            text = await agent.fails("start_debug_session", attach="999999")
+            assert "no process with pid 999999" in text, text
+            text = await agent.fails("start_debug_session", attach=str(plain.pid))
+            assert f"attach to process {plain.pid}" in text and "-agentlib:jdwp" in text, text
+            text = await agent.fails("start_debug_session", attach="127.0.0.1:5005")
+            assert "by pid only" in text and "Remote JVM Debug" in text, text
+            sessions = (await agent.call("list_debug_sessions"))["sessions"]
+            assert not [s for s in sessions if s.get("state") != "stopped"], sessions
+        run(standin, scenario)
+        assert plain.poll() is None, "a refused attach ended the process"
+    finally:
+        plain.kill()
+        plain.wait()
 
 
 async def _cleanup(agent):

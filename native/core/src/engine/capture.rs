@@ -204,6 +204,9 @@ pub async fn record(
         None => f.to_string(),
     };
     let mut vals = Vec::new();
+    // What the debugger answered, kept for previews of its placeholders (gdb's `{…}`, Python's
+    // `<Item object at 0x…>`): a row is read like a print, so it shows the contents.
+    let mut answered = Vec::new();
     for e in &spec.expressions {
         let req = EvalRequest {
             thread_id: thread.to_string(),
@@ -225,6 +228,9 @@ pub async fn record(
                     c.cfg.max_value_length,
                     shown.redacted,
                 ));
+                if !shown.redacted {
+                    answered.push((vals.len(), v));
+                }
                 m
             }
             Err(err) => ValueNode {
@@ -247,8 +253,34 @@ pub async fn record(
                 ValueScope::Local | ValueScope::Argument | ValueScope::This
             )
         });
-        for v in shown.by_ref().take(LOCALS) {
-            let text = values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value).text;
+        let listed: Vec<_> = shown.by_ref().take(LOCALS).collect();
+        more_locals = shown.count() as u32;
+        // One budget of previews per row (preview::PER_RESULT), the expressions' first.
+        let mut nodes: Vec<&crate::backend::ValueNode> = answered.iter().map(|(_, v)| v).collect();
+        let visible: Vec<_> = listed
+            .iter()
+            .map(|v| values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value))
+            .collect();
+        nodes.extend(
+            listed
+                .iter()
+                .zip(&visible)
+                .filter(|(_, shown)| !shown.redacted)
+                .map(|(v, _)| *v),
+        );
+        let mut previews = super::preview::previews(c, sid, &nodes).await.into_iter();
+        for ((i, _), p) in answered.iter().zip(previews.by_ref()) {
+            if let Some(p) = p {
+                super::preview::put(&mut vals[*i], p);
+            }
+        }
+        for (v, shown) in listed.into_iter().zip(visible) {
+            let preview = if shown.redacted {
+                None
+            } else {
+                previews.next().flatten()
+            };
+            let text = preview.map(|p| p.text).unwrap_or(shown.text);
             let text = if text.chars().count() > LOCAL_CHARS {
                 format!("{}…", text.chars().take(LOCAL_CHARS).collect::<String>())
             } else {
@@ -256,7 +288,16 @@ pub async fn record(
             };
             locals.insert(v.name.clone(), text);
         }
-        more_locals = shown.count() as u32;
+    } else {
+        let nodes: Vec<_> = answered.iter().map(|(_, v)| v).collect();
+        for ((i, _), p) in answered
+            .iter()
+            .zip(super::preview::previews(c, sid, &nodes).await)
+        {
+            if let Some(p) = p {
+                super::preview::put(&mut vals[*i], p);
+            }
+        }
     }
     let stack = if spec.stack {
         // A recursion's identical callers once, with how many.

@@ -147,6 +147,12 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
                     .map(|c| format!(" with {}", super::signals::describe(c)))
                     .unwrap_or_default()
             ));
+            for note in failed_conditions(call, sid).await {
+                if let Some(m) = out.message.as_mut() {
+                    m.push_str("; ");
+                    m.push_str(&note);
+                }
+            }
         }
         _ => {
             if let Some(ms) = waited_ms {
@@ -160,6 +166,29 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         }
     }
     out
+}
+
+/// What the debugger said in this session of the breakpoints whose condition failed to
+/// evaluate ("breakpoint 3: its condition `…` fails to evaluate (…): gdb stopped at it 3
+/// times …"): a run that ended without the stop asked for says why.
+async fn failed_conditions(call: &Call<'_>, sid: &str) -> Vec<String> {
+    let Some(root) = call
+        .engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()))
+    else {
+        return vec![];
+    };
+    let backend = call.engine.backend.clone();
+    let Ok(bps) = call.bk("breakpoints", backend.breakpoints(&root)).await else {
+        return vec![];
+    };
+    bps.iter()
+        .filter_map(|b| {
+            let m = b.message.as_deref()?;
+            m.contains(crate::backend::CONDITION_FAILS)
+                .then(|| format!("breakpoint {}: {m}", b.id))
+        })
+        .collect()
 }
 
 /// Callers shown in a crash or exception stop (the rest: get_stack_trace).

@@ -1,6 +1,7 @@
 //! gdb (≥ 14, `gdb -i dap`). Its quirks: finding a gdb new enough, cpptools' launch.json
 //! dialect, hit conditions as ignore counts, entry as `stopAtBeginningOfMainSubprogram`,
-//! signal stops without a name, and CLI chatter on the program's stdout.
+//! signal stops without a name, CLI chatter on the program's stdout, stops at conditions it
+//! cannot evaluate, and libstdc++'s miscounted deque size().
 
 use super::{Adapter, on_path};
 use crate::config::{Generic, Redirect, shell_quote};
@@ -276,6 +277,34 @@ impl Adapter for Gdb {
             .or_else(|| e.strip_suffix(".length()"))?;
         (!receiver.is_empty()).then_some(receiver)
     }
+    /// libstdc++'s deque xmethod (GCC 12 here) counts from the first slot of the start's
+    /// block: a deque filled at its front says 12 where it holds 1 Job; its printer counts
+    /// right. `whatis` (no printer, no call) tells a deque.
+    async fn miscounted_size<'a>(
+        &self,
+        s: &Session,
+        expression: &'a str,
+        frame_id: i64,
+    ) -> Option<&'a str> {
+        let receiver = expression.trim().strip_suffix(".size()")?;
+        if receiver.is_empty() {
+            return None;
+        }
+        let said = s.repl(&format!("whatis {receiver}"), Some(frame_id)).await.ok()?;
+        said.contains("deque<").then_some(receiver)
+    }
+    /// gdb says a condition failed on its CLI ("Error in testing condition for breakpoint 2:",
+    /// then the error as the next output), which its DAP sends as "stdout".
+    fn debugger_says(&self, category: OutputCategory, text: &str) -> Option<u32> {
+        if category != OutputCategory::Stdout {
+            return None;
+        }
+        let rest = text
+            .strip_prefix("Error in testing condition for breakpoint ")
+            .or_else(|| text.strip_prefix("Error in testing breakpoint condition"))?;
+        // The error on a line of its own that has not come yet.
+        Some(u32::from(!rest.trim_end().contains('\n') && rest.trim_end().ends_with(':')))
+    }
     /// Breakpoints set before the program is loaded are reported as CLI chatter on "stdout";
     /// the binding itself arrives as a `breakpoint` event.
     fn is_chatter(&self, category: OutputCategory, text: &str) -> bool {
@@ -322,7 +351,8 @@ impl Adapter for Gdb {
     }
     /// gdb stops at a breakpoint whose condition it cannot evaluate ("Error in testing
     /// condition for breakpoint 2: No symbol \"operator==\" in current context"), saying so
-    /// only on its console; at such a stop the condition is evaluated again to tell.
+    /// only on its console; at such a stop the condition is evaluated again to tell, and the
+    /// stop is passed (`events::pass_failed_conditions`).
     fn condition_check(&self, condition: &str) -> Option<String> {
         Some(format!("output {condition}"))
     }
@@ -559,5 +589,16 @@ mod tests {
             "Breakpoint 3 reached by the program\n"
         ));
         assert!(!Gdb.is_chatter(OutputCategory::Console, "No source file named x.c.\n"));
+        assert_eq!(
+            Gdb.debugger_says(
+                OutputCategory::Stdout,
+                "Error in testing condition for breakpoint 1:\n"
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            Gdb.debugger_says(OutputCategory::Stdout, "Error in testing condition (x)\n"),
+            None
+        );
     }
 }

@@ -312,6 +312,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn failed_condition<'a>(&self, _category: OutputCategory, _text: &'a str) -> Option<&'a str> {
         None
     }
+    /// Output under the program's category that is the debugger's own message, kept as
+    /// "console": Some(how many output chunks after it are the rest of that message).
+    fn debugger_says(&self, _category: OutputCategory, _text: &str) -> Option<u32> {
+        None
+    }
     /// Output that is the adapter's own chatter, not the program's: dropped.
     fn is_chatter(&self, _category: OutputCategory, _text: &str) -> bool {
         false
@@ -319,6 +324,16 @@ pub trait Adapter: Send + Sync + 'static {
     /// For `x.size()` that failed with `error`: the container `x`, whose size its pretty
     /// printer tells (gdb cannot call a size() the program never emitted, "may be inlined").
     fn size_receiver<'a>(&self, _expression: &'a str, _error: &str) -> Option<&'a str> {
+        None
+    }
+    /// For `x.size()` that answered: the container `x` when the debugger's count of it may be
+    /// wrong and its pretty printer's is the one to trust (gdb's xmethod for std::deque).
+    async fn miscounted_size<'a>(
+        &self,
+        _s: &Session,
+        _expression: &'a str,
+        _frame_id: i64,
+    ) -> Option<&'a str> {
         None
     }
     /// The repl command that evaluates a breakpoint's condition at its stop, for an adapter

@@ -131,8 +131,10 @@ public final class JdiCallbacks implements DebuggerCallbacks {
                 return sessions.values().stream().sorted(Comparator.comparing(s -> s.seq))
                         .map(Session::info).collect(Collectors.toList());
             case "stop":
-            case "terminate": // the stand-in launches every session it has: ending it kills it
-                session(a).stop();
+                session(a).stop(false);
+                return null;
+            case "terminate":
+                session(a).stop(true);
                 return null;
             case "breakpoints":
                 project(a);
@@ -313,6 +315,10 @@ public final class JdiCallbacks implements DebuggerCallbacks {
     }
 
     Object launch(Map<String, Object> req) throws Exception {
+        Object target = req == null ? null : req.get("attach");
+        if (target instanceof Map && ((Map<?, ?>) target).get("pid") instanceof Number) {
+            return attach(((Number) ((Map<?, ?>) target).get("pid")).longValue());
+        }
         String config = req == null ? null : (String) req.get("configuration");
         String command = req == null ? null : (String) req.get("command");
         String mode = req == null || req.get("mode") == null ? "debug" : (String) req.get("mode");
@@ -340,6 +346,25 @@ public final class JdiCallbacks implements DebuggerCallbacks {
         push(m("event", "session_started", "session", info));
         s.go();
         return info;
+    }
+
+    /** The plugin's attach by pid (AttachOps.kt), on JDI: a JVM whose JDWP agent listens. */
+    Object attach(long pid) throws Exception {
+        if (ProcessHandle.of(pid).isEmpty()) {
+            throw notFound("no process with pid " + pid + " is running on this machine (it may have ended)");
+        }
+        Session s = new Session(this, "s" + sessionSeq.incrementAndGet(), "pid " + pid, null, "debug", false, false);
+        try {
+            s.attach(pid);
+        } catch (java.io.IOException | com.sun.jdi.connect.IllegalConnectorArgumentsException e) {
+            throw unsupported("no debugger can attach to process " + pid + ": " + e.getMessage()
+                    + "; a JVM must run with -agentlib:jdwp=transport=dt_socket,server=y");
+        }
+        sessions.put(s.id, s);
+        Map<String, Object> info = s.info();
+        push(m("event", "session_started", "session", info));
+        s.go();
+        return s.info();
     }
 
     // ------------------------------------------------------------------------------------------

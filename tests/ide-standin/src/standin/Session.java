@@ -31,6 +31,8 @@ final class Session {
     final boolean stopOnException;
     VirtualMachine vm;
     Process process;
+    /** The pid of a JVM this session attached to (it ran before; ending the session detaches). */
+    Long attachedPid;
     volatile String state = "starting";
     volatile ThreadReference pausedThread;
     volatile String selectedFrame;
@@ -57,7 +59,8 @@ final class Session {
 
     Map<String, Object> info() {
         return m("id", id, "name", config != null ? config : mainClass, "state", state, "run_configuration", config,
-                "process_id", process == null ? null : process.pid(), "mode", mode);
+                "process_id", attachedPid != null ? attachedPid : process == null ? null : process.pid(), "mode", mode,
+                "attached", attachedPid != null ? Boolean.TRUE : null);
     }
 
     // --------------------------------------------------------------------------------------------
@@ -83,10 +86,30 @@ final class Session {
         return java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /**
+     * Attaches to a running JVM by pid as IntelliJ's JavaAttachDebuggerProvider does: a JVM whose
+     * JDWP agent listens (server=y); JDI's ProcessAttachingConnector finds its address through the
+     * Attach API (the agent property sun.jdwp.listenerAddress), as the provider does.
+     */
+    void attach(long pid) throws Exception {
+        com.sun.jdi.connect.AttachingConnector c = null;
+        for (Connector x : com.sun.jdi.Bootstrap.virtualMachineManager().attachingConnectors()) {
+            if (x.name().equals("com.sun.jdi.ProcessAttach")) c = (com.sun.jdi.connect.AttachingConnector) x;
+        }
+        if (c == null) throw new IllegalStateException("this JDK has no com.sun.jdi.ProcessAttach connector");
+        Map<String, Connector.Argument> args = c.defaultArguments();
+        args.get("pid").setValue(Long.toString(pid));
+        args.get("timeout").setValue("10000");
+        vm = c.attach(args);
+        attachedPid = pid;
+    }
+
     /** Starts output pumping and the event loop, then lets the program run. */
     void go() {
-        pump(process.getInputStream(), id, "stdout");
-        pump(process.getErrorStream(), id, "stderr");
+        if (process != null) {
+            pump(process.getInputStream(), id, "stdout");
+            pump(process.getErrorStream(), id, "stderr");
+        }
         if (vm == null) {
             state = "running";
             Thread t = new Thread(() -> {
@@ -124,8 +147,19 @@ final class Session {
         loop.start();
     }
 
-    void stop() {
+    /**
+     * Ends the session as it began: an attached JVM is detached from (VirtualMachine.dispose: its
+     * breakpoints go, it runs on), unless [terminate]; a launched one is killed.
+     */
+    void stop(boolean terminate) {
         if (state.equals("stopped")) return;
+        if (attachedPid != null) {
+            try {
+                if (terminate) vm.exit(1); else vm.dispose();
+            } catch (VMDisconnectedException ignored) {
+            }
+            return;
+        }
         if (vm != null) {
             try {
                 vm.exit(1);
@@ -216,10 +250,12 @@ final class Session {
 
     private void finish() {
         if (state.equals("stopped")) return;
-        try {
-            process.waitFor(5, TimeUnit.SECONDS);
-            if (!process.isAlive()) exitCode = process.exitValue();
-        } catch (InterruptedException ignored) {
+        if (process != null) {
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+                if (!process.isAlive()) exitCode = process.exitValue();
+            } catch (InterruptedException ignored) {
+            }
         }
         state = "stopped";
         values.clear();

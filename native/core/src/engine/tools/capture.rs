@@ -182,6 +182,13 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     capture::disarm(c, &root, &ids).await;
     let (hits, end) = outcome?;
     let n = hits.len();
+    // Where it paused instead, said as the stop is (a crash by its signal), read before
+    // anything else can change it.
+    let elsewhere = if end == End::Elsewhere {
+        Some(snapshot::stop_result(c, &sid, None).await)
+    } else {
+        None
+    };
     let (end_name, mut message) = match end {
         End::Hits => ("hits", format!("{n} hits recorded (max_hits)")),
         End::Bytes => (
@@ -195,7 +202,11 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         End::Elsewhere => (
             "elsewhere",
             format!(
-                "{n} hits recorded; paused elsewhere (another breakpoint or an exception), left paused there"
+                "{n} hits recorded; {}, left paused there",
+                elsewhere
+                    .as_ref()
+                    .map(|s| paused_elsewhere(s, &root))
+                    .unwrap_or_else(|| "paused elsewhere".into())
             ),
         ),
         End::Timeout => (
@@ -241,7 +252,9 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         .with_state(|s| s.sessions.get(&sid).map(|x| x.state()))
         .unwrap_or(SessionState::Stopped)
         .into();
-    let stop = if matches!(end, End::Elsewhere | End::Exited) || (paused_at_hit && a.keep_paused) {
+    let stop = if elsewhere.is_some() {
+        elsewhere
+    } else if matches!(end, End::Exited) || (paused_at_hit && a.keep_paused) {
         Some(snapshot::stop_result(c, &sid, None).await)
     } else {
         None
@@ -254,4 +267,47 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         message,
         stop,
     })
+}
+
+/// What stopped a capture away from its points, as the stop says it: "crashed: SIGSEGV
+/// (Segmentation fault) at crash.c:8 in main", "paused at an exception: … at …", "paused at
+/// breakpoint 3 at …".
+fn paused_elsewhere(stop: &StopResult, root: &str) -> String {
+    let at = stop
+        .location
+        .as_ref()
+        .map(|l| {
+            let file = l.file.as_deref().unwrap_or("?");
+            let file = file
+                .strip_prefix(root)
+                .map(|f| f.trim_start_matches('/'))
+                .unwrap_or(file);
+            let line = l.line.map(|n| format!(":{n}")).unwrap_or_default();
+            let method = l
+                .method
+                .as_deref()
+                .map(|m| format!(" in {m}"))
+                .unwrap_or_default();
+            format!(" at {file}{line}{method}")
+        })
+        .unwrap_or_default();
+    let said = stop.description.as_deref().unwrap_or("").trim();
+    match stop.reason.as_deref() {
+        Some("signal") => {
+            let signal = said.strip_prefix("signal ").unwrap_or(said);
+            let signal = if signal.is_empty() {
+                "a signal"
+            } else {
+                signal
+            };
+            format!("crashed: {signal}{at}")
+        }
+        Some("exception") if !said.is_empty() => format!("paused at an exception: {said}{at}"),
+        Some("breakpoint") if !stop.breakpoint_ids.is_empty() => format!(
+            "paused at breakpoint {}{at}",
+            stop.breakpoint_ids.join(", ")
+        ),
+        Some(reason) => format!("paused elsewhere ({reason}){at}"),
+        None => format!("paused elsewhere{at}"),
+    }
 }

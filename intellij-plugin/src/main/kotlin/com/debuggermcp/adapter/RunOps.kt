@@ -54,6 +54,11 @@ internal object RunOps {
      * up. `command` launches are a headless (DAP) feature: the IDE starts run configurations.
      */
     suspend fun launch(project: Project, request: JsonArgs): Map<String, Any?> {
+        // The core's attach target: {"pid": N} (JniBackend refuses host:port before calling).
+        request.objOrNull("attach")?.let { target ->
+            val pid = target.longOrNull("pid")?.toInt() ?: unsupported("the IDE attaches to a local process by pid only")
+            return AttachOps.attach(project, pid, request.stringOrNull("adapter"))
+        }
         val name = request.stringOrNull("configuration")
             ?: unsupported("the IDE starts sessions from run configurations; pass 'configuration' (command launches are for the headless server)")
         val debug = (request.stringOrNull("mode") ?: "debug") == "debug"
@@ -214,6 +219,14 @@ internal object RunOps {
     fun sessions(project: Project): List<Map<String, Any?>> =
         Sessions.ofProject(project).map { Sessions.info(it) } + Sessions.Runs.ofProject(project).map { Sessions.Runs.info(it) }
 
+    /**
+     * Ends a session as the IDE's Stop button does: XDebugSessionImpl.stop() detaches when the
+     * process handler's detachIsDefault() (Java's attach: RemoteDebugProcessHandler, file id
+     * 8088963667) and destroys it otherwise (XDebugSessionImpl.kt, file id 3494500063). An
+     * attached session must leave its process running whatever its handler prefers (Python's
+     * attach handler says false: PyRemoteDebugProcessHandler, file id 551540466), so it is
+     * detached explicitly, as ProcessHandler.detachProcess does for the Disconnect case.
+     */
     suspend fun stop(sessionId: String) {
         Sessions.Runs.find(sessionId)?.let { run ->
             Ide.onEdt { run.handler.destroyProcess() }
@@ -222,6 +235,29 @@ internal object RunOps {
         val session = Sessions.find(sessionId)
         if (session.isStopped) return
         Sessions.data(session).values.clear()
+        if (Sessions.data(session).attachedPid != null) {
+            Ide.onEdt {
+                val handler = session.debugProcess.processHandler
+                if (handler.detachIsDefault()) session.stop() else handler.detachProcess()
+            }
+            return
+        }
         Ide.onEdt { session.stop() }
+    }
+
+    /**
+     * `stop_debug_session {terminate: true}`: a launched session is stopped as [stop] does (its
+     * process is killed); an attached one ends its process too. The platform has no "kill what
+     * was attached to" common to its debuggers (Python's attach handler only disconnects, even on
+     * destroyProcess: PyRemoteDebugProcessHandler.destroyProcessImpl, file id 551540466), so the
+     * process is ended by pid (ProcessHandle.destroy, SIGTERM) and the session then ends with
+     * the debugger's connection.
+     */
+    suspend fun terminate(sessionId: String) {
+        val session = if (Sessions.Runs.find(sessionId) == null) Sessions.find(sessionId) else null
+        val pid = session?.takeIf { !it.isStopped }?.let { Sessions.data(it).attachedPid } ?: return stop(sessionId)
+        Sessions.data(session).values.clear()
+        ProcessHandle.of(pid.toLong()).ifPresent { it.destroy() }
+        Ide.onEdt { session.debugProcess.processHandler.destroyProcess() }
     }
 }

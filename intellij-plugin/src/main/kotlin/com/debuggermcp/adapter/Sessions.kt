@@ -27,6 +27,13 @@ internal class SessionData {
     @Volatile
     var mode: String = "debug"
 
+    /**
+     * The pid an attach (AttachOps) connected this session to: ending it detaches by default, and
+     * `terminate` ends that process.
+     */
+    @Volatile
+    var attachedPid: Int? = null
+
     /** Breakpoints created for this session only (stop_on_exception), removed when it stops. */
     val ownedBreakpoints: MutableList<com.intellij.xdebugger.breakpoints.XBreakpoint<*>> =
         java.util.Collections.synchronizedList(ArrayList())
@@ -74,6 +81,8 @@ internal object Sessions {
         "state" to state(session),
         "run_configuration" to session.runProfile?.name,
         "mode" to data(session).mode,
+        "process_id" to data(session).attachedPid,
+        "attached" to (data(session).attachedPid != null).takeIf { it },
     )
 
     fun ofProject(project: Project): List<XDebugSession> = XDebuggerManager.getInstance(project).debugSessions.toList()

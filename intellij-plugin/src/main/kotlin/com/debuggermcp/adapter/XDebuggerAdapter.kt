@@ -34,9 +34,7 @@ class XDebuggerAdapter(
         Op.DEBUG_TEST -> TestOps.debugTest(Ide.project(a.string("project")), a.obj("request"))
         Op.SESSIONS -> RunOps.sessions(Ide.project(a.string("project")))
         Op.STOP -> RunOps.stop(a.string("session_id"))
-        // The IDE attaches nothing yet (issue 29 item 5): every session is one it launched, and
-        // stopping it ends its process, so terminate is stop.
-        Op.TERMINATE -> RunOps.stop(a.string("session_id"))
+        Op.TERMINATE -> RunOps.terminate(a.string("session_id"))
         Op.BREAKPOINTS -> Breakpoints.list(Ide.project(a.string("project")))
         Op.ADD_LINE_BREAKPOINT -> Breakpoints.addLine(Ide.project(a.string("project")), a.obj("spec"))
         Op.ADD_EXCEPTION_BREAKPOINT -> Breakpoints.addException(Ide.project(a.string("project")), a.obj("spec"))

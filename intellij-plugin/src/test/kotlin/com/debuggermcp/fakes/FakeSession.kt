@@ -51,6 +51,9 @@ class FakeSession(
     @Volatile private var context: XSuspendContext?,
     private val profile: RunProfile? = null,
     private val environment: ExecutionEnvironment? = null,
+    /** The debug process's handler ([FakeProcessHandler]); without one getDebugProcess throws. */
+    private val handler: com.intellij.execution.process.ProcessHandler? = null,
+    private val name: String = "Main",
 ) : XDebugSession {
     /** [active]: the suspend context's active stack when the command ran (what a Java step steps). */
     class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null, val current: XStackFrame? = null)
@@ -67,7 +70,12 @@ class FakeSession(
     }
 
     override fun getProject(): Project = project
-    override fun getDebugProcess(): XDebugProcess = throw UnsupportedOperationException("no debug process in the fake session")
+    private val process: XDebugProcess? = handler?.let { h ->
+        object : XDebugProcess(this) {
+            override fun doGetProcessHandler() = h
+        }
+    }
+    override fun getDebugProcess(): XDebugProcess = process ?: throw UnsupportedOperationException("no debug process in the fake session")
     /**
      * XDebugSessionImpl.updateSuspendContext: `myPaused = !(context is XSteppingSuspendContext)`;
      * isSuspended() is `paused && suspendContext != null` (XDebugSessionImpl.kt, file id 3494500063).
@@ -101,7 +109,7 @@ class FakeSession(
         current = newContext.activeExecutionStack?.topFrame
         paused = true
     }
-    override fun isStopped(): Boolean = false
+    override fun isStopped(): Boolean = handler?.isProcessTerminated ?: false
     override fun getCurrentStackFrame(): XStackFrame? = current
     override fun getSuspendContext(): XSuspendContext? = context
     override fun getCurrentPosition(): XSourcePosition? = current?.sourcePosition
@@ -119,10 +127,19 @@ class FakeSession(
         // XDebugSessionImpl.setCurrentStackFrame fires stackFrameChanged to the session's listeners.
         onFrameSelected?.invoke(executionStack, frame)
     }
-    override fun stop() = command(Command("stop"))
+    /**
+     * XDebugSessionImpl.stop (XDebugSessionImpl.kt, file id 3494500063): nothing once the handler
+     * ended or is ending; else `detachIsDefault() ? detachProcess() : destroyProcess()`.
+     */
+    override fun stop() {
+        command(Command("stop"))
+        val h = handler ?: return
+        if (h.isProcessTerminated || h.isProcessTerminating) return
+        if (h.detachIsDefault()) h.detachProcess() else h.destroyProcess()
+    }
     override fun addSessionListener(listener: XDebugSessionListener) { listeners += listener }
     override fun removeSessionListener(listener: XDebugSessionListener) { listeners -= listener }
-    override fun getSessionName(): String = "Main"
+    override fun getSessionName(): String = name
     override fun getRunProfile(): RunProfile? = profile
     override fun getExecutionEnvironment(): ExecutionEnvironment? = environment
 }

@@ -8,6 +8,9 @@ import org.jetbrains.annotations.Nullable;
 public abstract class ProcessHandler extends UserDataHolderBase {
   protected ProcessHandler() { }
   public void destroyProcess() { }
+  public void detachProcess() { }
+  public abstract boolean detachIsDefault();
+  public boolean isProcessTerminating() { throw new UnsupportedOperationException("stub"); }
   public boolean isProcessTerminated() { throw new UnsupportedOperationException("stub"); }
   public void addProcessListener(@NotNull ProcessListener listener) { }
   public @Nullable Integer getExitCode() { return null; }

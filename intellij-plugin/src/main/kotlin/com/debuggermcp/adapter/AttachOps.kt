@@ -1,0 +1,122 @@
+package com.debuggermcp.adapter
+
+import com.intellij.execution.process.ProcessInfo
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.util.UserDataHolderBase
+import com.intellij.xdebugger.XDebugProcess
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerManager
+import com.intellij.xdebugger.XDebuggerManagerListener
+import com.intellij.xdebugger.attach.LocalAttachHost
+import com.intellij.xdebugger.attach.XAttachDebugger
+import com.intellij.xdebugger.attach.XAttachDebuggerProvider
+import com.intellij.xdebugger.attach.XAttachHost
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.TimeoutCancellationException
+import kotlinx.coroutines.withContext
+import kotlinx.coroutines.withTimeout
+
+/**
+ * Attach by pid (issue 29 item 5) as Run | Attach to Process… does it, through the platform's
+ * `xdebugger.attachDebuggerProvider` extensions (Java's JavaAttachDebuggerProvider, Python's
+ * PyLocalAttachDebuggerProvider, … — none of them a compile-time dependency):
+ *
+ * - collecting, off the EDT: the dialog lists the local host's processes and asks every provider
+ *   that accepts the host for its debuggers, on Dispatchers.IO with no read action
+ *   (AttachToProcessView.kt @793846bb014a8bbf20c4b307fe91a10ded22bb1c → collectAttachProcessItemsGroupByProcessInfo,
+ *   AttachDialogCollectItemsUtil.kt @9b9ff165706956ffc3ed1f123b47b2ad43adc22b; the popup does the
+ *   same in a Task.Backgroundable, AttachToProcessActionBase.java @7341dc1effbecb75c66ee9ae6796eabadf568f28);
+ * - choosing: groups by their presentation group's order, the first debugger of the first group
+ *   (AttachDialogProcessItem.getMainDebugger, AttachDialogProcessItem.kt @4d3d34bbb9e2b2343d244022a882278e2465f3e3),
+ *   unless the agent named one;
+ * - attaching, on the EDT: the dialog's OK action calls `attachDebugSession(project, host, info)`
+ *   (attachToProcessWithDebugger, AttachDialogUtil.kt @0d756ce25492936f431ce64650c9fff6046a34f0);
+ *   Java's runs a synthetic configuration with ProgramRunnerUtil.executeConfiguration and its
+ *   session starts later (JavaAttachDebuggerProvider.attach, file id 3970949856), Python's starts
+ *   it at once with startSessionAndShowTab (PyAttachToProcessDebugRunner, file id 7352581505).
+ *   Either way the session is the first new one XDebuggerManager.TOPIC reports after the call.
+ *
+ * Where the dialog shows an ExecutionException in the Debug tool window
+ * (ExecutionUtil.handleExecutionError), the agent gets its message.
+ */
+internal object AttachOps {
+    /**
+     * How long a debugger may take to start its session after attachDebugSession returned (Java's
+     * starts from a later EDT event, Python's at once); under the core's default
+     * launch_timeout_ms (30 s), so the agent gets this message rather than a timeout.
+     */
+    const val SESSION_WAIT_MS = 25_000L
+
+    /** The platform's attach debuggers, as the action reads them (the JUnit tests put fakes here). */
+    @Volatile
+    internal var providers: () -> List<XAttachDebuggerProvider> = { XAttachDebuggerProvider.EP.extensionList }
+
+    /** The host attached on: this machine, as the dialog's Local view (AttachToLocalProcessView.kt @a2f6c5eaff46b0babfdf30b335e58064b075cca5). */
+    @Volatile
+    internal var localHost: () -> XAttachHost = { LocalAttachHost.INSTANCE }
+
+    suspend fun attach(project: Project, pid: Int, debuggerName: String?): Map<String, Any?> {
+        val host = localHost()
+        val (process, debuggers) = withContext(Dispatchers.IO) { collect(project, pid, providers(), host) }
+        val debugger = choose(pid, process, debuggers, debuggerName)
+        val name = debugger.debuggerDisplayName
+
+        val before = Sessions.ofProject(project).toSet()
+        val started = CompletableDeferred<XDebugSession>()
+        val connection = project.messageBus.connect()
+        try {
+            connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
+                override fun processStarted(debugProcess: XDebugProcess) {
+                    if (debugProcess.session !in before) started.complete(debugProcess.session)
+                }
+            })
+            // Non-modal, as a click does: Java's attach starts a run configuration (write-safe context needed).
+            RunOps.startOnEdt {
+                try {
+                    debugger.attachDebugSession(project, host, process)
+                } catch (e: Exception) {
+                    failed("$name could not attach to process $pid: ${e.message ?: e.javaClass.simpleName}")
+                }
+            }
+            val session = try {
+                withTimeout(SESSION_WAIT_MS) { started.await() }
+            } catch (_: TimeoutCancellationException) {
+                failed("$name started no debug session for process $pid within ${SESSION_WAIT_MS / 1000} s; see the IDE's Debug tool window for why")
+            }
+            Sessions.data(session).attachedPid = pid
+            return Sessions.info(session)
+        } finally {
+            connection.disconnect()
+        }
+    }
+
+    /** The process and every debugger that can attach to it, in the dialog's order. */
+    private fun collect(project: Project, pid: Int, providers: List<XAttachDebuggerProvider>, host: XAttachHost): Pair<ProcessInfo, List<XAttachDebugger>> {
+        val processes = try {
+            host.getProcessList()
+        } catch (e: Exception) {
+            failed("could not list this machine's processes: ${e.message ?: e.javaClass.simpleName}")
+        }
+        val process = processes.firstOrNull { it.pid == pid }
+            ?: notFound("no process with pid $pid is running on this machine (it may have ended); find it with `ps` or `pgrep -f`")
+        val applicable = providers.filter { it.isAttachHostApplicable(host) }
+        val context = UserDataHolderBase()
+        val groups = applicable.map { it.presentationGroup to it.getAvailableDebuggers(project, host, process, context) }
+        val debuggers = groups.filter { it.second.isNotEmpty() }.sortedBy { it.first.order }.flatMap { it.second }
+        if (debuggers.isEmpty()) {
+            val installed = applicable.map { it.presentationGroup.groupName.ifBlank { it.javaClass.simpleName } }.distinct()
+            unsupported("no debugger of the IDE can attach to process $pid (${process.executableName}): " +
+                (if (installed.isEmpty()) "no attach debugger is installed" else "the installed ones (${installed.joinToString()}) do not take it") +
+                "; a JVM must run with -agentlib:jdwp=transport=dt_socket,server=y, a Python needs the Python plugin")
+        }
+        return process to debuggers
+    }
+
+    private fun choose(pid: Int, process: ProcessInfo, debuggers: List<XAttachDebugger>, wanted: String?): XAttachDebugger {
+        if (wanted.isNullOrBlank()) return debuggers.first()
+        return debuggers.firstOrNull { it.debuggerDisplayName.contains(wanted, ignoreCase = true) }
+            ?: notFound("no debugger named like '$wanted' can attach to process $pid (${process.executableName}); these can: " +
+                debuggers.joinToString { it.debuggerDisplayName } + " (pass one as adapter, or none for the first)")
+    }
+}

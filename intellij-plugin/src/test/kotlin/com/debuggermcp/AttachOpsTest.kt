@@ -1,0 +1,203 @@
+package com.debuggermcp
+
+import com.debuggermcp.adapter.AttachOps
+import com.debuggermcp.adapter.ErrorKind
+import com.debuggermcp.adapter.OpException
+import com.debuggermcp.adapter.RunOps
+import com.debuggermcp.adapter.Sessions
+import com.debuggermcp.fakes.FakeApplication
+import com.debuggermcp.fakes.FakeAttachGroup
+import com.debuggermcp.fakes.FakeAttachProvider
+import com.debuggermcp.fakes.FakeLocalHost
+import com.debuggermcp.fakes.FakeProcessHandler
+import com.debuggermcp.fakes.FakeProject
+import com.debuggermcp.json.JsonArgs
+import com.intellij.execution.process.ProcessInfo
+import com.intellij.xdebugger.XDebugSession
+import com.intellij.xdebugger.XDebuggerManager
+import com.intellij.xdebugger.attach.XAttachDebuggerProvider
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertThrows
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.TimeUnit
+
+/**
+ * Attach by pid (issue 29 item 5) through `launch` with `attach: {pid}`, against attach debugger
+ * providers that behave like Java's and Python's (fakes/AttachFakes.kt) on a local host that lists
+ * processes like LocalAttachHost, under the fake Application's threading contracts: collecting off
+ * the EDT, attaching on the EDT in a write-safe context, as Attach to Process does.
+ */
+@Timeout(30)
+class AttachOpsTest {
+    private val app = FakeApplication.install()
+    private val project = FakeProject()
+    private val running = CopyOnWriteArrayList<XDebugSession>()
+
+    private val jvm = ProcessInfo(4242, "/usr/bin/java -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=5005 demo.App", "java", "")
+    private val python = ProcessInfo(4343, "/usr/bin/python3 app.py", "python3", "app.py")
+    private val host = FakeLocalHost(app, listOf(jvm, python))
+
+    private fun java(failure: String? = null) = FakeAttachProvider(
+        app, project, FakeAttachGroup(-20, "Java"), "Java Debugger",
+        accepts = { "-agentlib:jdwp" in it.commandLine && "server=y" in it.commandLine },
+        asynchronous = true, handler = { FakeProcessHandler(detachDefault = true, destroyKillsTarget = true) }, failure = failure,
+    ).also { it.running = running }
+
+    private fun pythonProvider(order: Int = 0, failure: String? = null, accepts: (ProcessInfo) -> Boolean = { "python" in it.commandLine }) = FakeAttachProvider(
+        app, project, FakeAttachGroup(order, "Python"), "Python Debugger",
+        accepts = accepts, asynchronous = false,
+        handler = { FakeProcessHandler(detachDefault = false, destroyKillsTarget = false) }, failure = failure,
+    ).also { it.running = running }
+
+    init {
+        project.services[XDebuggerManager::class.java] = object : XDebuggerManager() {
+            override fun getBreakpointManager() = throw UnsupportedOperationException("not used by attach")
+            override fun getDebugSessions(): Array<XDebugSession> = running.toTypedArray()
+            override fun getCurrentSession(): XDebugSession? = running.firstOrNull()
+        }
+        AttachOps.localHost = { host }
+    }
+
+    private fun providers(vararg p: XAttachDebuggerProvider) {
+        AttachOps.providers = { p.toList() }
+    }
+
+    private fun attach(pid: Int, adapter: String? = null): Map<String, Any?> = runBlocking {
+        RunOps.launch(project, JsonArgs(mapOf("attach" to mapOf("pid" to pid.toLong()), "mode" to "debug", "adapter" to adapter)))
+    }
+
+    private fun refused(pid: Int, adapter: String? = null): OpException = assertThrows(OpException::class.java) { attach(pid, adapter) }
+
+    @AfterEach
+    fun clean() {
+        AttachOps.providers = { XAttachDebuggerProvider.EP.extensionList }
+        AttachOps.localHost = { com.intellij.xdebugger.attach.LocalAttachHost.INSTANCE }
+        app.dispose()
+        assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
+    }
+
+    @Test
+    fun `a JVM is attached by the Java debugger and its session is reported attached with its pid`() {
+        val java = java()
+        providers(pythonProvider(), java)
+        val info = attach(4242)
+        val session = java.started.single()
+        assertEquals(Sessions.id(session), info["id"])
+        assertEquals(true, info["attached"])
+        assertEquals(4242, info["process_id"])
+        assertEquals("pid 4242", info["name"])
+        // The session list says so too, and the attach left no listener behind.
+        val listed = RunOps.sessions(project).single { it["id"] == info["id"] }
+        assertEquals(true, listed["attached"])
+        assertEquals(0, project.bus.subscribers(XDebuggerManager.TOPIC), "attach left its listener subscribed")
+    }
+
+    @Test
+    fun `the first debugger in the dialog's group order attaches, unless the agent names another`() {
+        // Both take this process; Java's group (order -20) comes before the one of order 10 although listed second.
+        val both = { p: ProcessInfo -> p.pid == 4242 }
+        val py = pythonProvider(order = 10, accepts = both)
+        val java = java()
+        providers(py, java)
+        attach(4242)
+        assertEquals(1, java.attachCalls.get())
+        assertEquals(0, py.attachCalls.get())
+
+        val info = attach(4242, adapter = "python")
+        assertEquals(1, py.attachCalls.get(), "the debugger the agent named did not attach")
+        assertEquals(Sessions.id(py.started.single()), info["id"])
+
+        val e = refused(4242, adapter = "gdb")
+        assertEquals(ErrorKind.NOT_FOUND, e.kind)
+        assertTrue(e.message!!.contains("these can: Java Debugger, Python Debugger"), e.message)
+    }
+
+    @Test
+    fun `no such pid is refused by name before any debugger is asked`() {
+        val java = java()
+        providers(java)
+        val e = refused(999_999)
+        assertEquals(ErrorKind.NOT_FOUND, e.kind)
+        assertTrue(e.message!!.contains("no process with pid 999999"), e.message)
+        assertEquals(0, java.attachCalls.get())
+        assertEquals(1, host.listed.get())
+    }
+
+    @Test
+    fun `a process no installed debugger takes is refused naming the installed ones`() {
+        val remoteOnly = FakeAttachProvider(
+            app, project, FakeAttachGroup(5, "WSL"), "WSL Debugger", accepts = { true }, asynchronous = false,
+            handler = { FakeProcessHandler(true, true) }, localOnly = false,
+        )
+        // Neither Java (no JDWP agent) nor Python (not a python command line) takes a plain JVM.
+        val plain = ProcessInfo(4545, "/usr/bin/java demo.App", "java", "demo.App")
+        AttachOps.localHost = { FakeLocalHost(app, listOf(plain)) }
+        providers(java(), pythonProvider())
+        val e = refused(4545)
+        assertEquals(ErrorKind.UNSUPPORTED, e.kind)
+        assertTrue(e.message!!.contains("no debugger of the IDE can attach to process 4545 (java)"), e.message)
+        assertTrue(e.message!!.contains("the installed ones (Java, Python) do not take it"), e.message)
+        assertTrue(e.message!!.contains("-agentlib:jdwp"), e.message)
+        assertEquals(0, remoteOnly.attachCalls.get())
+
+        providers()
+        assertTrue(refused(4545).message!!.contains("no attach debugger is installed"))
+    }
+
+    @Test
+    fun `the debugger's own failure is the agent's error and leaves nothing subscribed`() {
+        val py = pythonProvider(failure = "Failed to find free socket port")
+        providers(py)
+        val e = refused(4343)
+        assertEquals(ErrorKind.FAILED, e.kind)
+        assertEquals("Python Debugger could not attach to process 4343: Failed to find free socket port", e.message)
+        assertTrue(py.started.isEmpty())
+        assertEquals(0, project.bus.subscribers(XDebuggerManager.TOPIC))
+    }
+
+    @Test
+    fun `stopping an attached session detaches, whichever way its handler leans`() = runBlocking {
+        // Java's handler detaches by default: the IDE's Stop (XDebugSessionImpl.stop) detaches.
+        val java = java()
+        val py = pythonProvider()
+        providers(java, py)
+        val javaId = attach(4242)["id"] as String
+        RunOps.stop(javaId)
+        val javaHandler = java.started.single().debugProcess.processHandler as FakeProcessHandler
+        assertTrue(javaHandler.detached && !javaHandler.destroyed, "the JVM was not detached from")
+        assertTrue(javaHandler.targetAlive)
+
+        // Python's does not (PyRemoteDebugProcessHandler.detachIsDefault is false): Stop would
+        // destroy; the agent's stop must still detach.
+        val pyId = attach(4343)["id"] as String
+        RunOps.stop(pyId)
+        val pyHandler = py.started.single().debugProcess.processHandler as FakeProcessHandler
+        assertTrue(pyHandler.detached, "the Python process was not detached from")
+        assertFalse(pyHandler.destroyed, "stop destroyed an attached session's handler")
+    }
+
+    @Test
+    fun `terminate ends the attached process itself`() = runBlocking {
+        // A real process: terminate ends it by pid, whatever the debugger's handler does.
+        val child = ProcessBuilder("sleep", "60").start()
+        try {
+            val pid = child.pid().toInt()
+            val target = ProcessInfo(pid, "python3 -c 'import time; time.sleep(60)'", "python3", "")
+            AttachOps.localHost = { FakeLocalHost(app, listOf(target)) }
+            val py = pythonProvider()
+            providers(py)
+            val id = attach(pid)["id"] as String
+            RunOps.terminate(id)
+            assertTrue(child.waitFor(10, TimeUnit.SECONDS), "the attached process still runs after terminate")
+            assertTrue(py.started.single().isStopped, "the session did not end")
+        } finally {
+            child.destroyForcibly()
+        }
+    }
+}
