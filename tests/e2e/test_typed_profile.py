@@ -8,9 +8,11 @@ Line numbers are those of projects/py/app.py and projects/c/prog.c.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from conftest import LONG, Mcp, Server, compile_c, gdb_env_check
+from conftest import LONG, REPO, Mcp, Server, compile_c, gdb_env_check
 
 
 def typed_client(fixture: str, prepare=None):
@@ -24,7 +26,8 @@ def test_every_tool_advertises_an_output_schema_and_debugpy_results_meet_them():
     server, m = typed_client("py")
     try:
         tools = m.list_tools().tools
-        assert len(tools) >= 36 and all(t.output_schema and t.output_schema.get("type") == "object" for t in tools), \
+        expected = set(json.loads((REPO / "tests/clients/expected_tools.json").read_text())["tools"])
+        assert {t.name for t in tools} == expected and all(t.output_schema and t.output_schema.get("type") == "object" for t in tools), \
             [t.name for t in tools if not t.output_schema]
         r = m.pause_at("app.py", 19, {"run_configuration": "Run app"})
         sid = r["session_id"]

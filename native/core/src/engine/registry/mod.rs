@@ -10,7 +10,7 @@
 mod router;
 mod schema;
 
-pub use router::{HELP, ROUTER, Routed};
+pub use router::{HELP, ROUTER, Routed, UNLISTED_KEY, unlist};
 pub use schema::{input_schema, output_schema, required};
 
 use super::context::{Call, ToolError};
@@ -197,13 +197,18 @@ impl Registry {
             if annotations != ToolAnnotations::new() {
                 tool.annotations = Some(annotations);
             }
-            // A tool whose name and parameters say it all has no description (MCP makes it
-            // optional): "Step over the current line." for step_over costs every agent
-            // context and tells it nothing.
-            if tool.description.as_deref() == Some("") {
-                tool.description = None;
-            }
             tools.push(lean(&tool));
+            // The mark is for `lean`; the full schema keeps the parameter, not the mark.
+            let mut full = (*tool.input_schema).clone();
+            if let Some(Value::Object(props)) = full.get_mut("properties") {
+                props
+                    .values_mut()
+                    .filter_map(Value::as_object_mut)
+                    .for_each(|p| {
+                        p.remove(UNLISTED_KEY);
+                    });
+            }
+            tool.input_schema = Arc::new(full);
             specs.insert(
                 d.name,
                 ToolSpec {

@@ -33,6 +33,25 @@ pub(super) const UNLISTED: [&str; 6] = [
     "frame_index",
 ];
 
+/// Marks a parameter the listing leaves out because the tool's description names it (see
+/// [`unlist`]); the full schema (validation, `help`) keeps the parameter, not the mark.
+pub const UNLISTED_KEY: &str = "x-unlisted";
+
+/// For `#[schemars(transform = ...)]`: leaves `names` out of the listed schema. Only for
+/// parameters the tool's description names (the agent can find them) and the instructions or
+/// another tool explain.
+pub fn unlist(schema: &mut schemars::Schema, names: &[&str]) {
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for name in names {
+            let p = props
+                .get_mut(*name)
+                .and_then(Value::as_object_mut)
+                .unwrap_or_else(|| panic!("unlist: no parameter '{name}'"));
+            p.insert(UNLISTED_KEY.into(), Value::Bool(true));
+        }
+    }
+}
+
 /// Resolves a router call to the operation it names and that operation's arguments (`op`
 /// removed), or answers `help`. Every error lists what to send instead.
 pub enum Routed {
@@ -96,7 +115,7 @@ impl Registry {
                     ))
                 })?;
                 Ok(
-                    json!({"op": name, "description": spec.tool.description.as_deref().unwrap_or(&spec.title), "input_schema": spec.tool.input_schema}),
+                    json!({"op": name, "description": spec.tool.description, "input_schema": spec.tool.input_schema}),
                 )
             }
         }
@@ -249,12 +268,7 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
             .cloned()
             .unwrap_or_default();
         if let Some(Value::Object(props)) = root.get_mut("properties") {
-            // `evaluate` beside `wait` is the control tools' (steps, resume, pause,
-            // run_to_line): the instructions say they take it, once (6 x 53 B). The starts
-            // list theirs: it is what they are for.
-            if props.contains_key("wait") {
-                props.remove("evaluate");
-            }
+            props.retain(|_, p| p.get(UNLISTED_KEY).is_none());
             for name in UNLISTED {
                 if !required.contains(&json!(name)) {
                     props.remove(name);

@@ -215,6 +215,7 @@ pub(super) fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMet
 }
 
 /// # List breakpoints
+/// Id, where, hits, owner of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListBreakpoints {
     #[serde(flatten)]
@@ -305,6 +306,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 /// # Set a breakpoint
 /// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one.
 #[derive(Deserialize, Serialize, JsonSchema)]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return"]))]
 pub struct SetBreakpoint {
     #[serde(flatten)]
     pub(super) p: ProjectArg,
@@ -326,7 +328,7 @@ pub struct SetBreakpoint {
     pub(super) enabled: bool,
     #[serde(default)]
     pub(super) temporary: bool,
-    /// record: keep args+result per call, no stop.
+    // record: arguments and result of each call kept, no stop (get_call_records reads them).
     #[serde(default)]
     pub(super) on_hit: OnHit,
     // A watchpoint on what this expression names, in the paused frame (no doc comment: the
@@ -334,8 +336,8 @@ pub struct SetBreakpoint {
     #[schemars(length(min = 1))]
     pub(super) watch: Option<String>,
     pub(super) access: Option<Access>,
-    // With function: every call returns this value at once (gdb), recorded (no description:
-    // the text is in the tool's description, every byte of tools/list counts).
+    // With function: every call returns this value at once (gdb), recorded (unlisted: the
+    // tool's description names it, every byte of tools/list counts).
     #[schemars(length(min = 1))]
     pub(super) force_return: Option<String>,
     // Calls to record at most (100 when absent).
@@ -624,6 +626,7 @@ pub async fn moved_note(c: &Call<'_>, root: &str) -> Option<String> {
 }
 
 /// # Remove breakpoints
+/// By id, file (+ line), or all yours.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RemoveBreakpoint {
     #[serde(flatten)]

@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # Resume
+/// Runs to the next stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Resume {
     #[serde(flatten)]
@@ -25,6 +26,7 @@ tool!(
 );
 
 /// # Pause
+/// Stops a running program.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Pause {
     #[serde(flatten)]
@@ -39,6 +41,7 @@ tool!(
 );
 
 /// # Step over
+/// Runs the current line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOver {
     #[serde(flatten)]
@@ -62,6 +65,7 @@ tool!(
 );
 
 /// # Step into
+/// Enters the call on this line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepInto {
     #[serde(flatten)]
@@ -84,6 +88,7 @@ tool!(
 );
 
 /// # Step out
+/// Runs to the caller.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOut {
     #[serde(flatten)]
@@ -98,6 +103,7 @@ tool!(
 );
 
 /// # Run to line
+/// Or to a breakpoint before it.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunToLine {
     #[serde(flatten)]
@@ -313,6 +319,7 @@ fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> 
 }
 
 /// # Wait for a pause
+/// Until it stops or ends.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct WaitForPause {
     #[serde(flatten)]

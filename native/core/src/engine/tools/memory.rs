@@ -376,7 +376,7 @@ fn attribute_changes(l: &SessionLedger, name: &str, limit: usize) -> Vec<Reading
 }
 
 /// # Session summary
-/// Markdown hand-off: pauses, exceptions, values, output.
+/// Markdown hand-off of the session.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSessionSummary {
     #[serde(flatten)]

@@ -209,6 +209,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
+/// Id, name, state of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -273,7 +274,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port); answers the first stop with the evaluate values (recording only: the calls).
+/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port); answers the first stop, with evaluate's values.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -657,7 +658,11 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
+/// Stop, stack, locals, watches, output; include_variables, include_source_context (true), source_context_lines, max_stack_frames (5).
 #[derive(Deserialize, Serialize, JsonSchema)]
+// The knobs are named in the description, not listed: 249 B of schema for four rarely used
+// parameters.
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["include_variables", "include_source_context", "source_context_lines", "max_stack_frames"]))]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]
     s: SessionArg,

@@ -13,6 +13,7 @@ fn five() -> u32 {
 }
 
 /// # Source around a line
+/// Default: the current line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSourceContext {
     #[serde(flatten)]

@@ -12,6 +12,7 @@ fn twenty() -> u32 {
 }
 
 /// # Stack trace
+/// File, line, function per frame.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetStackTrace {
     #[serde(flatten)]
@@ -131,6 +132,7 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
 }
 
 /// # Select a stack frame
+/// The default for later calls.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SelectStackFrame {
     #[serde(flatten)]
@@ -183,6 +185,7 @@ async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> Outcome<Fr
 }
 
 /// # List threads
+/// Id, name, state of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListThreads {
     #[serde(flatten)]

@@ -192,6 +192,7 @@ fn one() -> u32 {
 }
 
 /// # Get variables
+/// Of a frame, by scope.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetVariables {
     #[serde(flatten)]
@@ -201,7 +202,7 @@ pub struct GetVariables {
     thread_id: Option<String>,
     #[serde(default)]
     scope: Scope,
-    /// 1 = top level only.
+    // 1 = top level only.
     #[serde(default = "one")]
     #[schemars(range(min = 1, max = 3))]
     depth: u32,
@@ -385,7 +386,7 @@ async fn resolve_path(
 }
 
 /// # Expand a variable
-/// Children by variable_id or path ('user.items[2]'), or what JSONPath filter selects in its tree: '$.items[?@.qty > 1].name', '$..price'.
+/// Children by variable_id or path ('user.items[2]'); filter: JSONPath, e.g. '$.items[?@.qty > 1].name', '$..price'.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ExpandVariable {
     #[serde(flatten)]
@@ -509,6 +510,7 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<ExpandO
 }
 
 /// # Set a variable
+/// By variable_id or path.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetVariable {
     #[serde(flatten)]

@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # Watches
-/// add: an expression evaluated at every pause; remove: a watch id. Answers every watch.
+/// add: an expression to evaluate at every pause; remove: an id. Answers all.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Watches {
     #[serde(flatten)]
