@@ -150,6 +150,42 @@ def test_go_service_attached_by_pid(services, att):
     assert m.ok("list_debug_sessions", {})["sessions"] == []
 
 
+@pytest.mark.parametrize("adapter", ["debugpy", "delve"])
+def test_the_paused_requests_thread_is_listed_first(services, att, adapter):
+    """A threaded server (ThreadingHTTPServer, net/http's goroutines) stopped in its handler:
+    list_threads puts the thread that stopped first, named for the request it serves (a Python
+    thread's name, a goroutine's function), ahead of the accept loop the adapter lists first."""
+    project, m = att
+    if adapter == "debugpy":
+        svc = Service([PYTHON, "service.py"], project)
+        file, probe = "service.py", "ORDERS.append("
+    else:
+        svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
+        file, probe = "goservice/main.go", "mu.Lock()"
+    services.append(svc)
+    m.ok("set_breakpoint", {"file_path": file, "line": line_of(project, file, probe)})
+    m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter})
+    pending = svc.get_later("item=pen&qty=2")
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["reason"] == "breakpoint", stop
+    listed = m.ok("list_threads", {})
+    threads = listed["threads"]
+    assert len(threads) > 1, threads
+    first = threads[0]
+    assert first["id"] == stop["thread_id"] == listed["current_thread"] and first["is_current"], listed
+    if adapter == "debugpy":
+        assert "process_request_thread" in first["name"], threads
+        assert any(t["name"] == "MainThread" for t in threads[1:]), threads
+    else:
+        assert "main.order" in first["name"], threads
+        # The main goroutine, blocked in Accept, which delve lists first by id.
+        assert any(t["name"].startswith("[Go 1] ") for t in threads[1:]), threads
+    m.ok("resume", {"wait": False})
+    pending["thread"].join(30)
+    assert pending.get("answer", {}).get("total") == 6, pending
+    m.ok("stop_debug_session", {})
+
+
 def beats(project: pathlib.Path, name: str) -> int:
     """The loop's round count (read again when caught between its truncate and write)."""
     for _ in range(50):
@@ -266,36 +302,40 @@ def test_ptrace_refused_names_the_fix(services):
         shutil.rmtree(server.tmp, ignore_errors=True)
 
 
-def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, att, tmp_path):
+@pytest.mark.parametrize("mapped_by", ["launch.json", "docker-compose.yml"])
+def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, att, tmp_path, mapped_by):
     """`debugpy --listen` inside `unshare -rm`, where the project is bind-mounted at a path that
-    does not exist outside: the attach goes to its address and the launch.json entry's
-    pathMappings map breakpoints in and stops out, as they would for a container."""
+    does not exist outside, as a container's would be: the attach goes to its address, and the
+    mapping that takes breakpoints in and stops out comes from a launch.json entry named with it,
+    or, with no entry named, from the compose file's bind mount of the project."""
     project, m = att
     if not shutil.which("unshare"):
         pytest.fail("util-linux unshare is missing (apt-get install util-linux)")
     remote = tmp_path / "srv-app"
     remote.mkdir()
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        dap_port = s.getsockname()[1]
+    dap_port = free_port()
     inner = f"mount --bind {project} {remote} && cd {remote} && exec {PYTHON} -m debugpy --listen 127.0.0.1:{dap_port} {remote}/service.py"
     svc = Service(["unshare", "-rm", "sh", "-c", inner], tmp_path)
     services.append(svc)
     assert not (remote / "service.py").exists(), "the bind mount leaked out of the namespace"
-    (project / ".vscode").mkdir(exist_ok=True)
-    (project / ".vscode" / "launch.json").write_text(json.dumps({"configurations": [{
-        "name": "in the namespace", "type": "debugpy", "request": "attach",
-        "connect": {"host": "127.0.0.1", "port": dap_port},
-        "pathMappings": [{"localRoot": "${workspaceFolder}", "remoteRoot": str(remote)}],
-    }]}))
+    if mapped_by == "launch.json":
+        (project / ".vscode").mkdir(exist_ok=True)
+        written = project / ".vscode" / "launch.json"
+        written.write_text(json.dumps({"configurations": [{
+            "name": "in the namespace", "type": "debugpy", "request": "attach",
+            "connect": {"host": "127.0.0.1", "port": dap_port},
+            "pathMappings": [{"localRoot": "${workspaceFolder}", "remoteRoot": str(remote)}],
+        }]}))
+        attach = {"attach": f"127.0.0.1:{dap_port}", "run_configuration": "in the namespace"}
+    else:
+        written = project / "docker-compose.yml"
+        written.write_text(f"services:\n  app:\n    image: python:3\n    volumes:\n      - .:{remote}\n      - cache:/root/.cache\nvolumes:\n  cache: {{}}\n")
+        attach = {"attach": f"127.0.0.1:{dap_port}", "adapter": "debugpy"}
     try:
         line = line_of(project, "service.py", "ORDERS.append(")
-        serve_and_attach_request(m, project, svc, "service.py", line,
-                                 {"attach": f"127.0.0.1:{dap_port}", "run_configuration": "in the namespace"}, "total")
+        serve_and_attach_request(m, project, svc, "service.py", line, attach, "total")
     finally:
-        (project / ".vscode" / "launch.json").unlink()
+        written.unlink()
 
 
 def pause_within(m: Mcp, budget_s: float) -> dict:
@@ -319,6 +359,27 @@ def test_a_launched_service_is_running_and_pauses(services, att):
     threads = m.ok("list_threads", {})["threads"]
     assert threads and all(t["name"] for t in threads), threads
     m.ok("stop_debug_session", {})
+
+
+def test_a_python_service_waiting_in_a_call_pauses_at_its_next_request(services, att):
+    """debugpy suspends a thread only when it runs Python code: a service whose threads all wait
+    (accept without a timeout, a sleep) does not stop at a pause. The pause says why and what
+    to do, stays asked, and the next connection stops the program."""
+    project, m = att
+    svc = Service([PYTHON, "blocking.py"], project)
+    services.append(svc)
+    m.ok("start_debug_session", {"attach": str(svc.pid)})
+    p = m.ok("pause", {"timeout_ms": 1500})
+    assert p["state"] == "running" and p["timed_out"], p
+    assert "Python code" in p["message"] and "a request" in p["message"] and "wait_for_pause" in p["message"], p
+    import socket
+
+    socket.create_connection(("127.0.0.1", svc.port), timeout=10).close()
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["state"] == "paused" and stop["reason"] == "pause", stop
+    assert stop["location"]["file"] == str(project / "blocking.py"), stop
+    m.ok("stop_debug_session", {})
+    assert svc.alive()
 
 
 @pytest.mark.parametrize("adapter", ["gdb", "lldb", "delve"])

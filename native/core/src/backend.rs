@@ -761,6 +761,12 @@ pub trait Backend: Send + Sync + 'static {
         thread_id: Option<&str>,
         op: ControlOp,
     ) -> BackendResult<()>;
+    /// Why a `pause` this session's debugger accepted has not stopped the program yet, said
+    /// when the wait for it runs out: `None` when the debugger has no such delay. Not an op.
+    fn pause_pending_note(&self, session_id: &str) -> Option<String> {
+        let _ = session_id;
+        None
+    }
     /// op `threads`
     async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>>;
     /// op `frames`

@@ -248,6 +248,11 @@ impl Backend for DapBackend {
         self.inner.control(&s, thread_id, op).await
     }
 
+    fn pause_pending_note(&self, session_id: &str) -> Option<String> {
+        let s = self.inner.session(session_id).ok()?;
+        s.adapter.pause_pending_note().map(str::to_string)
+    }
+
     async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>> {
         let s = self.inner.live(session_id)?;
         self.inner.threads(&s).await

@@ -221,6 +221,14 @@ impl Backend for Headless {
             self.dap.control(session_id, thread_id, op).await
         }
     }
+    fn pause_pending_note(&self, session_id: &str) -> Option<String> {
+        // Xdebug refuses a pause outright (it cannot interrupt a script).
+        if self.php_session(session_id) {
+            None
+        } else {
+            self.dap.pause_pending_note(session_id)
+        }
+    }
     async fn threads(&self, session_id: &str) -> BackendResult<Vec<ThreadInfo>> {
         if self.php_session(session_id) {
             self.php.threads(session_id).await

@@ -76,6 +76,14 @@ impl Adapter for Debugpy {
     fn spawn_hint(&self) -> &'static str {
         "is debugpy installed for this Python? (pip install debugpy)"
     }
+    /// pydevd suspends a thread from its trace function, so only at the next Python line it
+    /// runs: a thread waiting in a call (accept, a sleep, a lock, C code) stops when that call
+    /// returns, and a program whose every thread waits does not stop at all until one wakes
+    /// (debugpy issue #1376). Servers that poll (socketserver's 0.5 s, an asyncio loop) stop
+    /// within their poll interval.
+    fn pause_pending_note(&self) -> Option<&'static str> {
+        Some("debugpy stops a thread only when it runs Python code, and every thread is waiting in a call (accept, sleep, a lock, C code). Send the program work (a request) or set a breakpoint where it will run, then wait_for_pause")
+    }
 
     fn parse_command(&self, cwd: &Path, words: &[String]) -> Option<BackendResult<Generic>> {
         is_python_exe(&words[0]).then(|| python_command(cwd, words))

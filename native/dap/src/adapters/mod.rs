@@ -391,6 +391,11 @@ pub trait Adapter: Send + Sync + 'static {
     fn stack_walk_hint(&self) -> &'static str {
         ""
     }
+    /// Why a pause the adapter accepted may not stop the program for a long time, and what to
+    /// do (said when the wait for it runs out); `None` where a pause interrupts the program.
+    fn pause_pending_note(&self) -> Option<&'static str> {
+        None
+    }
 
     /// A node the adapter adds among a value's members that is no program value.
     fn is_synthetic_group(&self, _name: &str) -> bool {

@@ -283,6 +283,15 @@ async fn control(
     let timeout = a.t.timeout_ms;
     let stopped = c.wait_for_stop(&sid, &mut sub, timeout).await;
     let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
+    if !stopped && !resumes && matches!(r.state, State::Running) {
+        // "pause to stop it" is no advice after a pause; some debuggers stop only where the
+        // program runs its own code, and say why.
+        let why = c.engine.backend.pause_pending_note(&sid);
+        r.message = Some(format!(
+            "not stopped after {timeout} ms; the pause stays asked and wait_for_pause returns the stop{}",
+            why.map(|w| format!(". {w}")).unwrap_or_default()
+        ));
+    }
     if let Some((thread, from)) = before
         && let Some(note) = step_note(&thread, &from, &r)
     {

@@ -225,7 +225,9 @@ async fn list_threads(c: &mut Call<'_>, a: ListThreads) -> Outcome<Threads> {
     let current = c
         .engine
         .with_state(|s| s.sessions.get(&sid).and_then(|x| x.current_thread.clone()));
-    let items: Vec<Thread> = threads
+    // The stopped thread first: a threaded server's request thread would otherwise sit among
+    // (or, for delve's goroutines, far behind) the workers the adapter lists in id order.
+    let mut items: Vec<Thread> = threads
         .iter()
         .map(|t| Thread {
             id: t.id.clone(),
@@ -235,6 +237,7 @@ async fn list_threads(c: &mut Call<'_>, a: ListThreads) -> Outcome<Threads> {
             is_current: Some(&t.id) == current.as_ref(),
         })
         .collect();
+    items.sort_by_key(|t| !t.is_current);
     Ok(Threads {
         session_id: sid,
         threads: items,
