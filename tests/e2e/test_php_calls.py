@@ -85,6 +85,6 @@ def test_php_breakpoint_update_keeps_counting_hits(php):
     r = m.ok("resume", {"timeout_ms": LONG})
     assert r["state"] == "paused" and r["location"]["line"] == loop, r
     item = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$item")
-    assert item["value"] == "Item", item
+    assert item["value"] == 'Item(sku="C-3", price=1, qty=7)', item
     assert m.ok("evaluate_expression", {"expression": "$item->sku"})["result"]["value"] == '"C-3"'
     assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"

@@ -116,14 +116,16 @@ def test_cli_script_breakpoint_variables_jsonpath_step_and_output(php):
     assert r["pause"]["reason"] == "breakpoint" and r["pause"]["location"]["file"] == str(project / "cli.php"), r
     vs = m.ok("get_variables", {"session_id": sid})["variables"]
     order = var(vs, "$order")
-    assert order["value"] == "Order" and order["type"] == "Order", order
+    # An object reads by its contents (the core's preview), its secret key still redacted.
+    assert order["value"].startswith("Order(id=42, items=[Item, Item, Item], customer=['name' => \"Ada\"") and order["type"] == "Order", order
+    assert "hunter2" not in order["value"], order
     # JSONPath over a PHP object: `order` and `$order` both name it; members are keys.
-    q = m.ok("inspect_variable", {"path": "order", "filter": "$.items[?@.qty > 1].sku"})
+    q = m.ok("expand_variable", {"path": "order", "filter": "$.items[?@.qty > 1].sku"})
     assert values(q) == ["B-2", "C-3"], q
-    q = m.ok("inspect_variable", {"path": "$order", "filter": "$..price"})
+    q = m.ok("expand_variable", {"path": "$order", "filter": "$..price"})
     assert values(q) == [2.5, 10, 1], q
     # Redaction works on PHP arrays too.
-    q = m.ok("inspect_variable", {"path": "$order->customer", "filter": "$.password"})
+    q = m.ok("expand_variable", {"path": "$order->customer", "filter": "$.password"})
     assert "hunter2" not in str(q), q
     e = m.ok("evaluate_expression", {"session_id": sid, "expression": "count($order->items) * 100"})
     assert e["result"]["value"] == "300", e
@@ -190,6 +192,26 @@ def test_two_concurrent_requests_are_two_sessions_named_by_what_ran(php):
     finally:
         for w in webs:
             w.stop()
+
+
+def test_a_request_after_values_were_read_stops_again_in_the_same_php_worker(php):
+    """PHP servers (php -S, php-fpm, mod_php) serve request after request in one process. Xdebug
+    (3.2 at least) keeps pointing at the frame a variable was last read in (property_get) after
+    the request ends, and the next request's read of a superglobal (how a session learns its
+    `GET /uri` name) followed that pointer: the worker crashed and the request never stopped.
+    One worker here, so the second request surely lands where the first read its values."""
+    project, m, port = php
+    web = WebServer(project / "src", port, workers=1)
+    try:
+        m.ok("set_breakpoint", {"file_path": "src/index.php", "line": 5})
+        for n in (1, 2):
+            r = m.ok("start_debug_session", {"command": f"curl -s {web.url(f'/orders/{n}')}", "wait_for_pause": True, "timeout_ms": LONG})
+            assert r["state"] == "paused" and r["name"] == f"GET /orders/{n}", r
+            sid = r["session_id"]
+            assert m.ok("evaluate_expression", {"session_id": sid, "expression": "$uri"})["result"]["value"] == f'"/orders/{n}"'
+            assert m.ok("resume", {"session_id": sid, "timeout_ms": LONG})["state"] == "stopped"
+    finally:
+        web.stop()
 
 
 # ---- ports, other roots, the watchdog ----------------------------------------------------------
@@ -280,6 +302,24 @@ def test_a_trigger_that_never_connects_names_the_port_and_the_settings():
     finally:
         m.close()
         assert server.stop() == 0
+
+
+def test_capture_shows_php_arrays_and_objects_by_their_contents(php):
+    """A capture row reads like a print: a PHP array or object is shown with its contents
+    (`[Item(sku="A-1", …), …]`, `['name' => "Ada", …]`), not as Xdebug's `array(3)` or a bare
+    class name that takes another call to open; a secret among the keys stays redacted."""
+    _, m, _ = php
+    r = m.ok("capture", {
+        "command": "php cli.php",
+        "points": [{"file_path": "src/lib.php", "line": 32}],
+        "expressions": ["$item", "$order->customer", "$order->items"],
+        "max_hits": 1,
+    })
+    item, customer, items = [v.get("value") for v in r["hits"][0]["values"]]
+    assert item.startswith("Item(") and 'sku="A-1"' in item and "price=2.5" in item, item
+    assert customer.startswith("['name' => \"Ada\", 'password' => ") and "hunter2" not in customer, customer
+    assert items.startswith('[Item(sku="A-1"') and items.count("Item(") == 3, items
+    assert "array(" not in m.last_text and 'Item(sku="A-1"' in m.last_text, m.last_text
 
 
 def test_capture_on_php(php):

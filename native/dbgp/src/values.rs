@@ -10,7 +10,7 @@ use crate::session::Session;
 use debugger_mcp_core::backend::*;
 
 /// Xdebug's pseudo-variable for a function's result at a return breakpoint.
-const RETURN_VALUE: &str = "$__RETURN_VALUE";
+pub const RETURN_VALUE: &str = "$__RETURN_VALUE";
 
 /// Xdebug's context of a variable path: 1 (Superglobals) for `$_GET[...]`, `$_SERVER`, ...,
 /// which context 0 (Locals) does not find; 0 for everything else.

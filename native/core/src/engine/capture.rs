@@ -205,7 +205,8 @@ pub async fn record(
     };
     let mut vals = Vec::new();
     // What the debugger answered, kept for previews of its placeholders (gdb's `{…}`, Python's
-    // `<Item object at 0x…>`): a row is read like a print, so it shows the contents.
+    // `<Item object at 0x…>`, Xdebug's `array(2)`): a row is read like a print, so it shows the
+    // contents.
     let mut answered = Vec::new();
     for e in &spec.expressions {
         let req = EvalRequest {

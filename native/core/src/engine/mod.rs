@@ -10,7 +10,7 @@
 //! `values` (short ids, truncation, redaction), `guard` (confirmation), `expression_guard` (refuses
 //! state-changing expressions evaluated without `allow_side_effects` — assignments, `++`,
 //! `del`/`import`/`exec(`, mutating calls such as `.append(`/`.setName(` — because DAP adapters
-//! cannot enforce side-effect-free evaluation; used by evaluate_expression, add_watch and watch
+//! cannot enforce side-effect-free evaluation; used by evaluate_expression, watches and watch
 //! re-evaluation), `snapshot` (pause
 //! results, waits, watches), `tools/*` (the tools by area), `handler` (rmcp glue).
 //!

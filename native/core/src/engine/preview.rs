@@ -1,7 +1,8 @@
 //! Previews for values whose rendered value is only a placeholder: Python's default
 //! `<__main__.Item object at 0x7f…>`, Java's `Item@1a2b`, a C struct or array as gdb (`{…}`,
-//! `[2 items]`) or lldb-dap (`point @ 0x7ffe…`) show it; natives inline as `{x = 1, y = 2}`
-//! and `[2, 0]`, two levels deep. Such a value tells an agent nothing and
+//! `[2 items]`) or lldb-dap (`point @ 0x7ffe…`) show it, a PHP array or object as Xdebug gives
+//! it (`array(2)`, `Cart`); natives inline as `{x = 1, y = 2}` and `[2, 0]`, PHP arrays as
+//! `[45, 15]` or `['name' => "Ada"]`, two levels deep. Such a value tells an agent nothing and
 //! costs it a turn of expand_variable; the preview `Item(name='pen', price=1.5, qty=4)` is built
 //! from the object's first children, in the core, for every backend. Bounded: at most
 //! [`FIELDS`] fields, each value cut at [`FIELD_CHARS`], the whole at the configured value length.
@@ -58,6 +59,9 @@ enum Shape<'a> {
     /// A Python tuple, list or dict whose repr debugpy cut at its third level (`((1, (...)),)`):
     /// rebuilt from the children, deeper.
     Nested,
+    /// A PHP array as Xdebug shows it, `array(2)`: a list `[45, 15]` when its keys are 0..n-1 in
+    /// order, else `['k' => v, 3 => v]`.
+    PhpArray,
 }
 
 /// Python containers debugpy's repr elides below two levels.
@@ -74,6 +78,23 @@ fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
         return Some(Shape::Object(class));
     }
     let v = value.trim();
+    // PHP (DBGp): an array is `array(N)` of type `array`; an object's value is its class name,
+    // which is also its type (`App\Cart`).
+    if type_name == Some("array")
+        && v.strip_prefix("array(")
+            .and_then(|r| r.strip_suffix(')'))
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    {
+        return Some(Shape::PhpArray);
+    }
+    const PHP_SCALARS: [&str; 6] = ["null", "bool", "int", "float", "string", "uninitialized"];
+    if type_name == Some(v)
+        && !PHP_SCALARS.contains(&v)
+        && v.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '\\')
+        && v.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '\\')
+    {
+        return Some(Shape::Object(v.rsplit('\\').next().unwrap_or(v)));
+    }
     if (v.starts_with('[') || v.starts_with('(')) && v.contains(" object at 0x") {
         return Some(Shape::Sequence);
     }
@@ -187,7 +208,7 @@ fn preview_at<'a>(
             .children_handle
             .as_ref()
             .filter(|_| node.has_children)?;
-        let width = if matches!(shape, Shape::Array | Shape::Sequence) {
+        let width = if matches!(shape, Shape::Array | Shape::Sequence | Shape::PhpArray) {
             ITEMS
         } else {
             FIELDS
@@ -217,8 +238,10 @@ fn preview_at<'a>(
                     let f = &fields[i];
                     f.has_children
                         && match shape_of(f) {
-                            Some(Shape::Struct | Shape::Array) => true,
-                            Some(Shape::Object(_)) => shape == Shape::Sequence,
+                            Some(Shape::Struct | Shape::Array | Shape::PhpArray) => true,
+                            Some(Shape::Object(_)) => {
+                                matches!(shape, Shape::Sequence | Shape::PhpArray)
+                            }
                             _ => false,
                         }
                 })
@@ -243,6 +266,7 @@ fn preview_at<'a>(
             Shape::Object(class) => format(class, &fields, more, c.cfg.max_value_length),
             Shape::Struct | Shape::Array => native(shape, &fields, more, c.cfg.max_value_length),
             Shape::Nested => return None,
+            Shape::PhpArray => php_array(&fields, more, c.cfg.max_value_length),
             Shape::Sequence => {
                 let items = native(Shape::Array, &fields, more, c.cfg.max_value_length);
                 if node.value.trim_start().starts_with('(') {
@@ -334,29 +358,37 @@ fn shape_of(node: &ValueNode) -> Option<Shape<'_>> {
 
 /// `{x = 1, y = 2}` or `[2, 0]` (gdb's own notation), `…` where items were left out; cut at
 /// `max_chars`.
+/// One field's value, cut at [`FIELD_CHARS`].
+fn cut(v: &str) -> String {
+    if v.chars().count() > FIELD_CHARS {
+        format!("{}…", v.chars().take(FIELD_CHARS).collect::<String>())
+    } else {
+        v.to_string()
+    }
+}
+
 fn native(shape: Shape<'_>, fields: &[ValueNode], more: bool, max_chars: usize) -> String {
-    let cut = |v: &str| {
-        if v.chars().count() > FIELD_CHARS {
-            format!("{}…", v.chars().take(FIELD_CHARS).collect::<String>())
-        } else {
-            v.to_string()
-        }
-    };
-    let mut parts: Vec<String> = fields
+    let parts: Vec<String> = fields
         .iter()
         .map(|f| match shape {
             Shape::Array => cut(&f.value),
             _ => format!("{} = {}", f.name, cut(&f.value)),
         })
         .collect();
-    if more {
-        parts.push("…".into());
-    }
     let (open, close) = if shape == Shape::Array {
         ('[', ']')
     } else {
         ('{', '}')
     };
+    bracketed(open, close, parts, more, max_chars)
+}
+
+/// `parts` between `open` and `close`, `…` after them when items were left out, the whole cut
+/// at `max_chars`.
+fn bracketed(open: char, close: char, mut parts: Vec<String>, more: bool, max_chars: usize) -> String {
+    if more {
+        parts.push("…".into());
+    }
     let s = format!("{open}{}{close}", parts.join(", "));
     if s.chars().count() > max_chars {
         format!(
@@ -368,6 +400,25 @@ fn native(shape: Shape<'_>, fields: &[ValueNode], more: bool, max_chars: usize) 
     } else {
         s
     }
+}
+
+/// A PHP array from its elements (named by their keys): `[45, 15]` for a list, else
+/// `['name' => "Ada", 3 => 1]`; `…` where items were left out; cut at `max_chars`.
+fn php_array(items: &[ValueNode], more: bool, max_chars: usize) -> String {
+    let list = items.iter().enumerate().all(|(i, f)| f.name == i.to_string());
+    let parts = items
+        .iter()
+        .map(|f| {
+            if list {
+                cut(&f.value)
+            } else if f.name.parse::<i64>().is_ok() {
+                format!("{} => {}", f.name, cut(&f.value))
+            } else {
+                format!("'{}' => {}", f.name, cut(&f.value))
+            }
+        })
+        .collect();
+    bracketed('[', ']', parts, more, max_chars)
 }
 
 /// Previews for the address-repr nodes among `nodes` (the first [`PER_RESULT`]), fetched
@@ -426,6 +477,42 @@ mod tests {
         ] {
             assert_eq!(address_repr_class(real), None, "{real}");
         }
+    }
+
+    #[test]
+    fn php_arrays_and_objects_are_recognised_and_scalars_are_not() {
+        assert_eq!(shape("array(2)", Some("array")), Some(Shape::PhpArray));
+        assert_eq!(shape("Cart", Some("Cart")), Some(Shape::Object("Cart")));
+        assert_eq!(
+            shape("App\\Models\\Order", Some("App\\Models\\Order")),
+            Some(Shape::Object("Order"))
+        );
+        for (v, t) in [
+            ("array(2)", Some("string")),
+            ("\"array(2)\"", Some("string")),
+            ("42", Some("int")),
+            ("null", Some("null")),
+            ("true", Some("bool")),
+            ("int", Some("type")),
+        ] {
+            assert_eq!(shape(v, t), None, "{v} {t:?}");
+        }
+    }
+
+    #[test]
+    fn php_arrays_read_as_lists_or_by_key() {
+        let f = |n: &str, v: &str| ValueNode {
+            name: n.into(),
+            value: v.into(),
+            ..Default::default()
+        };
+        assert_eq!(php_array(&[f("0", "45"), f("1", "15")], false, 200), "[45, 15]");
+        assert_eq!(
+            php_array(&[f("name", "\"Ada\""), f("3", "1")], true, 200),
+            "['name' => \"Ada\", 3 => 1, …]"
+        );
+        // Keys out of order are not a list.
+        assert_eq!(php_array(&[f("1", "a"), f("0", "b")], false, 200), "[1 => a, 0 => b]");
     }
 
     #[test]

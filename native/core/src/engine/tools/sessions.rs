@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # List run configurations
-/// Configurations (IDE, launch.json, debugger-mcp.toml) by name.
+/// From the IDE, launch.json, debugger-mcp.toml.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListRunConfigurations {
     #[serde(flatten)]
@@ -57,7 +57,7 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Run (or debug) a configuration; prefer start_debug_session.
+/// Prefer start_debug_session to debug.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]
@@ -209,7 +209,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
-/// Debug sessions: id, name, state, current.
+/// Id, name, state of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -274,7 +274,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration, command ('python3 app.py') or attach (pid, host:port); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
+/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port); answers the first stop, with evaluate's values.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -490,7 +490,7 @@ fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
 }
 
 /// # Stop a debug session
-/// End a session (attached: detach unless terminate); removes your breakpoints unless keep_breakpoints.
+/// Attached: detaches unless terminate. Your breakpoints go unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
@@ -658,8 +658,11 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// State, stop, location, stack, variables, watches, source, output.
+/// Stop, stack, locals, watches, output; include_variables, include_source_context (true), source_context_lines, max_stack_frames (5).
 #[derive(Deserialize, Serialize, JsonSchema)]
+// The knobs are named in the description, not listed: 249 B of schema for four rarely used
+// parameters.
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["include_variables", "include_source_context", "source_context_lines", "max_stack_frames"]))]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]
     s: SessionArg,

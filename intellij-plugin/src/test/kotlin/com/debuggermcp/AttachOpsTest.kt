@@ -119,6 +119,19 @@ class AttachOpsTest {
     }
 
     @Test
+    fun `debuggers of one group stay together, in the order their group first appears`() {
+        // AttachDialogProcessItem.create: items keyed by presentation group (first appearance), then sorted by order.
+        val shared = FakeAttachGroup(0, "Native")
+        fun provider(group: FakeAttachGroup, name: String) = FakeAttachProvider(
+            app, project, group, name, accepts = { it.pid == 4242 }, asynchronous = false,
+            handler = { FakeProcessHandler(true, true) },
+        ).also { it.running = running }
+        providers(provider(shared, "Alpha"), provider(FakeAttachGroup(0, "Other"), "Beta"), provider(shared, "Gamma"))
+        val e = refused(4242, adapter = "delta")
+        assertTrue(e.message!!.contains("these can: Alpha, Gamma, Beta"), e.message)
+    }
+
+    @Test
     fun `no such pid is refused by name before any debugger is asked`() {
         val java = java()
         providers(java)

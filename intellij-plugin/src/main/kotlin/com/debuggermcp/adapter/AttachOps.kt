@@ -102,8 +102,16 @@ internal object AttachOps {
             ?: notFound("no process with pid $pid is running on this machine (it may have ended); find it with `ps` or `pgrep -f`")
         val applicable = providers.filter { it.isAttachHostApplicable(host) }
         val context = UserDataHolderBase()
-        val groups = applicable.map { it.presentationGroup to it.getAvailableDebuggers(project, host, process, context) }
-        val debuggers = groups.filter { it.second.isNotEmpty() }.sortedBy { it.first.order }.flatMap { it.second }
+        // Per presentation group in the order groups first appear, then by group order, as the
+        // dialog's AttachDialogProcessItem.create sorts its groups.
+        val groups = LinkedHashMap<Any, Pair<Int, MutableList<XAttachDebugger>>>()
+        for (provider in applicable) {
+            val found = provider.getAvailableDebuggers(project, host, process, context)
+            if (found.isEmpty()) continue
+            val group = provider.presentationGroup
+            groups.getOrPut(group) { group.order to mutableListOf() }.second += found
+        }
+        val debuggers = groups.values.sortedBy { it.first }.flatMap { it.second }
         if (debuggers.isEmpty()) {
             val installed = applicable.map { it.presentationGroup.groupName.ifBlank { it.javaClass.simpleName } }.distinct()
             unsupported("no debugger of the IDE can attach to process $pid (${process.executableName}): " +
