@@ -338,13 +338,10 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
         written.unlink()
 
 
-def pause_within(m: Mcp, budget_s: float) -> dict:
-    t0 = time.monotonic()
+def pause(m: Mcp) -> dict:
+    """A pause that stops the program within its wait (how fast: tests/bench/pause_latency.py)."""
     p = m.ok("pause", {"timeout_ms": 10000})
-    took = time.monotonic() - t0
     assert p["state"] == "paused", p
-    # A second on an idle machine; the shared 2-core test machine gets slack.
-    assert took < budget_s, f"pause took {took:.1f} s"
     return p
 
 
@@ -355,7 +352,7 @@ def test_a_launched_service_is_running_and_pauses(services, att):
     started = m.ok("start_debug_session", {"command": f"{PYTHON} service.py"})
     assert started["state"] == "running", started
     assert m.ok("get_debug_session_status", {})["state"] == "running"
-    pause_within(m, 5)
+    pause(m)
     threads = m.ok("list_threads", {})["threads"]
     assert threads and all(t["name"] for t in threads), threads
     m.ok("stop_debug_session", {})
@@ -392,7 +389,7 @@ def test_an_attached_process_pauses_and_resumes(services, att, adapter):
     services.append(svc)
     started = m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter})
     assert started["state"] == "running", started
-    pause_within(m, 5)
+    pause(m)
     assert m.ok("list_threads", {})["threads"]
     resumed = m.ok("resume", {"wait": False})
     assert resumed["state"] == "running", resumed
