@@ -236,4 +236,16 @@ class Audit27RecheckTest {
         step.join(5_000)
         assertEquals(listOf("stepOver"), session.commands.map { it.name })
     }
+
+    @Test
+    fun `a breakpoint the debugger found invalid is reported unverified with the debugger's message (RISK 5)`() {
+        val type = com.debuggermcp.fakes.FakeLineType("java-line", 100, setOf(4), app)
+        val bp = com.debuggermcp.fakes.FakeLineBreakpoint(type, "file:///work/project/src/com/example/Main.java", 4, null, false)
+        assertEquals(true, com.debuggermcp.adapter.Breakpoints.info(bp)!!["verified"])
+        // Java's debugger: setBreakpointInvalid(breakpoint, "No executable code found at line …").
+        bp.invalidMessage = "No executable code found at line 5 in class com.example.Main"
+        val info = com.debuggermcp.adapter.Breakpoints.info(bp)!!
+        assertEquals(false, info["verified"])
+        assertEquals("No executable code found at line 5 in class com.example.Main", info["message"])
+    }
 }
