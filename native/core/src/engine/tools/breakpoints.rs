@@ -466,8 +466,9 @@ pub(super) async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcom
         return Err("field 'access': needs watch (the expression to watch)".into());
     }
     match (&a.function, &a.file_path, a.line) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-            return Err("give function or file_path+line, not both".into());
+        // A function named with a file is that function in that file (set_function_breakpoint).
+        (Some(_), _, Some(_)) => {
+            return Err("give function or file_path+line, not both (function takes file_path alone: that function in that file)".into());
         }
         (None, None, _) => {
             return Err("field 'file_path': required (with line), or give function".into());

@@ -83,7 +83,7 @@ impl FirstAnswer {
                     )
                     .into());
                 }
-                (Some(_), Some(_), None) | (None, None, Some(_)) => {}
+                (Some(_), Some(_), None) | (_, None, Some(_)) => {}
                 _ => {
                     return Err(format!(
                         "breakpoints[{i}]: give file_path with line, or function (e.g. {{\"file_path\": \"app.py\", \"line\": 12}})"

@@ -314,6 +314,9 @@ pub struct Started {
     name: String,
     state: State,
     message: String,
+    /// Another session of this agent that is still paused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    also: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pause: Option<StopResult>,
 }
@@ -466,11 +469,41 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     };
     Ok(Started {
         state: current_state(c, &info.id, info.state).into(),
+        also: still_paused(c, &root, &info.id),
         session_id: info.id,
         name: super::out::brief(&info.name),
         message,
         pause,
     })
+}
+
+/// The agent's other sessions still paused when it starts `new` (an MCP session's own; without
+/// one, the project's): one line, so it knows they are there and how to reach them.
+fn still_paused(c: &Call<'_>, root: &str, new: &str) -> Option<String> {
+    let mine = c.ctx.client.as_ref().map(|cl| cl.started_ids());
+    let mut paused: Vec<(String, String)> = c.engine.with_state(|s| {
+        s.sessions
+            .iter()
+            .filter(|(id, x)| {
+                id.as_str() != new
+                    && x.state() == SessionState::Paused
+                    && match &mine {
+                        Some(m) => m.contains(id),
+                        None => x.project.as_deref() == Some(root),
+                    }
+            })
+            .map(|(id, x)| (id.clone(), super::out::brief(&x.info.name)))
+            .collect()
+    });
+    if paused.is_empty() {
+        return None;
+    }
+    paused.sort_by(|(a, _), (b, _)| (a.len(), a).cmp(&(b.len(), b)));
+    let list: Vec<String> = paused.iter().map(|(id, n)| format!("{id} ({n})")).collect();
+    Some(format!(
+        "still paused: {}; calls without session_id use {new}",
+        list.join(", ")
+    ))
 }
 
 /// `4242` → a pid, `host:port` → an address.
@@ -557,7 +590,7 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .map(|x| (x.info.attached, x.info.process_id))
             .unwrap_or_default()
     });
-    c.engine.asking_to_stop(&sid, "stop_debug_session");
+    c.engine.asking_to_stop(&sid, super::super::state::BY_STOP_TOOL);
     let asked = if a.terminate {
         c.bk("terminate", backend.terminate(&sid)).await
     } else {
