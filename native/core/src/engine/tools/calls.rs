@@ -60,7 +60,11 @@ pub(super) async fn set_function_breakpoint(
         };
         let missing = format!(
             "field 'function': no definition of '{name}'{} ({} source files searched)",
-            if within.is_empty() { " in the project" } else { &within },
+            if within.is_empty() {
+                " in the project"
+            } else {
+                &within
+            },
             found.files
         );
         // Before any session only the scan can judge a name: one close to a project function
