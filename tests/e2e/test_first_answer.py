@@ -171,6 +171,7 @@ def test_a_call_without_session_id_never_answers_from_another_session_once_the_l
     s3 = b["session_id"]
     assert b["state"] == "stopped" and s3 != s2, b
     assert b["also"] == f"still paused: {s2} (python3 app.py); calls without session_id use {s3}", b
+    assert f"still paused: {s2} (python3 app.py)" in m.last_text, m.last_text
     # s3 ended: the stack of s2 would pass for s3's. The answer names both instead.
     e = m.err("get_stack_trace")
     assert f"session {s3} has ended (exit code 0)" in e and f'{s2} is still paused — pass session_id: "{s2}"' in e, e

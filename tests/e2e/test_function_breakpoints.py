@@ -74,6 +74,8 @@ def test_py_function_with_a_file_binds_there_only_or_says_where_it_is_defined(py
     e = m.err("set_breakpoint", {"function": "parse", "file_path": "app.py"})
     assert "'parse' is not defined in app.py" in e, e
     assert "parse calls.py:20" in e and "parse crash.py:4" in e and "parse stepping.py:7" in e, e
+    e = m.err("set_breakpoint", {"function": "prase", "file_path": "crash.py"})
+    assert "no definition of 'prase' in crash.py" in e and "parse" in e, e
     assert "not both" in m.err("set_breakpoint", {"function": "parse", "file_path": "crash.py", "line": 5})
     assert sorted(x["id"] for x in m.ok("list_breakpoints")["breakpoints"]) == sorted([b["id"], q["id"]])
     r = m.ok("start_debug_session", {"command": "python3 crash.py", "wait_for_pause": True, "timeout_ms": LONG})

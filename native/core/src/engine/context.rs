@@ -400,7 +400,10 @@ impl<'a> Call<'a> {
                 .unwrap_or_default();
             let others = match live.as_slice() {
                 [] => return None,
-                [(id, st)] => format!("{id} is still {} — pass session_id: \"{id}\"", state_name(*st)),
+                [(id, st)] => format!(
+                    "{id} is still {} — pass session_id: \"{id}\"",
+                    state_name(*st)
+                ),
                 many => format!(
                     "still there: {}; pass session_id",
                     many.iter()

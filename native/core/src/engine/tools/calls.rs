@@ -51,16 +51,6 @@ pub(super) async fn set_function_breakpoint(
         }
         found.matches = here;
         within = format!(" in {shown}");
-        if found.matches.is_empty() {
-            // Not seen by the scan: the debugger's own name lookup gets the file with the name,
-            // as gdb's linespec takes it (`file.c:func`).
-            let base = Path::new(&file)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or(shown);
-            a.function = Some(format!("{base}:{name}"));
-            a.file_path = None;
-        }
     }
     if found.matches.is_empty() {
         let near = if found.near.is_empty() {
@@ -70,7 +60,11 @@ pub(super) async fn set_function_breakpoint(
         };
         let missing = format!(
             "field 'function': no definition of '{name}'{} ({} source files searched)",
-            if within.is_empty() { " in the project" } else { &within },
+            if within.is_empty() {
+                " in the project"
+            } else {
+                &within
+            },
             found.files
         );
         // Before any session only the scan can judge a name: one close to a project function
@@ -94,7 +88,15 @@ pub(super) async fn set_function_breakpoint(
         if !live && !found.near.is_empty() && !same_bare {
             return Err(ToolError(format!("{missing}; {near}")));
         }
-        return by_debugger(c, root, &croot, a, missing, near).await;
+        // The debugger binds names only (gdb's DAP takes no file with a function name): say
+        // that the file could not narrow it.
+        let mut b = by_debugger(c, root, &croot, a, missing, near).await?;
+        if !within.is_empty() && b.note.is_none() {
+            b.note = Some(format!(
+                "not found{within} by the source scan: the debugger binds '{name}' wherever it is defined"
+            ));
+        }
+        return Ok(b);
     }
     if found.matches.len() > MAX_MATCHES {
         let some: Vec<String> = found

@@ -590,7 +590,8 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .map(|x| (x.info.attached, x.info.process_id))
             .unwrap_or_default()
     });
-    c.engine.asking_to_stop(&sid, super::super::state::BY_STOP_TOOL);
+    c.engine
+        .asking_to_stop(&sid, super::super::state::BY_STOP_TOOL);
     let asked = if a.terminate {
         c.bk("terminate", backend.terminate(&sid)).await
     } else {
