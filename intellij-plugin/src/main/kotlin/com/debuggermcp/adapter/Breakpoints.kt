@@ -184,6 +184,9 @@ internal object Breakpoints {
      * `typeWinner.sortByDescending { it.priority }`), not by registration order: Java registers
      * its method, field and exception types before JavaLineBreakpointType, and a field line
      * accepts a field watchpoint too.
+     * A plain read action, not a smart one: the platform's own placement asks `canPutAt` inside
+     * `readAction { }` (XBreakpointUIUtil.getAvailableLineBreakpointInfoProxy, file id 13368966773),
+     * so the types answer during indexing as they do for a gutter click.
      */
     internal suspend fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
         val types = XDebuggerUtil.getInstance().lineBreakpointTypes.sortedByDescending { it.priority }
