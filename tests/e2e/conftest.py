@@ -127,7 +127,7 @@ class Mcp:
         # The text is a compact rendering for the model (issue 6), not the JSON a second time;
         # structuredContent carries the complete result without nulls.
         assert text.strip() and not text.lstrip().startswith("{"), f"{name}: text is not rendered: {text}"
-        # (A program's own value may be null: inspect_variable's match of a Python None.)
+        # (A program's own value may be null: expand_variable's filter match of a Python None.)
         assert '":null' not in json.dumps(sc, separators=(",", ":")).replace('"value":null', ""), f"{name}: nulls in structuredContent: {sc}"
         self.last_text = text
         return sc
@@ -341,8 +341,8 @@ def cleanup(m: Mcp):
         if s["state"] != "stopped":
             m.ok("stop_debug_session", {"session_id": s["id"]})
     m.ok("remove_breakpoint", {"all_agent_breakpoints": True})
-    for w in m.ok("list_watches")["watches"]:
-        m.ok("remove_watch", {"watch_id": w["id"]})
+    for w in m.ok("watches")["watches"]:
+        m.ok("watches", {"remove": w["id"]})
 
 
 def var(variables: list, name: str) -> dict:

@@ -41,7 +41,7 @@ def run_to(m: Mcp, file: str, line: int, command: str) -> dict:
 
 def test_exception_breakpoint_by_class_name_stops_only_on_that_class(fx):
     _, m = fx
-    bp = m.ok("set_exception_breakpoint", {"exception_class": "KeyError"})
+    bp = m.ok("set_breakpoint", {"exception_class": "KeyError"})
     r = m.ok("start_debug_session", {"command": "python3 classes.py", "wait_for_pause": True, "timeout_ms": LONG})
     # Not at the ValueError that parse() raises and catches first, but where KeyError is raised.
     assert r["state"] == "paused" and r["pause"]["location"]["line"] == 10, r
@@ -53,7 +53,7 @@ def test_exception_breakpoint_by_class_name_stops_only_on_that_class(fx):
 
 def test_exception_breakpoint_by_class_name_stops_where_a_caught_one_is_raised(fx):
     _, m = fx
-    m.ok("set_exception_breakpoint", {"exception_class": "ValueError", "caught": True, "uncaught": False})
+    m.ok("set_breakpoint", {"exception_class": "ValueError", "caught": True, "uncaught": False})
     r = m.ok("start_debug_session", {"command": "python3 classes.py", "wait_for_pause": True, "timeout_ms": LONG})
     assert r["state"] == "paused" and r["pause"]["location"]["line"] == 3, r
     # Only ValueError: the KeyError after it ends the program instead of stopping it.
@@ -118,7 +118,7 @@ def test_breakpoints_after_the_session_ended_say_where_they_were_bound(fx):
 
 def test_an_exception_breakpoint_that_stopped_the_program_counts_its_hit(fx):
     _, m = fx
-    ex = m.ok("set_exception_breakpoint", {"exception_class": "uncaught"})
+    ex = m.ok("set_breakpoint", {"exception_class": "uncaught"})
     r = m.ok("start_debug_session", {"command": "python3 boom.py", "wait_for_pause": True, "timeout_ms": LONG})
     assert r["pause"]["reason"] == "exception", r
     m.ok("stop_debug_session")

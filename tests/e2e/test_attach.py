@@ -29,6 +29,7 @@ def build(project: pathlib.Path):
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
     subprocess.run([gcc, "-g", "-O0", "-o", str(project / "loop"), str(project / "loop.c")], check=True)
+    subprocess.run([gcc, "-g", "-O0", "-pthread", "-o", str(project / "workers"), str(project / "workers.c")], check=True)
     if not shutil.which("go") or not shutil.which("dlv"):
         pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh)")
     subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "goservice.bin", "."], cwd=project / "goservice", check=True)
@@ -148,6 +149,29 @@ def test_go_service_attached_by_pid(services, att):
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     serve_and_attach_request(m, project, svc, "goservice/main.go", line, {"attach": str(svc.pid)}, "total")
     assert m.ok("list_debug_sessions", {})["sessions"] == []
+
+
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_the_stopped_worker_thread_of_a_c_daemon_is_listed_first(services, att, adapter):
+    """A pthread daemon stopped in a worker's handler: list_threads puts that worker, by the name
+    it set (pthread_setname_np), ahead of the main thread the debugger lists first."""
+    project, m = att
+    svc = Service([str(project / "workers")], project, port_line=False)
+    services.append(svc)
+    m.ok("set_breakpoint", {"file_path": "workers.c", "line": line_of(project, "workers.c", "return cost;")})
+    m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter})
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["reason"] == "breakpoint", stop
+    listed = m.ok("list_threads", {})
+    threads = listed["threads"]
+    assert len(threads) == 3, threads
+    first = threads[0]
+    assert first["id"] == stop["thread_id"] and first["is_current"], listed
+    assert "worker-" in first["name"], threads
+    # The main thread, which the debugger lists first by id, comes after it.
+    assert any("worker-" not in t["name"] for t in threads[1:]), threads
+    m.ok("stop_debug_session", {})
+    assert svc.alive()
 
 
 @pytest.mark.parametrize("adapter", ["debugpy", "delve"])
@@ -338,13 +362,10 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
         written.unlink()
 
 
-def pause_within(m: Mcp, budget_s: float) -> dict:
-    t0 = time.monotonic()
+def pause(m: Mcp) -> dict:
+    """A pause that stops the program within its wait (how fast: tests/bench/pause_latency.py)."""
     p = m.ok("pause", {"timeout_ms": 10000})
-    took = time.monotonic() - t0
     assert p["state"] == "paused", p
-    # A second on an idle machine; the shared 2-core test machine gets slack.
-    assert took < budget_s, f"pause took {took:.1f} s"
     return p
 
 
@@ -355,7 +376,7 @@ def test_a_launched_service_is_running_and_pauses(services, att):
     started = m.ok("start_debug_session", {"command": f"{PYTHON} service.py"})
     assert started["state"] == "running", started
     assert m.ok("get_debug_session_status", {})["state"] == "running"
-    pause_within(m, 5)
+    pause(m)
     threads = m.ok("list_threads", {})["threads"]
     assert threads and all(t["name"] for t in threads), threads
     m.ok("stop_debug_session", {})
@@ -392,7 +413,7 @@ def test_an_attached_process_pauses_and_resumes(services, att, adapter):
     services.append(svc)
     started = m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter})
     assert started["state"] == "running", started
-    pause_within(m, 5)
+    pause(m)
     assert m.ok("list_threads", {})["threads"]
     resumed = m.ok("resume", {"wait": False})
     assert resumed["state"] == "running", resumed

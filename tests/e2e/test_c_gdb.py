@@ -83,7 +83,7 @@ def test_step_into_square_out_and_frames(c):
     project, m = c
     m.ok("set_breakpoint", {"file_path": "prog.c", "line": 34})
     start(m)
-    w = m.ok("add_watch", {"expression": "counter * 2"})
+    [w] = m.ok("watches", {"add": "counter * 2"})["watches"]
     assert w["value"] == "14"
     s = m.ok("step_into")
     assert s["location"] == loc(project, 22, "sum_squares") and s["reason"] == "step"
@@ -116,9 +116,9 @@ def test_step_into_square_out_and_frames(c):
     assert s["watches"][0]["value"] == "14" and s["watches"][0].get("error") is None
     s = m.ok("step_over")
     assert s["location"]["line"] == 35 and var(s["frame"]["variables"], "result")["value"] == "30"  # 1+4+9+16
-    assert m.ok("list_watches")["watches"][0]["value"] == "14"
-    assert m.ok("remove_watch", {"watch_id": w["id"]})["removed"] is True
-    assert m.ok("list_watches")["watches"] == []
+    assert m.ok("watches")["watches"][0]["value"] == "14"
+    gone = m.ok("watches", {"remove": w["id"]})
+    assert gone["message"] == f"watch {w['id']} removed" and gone["watches"] == []
 
 
 def test_set_variable_run_to_line_and_output(c):
@@ -163,7 +163,7 @@ def test_condition_hit_condition_log_message_temporary(c):
     p = m.ok("resume", {"timeout_ms": LONG})
     assert p["location"]["line"] == 24 and p["breakpoint_ids"] == [cond["id"]]
     assert var(p["frame"]["variables"], "i")["value"] == "3" and var(p["frame"]["variables"], "acc")["value"] == "5"
-    m.ok("toggle_breakpoint", {"breakpoint_id": hit["id"], "enabled": False})
+    m.ok("set_breakpoint", {"breakpoint_id": hit["id"], "enabled": False})
     p = m.ok("resume", {"timeout_ms": LONG})
     assert p["location"] == loc(project, 35, "main") and p["breakpoint_ids"] == [tmp["id"]]
     remaining = {b["id"] for b in m.ok("list_breakpoints")["breakpoints"]}
@@ -215,10 +215,10 @@ def test_exception_breakpoints_unsupported_for_c_with_clear_message(c):
     _, m = c
     m.ok("set_breakpoint", {"file_path": "prog.c", "line": 34})
     start(m)
-    msg = m.err("set_exception_breakpoint", {"exception_class": "raised"})
+    msg = m.err("set_breakpoint", {"exception_class": "raised"})
     assert "'raised' is not offered" in msg and "throw (C++ exceptions" in msg
     # A class name, as the description offers for debugpy and the IDE: gdb takes none, and says so.
-    msg = m.err("set_exception_breakpoint", {"exception_class": "std::out_of_range"})
+    msg = m.err("set_breakpoint", {"exception_class": "std::out_of_range"})
     assert "takes no class names" in msg and "throw (C++ exceptions" in msg, msg
     assert msg.count("catch (C++ exceptions") == 1, msg  # the filters listed once
     assert m.ok("list_breakpoints")["total"] == 1  # nothing was added

@@ -161,6 +161,28 @@ def test_a_program_that_ended_needs_no_stop(py):
     assert r["state"] == "paused" and values(r["pause"]) == {"t": "930"}, r
 
 
+def test_a_call_without_session_id_never_answers_from_another_session_once_the_last_ended(py):
+    _, m = py
+    a = m.ok("start_debug_session", {"command": "python3 app.py", "breakpoints": [{"file_path": "app.py", "line": 19}]})
+    assert a["state"] == "paused" and "also" not in a, a
+    s2 = a["session_id"]
+    # A second session started while the first is paused says the first is still there.
+    b = m.ok("start_debug_session", {"command": "python3 calls.py", "wait_for_pause": True, "timeout_ms": LONG})
+    s3 = b["session_id"]
+    assert b["state"] == "stopped" and s3 != s2, b
+    assert b["also"] == f"still paused: {s2} (python3 app.py); calls without session_id use {s3}", b
+    assert f"still paused: {s2} (python3 app.py)" in m.last_text, m.last_text
+    # s3 ended: the stack of s2 would pass for s3's. The answer names both instead.
+    e = m.err("get_stack_trace")
+    assert f"session {s3} has ended (exit code 0)" in e and f'{s2} is still paused — pass session_id: "{s2}"' in e, e
+    e = m.err("evaluate_expression", {"expression": "acc"})
+    assert f"session {s3} has ended" in e, e
+    # Named once, s2 is the one the agent uses: later calls without session_id go to it.
+    st = m.ok("get_stack_trace", {"session_id": s2})
+    assert st["frames"][0]["line"] == 19, st
+    assert m.ok("get_stack_trace")["frames"][0]["line"] == 19
+
+
 def test_what_an_mcp_session_made_goes_when_it_ends():
     server = Server("py", "brave_mode = true\n")
     try:

@@ -60,6 +60,39 @@ def test_py_function_that_matches_nothing_lists_near_names(py):
     assert m.ok("list_breakpoints")["total"] == 0, "a refused call must set nothing"
 
 
+def test_py_function_with_a_file_binds_there_only_or_says_where_it_is_defined(py):
+    project, m = py
+    # `parse` is defined in calls.py, crash.py and stepping.py: with a file, only that one.
+    b = m.ok("set_breakpoint", {"function": "parse", "file_path": "crash.py"})
+    body = line_of(project, "crash.py", "return int(text)")
+    assert b["line"] == body and b["file"].endswith("crash.py"), b
+    assert b["bound"] == [f"crash.py:{body} parse (id {b['id']})"], b
+    q = m.ok("set_breakpoint", {"function": "Cart.add_item", "file_path": "calls.py"})
+    add = line_of(project, "calls.py", "self.items.append((name, price))")
+    assert q["bound"] == [f"calls.py:{add} Cart.add_item (id {q['id']})"], q
+    # Not in that file: where a function of that name is, and nothing set.
+    e = m.err("set_breakpoint", {"function": "parse", "file_path": "app.py"})
+    assert "'parse' is not defined in app.py" in e, e
+    assert "parse calls.py:20" in e and "parse crash.py:4" in e and "parse stepping.py:7" in e, e
+    e = m.err("set_breakpoint", {"function": "prase", "file_path": "crash.py"})
+    assert "no definition of 'prase' in crash.py" in e and "parse" in e, e
+    assert "not both" in m.err("set_breakpoint", {"function": "parse", "file_path": "crash.py", "line": 5})
+    assert sorted(x["id"] for x in m.ok("list_breakpoints")["breakpoints"]) == sorted([b["id"], q["id"]])
+    r = m.ok("start_debug_session", {"command": "python3 crash.py", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == body, r
+    assert r["pause"]["location"]["file"].endswith("crash.py"), r
+    m.ok("stop_debug_session")
+    # The breakpoints a start takes: the same, one bound in stepping.py alone.
+    step = line_of(project, "stepping.py", "n = int(s)")
+    r = m.ok("start_debug_session", {
+        "command": "python3 stepping.py",
+        "breakpoints": [{"function": "parse", "file_path": "stepping.py"}],
+        "evaluate": ["s"],
+    })
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == step, r
+    assert r["pause"]["location"]["file"].endswith("stepping.py"), r
+
+
 def test_py_records_50_recursive_calls_and_a_raise_without_stopping(py):
     project, m = py
     b = m.ok("set_breakpoint", {"function": "fact", "on_hit": "record", "max_calls": 60})

@@ -42,6 +42,16 @@ def test_gdb_binds_cpp_overloads_and_library_functions_by_name(n):
     assert r["state"] == "paused" and "printf" in r["location"]["method"], r
 
 
+def test_gdb_binds_a_name_the_scan_cannot_see_with_the_file_given(n):
+    """A function named with its file, which the project scan does not see (a method defined in
+    its class): gdb's DAP takes no file with a function name, so it binds the name, and says so."""
+    project, m = n
+    b = m.ok("set_breakpoint", {"function": "ns::Cart::add", "file_path": "shapes.cpp"})
+    assert b["note"] == "not found in shapes.cpp by the source scan: the debugger binds 'ns::Cart::add' wherever it is defined", b
+    loc = start(m, "gdb")
+    assert loc["line"] == line_of(project, "shapes.cpp", "n += x;") and loc["file"].endswith("shapes.cpp"), loc
+
+
 def test_lldb_binds_several_names_each_where_it_belongs(n):
     """lldb-dap 19 answers a list of function breakpoints in its own order: each must still
     get its own binding."""

@@ -104,12 +104,12 @@ def test_unknown_ids(py_careful):
     assert "s99" in msg
     msg = m.err("get_debug_session_status", {"session_id": "s99"})
     assert "s99" in msg
-    msg = m.err("toggle_breakpoint", {"breakpoint_id": "b99"})
+    msg = m.err("set_breakpoint", {"breakpoint_id": "b99", "enabled": False})
     assert "unknown breakpoint id 'b99'" in msg
     none = m.ok("remove_breakpoint", {"breakpoint_id": "b99"})
     assert none["removed"] == 0 and none["ids"] == [] and "nothing" in none["message"]
-    gone = m.ok("remove_watch", {"watch_id": "w77"})
-    assert gone["removed"] is False
+    gone = m.ok("watches", {"remove": "w77"})
+    assert "no watch 'w77'" in gone["message"] and gone["watches"] == []
     msg = m.err("expand_variable", {"variable_id": "v9999"})
     assert "v9999" in msg or "no debug session" in msg
     msg = m.err("resume", {})

@@ -1,4 +1,4 @@
-"""inspect_variable (JSONPath), trace_function (server-side stepping) and debug_test (a test by
+"""expand_variable's JSONPath filter, trace_function (server-side stepping) and debug_test (a test by
 id, no run configuration) end to end: the real `debugger-mcp serve`, the Python MCP SDK, real
 debugpy and real gdb. Line numbers are those of projects/pyinspect/*.py, projects/c/prog.c and
 projects/cinspect/gtest_like.c.
@@ -44,32 +44,32 @@ def paused_py(m, line):
     return m.pause_at("orders.py", line, {"command": "python3 orders.py"})
 
 
-# ---- inspect_variable --------------------------------------------------------------------------
+# ---- expand_variable {filter} ------------------------------------------------------------------
 
 
 def test_inspect_filters_a_list_of_objects_on_debugpy(py):
     _, m = py
     paused_py(m, 21)
-    r = m.ok("inspect_variable", {"path": "order", "filter": "$.items[?@.qty > 1].name"})
+    r = m.ok("expand_variable", {"path": "order", "filter": "$.items[?@.qty > 1].name"})
     assert values(r) == ["pear", "fig"], r
     assert r["total"] == 2 and "truncated" not in r
     assert r["matches"][0]["path"].endswith("[1].name"), r
-    r = m.ok("inspect_variable", {"path": "items", "filter": "$..price"})
+    r = m.ok("expand_variable", {"path": "items", "filter": "$..price"})
     assert values(r) == [0.5, 0.25, 1.0], r
     # Scalars are JSON: a bool, null and an int, comparable in filters.
-    r = m.ok("inspect_variable", {"path": "order", "filter": "$['paid','note','id']"})
+    r = m.ok("expand_variable", {"path": "order", "filter": "$['paid','note','id']"})
     assert values(r) == [False, None, 7], r
     # Paging over matches.
-    r = m.ok("inspect_variable", {"path": "items", "filter": "$[*].qty", "limit": 2})
+    r = m.ok("expand_variable", {"path": "items", "filter": "$[*].qty", "limit": 2})
     assert values(r) == [1, 3] and r["truncated"] is True and r["next_offset"] == 2, r
-    r = m.ok("inspect_variable", {"path": "items", "filter": "$[*].qty", "offset": 2})
+    r = m.ok("expand_variable", {"path": "items", "filter": "$[*].qty", "offset": 2})
     assert values(r) == [2] and "truncated" not in r, r
 
 
 def test_inspect_rejects_an_invalid_jsonpath_with_its_position(py):
     _, m = py
     paused_py(m, 21)
-    e = m.err("inspect_variable", {"path": "order", "filter": "$.items[?@.qty >]"})
+    e = m.err("expand_variable", {"path": "order", "filter": "$.items[?@.qty >]"})
     assert e.startswith("invalid JSONPath filter at position"), e
     assert "$.items[?@.qty >]" in e and "^" in e, e
 
@@ -78,9 +78,9 @@ def test_inspect_filters_structs_and_arrays_on_gdb(c):
     _, m = c
     r = m.pause_at("prog.c", 34, {"run_configuration": "prog (gdb)"})
     assert r["pause"]["state"] == "paused", r
-    assert values(m.ok("inspect_variable", {"path": "numbers", "filter": "$[?@ > 25]"})) == [30, 40, 50]
-    assert values(m.ok("inspect_variable", {"path": "tri", "filter": "$.corners[?@.x > 0].x"})) == [4]
-    assert values(m.ok("inspect_variable", {"path": "tri", "filter": "$.name"})) == ["triangle"]
+    assert values(m.ok("expand_variable", {"path": "numbers", "filter": "$[?@ > 25]"})) == [30, 40, 50]
+    assert values(m.ok("expand_variable", {"path": "tri", "filter": "$.corners[?@.x > 0].x"})) == [4]
+    assert values(m.ok("expand_variable", {"path": "tri", "filter": "$.name"})) == ["triangle"]
 
 
 # ---- trace_function ----------------------------------------------------------------------------
@@ -158,7 +158,7 @@ def test_debug_test_pytest_node_id_stops_in_the_test(py):
     assert r["framework"] == "pytest" and r["state"] == "paused", r
     assert r["pause"]["location"]["file"] == str(project / "test_orders.py") and r["pause"]["location"]["line"] == 6, r
     assert r["pause"]["location"]["method"] == "test_total"
-    got = m.ok("inspect_variable", {"path": "items", "filter": "$[*].qty"})
+    got = m.ok("expand_variable", {"path": "items", "filter": "$[*].qty"})
     assert values(got) == [2, 1]
 
 

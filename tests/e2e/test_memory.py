@@ -55,7 +55,7 @@ def test_summary_names_the_exception_and_the_values_set_debugpy(py):
     sid = m.ok("start_debug_session", {"run_configuration": "Run app", "wait_for_pause": True, "timeout_ms": LONG})["session_id"]
     assert m.ok("set_variable", {"path": "acc", "new_value": "100"})["variable"]["value"] == "100"
     m.ok("remove_breakpoint", {"breakpoint_id": bp["id"]})
-    m.ok("set_exception_breakpoint", {"exception_class": "raised"})
+    m.ok("set_breakpoint", {"exception_class": "raised"})
     p = m.ok("resume", {"timeout_ms": LONG})
     assert p["reason"] == "exception" and p["location"]["line"] == 32, p
     md = m.ok("get_session_summary")["markdown"]

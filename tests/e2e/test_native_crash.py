@@ -195,7 +195,7 @@ def test_cpp_throw_stop_says_where_the_program_threw(n):
     """lldb-dap stops a throw inside the runtime (__cxa_throw, no source): the stop names the
     project line that threw."""
     _, m = n
-    m.ok("set_exception_breakpoint", {"exception_class": "cpp_throw"})
+    m.ok("set_breakpoint", {"exception_class": "cpp_throw"})
     p = start(m, "./thrower", "lldb")["pause"]
     assert p["reason"] == "exception", p
     assert "C++ Throw" in p["description"] and "raised from thrower.cpp:6 in" in p["description"], p
@@ -226,9 +226,9 @@ def test_an_lldb_filter_waits_for_lldb_after_a_gdb_session():
     for project, m in served("native", prepare=compile_native):
         start(m, "./divzero", "gdb")
         m.ok("stop_debug_session")
-        b = m.ok("set_exception_breakpoint", {"exception_class": "cpp_throw"})
+        b = m.ok("set_breakpoint", {"exception_class": "cpp_throw"})
         assert "lldb" in json.dumps(b), b
-        e = m.err("set_exception_breakpoint", {"exception_class": "cpp_thorw"})
+        e = m.err("set_breakpoint", {"exception_class": "cpp_thorw"})
         assert "not offered" in e and "throw (C++ exceptions, when thrown)" in e, e
         p = start(m, "./thrower", "lldb")["pause"]
         assert p["reason"] == "exception" and "C++ Throw" in p["description"], p

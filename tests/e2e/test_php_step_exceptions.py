@@ -86,7 +86,7 @@ def test_php_users_exception_breakpoint_stays_as_set_through_steps(php):
     keeps one per name) stops the step once, and stays for the next throw."""
     project, m, _ = php
     n = lines(project)
-    ex = m.ok("set_exception_breakpoint", {"exception_class": "Exception"})
+    ex = m.ok("set_breakpoint", {"exception_class": "Exception"})
     d = step_over_to_the_throw(m, n, "call")
     assert d.startswith("the step ended in an exception: InvalidArgumentException"), d
     s = m.ok("step_over", {"timeout_ms": LONG})

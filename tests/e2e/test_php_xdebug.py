@@ -120,12 +120,12 @@ def test_cli_script_breakpoint_variables_jsonpath_step_and_output(php):
     assert order["value"].startswith("Order(id=42, items=[Item, Item, Item], customer=['name' => \"Ada\"") and order["type"] == "Order", order
     assert "hunter2" not in order["value"], order
     # JSONPath over a PHP object: `order` and `$order` both name it; members are keys.
-    q = m.ok("inspect_variable", {"path": "order", "filter": "$.items[?@.qty > 1].sku"})
+    q = m.ok("expand_variable", {"path": "order", "filter": "$.items[?@.qty > 1].sku"})
     assert values(q) == ["B-2", "C-3"], q
-    q = m.ok("inspect_variable", {"path": "$order", "filter": "$..price"})
+    q = m.ok("expand_variable", {"path": "$order", "filter": "$..price"})
     assert values(q) == [2.5, 10, 1], q
     # Redaction works on PHP arrays too.
-    q = m.ok("inspect_variable", {"path": "$order->customer", "filter": "$.password"})
+    q = m.ok("expand_variable", {"path": "$order->customer", "filter": "$.password"})
     assert "hunter2" not in str(q), q
     e = m.ok("evaluate_expression", {"session_id": sid, "expression": "count($order->items) * 100"})
     assert e["result"]["value"] == "300", e

@@ -560,7 +560,7 @@ def gen_call(tools, rnd):
             continue
         if p in tool["inputSchema"].get("required", []) or rnd.random() < 0.4:
             args[p] = gen_value(props[p], rnd, p)
-    if name in ("evaluate_expression", "evaluate_code_fragment", "set_variable", "add_watch"):
+    if name in ("evaluate_expression", "evaluate_code_fragment", "set_variable", "watches"):
         args.pop("allow_side_effects", None)  # nothing generated may change the debuggee's files
     if rnd.random() < 0.05:
         args["unexpected_" + str(rnd.randint(0, 9))] = 1

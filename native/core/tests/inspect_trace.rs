@@ -1,4 +1,4 @@
-//! inspect_variable, trace_function and debug_test through the engine and the fake backend.
+//! expand_variable's JSONPath filter, trace_function and debug_test through the engine and the fake backend.
 
 #[path = "tools_common/mod.rs"]
 mod common;
@@ -31,7 +31,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     let before = children_calls(&h);
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "user", "filter": "$.address.city"}),
         )
         .await;
@@ -45,7 +45,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     // Filters compare numbers parsed from the debugger's rendering.
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "items", "filter": "$[?@ > 1]"}),
         )
         .await;
@@ -54,7 +54,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     // Descendants.
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "user", "filter": "$..city"}),
         )
         .await;
@@ -62,7 +62,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     // Paging: 5 matches, 2 per page.
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "numbers", "filter": "$[?@ >= 45]", "limit": 2}),
         )
         .await;
@@ -77,7 +77,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     assert_eq!(values(&r), vec![json!(45), json!(46)]);
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "numbers", "filter": "$[?@ >= 45]", "offset": 4}),
         )
         .await;
@@ -86,7 +86,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     // Secrets stay redacted inside filters (object members come in key order).
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "config", "filter": "$.*"}),
         )
         .await;
@@ -94,8 +94,10 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
         values(&r),
         vec![json!("<redacted:api_key>"), json!("localhost")]
     );
-    // Without a filter: the shape, one level deep, with an id to expand further.
-    let r = h.ok("inspect_variable", json!({"path": "user"})).await;
+    // `$`: the shape, one level deep, with an id to expand further.
+    let r = h
+        .ok("expand_variable", json!({"path": "user", "filter": "$"}))
+        .await;
     assert_eq!(r["matches"][0]["value"]["name"], "ada");
     assert!(
         r["matches"][0]["value"]["address"]
@@ -107,7 +109,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     let id = r["matches"][0]["id"].as_str().unwrap().to_string();
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"variable_id": id, "filter": "$.address.zip"}),
         )
         .await;
@@ -115,7 +117,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     // Deeper than 3 levels is not fetched, and the answer says what to do.
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "user", "filter": "$.address.city.a.b"}),
         )
         .await;
@@ -128,7 +130,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     );
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "user.address", "filter": "$.city"}),
         )
         .await;
@@ -136,7 +138,7 @@ async fn inspect_filters_a_value_tree_with_jsonpath() {
     // No match says so.
     let r = h
         .ok(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "user", "filter": "$.nope"}),
         )
         .await;
@@ -151,7 +153,7 @@ async fn inspect_rejects_a_bad_jsonpath_quoting_the_position_before_reading_anyt
     let before = children_calls(&h);
     let e = h
         .err(
-            "inspect_variable",
+            "expand_variable",
             json!({"path": "user", "filter": "$.items[?@.qty >]"}),
         )
         .await;
@@ -159,10 +161,10 @@ async fn inspect_rejects_a_bad_jsonpath_quoting_the_position_before_reading_anyt
     assert!(e.contains("$.items[?@.qty >]") && e.contains('^'), "{e}");
     assert_eq!(children_calls(&h), before);
     let e = h
-        .err("inspect_variable", json!({"path": "nope", "filter": "$.a"}))
+        .err("expand_variable", json!({"path": "nope", "filter": "$.a"}))
         .await;
     assert!(e.contains("no variable 'nope'"), "{e}");
-    let e = h.err("inspect_variable", json!({"filter": "$.a"})).await;
+    let e = h.err("expand_variable", json!({"filter": "$.a"})).await;
     assert!(e.contains("give variable_id"), "{e}");
 }
 
@@ -222,7 +224,7 @@ async fn inspected_values_are_remembered_in_the_history() {
     let h = H::new(brave());
     h.paused_at("main.py", 10).await;
     h.ok(
-        "inspect_variable",
+        "expand_variable",
         json!({"path": "user", "filter": "$.address.city"}),
     )
     .await;

@@ -26,8 +26,6 @@ pub const TOOLS: &[&str] = &[
     "set_breakpoint",
     "get_call_records",
     "remove_breakpoint",
-    "toggle_breakpoint",
-    "set_exception_breakpoint",
     "resume",
     "pause",
     "step_over",
@@ -40,14 +38,11 @@ pub const TOOLS: &[&str] = &[
     "list_threads",
     "get_variables",
     "expand_variable",
-    "inspect_variable",
     "set_variable",
     "evaluate_expression",
     "evaluate_code_fragment",
     "capture",
-    "list_watches",
-    "add_watch",
-    "remove_watch",
+    "watches",
     "get_source_context",
     "get_debug_history",
     "get_session_summary",
@@ -74,7 +69,7 @@ stop_on_exception: true. A question like \
 \"what is x at each hit of line L\" is one capture call (it runs to the points and records \
 expressions at each hit without stopping).
 2. At each stop, one call answers most questions: get_debug_session_status (location, source, \
-stack, variables), evaluate_expression with several expressions at once, inspect_variable for \
+stack, variables), evaluate_expression with several expressions at once, expand_variable with a JSONPath filter for \
 a part of a big value. Values seen earlier are in get_debug_history, also after resuming.
 3. Narrow down with step_over / step_into / step_out / run_to_line (each waits and returns the \
 new stop, with the values of its evaluate), a conditional breakpoint or hit_condition instead of stepping through a loop, \

@@ -225,7 +225,7 @@ def test_set_variable_exceptions_conditions_threads_and_source(standin):
 
     async def scenario(agent):
         bp = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@counter"))
-        exc = await agent.call("set_exception_breakpoint", exception_class="java.lang.IllegalStateException")
+        exc = await agent.call("set_breakpoint", exception_class="java.lang.IllegalStateException")
         cond = await agent.call("set_breakpoint", file_path=app, line=marker(app, "@loop"), condition="i == 2")
         started = await agent.call("start_debug_session", run_configuration="App", wait_for_pause=True)
         sid = started["session_id"]
@@ -252,7 +252,7 @@ def test_set_variable_exceptions_conditions_threads_and_source(standin):
         assert r["location"]["line"] == marker(app, "@loop"), r
         assert (await agent.call("evaluate_expression", session_id=sid, expression="i"))["result"]["value"] == "2"
 
-        await agent.call("toggle_breakpoint", breakpoint_id=cond["id"], enabled=False)
+        await agent.call("set_breakpoint", breakpoint_id=cond["id"], enabled=False)
         end = await agent.call("resume", session_id=sid)
         assert end["state"] == "stopped", end
         for b in (bp, exc, cond):
@@ -370,7 +370,7 @@ def clean_slate(standin):
 
 def test_debug_test_goes_through_the_ide_op(standin):
     """debug_test reaches the callback table's `debug_test` op (the IDE builds the configuration
-    from the test's PSI element; the stand-in runs the named class), and inspect_variable filters
+    from the test's PSI element; the stand-in runs the named class), and expand_variable's JSONPath filter selects
     the JVM's values through JNI like on any session."""
     app = os.path.join(standin.project, "src", "demo", "App.java")
 
@@ -379,7 +379,7 @@ def test_debug_test_goes_through_the_ide_op(standin):
         r = await agent.call("debug_test", test_id="demo.App#main")
         assert r["framework"] == "ide" and r["state"] == "paused", r
         assert r["pause"]["location"]["line"] == marker(app, "@print"), r
-        big = await agent.call("inspect_variable", path="app", filter="$.values[?@ > 25]")
+        big = await agent.call("expand_variable", path="app", filter="$.values[?@ > 25]")
         assert [m["value"] for m in big["matches"]] == [30, 40, 50], big
         await agent.call("stop_debug_session", session_id=r["session_id"])
         await agent.call("remove_breakpoint", all_agent_breakpoints=True)

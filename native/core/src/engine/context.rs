@@ -70,6 +70,14 @@ impl ClientSessions {
             .push(id.to_string());
     }
 
+    /// The debug sessions this MCP session started.
+    pub fn started_ids(&self) -> Vec<String> {
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// A breakpoint this MCP session created (never one it only updated: that may be the
     /// IDE user's).
     pub fn made_breakpoint(&self, root: &str, id: &str) {
@@ -316,6 +324,7 @@ impl<'a> Call<'a> {
                 }
                 Some(_) => {
                     self.engine.claim_session(id, root);
+                    self.use_after_end(root, id);
                     return Ok(id.to_string());
                 }
                 None => {}
@@ -329,6 +338,7 @@ impl<'a> Call<'a> {
                 self.session_list(root)
             )));
         }
+        self.last_ended(root)?;
         if let Some(id) = self.default_session(root) {
             return Ok(id);
         }
@@ -363,6 +373,68 @@ impl<'a> Call<'a> {
                 self.session_list(root)
             )))
         }
+    }
+
+    /// The session the agent last started or stopped in (the current one) has ended while
+    /// others of the project live: answering from one of them unasked would pass its state off
+    /// as the ended one's, so the agent is told both and picks.
+    fn last_ended(&self, root: &str) -> Result<(), ToolError> {
+        let refusal = self.engine.with_state(|s| {
+            let last = s.current.get(root).or_else(|| s.ended_current.get(root))?;
+            let slot = s.sessions.get(last);
+            if slot.is_some_and(|x| x.state() != SessionState::Stopped) {
+                return None;
+            }
+            let mut live: Vec<(&String, SessionState)> = s
+                .sessions
+                .iter()
+                .filter(|(_, x)| {
+                    x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped
+                })
+                .map(|(id, x)| (id, x.state()))
+                .collect();
+            live.sort_by(|(a, _), (b, _)| (a.len(), a).cmp(&(b.len(), b)));
+            let how = slot
+                .and_then(|x| x.end_words())
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default();
+            let others = match live.as_slice() {
+                [] => return None,
+                [(id, st)] => format!(
+                    "{id} is still {} — pass session_id: \"{id}\"",
+                    state_name(*st)
+                ),
+                many => format!(
+                    "still there: {}; pass session_id",
+                    many.iter()
+                        .map(|(id, st)| format!("{id} ({})", state_name(*st)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            Some(format!(
+                "session {last} has ended{how}; {others} (or start_debug_session)"
+            ))
+        });
+        match refusal {
+            Some(r) => Err(ToolError(r)),
+            None => Ok(()),
+        }
+    }
+
+    /// A session named after the current one ended becomes the current one: the agent chose it.
+    fn use_after_end(&self, root: &str, id: &str) {
+        self.engine.with_state(|s| {
+            let live = |sid: &str| {
+                s.sessions
+                    .get(sid)
+                    .is_some_and(|x| x.state() != SessionState::Stopped)
+            };
+            if live(id) && s.current.get(root).is_none_or(|cur| !live(cur)) {
+                s.current.insert(root.to_string(), id.to_string());
+                s.ended_current.remove(root);
+            }
+        });
     }
 
     fn default_session(&self, root: &str) -> Option<String> {

@@ -30,14 +30,14 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// Key of the confirmation in a 2026-07-28 `input_required` round trip.
 const CONFIRM_KEY: &str = "confirm";
 
-const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. \
+pub(crate) const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. \
 The first answer takes one call: start_debug_session {command: 'python3 app.py' (or run_configuration), breakpoints: [{file_path, line} or {function}, optional condition / hit_condition], evaluate: ['x', 'len(items)']} sets the breakpoints, runs to the first stop and returns it with those values, the frame's locals and the source line (debug_test takes the same for one test). \
 With breakpoints {function, on_hit: 'record'} only, it runs to the end and returns every call of the function (arguments, result, caller); get_call_records reads them again. \
-Then step_over / step_into / step_out / resume / run_to_line, each with evaluate: [...], wait for the next stop and return it with those values. \
+Then step_over / step_into / step_out / resume / run_to_line / pause, each with evaluate: [...], wait for the next stop and return it with those values. \
 capture records expressions, locals and stack at many hits without stopping. \
-get_debug_session_status, get_variables / expand_variable (ids like v3 last until the program resumes), evaluate_expression and add_watch read more at a stop. \
+get_debug_session_status, get_variables / expand_variable (ids like v3 last until the program resumes), evaluate_expression and watches read more at a stop. \
 Nothing to tidy: your breakpoints (and, headless, your debug sessions) go when your MCP session ends; a program that ended needs no stop; stop_debug_session also removes your breakpoints unless keep_breakpoints. \
-Lines, counts and limits start at 1 (indexes at 0); file paths may be relative to the project; strings hold at most 1024 characters (file paths, cwd 4096; expressions, conditions, log messages, values, value paths, filters, commands 16384; code 65536); flags (booleans) default to false unless a default is stated. Waiting tools wait (wait: true) up to timeout_ms (default 30000, at most 55000); if a result says the program is still running, call wait_for_pause. \
+Lines, counts and limits start at 1 (indexes at 0); file paths may be relative to the project; strings hold at most 1024 characters (file paths, cwd 4096; expressions, conditions, log messages, values, value paths, filters, commands 16384; code 65536); unless a default is stated, flags (booleans) default to false, enums to their first value and offsets to 0. Waiting tools wait (wait: true) up to timeout_ms (default 30000, at most 55000); if a result says the program is still running, call wait_for_pause. \
 max_children and expand_variable's limit default to the settings' max_children. \
 Parameters the tool list leaves out: every tool takes project_path (needed only when several projects are open; the error lists them) and, for session tools, session_id (default: the current session); the waiting tools take wait and timeout_ms; stepping, stack, variable and evaluation tools take thread_id (default: the stopped thread) and the frame tools frame_index (0 = top frame, default the one chosen with select_stack_frame). \
 Starting sessions, setting variables and side-effecting evaluation ask the user first unless brave mode is on. \

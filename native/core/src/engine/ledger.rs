@@ -34,7 +34,7 @@ pub enum ReadKind {
     Evaluation,
     /// A watch re-evaluated at a pause.
     Watch,
-    /// inspect_variable (JSONPath).
+    /// expand_variable with a JSONPath filter.
     Inspection,
     /// Changed by the agent (set_variable).
     Modified,

@@ -10,7 +10,7 @@
 //! `values` (short ids, truncation, redaction), `guard` (confirmation), `expression_guard` (refuses
 //! state-changing expressions evaluated without `allow_side_effects` — assignments, `++`,
 //! `del`/`import`/`exec(`, mutating calls such as `.append(`/`.setName(` — because DAP adapters
-//! cannot enforce side-effect-free evaluation; used by evaluate_expression, add_watch and watch
+//! cannot enforce side-effect-free evaluation; used by evaluate_expression, watches and watch
 //! re-evaluation), `snapshot` (pause
 //! results, waits, watches), `tools/*` (the tools by area), `handler` (rmcp glue).
 //!
@@ -396,7 +396,26 @@ impl Engine {
                     slot.set_state(SessionState::Stopped);
                     slot.notify();
                 }
-                s.current.retain(|_, v| *v != session_id);
+                // Ended by the agent's own stop (or capture's): it knows; the only other live
+                // session may then be the default again.
+                let deliberate = s.sessions.get(&session_id).is_some_and(|x| {
+                    x.stop_asked_by
+                        .is_some_and(|by| by == state::BY_STOP_TOOL || by == state::BY_CAPTURE)
+                });
+                let roots: Vec<String> = s
+                    .current
+                    .iter()
+                    .filter(|(_, v)| **v == session_id)
+                    .map(|(r, _)| r.clone())
+                    .collect();
+                for r in roots {
+                    s.current.remove(&r);
+                    if deliberate {
+                        s.ended_current.remove(&r);
+                    } else {
+                        s.ended_current.insert(r, session_id.clone());
+                    }
+                }
                 s.calls
                     .abandon(&session_id, "(unfinished: the program ended)");
                 self.watchdog.left_pause(&session_id);

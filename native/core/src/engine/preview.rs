@@ -91,7 +91,8 @@ fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
     if type_name == Some(v)
         && !PHP_SCALARS.contains(&v)
         && v.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '\\')
-        && v.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '\\')
+        && v.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '\\')
     {
         return Some(Shape::Object(v.rsplit('\\').next().unwrap_or(v)));
     }
@@ -385,7 +386,13 @@ fn native(shape: Shape<'_>, fields: &[ValueNode], more: bool, max_chars: usize) 
 
 /// `parts` between `open` and `close`, `…` after them when items were left out, the whole cut
 /// at `max_chars`.
-fn bracketed(open: char, close: char, mut parts: Vec<String>, more: bool, max_chars: usize) -> String {
+fn bracketed(
+    open: char,
+    close: char,
+    mut parts: Vec<String>,
+    more: bool,
+    max_chars: usize,
+) -> String {
     if more {
         parts.push("…".into());
     }
@@ -405,7 +412,10 @@ fn bracketed(open: char, close: char, mut parts: Vec<String>, more: bool, max_ch
 /// A PHP array from its elements (named by their keys): `[45, 15]` for a list, else
 /// `['name' => "Ada", 3 => 1]`; `…` where items were left out; cut at `max_chars`.
 fn php_array(items: &[ValueNode], more: bool, max_chars: usize) -> String {
-    let list = items.iter().enumerate().all(|(i, f)| f.name == i.to_string());
+    let list = items
+        .iter()
+        .enumerate()
+        .all(|(i, f)| f.name == i.to_string());
     let parts = items
         .iter()
         .map(|f| {
@@ -506,13 +516,19 @@ mod tests {
             value: v.into(),
             ..Default::default()
         };
-        assert_eq!(php_array(&[f("0", "45"), f("1", "15")], false, 200), "[45, 15]");
+        assert_eq!(
+            php_array(&[f("0", "45"), f("1", "15")], false, 200),
+            "[45, 15]"
+        );
         assert_eq!(
             php_array(&[f("name", "\"Ada\""), f("3", "1")], true, 200),
             "['name' => \"Ada\", 3 => 1, …]"
         );
         // Keys out of order are not a list.
-        assert_eq!(php_array(&[f("1", "a"), f("0", "b")], false, 200), "[1 => a, 0 => b]");
+        assert_eq!(
+            php_array(&[f("1", "a"), f("0", "b")], false, 200),
+            "[1 => a, 0 => b]"
+        );
     }
 
     #[test]

@@ -529,7 +529,7 @@ impl Engine {
                             .unwrap_or("(the debugger gave no exception text)")
                     ),
                     None => format!(
-                        "Session {sid} has not stopped on an exception yet. Use set_exception_breakpoint (debugpy: 'raised' or 'uncaught'; Java: the class name), or start_debug_session with stop_on_exception: true, then resume and investigate where it stops."
+                        "Session {sid} has not stopped on an exception yet. Use set_breakpoint with exception_class (debugpy: 'raised' or 'uncaught'; Java: the class name), or start_debug_session with stop_on_exception: true, then resume and investigate where it stops."
                     ),
                 };
                 Ok((

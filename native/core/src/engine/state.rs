@@ -49,6 +49,11 @@ pub struct SessionSlot {
     pub stop_asked_by: Option<&'static str>,
 }
 
+/// `stop_asked_by` of the agent's own stop_debug_session and of capture's end: ends the agent
+/// asked for, so it knows the session is gone.
+pub const BY_STOP_TOOL: &str = "stop_debug_session";
+pub const BY_CAPTURE: &str = "capture (done recording)";
+
 pub const OUTPUT_LINES: usize = 500;
 
 impl SessionSlot {
@@ -224,6 +229,9 @@ pub struct EngineState {
     pub sessions: HashMap<String, SessionSlot>,
     /// Current session per project root.
     pub current: HashMap<String, String>,
+    /// Per project root, the current session that ended (until another becomes current): a
+    /// call without session_id must not then answer from another session unasked.
+    pub ended_current: HashMap<String, String>,
     pub breakpoints: HashMap<String, BpMeta>,
     /// Watches per project root.
     pub watches: HashMap<String, Vec<Watch>>,

@@ -147,32 +147,50 @@ async fn remove_by_id_file_line_all_agent_and_idempotent() {
 }
 
 #[tokio::test]
-async fn toggle_flips_and_exception_breakpoints_are_listed() {
+async fn set_breakpoint_updates_by_id_and_sets_exception_breakpoints() {
+    // What toggle_breakpoint and set_exception_breakpoint did, through set_breakpoint (issue 26
+    // item 5: two tools fewer in every agent's listing).
     let h = H::new(Config::default());
     let bp = h
         .ok("set_breakpoint", json!({"file_path": "main.py", "line": 8}))
         .await;
     let t = h
-        .ok("toggle_breakpoint", json!({"breakpoint_id": bp["id"]}))
-        .await;
-    assert_eq!(t["enabled"], false);
-    let t = h
         .ok(
-            "toggle_breakpoint",
-            json!({"breakpoint_id": bp["id"], "enabled": true}),
+            "set_breakpoint",
+            json!({"breakpoint_id": bp["id"], "enabled": false, "condition": "i > 2"}),
         )
+        .await;
+    assert_eq!(
+        (
+            t["id"].clone(),
+            t["enabled"].clone(),
+            t["condition"].clone()
+        ),
+        (bp["id"].clone(), json!(false), json!("i > 2")),
+        "{t}"
+    );
+    let t = h
+        .ok("set_breakpoint", json!({"breakpoint_id": bp["id"]}))
         .await;
     assert_eq!(t["enabled"], true);
     let e = h
-        .err("toggle_breakpoint", json!({"breakpoint_id": "77"}))
+        .err("set_breakpoint", json!({"breakpoint_id": "77"}))
         .await;
     assert!(
         e.contains("unknown breakpoint id '77'") && e.contains(bp["id"].as_str().unwrap()),
         "{e}"
     );
+    // A field the update does not take is named, and nothing changes.
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"breakpoint_id": bp["id"], "line": 9, "enabled": false}),
+        )
+        .await;
+    assert!(e.contains("without line"), "{e}");
     let x = h
         .ok(
-            "set_exception_breakpoint",
+            "set_breakpoint",
             json!({"exception_class": "uncaught", "caught": false}),
         )
         .await;
@@ -180,6 +198,13 @@ async fn toggle_flips_and_exception_breakpoints_are_listed() {
         (x["type"].clone(), x["caught"].clone(), x["owner"].clone()),
         (json!("exception"), json!(false), json!("agent"))
     );
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"exception_class": "ValueError", "file_path": "main.py", "line": 8}),
+        )
+        .await;
+    assert!(e.contains("give exception_class without file_path"), "{e}");
     assert_eq!(
         h.ok("list_breakpoints", json!({"enabled_only": true}))
             .await["total"],

@@ -221,7 +221,7 @@ async fn a_resume_after_the_program_ended_is_its_end_not_an_error() {
 async fn status_is_one_call_with_everything() {
     let h = H::new(brave());
     h.paused_at("main.py", 9).await;
-    h.ok("add_watch", json!({"expression": "total + 1"})).await;
+    h.ok("watches", json!({"add": "total + 1"})).await;
     let st = h
         .ok(
             "get_debug_session_status",

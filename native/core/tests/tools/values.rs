@@ -328,9 +328,7 @@ async fn state_changing_expressions_are_refused_before_the_backend_sees_them() {
         );
         assert!(e.contains("Pass allow_side_effects: true"), "{e}");
     }
-    let e = h
-        .err("add_watch", json!({"expression": "items.pop()"}))
-        .await;
+    let e = h.err("watches", json!({"add": "items.pop()"})).await;
     assert!(e.contains("mutating method 'pop'"), "{e}");
     assert_eq!(
         evaluations(),
@@ -412,31 +410,50 @@ async fn keyword_arguments_pass_the_guard_and_a_refused_expression_fails_only_it
 #[tokio::test]
 async fn watches_are_evaluated_at_every_pause() {
     let h = H::new(brave());
-    let w = h.ok("add_watch", json!({"expression": "total"})).await;
-    assert_eq!(w["id"], "w1");
-    assert!(w["message"].as_str().unwrap().contains("next pause"));
+    let w = h.ok("watches", json!({"add": "total"})).await;
+    assert_eq!(w["watches"][0]["id"], "w1");
+    assert!(w["message"].as_str().unwrap().contains("next pause"), "{w}");
     h.paused_at("main.py", 9).await;
     let r = h.ok("step_over", json!({})).await;
     assert_eq!(r["watches"][0]["value"], "0");
     let step = r["step"].clone();
-    let bad = h.ok("add_watch", json!({"expression": "nope"})).await;
+    // Added at a pause: evaluated at once, and the answer is every watch.
+    let bad = h.ok("watches", json!({"add": "nope"})).await;
+    assert_eq!(bad["watches"][0]["value"], "0", "{bad}");
     assert!(
-        bad["error"].as_str().unwrap().contains("NameError"),
+        bad["watches"][1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("NameError"),
         "{bad}"
     );
     h.ok("run_to_line", json!({"file_path": "main.py", "line": 12}))
         .await;
-    let l = h.ok("list_watches", json!({})).await;
+    let l = h.ok("watches", json!({})).await;
     assert_eq!(l["watches"][0]["value"], "6");
     assert!(l["watches"][0]["evaluated_at"]["step"].as_u64() > step.as_u64());
     assert_eq!(l["watches"][0]["evaluated_at"]["line"], 12);
-    assert_eq!(
-        h.ok("remove_watch", json!({"watch_id": "w1"})).await["removed"],
-        true
+    assert!(l.get("message").is_none(), "{l}");
+    let r = h.ok("watches", json!({"remove": "w1"})).await;
+    assert_eq!(r["message"], "watch w1 removed");
+    assert_eq!(r["watches"].as_array().unwrap().len(), 1, "{r}");
+    let r = h.ok("watches", json!({"remove": "w1"})).await;
+    assert!(
+        r["message"].as_str().unwrap().contains("no watch 'w1'")
+            && r["message"].as_str().unwrap().contains("w2"),
+        "{r}"
     );
-    let r = h.ok("remove_watch", json!({"watch_id": "w1"})).await;
-    assert_eq!(r["removed"], false);
-    assert!(r["message"].as_str().unwrap().contains("w2"));
+    let e = h
+        .err("watches", json!({"add": "total", "remove": "w2"}))
+        .await;
+    assert!(e.contains("add or remove, not both"), "{e}");
+    assert_eq!(
+        h.ok("watches", json!({})).await["watches"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 /// How many `evaluate` requests reached the fake debugger.

@@ -1,4 +1,4 @@
-"""Fixture for inspect_variable, trace_function and debug_test (line numbers are asserted)."""
+"""Fixture for expand_variable's filter, trace_function and debug_test (line numbers are asserted)."""
 
 
 class Item:

@@ -10,7 +10,7 @@
 mod router;
 mod schema;
 
-pub use router::{HELP, ROUTER, Routed};
+pub use router::{HELP, ROUTER, Routed, UNLISTED_KEY, unlist};
 pub use schema::{input_schema, output_schema, required};
 
 use super::context::{Call, ToolError};
@@ -84,6 +84,9 @@ pub struct ToolSpec {
     pub tool: McpTool,
     /// Human-readable title; listed only where it says more than the name, always in `help`.
     pub title: String,
+    /// How the tool changes the world (its annotations).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub kind: Kind,
     /// The JSON Schema of `structuredContent`, derived from the tool's `Output` type
     /// ([`output_schema`]). Advertised only by the `typed` profile (MCP makes `outputSchema`
     /// optional; the 36 derived schemas are 53 KB, 13.9 KB even summarised to top-level
@@ -179,22 +182,39 @@ impl Registry {
             // always stated on writing tools because its default (true) is the one that matters.
             // A read-only tool says only that. openWorldHint is left out (default true): a
             // debugged program may touch anything.
+            // (Hints equal to MCP's defaults are left out, `destructiveHint: true` included.)
+            // `destructiveHint: true` is MCP's default too (for a tool not read-only), so a
+            // destructive tool says only whether it is idempotent, and says nothing when not.
             let mut annotations = ToolAnnotations::new();
             if read_only {
                 annotations = annotations.read_only(true);
-            } else {
-                annotations = annotations.destructive(destructive);
-                if idempotent {
-                    annotations = annotations.idempotent(true);
-                }
+            } else if !destructive {
+                annotations = annotations.destructive(false);
             }
-            tool.annotations = Some(annotations);
+            if !read_only && idempotent {
+                annotations = annotations.idempotent(true);
+            }
+            if annotations != ToolAnnotations::new() {
+                tool.annotations = Some(annotations);
+            }
             tools.push(lean(&tool));
+            // The mark is for `lean`; the full schema keeps the parameter, not the mark.
+            let mut full = (*tool.input_schema).clone();
+            if let Some(Value::Object(props)) = full.get_mut("properties") {
+                props
+                    .values_mut()
+                    .filter_map(Value::as_object_mut)
+                    .for_each(|p| {
+                        p.remove(UNLISTED_KEY);
+                    });
+            }
+            tool.input_schema = Arc::new(full);
             specs.insert(
                 d.name,
                 ToolSpec {
                     tool,
                     title,
+                    kind: d.kind,
                     output: (d.output)(),
                     validator,
                     properties,

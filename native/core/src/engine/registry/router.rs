@@ -33,6 +33,25 @@ pub(super) const UNLISTED: [&str; 6] = [
     "frame_index",
 ];
 
+/// Marks a parameter the listing leaves out because the tool's description names it (see
+/// [`unlist`]); the full schema (validation, `help`) keeps the parameter, not the mark.
+pub const UNLISTED_KEY: &str = "x-unlisted";
+
+/// For `#[schemars(transform = ...)]`: leaves `names` out of the listed schema. Only for
+/// parameters the tool's description names (the agent can find them) and the instructions or
+/// another tool explain.
+pub fn unlist(schema: &mut schemars::Schema, names: &[&str]) {
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for name in names {
+            let p = props
+                .get_mut(*name)
+                .and_then(Value::as_object_mut)
+                .unwrap_or_else(|| panic!("unlist: no parameter '{name}'"));
+            p.insert(UNLISTED_KEY.into(), Value::Bool(true));
+        }
+    }
+}
+
 /// Resolves a router call to the operation it names and that operation's arguments (`op`
 /// removed), or answers `help`. Every error lists what to send instead.
 pub enum Routed {
@@ -146,7 +165,7 @@ pub(super) fn router_tool(tools: &[McpTool]) -> McpTool {
          {{\"op\":\"set_breakpoint\",\"file_path\":\"app.py\",\"line\":12}}. \
          {{\"op\":\"help\",\"about\":\"<op>\"}} gives an op's description and parameters. \
          Any op also takes project_path? (several open projects), session_id? (default: current); \
-         stepping: wait?, timeout_ms?, thread_id?; frames: frame_index? (0 = top). Lines are 1-based. \
+         stepping: evaluate? (expressions at the stop), wait?, timeout_ms?, thread_id?; frames: frame_index? (0 = top). Lines are 1-based. \
          Ops: {}",
         signatures(tools)
     );
@@ -214,6 +233,19 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
                 if m.get("default") == Some(&json!([])) {
                     m.remove("default");
                 }
+                // An enum's default is its first value, an offset's 0: the instructions say so
+                // once.
+                if let Some(first) = m.get("enum").and_then(|e| e.get(0))
+                    && m.get("default") == Some(first)
+                {
+                    m.remove("default");
+                }
+                if let Some(Value::Object(props)) = m.get_mut("properties")
+                    && let Some(Value::Object(offset)) = props.get_mut("offset")
+                    && offset.get("default") == Some(&json!(0))
+                {
+                    offset.remove("default");
+                }
                 m.values_mut().for_each(strip);
             }
             Value::Array(a) => a.iter_mut().for_each(strip),
@@ -236,6 +268,7 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
             .cloned()
             .unwrap_or_default();
         if let Some(Value::Object(props)) = root.get_mut("properties") {
+            props.retain(|_, p| p.get(UNLISTED_KEY).is_none());
             for name in UNLISTED {
                 if !required.contains(&json!(name)) {
                     props.remove(name);

@@ -63,8 +63,20 @@ pub fn output_schema<O: schemars::JsonSchema>() -> Value {
     let mut schema = generator.into_root_schema_for::<O>().to_value();
     normalise(&mut schema);
     strict(&mut schema);
-    if let Some(Value::Object(props)) = schema.get_mut("properties") {
-        props.insert("watchdog".into(), json!({"type": "array"}));
+    // A result that is one of several shapes (expand_variable: children, or a filter's
+    // matches) is still an object, as MCP requires of an output schema's root; each shape
+    // takes the engine's `watchdog` notice.
+    fn watchdog(shape: &mut Value) {
+        if let Some(Value::Object(props)) = shape.get_mut("properties") {
+            props.insert("watchdog".into(), json!({"type": "array"}));
+        }
+    }
+    match schema.get_mut("anyOf") {
+        Some(Value::Array(shapes)) => shapes.iter_mut().for_each(watchdog),
+        _ => watchdog(&mut schema),
+    }
+    if let Value::Object(root) = &mut schema {
+        root.entry("type").or_insert(json!("object"));
     }
     schema
 }

@@ -215,7 +215,7 @@ pub(super) fn remember(c: &Call<'_>, root: &str, info: &BreakpointInfo) -> BpMet
 }
 
 /// # List breakpoints
-/// Breakpoints: id, where, verified, condition, hits, owner.
+/// Id, where, hits, owner of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListBreakpoints {
     #[serde(flatten)]
@@ -304,8 +304,9 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a breakpoint
-/// At file_path+line, each definition of function (force_return: stub it, gdb) or access to watch (paused).
+/// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one.
 #[derive(Deserialize, Serialize, JsonSchema)]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return"]))]
 pub struct SetBreakpoint {
     #[serde(flatten)]
     pub(super) p: ProjectArg,
@@ -327,7 +328,7 @@ pub struct SetBreakpoint {
     pub(super) enabled: bool,
     #[serde(default)]
     pub(super) temporary: bool,
-    /// record: keep args+result per call, no stop.
+    // record: arguments and result of each call kept, no stop (get_call_records reads them).
     #[serde(default)]
     pub(super) on_hit: OnHit,
     // A watchpoint on what this expression names, in the paused frame (no doc comment: the
@@ -335,13 +336,24 @@ pub struct SetBreakpoint {
     #[schemars(length(min = 1))]
     pub(super) watch: Option<String>,
     pub(super) access: Option<Access>,
-    // With function: every call returns this value at once (gdb), recorded (no description:
-    // the text is in the tool's description, every byte of tools/list counts).
+    // With function: every call returns this value at once (gdb), recorded (unlisted: the
+    // tool's description names it, every byte of tools/list counts).
     #[schemars(length(min = 1))]
     pub(super) force_return: Option<String>,
     // Calls to record at most (100 when absent).
     #[schemars(range(min = 1))]
     pub(super) max_calls: Option<u32>,
+    // The breakpoint to update (enabled, condition, hit_condition, log_message): what
+    // toggle_breakpoint did, folded in (issue 26: every tool costs every agent's context).
+    #[schemars(length(min = 1))]
+    pub(super) breakpoint_id: Option<String>,
+    // What set_exception_breakpoint took, folded in likewise.
+    #[schemars(length(min = 1))]
+    pub(super) exception_class: Option<String>,
+    #[serde(default = "yes")]
+    pub(super) caught: bool,
+    #[serde(default = "yes")]
+    pub(super) uncaught: bool,
 }
 tool!(
     SetBreakpoint,
@@ -371,6 +383,72 @@ pub enum OnHit {
 
 pub(super) async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     // Argument combinations first: a refused call asks the debugger nothing.
+    if a.breakpoint_id.is_some() || a.exception_class.is_some() {
+        let (field, what) = if a.breakpoint_id.is_some() {
+            (
+                "breakpoint_id",
+                "updates enabled, condition, hit_condition or log_message",
+            )
+        } else {
+            (
+                "exception_class",
+                "takes caught, uncaught, condition, enabled, suspend_policy",
+            )
+        };
+        let other = [
+            (
+                "breakpoint_id",
+                a.breakpoint_id.is_some() && field != "breakpoint_id",
+            ),
+            (
+                "exception_class",
+                a.exception_class.is_some() && field != "exception_class",
+            ),
+            ("file_path", a.file_path.is_some()),
+            ("line", a.line.is_some()),
+            ("function", a.function.is_some()),
+            ("watch", a.watch.is_some()),
+            ("access", a.access.is_some()),
+            ("force_return", a.force_return.is_some()),
+            ("max_calls", a.max_calls.is_some()),
+            ("temporary", a.temporary),
+            ("on_hit", a.on_hit != OnHit::Stop),
+            (
+                "log_message",
+                a.log_message.is_some() && field == "exception_class",
+            ),
+            (
+                "hit_condition",
+                a.hit_condition.is_some() && field == "exception_class",
+            ),
+            (
+                "suspend_policy",
+                a.suspend_policy != Suspend::All && field == "breakpoint_id",
+            ),
+            ("caught", !a.caught && field == "breakpoint_id"),
+            ("uncaught", !a.uncaught && field == "breakpoint_id"),
+        ];
+        if let Some((name, _)) = other.iter().find(|(_, given)| *given) {
+            return Err(ToolError(format!(
+                "give {field} without {name}: set_breakpoint with {field} {what}"
+            )));
+        }
+        return match a.breakpoint_id {
+            Some(id) => {
+                update_by_id(
+                    c,
+                    a.p,
+                    id,
+                    a.enabled,
+                    a.condition,
+                    a.hit_condition,
+                    a.log_message,
+                )
+                .await
+            }
+            None => set_exception_breakpoint(c, a).await,
+        };
+    }
     if a.force_return.is_some() && a.function.is_none() {
         return Err("force_return needs function (each call of it returns that value)".into());
     }
@@ -388,8 +466,9 @@ pub(super) async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcom
         return Err("field 'access': needs watch (the expression to watch)".into());
     }
     match (&a.function, &a.file_path, a.line) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-            return Err("give function or file_path+line, not both".into());
+        // A function named with a file is that function in that file (set_function_breakpoint).
+        (Some(_), _, Some(_)) => {
+            return Err("give function or file_path+line, not both (function takes file_path alone: that function in that file)".into());
         }
         (None, None, _) => {
             return Err("field 'file_path': required (with line), or give function".into());
@@ -548,7 +627,7 @@ pub async fn moved_note(c: &Call<'_>, root: &str) -> Option<String> {
 }
 
 /// # Remove breakpoints
-/// Remove by breakpoint_id, file_path (+ line), or all_agent_breakpoints.
+/// By id, file (+ line), or all yours.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RemoveBreakpoint {
     #[serde(flatten)]
@@ -682,50 +761,42 @@ pub(super) async fn remove_agents(c: &Call<'_>, root: &str) -> Vec<String> {
     gone
 }
 
-/// # Enable or disable a breakpoint
-/// Enable or disable a breakpoint by id.
-#[derive(Deserialize, Serialize, JsonSchema)]
-pub struct ToggleBreakpoint {
-    #[serde(flatten)]
+/// set_breakpoint {breakpoint_id}: updates that breakpoint in place (its id and hit count kept).
+async fn update_by_id(
+    c: &mut Call<'_>,
     p: ProjectArg,
-    #[schemars(length(min = 1))]
     breakpoint_id: String,
-    /// Omit to flip.
-    enabled: Option<bool>,
-}
-tool!(
-    ToggleBreakpoint,
-    "toggle_breakpoint",
-    Kind::Write { idempotent: false },
-    Breakpoint,
-    toggle_breakpoint
-);
-
-async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Breakpoint> {
-    let root = c.project(a.p.project_path.as_deref()).await?;
+    enabled: bool,
+    condition: Option<String>,
+    hit_condition: Option<String>,
+    log_message: Option<String>,
+) -> Outcome<Breakpoint> {
+    let root = c.project(p.project_path.as_deref()).await?;
     let all = fetch(c, &root).await?;
-    let Some((current, _)) = all.iter().find(|(i, _)| i.id == a.breakpoint_id) else {
+    if !all.iter().any(|(i, _)| i.id == breakpoint_id) {
         let ids: Vec<&str> = all.iter().map(|(i, _)| i.id.as_str()).collect();
         return Err(ToolError(format!(
             "unknown breakpoint id '{}'; existing ids: {}",
-            a.breakpoint_id,
+            breakpoint_id,
             if ids.is_empty() {
                 "none".to_string()
             } else {
                 ids.join(", ")
             }
         )));
-    };
-    let enabled = a.enabled.unwrap_or(!current.enabled);
+    }
     let backend = c.engine.backend.clone();
     let update = BreakpointUpdate {
         enabled: Some(enabled),
+        condition,
+        hit_condition,
+        log_message,
         ..Default::default()
     };
     let info = c
         .bk(
             "update_breakpoint",
-            backend.update_breakpoint(&root, &a.breakpoint_id, update),
+            backend.update_breakpoint(&root, &breakpoint_id, update),
         )
         .await?;
     let meta = c.engine.with_state(|s| {
@@ -736,36 +807,8 @@ async fn toggle_breakpoint(c: &mut Call<'_>, a: ToggleBreakpoint) -> Outcome<Bre
     Ok(bp_json(&info, Some(&meta)))
 }
 
-/// # Break on exceptions
-/// Stop on exceptions: a class name (debugpy, IDE) or a filter the debugger offers.
-#[derive(Deserialize, Serialize, JsonSchema)]
-pub struct SetExceptionBreakpoint {
-    #[serde(flatten)]
-    p: ProjectArg,
-    #[schemars(length(min = 1))]
-    exception_class: String,
-    #[serde(default = "yes")]
-    caught: bool,
-    #[serde(default = "yes")]
-    uncaught: bool,
-    condition: Option<String>,
-    #[serde(default = "yes")]
-    enabled: bool,
-    #[serde(default)]
-    suspend_policy: Suspend,
-}
-tool!(
-    SetExceptionBreakpoint,
-    "set_exception_breakpoint",
-    Kind::Write { idempotent: false },
-    Breakpoint,
-    set_exception_breakpoint
-);
-
-async fn set_exception_breakpoint(
-    c: &mut Call<'_>,
-    a: SetExceptionBreakpoint,
-) -> Outcome<Breakpoint> {
+/// set_breakpoint {exception_class}.
+async fn set_exception_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let info = c.engine.info().await;
     if !info.supports_exception_breakpoints {
@@ -775,7 +818,7 @@ async fn set_exception_breakpoint(
         )));
     }
     let spec = ExceptionBreakpointSpec {
-        exception: a.exception_class.clone(),
+        exception: a.exception_class.clone().unwrap_or_default(),
         caught: a.caught,
         uncaught: a.uncaught,
         condition: a.condition.filter(|s| !s.is_empty()),

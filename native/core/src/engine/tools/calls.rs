@@ -7,7 +7,7 @@ use super::super::context::{Call, ToolError};
 use super::super::functions;
 use super::super::recorder::{Recording, Where};
 use super::breakpoints::{Access, Breakpoint, OnHit, SetBreakpoint, bp_json, remember, set_at};
-use super::{Kind, Outcome, ProjectArg};
+use super::{Kind, Outcome, ProjectArg, same_file};
 use crate::backend::{
     BackendError, DataAccess, DataBreakpointSpec, FunctionBreakpointSpec, SessionState,
 };
@@ -25,12 +25,33 @@ pub(super) async fn set_function_breakpoint(
 ) -> Outcome<Breakpoint> {
     let name = a.function.clone().unwrap_or_default();
     let croot = c.engine.canonical_root(root);
-    let found = {
+    let mut found = {
         let (croot, name) = (croot.clone(), name.clone());
         tokio::task::spawn_blocking(move || functions::resolve(&croot, &name))
             .await
             .map_err(|e| ToolError(format!("function lookup failed: {e}")))?
     };
+    // With file_path: that function in that file, and only there.
+    let mut within = String::new();
+    if let Some(shown) = a.file_path.clone() {
+        let file = c.file_in_project(root, &shown)?;
+        let (here, elsewhere): (Vec<_>, Vec<_>) = std::mem::take(&mut found.matches)
+            .into_iter()
+            .partition(|d| same_file(&d.file, &file));
+        if here.is_empty() && !elsewhere.is_empty() {
+            let at: Vec<String> = elsewhere
+                .iter()
+                .take(MAX_MATCHES)
+                .map(|d| format!("{} {}:{}", d.qualified, rel(&croot, &d.file), d.line))
+                .collect();
+            return Err(ToolError(format!(
+                "field 'function': '{name}' is not defined in {shown}; defined at: {}. Pass one of those files as file_path, or no file_path",
+                at.join(", ")
+            )));
+        }
+        found.matches = here;
+        within = format!(" in {shown}");
+    }
     if found.matches.is_empty() {
         let near = if found.near.is_empty() {
             "no similar names".to_string()
@@ -38,7 +59,12 @@ pub(super) async fn set_function_breakpoint(
             format!("near: {}", found.near.join(", "))
         };
         let missing = format!(
-            "field 'function': no definition of '{name}' in the project ({} source files searched)",
+            "field 'function': no definition of '{name}'{} ({} source files searched)",
+            if within.is_empty() {
+                " in the project"
+            } else {
+                &within
+            },
             found.files
         );
         // Before any session only the scan can judge a name: one close to a project function
@@ -62,7 +88,15 @@ pub(super) async fn set_function_breakpoint(
         if !live && !found.near.is_empty() && !same_bare {
             return Err(ToolError(format!("{missing}; {near}")));
         }
-        return by_debugger(c, root, &croot, a, missing, near).await;
+        // The debugger binds names only (gdb's DAP takes no file with a function name): say
+        // that the file could not narrow it.
+        let mut b = by_debugger(c, root, &croot, a, missing, near).await?;
+        if !within.is_empty() && b.note.is_none() {
+            b.note = Some(format!(
+                "not found{within} by the source scan: the debugger binds '{name}' wherever it is defined"
+            ));
+        }
+        return Ok(b);
     }
     if found.matches.len() > MAX_MATCHES {
         let some: Vec<String> = found

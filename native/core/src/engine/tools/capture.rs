@@ -236,7 +236,8 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         if state != Some(SessionState::Stopped) {
             let mut sub = c.subscribe(&sid)?;
             let backend = c.engine.backend.clone();
-            c.engine.asking_to_stop(&sid, "capture (done recording)");
+            c.engine
+                .asking_to_stop(&sid, super::super::state::BY_CAPTURE);
             c.bk("stop", backend.stop(&sid)).await?;
             c.wait_until(&sid, &mut sub, 5_000, |x| {
                 x.state() == SessionState::Stopped

@@ -10,7 +10,7 @@ use crate::backend::{EvalContext, EvalRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Where and how to evaluate (shared by both evaluation tools).
+// Where and how to evaluate (shared by both evaluation tools).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvalWhere {
     #[serde(flatten)]
@@ -21,7 +21,7 @@ pub struct EvalWhere {
 }
 
 /// # Evaluate expressions
-/// One or several expressions in a frame; read-only unless allow_side_effects.
+/// Read-only unless allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateExpression {
     #[serde(flatten)]
@@ -79,7 +79,7 @@ pub(super) async fn values(
 }
 
 /// # Run a code fragment
-/// Run statements in a frame; needs allow_side_effects.
+/// Statements; needs allow_side_effects.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct EvaluateCodeFragment {
     #[serde(flatten)]

@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # Resume
-/// Continue; returns the next stop.
+/// Runs to the next stop.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Resume {
     #[serde(flatten)]
@@ -26,7 +26,7 @@ tool!(
 );
 
 /// # Pause
-/// Pause a running program; returns where.
+/// Stops a running program.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Pause {
     #[serde(flatten)]
@@ -41,7 +41,7 @@ tool!(
 );
 
 /// # Step over
-/// Run the current line; returns the stop.
+/// Runs the current line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOver {
     #[serde(flatten)]
@@ -65,7 +65,7 @@ tool!(
 );
 
 /// # Step into
-/// Enter the call on the current line; returns the stop.
+/// Enters the call on this line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepInto {
     #[serde(flatten)]
@@ -88,7 +88,7 @@ tool!(
 );
 
 /// # Step out
-/// Run until the function returns; returns the stop.
+/// Runs to the caller.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StepOut {
     #[serde(flatten)]
@@ -103,7 +103,7 @@ tool!(
 );
 
 /// # Run to line
-/// Continue to a line (or an earlier breakpoint); returns the stop.
+/// Or to a breakpoint before it.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunToLine {
     #[serde(flatten)]
@@ -328,7 +328,7 @@ fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> 
 }
 
 /// # Wait for a pause
-/// Wait until it pauses or ends (at once if paused).
+/// Until it stops or ends.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct WaitForPause {
     #[serde(flatten)]

@@ -39,8 +39,8 @@ pub enum Hit {
     Record,
 }
 
-/// What a start sets and reads in the same call (flattened into start_debug_session and
-/// debug_test).
+// What a start sets and reads in the same call (flattened into start_debug_session and
+// debug_test).
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
 pub struct FirstAnswer {
     // {file_path, line} or {function}; set before the start. The tool's description and the
@@ -83,7 +83,7 @@ impl FirstAnswer {
                     )
                     .into());
                 }
-                (Some(_), Some(_), None) | (None, None, Some(_)) => {}
+                (Some(_), Some(_), None) | (_, None, Some(_)) => {}
                 _ => {
                     return Err(format!(
                         "breakpoints[{i}]: give file_path with line, or function (e.g. {{\"file_path\": \"app.py\", \"line\": 12}})"
@@ -128,6 +128,10 @@ impl FirstAnswer {
                 access: None,
                 force_return: None,
                 max_calls: None,
+                breakpoint_id: None,
+                exception_class: None,
+                caught: true,
+                uncaught: true,
             };
             match super::breakpoints::set_breakpoint(c, a).await {
                 Ok(bp) => ids.push(bp.id),

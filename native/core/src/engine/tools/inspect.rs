@@ -1,4 +1,4 @@
-//! inspect_variable: a JSONPath (RFC 9535) filter over one value's tree (seed 004's "surgical"
+//! expand_variable {filter}: a JSONPath (RFC 9535) filter over one value's tree (seed 004's "surgical"
 //! read). The tree is fetched from the backend only as deep as the query needs (≤ 3 levels) and
 //! only along the named branches of the query's leading `.name` segments; then it is mapped to
 //! JSON and queried with `serde_json_path`.
@@ -17,12 +17,12 @@
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
 use super::super::values::{self, ValueRef, child_path, name_matches};
+use super::Outcome;
 use super::out::is_false;
 use super::variables::{ValueTarget, target};
-use super::{Kind, Outcome, SessionArg};
 use crate::backend::{ValueNode, ValueScope};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use serde_json_path::JsonPath;
 use std::collections::HashMap;
@@ -36,38 +36,10 @@ const MAX_NODES: usize = 2_000;
 /// Bytes of match values per answer; more goes to the next page.
 const MAX_RESULT_BYTES: usize = 8_000;
 
-fn twenty() -> u32 {
-    20
-}
-
 /// Children fetched per value at most (values with more are searched in their first ones).
 const MAX_CHILDREN: u32 = 50;
 
-/// # Filter a value
-/// JSONPath `filter` over a value's tree, e.g. '$.items[?@.qty > 1].name', '$..price'.
-#[derive(Deserialize, Serialize, JsonSchema)]
-pub struct InspectVariable {
-    #[serde(flatten)]
-    s: SessionArg,
-    #[serde(flatten)]
-    v: ValueTarget,
-    #[schemars(length(min = 1))]
-    filter: Option<String>,
-    #[serde(default)]
-    offset: u32,
-    #[serde(default = "twenty")]
-    #[schemars(range(min = 1, max = 200))]
-    limit: u32,
-}
-tool!(
-    InspectVariable,
-    "inspect_variable",
-    Kind::Read,
-    Inspected,
-    inspect_variable
-);
-
-/// inspect_variable's result.
+/// expand_variable {filter}'s result.
 #[derive(Serialize, JsonSchema)]
 pub struct Inspected {
     session_id: String,
@@ -504,11 +476,17 @@ fn shorten(v: &mut Value, max: usize) -> bool {
     }
 }
 
-async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspected> {
-    let root = c.project(a.s.project_path.as_deref()).await?;
-    let sid = c.session(&root, a.s.session_id.as_deref()).await?;
+/// expand_variable with `filter` (what inspect_variable was until issue 26 folded it in).
+pub(super) async fn inspect(
+    c: &mut Call<'_>,
+    sid: &str,
+    v: &ValueTarget,
+    filter: String,
+    offset: u32,
+    limit: u32,
+) -> Outcome<Inspected> {
+    let sid = sid.to_string();
     // The query is checked before the debugger is asked anything.
-    let filter = a.filter.clone().unwrap_or_else(|| "$".into());
     let query = JsonPath::parse(&filter).map_err(|e| {
         let pos = e.position();
         let pointer = format!("{}^", " ".repeat(pos.saturating_sub(1)));
@@ -517,14 +495,9 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
             e.message()
         ))
     })?;
-    let t: ValueRef = target(c, &sid, &a.v).await?;
+    let t: ValueRef = target(c, &sid, v).await?;
     let plan = plan(&query);
-    let needed = if a.filter.is_some() {
-        plan.reach.max(1)
-    } else {
-        1
-    };
-    let depth = needed.clamp(1, MAX_DEPTH);
+    let depth = plan.reach.clamp(1, MAX_DEPTH);
     let root_node = ValueNode {
         name: t.name.clone(),
         value: t.value.clone(),
@@ -553,8 +526,8 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
 
     let located = query.query_located(&tree);
     let total = located.len();
-    let offset = a.offset as usize;
-    let limit = a.limit.clamp(1, 200) as usize;
+    let offset = offset as usize;
+    let limit = limit.clamp(1, 200) as usize;
     let mut matches = Vec::new();
     let mut reads = Vec::new();
     let mut bytes = 0usize;
@@ -608,7 +581,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
         matches.push(m);
         end += 1;
     }
-    let frame = a.v.frame_index.unwrap_or_else(|| {
+    let frame = v.frame_index.unwrap_or_else(|| {
         c.engine
             .with_state(|s| s.sessions.get(&sid).map(|x| x.selected_frame).unwrap_or(0))
     });
@@ -636,7 +609,7 @@ async fn inspect_variable(c: &mut Call<'_>, a: InspectVariable) -> Outcome<Inspe
             "answer limited to {MAX_RESULT_BYTES} bytes; call again with offset {end}"
         ));
     }
-    if a.filter.is_some() && plan.reach > depth {
+    if plan.reach > depth {
         notes.push(format!("the filter reaches {} levels below '{}' but only {depth} were fetched; inspect a deeper path", plan.reach, t.path));
     } else if plan.descendant {
         notes.push(format!("values deeper than {MAX_DEPTH} levels are shown as their rendering; inspect a deeper path to filter inside them"));

@@ -376,7 +376,7 @@ fn attribute_changes(l: &SessionLedger, name: &str, limit: usize) -> Vec<Reading
 }
 
 /// # Session summary
-/// Markdown hand-off: pauses, exceptions, values seen/set, output.
+/// Markdown hand-off of the session.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSessionSummary {
     #[serde(flatten)]
@@ -439,7 +439,7 @@ enum Stream {
 }
 
 /// # Console output
-/// Program output since `cursor` (last next_cursor; none = start).
+/// Since cursor (the last next_cursor; none: the start).
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetConsoleOutput {
     #[serde(flatten)]

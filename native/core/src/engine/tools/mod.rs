@@ -52,7 +52,7 @@ mod watches;
 use super::context::{Call, ToolError, ToolResult};
 use super::out;
 use super::registry::Registry;
-pub use super::registry::{DEFAULT_WAIT_MS, Kind, MAX_WAIT_MS, Outcome, Tool, ToolDef};
+pub use super::registry::{DEFAULT_WAIT_MS, Kind, MAX_WAIT_MS, Outcome, Tool, ToolDef, unlist};
 pub(crate) use execution::left_pause;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -96,8 +96,6 @@ tool_table![
     breakpoints::SetBreakpoint,
     calls::GetCallRecords,
     breakpoints::RemoveBreakpoint,
-    breakpoints::ToggleBreakpoint,
-    breakpoints::SetExceptionBreakpoint,
     execution::Resume,
     execution::Pause,
     execution::StepOver,
@@ -112,13 +110,10 @@ tool_table![
     stack::ListThreads,
     variables::GetVariables,
     variables::ExpandVariable,
-    inspect::InspectVariable,
     variables::SetVariable,
     eval::EvaluateExpression,
     eval::EvaluateCodeFragment,
-    watches::ListWatches,
-    watches::AddWatch,
-    watches::RemoveWatch,
+    watches::Watches,
     source::GetSourceContext,
     tests::DebugTest,
     memory::GetDebugHistory,
@@ -127,14 +122,16 @@ tool_table![
 ];
 
 // ---- fields shared by many tools (flattened into each tool's struct) ------------------------
+// (Plain comments, not doc comments: schemars would take a flattened struct's doc comment as
+// the description of a tool that has none.)
 
-/// `project_path` alone.
+// `project_path` alone.
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
 pub struct ProjectArg {
     pub project_path: Option<String>,
 }
 
-/// `project_path` + `session_id`.
+// `project_path` + `session_id`.
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
 pub struct SessionArg {
     pub project_path: Option<String>,
@@ -149,7 +146,7 @@ pub fn yes() -> bool {
     true
 }
 
-/// `timeout_ms` of the waiting tools.
+// `timeout_ms` of the waiting tools.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct TimeoutArg {
     #[serde(default = "default_wait_ms")]
@@ -157,8 +154,11 @@ pub struct TimeoutArg {
     pub timeout_ms: u64,
 }
 
-/// Session, wait and thread of the execution-control tools.
+// Session, wait and thread of the execution-control tools.
 #[derive(Deserialize, Serialize, JsonSchema)]
+// `evaluate` is named once, in the instructions, for the six tools (6 x 53 B); the starts list
+// theirs (FirstAnswer): it is what they are for.
+#[schemars(transform = |s: &mut schemars::Schema| unlist(s, &["evaluate"]))]
 pub struct ControlArg {
     #[serde(flatten)]
     pub s: SessionArg,

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// # List run configurations
-/// Configurations (IDE, launch.json, debugger-mcp.toml) by name.
+/// From the IDE, launch.json, debugger-mcp.toml.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListRunConfigurations {
     #[serde(flatten)]
@@ -57,7 +57,7 @@ pub enum RunMode {
 }
 
 /// # Run a configuration
-/// Run (or debug) a configuration; prefer start_debug_session.
+/// Prefer start_debug_session to debug.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct RunConfiguration {
     #[serde(flatten)]
@@ -209,7 +209,7 @@ fn current_state(c: &Call<'_>, sid: &str, fallback: SessionState) -> SessionStat
 }
 
 /// # List debug sessions
-/// Debug sessions: id, name, state, current.
+/// Id, name, state of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListDebugSessions {
     #[serde(flatten)]
@@ -274,7 +274,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug a run_configuration, command ('python3 app.py') or attach (pid, host:port); with breakpoints/evaluate, answers the first stop and those values (record only: the run's calls).
+/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port); answers the first stop, with evaluate's values.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -314,6 +314,9 @@ pub struct Started {
     name: String,
     state: State,
     message: String,
+    /// Another session of this agent that is still paused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    also: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pause: Option<StopResult>,
 }
@@ -466,11 +469,41 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     };
     Ok(Started {
         state: current_state(c, &info.id, info.state).into(),
+        also: still_paused(c, &root, &info.id),
         session_id: info.id,
         name: super::out::brief(&info.name),
         message,
         pause,
     })
+}
+
+/// The agent's other sessions still paused when it starts `new` (an MCP session's own; without
+/// one, the project's): one line, so it knows they are there and how to reach them.
+fn still_paused(c: &Call<'_>, root: &str, new: &str) -> Option<String> {
+    let mine = c.ctx.client.as_ref().map(|cl| cl.started_ids());
+    let mut paused: Vec<(String, String)> = c.engine.with_state(|s| {
+        s.sessions
+            .iter()
+            .filter(|(id, x)| {
+                id.as_str() != new
+                    && x.state() == SessionState::Paused
+                    && match &mine {
+                        Some(m) => m.contains(id),
+                        None => x.project.as_deref() == Some(root),
+                    }
+            })
+            .map(|(id, x)| (id.clone(), super::out::brief(&x.info.name)))
+            .collect()
+    });
+    if paused.is_empty() {
+        return None;
+    }
+    paused.sort_by(|(a, _), (b, _)| (a.len(), a).cmp(&(b.len(), b)));
+    let list: Vec<String> = paused.iter().map(|(id, n)| format!("{id} ({n})")).collect();
+    Some(format!(
+        "still paused: {}; calls without session_id use {new}",
+        list.join(", ")
+    ))
 }
 
 /// `4242` → a pid, `host:port` → an address.
@@ -490,7 +523,7 @@ fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
 }
 
 /// # Stop a debug session
-/// End a session (attached: detach unless terminate); removes your breakpoints unless keep_breakpoints.
+/// Attached: detaches unless terminate. Your breakpoints go unless keep_breakpoints.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StopDebugSession {
     #[serde(flatten)]
@@ -557,7 +590,8 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .map(|x| (x.info.attached, x.info.process_id))
             .unwrap_or_default()
     });
-    c.engine.asking_to_stop(&sid, "stop_debug_session");
+    c.engine
+        .asking_to_stop(&sid, super::super::state::BY_STOP_TOOL);
     let asked = if a.terminate {
         c.bk("terminate", backend.terminate(&sid)).await
     } else {
@@ -658,8 +692,11 @@ fn five() -> u32 {
 }
 
 /// # Debug session status
-/// State, stop, location, stack, variables, watches, source, output.
+/// Stop, stack, locals, watches, output; include_variables, include_source_context (true), source_context_lines, max_stack_frames (5).
 #[derive(Deserialize, Serialize, JsonSchema)]
+// The knobs are named in the description, not listed: 249 B of schema for four rarely used
+// parameters.
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["include_variables", "include_source_context", "source_context_lines", "max_stack_frames"]))]
 pub struct GetDebugSessionStatus {
     #[serde(flatten)]
     s: SessionArg,

@@ -13,7 +13,7 @@ fn five() -> u32 {
 }
 
 /// # Source around a line
-/// Numbered source around a line (default: current stop).
+/// Default: the current line.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetSourceContext {
     #[serde(flatten)]

@@ -12,7 +12,7 @@ fn twenty() -> u32 {
 }
 
 /// # Stack trace
-/// Call stack of a thread: file, line, method per frame.
+/// File, line, function per frame.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetStackTrace {
     #[serde(flatten)]
@@ -132,7 +132,7 @@ async fn get_stack_trace(c: &mut Call<'_>, a: GetStackTrace) -> Outcome<StackTra
 }
 
 /// # Select a stack frame
-/// Make a frame the default for later calls.
+/// The default for later calls.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SelectStackFrame {
     #[serde(flatten)]
@@ -185,7 +185,7 @@ async fn select_stack_frame(c: &mut Call<'_>, a: SelectStackFrame) -> Outcome<Fr
 }
 
 /// # List threads
-/// Threads: id, name, state, current.
+/// Id, name, state of each.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ListThreads {
     #[serde(flatten)]

@@ -31,8 +31,10 @@ pub enum Framework {
 }
 
 /// # Debug a test
-/// Debug a test to its first pause (breakpoints/evaluate as start_debug_session): pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
+/// By test id, with start_debug_session's breakpoints and evaluate: pytest 'tests/t.py::test_x', Go 'x_test.go::TestX', gtest 'Suite.Case' + binary.
 #[derive(Deserialize, Serialize, JsonSchema)]
+// Listed once, on start_debug_session (the description and the instructions say so): 330 B.
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["breakpoints", "evaluate"]))]
 pub struct DebugTest {
     #[serde(flatten)]
     p: ProjectArg,

@@ -34,7 +34,7 @@ const MAX_BYTES: usize = 4_000;
 const TOTAL_MS: u64 = MAX_WAIT_MS;
 
 /// # Trace a function
-/// Step the current function to its return; one row per line with the locals it changed.
+/// Steps the current function to its return: each line with the locals it changed.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct TraceFunction {
     #[serde(flatten)]

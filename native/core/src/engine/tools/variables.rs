@@ -192,7 +192,7 @@ fn one() -> u32 {
 }
 
 /// # Get variables
-/// Variables of a frame; ids (for expand/set) last until the program resumes.
+/// Of a frame, by scope.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct GetVariables {
     #[serde(flatten)]
@@ -202,11 +202,11 @@ pub struct GetVariables {
     thread_id: Option<String>,
     #[serde(default)]
     scope: Scope,
-    /// 1 = top level only.
+    // 1 = top level only.
     #[serde(default = "one")]
     #[schemars(range(min = 1, max = 3))]
     depth: u32,
-    /// Default: max_children of the config.
+    // Default: the settings' max_children (the instructions say so).
     #[schemars(range(min = 1, max = 200))]
     max_children: Option<u32>,
 }
@@ -231,7 +231,7 @@ async fn get_variables(c: &mut Call<'_>, a: GetVariables) -> Outcome<FrameValues
     frame_values(c, &sid, &thread, frame_index, a.scope, a.depth, max).await
 }
 
-/// The value a tool acts on: by id (from a result) or by path from a frame's variable.
+// The value a tool acts on: by id (from a result) or by path from a frame's variable.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ValueTarget {
     #[schemars(length(min = 1))]
@@ -386,13 +386,17 @@ async fn resolve_path(
 }
 
 /// # Expand a variable
-/// Children of a value by variable_id or path ('user.items[2]'), paged.
+/// Children by variable_id or path ('user.items[2]'); filter: JSONPath, e.g. '$.items[?@.qty > 1].name', '$..price'.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct ExpandVariable {
     #[serde(flatten)]
     s: SessionArg,
     #[serde(flatten)]
     v: ValueTarget,
+    // What inspect_variable took, folded in (issue 26 item 5: one tool fewer in every
+    // agent's listing).
+    #[schemars(length(min = 1))]
+    filter: Option<String>,
     #[serde(default)]
     offset: u32,
     // Default: max_children of the config (the instructions say so).
@@ -403,9 +407,17 @@ tool!(
     ExpandVariable,
     "expand_variable",
     Kind::Read,
-    Expanded,
+    ExpandOut,
     expand_variable
 );
+
+/// The children, or with `filter` the matches.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ExpandOut {
+    Children(Expanded),
+    Matches(super::inspect::Inspected),
+}
 
 /// expand_variable's result.
 #[derive(Serialize, JsonSchema)]
@@ -423,9 +435,15 @@ pub struct Expanded {
     next_offset: Option<u32>,
 }
 
-async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expanded> {
+async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<ExpandOut> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
+    if let Some(filter) = a.filter {
+        let limit = a.limit.unwrap_or(c.cfg.max_children);
+        return super::inspect::inspect(c, &sid, &a.v, filter, a.offset, limit)
+            .await
+            .map(ExpandOut::Matches);
+    }
     let t = target(c, &sid, &a.v).await?;
     let Some(handle) = t.children_handle.clone() else {
         return Err(ToolError(format!("'{}' has no children to expand", t.path)));
@@ -480,7 +498,7 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
     variable.put(values::shown(&v.text, c.cfg.max_value_length, v.redacted));
     let end = offset + n;
     let more = total.map(|t| (end as u64) < t).unwrap_or(n == limit);
-    Ok(Expanded {
+    Ok(ExpandOut::Children(Expanded {
         session_id: sid,
         variable,
         children: kids,
@@ -488,11 +506,11 @@ async fn expand_variable(c: &mut Call<'_>, a: ExpandVariable) -> Outcome<Expande
         total,
         truncated: more,
         next_offset: more.then_some(end),
-    })
+    }))
 }
 
 /// # Set a variable
-/// Set a value (by variable_id or path) to an expression.
+/// By variable_id or path.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct SetVariable {
     #[serde(flatten)]

@@ -5,33 +5,50 @@ use super::super::expression_guard;
 use super::super::snapshot::{self, watch_json};
 use super::super::state::Watch;
 use super::out::Watch as WatchOut;
-use super::{Kind, Outcome, ProjectArg, SessionArg};
+use super::{Kind, Outcome, SessionArg};
 use crate::backend::SessionState;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// # List watches
-/// Watches with their values at the last pause.
+/// # Watches
+/// add: an expression to evaluate at every pause; remove: an id. Answers all.
 #[derive(Deserialize, Serialize, JsonSchema)]
-pub struct ListWatches {
+pub struct Watches {
     #[serde(flatten)]
-    p: ProjectArg,
+    s: SessionArg,
+    #[schemars(length(min = 1))]
+    add: Option<String>,
+    #[schemars(length(min = 1))]
+    remove: Option<String>,
 }
 tool!(
-    ListWatches,
-    "list_watches",
-    Kind::Read,
     Watches,
-    list_watches
+    "watches",
+    Kind::Write { idempotent: false },
+    WatchList,
+    watches
 );
 
+/// Every watch of the project, with what the call did.
 #[derive(Serialize, JsonSchema)]
-pub struct Watches {
+pub struct WatchList {
     watches: Vec<WatchOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
 }
 
-async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> Outcome<Watches> {
-    let root = c.project(a.p.project_path.as_deref()).await?;
+/// One tool for what list_watches, add_watch and remove_watch did (issue 26: every tool costs
+/// every agent's context); the answer is always the whole list, so no call is needed to see it.
+async fn watches(c: &mut Call<'_>, a: Watches) -> Outcome<WatchList> {
+    if a.add.is_some() && a.remove.is_some() {
+        return Err("give add or remove, not both (one change per call)".into());
+    }
+    let root = c.project(a.s.project_path.as_deref()).await?;
+    let message = match (a.add, a.remove) {
+        (Some(expression), _) => add_watch(c, &root, a.s.session_id.as_deref(), expression).await?,
+        (_, Some(id)) => Some(remove_watch(c, &root, &id)?),
+        _ => None,
+    };
     let max = c.cfg.max_value_length;
     let watches: Vec<WatchOut> = c.engine.with_state(|s| {
         s.watches
@@ -39,30 +56,19 @@ async fn list_watches(c: &mut Call<'_>, a: ListWatches) -> Outcome<Watches> {
             .map(|ws| ws.iter().map(|w| watch_json(w, max)).collect())
             .unwrap_or_default()
     });
-    Ok(Watches { watches })
+    Ok(WatchList { watches, message })
 }
 
-/// # Add a watch
-/// Add an expression evaluated at every pause.
-#[derive(Deserialize, Serialize, JsonSchema)]
-pub struct AddWatch {
-    #[serde(flatten)]
-    s: SessionArg,
-    #[schemars(length(min = 1))]
+/// Adds a watch; evaluates it at once when the session is paused. Says so when it is not.
+async fn add_watch(
+    c: &mut Call<'_>,
+    root: &str,
+    session_id: Option<&str>,
     expression: String,
-}
-tool!(
-    AddWatch,
-    "add_watch",
-    Kind::Write { idempotent: false },
-    WatchOut,
-    add_watch
-);
-
-async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
-    let root = c.project(a.s.project_path.as_deref()).await?;
+) -> Outcome<Option<String>> {
+    let root = root.to_string();
     // An explicit session must exist; otherwise any paused session of the project will do.
-    let session = match a.s.session_id.as_deref() {
+    let session = match session_id {
         Some(id) => Some(c.session(&root, Some(id)).await?),
         None => c.session(&root, None).await.ok(),
     };
@@ -74,13 +80,13 @@ async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
     {
         file = c.frame(sid, &thread, 0).await.ok().and_then(|f| f.file);
     }
-    expression_guard::check(&a.expression, &c.cfg.expression_safety, file.as_deref())?;
+    expression_guard::check(&expression, &c.cfg.expression_safety, file.as_deref())?;
     let id = c.engine.with_state(|s| {
         s.next_watch += 1;
         let id = format!("w{}", s.next_watch);
         s.watches.entry(root.clone()).or_default().push(Watch {
             id: id.clone(),
-            expression: a.expression.clone(),
+            expression: expression.clone(),
             value: None,
             type_name: None,
             value_length: None,
@@ -99,72 +105,33 @@ async fn add_watch(c: &mut Call<'_>, a: AddWatch) -> Outcome<WatchOut> {
     if let Some(sid) = &paused {
         snapshot::refresh_watches(c, sid).await;
     }
-    let max = c.cfg.max_value_length;
-    let mut out = c
-        .engine
-        .with_state(|s| {
-            s.watches
-                .get(&root)
-                .and_then(|ws| ws.iter().find(|w| w.id == id))
-                .map(|w| watch_json(w, max))
-        })
-        .unwrap_or_else(|| WatchOut {
-            id,
-            expression: a.expression,
-            ..Default::default()
-        });
-    if paused.is_none() {
-        out.message = Some("added; it is evaluated at the next pause".into());
-    }
-    Ok(out)
+    Ok(Some(if paused.is_some() {
+        format!("watch {id} added")
+    } else {
+        format!("watch {id} added; it is evaluated at the next pause")
+    }))
 }
 
-/// # Remove a watch
-/// Remove a watch by id.
-#[derive(Deserialize, Serialize, JsonSchema)]
-pub struct RemoveWatch {
-    #[serde(flatten)]
-    p: ProjectArg,
-    #[schemars(length(min = 1))]
-    watch_id: String,
-}
-tool!(
-    RemoveWatch,
-    "remove_watch",
-    Kind::Write { idempotent: true },
-    WatchRemoved,
-    remove_watch
-);
-
-#[derive(Serialize, JsonSchema)]
-pub struct WatchRemoved {
-    removed: bool,
-    message: String,
-}
-
-async fn remove_watch(c: &mut Call<'_>, a: RemoveWatch) -> Outcome<WatchRemoved> {
-    let root = c.project(a.p.project_path.as_deref()).await?;
+fn remove_watch(c: &Call<'_>, root: &str, watch_id: &str) -> Outcome<String> {
     let (removed, left) = c.engine.with_state(|s| {
-        let ws = s.watches.entry(root.clone()).or_default();
+        let ws = s.watches.entry(root.to_string()).or_default();
         let before = ws.len();
-        ws.retain(|w| w.id != a.watch_id);
+        ws.retain(|w| w.id != watch_id);
         (
             before != ws.len(),
             ws.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
         )
     });
-    let message = if removed {
-        format!("watch {} removed", a.watch_id)
+    Ok(if removed {
+        format!("watch {watch_id} removed")
     } else {
         format!(
-            "no watch '{}'; nothing to remove (watches: {})",
-            a.watch_id,
+            "no watch '{watch_id}'; nothing to remove (watches: {})",
             if left.is_empty() {
                 "none".into()
             } else {
                 left.join(", ")
             }
         )
-    };
-    Ok(WatchRemoved { removed, message })
+    })
 }

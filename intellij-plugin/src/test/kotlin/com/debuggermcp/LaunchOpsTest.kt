@@ -40,7 +40,7 @@ class LaunchOpsTest {
     }
 
     private val settings = object : RunnerAndConfigurationSettings {
-        override fun getType(): ConfigurationType = throw UnsupportedOperationException("not used before the check")
+        override fun getType(): ConfigurationType = com.debuggermcp.fakes.FakeConfigurationType("Application")
         override fun checkSettings(executor: Executor?) {
             app.requireRead("RunnerAndConfigurationSettings.checkSettings")
             app.requireSmart("ApplicationConfiguration.checkConfiguration (checkModuleAndClassName)")
@@ -48,6 +48,7 @@ class LaunchOpsTest {
         }
         override fun getConfiguration(): RunConfiguration = throw UnsupportedOperationException("not used before the check")
         override fun getName(): String = "App"
+        override fun setName(name: String?) = throw UnsupportedOperationException("launch never renames")
         override fun isTemporary(): Boolean = false
         override fun getFolderName(): String? = null
     }

@@ -53,10 +53,11 @@ class LaunchSessionTest {
     private val running = java.util.concurrent.CopyOnWriteArrayList<XDebugSession>()
 
     private val settings = object : RunnerAndConfigurationSettings {
-        override fun getType(): ConfigurationType = throw UnsupportedOperationException("not used by launch")
+        override fun getType(): ConfigurationType = com.debuggermcp.fakes.FakeConfigurationType("Application")
         override fun checkSettings(executor: Executor?) = app.requireRead("RunnerAndConfigurationSettings.checkSettings")
         override fun getConfiguration(): RunConfiguration = appConfiguration
         override fun getName(): String = "App"
+        override fun setName(name: String?) = throw UnsupportedOperationException("launch never renames")
         override fun isTemporary(): Boolean = false
         override fun getFolderName(): String? = null
     }

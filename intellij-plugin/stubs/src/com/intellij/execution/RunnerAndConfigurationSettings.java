@@ -12,6 +12,7 @@ public interface RunnerAndConfigurationSettings {
   void checkSettings(@Nullable Executor executor) throws RuntimeConfigurationException;
   @NotNull RunConfiguration getConfiguration();
   @NotNull String getName();
+  void setName(String name);
   boolean isTemporary();
   @Nullable String getFolderName();
 }

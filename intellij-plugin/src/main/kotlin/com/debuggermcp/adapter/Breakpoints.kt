@@ -64,8 +64,26 @@ internal object Breakpoints {
         else -> throw IllegalArgumentException("suspend_policy must be all, thread or none, got '$s'")
     }
 
+    /**
+     * The debugger's reason a breakpoint is invalid, as the gutter's tooltip shows it, or null
+     * while it is valid or not checked yet. XBreakpointBase.getErrorMessage (platform/xdebugger-impl/
+     * src/com/intellij/xdebugger/impl/breakpoints/XBreakpointBase.java, file id 18364313596): the
+     * current session's CustomizedBreakpointPresentation (what a debugger sets with
+     * XDebugSession.setBreakpointInvalid(breakpoint, message), e.g. Java's "No executable code
+     * found at line …"), else the breakpoint's own. XBreakpointBase is xdebugger-impl, so it is
+     * read reflectively (public, `@Nullable String getErrorMessage()`), like [XAsync.HiddenFrames].
+     */
+    fun errorMessage(bp: XBreakpoint<*>): String? = try {
+        (bp.javaClass.getMethod("getErrorMessage").invoke(bp) as? String)?.takeIf { it.isNotBlank() }
+    } catch (_: ReflectiveOperationException) {
+        null
+    } catch (_: RuntimeException) {
+        null
+    }
+
     /** BreakpointInfo JSON, or null for kinds the table does not model (method, field, ...). */
     fun info(bp: XBreakpoint<*>): Map<String, Any?>? {
+        val error = errorMessage(bp)
         val common = arrayOf(
             "id" to id(bp),
             "enabled" to bp.isEnabled,
@@ -82,7 +100,8 @@ internal object Breakpoints {
                 "kind" to "data",
                 "file" to VfsUtilCore.urlToPath(bp.fileUrl),
                 "line" to Wire.toWireLine(bp.line),
-                "verified" to true,
+                "verified" to (error == null),
+                "message" to error,
                 "temporary" to false,
                 "watch" to watch.first,
                 "access" to watch.second,
@@ -96,8 +115,11 @@ internal object Breakpoints {
                 "file" to VfsUtilCore.urlToPath(bp.fileUrl),
                 "requested_line" to (requested[bp]?.let { Wire.toWireLine(it) } ?: line),
                 "line" to line,
-                "verified" to true,
-                "message" to requested[bp]?.let { "moved from line ${it + 1}: no breakpoint can be set there" },
+                "verified" to (error == null),
+                "message" to listOfNotNull(
+                    requested[bp]?.let { "moved from line ${it + 1}: no breakpoint can be set there" },
+                    error,
+                ).joinToString("; ").ifEmpty { null },
                 "temporary" to bp.isTemporary,
             )
         }
@@ -105,7 +127,8 @@ internal object Breakpoints {
         return jsonObject(
             *common,
             "kind" to "exception",
-            "verified" to true,
+            "verified" to (error == null),
+            "message" to error,
             "temporary" to false,
             "exception" to ex.exception,
             "caught" to ex.caught,
@@ -161,6 +184,9 @@ internal object Breakpoints {
      * `typeWinner.sortByDescending { it.priority }`), not by registration order: Java registers
      * its method, field and exception types before JavaLineBreakpointType, and a field line
      * accepts a field watchpoint too.
+     * A plain read action, not a smart one: the platform's own placement asks `canPutAt` inside
+     * `readAction { }` (XBreakpointUIUtil.getAvailableLineBreakpointInfoProxy, file id 13368966773),
+     * so the types answer during indexing as they do for a gutter click.
      */
     internal suspend fun placement(project: Project, file: VirtualFile, line: Int): Pair<XLineBreakpointType<*>, Int>? = Ide.read {
         val types = XDebuggerUtil.getInstance().lineBreakpointTypes.sortedByDescending { it.priority }

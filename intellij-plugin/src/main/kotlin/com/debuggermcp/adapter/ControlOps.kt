@@ -2,6 +2,7 @@ package com.debuggermcp.adapter
 
 import com.debuggermcp.json.JsonArgs
 import com.debuggermcp.lang.LanguageDebugSupport
+import com.intellij.openapi.application.ModalityState
 import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebuggerUtil
 
@@ -64,7 +65,9 @@ internal object ControlOps {
         }
         // Values and frames die with the suspend context; drop them before the debuggee moves.
         if (kind != "pause") data.values.clear()
-        Ide.onEdt {
+        // A debugger command as the platform's step/resume actions issue it: never from inside
+        // someone else's modal dialog (XDebuggerActionBase is not enabled in a modal context).
+        Ide.onEdt(ModalityState.nonModal()) {
             if (kind != "pause") {
                 restoreReturnValues(session, supports)
                 // The recorder's step out (`return_value`, native/core/src/engine/recorder.rs)
@@ -120,8 +123,11 @@ internal object ControlOps {
         val top = XAsync.frames(stack, 1, 5_000).first.firstOrNull() ?: invalidState("thread '$threadId' has no frames")
         // Already the active thread: nothing is switched, nothing to wait for.
         val active = session.suspendContext?.activeExecutionStack?.let { StackOps.sameThread(it, stack) } == true
-        Ide.onEdt { session.setCurrentStackFrame(stack, top, true) }
+        Ide.onEdt(ModalityState.nonModal()) { session.setCurrentStackFrame(stack, top, true) }
         if (!active && supports.any { it.switchesThreadLater(session) }) awaitActive(session, stack, top, threadId)
+        // The same thread, but maybe another frame was selected (select_frame): the step must not
+        // start from the debugger's context before it names the top frame again.
+        if (active) supports.forEach { it.awaitFrameSelection(session) }
     }
 
     private const val THREAD_SWITCH_TIMEOUT_MS = 5_000L

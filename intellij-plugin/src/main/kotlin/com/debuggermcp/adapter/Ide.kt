@@ -21,9 +21,11 @@ import kotlin.coroutines.resumeWithException
  */
 internal object Ide {
     /**
-     * Runs [block] on the EDT and returns its result. [ModalityState.any] lets debugger commands
-     * and dialogs run while another modal dialog is open (they do not touch PSI or documents);
-     * model writes use [writeAction] with a non-modal state instead.
+     * Runs [block] on the EDT and returns its result. The default, [ModalityState.any], is for
+     * reads (presentations, children, frames, evaluation) that may run while a modal dialog is
+     * open; anything that changes the debugger's or the model's state passes
+     * [ModalityState.nonModal], as the platform's actions run (steps, stop, frame selection, set
+     * value; model writes through [writeAction]).
      */
     suspend fun <T> onEdt(modality: ModalityState = ModalityState.any(), block: () -> T): T =
         suspendCancellableCoroutine { cont ->

@@ -71,8 +71,17 @@ internal object RunOps {
         }
         val name = request.stringOrNull("configuration")
             ?: unsupported("the IDE starts sessions from run configurations; pass 'configuration' (command launches are for the headless server)")
+        return launchSettings(project, settings(project, name), request)
+    }
+
+    /**
+     * [launch] of a configuration the caller holds: `debug_test` passes the settings object it
+     * registered (or the user's own one it found), so a configuration of another type that has
+     * the same name is never the one started.
+     */
+    suspend fun launchSettings(project: Project, settings: RunnerAndConfigurationSettings, request: JsonArgs): Map<String, Any?> {
+        val name = settings.name
         val debug = (request.stringOrNull("mode") ?: "debug") == "debug"
-        val settings = settings(project, name)
         // A retry (the agent's call timed out during a cold build: before-run tasks run before the
         // runner, ExecutionManagerImpl.executeConfiguration) while our launch of the same
         // configuration still starts: the same start, not a second one. Each caller waits with its
@@ -360,20 +369,21 @@ internal object RunOps {
      */
     suspend fun stop(sessionId: String) {
         Sessions.Runs.find(sessionId)?.let { run ->
-            Ide.onEdt { run.handler.destroyProcess() }
+            Ide.onEdt(ModalityState.nonModal()) { run.handler.destroyProcess() }
             return
         }
         val session = Sessions.find(sessionId)
         if (session.isStopped) return
         Sessions.data(session).values.clear()
         if (Sessions.data(session).attachedPid != null) {
-            Ide.onEdt {
+            Ide.onEdt(ModalityState.nonModal()) {
                 val handler = session.debugProcess.processHandler
                 if (handler.detachIsDefault()) session.stop() else handler.detachProcess()
             }
             return
         }
-        Ide.onEdt { session.stop() }
+        // As the Stop button: not from inside someone else's modal dialog.
+        Ide.onEdt(ModalityState.nonModal()) { session.stop() }
     }
 
     /**
@@ -389,6 +399,6 @@ internal object RunOps {
         val pid = session?.takeIf { !it.isStopped }?.let { Sessions.data(it).attachedPid } ?: return stop(sessionId)
         Sessions.data(session).values.clear()
         ProcessHandle.of(pid.toLong()).ifPresent { it.destroy() }
-        Ide.onEdt { session.debugProcess.processHandler.destroyProcess() }
+        Ide.onEdt(ModalityState.nonModal()) { session.debugProcess.processHandler.destroyProcess() }
     }
 }

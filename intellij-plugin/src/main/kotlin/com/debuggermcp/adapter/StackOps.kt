@@ -135,12 +135,15 @@ internal object StackOps {
         )
     }
 
-    suspend fun selectFrame(sessionId: String, threadId: String, frame: String) {
+    suspend fun selectFrame(sessionId: String, threadId: String, frame: String, supports: List<com.debuggermcp.lang.LanguageDebugSupport> = com.debuggermcp.lang.LanguageDebugSupport.all()) {
         val session = Sessions.find(sessionId)
         val ref = Sessions.data(session).values.get(frame)?.extra as? SessionData.FrameRef
             ?: notFound("no frame '$frame' (frame handles are valid until the next resume)")
         // As the Frames view on a click (XFramesView.processFrameSelection: isTopFrame = index 0),
         // without asking the stack for its top frame (see XAsync.frames).
-        Ide.onEdt { session.setCurrentStackFrame(ref.stack, ref.frame, ref.index == 0) }
+        Ide.onEdt(com.intellij.openapi.application.ModalityState.nonModal()) { session.setCurrentStackFrame(ref.stack, ref.frame, ref.index == 0) }
+        // Returns once the debugger took the selection over (Java: its debugger context), so a
+        // step issued next starts from it.
+        supports.forEach { it.awaitFrameSelection(session) }
     }
 }

@@ -21,8 +21,9 @@ import com.intellij.xdebugger.XDebugSessionListener
  * Op `debug_test` (docs/CALLBACK_TABLE.md): debug one test by id without a run configuration.
  * The id is resolved to the test's PSI element, the platform's run configuration producers make a
  * configuration for it (what the gutter's "Debug 'test_x'" does: [ConfigurationContext] →
- * `RunConfigurationProducer`), it is registered as a *temporary* configuration, started through
- * [RunOps.launch], and removed from the RunManager when the debug session stops.
+ * `RunConfigurationProducer`): an existing configuration for the test is started as it is;
+ * otherwise a new one is registered as a *temporary* configuration under a unique name, started
+ * through [RunOps.launchSettings], and removed from the RunManager when the debug session stops.
  *
  * Ids: pytest `path/test_x.py::Class::test_y[param]` (file relative to the project or `file`),
  * JUnit/Kotlin `pkg.Class#method` or `pkg.Class` (found by file name `Class.java`/`Class.kt`).
@@ -41,23 +42,59 @@ internal object TestOps {
         // actions wait for indexing instead of throwing IndexNotReadyException.
         val element = Ide.smartRead(project) { findTest(project, testId, vf) }
             ?: notFound("no test '$testId' in the project; ids: 'tests/test_x.py::test_y', 'pkg.Class#method', 'pkg.Class'")
-        val settings = Ide.smartRead(project) { ConfigurationContext(element).configuration }
-            ?: unsupported("no run configuration producer of this IDE can run '$testId' as a test")
-        // A model change: never inside someone else's modal dialog.
-        Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).setTemporaryConfiguration(settings) }
-        val launch = JsonArgs(
-            mapOf(
-                "configuration" to settings.name,
-                "mode" to "debug",
-                "stop_on_exception" to request.boolOr("stop_on_exception", false),
-            ),
-        )
+        // BaseRunConfigurationAction.actionPerformed (platform/lang-api/src/com/intellij/execution/
+        // actions/BaseRunConfigurationAction.java, file id 11919042224) asks the context for an
+        // existing configuration first and runs that one as it is; only without one does it take
+        // the producers' new configuration (ConfigurationContext.findExisting, file id 4506837956).
+        val (existing, created) = Ide.smartRead(project) {
+            val context = ConfigurationContext(element)
+            val found = context.findExisting()
+            found to (if (found == null) context.configuration else null)
+        }
+        if (existing == null && created == null) unsupported("no run configuration producer of this IDE can run '$testId' as a test")
+        return debugFromContext(project, existing, created, request.boolOr("stop_on_exception", false)) { settings, launch ->
+            RunOps.launchSettings(project, settings, launch)
+        }
+    }
+
+    /**
+     * Starts [existing] (the user's configuration for this test, never changed or removed) or else
+     * [created] (the producers' new one), which is registered as a temporary configuration under a
+     * name no configuration of its type has and removed, that object alone, when its session ends.
+     *
+     * RunManagerImpl.doAddConfiguration (file id 2834752940) keys configurations by
+     * RunnerAndConfigurationSettingsImpl.getUniqueID, `"${type.displayName}.${name}"` (file id
+     * 41746116120), and `idToSettings.put(newId, settings)` replaces a user's configuration of the
+     * same type and name; removing ours afterwards then deleted the user's for good. So the new
+     * one gets a unique name first, as the producers' callers do before addConfiguration
+     * (RunManager.setUniqueNameIfNeeded, RunManager.kt, file id 54660514280), and the launch gets
+     * the settings object, not a name another configuration may share.
+     */
+    internal suspend fun debugFromContext(
+        project: Project,
+        existing: RunnerAndConfigurationSettings?,
+        created: RunnerAndConfigurationSettings?,
+        stopOnException: Boolean,
+        launch: suspend (RunnerAndConfigurationSettings, JsonArgs) -> Map<String, Any?>,
+    ): Map<String, Any?> {
+        val settings = existing ?: created ?: unsupported("no run configuration for this test")
+        val ours = existing == null
+        if (ours) {
+            // A model change: never inside someone else's modal dialog.
+            Ide.onEdt(ModalityState.nonModal()) {
+                val runManager = RunManager.getInstance(project)
+                runManager.setUniqueNameIfNeeded(settings)
+                runManager.setTemporaryConfiguration(settings)
+            }
+        }
+        val request = JsonArgs(mapOf("mode" to "debug", "stop_on_exception" to stopOnException))
         val info = try {
-            RunOps.launch(project, launch)
+            launch(settings, request)
         } catch (t: Throwable) {
-            remove(project, settings)
+            if (ours) remove(project, settings)
             throw t
         }
+        if (!ours) return info
         val session = Sessions.find(info["id"] as String)
         session.addSessionListener(object : XDebugSessionListener {
             override fun sessionStopped() {

@@ -26,8 +26,8 @@ internal object ValueOps {
     private const val EVALUATE_NAME_TIMEOUT_MS = 2_000L
 
     fun frame(session: XDebugSession, handle: String): XStackFrame {
+        XAsync.suspendContext(session)
         if (handle.isEmpty()) {
-            XAsync.suspendContext(session)
             return session.currentStackFrame ?: invalidState("the session has no current frame")
         }
         val entry = Sessions.data(session).values.get(handle)
@@ -37,8 +37,11 @@ internal object ValueOps {
 
     private fun scopeOf(name: String): String = if (name == "this") "this" else "local"
 
-    /** ValueNode JSON for [value], registering it for children/set_value. */
-    private suspend fun node(session: XDebugSession, name: String, value: XValue, scope: String, supports: List<LanguageDebugSupport>): Map<String, Any?> {
+    /**
+     * ValueNode JSON for [value], registering it for children/set_value with the frame it was
+     * listed in ([owner]), so set_value can write in that frame (see [setValue]).
+     */
+    private suspend fun node(session: XDebugSession, name: String, value: XValue, scope: String, supports: List<LanguageDebugSupport>, owner: XStackFrame? = null): Map<String, Any?> {
         val p = XAsync.presentation(value, PRESENTATION_TIMEOUT_MS)
         // The presentation's type is a label (Java: the id label `ArrayList@1234`, or none for a
         // primitive); the language part knows the type. Asked after the presentation: Java's
@@ -52,7 +55,7 @@ internal object ValueOps {
             fromPromise = { resolve -> value.calculateEvaluationExpression().onProcessed { resolve(it?.expression) } },
             synchronous = { value.evaluationExpression },
         )
-        val handle = Sessions.data(session).values.register("v", value, name)
+        val handle = Sessions.data(session).values.register("v", value, name, owner)
         return jsonObject(
             "name" to name,
             "value" to p.value,
@@ -66,8 +69,8 @@ internal object ValueOps {
     }
 
     /** Groups (static members, debugger-added sections) are synthetic nodes with children. */
-    private fun groupNode(session: XDebugSession, group: XValueGroup): Map<String, Any?> {
-        val handle = Sessions.data(session).values.register("g", group, group.name)
+    private fun groupNode(session: XDebugSession, group: XValueGroup, owner: XStackFrame?): Map<String, Any?> {
+        val handle = Sessions.data(session).values.register("g", group, group.name, owner)
         return jsonObject(
             "name" to group.name,
             "value" to "",
@@ -85,7 +88,7 @@ internal object ValueOps {
             val hasGroup = items.any { it is XValueGroup }
             supports.maxOfOrNull { it.lateChildrenMs(session, frame, names, hasGroup) } ?: 0L
         }
-        return message(all) + present(session, all, 0, Int.MAX_VALUE, supports) { scopeOf(it) }
+        return message(all) + present(session, all, 0, Int.MAX_VALUE, supports, frame) { scopeOf(it) }
     }
 
     /**
@@ -99,11 +102,12 @@ internal object ValueOps {
     suspend fun children(sessionId: String, handle: String, offset: Int, limit: Int, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()): Map<String, Any?> {
         require(offset >= 0 && limit >= 0) { "offset and limit must not be negative" }
         val session = Sessions.find(sessionId)
+        XAsync.suspendContext(session)
         val entry = Sessions.data(session).values.get(handle)
             ?: notFound("no value '$handle' (value handles are valid until the next resume)")
         val container = entry.obj as? XValueContainer ?: notFound("'$handle' has no children")
         val all = collect(container, offset + limit)
-        val page = (if (offset == 0) message(all) else emptyList()) + present(session, all, offset, limit, supports) { "local" }
+        val page = (if (offset == 0) message(all) else emptyList()) + present(session, all, offset, limit, supports, entry.extra as? XStackFrame) { "local" }
         return jsonObject("children" to page, "total" to if (all.complete) all.items.size else null)
     }
 
@@ -120,32 +124,40 @@ internal object ValueOps {
         offset: Int,
         limit: Int,
         supports: List<LanguageDebugSupport>,
+        owner: XStackFrame?,
         scope: (String) -> String,
     ): List<Map<String, Any?>> = coroutineScope {
         all.items.drop(offset).take(limit).map { item ->
             async {
                 @Suppress("UNCHECKED_CAST")
                 when (item) {
-                    is XValueGroup -> groupNode(session, item)
+                    is XValueGroup -> groupNode(session, item, owner)
                     else -> {
                         val (name, value) = item as Pair<String, XValue>
-                        node(session, name, value, scope(name), supports)
+                        node(session, name, value, scope(name), supports, owner)
                     }
                 }
             }
         }.awaitAll()
     }
 
-    suspend fun setValue(sessionId: String, handle: String, newValue: String): Map<String, Any?> {
+    /**
+     * Sets a value as the Variables view's "Set Value" does, through its modifier, except where
+     * the value's language says the modifier would write elsewhere than the frame the value was
+     * listed in ([LanguageDebugSupport.assignInFrame]: Java locals).
+     */
+    suspend fun setValue(sessionId: String, handle: String, newValue: String, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()): Map<String, Any?> {
         val session = Sessions.find(sessionId)
         XAsync.suspendContext(session)
         val entry = Sessions.data(session).values.get(handle)
             ?: notFound("no value '$handle' (value handles are valid until the next resume)")
         val value = entry.obj as? XValue ?: notFound("'$handle' is not a value")
         val modifier = value.modifier ?: unsupported("'${entry.name}' cannot be modified")
-        XAsync.modify(modifier, XAsync.expression(newValue, EvaluationMode.EXPRESSION))
+        val frame = entry.extra as? XStackFrame
+        val assigned = frame != null && supports.any { it.assignInFrame(session, frame, value, entry.name, newValue) }
+        if (!assigned) XAsync.modify(modifier, XAsync.expression(newValue, EvaluationMode.EXPRESSION))
         // The same XValue recomputes its presentation from the debuggee, showing the new value.
-        return node(session, entry.name, value, scopeOf(entry.name), LanguageDebugSupport.all())
+        return node(session, entry.name, value, scopeOf(entry.name), supports, frame)
     }
 
     suspend fun evaluate(sessionId: String, request: JsonArgs): Map<String, Any?> {

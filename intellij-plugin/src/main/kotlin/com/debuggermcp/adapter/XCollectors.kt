@@ -90,6 +90,9 @@ internal object XAsync {
         }
     }
 
+    /** What a value the debugger computes only on demand shows instead of its blank presentation. */
+    const val NOT_COMPUTED_ON_DEMAND = "<not computed: the IDE computes this value only on demand (it may run code in the program); evaluate an expression for it to compute it>"
+
     /** A value's rendering. */
     class Presentation(val type: String?, val value: String, val hasChildren: Boolean, val complete: Boolean)
 
@@ -98,8 +101,24 @@ internal object XAsync {
         val real = CompletableDeferred<Unit>()
         @Volatile var obsolete = false
 
+        /** Set before the presentation by values computed only on demand (see [record]). */
+        @Volatile var fullValue: XFullValueEvaluator? = null
+
         private fun record(type: String?, value: String, hasChildren: Boolean) {
             val placeholder = Wire.isPlaceholderValue(value, collectingDataMessage)
+            // A value the debugger computes only on demand: JavaValue.computePresentation calls
+            // `myValueDescriptor.applyOnDemandPresentation(node)` while the descriptor is on demand
+            // and not calculated (JavaValue.java, file id 1771637183), whose provider sets the
+            // "Evaluate" link's XFullValueEvaluator and then a blank presentation
+            // (ValueDescriptorImpl.ourDefaultOnDemandPresentationProvider: XRegularValuePresentation("", null, ""),
+            // file id 3645169711; Kotlin's getters show " "). The link works only for the Variables
+            // view's own node (OnDemandRenderer.createFullValueEvaluator: a HeadlessValueEvaluationCallback's
+            // XValueNodeImpl, file id 7445151493), so the value is reported as not computed, never as "".
+            if (!placeholder && value.isBlank() && fullValue != null) {
+                latest = Presentation(type, NOT_COMPUTED_ON_DEMAND, hasChildren, false)
+                real.complete(Unit)
+                return
+            }
             latest = Presentation(type, value, hasChildren, !placeholder)
             if (!placeholder) real.complete(Unit)
         }
@@ -111,8 +130,11 @@ internal object XAsync {
             record(presentation.type, render(presentation), hasChildren)
 
         // Debuggers cut long values at XValueNode.MAX_VALUE_LENGTH (1000) and offer the rest on
-        // request; the core truncates to far less anyway, so the full text is not fetched.
-        override fun setFullValueEvaluator(fullValueEvaluator: XFullValueEvaluator) {}
+        // request; the core truncates to far less anyway, so the full text is not fetched. It is
+        // remembered: with a blank value it means "computed on demand" (see [record]).
+        override fun setFullValueEvaluator(fullValueEvaluator: XFullValueEvaluator) {
+            fullValue = fullValueEvaluator
+        }
 
         override fun isObsolete(): Boolean = obsolete
     }
@@ -288,13 +310,23 @@ internal object XAsync {
                 done.completeExceptionally(OpException(ErrorKind.FAILED, errorMessage))
             }
         }
-        Ide.onEdt { modifier.setValue(expression, callback) }
+        // A change of the debuggee's state, as the Variables view's Set Value: not inside a modal dialog.
+        Ide.onEdt(com.intellij.openapi.application.ModalityState.nonModal()) { modifier.setValue(expression, callback) }
         done.await()
     }
 
-    /** The session's suspend context, or invalid_state while it runs. */
+    /**
+     * The session's suspend context, or invalid_state while it runs. A context alone is not a
+     * pause: while Java steps, JavaDebugProcess posts `positionReached(new JavaSteppingSuspendContext(…))`
+     * (JavaDebugProcess.java, file id 3553865272) and XDebugSessionImpl keeps that context with
+     * `myPaused = false`, so isSuspended() (`paused && suspendContext != null`, XDebugSessionImpl.kt,
+     * file id 3494500063) is false while the thread runs. The platform's inspection and step
+     * actions are enabled only when isSuspended() (XDebuggerActionBase / XDebuggerSuspendedActionHandler).
+     */
     fun suspendContext(session: XDebugSession): XSuspendContext {
         if (session.isStopped) invalidState("the session has stopped")
-        return session.suspendContext ?: invalidState("the session is running; pause it or wait for a breakpoint first")
+        val context = session.suspendContext ?: invalidState("the session is running; pause it or wait for a breakpoint first")
+        if (!session.isSuspended) invalidState("the session is running (stepping); wait for the step to stop, then retry")
+        return context
     }
 }

@@ -84,6 +84,9 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
     companion object {
         /** Bound of the wait for a late Static group: one JDWP round trip (allFields) normally. */
         const val LATE_STATIC_GROUP_MS = 1_000L
+        private val JAVA_IDENTIFIER = Regex("[\\p{L}_$][\\p{L}\\p{N}_$]*")
+        /** Bound of the wait for the debugger to take over a frame selection (one manager-thread round trip normally). */
+        const val FRAME_SELECTION_MS = 5_000L
         /** Bound of one value's type read: a manager-thread command that normally takes a JDWP round trip. */
         const val VALUE_TYPE_MS = 1_000L
     }
@@ -122,8 +125,11 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
     override suspend fun lateChildrenMs(session: XDebugSession, frame: XStackFrame, names: List<String>, hasGroup: Boolean): Long {
         if (hasGroup || "this" in names) return 0
         val java = jvm.of(session, frame) ?: return 0
+        // The manager thread may be busy (a slow renderer, an evaluation) for longer than the whole
+        // frame_variables call may take: the question gets the same bound as the wait itself, and
+        // no answer means no wait.
         val statics = try {
-            java.onManagerThread { java.declaresStaticFields() }
+            kotlinx.coroutines.withTimeoutOrNull(LATE_STATIC_GROUP_MS) { java.onManagerThread { java.declaresStaticFields() } } ?: false
         } catch (e: Exception) {
             if (e is kotlin.coroutines.cancellation.CancellationException) throw e
             false
@@ -143,6 +149,45 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
      * it is when called.
      */
     override fun switchesThreadLater(session: XDebugSession): Boolean = jvm.isJava(session)
+
+    /**
+     * A frame selection on the thread already paused changes no suspend context
+     * (JavaDebugProcess's context listener applies a context only when its thread differs from
+     * the active stack's: shouldApplyContext, file id 3553865272), but the debugger context that
+     * Java's steps start from (`DebuggerSession.stepOver` → `getSuspendContext()` of the context
+     * manager) is still updated asynchronously: DebuggerContextUtil.setStackFrame (DebuggerContextUtil.java
+     * @051ed2529b8e…) schedules a HIGH-priority manager-thread command that builds the context and
+     * posts `manager.setState(newContext, …)` to the EDT. Once an empty (LOW) command after it has
+     * run, that post is queued on the EDT ahead of anything posted afterwards (the step).
+     */
+    override suspend fun awaitFrameSelection(session: XDebugSession) {
+        kotlinx.coroutines.withTimeoutOrNull(FRAME_SELECTION_MS) { jvm.drainManagerThread(session) }
+            ?: com.debuggermcp.adapter.invalidState("the debugger did not take over the frame selection within $FRAME_SELECTION_MS ms (its manager thread is busy); retry")
+    }
+
+    /**
+     * A Java local is assigned through its own frame's evaluator, not its modifier.
+     * LocalVariableDescriptorImpl.getModifier (java/debugger/impl/src/com/intellij/debugger/ui/
+     * impl/watch/LocalVariableDescriptorImpl.java, file id 1855717597) evaluates the new value in,
+     * and writes it through, `DebuggerManagerEx.getInstanceEx(project).getContext().getFrameProxy()`:
+     * the IDE's current frame of the IDE's current session. The agent reads any frame of any
+     * session without selecting it, so that wrote the same-named local of another frame (another
+     * level of a recursion) or of another session. The frame's evaluator evaluates in the frame's
+     * own context (JavaDebuggerEvaluator.evaluate: `myStackFrame.getFrameDebuggerContext(...)` on
+     * its own process's manager thread, file id 3619526157), and Java's evaluator assigns a
+     * local (`x = expr`, as typed in the Evaluate dialog), so the write lands in that frame.
+     */
+    override suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: XValue, name: String, expression: String): Boolean {
+        if (!JAVA_IDENTIFIER.matches(name)) return false
+        val descriptor = jvm.descriptor(session, value) ?: return false
+        if (!descriptor.isLocalVariable()) return false
+        val evaluator = frame.evaluator ?: return false
+        com.debuggermcp.adapter.XAsync.evaluate(
+            evaluator,
+            com.debuggermcp.adapter.XAsync.expression("$name = ($expression)", com.intellij.xdebugger.evaluation.EvaluationMode.EXPRESSION),
+        )
+        return true
+    }
 
     override fun hitCount(breakpoint: XBreakpoint<*>): Int? {
         val p = breakpoint.properties as? JavaBreakpointProperties<*> ?: return null

@@ -50,6 +50,13 @@ internal interface JvmFrames {
 
     /** The descriptor of a Java [value] of [session]; null when [value] is not a Java value. */
     fun descriptor(session: XDebugSession, value: XValue): JvmValueDescriptor? = null
+
+    /**
+     * Runs an empty command on [session]'s debugger manager thread and waits for it, so every
+     * command queued before it (at a higher or the same priority) has run; false when [session]
+     * is not a Java one.
+     */
+    suspend fun drainManagerThread(session: XDebugSession): Boolean = false
 }
 
 /**
@@ -73,6 +80,9 @@ internal interface JvmValueDescriptor {
 
     /** `getDeclaredType()`: known without the value (the variable's or field's type). */
     fun declaredType(): String?
+
+    /** Whether the value is a local variable of its frame (a LocalVariableDescriptorImpl). */
+    fun isLocalVariable(): Boolean = false
 }
 
 internal interface JvmFrame {
@@ -138,6 +148,13 @@ internal object PlatformJvm : JvmFrames {
 
     override fun isJava(session: XDebugSession): Boolean = session.debugProcess is JavaDebugProcess
 
+    override suspend fun drainManagerThread(session: XDebugSession): Boolean {
+        val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return false
+        // DebuggerCommandImpl's priority is LOW: it runs after DebuggerContextUtil.setStackFrame's HIGH command.
+        process.onManagerThread { }
+        return true
+    }
+
     /**
      * What the id label renders (`calcIdLabel`: `objRef.type().name()`) comes from the
      * descriptor's value (ValueDescriptorImpl.java @00320d531dc8f71ff2ae17e67ef7dbbdb6efc0a0).
@@ -152,6 +169,7 @@ internal object PlatformJvm : JvmFrames {
             override fun isValueValid(): Boolean = descriptor.isValueValid
             override fun runtimeType(): String? = descriptor.value?.type()?.name()
             override fun declaredType(): String? = descriptor.declaredType
+            override fun isLocalVariable(): Boolean = descriptor is com.intellij.debugger.ui.impl.watch.LocalVariableDescriptorImpl
         }
     }
 

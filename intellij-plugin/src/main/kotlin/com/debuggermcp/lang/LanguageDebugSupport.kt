@@ -93,6 +93,22 @@ interface LanguageDebugSupport {
      */
     fun switchesThreadLater(session: XDebugSession): Boolean = false
 
+    /**
+     * Returns once [session]'s debugger has taken over a frame selection just made on the EDT
+     * (`setCurrentStackFrame`) far enough that a command posted to the EDT afterwards sees it
+     * (Java: its debugger context names the selected frame). Nothing to wait for by default.
+     */
+    suspend fun awaitFrameSelection(session: XDebugSession) {}
+
+    /**
+     * set_value of [value], listed as [name] among the variables of [frame] of [session]: true
+     * when this language assigned [expression] to it in that frame itself, because the value's
+     * own modifier would write somewhere else (Java: a local's modifier writes to the IDE's
+     * current frame); false when the modifier is right (the caller then uses it). Failures are
+     * [com.debuggermcp.adapter.OpException]s with the debugger's message.
+     */
+    suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: com.intellij.xdebugger.frame.XValue, name: String, expression: String): Boolean = false
+
     companion object {
         val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")
 

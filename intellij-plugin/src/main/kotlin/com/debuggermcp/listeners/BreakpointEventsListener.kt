@@ -15,6 +15,13 @@ class BreakpointEventsListener(@Suppress("unused") private val project: Project)
 
     override fun breakpointChanged(breakpoint: XBreakpoint<*>) = changed(breakpoint)
 
+    /**
+     * A debugger marked the breakpoint valid or invalid (XDebugSession.setBreakpointVerified /
+     * setBreakpointInvalid → XBreakpointManagerImpl.fireBreakpointPresentationUpdated, the event
+     * the gutter repaints on): the agent gets its `verified` and the debugger's message.
+     */
+    override fun breakpointPresentationUpdated(breakpoint: XBreakpoint<*>, session: com.intellij.xdebugger.XDebugSession?) = changed(breakpoint)
+
     override fun breakpointRemoved(breakpoint: XBreakpoint<*>) {
         if (!DebuggerEventsListener.ready()) return
         DebuggerEventsListener.push(jsonObject("event" to "breakpoint_removed", "id" to Breakpoints.id(breakpoint)))

@@ -57,6 +57,14 @@ class FakeLineBreakpoint<P : XBreakpointProperties<*>>(
     override fun getPresentableFilePath() = url.removePrefix("file://")
     override fun isTemporary() = temporary
     override fun setTemporary(temporary: Boolean) { this.temporary = temporary }
+
+    /**
+     * XBreakpointBase.getErrorMessage (file id 18364313596), public on the implementation: the
+     * message a debugger gave XDebugSession.setBreakpointInvalid for the current session (null
+     * once setBreakpointVerified, or before any session checked it).
+     */
+    @Volatile var invalidMessage: String? = null
+    fun getErrorMessage(): String? = invalidMessage
 }
 
 class FakeBreakpointManager(private val app: FakeApplication) : XBreakpointManager {

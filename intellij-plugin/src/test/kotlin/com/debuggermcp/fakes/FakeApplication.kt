@@ -67,6 +67,14 @@ class FakeApplication : Application {
     fun requireEdt(api: String) { if (!isEdt()) violation("$api needs the EDT, called on ${where()}") }
     fun requireRead(api: String) { if (!holdsReadLock()) violation("$api needs a read action, called on ${where()} without one") }
     fun requireWrite(api: String) { if (writeDepth == 0 || !isEdt()) violation("$api needs a write action, called on ${where()} without one") }
+    /**
+     * Debugger commands run as the platform's actions run them: never from a runnable posted with
+     * ModalityState.any(), which a modal dialog's loop dispatches (XDebuggerActionBase is not
+     * enabled in a modal context).
+     */
+    fun requireNotAnyModality(api: String) {
+        if (isEdt() && runningModality === ModalityState.any()) violation("$api posted with ModalityState.any(): a modal dialog's loop may run it")
+    }
     fun requireBackground(api: String) { if (isEdt()) violation("$api must not run on the EDT") }
     fun requireNoReadLock(api: String) { if (holdsExplicitReadAction()) violation("$api must not run inside a read action (${where()})") }
 

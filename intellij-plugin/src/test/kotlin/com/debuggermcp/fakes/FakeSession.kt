@@ -56,7 +56,10 @@ class FakeSession(
     private val name: String = "Main",
 ) : XDebugSession {
     /** [active]: the suspend context's active stack when the command ran (what a Java step steps). */
-    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null, val current: XStackFrame? = null)
+    class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null, val current: XStackFrame? = null, val observed: Any? = null)
+
+    /** Debugger state a test reads when each command runs (e.g. the Java debugger context's frame). */
+    @Volatile var observe: (() -> Any?)? = null
 
     val commands = CopyOnWriteArrayList<Command>()
 
@@ -66,7 +69,8 @@ class FakeSession(
 
     private fun command(c: Command) {
         app.requireEdt("XDebugSession.${c.name}")
-        commands += Command(c.name, c.stack, c.frame, c.isTop, context?.activeExecutionStack, current)
+        app.requireNotAnyModality("XDebugSession.${c.name}")
+        commands += Command(c.name, c.stack, c.frame, c.isTop, context?.activeExecutionStack, current, observe?.invoke())
     }
 
     override fun getProject(): Project = project
@@ -109,7 +113,14 @@ class FakeSession(
         current = newContext.activeExecutionStack?.topFrame
         paused = true
     }
-    override fun isStopped(): Boolean = handler?.isProcessTerminated ?: false
+    @Volatile private var ended = false
+
+    /** XDebugSessionImpl.stopImpl: the session is stopped, then sessionStopped fires to its listeners. */
+    fun ended() {
+        ended = true
+        listeners.forEach { it.sessionStopped() }
+    }
+    override fun isStopped(): Boolean = ended || (handler?.isProcessTerminated ?: false)
     override fun getCurrentStackFrame(): XStackFrame? = current
     override fun getSuspendContext(): XSuspendContext? = context
     override fun getCurrentPosition(): XSourcePosition? = current?.sourcePosition

@@ -334,6 +334,57 @@ class JavaLikeModifier(private val value: FakeValue, private val debugger: Debug
 }
 
 /**
+ * LocalVariableDescriptorImpl.getModifier (java/debugger/impl/src/com/intellij/debugger/ui/impl/
+ * watch/LocalVariableDescriptorImpl.java, file id 1855717597): the new value is evaluated in, and
+ * written through, `DebuggerManagerEx.getInstanceEx(project).getContext().getFrameProxy()` — the
+ * IDE's current frame of the IDE's current session ([current]), whatever frame the value was
+ * listed in: `setValue(local, …)` on that frame's proxy sets the local of that name there. On
+ * the EDT (XValueModifier's contract), the write on the debugger thread.
+ */
+class JavaLikeLocalModifier(private val name: String, private val debugger: DebuggerThread, private val current: () -> FakeFrame?) : XValueModifier() {
+    override fun setValue(expression: XExpression, callback: XModificationCallback) {
+        FakeApplication.current().requireEdt("XValueModifier.setValue (XValueModifier.java, file id 54542892460)")
+        debugger.schedule {
+            val target = current()?.locals?.firstOrNull { it.name == name }
+            val literal = expression.expression.trim().takeIf { it.toIntOrNull() != null }
+            when {
+                target == null -> callback.errorOccurred("Cannot find local variable '$name'")
+                literal == null -> callback.errorOccurred("Cannot find local variable '${expression.expression.trim()}'")
+                else -> { target.text = literal; callback.valueModified() }
+            }
+        }
+    }
+}
+
+/**
+ * A Java frame's own JavaDebuggerEvaluator for assignments (file id 3619526157): it evaluates in
+ * `myStackFrame.getFrameDebuggerContext(...)`, the frame's own context, so `x = (7)` sets that
+ * frame's local `x` (AssignmentEvaluator on the frame's proxy) and the result is the new value; a
+ * plain name reads the frame's local. Called on the EDT, answers from the debugger thread.
+ */
+class FrameEvaluator(private val debugger: DebuggerThread, private val locals: () -> List<FakeValue>) : XDebuggerEvaluator() {
+    val asked = java.util.concurrent.CopyOnWriteArrayList<String>()
+
+    override fun evaluate(expression: XExpression, callback: XEvaluationCallback, expressionPosition: XSourcePosition?) {
+        FakeApplication.current().requireEdt("XDebuggerEvaluator.evaluate")
+        val text = expression.expression
+        asked += text
+        debugger.schedule {
+            val assign = Regex("""^(\w+) = \((.*)\)$""").matchEntire(text)
+            val name = assign?.groupValues?.get(1) ?: text.trim()
+            val local = locals().firstOrNull { it.name == name }
+            val literal = assign?.groupValues?.get(2)?.trim()
+            when {
+                local == null -> callback.errorOccurred("Cannot find local variable '$name'")
+                assign == null -> callback.evaluated(FakeValue(name, local.type, local.text, debugger))
+                literal?.toIntOrNull() == null -> callback.errorOccurred("Cannot find local variable '$literal'")
+                else -> { local.text = literal; callback.evaluated(FakeValue(text, local.type, literal, debugger)) }
+            }
+        }
+    }
+}
+
+/**
  * JavaDebuggerEvaluator (java/debugger/impl/src/com/intellij/debugger/engine/JavaDebuggerEvaluator.java,
  * file id 23259201567 @051ed2529b8e93c4923f44d48498137bd1c0760a): `evaluate` schedules a command
  * on the debugger thread, which calls `evaluated(JavaValue)` or `errorOccurred(message)` from

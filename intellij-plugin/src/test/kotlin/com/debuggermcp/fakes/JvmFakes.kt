@@ -119,9 +119,12 @@ internal class FakeJvmFrame(
         }
     }
 
+    /** The manager thread is busy with a command that does not end (a slow renderer): nothing queued behind it runs. */
+    @Volatile var managerStuck = false
+
     override suspend fun <T> onManagerThread(block: () -> T): T {
         val done = CompletableDeferred<T>()
-        debugger.schedule {
+        if (!managerStuck) debugger.schedule {
             try {
                 done.complete(block())
             } catch (t: Throwable) {
@@ -186,6 +189,8 @@ internal class FakeJvm(
     private val failed: Map<XValue, String> = emptyMap(),
     /** Values whose manager-thread command never runs (a slow renderer ahead of it). */
     private val stuck: Set<XValue> = emptySet(),
+    /** Values whose descriptor is a LocalVariableDescriptorImpl (a frame's local variable). */
+    private val locals: Set<XValue> = emptySet(),
 ) : JvmFrames {
     /**
      * ValueDescriptorImpl (file id 37843239622): `getValue()` LOG.errors "Value is not yet
@@ -195,7 +200,7 @@ internal class FakeJvm(
      */
     override fun descriptor(session: XDebugSession, value: XValue): com.debuggermcp.java.JvmValueDescriptor? {
         if (session !in javaSessions) return null
-        val (runtime, declared) = types[value] ?: return null
+        val (runtime, declared) = types[value] ?: if (value in locals) null to null else return null
         return object : com.debuggermcp.java.JvmValueDescriptor {
             override suspend fun <T> onManagerThread(block: () -> T): T {
                 val done = kotlinx.coroutines.CompletableDeferred<T>()
@@ -213,6 +218,7 @@ internal class FakeJvm(
                 return failed[value] ?: runtime
             }
             override fun declaredType(): String? = declared
+            override fun isLocalVariable(): Boolean = value in locals
         }
     }
 
@@ -222,6 +228,15 @@ internal class FakeJvm(
     override fun of(session: XDebugSession, frame: XStackFrame): JvmFrame? = if (session in javaSessions) frames[frame] else null
 
     override fun isJava(session: XDebugSession): Boolean = session in javaSessions
+
+    /** An empty command on the (FIFO) fake manager thread: everything queued before it has run. */
+    override suspend fun drainManagerThread(session: XDebugSession): Boolean {
+        if (session !in javaSessions) return false
+        val done = kotlinx.coroutines.CompletableDeferred<Unit>()
+        (debugger ?: error("no debugger thread")).schedule { done.complete(Unit) }
+        done.await()
+        return true
+    }
 
     override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? {
         if (session !in javaSessions) return null

@@ -11,6 +11,11 @@ public class ConfigurationContext {
     throw new UnsupportedOperationException("stub");
   }
 
+  // ConfigurationContext.java (file id 4506837956): public, not final.
+  public @Nullable RunnerAndConfigurationSettings findExisting() {
+    throw new UnsupportedOperationException("stub");
+  }
+
   public synchronized @Nullable RunnerAndConfigurationSettings getConfiguration() {
     throw new UnsupportedOperationException("stub");
   }
