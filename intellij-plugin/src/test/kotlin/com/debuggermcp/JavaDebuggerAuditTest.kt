@@ -134,6 +134,26 @@ class JavaDebuggerAuditTest {
         assertEquals(listOf("main" to 3), third.map { it["method_name"] to it["index"] })
     }
 
+    /** The id of a paused session the test itself does not hold (the IDE does, as for the ops). */
+    private fun idOnly(frame: FakeFrame): Pair<String, java.lang.ref.WeakReference<FakeSession>> =
+        pausedIn(frame).let { (session, sid, _) -> sid to java.lang.ref.WeakReference(session) }
+
+    @Test
+    fun `a session only the IDE holds is still found by its id after a garbage collection`() {
+        // The flake of the folded-frames test above: it kept only the session id; the plugin's
+        // registry is weak, and a collection between pausedIn and the op sent the lookup to
+        // ProjectManager.getInstance() (a stub). The IDE holds running sessions strongly
+        // (XDebuggerManagerImpl.mySessions), as FakeProject.liveSessions does.
+        val (sid, ref) = idOnly(FakeFrame("compute", "Main", "com.example", main, 11, debugger))
+        repeat(3) {
+            System.gc()
+            Thread.sleep(20)
+        }
+        assertNotNull(ref.get(), "the session was collected while the IDE still runs it")
+        val threads = runBlocking { StackOps.threads(sid) }
+        assertEquals(1, threads.size)
+    }
+
     @Test
     fun `a value's type is the Java type, not the id label (item 2)`() {
         val list = value("list", "ArrayList@1234", "size = 2")

@@ -27,6 +27,16 @@ class FakeProject(private val base: String = "/work/project") : Project {
         }
     }
 
+    /**
+     * The sessions the IDE holds: XDebuggerManagerImpl keeps each session in its `mySessions` map
+     * from `startSession` until `removeSession` when it stops
+     * (platform/xdebugger-impl/src/com/intellij/xdebugger/impl/XDebuggerManagerImpl.java @8fd1e1f4).
+     * The plugin's own registry holds sessions weakly (Sessions' IdRegistry): without this strong
+     * hold, a test that keeps only the session id saw its session collected mid-test and the
+     * lookup fall through to ProjectManager's stub (the JavaDebuggerAuditTest flake).
+     */
+    val liveSessions: MutableList<XDebugSession> = CopyOnWriteArrayList()
+
     override fun getName(): String = "project"
     override fun getBasePath(): String = base
     val bus = FakeMessageBus()
@@ -55,6 +65,10 @@ class FakeSession(
     private val handler: com.intellij.execution.process.ProcessHandler? = null,
     private val name: String = "Main",
 ) : XDebugSession {
+    init {
+        (project as? FakeProject)?.liveSessions?.add(this)
+    }
+
     /** [active]: the suspend context's active stack when the command ran (what a Java step steps). */
     class Command(val name: String, val stack: XExecutionStack? = null, val frame: XStackFrame? = null, val isTop: Boolean? = null, val active: XExecutionStack? = null, val current: XStackFrame? = null, val observed: Any? = null)
 
@@ -118,6 +132,7 @@ class FakeSession(
     /** XDebugSessionImpl.stopImpl: the session is stopped, then sessionStopped fires to its listeners. */
     fun ended() {
         ended = true
+        (project as? FakeProject)?.liveSessions?.remove(this)
         listeners.forEach { it.sessionStopped() }
     }
     override fun isStopped(): Boolean = ended || (handler?.isProcessTerminated ?: false)
