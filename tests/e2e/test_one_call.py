@@ -170,7 +170,8 @@ def test_capture_with_a_condition_runs_to_the_end_and_reports_it(py):
     })
     assert r["end"] == "exited" and [h["values"][0]["value"] for h in r["hits"]] == ["4"], r
     # An expression that fails at a hit is a row with its error; the others still answer.
-    assert r["hits"][0]["values"][1]["value"] == "'y'" and "api_token" in r["hits"][0]["values"][2]["error"]
+    assert r["hits"][0]["values"][1]["value"] == "'y'" and r["hits"][0]["values"][2]["error"] == "not in scope"
+    assert "`api_token`: not in scope at tokenizer.py:33 (1 row)" in r["message"], r["message"]
     assert r["state"] == "stopped" and r["stop"]["exit_code"] == 0
 
 

@@ -137,24 +137,6 @@ pub async fn arm(c: &Call<'_>, root: &str, points: &[Point]) -> Result<Vec<Strin
     Ok(ids)
 }
 
-/// What the debugger said of the points whose condition failed to evaluate ("point 2: its
-/// condition `x +* 2` fails to evaluate, ..."): such a point never stops, and a capture that
-/// recorded nothing must say why rather than only that the program ended.
-pub async fn failed_conditions(c: &Call<'_>, root: &str, ids: &[String]) -> Vec<String> {
-    let backend = c.engine.backend.clone();
-    let Ok(bps) = c.bk("breakpoints", backend.breakpoints(root)).await else {
-        return vec![];
-    };
-    ids.iter()
-        .enumerate()
-        .filter_map(|(i, id)| {
-            let m = bps.iter().find(|b| &b.id == id)?.message.as_deref()?;
-            m.contains(crate::backend::CONDITION_FAILS)
-                .then(|| format!("point {}: {m}", i + 1))
-        })
-        .collect()
-}
-
 /// Removes the capture's breakpoints (best effort: the session may be gone).
 pub async fn disarm(c: &Call<'_>, root: &str, ids: &[String]) {
     let backend = c.engine.backend.clone();

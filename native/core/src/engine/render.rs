@@ -345,7 +345,9 @@ impl Renderer {
             }
             _ => None,
         };
-        if let Some(msg) = m.get("message").and_then(Value::as_str) {
+        if let Some(message) = m.get("message").and_then(Value::as_str) {
+            // The lines after the first are per point; how it ended belongs to the first.
+            let (msg, points) = message.split_once('\n').unwrap_or((message, ""));
             out.push_str(msg);
             if let Some(how) = ended
                 .and_then(|s| s.get("message"))
@@ -358,6 +360,10 @@ impl Renderer {
                 out.push_str(how);
             }
             out.push('\n');
+            if !points.is_empty() {
+                out.push_str(points);
+                out.push('\n');
+            }
         }
         let hits = m.get("hits").and_then(Value::as_array);
         let names: Vec<&str> = hits
@@ -427,7 +433,9 @@ impl Renderer {
                 .flatten()
             {
                 cells.push(match v.get("error").and_then(Value::as_str) {
-                    // Several expressions failing alike (a name not in scope at this point).
+                    // Said once per point in the message: a name this point's frame lacks.
+                    Some(e) if e == super::tools::OUT_OF_SCOPE => "-".into(),
+                    // Several expressions failing alike.
                     Some(e) if e == last_error => "(same error)".into(),
                     Some(e) => {
                         last_error = e;
@@ -695,6 +703,30 @@ mod tests {
              2 | error: No symbol \"a\" in current context. | (same error)\n\
              at a.c:5 again, from … < main a.c:22\n  3 | 3 | 4\n\
              stderr ends: ValueError: bad"
+        );
+    }
+
+    /// capture's lines per point (a point never hit, names not in scope) follow the first line,
+    /// which keeps how the run ended; a name out of scope is a short cell, not its error again.
+    #[test]
+    fn capture_per_point_lines_follow_the_end_and_out_of_scope_cells_are_short() {
+        let hit = |n: u64, w: &str| {
+            json!({"hit": n, "point": 1, "at": {"file": "/p/a.c", "line": 5, "method": "f"},
+                   "stack": ["f a.c:5"],
+                   "values": [{"name": "v", "error": "not in scope"}, {"name": "w", "value": w}]})
+        };
+        let v = json!({
+            "message": "2 hits recorded; the program ended\npoint 2 (a.c:9): never hit\n`v`: not in scope at a.c:5 (2 rows)",
+            "hits": [hit(1, "3"), hit(2, "4")],
+            "stop": {"state": "stopped", "exit_code": 0, "message": "the session has ended with exit code 0"},
+        });
+        assert_eq!(
+            text("capture", &v, Some("/p")),
+            "2 hits recorded; the program ended with exit code 0\n\
+             point 2 (a.c:9): never hit\n\
+             `v`: not in scope at a.c:5 (2 rows)\n\
+             hit | v | w\n\
+             at a.c:5 in f\n  1 | - | 3\n  2 | - | 4"
         );
     }
 

@@ -626,6 +626,41 @@ pub async fn moved_note(c: &Call<'_>, root: &str) -> Option<String> {
     (!moved.is_empty()).then(|| moved.join("; "))
 }
 
+/// "breakpoint 3 (calls.c:19) not bound (the debugger says: pending); …" for each of `ids` (the
+/// breakpoints a start set) the debugger never bound: said with the start's answer, where the
+/// agent would otherwise read "no breakpoint was hit" as "the code never runs there".
+pub async fn unbound_note(c: &Call<'_>, root: &str, ids: &[String]) -> Option<String> {
+    let all = fetch(c, root).await.ok()?;
+    let backend = c.engine.backend.clone();
+    let mut notes = Vec::new();
+    for (info, meta) in all.iter().filter(|(i, _)| ids.contains(&i.id)) {
+        // Bound once (and maybe hit) in this session: the backend reports it unbound after the end.
+        if info.kind != BreakpointKind::Line
+            || meta
+                .as_ref()
+                .is_some_and(|m| m.bound_line.is_some() || m.hits > 0)
+        {
+            continue;
+        }
+        let Some(file) = info.file.as_deref() else {
+            continue;
+        };
+        let rel = file
+            .strip_prefix(root)
+            .map(|f| f.trim_start_matches('/'))
+            .unwrap_or(file);
+        let source = c
+            .bk("read_source", backend.read_source(root, file))
+            .await
+            .ok();
+        if let Some(why) = super::capture::if_not_bound(info, source.as_deref(), rel) {
+            let line = info.requested_line.or(info.line).unwrap_or(0);
+            notes.push(format!("breakpoint {} ({rel}:{line}): {why}", info.id));
+        }
+    }
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
+
 /// # Remove breakpoints
 /// By id, file (+ line), or all yours.
 #[derive(Deserialize, Serialize, JsonSchema)]

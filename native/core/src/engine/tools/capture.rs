@@ -178,9 +178,16 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         }
     };
     let outcome = capture::run(c, &sid, &ids, &spec, sub).await;
-    let failed = capture::failed_conditions(c, &root, &ids).await;
+    let (mut hits, end) = match outcome {
+        Ok(x) => x,
+        Err(e) => {
+            capture::disarm(c, &root, &ids).await;
+            return Err(e);
+        }
+    };
+    let unhit = unhit_points(c, &root, &a.points, &ids, &hits, end == End::Exited).await;
     capture::disarm(c, &root, &ids).await;
-    let (hits, end) = outcome?;
+    let out_of_scope = not_in_scope(&mut hits);
     let n = hits.len();
     // Where it paused instead, said as the stop is (a crash by its signal), read before
     // anything else can change it.
@@ -217,14 +224,8 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             ),
         ),
     };
-    if n == 0 && end == End::Exited && failed.is_empty() {
-        message.push_str(
-            " before reaching a point (check the lines, conditions and that the code runs)",
-        );
-    }
-    for f in failed {
-        message.push_str("; ");
-        message.push_str(&f);
+    if n == 0 && end == End::Exited {
+        message.push_str(" before reaching a point");
     }
     // Done recording: end the program unless asked to stay, or it stopped somewhere the agent
     // must see.
@@ -247,6 +248,11 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         }
     } else if paused_at_hit {
         message.push_str("; paused at the last hit");
+    }
+    // One line per point that recorded nothing, and per point where expressions name nothing.
+    for line in unhit.iter().chain(&out_of_scope) {
+        message.push('\n');
+        message.push_str(line);
     }
     let state: State = c
         .engine
@@ -311,4 +317,187 @@ fn paused_elsewhere(stop: &StopResult, root: &str) -> String {
         Some(reason) => format!("paused elsewhere ({reason}){at}"),
         None => format!("paused elsewhere{at}"),
     }
+}
+
+/// One line per point that recorded nothing, with the reason: its condition fails to evaluate
+/// (said as the debugger says it), the debugger never bound it (its words, and for a line without
+/// code the nearest lines with code), it bound elsewhere, or the program never ran it. A capture
+/// whose point is silent otherwise reads as "the code never runs there".
+async fn unhit_points(
+    c: &Call<'_>,
+    root: &str,
+    points: &[CapturePoint],
+    ids: &[String],
+    hits: &[Hit],
+    ended: bool,
+) -> Vec<String> {
+    let backend = c.engine.backend.clone();
+    let bps = c
+        .bk("breakpoints", backend.breakpoints(root))
+        .await
+        .unwrap_or_default();
+    let mut lines = Vec::new();
+    for (i, (p, id)) in points.iter().zip(ids).enumerate() {
+        if hits.iter().any(|h| h.point as usize == i + 1) {
+            continue;
+        }
+        let Some(info) = bps.iter().find(|b| &b.id == id) else {
+            continue;
+        };
+        let said = info.message.as_deref().unwrap_or("").trim();
+        if said.contains(crate::backend::CONDITION_FAILS) {
+            lines.push(format!("point {}: {said}", i + 1));
+            continue;
+        }
+        let file = info.file.clone().unwrap_or_default();
+        let source = c
+            .bk("read_source", backend.read_source(root, &file))
+            .await
+            .ok();
+        // gdb reports every breakpoint pending again once the program ended: bound during the
+        // run is what the engine saw then.
+        let once = c
+            .engine
+            .with_state(|s| s.breakpoints.get(id).and_then(|m| m.bound_line));
+        let bound = if info.verified { info.line } else { once };
+        let why = match bound {
+            None => if_not_bound(info, source.as_deref(), &p.file_path)
+                .unwrap_or_else(|| "not bound".into()),
+            Some(at) => {
+                let never = if ended { "never hit" } else { "not hit" };
+                match (&p.condition, nearby(source.as_deref(), p.line)) {
+                    _ if at != p.line => format!("{never} (the debugger bound it at line {at})"),
+                    (Some(cond), _) if !cond.is_empty() => {
+                        format!("{never} (its condition `{cond}` never held)")
+                    }
+                    (_, Some(near)) => format!("{never}: {near}"),
+                    _ => never.to_string(),
+                }
+            }
+        };
+        lines.push(format!(
+            "point {} ({}:{}): {why}",
+            i + 1,
+            p.file_path,
+            p.line
+        ));
+    }
+    lines
+}
+
+/// Why a line breakpoint is not bound, when it is not: the debugger's words, then where code
+/// is for a line without any ("line 20 is blank; lines with code nearby: 19 (`}`), 21 (…)"),
+/// or, for a line with code, that the program may not contain the file.
+pub(super) fn if_not_bound(
+    info: &crate::backend::BreakpointInfo,
+    source: Option<&str>,
+    file: &str,
+) -> Option<String> {
+    if info.verified {
+        return None;
+    }
+    let line = info.requested_line.or(info.line)?;
+    let said = match info.message.as_deref().map(str::trim) {
+        // After the run the backend adds "binds when a session starts": not why it never bound.
+        Some(m) if m.starts_with("pending") => "not bound (the debugger says: pending)".into(),
+        Some(m) if !m.is_empty() => format!("not bound (the debugger says: {m})"),
+        _ => "not bound".to_string(),
+    };
+    Some(match nearby(source, line) {
+        Some(near) => format!("{said}; {near}"),
+        None => format!("{said}; line {line} has code: is {file} built into the program?"),
+    })
+}
+
+/// "line 20 is blank; lines with code nearby: 19 (`}`), 21 (`static int f(int n) {`)".
+fn nearby(source: Option<&str>, line: u32) -> Option<String> {
+    let (what, before, after) = super::source::no_code_at(source?, line)?;
+    let near: Vec<String> = before.into_iter().chain(after).collect();
+    Some(if near.is_empty() {
+        format!("line {line} {what} and the file has no code")
+    } else {
+        format!(
+            "line {line} {what}; lines with code nearby: {}",
+            near.join(", ")
+        )
+    })
+}
+
+/// What a debugger answers for a name the frame does not have (gdb, lldb, Python, PHP, Go):
+/// an expression meant for another point, not an error of this row.
+const NOT_IN_SCOPE: [&str; 5] = [
+    "in current context",
+    "use of undeclared identifier",
+    "is not defined",
+    "undefined variable",
+    "could not find symbol value",
+];
+
+/// The error a row keeps for such an expression; the message says it once per point.
+pub(crate) const OUT_OF_SCOPE: &str = "not in scope";
+
+/// A point's place (`prog.c:24`) and its out-of-scope expressions with their rows.
+type ScopeMisses = (u32, String, Vec<(String, usize)>);
+
+/// Expressions that name nothing at a point's rows: each such error becomes `not in scope`,
+/// and one line per point says which and where ("`v`: not in scope at prog.c:24 (4 rows)").
+fn not_in_scope(hits: &mut [Hit]) -> Vec<String> {
+    // (point, at, [(expression, rows)]) in the order the points were first hit.
+    let mut per_point: Vec<ScopeMisses> = Vec::new();
+    for h in hits.iter_mut() {
+        let at = format!(
+            "{}:{}",
+            h.at.file.as_deref().unwrap_or("?"),
+            h.at.line.map(|l| l.to_string()).unwrap_or_default()
+        );
+        for v in h.values.iter_mut() {
+            let Some(err) = v.error.as_deref() else {
+                continue;
+            };
+            let lower = err.to_lowercase();
+            if !NOT_IN_SCOPE.iter().any(|p| lower.contains(p)) {
+                continue;
+            }
+            v.error = Some(OUT_OF_SCOPE.into());
+            let slot = match per_point.iter().position(|(p, _, _)| *p == h.point) {
+                Some(i) => i,
+                None => {
+                    per_point.push((h.point, at.clone(), Vec::new()));
+                    per_point.len() - 1
+                }
+            };
+            let names = &mut per_point[slot].2;
+            match names.iter_mut().find(|(n, _)| *n == v.name) {
+                Some((_, rows)) => *rows += 1,
+                None => names.push((v.name.clone(), 1)),
+            }
+        }
+    }
+    per_point
+        .into_iter()
+        .map(|(_, at, names)| {
+            let rows = |n: usize| {
+                if n == 1 {
+                    "1 row".to_string()
+                } else {
+                    format!("{n} rows")
+                }
+            };
+            let same = names.iter().all(|(_, n)| *n == names[0].1);
+            if same {
+                let listed: Vec<String> = names.iter().map(|(n, _)| format!("`{n}`")).collect();
+                format!(
+                    "{}: not in scope at {at} ({})",
+                    listed.join(", "),
+                    rows(names[0].1)
+                )
+            } else {
+                let listed: Vec<String> = names
+                    .iter()
+                    .map(|(n, k)| format!("`{n}` ({})", rows(*k)))
+                    .collect();
+                format!("{}: not in scope at {at}", listed.join(", "))
+            }
+        })
+        .collect()
 }

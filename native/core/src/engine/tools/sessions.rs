@@ -467,6 +467,10 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         Some(note) => format!("{message}. {note}"),
         None => message,
     };
+    let message = match super::breakpoints::unbound_note(c, &root, &set).await {
+        Some(note) if pause.is_some() => format!("{message}. {note}"),
+        _ => message,
+    };
     Ok(Started {
         state: current_state(c, &info.id, info.state).into(),
         also: still_paused(c, &root, &info.id),
@@ -479,7 +483,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
 
 /// The agent's other sessions still paused when it starts `new` (an MCP session's own; without
 /// one, the project's): one line, so it knows they are there and how to reach them.
-fn still_paused(c: &Call<'_>, root: &str, new: &str) -> Option<String> {
+pub(super) fn still_paused(c: &Call<'_>, root: &str, new: &str) -> Option<String> {
     let mine = c.ctx.client.as_ref().map(|cl| cl.started_ids());
     let mut paused: Vec<(String, String)> = c.engine.with_state(|s| {
         s.sessions

@@ -169,6 +169,24 @@ fn no_code(line: &str) -> bool {
 /// nearby line with code, 13 (`return base`) or 16 (`def total(order):`)". `None` when the line
 /// has code.
 pub(crate) fn code_lines_near(text: &str, line: u32) -> Option<String> {
+    let (what, before, after) = no_code_at(text, line)?;
+    Some(match (before, after) {
+        (Some(b), Some(a)) => format!(
+            "line {line} {what}: the debugger will bind it to a nearby line with code, {b} or {a}"
+        ),
+        (Some(x), None) | (None, Some(x)) => format!(
+            "line {line} {what}: the debugger will bind it to the nearest line with code, {x}"
+        ),
+        (None, None) => format!("line {line} {what} and the file has no code: it cannot bind"),
+    })
+}
+
+/// Whether `line` holds no code ("is blank", "is a comment") and the nearest lines with code
+/// before and after it, as `13 (`return base`)`; `None` when the line has code.
+pub(crate) fn no_code_at(
+    text: &str,
+    line: u32,
+) -> Option<(&'static str, Option<String>, Option<String>)> {
     let lines: Vec<&str> = text.lines().collect();
     let here = lines.get(line.checked_sub(1)? as usize)?;
     if !no_code(here) {
@@ -185,13 +203,5 @@ pub(crate) fn code_lines_near(text: &str, line: u32) -> Option<String> {
     } else {
         "is a comment"
     };
-    Some(match (before, after) {
-        (Some(b), Some(a)) => format!(
-            "line {line} {what}: the debugger will bind it to a nearby line with code, {b} or {a}"
-        ),
-        (Some(x), None) | (None, Some(x)) => format!(
-            "line {line} {what}: the debugger will bind it to the nearest line with code, {x}"
-        ),
-        (None, None) => format!("line {line} {what} and the file has no code: it cannot bind"),
-    })
+    Some((what, before, after))
 }

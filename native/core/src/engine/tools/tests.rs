@@ -60,6 +60,9 @@ pub struct TestRun {
     framework: String,
     state: State,
     message: String,
+    /// Another session of this agent that is still paused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    also: Option<String>,
     pause: StopResult,
     /// The runner's last output lines, when the test ended without pausing.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -346,6 +349,7 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
         }
         if let Some(hint) = missing_runner(f, &tail) {
             return Ok(TestRun {
+                also: super::sessions::still_paused(c, &root, &sid),
                 session_id: sid,
                 framework: name(f).to_string(),
                 state,
@@ -383,7 +387,12 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             a.test_id
         );
     }
+    let message = match super::breakpoints::unbound_note(c, &root, &set).await {
+        Some(note) => format!("{message}. {note}"),
+        None => message,
+    };
     Ok(TestRun {
+        also: super::sessions::still_paused(c, &root, &sid),
         session_id: sid,
         framework: name(f).to_string(),
         state,
