@@ -117,6 +117,53 @@ class LaunchSessionTest {
         assertEquals(0, project.bus.subscribers(XDebuggerManager.TOPIC), "launch left its listener subscribed")
     }
 
+    /** Another configuration of the project, the target of a "Run Another Configuration" before-run step. */
+    private val otherSettings = object : RunnerAndConfigurationSettings {
+        override fun getType(): ConfigurationType = com.debuggermcp.fakes.FakeConfigurationType("Application")
+        override fun checkSettings(executor: Executor?) = Unit
+        override fun getConfiguration(): RunConfiguration = object : RunConfiguration {
+            override fun getName(): String = "Helper"
+        }
+        override fun getName(): String = "Helper"
+        override fun setName(name: String?) = Unit
+        override fun isTemporary(): Boolean = false
+        override fun getFolderName(): String? = null
+    }
+
+    @Test
+    fun `a before-run step's session or process with our execution id is not taken for our launch (W1)`() = runBlocking {
+        val launch = async(Dispatchers.Default) { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) }
+        val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the runner never ran")
+        // "Run Another Configuration" in Debug: RunConfigurationBeforeRunProvider.doExecuteTask builds
+        // the other configuration's environment and gives it our id (setExecutionId(env.getExecutionId())).
+        val helperEnv = com.intellij.execution.runners.ExecutionEnvironmentBuilder
+            .createOrNull(com.intellij.execution.executors.DefaultDebugExecutor.getDebugExecutorInstance(), otherSettings)!!.build()
+            .also { it.setExecutionId(env.executionId) }
+        processStarted(FakeSession(project, app, null, otherSettings.configuration, helperEnv))
+        Thread.sleep(300)
+        assertFalse(launch.isCompleted, "launch took the before-run step's debug session for its own")
+        val ours = FakeSession(project, app, null, appConfiguration, env)
+        processStarted(ours)
+        assertEquals(Sessions.id(ours), withTimeout(10_000) { launch.await() }["id"])
+    }
+
+    @Test
+    fun `a Gradle before-run task's process with our execution id is not taken for our run (W1)`() = runBlocking {
+        val launch = async(Dispatchers.Default) { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "run"))) }
+        val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the runner never ran")
+        // ExternalSystemBeforeRunTaskProvider.executeTask: a new environment for the task, our id.
+        val gradleEnv = ExecutionEnvironment().also { it.setExecutionId(env.executionId) }
+        val gradle = Handler()
+        manager.processStarted(gradleEnv, gradle)
+        Thread.sleep(300)
+        assertFalse(launch.isCompleted, "launch took the Gradle task's process for its run")
+        val ours = Handler()
+        manager.processStarted(env, ours)
+        val info = withTimeout(10_000) { launch.await() }
+        assertEquals("run", info["mode"])
+        assertEquals(ours, Sessions.Runs.find(info["id"] as String)?.handler)
+    }
+
     @Test
     fun `a retry while the launch is still building joins it instead of starting the run again (item 1)`() = runBlocking {
         val args = JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))

@@ -353,8 +353,19 @@ internal object RunOps {
     private fun notStarted(what: String, cause: Throwable?): String =
         cause?.message?.takeIf { it.isNotBlank() }?.let { "$what: $it" } ?: what
 
+    /**
+     * Whether [a] is our launch's environment [b]. The execution id alone is not enough: before-run
+     * tasks start their own environments with the caller's id — "Run Another Configuration"
+     * (RunConfigurationBeforeRunProvider.doExecuteTask: `environment.setExecutionId(env.getExecutionId())`,
+     * file id 240386848), Maven's and external systems' (Gradle) before-run tasks likewise (file ids
+     * 8426592767, 530054872) — so their debug sessions and processes would pass for ours. The
+     * platform tells its own apart by the environment object (doRunTask: `environment.equals(
+     * environmentLocal)`, ExecutionEnvironment defines no equals); a copy of ours keeps our
+     * RunnerAndConfigurationSettings (ExecutionEnvironment.getRunnerAndConfigurationSettings, file
+     * id 8789149961), which a before-run task's environment never has.
+     */
     private fun sameLaunch(a: ExecutionEnvironment?, b: ExecutionEnvironment): Boolean =
-        a != null && (a === b || a.executionId == b.executionId)
+        a != null && (a === b || (a.executionId == b.executionId && a.runnerAndConfigurationSettings === b.runnerAndConfigurationSettings))
 
     fun sessions(project: Project): List<Map<String, Any?>> =
         Sessions.ofProject(project).map { Sessions.info(it) } + Sessions.Runs.ofProject(project).map { Sessions.Runs.info(it) }

@@ -8,7 +8,14 @@ package com.intellij.execution.runners;
 public final class ExecutionEnvironment extends com.intellij.openapi.util.UserDataHolderBase {
   private static final java.util.concurrent.atomic.AtomicLong ourIds = new java.util.concurrent.atomic.AtomicLong();
   private volatile long myExecutionId;
-  public ExecutionEnvironment() { }
+  private final com.intellij.execution.RunnerAndConfigurationSettings myRunnerAndConfigurationSettings;
+  public ExecutionEnvironment() { myRunnerAndConfigurationSettings = null; }
+  // Not in the real class: stands in for its package-private constructor that
+  // ExecutionEnvironmentBuilder.build() calls with the builder's settings (file id 8789149961).
+  ExecutionEnvironment(com.intellij.execution.RunnerAndConfigurationSettings settings) { myRunnerAndConfigurationSettings = settings; }
+  public com.intellij.execution.RunnerAndConfigurationSettings getRunnerAndConfigurationSettings() { return myRunnerAndConfigurationSettings; }
+  // Before-run tasks give the environments they start their caller's id (RunConfigurationBeforeRunProvider.doExecuteTask).
+  public void setExecutionId(long executionId) { myExecutionId = executionId; }
   public long assignNewExecutionId() {
     myExecutionId = ourIds.incrementAndGet();
     return myExecutionId;
