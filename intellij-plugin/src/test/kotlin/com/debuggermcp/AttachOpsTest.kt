@@ -78,8 +78,35 @@ class AttachOpsTest {
     fun clean() {
         AttachOps.providers = { XAttachDebuggerProvider.EP.extensionList }
         AttachOps.localHost = { com.intellij.xdebugger.attach.LocalAttachHost.INSTANCE }
+        AttachOps.collectWaitMs = 10_000L
         app.dispose()
         assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
+    }
+
+    @Test
+    fun `a process listing that hangs ends the attach with a clear error within its own bound, and is interrupted (RISK 7)`() {
+        // As a JVM that does not answer VirtualMachine.attach holds up Java's provider: blocking, interruptible.
+        val interrupted = java.util.concurrent.CountDownLatch(1)
+        AttachOps.localHost = {
+            object : com.intellij.xdebugger.attach.LocalAttachHost() {
+                override fun getProcessList(): List<com.intellij.execution.process.ProcessInfo> {
+                    try {
+                        Thread.sleep(60_000)
+                    } catch (e: InterruptedException) {
+                        interrupted.countDown()
+                        throw e
+                    }
+                    return listOf(jvm)
+                }
+            }
+        }
+        AttachOps.collectWaitMs = 500
+        providers(java())
+        val begun = System.nanoTime()
+        val e = refused(4242)
+        assertTrue((System.nanoTime() - begun) / 1_000_000 < 10_000, "the attach waited for the hung listing")
+        assertTrue(e.message!!.contains("took over 0.5 s") && e.message!!.contains("4242"), e.message)
+        assertTrue(interrupted.await(5, java.util.concurrent.TimeUnit.SECONDS), "the hung listing was left running")
     }
 
     @Test

@@ -14,8 +14,9 @@ import com.intellij.xdebugger.attach.XAttachHost
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.TimeoutCancellationException
-import kotlinx.coroutines.withContext
+import kotlinx.coroutines.runInterruptible
 import kotlinx.coroutines.withTimeout
+import kotlinx.coroutines.withTimeoutOrNull
 
 /**
  * Attach by pid (issue 29 item 5) as Run | Attach to Process… does it, through the platform's
@@ -48,6 +49,16 @@ internal object AttachOps {
      */
     const val SESSION_WAIT_MS = 25_000L
 
+    /**
+     * The share of [SESSION_WAIT_MS] that listing the processes and asking the providers may take.
+     * Both block (`ps`; Java's provider attaches to every local JVM to read its agent properties
+     * and bounds each by itself only: JavaAttachDebuggerProvider.getProcessAttachInfo, `future.get(5,
+     * TimeUnit.SECONDS)`, "attaching and getting info may hang", file id 3970949856), so the whole
+     * collection is bounded here and interrupted when it is over (tests shorten it).
+     */
+    @Volatile
+    internal var collectWaitMs = 10_000L
+
     /** The platform's attach debuggers, as the action reads them (the JUnit tests put fakes here). */
     @Volatile
     internal var providers: () -> List<XAttachDebuggerProvider> = { XAttachDebuggerProvider.EP.extensionList }
@@ -58,7 +69,11 @@ internal object AttachOps {
 
     suspend fun attach(project: Project, pid: Int, debuggerName: String?): Map<String, Any?> {
         val host = localHost()
-        val (process, debuggers) = withContext(Dispatchers.IO) { collect(project, pid, providers(), host) }
+        val begun = System.nanoTime()
+        val wait = collectWaitMs
+        val (process, debuggers) = withTimeoutOrNull(wait) { runInterruptible(Dispatchers.IO) { collect(project, pid, providers(), host) } }
+            ?: failed("listing this machine's processes and asking the IDE's attach debuggers about process $pid took over ${wait / 1000.0} s " +
+                "(a JVM that does not answer the attach API can hold them up); try again, or check the process in Run > Attach to Process")
         val debugger = choose(pid, process, debuggers, debuggerName)
         val name = debugger.debuggerDisplayName
 
@@ -80,7 +95,8 @@ internal object AttachOps {
                 }
             }
             val session = try {
-                withTimeout(SESSION_WAIT_MS) { started.await() }
+                // One budget for collecting and starting, under the core's launch_timeout_ms.
+                withTimeout(maxOf(1L, SESSION_WAIT_MS - (System.nanoTime() - begun) / 1_000_000)) { started.await() }
             } catch (_: TimeoutCancellationException) {
                 failed("$name started no debug session for process $pid within ${SESSION_WAIT_MS / 1000} s; see the IDE's Debug tool window for why")
             }
@@ -95,6 +111,8 @@ internal object AttachOps {
     private fun collect(project: Project, pid: Int, providers: List<XAttachDebuggerProvider>, host: XAttachHost): Pair<ProcessInfo, List<XAttachDebugger>> {
         val processes = try {
             host.getProcessList()
+        } catch (e: InterruptedException) {
+            throw e // the collection's bound ran out (attach): runInterruptible turns this into its cancellation
         } catch (e: Exception) {
             failed("could not list this machine's processes: ${e.message ?: e.javaClass.simpleName}")
         }
