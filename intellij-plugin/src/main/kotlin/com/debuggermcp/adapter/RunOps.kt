@@ -24,6 +24,8 @@ import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerManagerListener
 import com.intellij.openapi.application.ApplicationManager
+import kotlinx.coroutines.withContext
+import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
@@ -97,12 +99,15 @@ internal object RunOps {
         try {
             return shared.job.await()
         } finally {
-            synchronized(launching) {
+            val abandoned = synchronized(launching) {
                 shared.waiters--
                 if (shared.waiters == 0 || shared.job.isCompleted) launching.remove(key, shared)
                 // Nobody waits any more: the start is stopped (see [abandon]).
-                if (shared.waiters == 0 && !shared.job.isCompleted) shared.job.cancel()
+                (shared.waiters == 0 && !shared.job.isCompleted).also { if (it) shared.job.cancel() }
             }
+            // The caller returns only once [abandon] marked the start: a build that ends right
+            // after would otherwise still see no EXECUTION_SKIP_RUN and start the program.
+            if (abandoned) withContext(NonCancellable) { shared.job.join() }
         }
     }
 
