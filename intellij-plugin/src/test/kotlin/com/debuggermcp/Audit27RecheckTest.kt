@@ -248,4 +248,28 @@ class Audit27RecheckTest {
         assertEquals(false, info["verified"])
         assertEquals("No executable code found at line 5 in class com.example.Main", info["message"])
     }
+
+    @Test
+    fun `a launch with stop_on_exception whose budget ends takes its exception breakpoint away (audit 27b F1)`() {
+        val manager = com.debuggermcp.fakes.FakeBreakpointManager(app)
+        project.services[com.intellij.xdebugger.XDebuggerManager::class.java] = com.debuggermcp.fakes.FakeDebuggerManager(manager)
+        val type = com.debuggermcp.fakes.FakeLineType("java-line", 100, setOf(4), app)
+        val outcome = runBlocking {
+            runCatching {
+                // As RunOps.launchSettings: the breakpoint is added, the start is awaited, OpRunner's
+                // budget (withTimeout) cancels the wait, and the catch removes what the launch added.
+                kotlinx.coroutines.withTimeout(300) {
+                    val bp = com.debuggermcp.adapter.Ide.writeAction { manager.addLineBreakpoint(type, "file:///work/project/src/com/example/Main.java", 4, null, false) }
+                    try {
+                        kotlinx.coroutines.awaitCancellation()
+                    } catch (t: Throwable) {
+                        com.debuggermcp.adapter.Breakpoints.removeQuietly(project, bp)
+                        throw t
+                    }
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(outcome.exceptionOrNull() is kotlinx.coroutines.TimeoutCancellationException, "$outcome")
+        assertEquals(emptyList<Any>(), manager.breakpoints.toList(), "the breakpoint stayed in the user's project")
+    }
 }

@@ -81,4 +81,21 @@ class DebugTestConfigurationTest {
         assertEquals(listOf<RunnerAndConfigurationSettings>(users), runManager.allSettings)
         assertEquals(emptySet<RunnerAndConfigurationSettings>(), runManager.temporary)
     }
+
+    @Test
+    fun `a debug_test whose budget ends while it starts leaves no configuration of ours behind (audit 27b F1)`() {
+        val created = FakeSettings("pytest in test_x.py", pytest)
+        val outcome = runBlocking {
+            // OpRunner applies Rust's budget_ms with withTimeout: the launch is cancelled while it waits.
+            runCatching {
+                kotlinx.coroutines.withTimeout(300) {
+                    TestOps.debugFromContext(project, null, created, stopOnException = false) { _, _ -> kotlinx.coroutines.awaitCancellation() }
+                }
+            }
+        }
+        assertEquals(true, outcome.exceptionOrNull() is kotlinx.coroutines.TimeoutCancellationException, "$outcome")
+        // Left in place, the next debug_test would take it for the user's own and never remove it.
+        assertEquals(listOf<RunnerAndConfigurationSettings>(users), runManager.allSettings)
+        assertEquals(emptySet<RunnerAndConfigurationSettings>(), runManager.temporary)
+    }
 }

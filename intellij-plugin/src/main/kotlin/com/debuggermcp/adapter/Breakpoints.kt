@@ -283,13 +283,15 @@ internal object Breakpoints {
 
     /** Removes a breakpoint we own, ignoring one the user already deleted. */
     suspend fun removeQuietly(project: Project, bp: XBreakpoint<*>) {
-        try {
-            Ide.writeAction {
-                val manager = manager(project)
-                if (manager.allBreakpoints.any { it === bp }) manager.removeBreakpoint(bp)
+        Ide.cleanup {
+            try {
+                Ide.writeAction {
+                    val manager = manager(project)
+                    if (manager.allBreakpoints.any { it === bp }) manager.removeBreakpoint(bp)
+                }
+            } catch (_: Exception) {
+                // Project closing or breakpoint gone: nothing left to clean.
             }
-        } catch (_: Exception) {
-            // Project closing or breakpoint gone: nothing left to clean.
         }
         forget(bp)
     }

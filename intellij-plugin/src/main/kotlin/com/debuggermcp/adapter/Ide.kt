@@ -9,7 +9,10 @@ import com.intellij.openapi.project.ProjectManager
 import com.intellij.openapi.util.Computable
 import com.intellij.openapi.vfs.LocalFileSystem
 import com.intellij.openapi.vfs.VirtualFile
+import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.suspendCancellableCoroutine
+import kotlinx.coroutines.withContext
+import kotlinx.coroutines.withTimeoutOrNull
 import java.io.File
 import kotlin.coroutines.resume
 import kotlin.coroutines.resumeWithException
@@ -46,6 +49,18 @@ internal object Ide {
     suspend fun <T> writeAction(block: () -> T): T = onEdt(ModalityState.nonModal()) {
         ApplicationManager.getApplication().runWriteAction(Computable { block() })
     }
+
+    /**
+     * Runs a clean-up [block] to its end even when the calling op was cancelled (its budget
+     * ended): in a cancelled coroutine [onEdt] throws at once and the posted runnable skips, so
+     * what the op created (a breakpoint, a run configuration) would stay in the user's project.
+     * Still bounded, so a modal dialog holding non-modal posts cannot hang the op.
+     */
+    suspend fun cleanup(block: suspend () -> Unit) {
+        withContext(NonCancellable) { withTimeoutOrNull(CLEANUP_MS) { block() } }
+    }
+
+    private const val CLEANUP_MS = 5_000L
 
     /**
      * A read action that suspends instead of blocking: `readAction` waits for the lock without

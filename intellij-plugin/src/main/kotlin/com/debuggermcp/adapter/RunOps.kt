@@ -211,7 +211,7 @@ internal object RunOps {
                     val session = untilStarted(project, env, stopStarted = {
                         // Started just as the last caller gave up: stopped on the EDT, as RunOps.stop does.
                         ours.get()?.let { s ->
-                            ApplicationManager.getApplication().invokeLater({ s.stop() }, ModalityState.any())
+                            ApplicationManager.getApplication().invokeLater({ s.stop() }, ModalityState.nonModal())
                         }
                     }) {
                         startOnEdt {

@@ -108,10 +108,12 @@ internal object TestOps {
     }
 
     private suspend fun remove(project: Project, settings: RunnerAndConfigurationSettings) {
-        try {
-            Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).removeConfiguration(settings) }
-        } catch (_: Exception) {
-            // Already removed (the user, or the session-stop listener); nothing left to clean.
+        Ide.cleanup {
+            try {
+                Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).removeConfiguration(settings) }
+            } catch (_: Exception) {
+                // Already removed (the user, or the session-stop listener); nothing left to clean.
+            }
         }
     }
 
