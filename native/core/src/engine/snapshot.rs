@@ -88,16 +88,20 @@ impl Call<'_> {
         timeout_ms: u64,
     ) -> bool {
         let seq = sub.seq;
-        let stop = move |slot: &SessionSlot| {
-            slot.pause_seq > seq || slot.state() == SessionState::Stopped
+        let stop =
+            move |slot: &SessionSlot| slot.pause_seq > seq || slot.state() == SessionState::Stopped;
+        let trigger_ended = |slot: &SessionSlot| {
+            slot.trigger
+                .as_ref()
+                .is_some_and(|t| t.ended.is_some() && !t.told)
         };
-        let trigger_ended =
-            |slot: &SessionSlot| slot.trigger.as_ref().is_some_and(|t| t.ended.is_some() && !t.told);
         let start = Instant::now();
         if self
             .wait_until(sid, sub, timeout_ms, |x| stop(x) || trigger_ended(x))
             .await
-            && !self.engine.with_state(|s| s.sessions.get(sid).is_some_and(stop))
+            && !self
+                .engine
+                .with_state(|s| s.sessions.get(sid).is_some_and(stop))
         {
             // The trigger ended: a stop it caused may still be on its way (a handler that
             // stops after it answered).
@@ -106,7 +110,8 @@ impl Call<'_> {
                 .wait_until(sid, sub, left.min(TRIGGER_GRACE_MS), stop)
                 .await;
         }
-        self.engine.with_state(|s| s.sessions.get(sid).is_some_and(stop))
+        self.engine
+            .with_state(|s| s.sessions.get(sid).is_some_and(stop))
     }
 }
 

@@ -274,7 +274,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port); answers the first stop, with evaluate's values.
+/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port; its command = the request to send, e.g. curl); answers the first stop, with evaluate's values.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -399,10 +399,11 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     if let Some(cmd) = &trigger {
         c.engine.with_state(|s| {
             if let Some(x) = s.sessions.get_mut(&info.id) {
-                x.trigger.get_or_insert_with(|| super::super::state::Trigger {
-                    command: cmd.clone(),
-                    ..Default::default()
-                });
+                x.trigger
+                    .get_or_insert_with(|| super::super::state::Trigger {
+                        command: cmd.clone(),
+                        ..Default::default()
+                    });
             }
         });
     }
@@ -465,7 +466,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         let settled = |x: &super::super::state::SessionSlot| {
             x.state() == SessionState::Stopped || x.pause_seq > 0
         };
-        if c.wait_until(&info.id, &mut sub, EARLY_END_MS, settled).await {
+        if c.wait_until(&info.id, &mut sub, EARLY_END_MS, settled)
+            .await
+        {
             let stop = snapshot::stop_result(c, &info.id, None).await;
             message = match stop.state {
                 State::Paused => format!(
@@ -663,7 +666,12 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .get(&sid)
             .and_then(|x| x.trigger.as_ref())
             .filter(|t| t.ended.is_none())
-            .map(|t| format!("; its trigger `{}` was ended", super::out::brief(&t.command)))
+            .map(|t| {
+                format!(
+                    "; its trigger `{}` was ended",
+                    super::out::brief(&t.command)
+                )
+            })
             .unwrap_or_default()
     });
     c.engine
