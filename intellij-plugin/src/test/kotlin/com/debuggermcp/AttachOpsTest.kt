@@ -174,7 +174,7 @@ class AttachOpsTest {
     }
 
     @Test
-    fun `the user's own attach to another JVM during ours is not taken: the session is tied by pid (W3)`() {
+    fun `the user's own attach to another JVM during ours is not taken, the session is tied by pid (W3)`() {
         val other = ProcessInfo(4444, "/usr/bin/java -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=*:5006 other.App", "java", "")
         AttachOps.localHost = { FakeLocalHost(app, listOf(jvm, other)) }
         val java = java()

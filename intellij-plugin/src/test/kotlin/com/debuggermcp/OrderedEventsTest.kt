@@ -28,7 +28,7 @@ class OrderedEventsTest {
         try {
             val seen = Collections.synchronizedList(ArrayList<String>())
             val gate = CompletableDeferred<Unit>()
-            val events = OrderedEvents(scope, { seen.add("error: ${it.message}") }, capacity = 4)
+            val events = OrderedEvents(scope, capacity = 4) { seen.add("error: ${it.message}") }
             events.submit { gate.await(); seen.add("paused") } // the engine lags behind this one
             val accepted = (1..10).map { n -> events.submitDroppable { lost -> { seen.add("out$n lost=$lost") } } }
             events.submit { seen.add("resumed") }

@@ -15,9 +15,9 @@ import kotlin.coroutines.cancellation.CancellationException
  */
 class OrderedEvents(
     scope: CoroutineScope,
-    private val onError: (Throwable) -> Unit,
     /** How many jobs may wait before droppable ones (the debuggee's output) are dropped. */
     private val capacity: Int = CAPACITY,
+    private val onError: (Throwable) -> Unit,
 ) {
     private val queue = Channel<suspend () -> Unit>(Channel.UNLIMITED)
 

@@ -13,7 +13,7 @@ import com.intellij.openapi.project.Project
  * the tool window refreshes; removed when the service is disposed.
  */
 object InstallOnAgentsDiscovery {
-    internal val LOG = Logger.getInstance(InstallOnAgentsDiscovery::class.java)
+    internal val LOG by lazy { Logger.getInstance(InstallOnAgentsDiscovery::class.java) }
     @Volatile private var last: String? = null
 
     /** Writes the record, returning "" or the error (the JUnit tests put a fake here). */
