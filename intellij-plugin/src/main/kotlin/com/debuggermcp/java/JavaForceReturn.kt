@@ -60,6 +60,9 @@ internal interface JvmFrames {
 
     /** The pid in the connection of a Java debug [process], or null (see [PlatformJvm.attachedPid]). */
     fun attachedPid(process: com.intellij.xdebugger.XDebugProcess): String? = null
+
+    /** [frame]'s depth in its thread (0 = top) when it is a Java frame, else null. Any thread. */
+    fun frameDepth(frame: XStackFrame): Int? = null
 }
 
 /**
@@ -166,6 +169,9 @@ internal object PlatformJvm : JvmFrames {
         val connection = (process as? JavaDebugProcess)?.debuggerSession?.process?.connection
         return (connection as? com.intellij.debugger.impl.attach.PidRemoteConnection)?.pid
     }
+
+    /** See [JavaDebugSupport.frameDepth]: the descriptor's uiIndex, a field read. */
+    override fun frameDepth(frame: XStackFrame): Int? = (frame as? JavaStackFrame)?.descriptor?.uiIndex
 
     override suspend fun drainManagerThread(session: XDebugSession): Boolean {
         val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return false
