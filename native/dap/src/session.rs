@@ -210,6 +210,7 @@ impl Session {
             process_id: *self.process_id.lock().unwrap(),
             mode: self.mode,
             attached: self.request == "attach",
+            note: None,
         }
     }
 
