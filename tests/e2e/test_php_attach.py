@@ -92,23 +92,6 @@ def test_attach_by_the_address_xdebug_connects_to(php):
         web.stop()
 
 
-def test_attach_with_command_sends_the_request_in_the_same_call(php):
-    project, m, port = php
-    web = WebServer(project / "src", port + 5)
-    try:
-        m.ok("set_breakpoint", {"file_path": "src/index.php", "line": 5})
-        r = m.ok(
-            "start_debug_session",
-            {"attach": str(web.proc.pid), "command": f"curl -s '{web.url('/one/call?a=1&b=2')}'", "wait_for_pause": True, "timeout_ms": LONG},
-        )
-        assert r["state"] == "paused" and r["pause"]["location"]["line"] == 5, r
-        uri = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$uri")
-        assert uri["value"] == '"/one/call?a=1&b=2"', uri
-        m.ok("resume", {"session_id": r["session_id"], "timeout_ms": LONG})
-    finally:
-        web.stop()
-
-
 def test_attach_refusals_name_what_to_change(php):
     project, m, port = php
     # Not PHP at all.
@@ -129,6 +112,9 @@ def test_attach_refusals_name_what_to_change(php):
         n = next(n for n in range(65535, 60000, -1) if not os.path.exists(f"/proc/{n}"))
         e = m.err("start_debug_session", {"adapter": "php", "attach": str(n)})
         assert f"no process {n}" in e and f'attach "127.0.0.1:{n}"' in e, e
+        # An address without an adapter: the adapters that attach there are named, PHP's too.
+        e = m.err("start_debug_session", {"attach": f"127.0.0.1:{port + 7}"})
+        assert "'php' (listen there for a PHP process's Xdebug)" in e, e
         assert m.ok("list_debug_sessions")["sessions"] == [], "a refused attach leaves nothing behind"
     finally:
         for p in (sleeper, nox, develop):
