@@ -46,7 +46,9 @@ impl PhpProcess {
     /// Which requests stop, in the agent's words.
     pub fn which_requests(&self) -> String {
         match self.settings.start_with_request.as_deref() {
-            Some("yes") => "every request it serves stops here (xdebug.start_with_request=yes)".into(),
+            Some("yes") => {
+                "every request it serves stops here (xdebug.start_with_request=yes)".into()
+            }
             _ => "requests it serves with the trigger stop here".into(),
         }
     }
@@ -307,40 +309,6 @@ pub fn listen_address(text: &str) -> BackendResult<(std::net::IpAddr, u16)> {
     Ok((ip, port))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn s(v: &[&str]) -> Vec<String> {
-        v.iter().map(|x| x.to_string()).collect()
-    }
-
-    #[test]
-    fn ini_options_of_a_command_line() {
-        let c = s(&[
-            "php", "-n", "-dzend_extension=xdebug", "-d", "xdebug.mode=debug", "-S",
-            "127.0.0.1:8000", "-t", "public", "-c", "my.ini", "worker.php", "-d", "not=mine",
-        ]);
-        assert_eq!(
-            ini_args(&c),
-            s(&["-n", "-dzend_extension=xdebug", "-d", "xdebug.mode=debug", "-c", "my.ini"])
-        );
-        assert_eq!(cmdline_setting(&c, "xdebug.mode").as_deref(), Some("debug"));
-        assert_eq!(cmdline_setting(&c, "xdebug.client_port"), None);
-    }
-
-    #[test]
-    fn listen_addresses() {
-        assert_eq!(
-            listen_address("127.0.0.1:9003").unwrap(),
-            ("127.0.0.1".parse().unwrap(), 9003)
-        );
-        assert_eq!(listen_address("localhost:9100").unwrap().1, 9100);
-        assert!(listen_address("db.example:9003").is_err());
-        assert!(is_loopback("localhost") && is_loopback("127.0.0.2") && !is_loopback("10.0.0.5"));
-    }
-}
-
 impl crate::session::Inner {
     /// Makes `l` an attach to `target`: checks it, binds where its Xdebug connects and names it.
     /// Returns (what it attached to, which requests stop) for the answer.
@@ -394,5 +362,58 @@ impl crate::session::Inner {
             };
         }
         Ok((what, which))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn ini_options_of_a_command_line() {
+        let c = s(&[
+            "php",
+            "-n",
+            "-dzend_extension=xdebug",
+            "-d",
+            "xdebug.mode=debug",
+            "-S",
+            "127.0.0.1:8000",
+            "-t",
+            "public",
+            "-c",
+            "my.ini",
+            "worker.php",
+            "-d",
+            "not=mine",
+        ]);
+        assert_eq!(
+            ini_args(&c),
+            s(&[
+                "-n",
+                "-dzend_extension=xdebug",
+                "-d",
+                "xdebug.mode=debug",
+                "-c",
+                "my.ini"
+            ])
+        );
+        assert_eq!(cmdline_setting(&c, "xdebug.mode").as_deref(), Some("debug"));
+        assert_eq!(cmdline_setting(&c, "xdebug.client_port"), None);
+    }
+
+    #[test]
+    fn listen_addresses() {
+        assert_eq!(
+            listen_address("127.0.0.1:9003").unwrap(),
+            ("127.0.0.1".parse().unwrap(), 9003)
+        );
+        assert_eq!(listen_address("localhost:9100").unwrap().1, 9100);
+        assert!(listen_address("db.example:9003").is_err());
+        assert!(is_loopback("localhost") && is_loopback("127.0.0.2") && !is_loopback("10.0.0.5"));
     }
 }

@@ -507,7 +507,8 @@ impl Inner {
                 exited: Notify::new(),
             });
             self.traps.lock().unwrap().push(trap);
-            let trigger = "curl -b XDEBUG_SESSION=debugger-mcp URL, or ?XDEBUG_TRIGGER=1 in the URL";
+            let trigger =
+                "curl -b XDEBUG_SESSION=debugger-mcp URL, or ?XDEBUG_TRIGGER=1 in the URL";
             return Ok(SessionInfo {
                 id,
                 name: l.name.clone(),

@@ -316,9 +316,7 @@ impl Inner {
             .lock()
             .unwrap()
             .iter()
-            .find(|t| {
-                t.session_id == id && t.launch.attached && !t.claimed.load(Ordering::SeqCst)
-            })
+            .find(|t| t.session_id == id && t.launch.attached && !t.claimed.load(Ordering::SeqCst))
             .cloned()
     }
 
@@ -367,8 +365,8 @@ impl Inner {
         if s.state() == SessionState::Paused {
             // Attached: the request runs on to its end (`detach`); else the script ends.
             let how = if s.info().attached { "detach" } else { "stop" };
-            let _ = tokio::time::timeout(Duration::from_secs(3), s.conn.request(how, &[], None))
-                .await;
+            let _ =
+                tokio::time::timeout(Duration::from_secs(3), s.conn.request(how, &[], None)).await;
         } else if s.owns_process
             && let Some(t) = &s.trap
         {

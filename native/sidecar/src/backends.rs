@@ -318,17 +318,6 @@ impl Backend for Headless {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn php_files_by_extension() {
-        assert!(is_php_file("/p/src/Order.php") && is_php_file("/p/views/a.PHTML"));
-        assert!(!is_php_file("/p/app.py") && !is_php_file("/p/php"));
-    }
-}
-
 /// A DAP refusal of an attach that lists the adapters able to: PHP's is one of them.
 fn with_php_attach(e: BackendError) -> BackendError {
     let add = |m: String| {
@@ -350,5 +339,16 @@ fn with_php_attach(e: BackendError) -> BackendError {
         BackendError::Unsupported(m) => BackendError::Unsupported(add(m)),
         BackendError::Failed(m) => BackendError::Failed(add(m)),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn php_files_by_extension() {
+        assert!(is_php_file("/p/src/Order.php") && is_php_file("/p/views/a.PHTML"));
+        assert!(!is_php_file("/p/app.py") && !is_php_file("/p/php"));
     }
 }

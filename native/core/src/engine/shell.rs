@@ -76,7 +76,12 @@ mod tests {
             ),
             "{e}"
         );
-        assert!(e.contains("quote it ('http://127.0.0.1:18121/next?job=sync-invoices&after=2026-12-08T10:50')"), "{e}");
+        assert!(
+            e.contains(
+                "quote it ('http://127.0.0.1:18121/next?job=sync-invoices&after=2026-12-08T10:50')"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

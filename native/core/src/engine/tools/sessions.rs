@@ -419,8 +419,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                 ),
             },
             _ => match &info.note {
-                Some(note) => format!("started {what}; nothing stopped within {timeout} ms; {note}"),
-                None => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
+                Some(note) => {
+                    format!("started {what}; nothing stopped within {timeout} ms; {note}")
+                }
+                None => {
+                    format!("started {what}; still running after {timeout} ms: call wait_for_pause")
+                }
             },
         };
         pause = Some(stop);
