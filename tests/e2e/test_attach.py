@@ -382,6 +382,60 @@ def test_a_launched_service_is_running_and_pauses(services, att):
     m.ok("stop_debug_session", {})
 
 
+def printed(m: Mcp, sid: str, text: str) -> str:
+    """The launched program's stdout once it contains `text` (bounded wait)."""
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        out = m.ok("get_console_output", {"session_id": sid, "category": "stdout", "max_lines": 500})["output"]
+        got = "".join(o["text"] for o in out)
+        if text in got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"the program did not print {text!r}")
+
+
+def test_a_launched_go_service_pauses_where_it_is_with_its_requests_goroutine_listed(services, att):
+    """Issue 29 item 4 on delve, launched: the launch's own stop before the program's code
+    (where delve reads the libraries' debug information, see `Adapter::warm_up_function`) is
+    no pause of the program: the start answers `running` and the service serves. A function
+    breakpoint set before the start still stops the handler; `pause` with a request held in
+    its handler stops the program where it is and lists that goroutine by its handler.
+    (How fast it answers: tests/bench/pause_latency.py.)"""
+    project, m = att
+    fb = m.ok("set_breakpoint", {"function": "main.price"})
+    started = m.ok("start_debug_session", {"command": str(project / "goservice" / "goservice.bin"), "adapter": "delve"})
+    assert started["state"] == "running", started
+    sid = started["session_id"]
+    svc = Service.__new__(Service)
+    svc.port = int(printed(m, sid, "listening on ").split("listening on ")[1].split()[0])
+    pending = svc.get_later("item=pen&qty=4")
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["reason"] == "breakpoint" and stop["breakpoint_ids"] == [fb["id"]], stop
+    assert stop["location"]["method"] == "price", stop
+    m.ok("remove_breakpoint", {"breakpoint_id": fb["id"]})
+    m.ok("resume", {"wait": False})
+    pending["thread"].join(30)
+    assert pending.get("answer", {}).get("total") == 12, pending
+    # A request held in its handler for 20 s while the program is paused (the session's end
+    # kills the program: the request then fails, unread).
+    def hold():
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{svc.port}/hold?ms=20000", timeout=60).read()
+        except OSError:
+            pass
+
+    threading.Thread(target=hold, daemon=True).start()
+    printed(m, sid, "holding")
+    p = pause(m)
+    assert p["reason"] == "pause" and p["location"]["line"] > 0 and p["location"]["method"], p
+    listed = m.ok("list_threads", {})
+    threads = listed["threads"]
+    assert any(t["name"].startswith("[Go 1] ") for t in threads), threads
+    assert any("main.hold" in t["name"] for t in threads), threads
+    assert listed["current_thread"] == p["thread_id"], (listed, p)
+    m.ok("stop_debug_session", {})
+
+
 def test_a_python_service_waiting_in_a_call_pauses_at_its_next_request(services, att):
     """debugpy suspends a thread only when it runs Python code: a service whose threads all wait
     (accept without a timeout, a sleep) does not stop at a pause. The pause says why and what
