@@ -2,8 +2,8 @@
 //! channel in order (`spawn_pump`), so a stop is never reported before the resume before it.
 
 use crate::protocol::{
-    self, Event, ExceptionInfoResponse, OutputEvent, SetFunctionBreakpointsArguments,
-    StackTraceArguments, StoppedEvent, ThreadArguments,
+    self, Event, ExceptionInfoResponse, OutputEvent, StackTraceArguments, StoppedEvent,
+    ThreadArguments,
 };
 use crate::session::{DISCONNECT_TIMEOUT, Inner, Session};
 use debugger_mcp_core::backend::*;
@@ -273,13 +273,12 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     if entry {
         reason = PauseReason::Entry;
         if s.adapter.entry_function().is_some() {
-            // The entry breakpoint has served.
+            // The entry breakpoint has served: the list again without it (DAP replaces it
+            // whole; an empty list dropped the user's function breakpoints on library code).
             s.temp_ids.lock().unwrap().clear();
-            let _ = s
-                .req::<protocol::SetFunctionBreakpoints>(&SetFunctionBreakpointsArguments {
-                    breakpoints: vec![],
-                })
-                .await;
+            if let Err(e) = inner.sync_functions(s, None).await {
+                tracing::warn!("removing the entry breakpoint failed: {e}");
+            }
         }
     }
     let mut description = stop.text.or(stop.description);

@@ -309,7 +309,9 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
     }
     if s.warm_up_pending.load(Ordering::SeqCst)
         && !s.is_ended()
-        && tokio::time::timeout(LAUNCH_TIMEOUT, &mut warmed).await.is_err()
+        && tokio::time::timeout(LAUNCH_TIMEOUT, &mut warmed)
+            .await
+            .is_err()
     {
         tracing::warn!(
             adapter = s.adapter.name(),
