@@ -330,6 +330,9 @@ const EARLY_END_DYING_MS: u64 = 3_000;
 async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<Started> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let attach = a.attach.as_deref().map(attach_target).transpose()?;
+    if let Some(cmd) = &a.command {
+        crate::engine::shell::check_command(cmd)?;
+    }
     // With attach, `command` is the trigger: run beside the service once the breakpoints are
     // armed, to send it the request that hits them.
     let trigger = a.command.clone().filter(|_| attach.is_some());
@@ -456,9 +459,14 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                 "started {what}; the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
                 stop.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
             ),
-            _ => format!(
-                "started {what}; still running after {timeout} ms{still}: call wait_for_pause"
-            ),
+            _ => match &info.note {
+                Some(note) => {
+                    format!("started {what}; nothing stopped within {timeout} ms{still}; {note}")
+                }
+                None => format!(
+                    "started {what}; still running after {timeout} ms{still}: call wait_for_pause"
+                ),
+            },
         };
         pause = Some(stop);
     } else if service {
@@ -479,9 +487,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             };
             pause = Some(stop);
         } else {
-            message = format!(
-                "started {what}; running: send the request (e.g. curl from your shell), then call wait_for_pause; or give the request as command to send it and get its stop in one call"
-            );
+            message = match &info.note {
+                Some(note) => format!("started {what}; {note}"),
+                None => format!(
+                    "started {what}; running: send the request (e.g. curl from your shell), then call wait_for_pause; or give the request as command to send it and get its stop in one call"
+                ),
+            };
             pause = None;
         }
     } else {
@@ -519,6 +530,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                 ),
             };
             pause = Some(stop);
+        } else if let Some(note) = &info.note {
+            message = format!("started {what}; {note}");
+            pause = None;
         } else {
             message = format!(
                 "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
