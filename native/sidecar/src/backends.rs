@@ -183,7 +183,7 @@ impl Backend for Headless {
     }
     fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {
         if self.php.handles(request) {
-            Some("on PHP, give the curl or php command without attach: it is the trigger, and Xdebug connects back for the request it sends".into())
+            self.php.trigger_refusal(request)
         } else {
             self.dap.trigger_refusal(request)
         }
