@@ -86,6 +86,8 @@ internal object TestOps {
                 runManager.setUniqueNameIfNeeded(settings)
                 runManager.setTemporaryConfiguration(settings)
             }
+            // Removed before the project is saved on close, should the session still run then.
+            ProjectCleanup.ownConfiguration(project, settings)
         }
         val request = JsonArgs(mapOf("mode" to "debug", "stop_on_exception" to stopOnException))
         val info = try {
@@ -99,7 +101,7 @@ internal object TestOps {
         session.addSessionListener(object : XDebugSessionListener {
             override fun sessionStopped() {
                 // Listeners run on debugger threads; the RunManager is changed on the EDT.
-                ApplicationManager.getApplication().invokeLater({ RunManager.getInstance(project).removeConfiguration(settings) }, ModalityState.nonModal())
+                ApplicationManager.getApplication().invokeLater({ removeIfStillTemporary(project, settings) }, ModalityState.nonModal())
             }
         })
         // Stopped before the listener was added (a test that ends at once): remove it now.
@@ -110,11 +112,25 @@ internal object TestOps {
     private suspend fun remove(project: Project, settings: RunnerAndConfigurationSettings) {
         Ide.cleanup {
             try {
-                Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).removeConfiguration(settings) }
+                Ide.onEdt(ModalityState.nonModal()) { removeIfStillTemporary(project, settings) }
             } catch (_: Exception) {
                 // Already removed (the user, or the session-stop listener); nothing left to clean.
             }
         }
+    }
+
+    /**
+     * Removes the configuration debug_test registered, unless the user kept it meanwhile: the run
+     * widget's "Save '<name>' Configuration" (RunManagerImpl.makeStable, RunManagerImpl.kt, file
+     * ids 2834752940 and 3499342101) sets `settings.isTemporary = false` on this same object and
+     * keeps it registered, so it is the user's configuration from then on. Also a no-op once
+     * the project is gone or the configuration was removed already. EDT.
+     */
+    internal fun removeIfStillTemporary(project: Project, settings: RunnerAndConfigurationSettings) {
+        ProjectCleanup.forgetConfiguration(project, settings)
+        if (project.isDisposed || !settings.isTemporary) return
+        val runManager = RunManager.getInstance(project)
+        if (runManager.allSettings.any { it === settings }) runManager.removeConfiguration(settings)
     }
 
     private fun split(testId: String): Pair<String, String?> = when {
