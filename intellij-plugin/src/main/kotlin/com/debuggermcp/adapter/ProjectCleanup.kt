@@ -21,11 +21,12 @@ import com.intellij.xdebugger.breakpoints.XBreakpoint
  * written into the project's workspace. [releaseBeforeSave] takes them away before that save.
  */
 internal object ProjectCleanup {
-    private val configurations = java.util.WeakHashMap<Project, MutableSet<RunnerAndConfigurationSettings>>()
+    /** Per project: debug_test's temporary configurations, each with the selection to give back ([TestOps.removeOurs]). */
+    private val configurations = java.util.WeakHashMap<Project, java.util.IdentityHashMap<RunnerAndConfigurationSettings, RunnerAndConfigurationSettings?>>()
 
-    /** debug_test registered [settings] as a temporary configuration of [project]. */
-    fun ownConfiguration(project: Project, settings: RunnerAndConfigurationSettings) {
-        synchronized(configurations) { configurations.getOrPut(project) { java.util.Collections.newSetFromMap(java.util.IdentityHashMap()) }.add(settings) }
+    /** debug_test registered [settings] as a temporary configuration of [project], where the user had [userSelection] selected. */
+    fun ownConfiguration(project: Project, settings: RunnerAndConfigurationSettings, userSelection: RunnerAndConfigurationSettings?) {
+        synchronized(configurations) { configurations.getOrPut(project) { java.util.IdentityHashMap() }[settings] = userSelection }
     }
 
     /** [settings] was removed (or kept by the user): nothing to clean any more. */
@@ -35,7 +36,8 @@ internal object ProjectCleanup {
 
     /**
      * Removes, now, every breakpoint owned by a session of [project] and every temporary
-     * configuration debug_test registered in it (unless the user kept it: [TestOps.removeIfStillTemporary]).
+     * configuration debug_test registered in it (unless the user kept it), giving the toolbar its
+     * selection back ([TestOps.removeOurs]).
      * On the EDT, outside any write action, as ProjectManagerImpl.closeProject calls its
      * `projectClosingBeforeSave` listeners (it refuses to run under a write action, and asserts
      * write-intent read access).
@@ -55,6 +57,6 @@ internal object ProjectCleanup {
             breakpoints.forEach { Breakpoints.forget(it) }
         }
         val settings = synchronized(configurations) { configurations.remove(project)?.toList() ?: emptyList() }
-        settings.forEach { TestOps.removeIfStillTemporary(project, it) }
+        settings.forEach { (ours, userSelection) -> TestOps.removeOurs(project, ours, userSelection) }
     }
 }
