@@ -25,6 +25,7 @@ import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerManagerListener
 import com.intellij.openapi.application.ApplicationManager
 import kotlinx.coroutines.withContext
+import kotlinx.coroutines.launch
 import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
@@ -438,8 +439,8 @@ internal object RunOps {
         name: String,
         scheduled: java.util.concurrent.atomic.AtomicBoolean,
         started: CompletableDeferred<T>,
-    ): T = kotlinx.coroutines.coroutineScope {
-        val watch = launch {
+    ): T = kotlinx.coroutines.coroutineScope scope@{
+        val watch = this@scope.launch {
             val manager = ExecutionManager.getInstance(project)
             var quietSince = 0L
             while (!started.isCompleted && !scheduled.get()) {
@@ -455,7 +456,7 @@ internal object RunOps {
                             "be prepared, e.g. an unresolved module or Gradle project). Fix the configuration in the IDE, then retry"))
                     break
                 }
-                delay(50)
+                kotlinx.coroutines.delay(50)
             }
         }
         try {
