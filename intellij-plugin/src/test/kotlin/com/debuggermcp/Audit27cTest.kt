@@ -329,4 +329,40 @@ class Audit27cTest {
         runBlocking { com.debuggermcp.adapter.Ide.onEdt(ModalityState.nonModal()) { } }
         assertEquals(listOf<Any>(users), manager.breakpoints.toList())
     }
+
+    // --- the audit's remark on stop: XDebugSession.stop() ends in destroyProcess/detachProcess -----
+
+    /**
+     * A process handler whose destroy/detach refuses the EDT, as ExecutionManagerImpl.stopProcess
+     * runs them (a coroutine on Dispatchers.Default, file id 1646897139); acts once, while running.
+     */
+    private inner class BackgroundOnlyHandler(private val detachDefault: Boolean) : com.intellij.execution.process.ProcessHandler() {
+        @Volatile var state = "running"
+        val how = CopyOnWriteArrayList<String>()
+        override fun detachIsDefault(): Boolean = detachDefault
+        override fun isProcessTerminated(): Boolean = state == "terminated"
+        override fun isProcessTerminating(): Boolean = false
+        override fun destroyProcess() = end("destroy")
+        override fun detachProcess() = end("detach")
+
+        private fun end(what: String) {
+            app.requireBackground("ProcessHandler.${what}Process (ExecutionManagerImpl.stopProcess runs it on Dispatchers.Default)")
+            if (state != "running") return
+            how += what
+            state = "terminated"
+        }
+    }
+
+    @Test
+    fun `stopping a launched session, or an attached one whose handler detaches by default, ends its process off the EDT`() {
+        // XDebugSessionImpl.stop() (file id 3494500063) is the handler's destroy, or its detach when
+        // that is its default (Java's attach: RemoteDebugProcessHandler).
+        for ((attached, detachDefault, expected) in listOf(Triple(false, false, "destroy"), Triple(true, true, "detach"))) {
+            val handler = BackgroundOnlyHandler(detachDefault)
+            val session = FakeSession(project, app, null, handler = handler)
+            if (attached) Sessions.data(session).attachedPid = 1
+            runBlocking { RunOps.stop(Sessions.id(session)) }
+            assertEquals(listOf(expected), handler.how.toList(), "attached=$attached")
+        }
+    }
 }

@@ -211,9 +211,9 @@ internal object RunOps {
                 val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
                 try {
                     val session = untilStarted(project, env, stopStarted = {
-                        // Started just as the last caller gave up: stopped on the EDT, as RunOps.stop does.
+                        // Started just as the last caller gave up: stopped off the EDT, as RunOps.stop does.
                         ours.get()?.let { s ->
-                            ApplicationManager.getApplication().invokeLater({ s.stop() }, ModalityState.nonModal())
+                            ApplicationManager.getApplication().executeOnPooledThread { s.stop() }
                         }
                     }) {
                         startOnEdt {
@@ -506,13 +506,16 @@ internal object RunOps {
         Sessions.data(session).values.clear()
         if (Sessions.data(session).attachedPid != null) {
             val handler = session.debugProcess.processHandler
-            if (handler.detachIsDefault()) Ide.onEdt(ModalityState.nonModal()) { session.stop() }
+            if (handler.detachIsDefault()) offEdt { session.stop() }
             // The handler's own detach, off the EDT as ExecutionManagerImpl.stopProcess calls it.
             else offEdt { handler.detachProcess() }
             return
         }
-        // As the Stop button: not from inside someone else's modal dialog.
-        Ide.onEdt(ModalityState.nonModal()) { session.stop() }
+        // XDebugSessionImpl.stop() is nothing but the handler's detachProcess/destroyProcess
+        // (XDebugSessionImpl.kt, file id 3494500063: no UI, no model, no thread rule), the calls
+        // the Stop action makes off the EDT (StopAction → ExecutionManagerImpl.stopProcess, a
+        // coroutine on Dispatchers.Default, file id 1646897139): a handler's destroy may wait.
+        offEdt { session.stop() }
     }
 
     /**
