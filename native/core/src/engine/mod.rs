@@ -34,6 +34,7 @@ mod registry;
 mod render;
 mod resources;
 mod shared;
+mod shell;
 pub mod signals;
 mod snapshot;
 mod state;

@@ -188,7 +188,7 @@ class AttachOpsTest {
     }
 
     @Test
-    fun `a Python session started inside the attach call is the agent's and is listed when the attach returns (N1)`() {
+    fun `a Python session started inside the attach call is the agent's and is listed when the attach returns`() {
         val py = pythonProvider()
         providers(py)
         val info = attach(4343)

@@ -54,18 +54,16 @@ class FakeProcessHandler(private val detachDefault: Boolean, private val destroy
     override fun isProcessTerminating(): Boolean = state == "terminating"
 
     @Synchronized
-    override fun destroyProcess() {
-        if (state != "running") return
-        state = "terminating"
-        destroyed = true
-        state = "terminated"
-    }
+    override fun destroyProcess() = end { destroyed = true }
 
     @Synchronized
-    override fun detachProcess() {
+    override fun detachProcess() = end { detached = true }
+
+    /** Destroying and detaching alike act only while running, then the handler is terminated. */
+    private fun end(mark: () -> Unit) {
         if (state != "running") return
         state = "terminating"
-        detached = true
+        mark()
         state = "terminated"
     }
 }
