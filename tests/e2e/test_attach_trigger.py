@@ -26,6 +26,9 @@ def build(project):
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
     subprocess.run([gcc, "-g", "-O0", "-o", str(project / "fifo"), str(project / "fifo.c")], check=True)
+    if not shutil.which("go") or not shutil.which("dlv"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh)")
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "goservice.bin", "."], cwd=project / "goservice", check=True)
 
 
 @pytest.fixture(scope="module")
@@ -163,9 +166,9 @@ def test_attach_with_breakpoints_and_no_command_answers_at_once(services, trig):
     m.ok("stop_debug_session", {})
 
 
-@pytest.mark.parametrize("adapter", ["gdb"])
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
 def test_a_c_daemon_reading_a_fifo_stops_at_the_line_the_trigger_feeds(services, trig, adapter):
-    """The same one call on gdb: a C daemon blocked reading a FIFO, the trigger writes a number
+    """The same one call on gdb and lldb-dap: a C daemon blocked reading a FIFO, the trigger writes a number
     into it, the stop in the handler answers with the number read."""
     project, m = trig
     fifo = project / f"jobs-{adapter}"
@@ -194,3 +197,24 @@ def test_a_c_daemon_reading_a_fifo_stops_at_the_line_the_trigger_feeds(services,
     while time.time() < deadline and not (done.exists() and done.read_text().split()[:1] == ["2"]):
         time.sleep(0.05)
     assert svc.alive() and done.read_text().split()[:1] == ["2"], "the daemon stopped serving after the detach"
+
+
+def test_a_go_service_attached_by_pid_answers_the_triggered_request_in_one_call(services, trig):
+    """The same one call on delve: a Go HTTP server by pid, curl as the trigger."""
+    project, m = trig
+    svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
+    services.append(svc)
+    line = line_of(project, "goservice/main.go", "mu.Lock()")
+    started = m.ok("start_debug_session", {
+        "attach": str(svc.pid),
+        "command": f"curl -s 'http://127.0.0.1:{svc.port}/order?item=book&qty=2'",
+        "breakpoints": [{"file_path": "goservice/main.go", "line": line}],
+        "evaluate": ["total", "qty"],
+    })
+    pause = started["pause"]
+    assert pause["state"] == "paused" and pause["location"]["line"] == line, started
+    assert [v["value"] for v in pause["values"]] == ["24", "2"], pause["values"]
+    resumed = m.ok("resume", {})
+    assert resumed["trigger"]["status"] == "exited with code 0" and '"total": 24' in resumed["trigger"]["output"], resumed
+    m.ok("stop_debug_session", {})
+    assert svc.alive() and svc.get("item=pen&qty=1")["total"] == 3

@@ -420,20 +420,23 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             .wait_for_stop_or_trigger(&info.id, &mut sub, timeout)
             .await;
         let mut stop = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
-        let running_trigger = c.engine.with_state(|s| {
-            s.sessions
-                .get(&info.id)
-                .and_then(|x| x.trigger.as_ref())
-                .filter(|t| t.ended.is_none())
-                .map(super::out::TriggerOut::of)
-        });
-        let still = if running_trigger.is_some() {
+        // The trigger as it is now, read once: it may have ended since the stop was read.
+        let (now, running) = c
+            .engine
+            .with_state(|s| {
+                let t = s.sessions.get_mut(&info.id)?.trigger.as_mut()?;
+                let out = super::out::TriggerOut::of(t);
+                t.told |= t.ended.is_some();
+                Some((Some(out), t.ended.is_none()))
+            })
+            .unwrap_or((None, false));
+        let still = if running {
             "; the trigger still runs (its end comes with a later result)"
         } else {
             ""
         };
         if stop.trigger.is_none() {
-            stop.trigger = running_trigger;
+            stop.trigger = now;
         }
         message = match stop.state {
             State::Paused => format!(
