@@ -285,6 +285,17 @@ def py(py_brave):
 
 
 @pytest.fixture(scope="module")
+def pyinspect_mod():
+    """projects/pyinspect, brave (its per-test fixture is `pi`)."""
+    yield from served("pyinspect")
+
+
+@pytest.fixture
+def pi(pyinspect_mod):
+    yield from cleaned(pyinspect_mod)
+
+
+@pytest.fixture(scope="module")
 def go_mod():
     if not shutil.which("dlv") or not shutil.which("go"):
         pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh installs them)")

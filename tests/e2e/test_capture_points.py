@@ -5,20 +5,6 @@ are those of projects/c/prog.c, projects/c/calls.c and projects/py/app.py."""
 
 from __future__ import annotations
 
-import pytest
-
-from conftest import cleaned, served
-
-
-@pytest.fixture(scope="module")
-def pyinspect_mod():
-    yield from served("pyinspect")
-
-
-@pytest.fixture
-def pi(pyinspect_mod):
-    yield from cleaned(pyinspect_mod)
-
 
 def test_capture_says_why_a_point_never_bound_and_names_out_of_scope_expressions_once_gdb(c):
     """prog.c:20 is blank between two functions and calls.c is not built into ./prog: gdb keeps

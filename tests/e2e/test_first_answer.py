@@ -17,19 +17,7 @@ import asyncio
 import os
 import time
 
-import pytest
-
-from conftest import LONG, Mcp, Server, cleaned, compile_c, gdb_env_check, served
-
-
-@pytest.fixture(scope="module")
-def pyinspect_mod():
-    yield from served("pyinspect")
-
-
-@pytest.fixture
-def pi(pyinspect_mod):
-    yield from cleaned(pyinspect_mod)
+from conftest import LONG, Mcp, Server, compile_c, gdb_env_check
 
 
 def values(stop: dict) -> dict:

@@ -14,16 +14,10 @@ import pytest
 from conftest import cleaned, cleanup, gdb_env_check, served
 
 
-
-@pytest.fixture(scope="module")
-def py_mod():
-    yield from served("pyinspect")
-
-
 @pytest.fixture
-def py(py_mod):
+def py(pyinspect_mod):
     """This module's Python project is projects/pyinspect (conftest's `py` is projects/py)."""
-    yield from cleaned(py_mod)
+    yield from cleaned(pyinspect_mod)
 
 
 def compile_gtest_like(project):

@@ -829,6 +829,10 @@ pub trait Backend: Send + Sync + 'static {
 }
 
 impl ControlOp {
+    /// A plain step over (breakpoints on the way stop it).
+    pub const STEP_OVER: ControlOp = ControlOp::StepOver {
+        ignore_breakpoints: false,
+    };
     /// A plain step out (no returned value asked for).
     pub const STEP_OUT: ControlOp = ControlOp::StepOut {
         return_value: false,

@@ -45,8 +45,9 @@ fn trim_slash(s: &str) -> String {
     }
 }
 
-/// `/a/b/../c` → `/a/c` without touching the file system (mapped roots may not exist yet).
-fn normalize(p: &Path) -> PathBuf {
+/// `/a/b/../c` → `/a/c`: `.` and `..` resolved by name only, without touching the file system
+/// (mapped roots may not exist yet; no links followed).
+pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {

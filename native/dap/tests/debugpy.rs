@@ -203,14 +203,7 @@ async fn command_launch_stop_on_entry_steps_and_run_to_line() {
     assert_eq!(find(&vars, "a").value, "3");
     assert_eq!(find(&vars, "b").value, "4");
 
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     h.wait_paused(&s).await;
     assert_eq!(h.line(&s, &thread).await, 7);
 
@@ -219,14 +212,7 @@ async fn command_launch_stop_on_entry_steps_and_run_to_line() {
     let f = h.top_frame(&s, &thread).await;
     assert_eq!((f.line, f.method_name.as_deref()), (Some(17), Some("main")));
 
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     h.wait_paused(&s).await;
     assert_eq!(h.line(&s, &thread).await, 18);
 

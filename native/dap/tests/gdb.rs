@@ -189,14 +189,7 @@ async fn command_stop_on_entry_steps_run_to_and_conditions() {
     let f = h.top_frame(&s, &thread).await;
     assert_eq!((f.line, f.method_name.as_deref()), (Some(21), Some("main")));
 
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
     assert_eq!(h.line(&s, &thread).await, 22);
 
@@ -225,14 +218,7 @@ async fn command_stop_on_entry_steps_run_to_and_conditions() {
     let v = find(&vars, "v");
     assert_eq!((v.value.as_str(), v.scope), ("7", ValueScope::Argument));
 
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     h.wait_paused(&s).await;
     assert_eq!(h.line(&s, &thread).await, 17);
 

@@ -76,14 +76,7 @@ async fn go_run_breakpoint_stack_variables_evaluate_steps() {
         (f.line, f.class_name.as_deref(), f.method_name.as_deref()),
         (Some(4), Some("example.com/gofixture/calc"), Some("Add"))
     );
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
     assert_eq!(h.line(&s, &thread).await, 5);
     h.control(&s, &thread, ControlOp::STEP_OUT).await;
@@ -245,14 +238,7 @@ async fn go_stop_on_entry_is_the_start_of_main_main() {
         (f.line, f.class_name.as_deref(), f.method_name.as_deref()),
         (Some(22), Some("main"), Some("main"))
     );
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
     assert_eq!(h.line(&s, &thread).await, 23);
     h.control(&s, &thread, ControlOp::Resume).await;

@@ -127,14 +127,7 @@ async fn lldb_stop_on_entry_is_the_start_of_main() {
     assert_eq!((reason, ids.len()), (PauseReason::Entry, 0));
     let f = h.top_frame(&s, &thread).await;
     assert_eq!((f.line, f.method_name.as_deref()), (Some(21), Some("main")));
-    h.control(
-        &s,
-        &thread,
-        ControlOp::StepOver {
-            ignore_breakpoints: false,
-        },
-    )
-    .await;
+    h.control(&s, &thread, ControlOp::STEP_OVER).await;
     assert_eq!(h.wait_paused(&s).await.1, PauseReason::Step);
     assert_eq!(h.line(&s, &thread).await, 22);
     // The entry breakpoint is gone: the program runs to its end.

@@ -25,13 +25,7 @@ async fn pause_a_running_program_then_stop() {
     // Stepping needs a pause.
     let err = h
         .backend
-        .control(
-            &s,
-            None,
-            ControlOp::StepOver {
-                ignore_breakpoints: false,
-            },
-        )
+        .control(&s, None, ControlOp::STEP_OVER)
         .await
         .unwrap_err();
     assert!(matches!(err, BackendError::InvalidState(_)), "{err:?}");

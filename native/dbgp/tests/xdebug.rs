@@ -112,7 +112,7 @@ impl H {
     }
     /// A step over that stops at an exception: what the stop says.
     async fn over_to_exception(&mut self, sid: &str) -> String {
-        let (reason, _, desc) = self.go(sid, over()).await;
+        let (reason, _, desc) = self.go(sid, ControlOp::STEP_OVER).await;
         assert_eq!(reason, PauseReason::Exception, "{desc:?}");
         desc.unwrap_or_default()
     }
@@ -191,12 +191,6 @@ impl H {
         vars.into_iter()
             .find(|v| v.name == name)
             .unwrap_or_else(|| panic!("no {name}"))
-    }
-}
-
-fn over() -> ControlOp {
-    ControlOp::StepOver {
-        ignore_breakpoints: false,
     }
 }
 
@@ -323,7 +317,7 @@ async fn line_breakpoint_stack_values_paging_eval_set_output() {
     // Reading a variable of the caller's frame by name.
     let caller = h.eval(&s.id, "1", "$t").await;
     assert!(caller.is_err(), "$t is not set yet in {{main}}");
-    assert_eq!(h.go(&s.id, over()).await.0, PauseReason::Step);
+    assert_eq!(h.go(&s.id, ControlOp::STEP_OVER).await.0, PauseReason::Step);
     assert_eq!(h.top(&s.id).await.line, Some(4));
     h.go(&s.id, ControlOp::STEP_OUT).await;
     assert_eq!(h.finish(&s.id).await, Some(0));
@@ -547,7 +541,7 @@ async fn step_out_shows_the_result_and_superglobals_are_readable() {
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "27");
     assert_eq!(h.top(&s.id).await.line, Some(20));
     // The next step lands in the caller, past the assignment.
-    h.go(&s.id, over()).await;
+    h.go(&s.id, ControlOp::STEP_OVER).await;
     assert_eq!(h.var(&s.id, "0", "$t").await.value, "27");
     h.finish(&s.id).await;
 }
@@ -609,7 +603,9 @@ async fn a_step_over_a_throw_stops_where_it_is_raised_once() {
     );
     assert_eq!(h.top(&s.id).await.line, Some(4));
     // Nothing catches it: the next step ends the script as PHP's fatal error.
-    h.b.control(&s.id, None, over()).await.unwrap();
+    h.b.control(&s.id, None, ControlOp::STEP_OVER)
+        .await
+        .unwrap();
     assert_eq!(h.stopped().await, Some(255));
     let out = h.output();
     assert!(out.contains("Uncaught DomainException"), "{out}");

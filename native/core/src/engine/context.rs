@@ -7,6 +7,7 @@ use crate::backend::{
     BackendError, BackendResult, FrameInfo, ProjectInfo, SessionInfo, SessionState,
 };
 use crate::config::Config;
+use crate::pathmap::normalize;
 use serde_json::Value;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -225,8 +226,8 @@ impl<'a> Call<'a> {
         };
         // `..` and absolute paths first, without touching the file system. An absolute path
         // may name the root through a link (`/tmp/x` for `/private/tmp/x`): compare with both.
-        let lexical = lexical_normal(&joined);
-        if !lexical.starts_with(&croot) && !lexical.starts_with(lexical_normal(Path::new(root))) {
+        let lexical = normalize(&joined);
+        if !lexical.starts_with(&croot) && !lexical.starts_with(normalize(Path::new(root))) {
             return Err(outside());
         }
         let leads_outside = || {
@@ -591,25 +592,9 @@ fn through_link_outside(path: &Path, root: &Path) -> bool {
         Ok(canon) => !canon.starts_with(root),
         Err(_) => std::fs::read_link(existing).is_ok_and(|target| {
             let parent = existing.parent().unwrap_or(Path::new("/"));
-            !lexical_normal(&parent.join(target)).starts_with(root)
+            !normalize(&parent.join(target)).starts_with(root)
         }),
     }
-}
-
-/// `path` with `.` and `..` resolved by name only (no links followed).
-fn lexical_normal(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 fn canon(p: &str) -> PathBuf {

@@ -271,11 +271,7 @@ impl Adapter for Gdb {
         if !error.contains("may be inlined") {
             return None;
         }
-        let e = expression.trim();
-        let receiver = e
-            .strip_suffix(".size()")
-            .or_else(|| e.strip_suffix(".length()"))?;
-        (!receiver.is_empty()).then_some(receiver)
+        size_call(expression).map(|(receiver, _)| receiver)
     }
     /// libstdc++'s deque xmethod (GCC 12 here) counts from the first slot of the start's
     /// block: a deque filled at its front says 12 where it holds 1 Job; its printer counts
@@ -286,10 +282,9 @@ impl Adapter for Gdb {
         expression: &'a str,
         frame_id: i64,
     ) -> Option<&'a str> {
-        let receiver = expression.trim().strip_suffix(".size()")?;
-        if receiver.is_empty() {
+        let Some((receiver, "size")) = size_call(expression) else {
             return None;
-        }
+        };
         let said = s.repl(&format!("whatis {receiver}"), Some(frame_id)).await.ok()?;
         said.contains("deque<").then_some(receiver)
     }
@@ -542,6 +537,16 @@ fn gdb() -> Result<PathBuf, BackendError> {
         .map_err(BackendError::Unsupported)
 }
 
+/// `x.size()` or `x.length()` (blanks around it aside): the receiver `x` and the method's name.
+fn size_call(expression: &str) -> Option<(&str, &'static str)> {
+    let e = expression.trim();
+    let (receiver, method) = match e.strip_suffix(".size()") {
+        Some(r) => (r, "size"),
+        None => (e.strip_suffix(".length()")?, "length"),
+    };
+    (!receiver.is_empty()).then_some((receiver, method))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -600,5 +605,16 @@ mod tests {
             Gdb.debugger_says(OutputCategory::Stdout, "Error in testing condition (x)\n"),
             None
         );
+    }
+
+    #[test]
+    fn size_calls_name_their_receiver() {
+        assert_eq!(size_call(" waiting.size() "), Some(("waiting", "size")));
+        assert_eq!(size_call("s.length()"), Some(("s", "length")));
+        assert_eq!(size_call(".size()"), None);
+        assert_eq!(size_call("waiting.size() + 1"), None);
+        let inlined = "Cannot evaluate function -- may be inlined";
+        assert_eq!(Gdb.size_receiver("q.length()", inlined), Some("q"));
+        assert_eq!(Gdb.size_receiver("q.size()", "No symbol \"q\""), None);
     }
 }

@@ -98,4 +98,64 @@ class DebugTestConfigurationTest {
         assertEquals(listOf<RunnerAndConfigurationSettings>(users), runManager.allSettings)
         assertEquals(emptySet<RunnerAndConfigurationSettings>(), runManager.temporary)
     }
+
+    /**
+     * The user's own selection in the toolbar: RunManagerImpl.setTemporaryConfiguration selects our
+     * configuration (select.run.configuration.from.context, on by default) and removeConfigurations
+     * then selects "any" configuration, the first one ([FakeRunManager]), not the user's.
+     */
+    private fun userSelected(): Pair<FakeRunManager, FakeSettings> {
+        val app = FakeSettings("App")
+        val manager = FakeRunManager.install(project, users, app)
+        manager.selectedConfiguration = app
+        return manager to app
+    }
+
+    @Test
+    fun `the configuration the user selected is selected again after debug_test`() {
+        val (manager, userApp) = userSelected()
+        val created = FakeSettings("pytest in test_x.py", pytest)
+        runBlocking {
+            TestOps.debugFromContext(project, null, created, stopOnException = false) { settings, _ ->
+                launched += settings
+                Sessions.info(session)
+            }
+        }
+        // While the test runs, the IDE shows ours selected, as after a gutter click.
+        assertSame(created, manager.selectedConfiguration)
+        session.ended()
+        waitUntil("our configuration is removed") { manager.allSettings.none { it === created } }
+        assertSame(userApp, manager.selectedConfiguration, "the user's selected run configuration was lost")
+        assertEquals(emptyList<String>(), manager.errors)
+    }
+
+    @Test
+    fun `the configuration the user selected is selected again after a debug_test whose budget ends`() {
+        val (manager, userApp) = userSelected()
+        val created = FakeSettings("pytest in test_x.py", pytest)
+        val outcome = runBlocking {
+            runCatching {
+                kotlinx.coroutines.withTimeout(300) {
+                    TestOps.debugFromContext(project, null, created, stopOnException = false) { _, _ -> kotlinx.coroutines.awaitCancellation() }
+                }
+            }
+        }
+        assertEquals(true, outcome.exceptionOrNull() is kotlinx.coroutines.TimeoutCancellationException, "$outcome")
+        assertEquals(listOf<RunnerAndConfigurationSettings>(users, userApp), manager.allSettings)
+        assertSame(userApp, manager.selectedConfiguration, "the user's selected run configuration was lost")
+    }
+
+    @Test
+    fun `a selection the user changed during the test is left as the user made it`() {
+        val (manager, userApp) = userSelected()
+        val created = FakeSettings("pytest in test_x.py", pytest)
+        runBlocking {
+            TestOps.debugFromContext(project, null, created, stopOnException = false) { _, _ -> Sessions.info(session) }
+        }
+        manager.selectedConfiguration = users
+        session.ended()
+        waitUntil("our configuration is removed") { manager.allSettings.none { it === created } }
+        assertSame(users, manager.selectedConfiguration)
+        assertEquals(listOf<RunnerAndConfigurationSettings>(users, userApp), manager.allSettings)
+    }
 }

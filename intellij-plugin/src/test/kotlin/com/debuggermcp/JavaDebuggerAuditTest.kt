@@ -53,8 +53,8 @@ class JavaDebuggerAuditTest {
         assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
     }
 
-    private fun pausedIn(vararg frames: FakeFrame, hidden: Set<FakeFrame> = emptySet()): Triple<FakeSession, String, FakeThread> {
-        val thread = FakeThread("main", 1, frames.toList(), hidden)
+    private fun pausedIn(vararg frames: FakeFrame, hidden: Set<FakeFrame> = emptySet(), fold: Boolean = true): Triple<FakeSession, String, FakeThread> {
+        val thread = FakeThread("main", 1, frames.toList(), hidden, fold)
         val session = FakeSession(project, app, JavaLikeSuspendContext(listOf(thread), thread, debugger))
         return Triple(session, Sessions.id(session), thread)
     }
@@ -131,6 +131,51 @@ class JavaDebuggerAuditTest {
         // Paging is by depth too: frame 3 is main, depths 1-2 are folded.
         @Suppress("UNCHECKED_CAST")
         val third = runBlocking { StackOps.frames(sid, tid, 3, 1) }["frames"] as List<Map<String, Any?>>
+        assertEquals(listOf("main" to 3), third.map { it["method_name"] to it["index"] })
+    }
+
+    /**
+     * The same stack with the IDE's folding off (XFramesView.shouldFoldHiddenFrames false): the
+     * Java debugger drops hidden frames without a placeholder, and on, with a placeholder; in both
+     * the Java part gives each frame its JVM depth (the frame descriptor's uiIndex).
+     */
+    private fun librarySandwich(fold: Boolean): Pair<Map<String, Any?>, List<Map<String, Any?>>> {
+        val compute = FakeFrame("compute", "Main", "com.example", main, 11, debugger)
+        val invoke0 = FakeFrame("invoke0", "NativeMethodAccessorImpl", "jdk.internal.reflect", jdk, 1, debugger)
+        val invoke = FakeFrame("invoke", "Method", "java.lang.reflect", jdk, 580, debugger)
+        val mainFrame = FakeFrame("main", "Main", "com.example", main, 4, debugger)
+        val (session, sid, _) = pausedIn(compute, invoke0, invoke, mainFrame, hidden = setOf(invoke0, invoke), fold = fold)
+        val supports = java(session)
+        val tid = runBlocking { StackOps.threads(sid) }.single()["id"] as String
+        val page = runBlocking { StackOps.frames(sid, tid, 0, 20, supports) }
+        @Suppress("UNCHECKED_CAST")
+        val third = runBlocking { StackOps.frames(sid, tid, 3, 1, supports) }["frames"] as List<Map<String, Any?>>
+        return page to third
+    }
+
+    @Test
+    fun `with folding off, hidden library frames leave a gap in the indexes and are named as hidden (item 5, folding off)`() {
+        val (page, third) = librarySandwich(fold = false)
+        @Suppress("UNCHECKED_CAST")
+        val frames = page["frames"] as List<Map<String, Any?>>
+        assertEquals(listOf("compute" to 0, "main" to 3), frames.map { it["method_name"] to it["index"] }, "indexes are not the JVM depths")
+        assertEquals(4, page["total"])
+        @Suppress("UNCHECKED_CAST")
+        val hidden = page["hidden"] as Map<String, Any?>?
+        assertEquals(listOf(mapOf("from_index" to 1, "count" to 2)), hidden?.get("ranges"))
+        assertTrue((hidden!!["reason"] as String).contains("Show Library Frames"))
+        assertEquals(listOf("main" to 3), third.map { it["method_name"] to it["index"] })
+    }
+
+    @Test
+    fun `with folding on, the Java depths and the placeholders agree (item 5, folding on)`() {
+        val (page, third) = librarySandwich(fold = true)
+        @Suppress("UNCHECKED_CAST")
+        val frames = page["frames"] as List<Map<String, Any?>>
+        assertEquals(listOf("compute" to 0, "main" to 3), frames.map { it["method_name"] to it["index"] })
+        assertEquals(4, page["total"])
+        @Suppress("UNCHECKED_CAST")
+        assertEquals(listOf(mapOf("from_index" to 1, "count" to 2)), (page["hidden"] as Map<String, Any?>)["ranges"])
         assertEquals(listOf("main" to 3), third.map { it["method_name"] to it["index"] })
     }
 

@@ -190,9 +190,13 @@ class LaunchSessionTest {
     }
 
     /** The process a start's runner creates; the Stop action destroys it (ExecutionManagerImpl.stopProcess). */
-    private class Handler : com.intellij.execution.process.ProcessHandler() {
+    private inner class Handler : com.intellij.execution.process.ProcessHandler() {
         val destroyed = java.util.concurrent.CountDownLatch(1)
-        override fun destroyProcess() = destroyed.countDown()
+        override fun destroyProcess() {
+            // ExecutionManagerImpl.stopProcess destroys on Dispatchers.Default, never on the EDT.
+            app.requireBackground("ProcessHandler.destroyProcess")
+            destroyed.countDown()
+        }
         override fun detachIsDefault(): Boolean = false
         override fun isProcessTerminated(): Boolean = destroyed.count == 0L
     }
@@ -269,5 +273,47 @@ class LaunchSessionTest {
         assertEquals(com.debuggermcp.adapter.ErrorKind.INVALID_STATE, e.kind)
         assertTrue(e.message!!.contains("already running as session ${Sessions.id(session)}"), e.message)
         assertEquals(null, executed.poll(300, java.util.concurrent.TimeUnit.MILLISECONDS), "the IDE was asked to start it again (Stop and rerun?)")
+    }
+
+    @Test
+    fun `the late process of an abandoned launch is stopped however late it comes (leftover 3)`() = runBlocking {
+        val launch = async(Dispatchers.Default) {
+            runCatching { withTimeout(500) { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) } }
+        }
+        val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the runner never ran")
+        assertTrue(withTimeout(10_000) { launch.await() }.isFailure)
+        // The process comes long after the launch gave up (a slow runner: a remote target, a
+        // container). The watch is not over because time passed: only the start's end ends it.
+        kotlinx.coroutines.delay(2_000)
+        assertEquals(1, project.bus.subscribers(com.intellij.execution.ExecutionManager.EXECUTION_TOPIC), "nothing watches the abandoned start any more")
+        val handler = Handler()
+        manager.processStarted(env, handler)
+        assertTrue(handler.destroyed.await(10, java.util.concurrent.TimeUnit.SECONDS), "the late process of an abandoned launch kept running")
+        // Its end ended the watch.
+        withTimeout(5_000) { while (project.bus.subscribers(com.intellij.execution.ExecutionManager.EXECUTION_TOPIC) > 0) kotlinx.coroutines.delay(20) }
+    }
+
+    @Test
+    fun `a launch after an abandoned one still building waits for it and starts, instead of being told the IDE is starting it (leftover 4)`() = runBlocking {
+        holdTheBuild()
+        val args = JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))
+        val first = async(Dispatchers.Default) { runCatching { withTimeout(1_000) { RunOps.launch(project, args) } } }
+        val abandoned = building.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the build never started")
+        assertTrue(withTimeout(10_000) { first.await() }.isFailure)
+        // The agent launches again while the abandoned start's build still runs: ExecutionManagerImpl
+        // still has it in progress (isStarting), and it will be skipped after the build.
+        val second = async(Dispatchers.Default) { runCatching { RunOps.launch(project, args) } }
+        kotlinx.coroutines.delay(500)
+        assertFalse(second.isCompleted, "the launch was answered while the abandoned start was still building: ${if (second.isCompleted) second.await() else null}")
+        manager.beforeRun = {} // the second start's own before-run tasks: up to date
+        build.countDown()
+        // The abandoned start is skipped, then the second launch starts its own run.
+        val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the second launch never started the configuration")
+        assertEquals(listOf(abandoned), manager.skipped.toList())
+        assertNotEquals(abandoned, env)
+        val ours = FakeSession(project, app, null, appConfiguration, env)
+        processStarted(ours)
+        val result = withTimeout(10_000) { second.await() }
+        assertEquals(Sessions.id(ours), result.getOrThrow()["id"])
     }
 }

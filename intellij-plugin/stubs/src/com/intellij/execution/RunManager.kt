@@ -40,6 +40,9 @@ abstract class RunManager {
   // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, no threading rule stated; the adapter changes the model on the EDT, non-modal, as the Run/Debug actions do (its own choice)
   abstract fun removeConfiguration(settings: RunnerAndConfigurationSettings?)
 
+  // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, "The selected item in the run/debug configurations combobox", no threading rule stated; RunManagerImpl's setter LOG.errors "must be added before selecting" for settings it does not hold (file id 3499342101); the adapter reads and restores it on the EDT, non-modal, with its other RunManager changes (its own choice)
+  abstract var selectedConfiguration: RunnerAndConfigurationSettings?
+
   // threading: any RunManager.kt (file id 54660514280 @0d756ce25492936f431ce64650c9fff6046a34f0): read, no threading rule stated; the adapter changes the model on the EDT, non-modal, as the Run/Debug actions do (its own choice)
   abstract fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?)
 }

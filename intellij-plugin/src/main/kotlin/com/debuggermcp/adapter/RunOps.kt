@@ -34,8 +34,6 @@ import kotlinx.coroutines.Deferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.async
-import kotlinx.coroutines.delay
-import kotlinx.coroutines.launch
 
 /** Run configurations, launching, listing and stopping sessions. */
 internal object RunOps {
@@ -184,6 +182,8 @@ internal object RunOps {
         val builder = ExecutionEnvironmentBuilder.createOrNull(executor, settings)
             ?: unsupported("run configuration '$name' cannot be started in ${if (debug) "debug" else "run"} mode")
         val env = buildLaunchEnvironment(PlatformBuilder(builder)) { SimpleDataContext.getProjectContext(project) }
+        // Before anything of this start exists: a caller giving up here leaves nothing to stop.
+        awaitAbandonedStarts(project, env)
 
         val connection = project.messageBus.connect()
         try {
@@ -246,9 +246,7 @@ internal object RunOps {
                     }
                 })
                 val handler = untilStarted(project, env, stopStarted = {
-                    ours.get()?.let { h ->
-                        ApplicationManager.getApplication().executeOnPooledThread { stopProcess(h) }
-                    }
+                    ours.get()?.let { h -> stopProcess(h) }
                 }) {
                     startOnEdt {
                         refuseWhileStarting(project, name, env, debug)
@@ -276,8 +274,33 @@ internal object RunOps {
             throw c
         }
 
-    /** How long a start abandoned after its before-run tasks is watched for its process, to stop it. */
-    internal const val ABANDONED_WATCH_MS = 120_000L
+    /**
+     * Our abandoned starts that have not ended yet, per project: [abandon] adds one, its watch
+     * completes and removes it when ExecutionManagerImpl reports the start's end. Weak keys: a
+     * closed project's entries go with it.
+     */
+    private val abandonedStarts = java.util.WeakHashMap<Project, MutableSet<CompletableDeferred<Unit>>>()
+
+    /**
+     * An earlier start of ours that nobody waits for any more may still be in its before-run build:
+     * ExecutionManagerImpl keeps it in `inProgress` until its processNotStarted (file id
+     * 1646897139), so ProgramRunnerUtil would start nothing now, and [refuseWhileStarting] would
+     * tell the agent the IDE "is still starting" a run that will never come (it is skipped after
+     * the build). So while the IDE reports [env]'s configuration as starting and such a start of
+     * ours is pending, this waits for that start to end (skipped, or its late process stopped),
+     * within the caller's budget; then the launch goes on as usual. When the IDE no longer reports
+     * a start in progress, there is nothing to wait for, whatever our bookkeeping says.
+     */
+    private suspend fun awaitAbandonedStarts(project: Project, env: ExecutionEnvironment) {
+        while (true) {
+            val pending = synchronized(abandonedStarts) { abandonedStarts[project]?.toList().orEmpty() }
+            if (pending.isEmpty()) return
+            if (!Ide.onEdt { ExecutionManager.getInstance(project).isStarting(env) }) return
+            kotlinx.coroutines.withTimeoutOrNull(ABANDONED_RECHECK_MS) { pending.forEach { it.await() } }
+        }
+    }
+
+    private const val ABANDONED_RECHECK_MS = 250L
 
     /**
      * Stops a start nobody waits for any more. The platform's Stop action stops only processes
@@ -287,37 +310,53 @@ internal object RunOps {
      *    once the before-run tasks succeed, then publishes processNotStarted instead of starting the
      *    runner (ExecutionManagerImpl.kt, file id 1646897139, `allowSkipRun`);
      *  - a process of this start that comes anyway (the before-run tasks had already ended) is
-     *    stopped as the Stop action stops it ([stopProcess]), when ExecutionManagerImpl publishes its
-     *    processStarted; the watch ends with processNotStarted or after [ABANDONED_WATCH_MS].
+     *    stopped as the Stop action stops it ([stopProcess]), whenever ExecutionManagerImpl
+     *    publishes its processStarted. The watch has no time limit: it ends with the start itself
+     *    (processStarted or processNotStarted: doStartRunProfile publishes one of them for every
+     *    start it scheduled, file id 1646897139) or when the project closes (the connection is the
+     *    project's message bus's). A program the agent gave up on never keeps running because its
+     *    process came late.
      * The build itself runs to its end: the platform hands no handle on it to a caller (its Stop is
      * in the Build tool window).
      */
     private fun abandon(project: Project, env: ExecutionEnvironment) {
         env.putUserData(ExecutionManager.EXECUTION_SKIP_RUN, true)
+        val pending = CompletableDeferred<Unit>()
+        synchronized(abandonedStarts) { abandonedStarts.getOrPut(project) { HashSet() } += pending }
         val watch = project.messageBus.connect()
         val ended = java.util.concurrent.atomic.AtomicBoolean(false)
         fun end() {
-            if (ended.compareAndSet(false, true)) watch.disconnect()
+            if (!ended.compareAndSet(false, true)) return
+            watch.disconnect()
+            synchronized(abandonedStarts) {
+                abandonedStarts[project]?.let { if (it.remove(pending) && it.isEmpty()) abandonedStarts.remove(project) }
+            }
+            pending.complete(Unit)
         }
         watch.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
             override fun processStarted(executorId: String, e: ExecutionEnvironment, handler: ProcessHandler) {
                 if (!sameLaunch(e, env)) return
+                stopProcess(handler)
                 end()
-                ApplicationManager.getApplication().executeOnPooledThread { stopProcess(handler) }
             }
 
             override fun processNotStarted(executorId: String, e: ExecutionEnvironment, cause: Throwable?) {
                 if (sameLaunch(e, env)) end()
             }
         })
-        launchScope.launch {
-            delay(ABANDONED_WATCH_MS)
-            end()
-        }
     }
 
-    /** As ExecutionManagerImpl.stopProcess (the Stop action's): detach where that is the handler's default, else destroy. */
+    /**
+     * As ExecutionManagerImpl.stopProcess(ProcessHandler), the Stop action's (ExecutionManagerImpl.kt,
+     * file id 1646897139, companion `stopProcess`): off the EDT — it launches the work on
+     * Dispatchers.Default, since a handler's destroy may block (a soft kill that waits) — detach
+     * where that is the handler's default, else destroy. Returns at once, as the action does.
+     */
     private fun stopProcess(handler: ProcessHandler) {
+        ApplicationManager.getApplication().executeOnPooledThread { stopNow(handler) }
+    }
+
+    private fun stopNow(handler: ProcessHandler) {
         if (handler.isProcessTerminated) return
         if (handler.detachIsDefault()) handler.detachProcess() else handler.destroyProcess()
     }
@@ -385,17 +424,18 @@ internal object RunOps {
      */
     suspend fun stop(sessionId: String) {
         Sessions.Runs.find(sessionId)?.let { run ->
-            Ide.onEdt(ModalityState.nonModal()) { run.handler.destroyProcess() }
+            // As the Stop button on a run (StopAction → ExecutionManagerImpl.stopProcess): off the EDT.
+            offEdt { if (!run.handler.isProcessTerminated) run.handler.destroyProcess() }
             return
         }
         val session = Sessions.find(sessionId)
         if (session.isStopped) return
         Sessions.data(session).values.clear()
         if (Sessions.data(session).attachedPid != null) {
-            Ide.onEdt(ModalityState.nonModal()) {
-                val handler = session.debugProcess.processHandler
-                if (handler.detachIsDefault()) session.stop() else handler.detachProcess()
-            }
+            val handler = session.debugProcess.processHandler
+            if (handler.detachIsDefault()) Ide.onEdt(ModalityState.nonModal()) { session.stop() }
+            // The handler's own detach, off the EDT as ExecutionManagerImpl.stopProcess calls it.
+            else offEdt { handler.detachProcess() }
             return
         }
         // As the Stop button: not from inside someone else's modal dialog.
@@ -415,6 +455,15 @@ internal object RunOps {
         val pid = session?.takeIf { !it.isStopped }?.let { Sessions.data(it).attachedPid } ?: return stop(sessionId)
         Sessions.data(session).values.clear()
         ProcessHandle.of(pid.toLong()).ifPresent { it.destroy() }
-        Ide.onEdt(ModalityState.nonModal()) { session.debugProcess.processHandler.destroyProcess() }
+        val handler = session.debugProcess.processHandler
+        offEdt { if (!handler.isProcessTerminated) handler.destroyProcess() }
     }
+
+    /**
+     * Runs a process handler's [block] (destroy, detach) on a pooled thread, never the EDT, as
+     * ExecutionManagerImpl.stopProcess does (file id 1646897139: `GlobalScope.childScope(…,
+     * Dispatchers.Default).launch { … destroyProcess() }`), and waits for it: the op answers once
+     * the handler was told. IO, not Default: a handler's destroy may block.
+     */
+    private suspend fun offEdt(block: () -> Unit) = withContext(Dispatchers.IO) { block() }
 }

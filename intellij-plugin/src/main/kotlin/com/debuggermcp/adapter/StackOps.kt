@@ -78,30 +78,49 @@ internal object StackOps {
 
     /**
      * Frames [offset] until [offset] + [limit] of a thread, by depth: `index` is the frame's depth
-     * in the thread (0 = top), not its row in the Frames view. The view's folds of hidden library
-     * frames ([XAsync.HiddenFrames]) are not frames: they are left out, the frames after them keep
-     * their real depth, and `hidden` says which depths were folded away and why.
+     * in the thread (0 = top), not its row in the Frames view. Frames the view hides are not
+     * listed, and `hidden` says which depths were left out and why. The view hides them two ways:
+     *  - folded (the default): one placeholder per run of hidden frames ([XAsync.HiddenFrames]),
+     *    which counts the frames it stands for;
+     *  - with folding off, no placeholder at all (JavaExecutionStack.AppendFrameCommand.rememberHiddenFrame
+     *    returns when `!XFramesView.shouldFoldHiddenFrames()`, file id 3672265093): the gap is seen
+     *    only in the depth the language's debugger gives each frame ([LanguageDebugSupport.frameDepth]:
+     *    Java's frame descriptor), which is used whenever it is known.
+     * Frames without a known depth (another language's, or a captured async stack below the real
+     * one) count one each from the frame above.
      */
-    suspend fun frames(sessionId: String, threadId: String, offset: Int, limit: Int): Map<String, Any?> {
+    suspend fun frames(
+        sessionId: String,
+        threadId: String,
+        offset: Int,
+        limit: Int,
+        supports: List<com.debuggermcp.lang.LanguageDebugSupport> = com.debuggermcp.lang.LanguageDebugSupport.all(),
+    ): Map<String, Any?> {
         require(offset >= 0 && limit >= 0) { "offset and limit must not be negative" }
         val session = Sessions.find(sessionId)
         val stack = stack(session, threadId)
-        val (listed, bottom) = XAsync.frames(stack, offset + limit, 10_000)
+        val depthOf = { f: com.intellij.xdebugger.frame.XStackFrame -> supports.firstNotNullOfOrNull { it.frameDepth(session, f) } }
+        val (listed, bottom) = XAsync.frames(stack, offset + limit, 10_000, depthOf)
         val data = Sessions.data(session)
         val project = session.project
         val end = offset + limit
         val wanted = ArrayList<Pair<Int, com.intellij.xdebugger.frame.XStackFrame>>()
         val hidden = ArrayList<Map<String, Any?>>()
         var depth = 0
+        fun hide(count: Int) {
+            if (depth < end && depth + count > offset) hidden += jsonObject("from_index" to depth, "count" to count)
+            depth += count
+        }
         for (f in listed) {
             val folded = XAsync.HiddenFrames.count(f)
-            if (folded == null) {
-                if (depth in offset until end) wanted += depth to f
-                depth++
-            } else {
-                if (depth < end && depth + folded > offset) hidden += jsonObject("from_index" to depth, "count" to folded)
-                depth += folded
+            if (folded != null) {
+                hide(folded)
+                continue
             }
+            // Frames the debugger skipped without a placeholder (folding off).
+            depthOf(f)?.let { real -> if (real > depth) hide(real - depth) }
+            if (depth in offset until end) wanted += depth to f
+            depth++
         }
         // Frame texts come from the same renderer as the Frames view (an EDT component API),
         // library detection from the project's file index: one round trip each for the page.
@@ -129,7 +148,7 @@ internal object StackOps {
             "hidden" to hidden.takeIf { it.isNotEmpty() }?.let {
                 jsonObject(
                     "ranges" to it,
-                    "reason" to "library frames folded by the IDE ('Show Library Frames' is off in the Frames view)",
+                    "reason" to "library frames hidden by the IDE ('Show Library Frames' is off in the Frames view)",
                 )
             },
         )

@@ -79,19 +79,22 @@ internal object TestOps {
     ): Map<String, Any?> {
         val settings = existing ?: created ?: unsupported("no run configuration for this test")
         val ours = existing == null
-        if (ours) {
+        // The configuration selected in the toolbar before ours was registered (see [removeOurs]).
+        val userSelection: RunnerAndConfigurationSettings? = if (ours) {
             // A model change: never inside someone else's modal dialog.
             Ide.onEdt(ModalityState.nonModal()) {
                 val runManager = RunManager.getInstance(project)
+                val selected = runManager.selectedConfiguration
                 runManager.setUniqueNameIfNeeded(settings)
                 runManager.setTemporaryConfiguration(settings)
+                selected
             }
-        }
+        } else null
         val request = JsonArgs(mapOf("mode" to "debug", "stop_on_exception" to stopOnException))
         val info = try {
             launch(settings, request)
         } catch (t: Throwable) {
-            if (ours) remove(project, settings)
+            if (ours) remove(project, settings, userSelection)
             throw t
         }
         if (!ours) return info
@@ -99,22 +102,43 @@ internal object TestOps {
         session.addSessionListener(object : XDebugSessionListener {
             override fun sessionStopped() {
                 // Listeners run on debugger threads; the RunManager is changed on the EDT.
-                ApplicationManager.getApplication().invokeLater({ RunManager.getInstance(project).removeConfiguration(settings) }, ModalityState.nonModal())
+                ApplicationManager.getApplication().invokeLater({ removeOurs(project, settings, userSelection) }, ModalityState.nonModal())
             }
         })
         // Stopped before the listener was added (a test that ends at once): remove it now.
-        if (session.isStopped) remove(project, settings)
+        if (session.isStopped) remove(project, settings, userSelection)
         return info
     }
 
-    private suspend fun remove(project: Project, settings: RunnerAndConfigurationSettings) {
+    private suspend fun remove(project: Project, settings: RunnerAndConfigurationSettings, userSelection: RunnerAndConfigurationSettings?) {
         Ide.cleanup {
             try {
-                Ide.onEdt(ModalityState.nonModal()) { RunManager.getInstance(project).removeConfiguration(settings) }
+                Ide.onEdt(ModalityState.nonModal()) { removeOurs(project, settings, userSelection) }
             } catch (_: Exception) {
                 // Already removed (the user, or the session-stop listener); nothing left to clean.
             }
         }
+    }
+
+    /**
+     * Removes our temporary configuration (EDT) and gives the toolbar back the configuration the
+     * user had selected. RunManagerImpl.setTemporaryConfiguration selects the configuration it
+     * adds when `shouldSetRunConfigurationFromContext()` (the "select.run.configuration.from.context"
+     * registry key, on by default), as a gutter click's run does; removeConfigurations then sees the
+     * selected configuration go and picks another itself — `selectAnyConfiguration()`, the first
+     * managed one, in older versions, none (`selectedConfiguration = null`) in newer ones
+     * (RunManagerImpl.kt, file ids 2834752940 and 3499342101). The user's choice was lost either
+     * way. So while ours is still the selected one, the user's is selected again first, through the
+     * same setter the toolbar's combo box uses, and only if the RunManager still holds it (the
+     * setter LOG.errors "must be added before selecting" otherwise); a selection the user changed
+     * meanwhile is left alone.
+     */
+    private fun removeOurs(project: Project, settings: RunnerAndConfigurationSettings, userSelection: RunnerAndConfigurationSettings?) {
+        val runManager = RunManager.getInstance(project)
+        if (runManager.selectedConfiguration === settings && (userSelection == null || runManager.allSettings.any { it === userSelection })) {
+            runManager.selectedConfiguration = userSelection
+        }
+        runManager.removeConfiguration(settings)
     }
 
     private fun split(testId: String): Pair<String, String?> = when {

@@ -207,17 +207,19 @@ internal object XAsync {
      * from JavaExecutionStack.create without it: java/debugger/impl/src/com/intellij/debugger/
      * engine/SuspendContextImpl.java, file id 3572538213; JavaExecutionStack.java @0243ea07).
      */
-    suspend fun frames(stack: XExecutionStack, count: Int, timeoutMs: Long): Pair<List<XStackFrame>, Boolean> {
+    suspend fun frames(stack: XExecutionStack, count: Int, timeoutMs: Long, depthOf: (XStackFrame) -> Int? = { null }): Pair<List<XStackFrame>, Boolean> {
         if (count <= 0) return emptyList<XStackFrame>() to false
         val done = CompletableDeferred<Boolean>()
         val acc = ArrayList<XStackFrame>()
-        var depth = 0 // guarded by acc: real frames, a placeholder counting as the frames it hides
+        // Guarded by acc: depth below the frames so far — a frame's own depth when [depthOf] knows
+        // it, a placeholder counting as the frames it hides, any other frame as one.
+        var depth = 0
         val obsolete = java.util.concurrent.atomic.AtomicBoolean(false)
         val container = object : XExecutionStack.XStackFrameContainer {
             override fun addStackFrames(stackFrames: List<XStackFrame>, last: Boolean) {
                 val enough = synchronized(acc) {
                     acc.addAll(stackFrames)
-                    stackFrames.forEach { depth += HiddenFrames.count(it) ?: 1 }
+                    stackFrames.forEach { f -> depth = HiddenFrames.count(f)?.let { depth + it } ?: maxOf(depth, depthOf(f) ?: depth) + 1 }
                     depth >= count
                 }
                 if (last) done.complete(true) else if (enough) done.complete(false)

@@ -81,6 +81,18 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
 
     override fun showReturnValues(session: XDebugSession, on: Boolean): Boolean? = jvm.showReturnValues(session, on)
 
+    /**
+     * A Java frame's JVM depth: its StackFrameDescriptorImpl's `getUiIndex()`, set once when the
+     * frame was created from `frame.getFrameIndex()` (StackFrameDescriptorImpl.java
+     * @00320d531dc8f71ff2ae17e67ef7dbbdb6efc0a0, file id 38468929046), read through the public
+     * `JavaStackFrame.getDescriptor()` (file id 3478405727): a plain field, no manager-thread
+     * command (StackFrameProxyImpl.getFrameIndex would need one). With "Show Library Frames" off
+     * and folding off, JavaExecutionStack.AppendFrameCommand drops hidden frames without a
+     * placeholder (`rememberHiddenFrame` returns when `!XFramesView.shouldFoldHiddenFrames()`,
+     * JavaExecutionStack.java, file id 3672265093), so only this tells the depth.
+     */
+    override fun frameDepth(session: XDebugSession, frame: XStackFrame): Int? = if (jvm.isJava(session)) jvm.frameDepth(frame) else null
+
     companion object {
         /** Bound of the wait for a late Static group: one JDWP round trip (allFields) normally. */
         const val LATE_STATIC_GROUP_MS = 1_000L

@@ -57,6 +57,9 @@ internal interface JvmFrames {
      * is not a Java one.
      */
     suspend fun drainManagerThread(session: XDebugSession): Boolean = false
+
+    /** [frame]'s depth in its thread (0 = top) when it is a Java frame, else null. Any thread. */
+    fun frameDepth(frame: XStackFrame): Int? = null
 }
 
 /**
@@ -147,6 +150,9 @@ internal object PlatformJvm : JvmFrames {
     }
 
     override fun isJava(session: XDebugSession): Boolean = session.debugProcess is JavaDebugProcess
+
+    /** See [JavaDebugSupport.frameDepth]: the descriptor's uiIndex, a field read. */
+    override fun frameDepth(frame: XStackFrame): Int? = (frame as? JavaStackFrame)?.descriptor?.uiIndex
 
     override suspend fun drainManagerThread(session: XDebugSession): Boolean {
         val process = (session.debugProcess as? JavaDebugProcess)?.debuggerSession?.process ?: return false

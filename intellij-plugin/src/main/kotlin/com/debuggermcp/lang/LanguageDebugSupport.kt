@@ -109,6 +109,14 @@ interface LanguageDebugSupport {
      */
     suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: com.intellij.xdebugger.frame.XValue, name: String, expression: String): Boolean = false
 
+    /**
+     * The depth of [frame] (0 = top) in its thread as this language's debugger counts it, or
+     * null when [frame] is not this language's or it cannot tell. The Frames view may leave frames
+     * out without a placeholder (hidden library frames with folding off), so a frame's position in
+     * the list is not its depth.
+     */
+    fun frameDepth(session: XDebugSession, frame: XStackFrame): Int? = null
+
     companion object {
         val EP_NAME: ExtensionPointName<LanguageDebugSupport> = ExtensionPointName("com.debuggermcp.languageDebugSupport")
 

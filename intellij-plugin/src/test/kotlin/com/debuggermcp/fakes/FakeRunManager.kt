@@ -13,11 +13,25 @@ import com.intellij.execution.configurations.ConfigurationType
  * `idToSettings.put(newId, settings)`, so a new configuration of the same type and name replaces
  * the one registered; removeConfigurations removes the entries holding that object; lookups by
  * name take the first in order (findConfigurationByName: `allSettings.firstOrNull`).
+ *
+ * The toolbar's selection as RunManagerImpl keeps it (file id 2834752940): a selected unique id
+ * (`selectedConfigurationId`), the getter looks it up, the setter LOG.errors "$id must be added
+ * before selecting" for settings not held (recorded as a violation here: an IDE error report);
+ * doAddConfiguration moves the selection along a rename; setTemporaryConfiguration selects the
+ * configuration it adds when `shouldSetRunConfigurationFromContext()` ([selectFromContext], the
+ * registry key's default: on); removeConfigurations, when the selected configuration is among the
+ * removed, calls `selectAnyConfiguration()`: `allSettings.firstOrNull { it.type.isManaged }` (the
+ * fake's types are all managed).
  */
 class FakeRunManager(settings: List<RunnerAndConfigurationSettings>) : RunManager() {
     private val idToSettings = LinkedHashMap<String, RunnerAndConfigurationSettings>()
     /** setTemporaryConfiguration's `tempConfiguration.isTemporary = true` (the stub interface has no setter). */
     val temporary = mutableSetOf<RunnerAndConfigurationSettings>()
+    private var selectedConfigurationId: String? = null
+    /** RunManagerImpl.shouldSetRunConfigurationFromContext: Registry "select.run.configuration.from.context" (default true). */
+    @Volatile var selectFromContext = true
+    /** What the real setter would have LOG.errored. */
+    val errors = java.util.concurrent.CopyOnWriteArrayList<String>()
 
     init {
         settings.forEach { add(it) }
@@ -29,9 +43,21 @@ class FakeRunManager(settings: List<RunnerAndConfigurationSettings>) : RunManage
     private fun add(settings: RunnerAndConfigurationSettings) {
         val newId = uniqueId(settings)
         val existingId = if (idToSettings[newId] === settings) newId else idToSettings.entries.firstOrNull { it.value === settings }?.key
-        if (existingId != null && existingId != newId) idToSettings.remove(existingId)
+        if (existingId != null && existingId != newId) {
+            idToSettings.remove(existingId)
+            if (selectedConfigurationId == existingId) selectedConfigurationId = newId
+        }
         idToSettings[newId] = settings
     }
+
+    override var selectedConfiguration: RunnerAndConfigurationSettings?
+        @Synchronized get() = selectedConfigurationId?.let { idToSettings[it] }
+        @Synchronized set(value) {
+            val id = value?.let { uniqueId(it) }
+            if (id == selectedConfigurationId) return
+            if (id != null && !idToSettings.containsKey(id)) errors += "$id must be added before selecting"
+            selectedConfigurationId = id
+        }
 
     override val allSettings: List<RunnerAndConfigurationSettings> @Synchronized get() = idToSettings.values.toList()
     override fun findConfigurationByName(name: String?): RunnerAndConfigurationSettings? = name?.let { n -> allSettings.firstOrNull { it.name == n } }
@@ -40,14 +66,23 @@ class FakeRunManager(settings: List<RunnerAndConfigurationSettings>) : RunManage
     @Synchronized
     override fun removeConfiguration(settings: RunnerAndConfigurationSettings?) {
         if (settings == null) return
-        idToSettings.values.removeIf { it == settings }
+        var selectedRemoved = false
+        val entries = idToSettings.entries.iterator()
+        for (entry in entries) {
+            if (entry.value == settings) {
+                if (selectedConfigurationId == entry.key) selectedRemoved = true
+                entries.remove()
+            }
+        }
         temporary.remove(settings)
+        if (selectedRemoved) selectedConfiguration = allSettings.firstOrNull() // selectAnyConfiguration
     }
 
     override fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?) {
         if (tempConfiguration == null) return
         temporary += tempConfiguration
         add(tempConfiguration)
+        if (selectFromContext) selectedConfiguration = tempConfiguration
     }
 
     companion object {

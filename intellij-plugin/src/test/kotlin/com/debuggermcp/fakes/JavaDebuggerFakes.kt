@@ -105,8 +105,14 @@ class FakeFrame(
     /** How long `DebuggerUtilsAsync.allFields(type)` takes to complete; after it, the group is added. */
     val staticGroupAfterMs: Long = 0,
 ) : XStackFrame() {
+    /**
+     * StackFrameDescriptorImpl.getUiIndex (file id 38468929046): the frame's JVM depth, set once
+     * when the frame is made (`myUiIndex = frame.getFrameIndex()`); [FakeThread] sets it.
+     */
+    @Volatile var uiIndex: Int = -1
+
     /** Another object for the same frame (a new JavaStackFrame for the same frame proxy). */
-    fun copy(): FakeFrame = FakeFrame(method, cls, pkg, file, line, debugger, topValues, locals, evaluator, thisValue, errorMessage, staticGroup, staticGroupAfterMs)
+    fun copy(): FakeFrame = FakeFrame(method, cls, pkg, file, line, debugger, topValues, locals, evaluator, thisValue, errorMessage, staticGroup, staticGroupAfterMs).also { it.uiIndex = uiIndex }
 
     override fun getSourcePosition(): XSourcePosition = FakePosition(file, line)
 
@@ -152,8 +158,14 @@ class FakeFrame(
 /**
  * A debuggee thread: its name and frames, top first. [hidden]: frames the Frames view hides
  * ("Show Library Frames" off: JavaExecutionStack.showFrame false for library or synthetic frames).
+ * [fold]: XFramesView.shouldFoldHiddenFrames() — on, hidden frames are folded into placeholders;
+ * off, they are left out without one.
  */
-class FakeThread(val name: String, val uniqueId: Long, val frames: List<FakeFrame>, val hidden: Set<FakeFrame> = emptySet())
+class FakeThread(val name: String, val uniqueId: Long, val frames: List<FakeFrame>, val hidden: Set<FakeFrame> = emptySet(), val fold: Boolean = true) {
+    init {
+        frames.forEachIndexed { depth, frame -> frame.uiIndex = depth }
+    }
+}
 
 /**
  * JavaExecutionStack: display name with the thread status (calcRepresentation), equal per thread
@@ -202,7 +214,8 @@ class JavaLikeStack(val thread: FakeThread, private val debugger: DebuggerThread
      * shown (`first || showFrame(frame)`); a hidden frame is remembered, and the frames remembered
      * are flushed as ONE `XFramesView.HiddenStackFramesItem(myHiddenFrames)` placeholder
      * (flushHiddenFrames, when XFramesView.shouldFoldHiddenFrames(), the default) just before the
-     * next frame added or the final empty `addStackFrames(emptyList(), true)`.
+     * next frame added or the final empty `addStackFrames(emptyList(), true)`. With folding off,
+     * rememberHiddenFrame and flushHiddenFrames return at once: a hidden frame is simply not added.
      */
     private fun append(frames: Iterator<FakeFrame>, container: XStackFrameContainer, added: Int, skip: Int, remembered: MutableList<XStackFrame> = ArrayList()) {
         debugger.schedule {
@@ -223,7 +236,7 @@ class JavaLikeStack(val thread: FakeThread, private val debugger: DebuggerThread
                 topFrameReady = true
             }
             if (added > 0 && frame in thread.hidden) {
-                remembered += frame
+                if (thread.fold) remembered += frame
             } else if (added + 1 > skip) {
                 flush()
                 container.addStackFrames(listOf(frame), false)

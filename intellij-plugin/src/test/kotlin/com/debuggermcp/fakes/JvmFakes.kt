@@ -229,6 +229,9 @@ internal class FakeJvm(
 
     override fun isJava(session: XDebugSession): Boolean = session in javaSessions
 
+    /** JavaStackFrame.getDescriptor().getUiIndex(): a field set when the frame was made. */
+    override fun frameDepth(frame: XStackFrame): Int? = (frame as? FakeFrame)?.uiIndex?.takeIf { it >= 0 }
+
     /** An empty command on the (FIFO) fake manager thread: everything queued before it has run. */
     override suspend fun drainManagerThread(session: XDebugSession): Boolean {
         if (session !in javaSessions) return false

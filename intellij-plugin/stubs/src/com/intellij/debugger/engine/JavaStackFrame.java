@@ -1,6 +1,7 @@
 package com.intellij.debugger.engine;
 
 import com.intellij.debugger.jdi.StackFrameProxyImpl;
+import com.intellij.debugger.ui.impl.watch.StackFrameDescriptorImpl;
 import com.intellij.xdebugger.frame.XStackFrame;
 import org.jetbrains.annotations.NotNull;
 
@@ -9,4 +10,5 @@ public class JavaStackFrame extends XStackFrame {
   // The real constructor takes a StackFrameDescriptorImpl; the plugin never constructs a frame.
   JavaStackFrame() { }
   public @NotNull StackFrameProxyImpl getStackFrameProxy() { throw new UnsupportedOperationException("stub"); }
+  public @NotNull StackFrameDescriptorImpl getDescriptor() { throw new UnsupportedOperationException("stub"); }
 }
