@@ -2,10 +2,11 @@
 launched and attached (tests/e2e/projects/attach: a threaded Python HTTP service, a Go net/http
 server, a C loop). Each round: `pause` (timed, from the call to its answer, stop result
 included), `resume {wait: false}`, then a random 0.2-0.7 s of running, so the pause lands
-anywhere in the program's idle loop. Prints a table BENCHMARKS.md quotes.
+anywhere in the program's idle loop. Prints a table BENCHMARKS.md quotes: how long the start
+took to answer, the session's first pause (the slow one, if any), the median and max of all.
 
 Run: CARGO_TARGET_DIR=target python3 tests/bench/pause_latency.py [--rounds N] [-k NAME]
-(after `cargo build -p debugger-mcp`). PHP has no row: Xdebug cannot interrupt a running script,
+(after `cargo build -p debugger-mcp`; DEBUGGER_MCP_BIN=... to time another build). PHP has no row: Xdebug cannot interrupt a running script,
 and `pause` says so.
 """
 
@@ -94,8 +95,8 @@ def main():
     args = ap.parse_args()
     server, m = start("attach", "brave_mode = true\n", prepare=build)
     project = server.project
-    print(f"| Backend, how | pause answered, median (ms) | max (ms) | rounds |")
-    print("|---|---|---|---|")
+    print("| Backend, how | start answered (ms) | first pause (ms) | median (ms) | max (ms) | rounds |")
+    print("|---|---|---|---|---|---|")
     try:
         for name, how in scenarios(project):
             if args.k not in name:
@@ -103,15 +104,18 @@ def main():
             svc = None
             try:
                 start_args, svc = how()
+                t0 = time.monotonic()
                 started = m.ok("start_debug_session", start_args)
+                start_ms = (time.monotonic() - t0) * 1000
                 if started["state"] == "paused":
                     m.ok("resume", {"wait": False})
                 took = measure(m, args.rounds)
-                print(f"| {name} | {statistics.median(took) * 1000:.0f} | {max(took) * 1000:.0f} | {len(took)} |", flush=True)
+                print(f"| {name} | {start_ms:.0f} | {took[0] * 1000:.0f} | {statistics.median(took) * 1000:.0f} | "
+                      f"{max(took) * 1000:.0f} | {len(took)} |", flush=True)
                 if args.verbose:
                     print("  each (ms):", " ".join(f"{t * 1000:.0f}" for t in took), flush=True)
             except Exception as e:  # noqa: BLE001 - a row says what failed, the rest still run
-                print(f"| {name} | failed: {e} | | |", flush=True)
+                print(f"| {name} | failed: {e} | | | | |", flush=True)
             finally:
                 try:
                     m.ok("stop_debug_session", {"terminate": True})

@@ -245,6 +245,27 @@ def test_c_loop_attached_by_pid(services, att, adapter):
     assert svc.alive() and beats(project, beat) > before, "the loop no longer runs after the detach"
 
 
+def test_an_attached_service_outlives_the_mcp_session_that_attached_it(services, att):
+    """Issue 29 item 3: the end of the agent's MCP session (not a stop call) ends its attached
+    session by detaching: the service runs on with its state, and the breakpoint that agent set
+    in its handler no longer stops a request."""
+    project, m = att
+    svc = Service([PYTHON, "service.py"], project)
+    services.append(svc)
+    assert svc.get("item=pen&qty=1")["orders"] == 1
+    agent = Mcp(m.url)
+    agent.ok("set_breakpoint", {"file_path": "service.py", "line": line_of(project, "service.py", "ORDERS.append(")})
+    assert agent.ok("start_debug_session", {"attach": str(svc.pid)})["state"] == "running"
+    agent.close()  # the SDK ends its MCP session (DELETE)
+    deadline = time.time() + 30
+    while time.time() < deadline and any(s["state"] != "stopped" for s in m.ok("list_debug_sessions", {})["sessions"]):
+        time.sleep(0.1)
+    assert all(s["state"] == "stopped" for s in m.ok("list_debug_sessions", {})["sessions"]), "the attached session outlived its MCP session"
+    assert m.ok("list_breakpoints", {})["breakpoints"] == []
+    assert svc.alive()
+    assert svc.get("item=book&qty=1", timeout=10)["orders"] == 2
+
+
 def test_terminate_kills_an_attached_process(services, att):
     project, m = att
     svc = Service([PYTHON, "service.py"], project)
@@ -380,6 +401,86 @@ def test_a_launched_service_is_running_and_pauses(services, att):
     threads = m.ok("list_threads", {})["threads"]
     assert threads and all(t["name"] for t in threads), threads
     m.ok("stop_debug_session", {})
+
+
+def printed(m: Mcp, sid: str, text: str) -> str:
+    """The launched program's stdout once it contains `text` (bounded wait)."""
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        out = m.ok("get_console_output", {"session_id": sid, "category": "stdout", "max_lines": 500})["output"]
+        got = "".join(o["text"] for o in out)
+        if text in got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"the program did not print {text!r}")
+
+
+def launched(m: Mcp, sid: str) -> Service:
+    """The Go service a session launched, reached at the port it printed."""
+    svc = Service.__new__(Service)
+    svc.port = int(printed(m, sid, "listening on ").split("listening on ")[1].split()[0])
+    return svc
+
+
+def test_a_launched_go_service_pauses_where_it_is_with_its_requests_goroutine_listed(services, att):
+    """Issue 29 item 4 on delve, launched: the launch's own stop before the program's code
+    (where delve reads the libraries' debug information, see `Adapter::warm_up_function`) is
+    no pause of the program: the start answers `running` and the service serves. A function
+    breakpoint set before the start (on a library function: delve's own function breakpoint)
+    still stops the handler's call; `pause` with a request held in
+    its handler stops the program where it is and lists that goroutine by its handler.
+    (How fast it answers: tests/bench/pause_latency.py.)"""
+    project, m = att
+    fb = m.ok("set_breakpoint", {"function": "strconv.Atoi"})
+    started = m.ok("start_debug_session", {"command": str(project / "goservice" / "goservice.bin"), "adapter": "delve"})
+    assert started["state"] == "running", started
+    sid = started["session_id"]
+    svc = launched(m, sid)
+    pending = svc.get_later("item=pen&qty=4")
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["reason"] == "breakpoint" and stop["breakpoint_ids"] == [fb["id"]], stop
+    assert stop["location"]["method"] == "Atoi", stop
+    assert m.ok("get_stack_trace", {})["frames"][1]["method"] == "order"
+    m.ok("remove_breakpoint", {"breakpoint_id": fb["id"]})
+    m.ok("resume", {"wait": False})
+    pending["thread"].join(30)
+    assert pending.get("answer", {}).get("total") == 12, pending
+    # A request held in its handler for 20 s while the program is paused (the session's end
+    # kills the program: the request then fails, unread).
+    def hold():
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{svc.port}/hold?ms=20000", timeout=60).read()
+        except OSError:
+            pass
+
+    threading.Thread(target=hold, daemon=True).start()
+    printed(m, sid, "holding")
+    p = pause(m)
+    assert p["reason"] == "pause" and p["location"]["line"] > 0 and p["location"]["method"], p
+    listed = m.ok("list_threads", {})
+    threads = listed["threads"]
+    assert any(t["name"].startswith("[Go 1] ") for t in threads), threads
+    assert any("main.hold" in t["name"] for t in threads), threads
+    assert listed["current_thread"] == p["thread_id"], (listed, p)
+    m.ok("stop_debug_session", {})
+
+
+def test_a_library_function_breakpoint_still_stops_after_the_stop_on_entry(services, att):
+    """delve's stop on entry is a function breakpoint on main.main, removed at its stop: the
+    user's function breakpoints on library code (delve's own function breakpoints) stay, and a
+    request stops in them (the entry stop sent an empty list, and this one never stopped)."""
+    project, m = att
+    m.ok("set_breakpoint", {"function": "strconv.Atoi"})
+    started = m.ok("start_debug_session", {"command": str(project / "goservice" / "goservice.bin"), "adapter": "delve",
+                                           "stop_on_entry": True, "wait_for_pause": True, "timeout_ms": LONG})
+    assert started["pause"]["reason"] == "entry" and started["pause"]["location"]["method"] == "main", started
+    m.ok("resume", {"wait": False})
+    svc = launched(m, started["session_id"])
+    pending = svc.get_later("item=pen&qty=4")
+    stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
+    assert stop["state"] == "paused" and stop["location"]["method"] == "Atoi", stop
+    m.ok("stop_debug_session", {})
+    pending["thread"].join(30)
 
 
 def test_a_python_service_waiting_in_a_call_pauses_at_its_next_request(services, att):

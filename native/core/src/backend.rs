@@ -164,6 +164,10 @@ pub struct SessionInfo {
     /// Attached to a process that ran before it: ending the session detaches.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub attached: bool,
+    /// What the agent does next that only the backend knows, said once in the start's answer
+    /// (a PHP attach: send a request with Xdebug's trigger, then wait_for_pause).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]

@@ -309,6 +309,7 @@ mod tests {
                 process_id: None,
                 mode: LaunchMode::Debug,
                 attached: false,
+                note: None,
             }
         }
     }

@@ -2,8 +2,8 @@
 //! channel in order (`spawn_pump`), so a stop is never reported before the resume before it.
 
 use crate::protocol::{
-    self, Event, ExceptionInfoResponse, OutputEvent, SetFunctionBreakpointsArguments,
-    StackTraceArguments, StoppedEvent, ThreadArguments,
+    self, Event, ExceptionInfoResponse, OutputEvent, StackTraceArguments, StoppedEvent,
+    ThreadArguments,
 };
 use crate::session::{DISCONNECT_TIMEOUT, Inner, Session};
 use debugger_mcp_core::backend::*;
@@ -133,10 +133,40 @@ fn map_reason(reason: &str) -> PauseReason {
     }
 }
 
+/// The launch's stop at the adapter's warm-up function (see `Adapter::warm_up_function`), the
+/// program's first: no pause of the program. Its breakpoint goes, the program runs on, and the
+/// start that waits for it answers. Any other stop ends the wait too and is reported as usual.
+async fn passed_warm_up(inner: &Arc<Inner>, s: &Arc<Session>, stop: &StoppedEvent) -> bool {
+    s.warm_up_pending.store(false, Ordering::SeqCst);
+    let ours = !stop.hit_breakpoint_ids.is_empty() && {
+        let temp = s.temp_ids.lock().unwrap();
+        stop.hit_breakpoint_ids.iter().all(|h| temp.contains(h))
+    };
+    if ours {
+        s.temp_ids.lock().unwrap().clear();
+        // The function breakpoint list without it (DAP replaces the list whole).
+        if let Err(e) = inner.sync_functions(s, None).await {
+            tracing::warn!("removing the warm-up breakpoint failed: {e}");
+        }
+        let thread_id = stop.thread_id.unwrap_or(1);
+        if let Err(e) = s
+            .req::<crate::protocol::Continue>(&ThreadArguments { thread_id })
+            .await
+        {
+            tracing::warn!("resuming after the warm-up stop failed: {e}");
+        }
+    }
+    s.warm_up_done.notify_waiters();
+    ours
+}
+
 async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     // The program's stderr up to the stop comes before it (an abort's text is quoted by it).
     #[cfg(unix)]
     crate::program_stderr::drain(inner, s);
+    if s.warm_up_pending.load(Ordering::SeqCst) && passed_warm_up(inner, s, &stop).await {
+        return;
+    }
     let thread = match stop.thread_id {
         Some(t) => Some(t),
         // A pause that names no thread (delve's, of a program waiting in the runtime): the
@@ -243,13 +273,12 @@ async fn on_stopped(inner: &Arc<Inner>, s: &Arc<Session>, stop: StoppedEvent) {
     if entry {
         reason = PauseReason::Entry;
         if s.adapter.entry_function().is_some() {
-            // The entry breakpoint has served.
+            // The entry breakpoint has served: the list again without it (DAP replaces it
+            // whole; an empty list dropped the user's function breakpoints on library code).
             s.temp_ids.lock().unwrap().clear();
-            let _ = s
-                .req::<protocol::SetFunctionBreakpoints>(&SetFunctionBreakpointsArguments {
-                    breakpoints: vec![],
-                })
-                .await;
+            if let Err(e) = inner.sync_functions(s, None).await {
+                tracing::warn!("removing the entry breakpoint failed: {e}");
+            }
         }
     }
     let mut description = stop.text.or(stop.description);

@@ -271,7 +271,19 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
         // "Entry" means the start of main, as gdb's stopAtBeginningOfMainSubprogram does; it
         // goes in the function breakpoint list (DAP replaces it whole) as a temporary stop.
         inner.sync_functions(s, Some(main)).await?;
+    } else if !attach
+        && s.mode != LaunchMode::Run
+        && let Some(first) = s.adapter.warm_up_function()
+    {
+        // A silent stop before the program's own code (see `Adapter::warm_up_function`): the
+        // start waits for it, so the user's first pause or breakpoint is not the slow stop.
+        inner.sync_functions(s, Some(first)).await?;
+        let armed = !s.temp_ids.lock().unwrap().is_empty();
+        s.warm_up_pending.store(armed, Ordering::SeqCst);
     }
+    let warmed = s.warm_up_done.notified();
+    tokio::pin!(warmed);
+    warmed.as_mut().enable();
     for command in s.adapter.repl_setup() {
         if let Err(e) = s.repl(&command, None).await {
             tracing::warn!(adapter = s.adapter.name(), "setup command failed: {e}");
@@ -294,6 +306,17 @@ async fn configure(inner: &Arc<Inner>, s: &Arc<Session>, r: &ResolvedLaunch) -> 
             Client::wait::<protocol::Launch>(launch_answer, LAUNCH_TIMEOUT).await
         };
         answer.map_err(|e| s.error(e))?;
+    }
+    if s.warm_up_pending.load(Ordering::SeqCst)
+        && !s.is_ended()
+        && tokio::time::timeout(LAUNCH_TIMEOUT, &mut warmed)
+            .await
+            .is_err()
+    {
+        tracing::warn!(
+            adapter = s.adapter.name(),
+            "the program did not reach the warm-up stop; its first stop will be slower"
+        );
     }
     {
         let mut st = s.state.lock().unwrap();

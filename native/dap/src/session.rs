@@ -75,6 +75,11 @@ pub struct Session {
     pub first_stop_seen: AtomicBool,
     /// Attached, and the stop that attaching makes is still to come (see `Adapter::attach_stop`).
     pub attach_stop_pending: AtomicBool,
+    /// Launched with a stop at the adapter's warm-up function still to come (see
+    /// `Adapter::warm_up_function`); `warm_up_done` is notified when it has passed (or the
+    /// session ended).
+    pub warm_up_pending: AtomicBool,
+    pub warm_up_done: Notify,
     /// DAP breakpoint id → our breakpoint id.
     pub bp_ids: Mutex<HashMap<i64, String>>,
     /// Watchpoints bound in this session (our id, what DAP needs to re-send them): data
@@ -174,6 +179,8 @@ impl Session {
                 launch.request == "attach"
                     && launch.adapter.attach_stop() != crate::adapters::AttachStop::None,
             ),
+            warm_up_pending: AtomicBool::new(false),
+            warm_up_done: Notify::new(),
             bp_ids: Mutex::new(HashMap::new()),
             data_bps: Mutex::new(Vec::new()),
             temp_ids: Mutex::new(BTreeSet::new()),
@@ -210,6 +217,7 @@ impl Session {
             process_id: *self.process_id.lock().unwrap(),
             mode: self.mode,
             attached: self.request == "attach",
+            note: None,
         }
     }
 
@@ -492,6 +500,7 @@ impl Inner {
         }
         *s.state.lock().unwrap() = SessionState::Stopped;
         s.clear_values();
+        s.warm_up_done.notify_waiters();
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
             self.after_session_end();
             let mut exit_code = *s.exit_code.lock().unwrap();

@@ -127,6 +127,10 @@ pub struct PhpLaunch {
     pub stop_on_exception: bool,
     /// launch.json `xdebugSettings` (feature_set names → values).
     pub features: Vec<(String, String)>,
+    /// Attached to PHP that already runs (`attach`): ending a session detaches, the request
+    /// runs on; `attach_pid` when named by pid (its connections, and its workers', are ours).
+    pub attached: bool,
+    pub attach_pid: Option<u32>,
 }
 
 /// (name, entry, file it came from).
@@ -323,9 +327,9 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<PhpLaunch, BackendErr
         if let Some(cwd) = &req.cwd {
             l.cwd = root.join(cwd);
         }
-    } else {
+    } else if req.attach.is_none() {
         return Err(BackendError::Failed(
-            "give either a run configuration name or a command to start".into(),
+            "give a run configuration name, a command (`php x.php`, `curl URL`: debugger-mcp listens and adds the Xdebug trigger) or attach (the pid of a running PHP process, or the host:port Xdebug connects to)".into(),
         ));
     }
     l.pathmap.extend(compose);
@@ -475,12 +479,49 @@ pub fn descends_from(pid: u32, ancestor: u32) -> bool {
 /// wait for the connection it causes.
 impl Inner {
     pub async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
-        let l = resolve(&self.root, &req)?;
-        if let Some(cmd) = &l.command {
+        let mut l = resolve(&self.root, &req)?;
+        let attached = match &req.attach {
+            Some(target) => Some(self.attach(&mut l, target).await?),
+            None => None,
+        };
+        if let Some(cmd) = &l.command
+            && attached.is_none()
+        {
             check_xdebug(cmd, &l.cwd).await?;
         }
         let port = self.ensure_listener(l.port).await?;
         let id = self.new_session_id();
+        if let (Some((what, which)), None) = (&attached, &l.command) {
+            // Nothing to send the request: listen, and answer at once with how to send one.
+            let trap = Arc::new(Trap {
+                session_id: id.clone(),
+                launch: l.clone(),
+                port,
+                pid: None,
+                claimed: AtomicBool::new(false),
+                claim_tx: Mutex::new(None),
+                pending_output: Mutex::default(),
+                output_to: Mutex::default(),
+                output_owned: AtomicBool::new(false),
+                exit_code: Mutex::new(None),
+                exited: Notify::new(),
+            });
+            self.traps.lock().unwrap().push(trap);
+            let trigger =
+                "curl -b XDEBUG_SESSION=debugger-mcp URL, or ?XDEBUG_TRIGGER=1 in the URL";
+            return Ok(SessionInfo {
+                id,
+                name: l.name.clone(),
+                state: SessionState::Running,
+                run_configuration: l.run_configuration.clone(),
+                process_id: l.attach_pid,
+                mode: LaunchMode::Debug,
+                attached: true,
+                note: Some(format!(
+                    "listening for Xdebug from {what} on port {port}: {which}; send one ({trigger}) and call wait_for_pause, or pass command (\"curl 'URL'\") with attach to send it in this call"
+                )),
+            });
+        }
         let (claim_tx, claim_rx) = oneshot::channel();
         let mut child = None;
         if let Some(cmd) = &l.command {

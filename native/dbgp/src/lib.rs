@@ -16,6 +16,7 @@
 //! Architecture invariant: everything agent-facing (waits, ids, truncation, history, JSONPath)
 //! stays in the core; this crate only speaks DBGp and maps paths through the core's `pathmap`.
 
+pub mod attach;
 pub mod breakpoints;
 mod control;
 pub mod events;
@@ -78,6 +79,9 @@ impl DbgpBackend {
         if let Some(a) = &request.adapter {
             return matches!(a.to_ascii_lowercase().as_str(), "php" | "xdebug" | "dbgp");
         }
+        if let Some(AttachTarget::Pid(pid)) = &request.attach {
+            return attach::is_php_pid(*pid);
+        }
         if let Some(c) = &request.configuration {
             return launch::has_configuration(&self.inner.root, c);
         }
@@ -88,7 +92,8 @@ impl DbgpBackend {
     }
 
     pub fn owns_session(&self, id: &str) -> bool {
-        id.starts_with('x') && self.inner.session(id).is_ok()
+        id.starts_with('x')
+            && (self.inner.session(id).is_ok() || self.inner.pending_attach(id).is_some())
     }
 }
 
@@ -153,10 +158,29 @@ impl Backend for DbgpBackend {
 
     async fn sessions(&self, project: &str) -> BackendResult<Vec<SessionInfo>> {
         self.inner.check_project(project)?;
-        Ok(self.inner.sessions.infos())
+        let mut all = self.inner.sessions.infos();
+        for t in self.inner.traps.lock().unwrap().iter() {
+            if t.launch.attached && !t.claimed.load(Ordering::SeqCst) {
+                all.push(SessionInfo {
+                    id: t.session_id.clone(),
+                    name: t.launch.name.clone(),
+                    state: SessionState::Running,
+                    run_configuration: t.launch.run_configuration.clone(),
+                    process_id: t.launch.attach_pid,
+                    mode: LaunchMode::Debug,
+                    attached: true,
+                    note: None,
+                });
+            }
+        }
+        Ok(all)
     }
 
     async fn stop(&self, session_id: &str) -> BackendResult<()> {
+        if let Some(t) = self.inner.pending_attach(session_id) {
+            self.inner.drop_pending(&t);
+            return Ok(());
+        }
         let s = self.inner.session(session_id)?;
         if !s.is_ended() {
             self.inner.stop(&s).await;

@@ -63,6 +63,14 @@ impl Inner {
 
     pub async fn bind(self: &Arc<Self>, port: u16) -> std::io::Result<u16> {
         let host = *self.listen_host.lock().unwrap();
+        self.bind_on(host, port).await
+    }
+
+    pub async fn bind_on(
+        self: &Arc<Self>,
+        host: std::net::IpAddr,
+        port: u16,
+    ) -> std::io::Result<u16> {
         let listener = tokio::net::TcpListener::bind((host, port)).await?;
         let port = listener.local_addr()?.port();
         let inner = Arc::downgrade(self);
@@ -90,9 +98,15 @@ impl Inner {
                 .zip(t.pid)
                 .is_some_and(|(a, p)| launch::descends_from(a, p))
         };
+        // An attach by pid takes only that process's connections (and its workers').
+        let of_target = |t: &Trap| {
+            t.launch
+                .attach_pid
+                .is_none_or(|p| appid.is_none_or(|a| launch::descends_from(a, p)))
+        };
         let unclaimed: Vec<&Arc<Trap>> = on_port
             .clone()
-            .filter(|t| !t.claimed.load(Ordering::SeqCst))
+            .filter(|t| !t.claimed.load(Ordering::SeqCst) && of_target(t))
             .collect();
         let pick = unclaimed
             .iter()
@@ -110,7 +124,12 @@ impl Inner {
             let first = !t.claimed.swap(true, Ordering::SeqCst);
             return (Some(t.clone()), first);
         }
-        let sibling = on_port.rfind(|t| t.running() || descends(t)).cloned();
+        // Later requests of an attached process keep its settings (path mappings).
+        let sibling = on_port
+            .rfind(|t| {
+                t.running() || descends(t) || (t.launch.attach_pid.is_some() && of_target(t))
+            })
+            .cloned();
         (sibling, false)
     }
 

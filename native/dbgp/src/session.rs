@@ -148,7 +148,8 @@ impl Session {
                 .and_then(|t| t.launch.run_configuration.clone()),
             process_id: self.appid,
             mode: LaunchMode::Debug,
-            attached: false,
+            attached: self.trap.as_ref().is_some_and(|t| t.launch.attached),
+            note: None,
         }
     }
     pub fn is_ended(&self) -> bool {
@@ -309,6 +310,25 @@ impl Inner {
         self.sessions.get(id)
     }
 
+    /// An attach still waiting for its first request: its session id is known, its session not.
+    pub fn pending_attach(&self, id: &str) -> Option<Arc<Trap>> {
+        self.traps
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|t| t.session_id == id && t.launch.attached && !t.claimed.load(Ordering::SeqCst))
+            .cloned()
+    }
+
+    /// Ends an attach that no request reached: nothing to detach from, it stops listening for it.
+    pub fn drop_pending(&self, t: &Arc<Trap>) {
+        self.traps.lock().unwrap().retain(|x| !Arc::ptr_eq(x, t));
+        self.emit(BackendEvent::Stopped {
+            session_id: t.session_id.clone(),
+            exit_code: None,
+        });
+    }
+
     pub fn new_session_id(&self) -> String {
         self.sessions.next_id()
     }
@@ -343,8 +363,10 @@ impl Inner {
 
     pub async fn stop(&self, s: &Arc<Session>) {
         if s.state() == SessionState::Paused {
-            let _ = tokio::time::timeout(Duration::from_secs(3), s.conn.request("stop", &[], None))
-                .await;
+            // Attached: the request runs on to its end (`detach`); else the script ends.
+            let how = if s.info().attached { "detach" } else { "stop" };
+            let _ =
+                tokio::time::timeout(Duration::from_secs(3), s.conn.request(how, &[], None)).await;
         } else if s.owns_process
             && let Some(t) = &s.trap
         {

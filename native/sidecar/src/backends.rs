@@ -82,6 +82,12 @@ impl Backend for Headless {
     async fn launch(&self, project: &str, request: LaunchRequest) -> BackendResult<SessionInfo> {
         if self.php.handles(&request) {
             self.php.launch(project, request).await
+        } else if request.attach.is_some() {
+            // The DAP backend names the adapters that can attach; PHP's backend can too.
+            self.dap
+                .launch(project, request)
+                .await
+                .map_err(with_php_attach)
         } else {
             self.dap.launch(project, request).await
         }
@@ -309,6 +315,30 @@ impl Backend for Headless {
     }
     async fn confirm(&self, project: &str, request: ConfirmRequest) -> BackendResult<bool> {
         self.dap.confirm(project, request).await
+    }
+}
+
+/// A DAP refusal of an attach that lists the adapters able to: PHP's is one of them.
+fn with_php_attach(e: BackendError) -> BackendError {
+    let add = |m: String| {
+        if m.contains("these can: ") {
+            format!("{m}, php (a PHP process's pid, or the host:port its Xdebug connects to)")
+        } else if m.contains(" or 'gdb' (gdbserver)") {
+            m.replace(
+                " or 'gdb' (gdbserver)",
+                ", 'gdb' (gdbserver) or 'php' (listen there for a PHP process's Xdebug)",
+            )
+        } else {
+            m.replace(
+                "(debugpy, gdb, lldb or delve)",
+                "(debugpy, gdb, lldb or delve; php for a PHP process with Xdebug)",
+            )
+        }
+    };
+    match e {
+        BackendError::Unsupported(m) => BackendError::Unsupported(add(m)),
+        BackendError::Failed(m) => BackendError::Failed(add(m)),
+        other => other,
     }
 }
 

@@ -100,6 +100,7 @@ impl Backend for FakeBackend {
             process_id: Some(4000 + inner.next_session),
             mode: request.mode,
             attached: request.attach.is_some(),
+            note: None,
         };
         events.push(BackendEvent::SessionStarted {
             session: info.clone(),

@@ -36,6 +36,9 @@ With breakpoints {function, on_hit: 'record'} only, it runs to the end and retur
 Then step_over / step_into / step_out / resume / run_to_line / pause, each with evaluate: [...], wait for the next stop and return it with those values. \
 After the start, set_breakpoint {breakpoints: [...]} sets several (the same items; one that fails fails alone). Any breakpoint takes after: an id (in a list, also an earlier item's index): it stops only once that one was hit in the session. \
 capture records expressions, locals and stack at many hits without stopping. \
+What already runs: attach is a pid or host:port; with command as well, the command is the trigger run once attached (e.g. the curl that sends the request). \
+PHP (Xdebug connects to the server): a script is command: 'php x.php'; a web request is command: \"curl 'URL'\" (the server listens and adds the trigger cookie); a running php -S / php-fpm is attach: its pid (then send requests with the XDEBUG_SESSION cookie and wait_for_pause). \
+Commands are read as a shell reads them: quote a URL holding &. \
 get_debug_session_status, get_variables / expand_variable (ids like v3 last until the program resumes), evaluate_expression and watches read more at a stop. \
 Nothing to tidy: your breakpoints (and, headless, your debug sessions) go when your MCP session ends; a program that ended needs no stop; stop_debug_session also removes your breakpoints unless keep_breakpoints. \
 Lines, counts and limits start at 1 (indexes at 0); file paths may be relative to the project; strings hold at most 1024 characters (file paths, cwd 4096; expressions, conditions, log messages, values, value paths, filters, commands 16384; code 65536); unless a default is stated, flags (booleans) default to false, enums to their first value and offsets to 0. Waiting tools wait (wait: true) up to timeout_ms (default 30000, at most 55000); if a result says the program is still running, call wait_for_pause. \

@@ -35,6 +35,7 @@ mod registry;
 mod render;
 mod resources;
 mod shared;
+mod shell;
 pub mod signals;
 mod snapshot;
 mod state;

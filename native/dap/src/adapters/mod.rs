@@ -186,6 +186,14 @@ pub trait Adapter: Send + Sync + 'static {
     fn entry_function(&self) -> Option<&'static str> {
         None
     }
+    /// A function every launched program runs before any of its own code, where a launch
+    /// stops once, silently, to let the debugger do at its first stop what it would otherwise
+    /// do at the user's (delve reads the shared libraries' debug information there: a second
+    /// or more with libc's installed, which a first `pause` would wait for). Not used when the
+    /// launch stops on entry anyway, runs without debugging, or attaches.
+    fn warm_up_function(&self) -> Option<&'static str> {
+        None
+    }
     /// The `name` of `dataBreakpointInfo` (asked in a frame) that watches what `expression`
     /// names. DAP leaves its meaning to the adapter.
     fn data_breakpoint_name(&self, expression: &str) -> String {

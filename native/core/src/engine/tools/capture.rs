@@ -95,6 +95,9 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             hit_condition: p.hit_condition.clone(),
         });
     }
+    if let Some(cmd) = &a.command {
+        crate::engine::shell::check_command(cmd)?;
+    }
     let launch = match (&a.command, &a.run_configuration) {
         (Some(_), Some(_)) => return Err("give command or run_configuration, not both".into()),
         (None, None) => None,

@@ -332,6 +332,9 @@ const EARLY_END_DYING_MS: u64 = 3_000;
 async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<Started> {
     let root = c.project(a.p.project_path.as_deref()).await?;
     let attach = a.attach.as_deref().map(attach_target).transpose()?;
+    if let Some(cmd) = &a.command {
+        crate::engine::shell::check_command(cmd)?;
+    }
     let what = match (&a.run_configuration, &a.command, &attach) {
         (_, Some(_), Some(_)) => {
             return Err(
@@ -417,7 +420,14 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                         .unwrap_or_default()
                 ),
             },
-            _ => format!("started {what}; still running after {timeout} ms: call wait_for_pause"),
+            _ => match &info.note {
+                Some(note) => {
+                    format!("started {what}; nothing stopped within {timeout} ms; {note}")
+                }
+                None => {
+                    format!("started {what}; still running after {timeout} ms: call wait_for_pause")
+                }
+            },
         };
         pause = Some(stop);
     } else {
@@ -455,6 +465,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                 ),
             };
             pause = Some(stop);
+        } else if let Some(note) = &info.note {
+            message = format!("started {what}; {note}");
+            pause = None;
         } else {
             message = format!(
                 "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"

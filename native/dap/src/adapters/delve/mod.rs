@@ -115,6 +115,19 @@ impl Adapter for Delve {
         Some("main.main")
     }
 
+    /// delve reads the debug information of the shared libraries the program loaded (libc's,
+    /// from /usr/lib/debug when libc6-dbg is installed) at the first stop after the dynamic
+    /// loader ran them in: `linutil.ElfUpdateSharedObjects`, called by the native backend's
+    /// `stop1` at every stop (delve 1.20.2, pkg/proc/native/proc_linux.go), adding each new
+    /// library with `BinaryInfo.AddImage`. A launched program's first stop of its own is
+    /// therefore the slow one (1.3-1.9 s measured on a `net/http` server's first `pause`);
+    /// `runtime.rt0_go` is the first Go code of every Go program, linked internally or
+    /// externally (runtime/asm_amd64.s, asm_arm64.s), run after the loader and before the
+    /// runtime starts, so a stop there pays it before the program does anything.
+    fn warm_up_function(&self) -> Option<&'static str> {
+        Some("runtime.rt0_go")
+    }
+
     /// delve has no exception filters; a panic is Go's exception. `gopanic(e any)` is where
     /// every panic starts, runtime errors (index, nil map, nil pointer) included.
     fn raise_function(&self) -> Option<(&'static str, &'static str)> {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 )
 
 var (
@@ -31,6 +32,15 @@ func order(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "{\"item\": %q, \"total\": %d, \"orders\": %d}", item, total, count)
 }
 
+// hold answers after the given milliseconds: a request still in its handler when the
+// program is paused.
+func hold(w http.ResponseWriter, r *http.Request) {
+	ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+	fmt.Println("holding")
+	<-time.After(time.Duration(ms) * time.Millisecond)
+	fmt.Fprint(w, "{\"held\": true}")
+}
+
 func main() {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -38,5 +48,6 @@ func main() {
 	}
 	fmt.Printf("listening on %d\n", ln.Addr().(*net.TCPAddr).Port)
 	http.HandleFunc("/order", order)
+	http.HandleFunc("/hold", hold)
 	panic(http.Serve(ln, nil))
 }

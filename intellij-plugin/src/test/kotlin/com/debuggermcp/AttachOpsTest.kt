@@ -12,6 +12,13 @@ import com.debuggermcp.fakes.FakeLocalHost
 import com.debuggermcp.fakes.FakeProcessHandler
 import com.debuggermcp.fakes.FakeProject
 import com.debuggermcp.json.JsonArgs
+import com.debuggermcp.fakes.FakeJvm
+import com.debuggermcp.fakes.FakeSession
+import com.debuggermcp.java.JavaDebugSupport
+import com.debuggermcp.java.JvmFrames
+import com.intellij.openapi.application.ModalityState
+import com.intellij.xdebugger.XDebugProcess
+import org.junit.jupiter.api.Assertions.fail
 import com.intellij.execution.process.ProcessInfo
 import com.intellij.xdebugger.XDebugSession
 import com.intellij.xdebugger.XDebuggerManager
@@ -43,11 +50,32 @@ class AttachOpsTest {
     private val python = ProcessInfo(4343, "/usr/bin/python3 app.py", "python3", "app.py")
     private val host = FakeLocalHost(app, listOf(jvm, python))
 
+    private val attachProviders = CopyOnWriteArrayList<FakeAttachProvider>()
+
+    /**
+     * Java's session name (DebuggerLocalAttachInfo.getSessionName, JavaAttachDebuggerProvider.java,
+     * file id 3970949856): the agent's address when the command line fixes one (`*:` trimmed,
+     * `localhost:` added to a bare port), else `pid N`.
+     */
+    private fun javaSessionName(p: ProcessInfo): String {
+        val address = Regex("""address=([^,\s]+)""").find(p.commandLine)?.groupValues?.get(1)?.removePrefix("*:") ?: return "pid ${p.pid}"
+        return if (":" in address) address else "localhost:$address"
+    }
+
     private fun java(failure: String? = null) = FakeAttachProvider(
         app, project, FakeAttachGroup(-20, "Java"), "Java Debugger",
         accepts = { "-agentlib:jdwp" in it.commandLine && "server=y" in it.commandLine },
         asynchronous = true, handler = { FakeProcessHandler(detachDefault = true, destroyKillsTarget = true) }, failure = failure,
-    ).also { it.running = running }
+        sessionName = ::javaSessionName,
+    ).also { it.running = running; attachProviders += it }
+
+    /**
+     * The Java plugin's support as installed with Java's attach provider: the pid a Java debug
+     * process's connection holds (PlatformJvm.attachedPid), here what the fake provider put there.
+     */
+    private val javaSupport = JavaDebugSupport(object : JvmFrames by FakeJvm(emptyMap(), emptySet()) {
+        override fun attachedPid(process: XDebugProcess): String? = attachProviders.firstNotNullOfOrNull { it.connectionPid[process] }
+    })
 
     private fun pythonProvider(order: Int = 0, failure: String? = null, accepts: (ProcessInfo) -> Boolean = { "python" in it.commandLine }) = FakeAttachProvider(
         app, project, FakeAttachGroup(order, "Python"), "Python Debugger",
@@ -62,6 +90,7 @@ class AttachOpsTest {
             override fun getCurrentSession(): XDebugSession? = running.firstOrNull()
         }
         AttachOps.localHost = { host }
+        AttachOps.languageSupports = { listOf(javaSupport) }
     }
 
     private fun providers(vararg p: XAttachDebuggerProvider) {
@@ -79,6 +108,7 @@ class AttachOpsTest {
         AttachOps.providers = { XAttachDebuggerProvider.EP.extensionList }
         AttachOps.localHost = { com.intellij.xdebugger.attach.LocalAttachHost.INSTANCE }
         AttachOps.collectWaitMs = 10_000L
+        AttachOps.languageSupports = { com.debuggermcp.lang.LanguageDebugSupport.all() }
         app.dispose()
         assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
     }
@@ -118,11 +148,54 @@ class AttachOpsTest {
         assertEquals(Sessions.id(session), info["id"])
         assertEquals(true, info["attached"])
         assertEquals(4242, info["process_id"])
-        assertEquals("pid 4242", info["name"])
-        // The session list says so too, and the attach left no listener behind.
-        val listed = RunOps.sessions(project).single { it["id"] == info["id"] }
+        assertEquals("localhost:5005", info["name"])
+        // The session list says so too (the fake lists a session only after its init, as
+        // XDebuggerManagerImpl does: N1), and the attach left no listener behind.
+        val listed = RunOps.sessions(project).singleOrNull { it["id"] == info["id"] }
+            ?: fail("the attached session is not listed when the attach returns (listed: ${RunOps.sessions(project).map { it["name"] }})")
         assertEquals(true, listed["attached"])
         assertEquals(0, project.bus.subscribers(XDebuggerManager.TOPIC), "attach left its listener subscribed")
+    }
+
+    @Test
+    fun `a session the user starts during the attach is not taken for the agent's (W3)`() {
+        val java = java()
+        providers(java)
+        // The user's Debug click on run configuration "App": its session starts after our
+        // attachDebugSession returned and before Java's own session (which starts from a later EDT event).
+        val user = FakeSession(project, app, null, handler = FakeProcessHandler(detachDefault = false, destroyKillsTarget = true), name = "App")
+        java.onAttach = { app.invokeLater({ java.startSession(app, project, user, running) }, ModalityState.nonModal()) }
+        val info = attach(4242)
+        val agents = java.started.single()
+        assertEquals(Sessions.id(agents), info["id"], "the attach returned the user's session '${info["name"]}'")
+        assertEquals("localhost:5005", info["name"])
+        assertEquals(null, Sessions.data(user).attachedPid, "the user's session was marked attached")
+        assertEquals(null, RunOps.sessions(project).single { it["name"] == "App" }["attached"])
+    }
+
+    @Test
+    fun `the user's own attach to another JVM during ours is not taken, the session is tied by pid (W3)`() {
+        val other = ProcessInfo(4444, "/usr/bin/java -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=*:5006 other.App", "java", "")
+        AttachOps.localHost = { FakeLocalHost(app, listOf(jvm, other)) }
+        val java = java()
+        providers(java)
+        // Run | Attach to Process on JVM 4444 while ours waits: also Java's, named by its address, pid 4444 in its connection.
+        val users = FakeSession(project, app, null, handler = FakeProcessHandler(detachDefault = true, destroyKillsTarget = true), name = javaSessionName(other))
+        java.onAttach = { app.invokeLater({ java.startSession(app, project, users, running, connectionPid = "4444") }, ModalityState.nonModal()) }
+        val info = attach(4242)
+        assertEquals(Sessions.id(java.started.single()), info["id"], "the attach returned the session attached to pid 4444 ('${info["name"]}')")
+        assertEquals(null, Sessions.data(users).attachedPid)
+    }
+
+    @Test
+    fun `a Python session started inside the attach call is the agent's and is listed when the attach returns`() {
+        val py = pythonProvider()
+        providers(py)
+        val info = attach(4343)
+        assertEquals(Sessions.id(py.started.single()), info["id"])
+        assertEquals("4343", info["name"])
+        assertTrue(RunOps.sessions(project).any { it["id"] == info["id"] },
+            "the attach returned before XDebuggerManager listed its session (processStarted comes before the session's init)")
     }
 
     @Test

@@ -62,6 +62,24 @@ class StopOffEdtTest {
     }
 
     @Test
+    fun `stopping a launched debug session destroys its process off the EDT`() {
+        val handler = EdtRefusingHandler()
+        val session = FakeSession(project, app, null, handler = handler)
+        runBlocking { RunOps.stop(Sessions.id(session)) }
+        assertEquals(listOf("destroy"), handler.how.toList(), "the session's process was not destroyed")
+    }
+
+    @Test
+    fun `stopping an attached session whose handler detaches by default detaches it off the EDT`() {
+        // Java's attach handler (RemoteDebugProcessHandler, file id 8088963667): detachIsDefault true.
+        val handler = EdtRefusingHandler(detachDefault = true)
+        val session = FakeSession(project, app, null, handler = handler)
+        Sessions.data(session).attachedPid = 1
+        runBlocking { RunOps.stop(Sessions.id(session)) }
+        assertEquals(listOf("detach"), handler.how.toList())
+    }
+
+    @Test
     fun `stopping an attached session whose handler destroys by default detaches it off the EDT`() {
         // Python's attach handler (PyRemoteDebugProcessHandler, file id 551540466): detachIsDefault false.
         val handler = EdtRefusingHandler(detachDefault = false)

@@ -11,7 +11,10 @@ import com.intellij.xdebugger.attach.LocalAttachHost
 import com.intellij.xdebugger.attach.XAttachDebugger
 import com.intellij.xdebugger.attach.XAttachDebuggerProvider
 import com.intellij.xdebugger.attach.XAttachHost
+import com.debuggermcp.lang.LanguageDebugSupport
 import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.delay
+import java.util.concurrent.atomic.AtomicReference
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.runInterruptible
@@ -35,8 +38,9 @@ import kotlinx.coroutines.withTimeoutOrNull
  *   (attachToProcessWithDebugger, AttachDialogUtil.kt @0d756ce25492936f431ce64650c9fff6046a34f0);
  *   Java's runs a synthetic configuration with ProgramRunnerUtil.executeConfiguration and its
  *   session starts later (JavaAttachDebuggerProvider.attach, file id 3970949856), Python's starts
- *   it at once with startSessionAndShowTab (PyAttachToProcessDebugRunner, file id 7352581505).
- *   Either way the session is the first new one XDebuggerManager.TOPIC reports after the call.
+ *   it at once with startSessionAndShowTab (PyAttachToProcessDebugRunner, file id 7352581505);
+ * - taking the session: not simply the first new one XDebuggerManager.TOPIC reports (a session the
+ *   user starts meanwhile would be taken for the agent's), but one tied to this attach: see [ours].
  *
  * Where the dialog shows an ExecutionException in the Debug tool window
  * (ExecutionUtil.handleExecutionError), the agent gets its message.
@@ -63,6 +67,10 @@ internal object AttachOps {
     @Volatile
     internal var providers: () -> List<XAttachDebuggerProvider> = { XAttachDebuggerProvider.EP.extensionList }
 
+    /** The language supports asked which pid a session's debugger attached to (the tests put fakes here). */
+    @Volatile
+    internal var languageSupports: () -> List<LanguageDebugSupport> = { LanguageDebugSupport.all() }
+
     /** The host attached on: this machine, as the dialog's Local view (AttachToLocalProcessView.kt @a2f6c5eaff46b0babfdf30b335e58064b075cca5). */
     @Volatile
     internal var localHost: () -> XAttachHost = { LocalAttachHost.INSTANCE }
@@ -78,33 +86,83 @@ internal object AttachOps {
         val name = debugger.debuggerDisplayName
 
         val before = Sessions.ofProject(project).toSet()
+        val supports = languageSupports()
         val started = CompletableDeferred<XDebugSession>()
+        // The EDT thread while it is inside attachDebugSession (see [ours]).
+        val inCall = AtomicReference<Thread?>(null)
+        val passedOver = java.util.concurrent.CopyOnWriteArrayList<String>()
         val connection = project.messageBus.connect()
         try {
             connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
                 override fun processStarted(debugProcess: XDebugProcess) {
-                    if (debugProcess.session !in before) started.complete(debugProcess.session)
+                    val session = debugProcess.session
+                    if (session in before) return
+                    if (ours(debugProcess, pid, inCall.get() === Thread.currentThread(), supports)) started.complete(session)
+                    else passedOver += session.sessionName
                 }
             })
             // Non-modal, as a click does: Java's attach starts a run configuration (write-safe context needed).
             RunOps.startOnEdt {
+                inCall.set(Thread.currentThread())
                 try {
                     debugger.attachDebugSession(project, host, process)
                 } catch (e: Exception) {
                     failed("$name could not attach to process $pid: ${e.message ?: e.javaClass.simpleName}")
+                } finally {
+                    inCall.set(null)
                 }
             }
             val session = try {
                 // One budget for collecting and starting, under the core's launch_timeout_ms.
-                withTimeout(maxOf(1L, SESSION_WAIT_MS - (System.nanoTime() - begun) / 1_000_000)) { started.await() }
+                withTimeout(maxOf(1L, SESSION_WAIT_MS - (System.nanoTime() - begun) / 1_000_000)) {
+                    started.await().also { awaitListed(project, it) }
+                }
             } catch (_: TimeoutCancellationException) {
-                failed("$name started no debug session for process $pid within ${SESSION_WAIT_MS / 1000} s; see the IDE's Debug tool window for why")
+                val others = passedOver.toList()
+                failed("$name started no debug session for process $pid within ${SESSION_WAIT_MS / 1000} s; see the IDE's Debug tool window for why" +
+                    (if (others.isEmpty()) "" else " (session(s) started meanwhile and not tied to process $pid were left alone: ${others.joinToString()})"))
             }
             Sessions.data(session).attachedPid = pid
             return Sessions.info(session)
         } finally {
             connection.disconnect()
         }
+    }
+
+    /**
+     * Whether a session that started while this attach waited is the attach's. The platform's
+     * attach debuggers do not say which session they start (XAttachDebugger.attachDebugSession
+     * returns nothing), so it is tied by what the platform does offer, most certain first:
+     *  1. the pid its debugger records, when a language support can read it: Java's session
+     *     keeps the pid only in its PidRemoteConnection (see JavaDebugSupport / PlatformJvm.attachedPid)
+     *     and names the session `localhost:<port>` or `pid N` (LocalAttachInfo.getSessionName,
+     *     JavaAttachDebuggerProvider.java, file id 3970949856): another pid means another attach
+     *     (the user's own Attach to Process), however the session is named;
+     *  2. a session started on the EDT inside our attachDebugSession call: Python's
+     *     PyAttachToProcessDebugRunner.launch calls startSessionAndShowTab within it (file id
+     *     7352581505), and XDebuggerManagerImpl.startSession publishes processStarted
+     *     synchronously on the caller's thread (file id 5772351240); the EDT runs nothing else
+     *     meanwhile, so no session the user starts can come from inside the call;
+     *  3. otherwise, a session named for the pid as the platform's debuggers name theirs: `N`
+     *     (Python: `startSessionAndShowTab(String.valueOf(myPid), …)`) or `pid N` (Java).
+     * A session the user starts from a run configuration meanwhile meets none of these.
+     */
+    internal fun ours(process: XDebugProcess, pid: Int, startedInCall: Boolean, supports: List<LanguageDebugSupport>): Boolean {
+        supports.firstNotNullOfOrNull { s -> try { s.attachedPid(process) } catch (_: Exception) { null } }?.let { return it == pid }
+        if (startedInCall) return true
+        val name = process.session.sessionName.trim()
+        return name == pid.toString() || Regex("""(?i)\bpid\s*:?\s*$pid\b""").containsMatchIn(name)
+    }
+
+    /**
+     * XDebuggerManagerImpl.startSession publishes processStarted right after the debugger's
+     * process starts and only then inits the session (its tab, XDebugSessionImpl.init) and lists
+     * it (`mySessions.put`: XDebuggerManagerImpl.java, file id 5772351240), all in one EDT event.
+     * Until then `sessions` would not list what the attach returned and the session has no debug
+     * process yet; an EDT event posted now runs after that event (issue 27 N1).
+     */
+    private suspend fun awaitListed(project: Project, session: XDebugSession) {
+        while (!Ide.onEdt { session.isStopped || session in Sessions.ofProject(project) }) delay(20)
     }
 
     /** The process and every debugger that can attach to it, in the dialog's order. */

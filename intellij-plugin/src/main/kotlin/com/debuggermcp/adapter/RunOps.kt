@@ -209,10 +209,8 @@ internal object RunOps {
                 val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
                 try {
                     val session = untilStarted(project, env, stopStarted = {
-                        // Started just as the last caller gave up: stopped on the EDT, as RunOps.stop does.
-                        ours.get()?.let { s ->
-                            ApplicationManager.getApplication().invokeLater({ s.stop() }, ModalityState.nonModal())
-                        }
+                        // Started just as the last caller gave up: stopped as RunOps.stop does, off the EDT.
+                        ours.get()?.let { s -> stopProcess(s.debugProcess.processHandler) }
                     }) {
                         startOnEdt {
                             refuseWhileStarting(project, name, env, debug)
@@ -356,6 +354,10 @@ internal object RunOps {
         ApplicationManager.getApplication().executeOnPooledThread { stopNow(handler) }
     }
 
+    /**
+     * The choice ExecutionManagerImpl.stopProcess makes, on the calling thread (never the EDT).
+     * Not ported: its TERMINATION_REQUESTED mark and a second Stop's force kill of a KillableProcess.
+     */
     private fun stopNow(handler: ProcessHandler) {
         if (handler.isProcessTerminated) return
         if (handler.detachIsDefault()) handler.detachProcess() else handler.destroyProcess()
@@ -415,31 +417,31 @@ internal object RunOps {
         Sessions.ofProject(project).map { Sessions.info(it) } + Sessions.Runs.ofProject(project).map { Sessions.Runs.info(it) }
 
     /**
-     * Ends a session as the IDE's Stop button does: XDebugSessionImpl.stop() detaches when the
-     * process handler's detachIsDefault() (Java's attach: RemoteDebugProcessHandler, file id
-     * 8088963667) and destroys it otherwise (XDebugSessionImpl.kt, file id 3494500063). An
-     * attached session must leave its process running whatever its handler prefers (Python's
-     * attach handler says false: PyRemoteDebugProcessHandler, file id 551540466), so it is
-     * detached explicitly, as ProcessHandler.detachProcess does for the Disconnect case.
+     * Ends a session as the IDE's Stop button does: StopAction hands the tab's process handler to
+     * ExecutionManagerImpl.stopProcess, which, off the EDT (a coroutine on Dispatchers.Default:
+     * a handler's destroy may block), detaches when the handler's detachIsDefault() (Java's
+     * attach: RemoteDebugProcessHandler, file id 8088963667) and destroys it otherwise
+     * (ExecutionManagerImpl.kt, file id 1646897139, companion `stopProcess`). XDebugSession.stop()
+     * would make the same choice but call the handler on the caller's thread (XDebugSessionImpl.kt,
+     * file id 3494500063), the EDT. An attached session must leave its process running whatever
+     * its handler prefers (Python's attach handler says false: PyRemoteDebugProcessHandler, file
+     * id 551540466), so it is detached explicitly, as ProcessHandler.detachProcess does for the
+     * Disconnect case. The op answers once the handler was told.
      */
     suspend fun stop(sessionId: String) {
         Sessions.Runs.find(sessionId)?.let { run ->
-            // As the Stop button on a run (StopAction → ExecutionManagerImpl.stopProcess): off the EDT.
-            offEdt { if (!run.handler.isProcessTerminated) run.handler.destroyProcess() }
+            offEdt { stopNow(run.handler) }
             return
         }
         val session = Sessions.find(sessionId)
         if (session.isStopped) return
         Sessions.data(session).values.clear()
+        val handler = session.debugProcess.processHandler
         if (Sessions.data(session).attachedPid != null) {
-            val handler = session.debugProcess.processHandler
-            if (handler.detachIsDefault()) Ide.onEdt(ModalityState.nonModal()) { session.stop() }
-            // The handler's own detach, off the EDT as ExecutionManagerImpl.stopProcess calls it.
-            else offEdt { handler.detachProcess() }
+            offEdt { if (!handler.isProcessTerminated) handler.detachProcess() }
             return
         }
-        // As the Stop button: not from inside someone else's modal dialog.
-        Ide.onEdt(ModalityState.nonModal()) { session.stop() }
+        offEdt { stopNow(handler) }
     }
 
     /**

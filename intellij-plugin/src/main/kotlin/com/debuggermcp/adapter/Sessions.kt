@@ -87,15 +87,30 @@ internal object Sessions {
 
     fun ofProject(project: Project): List<XDebugSession> = XDebuggerManager.getInstance(project).debugSessions.toList()
 
-    /** Run-mode (no debugger) processes started through `launch`. */
+    /**
+     * Run-mode (no debugger) processes started through `launch`. A run does not keep its project
+     * alive (issue 27 N3: a closed project stayed reachable from here until the next `ofProject`
+     * of any project); ended runs are dropped whenever another run is added or a project's runs
+     * are listed.
+     */
     object Runs {
-        class Run(val id: String, val name: String, val project: Project, val handler: ProcessHandler)
+        class Run(val id: String, val name: String, project: Project, val handler: ProcessHandler) {
+            private val projectRef = java.lang.ref.WeakReference(project)
+
+            /** The project it runs for, or null once that project is gone. */
+            val project: Project? get() = projectRef.get()
+        }
 
         private val ids = IdRegistry<ProcessHandler>("r")
         private val runs = LinkedHashMap<String, Run>()
 
+        private fun prune() {
+            runs.values.removeIf { it.handler.isProcessTerminated || it.project.let { p -> p == null || p.isDisposed } }
+        }
+
         @Synchronized
         fun add(project: Project, name: String, handler: ProcessHandler): Run {
+            prune()
             val run = Run(ids.idOf(handler), name, project, handler)
             runs[run.id] = run
             return run
@@ -106,8 +121,8 @@ internal object Sessions {
 
         @Synchronized
         fun ofProject(project: Project): List<Run> {
-            runs.values.removeIf { it.handler.isProcessTerminated }
-            return runs.values.filter { it.project == project }
+            prune()
+            return runs.values.filter { it.project === project }
         }
 
         fun info(run: Run): Map<String, Any?> = com.debuggermcp.json.jsonObject(

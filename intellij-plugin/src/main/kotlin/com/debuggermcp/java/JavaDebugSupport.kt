@@ -74,6 +74,8 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
         return LanguageDebugSupport.FieldWatch(p.myClassName, p.myFieldName, p.WATCH_MODIFICATION, p.WATCH_ACCESS)
     }
 
+    override fun attachedPid(process: com.intellij.xdebugger.XDebugProcess): Int? = jvm.attachedPid(process)?.trim()?.toIntOrNull()
+
     override val canForceReturn: Boolean = true
 
     override suspend fun forceReturn(session: XDebugSession, frame: XStackFrame, isTop: Boolean, value: String): Boolean =

@@ -58,6 +58,9 @@ internal interface JvmFrames {
      */
     suspend fun drainManagerThread(session: XDebugSession): Boolean = false
 
+    /** The pid in the connection of a Java debug [process], or null (see [PlatformJvm.attachedPid]). */
+    fun attachedPid(process: com.intellij.xdebugger.XDebugProcess): String? = null
+
     /** [frame]'s depth in its thread (0 = top) when it is a Java frame, else null. Any thread. */
     fun frameDepth(frame: XStackFrame): Int? = null
 }
@@ -150,6 +153,22 @@ internal object PlatformJvm : JvmFrames {
     }
 
     override fun isJava(session: XDebugSession): Boolean = session.debugProcess is JavaDebugProcess
+
+    /**
+     * Java's Attach to Process keeps the pid only in the connection it attaches through: for a
+     * local JVM, DebuggerLocalAttachInfo.createConnection returns `new PidRemoteConnection(myPid,
+     * …)` whenever the pid is known (always, for a process of the local list), and the read-only
+     * (SA) attaches' connections extend it too (JavaAttachDebuggerProvider.java, file id
+     * 3970949856; PidRemoteConnection.getPid, file id 11260265026). DebugProcessImpl.attachVirtualMachine
+     * sets the process's connection (`myConnection = environment.getRemoteConnection()`, file id
+     * 51736907) before GenericDebuggerRunner starts the XDebugSession, so it is there when
+     * processStarted is published; it is read from the [process] given, which
+     * `JavaDebugProcess.getDebuggerSession().getProcess()` leads to (file id 3553865272).
+     */
+    override fun attachedPid(process: com.intellij.xdebugger.XDebugProcess): String? {
+        val connection = (process as? JavaDebugProcess)?.debuggerSession?.process?.connection
+        return (connection as? com.intellij.debugger.impl.attach.PidRemoteConnection)?.pid
+    }
 
     /** See [JavaDebugSupport.frameDepth]: the descriptor's uiIndex, a field read. */
     override fun frameDepth(frame: XStackFrame): Int? = (frame as? JavaStackFrame)?.descriptor?.uiIndex

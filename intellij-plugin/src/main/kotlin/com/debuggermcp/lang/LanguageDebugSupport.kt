@@ -110,6 +110,15 @@ interface LanguageDebugSupport {
     suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: com.intellij.xdebugger.frame.XValue, name: String, expression: String): Boolean = false
 
     /**
+     * The pid of the local process [process]'s debugger is attached to, as the debugger itself
+     * records it, or null when [process] is not this language's or its debugger keeps no pid
+     * (an attach by pid ties its session by this first: AttachOps). Called from
+     * XDebuggerManager.TOPIC's processStarted, before the session's init, so it must read the
+     * process given, not the session's (XDebugSession.getDebugProcess is set only by that init).
+     */
+    fun attachedPid(process: com.intellij.xdebugger.XDebugProcess): Int? = null
+
+    /**
      * The depth of [frame] (0 = top) in its thread as this language's debugger counts it, or
      * null when [frame] is not this language's or it cannot tell. The Frames view may leave frames
      * out without a placeholder (hidden library frames with folding off), so a frame's position in

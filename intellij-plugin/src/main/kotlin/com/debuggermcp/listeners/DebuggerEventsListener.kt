@@ -143,7 +143,7 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
                 ProcessOutputTypes.STDERR -> "stderr"
                 else -> "console"
             }
-            push(jsonObject("event" to "output", "session_id" to id, "category" to category, "text" to event.text))
+            pushOutput(id, category, event.text)
         }
     }
 
@@ -156,6 +156,20 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
         fun push(event: Map<String, Any?>) {
             if (!ready()) return
             submit { pushNow(event) }
+        }
+
+        /**
+         * The debuggee's output, which may be dropped while the queue is full (see
+         * [com.debuggermcp.adapter.OrderedEvents.submitDroppable]); the next chunk that gets
+         * through says how many were lost before it.
+         */
+        fun pushOutput(id: String, category: String, text: String) {
+            if (!ready()) return
+            DebuggerMcpService.getInstance().events.submitDroppable { lost ->
+                val shown = if (lost == 0L) text else "[debugger-mcp: $lost output chunk(s) of this IDE's sessions were dropped before this one: the program wrote faster than the engine took events]\n$text"
+                val event = jsonObject("event" to "output", "session_id" to id, "category" to category, "text" to shown)
+                suspend { pushNow(event) }
+            }
         }
 
         private fun submit(job: suspend () -> Unit) = DebuggerMcpService.getInstance().events.submit(job)

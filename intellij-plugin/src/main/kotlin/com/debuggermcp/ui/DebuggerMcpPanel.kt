@@ -149,9 +149,9 @@ class DebuggerMcpPanel(private val project: Project) : JPanel(BorderLayout()), D
             val service = DebuggerMcpService.getInstance()
             val state = service.state
             val url = service.url ?: ""
-            // Projects opened or closed since: the stdio bridge must see them (no-op when unchanged).
+            // Projects opened or closed since (the open/close hooks already rewrote it: no-op when unchanged).
             if (state is DebuggerMcpService.State.Ready && url.isNotEmpty()) {
-                InstallOnAgentsDiscovery.publish(url, url.substringAfterLast(':').substringBefore('/').toIntOrNull() ?: 0)
+                InstallOnAgentsDiscovery.publish(url, InstallOnAgentsDiscovery.portOf(url))
             }
             val (entries, error) = if (state is DebuggerMcpService.State.Ready) {
                 try {

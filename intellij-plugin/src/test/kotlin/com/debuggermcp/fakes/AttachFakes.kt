@@ -54,18 +54,16 @@ class FakeProcessHandler(private val detachDefault: Boolean, private val destroy
     override fun isProcessTerminating(): Boolean = state == "terminating"
 
     @Synchronized
-    override fun destroyProcess() {
-        if (state != "running") return
-        state = "terminating"
-        destroyed = true
-        state = "terminated"
-    }
+    override fun destroyProcess() = end { destroyed = true }
 
     @Synchronized
-    override fun detachProcess() {
+    override fun detachProcess() = end { detached = true }
+
+    /** Destroying and detaching alike act only while running, then the handler is terminated. */
+    private fun end(mark: () -> Unit) {
         if (state != "running") return
         state = "terminating"
-        detached = true
+        mark()
         state = "terminated"
     }
 }
@@ -87,7 +85,18 @@ class FakeAttachGroup(private val order: Int, private val name: String) : XAttac
  * - the debugger's attachDebugSession on the EDT: [asynchronous] like Java's (executeConfiguration,
  *   the session starts later, from an EDT event) or at once like Python's (startSessionAndShowTab,
  *   processStarted published before attachDebugSession returns); [failure] thrown like an
- *   ExecutionException ("failed to find free socket port", PyAttachToProcessDebugRunner, file id 7352581505).
+ *   ExecutionException ("failed to find free socket port", PyAttachToProcessDebugRunner, file id 7352581505);
+ * - the session starts as XDebuggerManagerImpl.startSession starts it (XDebuggerManagerImpl.java,
+ *   file id 5772351240), in one EDT event: processStarted is published, then the session is
+ *   initialised (XDebugSessionImpl.init builds its tab: here it lasts until another EDT event
+ *   waits, at most 2 s, the worst case for a thread that reads the session list meanwhile), and
+ *   only then listed (`mySessions.put`: [running]);
+ * - it is named as the debuggers name theirs: Java's `pid N` (LocalAttachInfo.getSessionName, for
+ *   an agent without a fixed address; `localhost:<port>` otherwise: [sessionName]), Python's `N`
+ *   (startSessionAndShowTab(String.valueOf(myPid), …));
+ * - [javaConnection]: a Java session's debug process keeps the pid in its connection
+ *   (DebuggerLocalAttachInfo.createConnection: `new PidRemoteConnection(myPid, …)`,
+ *   JavaAttachDebuggerProvider.java, file id 3970949856), read through [connectionPid].
  */
 class FakeAttachProvider(
     private val app: FakeApplication,
@@ -99,7 +108,15 @@ class FakeAttachProvider(
     private val handler: () -> FakeProcessHandler,
     private val failure: String? = null,
     private val localOnly: Boolean = true,
+    private val javaConnection: Boolean = asynchronous,
+    private val sessionName: (ProcessInfo) -> String = { if (asynchronous) "pid ${it.pid}" else "${it.pid}" },
 ) : XAttachDebuggerProvider {
+    /** What each started debug process's DebugProcessImpl.getConnection() holds: PidRemoteConnection's pid. */
+    val connectionPid = java.util.concurrent.ConcurrentHashMap<XDebugProcess, String>()
+
+    /** Runs on the EDT inside attachDebugSession, before the debugger starts anything (a test's other events). */
+    @Volatile var onAttach: () -> Unit = {}
+
     /** Sessions this provider's debugger started. */
     val started = CopyOnWriteArrayList<FakeSession>()
     val attachCalls = AtomicInteger()
@@ -120,16 +137,24 @@ class FakeAttachProvider(
                 // Java's starts a run configuration (ProgramRunnerUtil.executeConfiguration), which needs a write-safe context.
                 app.requireWriteSafe("XAttachDebugger.attachDebugSession")
                 attachCalls.incrementAndGet()
+                onAttach()
                 failure?.let { throw Exception(it) }
-                val session = FakeSession(this@FakeAttachProvider.project, app, null, handler = handler(), name = "pid ${processInfo.pid}")
-                val publish = {
-                    running += session
-                    started += session
-                    val process = object : XDebugProcess(session) {}
-                    this@FakeAttachProvider.project.bus.publish(XDebuggerManager.TOPIC) { it.processStarted(process) }
-                }
+                val session = FakeSession(this@FakeAttachProvider.project, app, null, handler = handler(), name = sessionName(processInfo))
+                val publish = { startSession(app, this@FakeAttachProvider.project, session, running, started, if (javaConnection) processInfo.pid.toString() else null) }
                 if (asynchronous) app.invokeLater({ publish() }, ModalityState.nonModal()) else publish()
             }
         })
+    }
+
+    /** XDebuggerManagerImpl.startSession, on the EDT: processStarted, then init, then listed (see the class comment). */
+    fun startSession(app: FakeApplication, project: FakeProject, session: FakeSession, running: MutableList<XDebugSession>, started: MutableList<FakeSession>? = null, connectionPid: String? = null) {
+        app.requireEdt("XDebuggerManager.startSession")
+        val process = object : XDebugProcess(session) {}
+        connectionPid?.let { this.connectionPid[process] = it }
+        started?.add(session)
+        project.bus.publish(XDebuggerManager.TOPIC) { it.processStarted(process) }
+        val initUntil = System.nanoTime() + 2_000_000_000L
+        while (app.edtEventsWaiting() == 0 && System.nanoTime() < initUntil) Thread.sleep(5)
+        running += session
     }
 }

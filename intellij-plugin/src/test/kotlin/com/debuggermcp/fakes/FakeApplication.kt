@@ -189,6 +189,9 @@ class FakeApplication : Application {
     /** Whether a modal dialog is open (its loop is running on the EDT). */
     fun modalOpen(): Boolean = modalDepth > 0
 
+    /** How many EDT events wait behind the one running (AttachFakes: a session's init lasts until others wait). */
+    fun edtEventsWaiting(): Int = queue.size
+
     override fun executeOnPooledThread(action: Runnable): Future<*> = pool.submit(action)
 
     override fun getMessageBus(): MessageBus = throw UnsupportedOperationException("no message bus in the fake application")

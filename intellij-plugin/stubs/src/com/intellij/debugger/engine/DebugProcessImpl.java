@@ -11,4 +11,5 @@ public abstract class DebugProcessImpl extends UserDataHolderBase {
   public void startWatchingMethodReturn(ThreadReferenceProxyImpl thread) { throw new UnsupportedOperationException("stub"); }
   public void setWatchMethodReturnValuesEnabled(boolean enabled) { throw new UnsupportedOperationException("stub"); }
   public boolean canGetMethodReturnValue() { throw new UnsupportedOperationException("stub"); }
+  public com.intellij.execution.configurations.RemoteConnection getConnection() { throw new UnsupportedOperationException("stub"); }
 }
