@@ -92,6 +92,24 @@ def test_attach_by_the_address_xdebug_connects_to(php):
         web.stop()
 
 
+def test_attach_with_command_sends_the_request_in_the_same_call(php):
+    project, m, port = php
+    web = WebServer(project / "src", port + 5)
+    try:
+        m.ok("set_breakpoint", {"file_path": "src/index.php", "line": 5})
+        r = m.ok(
+            "start_debug_session",
+            {"attach": str(web.proc.pid), "command": f"curl -s '{web.url('/one/call?a=1&b=2')}'", "wait_for_pause": True, "timeout_ms": LONG},
+        )
+        assert r["state"] == "paused" and r["pause"]["location"]["line"] == 5, r
+        uri = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$uri")
+        assert uri["value"] == '"/one/call?a=1&b=2"', uri
+        done = m.ok("resume", {"session_id": r["session_id"], "timeout_ms": LONG})
+        assert done["state"] == "stopped", done
+    finally:
+        web.stop()
+
+
 def test_attach_refusals_name_what_to_change(php):
     project, m, port = php
     # Not PHP at all.

@@ -109,6 +109,13 @@ pub struct LaunchRequest {
     /// lends its adapter and path mappings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attach: Option<AttachTarget>,
+    /// With `attach`: a command run as `sh -c` runs it once the breakpoints are armed, apart
+    /// from the debuggee (its own process group, killed when the session ends), to send the
+    /// service the request that hits them (`curl -s localhost:8000/x`). Its end is reported
+    /// as [`BackendEvent::TriggerEnded`]. Only backends whose [`Backend::trigger_refusal`] is
+    /// `None` get one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
 }
 
 /// What an attach connects to.
@@ -606,6 +613,19 @@ pub enum BackendEvent {
     BreakpointRemoved {
         id: String,
     },
+    /// The trigger of an attach (`LaunchRequest::trigger`) ended: its exit status (a signal as
+    /// its negative number) and the start of its output (stdout and stderr as they came, at
+    /// most the backend's buffer), with the byte count of all of it. Headless backends only.
+    TriggerEnded {
+        session_id: String,
+        command: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_code: Option<i64>,
+        #[serde(default)]
+        output: String,
+        #[serde(default)]
+        output_bytes: u64,
+    },
 }
 
 /// Errors a backend reports. The core turns them into `isError` tool results.
@@ -735,6 +755,12 @@ pub trait Backend: Send + Sync + 'static {
     /// Why `force_return` cannot work for code in `file`, asked before any session runs it
     /// (`set_breakpoint {function, force_return}`): `None` when the debugger that would run the
     /// file can. Not an op.
+    /// Why `request.trigger` cannot be run here, asked before anything is set or started:
+    /// `None` when the backend runs triggers (the headless DAP backend). Not an op.
+    fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {
+        let _ = request;
+        Some("this debugger backend runs no commands beside an attach".into())
+    }
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         let _ = file;
         Some("this debugger backend cannot make a call return a value".into())

@@ -147,6 +147,18 @@ pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<Ses
             });
         }
     }
+    if let Some(command) = req.trigger.as_deref().filter(|_| !session.is_ended()) {
+        let cwd = req
+            .cwd
+            .as_deref()
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| inner.root.clone());
+        if let Err(e) = crate::trigger::start(inner, &session, command, &cwd) {
+            inner.mark_ended(&session, format!("the trigger did not start: {e}"));
+            session.shutdown().await;
+            return Err(e);
+        }
+    }
     Ok(session.info())
 }
 

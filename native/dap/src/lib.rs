@@ -31,6 +31,7 @@ pub mod protocol;
 mod session;
 mod step_raises;
 pub mod transport;
+mod trigger;
 mod values;
 
 use async_trait::async_trait;
@@ -203,6 +204,14 @@ impl Backend for DapBackend {
     /// The adapter that runs a source file is the one claiming its name (debugpy `.py`, delve
     /// `.go`); native sources (C, C++) are claimed by none: their binary runs under gdb or lldb,
     /// and gdb can.
+    /// Every adapter's attach takes a trigger: it runs beside the debuggee (`trigger.rs`).
+    fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {
+        request
+            .attach
+            .is_none()
+            .then(|| "a trigger goes with attach; a launch runs its command itself".into())
+    }
+
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         let name = std::path::Path::new(file)
             .file_name()

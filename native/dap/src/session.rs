@@ -63,6 +63,8 @@ pub struct Session {
     pub owned_file: Option<PathBuf>,
     /// The output of a pipeline into the program, read as its stdin; removed at the end.
     pub feed_file: Option<PathBuf>,
+    /// An attach's trigger while it runs (see `trigger`): ended with the session.
+    pub trigger: Mutex<Option<crate::trigger::Running>>,
     /// Why the session ended, once it did.
     pub ended: Mutex<Option<String>>,
     pub stopped_sent: AtomicBool,
@@ -167,6 +169,7 @@ impl Session {
             exit_seen: Notify::new(),
             owned_file,
             feed_file: launch.feed.as_ref().map(|f| f.1.clone()),
+            trigger: Mutex::new(None),
             ended: Mutex::new(None),
             stopped_sent: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
@@ -501,6 +504,9 @@ impl Inner {
         *s.state.lock().unwrap() = SessionState::Stopped;
         s.clear_values();
         s.warm_up_done.notify_waiters();
+        if let Some(t) = s.trigger.lock().unwrap().as_ref() {
+            t.end();
+        }
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
             self.after_session_end();
             let mut exit_code = *s.exit_code.lock().unwrap();
@@ -528,6 +534,9 @@ impl Inner {
         // gdb's inferiors are killed explicitly since a killed gdb leaves them running.
         for s in self.sessions.all() {
             s.client.kill_now();
+            if let Some(t) = s.trigger.lock().unwrap().as_ref() {
+                t.kill_now();
+            }
             if !s.is_ended()
                 && s.request == "launch"
                 && let Some(pid) = *s.process_id.lock().unwrap()

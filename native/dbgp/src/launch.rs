@@ -605,6 +605,28 @@ impl Inner {
                 let code = status.ok().and_then(|s| s.code()).map(i64::from);
                 *trap2.exit_code.lock().unwrap() = Some(code);
                 trap2.exited.notify_waiters();
+                // An attach's trigger: its end told as the DAP backend tells it (the core shows it).
+                if trap2.launch.attached {
+                    let output: String = trap2
+                        .pending_output
+                        .lock()
+                        .unwrap()
+                        .iter()
+                        .map(|(_, t)| t.as_str())
+                        .collect();
+                    inner.emit(BackendEvent::TriggerEnded {
+                        session_id: trap2
+                            .output_to
+                            .lock()
+                            .unwrap()
+                            .clone()
+                            .unwrap_or_else(|| trap2.session_id.clone()),
+                        command: trap2.launch.command.clone().unwrap_or_default(),
+                        exit_code: code,
+                        output_bytes: output.len() as u64,
+                        output,
+                    });
+                }
                 // Forget the trap once nothing can claim it any more.
                 inner.traps.lock().unwrap().retain(|t| {
                     !Arc::ptr_eq(t, &trap2)

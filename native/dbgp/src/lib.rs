@@ -149,6 +149,11 @@ impl Backend for DbgpBackend {
         if request.mode == LaunchMode::Run {
             return Err(BackendError::Unsupported("PHP sessions run under Xdebug; run mode has nothing to attach to (run the command yourself)".into()));
         }
+        // With attach, the command arrives as the trigger: on PHP a command is always one.
+        let mut request = request;
+        if request.command.is_none() {
+            request.command = request.trigger.take();
+        }
         // Its own task: a caller giving up does not leave a half-registered trap behind.
         let inner = self.inner.clone();
         tokio::spawn(async move { inner.launch(request).await })
@@ -295,6 +300,12 @@ impl Backend for DbgpBackend {
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {
         self.inner.check_project(project)?;
         std::fs::read_to_string(path).map_err(|e| BackendError::NotFound(format!("{path}: {e}")))
+    }
+
+    /// PHP runs every command as a trigger (Xdebug connects back for what it sends): with
+    /// attach it is the same, pointed at the attached process's Xdebug port.
+    fn trigger_refusal(&self, _request: &LaunchRequest) -> Option<String> {
+        None
     }
 
     async fn confirm(&self, _project: &str, _request: ConfirmRequest) -> BackendResult<bool> {

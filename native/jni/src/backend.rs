@@ -369,6 +369,12 @@ impl Backend for JniBackend {
             .await?,
         )
     }
+    fn trigger_refusal(&self, _request: &LaunchRequest) -> Option<String> {
+        // The IDE's attach is the platform's (Attach to Process); the plugin runs no commands
+        // of the agent's beside it, and a process started from inside the IDE's JVM would
+        // outlive nothing the IDE shows.
+        Some("the IDE attaches but runs no trigger command beside it".into())
+    }
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         // The JVM side forces returns (ThreadReference.forceEarlyReturn) when its handshake says
         // so; other languages an IDE debugs have no such op in the table.

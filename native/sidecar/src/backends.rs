@@ -181,6 +181,13 @@ impl Backend for Headless {
                 .await
         }
     }
+    fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {
+        if self.php.handles(request) {
+            self.php.trigger_refusal(request)
+        } else {
+            self.dap.trigger_refusal(request)
+        }
+    }
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         if is_php_file(file) {
             Some("Xdebug cannot make a call return a value (gdb can, for C/C++)".into())

@@ -483,6 +483,22 @@ impl Engine {
                 meta.observe(breakpoint);
                 updated.push(resources::BREAKPOINTS.into());
             }
+            BackendEvent::TriggerEnded {
+                session_id,
+                command,
+                exit_code,
+                output,
+                output_bytes,
+            } => {
+                if let Some(slot) = s.sessions.get_mut(&session_id) {
+                    let t = slot.trigger.get_or_insert_with(|| state::Trigger {
+                        command,
+                        ..Default::default()
+                    });
+                    t.ended = Some((exit_code, output, output_bytes));
+                    slot.notify();
+                }
+            }
             BackendEvent::BreakpointRemoved { id } => {
                 // One stop_debug_session removed stays known to the summary of its session.
                 if !s.breakpoints.get(&id).is_some_and(|m| m.removed) {

@@ -316,6 +316,73 @@ pub struct StopResult {
     pub matched: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// The attach's trigger command, the first result after it ended (or its start's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<TriggerOut>,
+}
+
+/// An attach's trigger: what ran, how it ended, the start of its output.
+#[derive(Serialize, JsonSchema, Clone, Debug)]
+pub struct TriggerOut {
+    pub command: String,
+    /// "running", "exited with code 0", "was killed by SIGTERM (signal 15)".
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+}
+
+/// Bytes of a trigger's output a result shows.
+const TRIGGER_SHOWN: usize = 800;
+
+impl TriggerOut {
+    pub fn of(t: &super::state::Trigger) -> Self {
+        let (status, output) = match &t.ended {
+            None => ("running".to_string(), None),
+            Some((code, out, total)) => (
+                match code {
+                    Some(c) => match super::signals::from_exit_code(*c) {
+                        Some(sig) => format!("was killed by {sig}"),
+                        None => format!("exited with code {c}"),
+                    },
+                    None => "ended (exit status unknown)".into(),
+                },
+                shown_output(out, *total),
+            ),
+        };
+        TriggerOut {
+            command: brief(&t.command),
+            status,
+            output,
+        }
+    }
+
+    /// `` `curl -s …` exited with code 0 `` for a message.
+    pub fn line(&self) -> String {
+        format!("trigger `{}` {}", self.command, self.status)
+    }
+}
+
+/// The start of a trigger's output, whole lines where they fit, its cut stated.
+fn shown_output(out: &str, total: u64) -> Option<String> {
+    let text = out.trim_end();
+    if text.trim().is_empty() {
+        return (total > 0).then(|| format!("({total} bytes, blank)"));
+    }
+    let mut cut = text.len().min(TRIGGER_SHOWN);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if cut < text.len()
+        && let Some(nl) = text[..cut].rfind('\n').filter(|&n| n > TRIGGER_SHOWN / 4)
+    {
+        cut = nl;
+    }
+    let all = (total as usize).max(out.len());
+    Some(if cut < text.len() || all > out.len() {
+        format!("{}\n… (first {cut} of {all} bytes)", &text[..cut])
+    } else {
+        text.to_string()
+    })
 }
 
 impl StopResult {
@@ -341,6 +408,7 @@ impl StopResult {
             already_paused: false,
             matched: None,
             message: None,
+            trigger: None,
         }
     }
 }

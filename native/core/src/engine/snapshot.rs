@@ -77,6 +77,57 @@ impl Call<'_> {
         })
         .await
     }
+
+    /// [`Call::wait_for_stop`], or the end of the session's trigger not yet told (an attach's
+    /// request answered without a stop: nothing else will come of it). Returns whether the
+    /// program stopped or ended (false for a trigger's end and for the timeout).
+    pub async fn wait_for_stop_or_trigger(
+        &self,
+        sid: &str,
+        sub: &mut Subscription,
+        timeout_ms: u64,
+    ) -> bool {
+        let seq = sub.seq;
+        let stop =
+            move |slot: &SessionSlot| slot.pause_seq > seq || slot.state() == SessionState::Stopped;
+        let trigger_ended = |slot: &SessionSlot| {
+            slot.trigger
+                .as_ref()
+                .is_some_and(|t| t.ended.is_some() && !t.told)
+        };
+        let start = Instant::now();
+        if self
+            .wait_until(sid, sub, timeout_ms, |x| stop(x) || trigger_ended(x))
+            .await
+            && !self
+                .engine
+                .with_state(|s| s.sessions.get(sid).is_some_and(stop))
+        {
+            // The trigger ended: a stop it caused may still be on its way (a handler that
+            // stops after it answered).
+            let left = timeout_ms.saturating_sub(start.elapsed().as_millis() as u64);
+            return self
+                .wait_until(sid, sub, left.min(TRIGGER_GRACE_MS), stop)
+                .await;
+        }
+        self.engine
+            .with_state(|s| s.sessions.get(sid).is_some_and(stop))
+    }
+}
+
+/// How long a wait goes on after a trigger ended, for a stop it caused.
+const TRIGGER_GRACE_MS: u64 = 300;
+
+/// The trigger's end for a result, once: the first result after it ended says it.
+pub fn take_trigger(call: &Call<'_>, sid: &str) -> Option<super::out::TriggerOut> {
+    call.engine.with_state(|s| {
+        let t = s.sessions.get_mut(sid)?.trigger.as_mut()?;
+        if t.ended.is_none() || t.told {
+            return None;
+        }
+        t.told = true;
+        Some(super::out::TriggerOut::of(t))
+    })
 }
 
 pub fn location(frame: &FrameInfo) -> Location {
@@ -102,6 +153,7 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
         return gone;
     };
     let mut out = StopResult::new(sid, state.into());
+    let trigger = take_trigger(call, sid);
     match (state, pause) {
         (SessionState::Paused, Some(pause)) => {
             let thread = thread.unwrap_or(pause.thread_id.clone());
@@ -154,6 +206,11 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
                 }
             }
         }
+        _ if trigger.is_some() => {
+            out.message = Some(
+                "running: the trigger ended without a stop at a breakpoint; send another request (or run a command), then call wait_for_pause".into(),
+            );
+        }
         _ => {
             if let Some(ms) = waited_ms {
                 out.timed_out = true;
@@ -165,6 +222,7 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
             }
         }
     }
+    out.trigger = trigger;
     out
 }
 

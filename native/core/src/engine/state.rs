@@ -47,6 +47,18 @@ pub struct SessionSlot {
     /// Who asked for the end, when it was asked for (`stop_debug_session`, the watchdog, …):
     /// an end we caused reads as that, not as the signal that carried it out.
     pub stop_asked_by: Option<&'static str>,
+    /// The command an attach ran to send the request (start_debug_session {attach, command}).
+    pub trigger: Option<Trigger>,
+}
+
+/// An attach's trigger and, once it ended, how.
+#[derive(Debug, Clone, Default)]
+pub struct Trigger {
+    pub command: String,
+    /// Exit status (a signal as its negative number) and output, once it ended.
+    pub ended: Option<(Option<i64>, String, u64)>,
+    /// Its end was shown in a result: later ones leave it out.
+    pub told: bool,
 }
 
 /// `stop_asked_by` of the agent's own stop_debug_session and of capture's end: ends the agent
@@ -74,6 +86,7 @@ impl SessionSlot {
             output_total: 0,
             last_values: None,
             stop_asked_by: None,
+            trigger: None,
         }
     }
 

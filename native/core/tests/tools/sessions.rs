@@ -445,3 +445,30 @@ async fn a_step_after_the_debuggee_died_says_the_session_died_and_how() {
         assert!(!e.contains(internal), "{e}");
     }
 }
+
+/// Issue 29: `command` with `attach` is a trigger only backends that run one take (the
+/// headless DAP backend); elsewhere (the IDE, this fake) it is refused before anything is set
+/// or started, saying what to do instead.
+#[tokio::test]
+async fn a_trigger_where_the_backend_runs_none_is_refused_naming_the_way_round() {
+    let h = H::new(brave());
+    let e = h
+        .err(
+            "start_debug_session",
+            json!({"attach": "4242", "command": "curl -s localhost:8000/x",
+                   "breakpoints": [{"file_path": "main.py", "line": 8}]}),
+        )
+        .await;
+    assert!(
+        e.contains("not available") && e.contains("attach alone") && e.contains("wait_for_pause"),
+        "{e}"
+    );
+    assert!(
+        !h.fake
+            .calls()
+            .iter()
+            .any(|c| c.starts_with("launch") || c.starts_with("add_line_breakpoint")),
+        "nothing may be set or run: {:?}",
+        h.fake.calls()
+    );
+}

@@ -357,6 +357,11 @@ mod tests {
         stop.already_paused = true;
         stop.matched = Some(true);
         stop.message = Some("m".into());
+        stop.trigger = Some(crate::engine::out::TriggerOut {
+            command: "curl x".into(),
+            status: "exited with code 0".into(),
+            output: Some("ok".into()),
+        });
         let v = serde_json::to_value(&stop).unwrap();
         assert_eq!(keys(&v), props::<StopResult>());
         assert!(

@@ -281,9 +281,10 @@ async fn control(
         return Ok(r);
     }
     let timeout = a.t.timeout_ms;
-    let stopped = c.wait_for_stop(&sid, &mut sub, timeout).await;
+    // A resume that lets the trigger's request finish answers at its end.
+    let stopped = c.wait_for_stop_or_trigger(&sid, &mut sub, timeout).await;
     let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
-    if !stopped && !resumes && matches!(r.state, State::Running) {
+    if !stopped && !resumes && matches!(r.state, State::Running) && r.trigger.is_none() {
         // "pause to stop it" is no advice after a pause; some debuggers stop only where the
         // program runs its own code, and say why.
         let why = c.engine.backend.pause_pending_note(&sid);
@@ -359,7 +360,7 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
     let stopped = if already {
         true
     } else {
-        c.wait_for_stop(&sid, &mut sub, timeout).await
+        c.wait_for_stop_or_trigger(&sid, &mut sub, timeout).await
     };
     let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
     if already && r.state == State::Paused {

@@ -276,7 +276,7 @@ async fn list_debug_sessions(c: &mut Call<'_>, a: ListDebugSessions) -> Outcome<
 }
 
 /// # Start a debug session
-/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port); answers the first stop, with evaluate's values.
+/// Debug command ('python3 app.py'), run_configuration or attach (pid, host:port; its command = the request to send, e.g. curl); answers the first stop, with evaluate's values.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct StartDebugSession {
     #[serde(flatten)]
@@ -335,13 +335,11 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     if let Some(cmd) = &a.command {
         crate::engine::shell::check_command(cmd)?;
     }
+    // With attach, `command` is the trigger: run beside the service once the breakpoints are
+    // armed, to send it the request that hits them.
+    let trigger = a.command.clone().filter(|_| attach.is_some());
     let what = match (&a.run_configuration, &a.command, &attach) {
-        (_, Some(_), Some(_)) => {
-            return Err(
-                "give either attach or command, not both: attach debugs what already runs".into(),
-            );
-        }
-        (rc, None, Some(t)) => {
+        (rc, _, Some(t)) => {
             let on = match t {
                 AttachTarget::Pid(pid) => format!("process {pid}"),
                 AttachTarget::Address(addr) => format!("the debugger at {addr}"),
@@ -369,19 +367,28 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     if let Some(name) = &a.run_configuration {
         require_configuration(c, &root, name).await?;
     }
-    c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
-        .await?;
-    let set = a.first.set(c, &root).await?;
     let request = LaunchRequest {
         configuration: a.run_configuration.clone(),
-        command: a.command.clone(),
+        command: a.command.clone().filter(|_| trigger.is_none()),
         mode: LaunchMode::Debug,
         stop_on_entry: a.stop_on_entry,
         stop_on_exception: a.stop_on_exception,
         adapter: a.adapter.clone(),
         cwd,
         attach,
+        trigger: trigger.clone(),
     };
+    if trigger.is_some()
+        && let Some(why) = c.engine.backend.trigger_refusal(&request)
+    {
+        return Err(ToolError(format!(
+            "command with attach (a trigger run after the attach) is not available: {why}. Start with attach alone, send the request from your shell (e.g. curl), then call wait_for_pause"
+        )));
+    }
+    c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
+        .await?;
+    let set = a.first.set(c, &root).await?;
+    let attached = request.attach.is_some();
     let info = match launch(c, &root, request).await {
         Ok(info) => info,
         Err(e) => {
@@ -390,19 +397,52 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             return Err(e);
         }
     };
+    // An attach without a trigger or wait_for_pause: the request that stops a service is the
+    // agent's to send, so the answer comes now (with a stop seen within the early window: a
+    // loop at its breakpoint).
+    let service = attached && trigger.is_none() && !a.wait_for_pause;
+    if let Some(cmd) = &trigger {
+        c.engine.with_state(|s| {
+            if let Some(x) = s.sessions.get_mut(&info.id) {
+                x.trigger
+                    .get_or_insert_with(|| super::super::state::Trigger {
+                        command: cmd.clone(),
+                        ..Default::default()
+                    });
+            }
+        });
+    }
     let (message, mut pause);
-    if a.wait_for_pause || a.first.waits() {
+    if (a.wait_for_pause || a.first.waits() || trigger.is_some()) && !service {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
+        // A stop before this subscription is the one wanted too.
+        sub.seq = 0;
         let stopped = c
-            .wait_until(&info.id, &mut sub, timeout, |x| {
-                x.pause_seq > 0 || x.state() == SessionState::Stopped
-            })
+            .wait_for_stop_or_trigger(&info.id, &mut sub, timeout)
             .await;
-        let stop = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
+        let mut stop = snapshot::stop_result(c, &info.id, (!stopped).then_some(timeout)).await;
+        // The trigger as it is now, read once: it may have ended since the stop was read.
+        let (now, running) = c
+            .engine
+            .with_state(|s| {
+                let t = s.sessions.get_mut(&info.id)?.trigger.as_mut()?;
+                let out = super::out::TriggerOut::of(t);
+                t.told |= t.ended.is_some();
+                Some((Some(out), t.ended.is_none()))
+            })
+            .unwrap_or((None, false));
+        let still = if running {
+            "; the trigger still runs (its end comes with a later result)"
+        } else {
+            ""
+        };
+        if stop.trigger.is_none() {
+            stop.trigger = now;
+        }
         message = match stop.state {
             State::Paused => format!(
-                "started {what}; paused ({})",
+                "started {what}; paused ({}){still}",
                 stop.reason.as_deref().unwrap_or("")
             ),
             State::Stopped if a.first.records() => format!(
@@ -420,16 +460,46 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                         .unwrap_or_default()
                 ),
             },
+            _ if !stopped && still.is_empty() && stop.trigger.is_some() => format!(
+                "started {what}; the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
+                stop.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
+            ),
             _ => match &info.note {
                 Some(note) => {
-                    format!("started {what}; nothing stopped within {timeout} ms; {note}")
+                    format!("started {what}; nothing stopped within {timeout} ms{still}; {note}")
                 }
-                None => {
-                    format!("started {what}; still running after {timeout} ms: call wait_for_pause")
-                }
+                None => format!(
+                    "started {what}; still running after {timeout} ms{still}: call wait_for_pause"
+                ),
             },
         };
         pause = Some(stop);
+    } else if service {
+        let mut sub = c.subscribe(&info.id)?;
+        let settled = |x: &super::super::state::SessionSlot| {
+            x.state() == SessionState::Stopped || x.pause_seq > 0
+        };
+        if c.wait_until(&info.id, &mut sub, EARLY_END_MS, settled)
+            .await
+        {
+            let stop = snapshot::stop_result(c, &info.id, None).await;
+            message = match stop.state {
+                State::Paused => format!(
+                    "started {what}; paused ({})",
+                    stop.reason.as_deref().unwrap_or("")
+                ),
+                _ => format!("started {what}; it ended at once"),
+            };
+            pause = Some(stop);
+        } else {
+            message = match &info.note {
+                Some(note) => format!("started {what}; {note}"),
+                None => format!(
+                    "started {what}; running: send the request (e.g. curl from your shell), then call wait_for_pause; or give the request as command to send it and get its stop in one call"
+                ),
+            };
+            pause = None;
+        }
     } else {
         // A program that dies at once (syntax error, missing module) is reported here rather
         // than one call later: a short, event-driven wait for an early end.
@@ -483,7 +553,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         None => message,
     };
     let message = match super::breakpoints::unbound_note(c, &root, &set).await {
-        Some(note) if pause.is_some() => format!("{message}. {note}"),
+        Some(note) if pause.is_some() || service => format!("{message}. {note}"),
         _ => message,
     };
     Ok(Started {
@@ -609,6 +679,20 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .map(|x| (x.info.attached, x.info.process_id))
             .unwrap_or_default()
     });
+    // A trigger still running (likely waiting on the paused service) ends with the session.
+    let trigger = c.engine.with_state(|s| {
+        s.sessions
+            .get(&sid)
+            .and_then(|x| x.trigger.as_ref())
+            .filter(|t| t.ended.is_none())
+            .map(|t| {
+                format!(
+                    "; its trigger `{}` was ended",
+                    super::out::brief(&t.command)
+                )
+            })
+            .unwrap_or_default()
+    });
     c.engine
         .asking_to_stop(&sid, super::super::state::BY_STOP_TOOL);
     let asked = if a.terminate {
@@ -629,7 +713,7 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             x.state() == SessionState::Stopped
         })
         .await;
-    let removed = removed(c, &root, a.keep_breakpoints).await;
+    let removed = format!("{trigger}{}", removed(c, &root, a.keep_breakpoints).await);
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
         message: if ended && attached && !a.terminate {
@@ -784,6 +868,9 @@ pub struct Status {
     source_context: Option<SourceContext>,
     #[serde(skip_serializing_if = "Option::is_none")]
     source_context_error: Option<String>,
+    /// The attach's trigger command, running or how it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trigger: Option<super::out::TriggerOut>,
 }
 
 /// A chunk of the debuggee's output.
@@ -870,11 +957,17 @@ async fn get_debug_session_status(c: &mut Call<'_>, a: GetDebugSessionStatus) ->
             })
         })
         .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
+    let trigger = c.engine.with_state(|s| {
+        let t = s.sessions.get_mut(&sid)?.trigger.as_mut()?;
+        t.told |= t.ended.is_some();
+        Some(super::out::TriggerOut::of(t))
+    });
     let mut out = Status {
         session_id: Some(sid.clone()),
         name: Some(info.name.clone()),
         state: state_name(info.state).into(),
         recent_output: Some(output),
+        trigger,
         ..Default::default()
     };
     let backend = c.engine.backend.clone();

@@ -40,7 +40,7 @@ public interface XDebugSession extends AbstractDebuggerSession {
   void resume();
   // threading: edt XDebugSession.java @05763acb6b029f8a72d0dc95b1ed730fa43be64d states no rule; the platform's actions call it on the EDT (XDebuggerSupport step/resume handlers, file id 8793050026; XFramesView.processFrameSelection, file id 5955924087) and so does the adapter
   void setCurrentStackFrame(@NotNull XExecutionStack executionStack, @NotNull XStackFrame frame, boolean isTopFrame);
-  // threading: edt XDebugSession.java @05763acb6b029f8a72d0dc95b1ed730fa43be64d states no rule; the platform's actions call it on the EDT (XDebuggerSupport step/resume handlers, file id 8793050026; XFramesView.processFrameSelection, file id 5955924087) and so does the adapter
+  // threading: any XDebugSessionImpl.stop (XDebugSessionImpl.kt, file id 3494500063) states no rule: it only detaches or destroys the process handler, which ExecutionManagerImpl.stopProcess does off the EDT (file id 1646897139)
   void stop();
   // threading: any XDebugSession.java @05763acb6b029f8a72d0dc95b1ed730fa43be64d states no rule (state getter)
   void addSessionListener(@NotNull XDebugSessionListener listener);

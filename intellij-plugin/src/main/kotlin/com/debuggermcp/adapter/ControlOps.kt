@@ -56,18 +56,22 @@ internal object ControlOps {
             XDebuggerUtil.getInstance().createPosition(file, line) ?: failed("cannot run to ${file.path}:${line + 1}")
         } else null
 
-        data.lastCommand = when (kind) {
+        val command = when (kind) {
             "resume" -> Wire.Command.RESUME
             "pause" -> Wire.Command.PAUSE
             "run_to" -> Wire.Command.RUN_TO
             "step_over", "step_into", "step_out" -> Wire.Command.STEP
             else -> throw IllegalArgumentException("unknown control op '$kind'")
         }
-        // Values and frames die with the suspend context; drop them before the debuggee moves.
-        if (kind != "pause") data.values.clear()
         // A debugger command as the platform's step/resume actions issue it: never from inside
         // someone else's modal dialog (XDebuggerActionBase is not enabled in a modal context).
+        // Such a dialog holds this post until the op's budget cancels it, and Ide.onEdt then
+        // skips the block: so the command is recorded, and the handles dropped, only in the block,
+        // right before the command is issued (the session is still paused, its handles still good).
         Ide.onEdt(ModalityState.nonModal()) {
+            data.lastCommand = command
+            // Values and frames die with the suspend context; drop them before the debuggee moves.
+            if (kind != "pause") data.values.clear()
             if (kind != "pause") {
                 restoreReturnValues(session, supports)
                 // The recorder's step out (`return_value`, native/core/src/engine/recorder.rs)

@@ -25,6 +25,7 @@ import com.intellij.xdebugger.XDebuggerManager
 import com.intellij.xdebugger.XDebuggerManagerListener
 import com.intellij.openapi.application.ApplicationManager
 import kotlinx.coroutines.withContext
+import kotlinx.coroutines.launch
 import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
@@ -187,6 +188,7 @@ internal object RunOps {
 
         val connection = project.messageBus.connect()
         try {
+            val scheduled = watchStartScheduled(connection, env)
             return if (debug) {
                 val started = CompletableDeferred<XDebugSession>()
                 val ours = java.util.concurrent.atomic.AtomicReference<XDebugSession>()
@@ -216,7 +218,7 @@ internal object RunOps {
                             refuseWhileStarting(project, name, env, debug)
                             ProgramRunnerUtil.executeConfiguration(env, false, true)
                         }
-                        started.await()
+                        awaitUnlessDropped(project, env, name, scheduled, started)
                     }
                     Sessions.data(session).mode = "debug"
                     exceptionStop?.let { Sessions.data(session).ownedBreakpoints.add(it) }
@@ -250,7 +252,7 @@ internal object RunOps {
                         refuseWhileStarting(project, name, env, debug)
                         ProgramRunnerUtil.executeConfiguration(env, false, true)
                     }
-                    started.await()
+                    awaitUnlessDropped(project, env, name, scheduled, started)
                 }
                 Sessions.Runs.info(Sessions.Runs.add(project, name, handler))
             }
@@ -393,6 +395,77 @@ internal object RunOps {
                 }
             }
         })
+    }
+
+    /**
+     * Whether the runner handed our start to the execution manager: ExecutionManagerImpl.doStartRunProfile
+     * (reached from the runner's `startRunProfile`) publishes processStartScheduled synchronously,
+     * before the before-run tasks (ExecutionManagerImpl.kt, file id 1646897139). A copy of our
+     * environment (a runner other than the builder's: `ExecutionEnvironmentBuilder(env).runner(…)`,
+     * then a new execution id) is taken for ours by its settings: a wrong match only means the
+     * wait below keeps its old behaviour.
+     */
+    private fun watchStartScheduled(connection: com.intellij.util.messages.MessageBusConnection, env: ExecutionEnvironment): java.util.concurrent.atomic.AtomicBoolean {
+        val scheduled = java.util.concurrent.atomic.AtomicBoolean(false)
+        connection.subscribe(ExecutionManager.EXECUTION_TOPIC, object : ExecutionListener {
+            override fun processStartScheduled(executorId: String, e: ExecutionEnvironment) {
+                if (sameLaunch(e, env) || (env.runnerAndConfigurationSettings != null && e.runnerAndConfigurationSettings === env.runnerAndConfigurationSettings)) {
+                    scheduled.set(true)
+                }
+            }
+        })
+        return scheduled
+    }
+
+    /** How long the start must stay out of the execution manager, with nothing published, before it counts as dropped. */
+    internal const val DROPPED_START_GRACE_MS = 1_000L
+
+    /**
+     * Awaits [started], unless the IDE drops the start without a word. ExecutionManagerImpl.executeConfiguration
+     * holds the start in its `inProgress` set (what `isStarting(env)` asks) while
+     * RunManagerImpl.canRunConfiguration runs, removes it and calls `runner.execute(env)` in the
+     * same EDT task; the runner's startRunProfile adds it again and publishes processStartScheduled
+     * (doStartRunProfile). When `runner.execute` throws an ExecutionException (the configuration's
+     * `getState()` failed) the error is only shown (handleProgramRunnerExecutionError →
+     * ProgramRunnerUtil.handleExecutionError), and a null state makes BaseProgramRunner.execute
+     * return before startRunProfile (GenericProgramRunner/BaseProgramRunner, file ids 11698888617,
+     * 29929999966): no processNotStarted, no processStarted, ever. Only doStartRunProfile's error
+     * path, compileAndRun's cancel, a refused edit dialog and EXECUTION_SKIP_RUN publish
+     * processNotStarted. So once the start is no longer `isStarting` and nothing was scheduled for
+     * [DROPPED_START_GRACE_MS] (the gap between the removal and the runner's re-adding is one EDT
+     * task), the wait ends at once instead of after the whole launch and build budget.
+     */
+    private suspend fun <T> awaitUnlessDropped(
+        project: Project,
+        env: ExecutionEnvironment,
+        name: String,
+        scheduled: java.util.concurrent.atomic.AtomicBoolean,
+        started: CompletableDeferred<T>,
+    ): T = kotlinx.coroutines.coroutineScope scope@{
+        val watch = this@scope.launch {
+            val manager = ExecutionManager.getInstance(project)
+            var quietSince = 0L
+            while (!started.isCompleted && !scheduled.get()) {
+                val now = System.nanoTime()
+                if (manager.isStarting(env)) {
+                    quietSince = 0L
+                } else if (quietSince == 0L) {
+                    quietSince = now
+                } else if (now - quietSince >= DROPPED_START_GRACE_MS * 1_000_000) {
+                    started.completeExceptionally(OpException(ErrorKind.FAILED,
+                        "the IDE did not start '$name': its runner gave up before starting anything and reported no reason here " +
+                            "(the IDE shows it in the Run/Debug tool window or a notification; often the configuration cannot " +
+                            "be prepared, e.g. an unresolved module or Gradle project). Fix the configuration in the IDE, then retry"))
+                    break
+                }
+                kotlinx.coroutines.delay(50)
+            }
+        }
+        try {
+            started.await()
+        } finally {
+            watch.cancel()
+        }
     }
 
     /** The platform's reason, when it gives one, saves the agent a trip to the IDE. */

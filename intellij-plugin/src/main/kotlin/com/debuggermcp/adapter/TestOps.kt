@@ -88,6 +88,9 @@ internal object TestOps {
                 runManager.setUniqueNameIfNeeded(settings)
                 runManager.setTemporaryConfiguration(settings)
                 selected
+            }.also {
+                // Removed before the project is saved on close, should the session still run then.
+                ProjectCleanup.ownConfiguration(project, settings, it)
             }
         } else null
         val request = JsonArgs(mapOf("mode" to "debug", "stop_on_exception" to stopOnException))
@@ -132,9 +135,17 @@ internal object TestOps {
      * same setter the toolbar's combo box uses, and only if the RunManager still holds it (the
      * setter LOG.errors "must be added before selecting" otherwise); a selection the user changed
      * meanwhile is left alone.
+     *
+     * Nothing is removed once the user kept the configuration: the run widget's "Save '<name>'
+     * Configuration" (RunManagerImpl.makeStable, same files) sets `settings.isTemporary = false` on
+     * this same object and keeps it registered, so it is the user's from then on. Also a no-op once
+     * the project is gone or the configuration was removed already.
      */
-    private fun removeOurs(project: Project, settings: RunnerAndConfigurationSettings, userSelection: RunnerAndConfigurationSettings?) {
+    internal fun removeOurs(project: Project, settings: RunnerAndConfigurationSettings, userSelection: RunnerAndConfigurationSettings?) {
+        ProjectCleanup.forgetConfiguration(project, settings)
+        if (project.isDisposed || !settings.isTemporary) return
         val runManager = RunManager.getInstance(project)
+        if (runManager.allSettings.none { it === settings }) return
         if (runManager.selectedConfiguration === settings && (userSelection == null || runManager.allSettings.any { it === userSelection })) {
             runManager.selectedConfiguration = userSelection
         }

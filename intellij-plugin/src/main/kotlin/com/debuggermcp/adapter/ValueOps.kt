@@ -68,7 +68,13 @@ internal object ValueOps {
         )
     }
 
-    /** Groups (static members, debugger-added sections) are synthetic nodes with children. */
+    /**
+     * Groups (static members, debugger-added sections) are synthetic nodes with children. Java's
+     * Static group is told by its name, which is not translated: JavaStaticGroup passes
+     * `staticDescriptor.getName()` to XValueGroup (JavaStaticGroup.java, file id 8838205319), and
+     * StaticDescriptorImpl.getName returns the literal "static" (`//noinspection
+     * HardCodedStringLiteral`, StaticDescriptorImpl.java, file id 7592078909).
+     */
     private fun groupNode(session: XDebugSession, group: XValueGroup, owner: XStackFrame?): Map<String, Any?> {
         val handle = Sessions.data(session).values.register("g", group, group.name, owner)
         return jsonObject(
@@ -143,8 +149,8 @@ internal object ValueOps {
 
     /**
      * Sets a value as the Variables view's "Set Value" does, through its modifier, except where
-     * the value's language says the modifier would write elsewhere than the frame the value was
-     * listed in ([LanguageDebugSupport.assignInFrame]: Java locals).
+     * the value's language says the modifier would work elsewhere than in the frame the value was
+     * listed in ([LanguageDebugSupport.assignInFrame]: Java locals, fields and array elements).
      */
     suspend fun setValue(sessionId: String, handle: String, newValue: String, supports: List<LanguageDebugSupport> = LanguageDebugSupport.all()): Map<String, Any?> {
         val session = Sessions.find(sessionId)
@@ -154,7 +160,13 @@ internal object ValueOps {
         val value = entry.obj as? XValue ?: notFound("'$handle' is not a value")
         val modifier = value.modifier ?: unsupported("'${entry.name}' cannot be modified")
         val frame = entry.extra as? XStackFrame
-        val assigned = frame != null && supports.any { it.assignInFrame(session, frame, value, entry.name, newValue) }
+        // The expression the IDE's "Copy as Expression" gives: where the language assigns in the frame (Java).
+        val evaluateName = if (frame == null) null else evaluationName(
+            EVALUATE_NAME_TIMEOUT_MS,
+            fromPromise = { resolve -> value.calculateEvaluationExpression().onProcessed { resolve(it?.expression) } },
+            synchronous = { value.evaluationExpression },
+        )
+        val assigned = frame != null && supports.any { it.assignInFrame(session, frame, value, entry.name, newValue, evaluateName) }
         if (!assigned) XAsync.modify(modifier, XAsync.expression(newValue, EvaluationMode.EXPRESSION))
         // The same XValue recomputes its presentation from the debuggee, showing the new value.
         return node(session, entry.name, value, scopeOf(entry.name), supports, frame)

@@ -180,25 +180,40 @@ class JavaDebugSupport internal constructor(private val jvm: JvmFrames) : Langua
     }
 
     /**
-     * A Java local is assigned through its own frame's evaluator, not its modifier.
-     * LocalVariableDescriptorImpl.getModifier (java/debugger/impl/src/com/intellij/debugger/ui/
-     * impl/watch/LocalVariableDescriptorImpl.java, file id 1855717597) evaluates the new value in,
-     * and writes it through, `DebuggerManagerEx.getInstanceEx(project).getContext().getFrameProxy()`:
-     * the IDE's current frame of the IDE's current session. The agent reads any frame of any
-     * session without selecting it, so that wrote the same-named local of another frame (another
-     * level of a recursion) or of another session. The frame's evaluator evaluates in the frame's
-     * own context (JavaDebuggerEvaluator.evaluate: `myStackFrame.getFrameDebuggerContext(...)` on
-     * its own process's manager thread, file id 3619526157), and Java's evaluator assigns a
-     * local (`x = expr`, as typed in the Evaluate dialog), so the write lands in that frame.
+     * A Java value is assigned through its own frame's evaluator, not its modifier.
+     *  - A local: LocalVariableDescriptorImpl.getModifier (java/debugger/impl/src/com/intellij/
+     *    debugger/ui/impl/watch/LocalVariableDescriptorImpl.java, file id 1855717597) evaluates the
+     *    new value in, and writes it through, `DebuggerManagerEx.getInstanceEx(project).getContext()
+     *    .getFrameProxy()`: the IDE's current frame of the IDE's current session. The agent reads
+     *    any frame of any session without selecting it, so that wrote the same-named local of
+     *    another frame (another level of a recursion) or of another session.
+     *  - A field or an array element: FieldDescriptorImpl.getModifier (FieldDescriptorImpl.java
+     *    @00320d531dc8, file id 38121781892; ArrayElementDescriptorImpl's likewise) takes the same
+     *    `DebuggerManagerEx.getContext()` and hands it to JavaValueModifier.set (file id 8774012599),
+     *    which runs `new DebuggerContextCommandImpl(debuggerContext)` on the value's process:
+     *    DebuggerContextCommandImpl.contextAction (file id 4995695504) asks the *context's* suspend
+     *    manager whether the context's thread is suspended and otherwise postpones the command or
+     *    calls notifyCancelled(), which answers no callback. With two sessions, a set_value in the
+     *    one that is not the IDE's current session waited out its timeout and set nothing (or,
+     *    the current one paused, evaluated the new value there and refreshed that one).
+     * The frame's evaluator evaluates in the frame's own context (JavaDebuggerEvaluator.evaluate:
+     * `myStackFrame.getFrameDebuggerContext(...)` on its own process's manager thread, file id
+     * 3619526157), and Java's evaluator assigns (`x = expr`, `this.f = expr`, `a[0] = expr`, as
+     * typed in the Evaluate dialog), so the write lands in that frame's session. The target is the
+     * local's name, or else the value's evaluation expression (JavaValue.calculateEvaluationExpression,
+     * the Variables view's "Copy as Expression"); a value without one keeps its modifier.
      */
-    override suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: XValue, name: String, expression: String): Boolean {
-        if (!JAVA_IDENTIFIER.matches(name)) return false
+    override suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: XValue, name: String, expression: String, evaluateName: String?): Boolean {
         val descriptor = jvm.descriptor(session, value) ?: return false
-        if (!descriptor.isLocalVariable()) return false
+        val target = when {
+            descriptor.isLocalVariable() && JAVA_IDENTIFIER.matches(name) -> name
+            !evaluateName.isNullOrBlank() -> evaluateName
+            else -> return false
+        }
         val evaluator = frame.evaluator ?: return false
         com.debuggermcp.adapter.XAsync.evaluate(
             evaluator,
-            com.debuggermcp.adapter.XAsync.expression("$name = ($expression)", com.intellij.xdebugger.evaluation.EvaluationMode.EXPRESSION),
+            com.debuggermcp.adapter.XAsync.expression("$target = ($expression)", com.intellij.xdebugger.evaluation.EvaluationMode.EXPRESSION),
         )
         return true
     }

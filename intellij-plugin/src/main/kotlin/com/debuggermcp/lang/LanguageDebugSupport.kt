@@ -101,13 +101,22 @@ interface LanguageDebugSupport {
     suspend fun awaitFrameSelection(session: XDebugSession) {}
 
     /**
-     * set_value of [value], listed as [name] among the variables of [frame] of [session]: true
-     * when this language assigned [expression] to it in that frame itself, because the value's
-     * own modifier would write somewhere else (Java: a local's modifier writes to the IDE's
-     * current frame); false when the modifier is right (the caller then uses it). Failures are
+     * set_value of [value], listed as [name] among the variables of [frame] of [session] (or as a
+     * child of one of them), whose evaluation expression is [evaluateName] (null when the debugger
+     * gives none): true when this language assigned [expression] to it in that frame itself,
+     * because the value's own modifier would work in another context (Java: a local's, a field's
+     * and an array element's modifier use the IDE's current debugger context); false when the
+     * modifier is right (the caller then uses it). Failures are
      * [com.debuggermcp.adapter.OpException]s with the debugger's message.
      */
-    suspend fun assignInFrame(session: XDebugSession, frame: XStackFrame, value: com.intellij.xdebugger.frame.XValue, name: String, expression: String): Boolean = false
+    suspend fun assignInFrame(
+        session: XDebugSession,
+        frame: XStackFrame,
+        value: com.intellij.xdebugger.frame.XValue,
+        name: String,
+        expression: String,
+        evaluateName: String? = null,
+    ): Boolean = false
 
     /**
      * The pid of the local process [process]'s debugger is attached to, as the debugger itself

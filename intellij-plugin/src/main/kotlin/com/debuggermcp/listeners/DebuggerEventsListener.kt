@@ -54,6 +54,8 @@ class DebuggerEventsListener(private val project: Project) : XDebuggerManagerLis
             val copy = synchronized(owned) { owned.toList().also { owned.clear() } }
             if (copy.isEmpty()) return
             ApplicationManager.getApplication().invokeLater({
+                // Closed meanwhile: ProjectCloseCleanup removed them before the save.
+                if (project.isDisposed) return@invokeLater
                 val manager = XDebuggerManager.getInstance(project).breakpointManager
                 ApplicationManager.getApplication().runWriteAction(Computable {
                     copy.filter { bp -> manager.allBreakpoints.any { it === bp } }.forEach { manager.removeBreakpoint(it) }

@@ -18,8 +18,10 @@ import java.util.function.BiConsumer
  *    start of the configuration is in ExecutionManagerImpl's `inProgress` ([starting] here, from
  *    executeConfiguration until processStarted/processNotStarted);
  *  - it returns at once; `RunManagerImpl.canRunConfiguration` runs in a non-blocking read action on
- *    a pooled thread, then `finishOnUiThread(ModalityState.nonModal())` assigns a new execution id
- *    (`if (assignNewId) effectiveEnvironment.assignNewExecutionId()`) and calls `runner.execute`;
+ *    a pooled thread, then `finishOnUiThread(ModalityState.nonModal())` takes the start out of
+ *    `inProgress`, assigns a new execution id (`if (assignNewId) effectiveEnvironment.assignNewExecutionId()`)
+ *    and calls `runner.execute`, whose startRunProfile (doStartRunProfile) puts it back and
+ *    publishes processStartScheduled, or which drops it silently ([runnerGivesUp]);
  *  - the runner's startRunProfile runs the before-run tasks on a pooled thread (compileAndRun:
  *    [beforeRun], a build the test holds), then `doRun`: an environment marked
  *    `EXECUTION_SKIP_RUN` gets processNotStarted instead of its start; otherwise the runner starts
@@ -45,6 +47,13 @@ class FakeExecutionManager(
     /** Starts that doRun skipped (EXECUTION_SKIP_RUN) and reported as processNotStarted. */
     val skipped = CopyOnWriteArrayList<ExecutionEnvironment>()
 
+    /**
+     * The runner drops the start before startRunProfile (its configuration's `getState()` threw an
+     * ExecutionException or returned null: BaseProgramRunner.execute, file ids 11698888617, 29929999966).
+     */
+    @Volatile
+    var runnerGivesUp = false
+
     /** Another start of the configuration in progress (the user's), not known to the adapter. */
     @Volatile
     var startedElsewhere = false
@@ -62,8 +71,18 @@ class FakeExecutionManager(
             app.executeOnPooledThread {
                 app.runReadAction(Computable { true }) // RunManagerImpl.canRunConfiguration
                 app.invokeLater({
+                    // finishOnUiThread: `inProgress.remove(inProgressEntry)`, then
+                    // executeConfiguration(environment, runner, …) → `runner.execute(env)` in this task.
+                    starting -= environment
                     if (assignNewId) environment.assignNewExecutionId()
                     executed += environment
+                    // BaseProgramRunner.execute: `environment.getState()` first; an ExecutionException
+                    // is only shown (handleProgramRunnerExecutionError), a null state returns: no
+                    // startRunProfile, nothing published on EXECUTION_TOPIC.
+                    if (runnerGivesUp) return@invokeLater
+                    // doStartRunProfile: `inProgress.add(…)`, then processStartScheduled, synchronously.
+                    starting += environment
+                    project?.bus?.publish(EXECUTION_TOPIC) { it.processStartScheduled("Debug", environment) }
                     app.executeOnPooledThread {
                         beforeRun(environment)
                         if (environment.getUserData(EXECUTION_SKIP_RUN) == true) {

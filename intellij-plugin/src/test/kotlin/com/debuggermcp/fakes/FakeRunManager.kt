@@ -81,8 +81,20 @@ class FakeRunManager(settings: List<RunnerAndConfigurationSettings>) : RunManage
     override fun setTemporaryConfiguration(tempConfiguration: RunnerAndConfigurationSettings?) {
         if (tempConfiguration == null) return
         temporary += tempConfiguration
+        (tempConfiguration as? FakeSettings)?.temporaryFlag = true
         add(tempConfiguration)
         if (selectFromContext) selectedConfiguration = tempConfiguration
+    }
+
+    /**
+     * RunManagerImpl.makeStable (RunManagerImpl.kt, file ids 2834752940 and 3499342101), what the
+     * run widget's "Save '<name>' Configuration" calls: `settings.isTemporary = false` on the same
+     * object, which stays registered under its id.
+     */
+    @Synchronized
+    fun makeStable(settings: RunnerAndConfigurationSettings) {
+        (settings as? FakeSettings)?.temporaryFlag = false
+        temporary.remove(settings)
     }
 
     companion object {
@@ -108,6 +120,8 @@ open class FakeSettings(
     override fun getConfiguration(): com.intellij.execution.configurations.RunConfiguration = configuration ?: throw UnsupportedOperationException("no configuration in this fake")
     override fun getName(): String = name
     override fun setName(name: String?) { this.name = name ?: "" }
-    override fun isTemporary(): Boolean = false
+    /** RunnerAndConfigurationSettingsImpl.isTemporary: set by setTemporaryConfiguration, cleared by makeStable. */
+    @Volatile var temporaryFlag = false
+    override fun isTemporary(): Boolean = temporaryFlag
     override fun getFolderName(): String? = null
 }

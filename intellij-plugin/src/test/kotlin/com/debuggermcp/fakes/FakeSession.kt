@@ -157,8 +157,9 @@ class FakeSession(
      * XDebugSessionImpl.stop (XDebugSessionImpl.kt, file id 3494500063): nothing once the handler
      * ended or is ending; else `detachIsDefault() ? detachProcess() : destroyProcess()`.
      */
+    /** XDebugSessionImpl.stop (XDebugSessionImpl.kt, file id 3494500063): the handler's detach or destroy, no thread rule. */
     override fun stop() {
-        command(Command("stop"))
+        commands += Command("stop", current = current)
         val h = handler ?: return
         if (h.isProcessTerminated || h.isProcessTerminating) return
         if (h.detachIsDefault()) h.detachProcess() else h.destroyProcess()
