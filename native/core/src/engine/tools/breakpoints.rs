@@ -321,7 +321,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a breakpoint
-/// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one; breakpoints: [start's items] sets several; after: id waits for its hit.
+/// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one; breakpoints: [...] sets several; after: id to wait for.
 #[derive(Deserialize, Serialize, JsonSchema)]
 #[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return", "breakpoints", "after"]))]
 pub struct SetBreakpoint {
