@@ -88,3 +88,18 @@ def test_php_breakpoint_update_keeps_counting_hits(php):
     assert item["value"] == 'Item(sku="C-3", price=1, qty=7)', item
     assert m.ok("evaluate_expression", {"expression": "$item->sku"})["result"]["value"] == '"C-3"'
     assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"
+
+
+def test_php_a_breakpoint_after_another_waits_for_its_hit(php):
+    """Issue 26 `after` on Xdebug: Cart::add runs for A-1 before line 5 and for B-2 after it;
+    waiting for line 5, its first stop is B-2's call."""
+    project, m, _ = php
+    add = line_of(project, "src/lib.php", "$this->lines[] = [$sku, $price * $qty];")
+    r = m.ok("start_debug_session", {
+        "command": "php calls.php",
+        "breakpoints": [{"file_path": "calls.php", "line": 5}, {"function": "Cart::add", "after": 0}],
+    })
+    assert r["pause"]["location"]["line"] == 5, r
+    n = m.ok("resume", {"timeout_ms": LONG, "evaluate": ["$sku"]})
+    assert n["location"]["line"] == add and n["values"][0]["value"] == '"B-2"', n
+    assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"

@@ -294,6 +294,11 @@ pub struct BreakpointInfo {
     /// Function breakpoints: the name; `file`/`line` say where the debugger bound it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// The breakpoint this one waits for (IntelliJ's "Disable until hit the following
+    /// breakpoint"), where the backend keeps such dependencies itself (op
+    /// `set_master_breakpoint`; the IDE). Headless backends have none: the core does it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub master: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -774,6 +779,19 @@ pub trait Backend: Send + Sync + 'static {
         Err(BackendError::Unsupported(
             "no function breakpoints by name".into(),
         ))
+    }
+    /// op `set_master_breakpoint`: breakpoint `id` stops only after `master` was hit in the
+    /// session, then as usual (`None` clears it): the IDE's XDependentBreakpointManager. The
+    /// default: the backend has none, and the core keeps `id` disabled in the backend until it
+    /// sees the master's hit (`engine::dependent`).
+    async fn set_master_breakpoint(
+        &self,
+        project: &str,
+        id: &str,
+        master: Option<&str>,
+    ) -> BackendResult<BreakpointInfo> {
+        let _ = (project, id, master);
+        Err(BackendError::Unsupported("no dependent breakpoints".into()))
     }
     /// op `update_breakpoint`
     async fn update_breakpoint(

@@ -401,6 +401,19 @@ impl Backend for JniBackend {
         )
         .await
     }
+    /// The IDE keeps dependent breakpoints itself (XDependentBreakpointManager, `Breakpoints.kt`).
+    async fn set_master_breakpoint(
+        &self,
+        project: &str,
+        id: &str,
+        master: Option<&str>,
+    ) -> BackendResult<BreakpointInfo> {
+        self.call(
+            "set_master_breakpoint",
+            json!({ "project": project, "id": id, "master": master }),
+        )
+        .await
+    }
     async fn remove_breakpoint(&self, project: &str, id: &str) -> BackendResult<()> {
         unit(
             self.call("remove_breakpoint", json!({ "project": project, "id": id }))

@@ -43,6 +43,12 @@ pub async fn dispatch(backend: &dyn Backend, op: &str, args: &Value) -> BackendR
             .update_breakpoint(&s("project")?, &s("id")?, arg(args, "update")?)
             .await),
         "remove_breakpoint" => out(backend.remove_breakpoint(&s("project")?, &s("id")?).await),
+        "set_master_breakpoint" => {
+            let master: Option<String> = arg(args, "master")?;
+            out(backend
+                .set_master_breakpoint(&s("project")?, &s("id")?, master.as_deref())
+                .await)
+        }
         "control" => {
             let thread: Option<String> = arg(args, "thread_id")?;
             out(backend
@@ -132,6 +138,7 @@ mod tests {
                 json!({"project": root, "id": "1", "update": {"enabled": false}})
             }
             "remove_breakpoint" => json!({"project": root, "id": "1"}),
+            "set_master_breakpoint" => json!({"project": root, "id": "2", "master": "1"}),
             "control" => json!({"session_id": "s1", "thread_id": null, "op": {"op": "resume"}}),
             "frames" => json!({"session_id": "s1", "thread_id": "1", "offset": 0, "limit": 5}),
             "select_frame" => json!({"session_id": "s1", "thread_id": "1", "frame": "0"}),

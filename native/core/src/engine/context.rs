@@ -149,6 +149,7 @@ fn op_words(op: &str) -> String {
             "setting the breakpoint"
         }
         "update_breakpoint" => "changing the breakpoint",
+        "set_master_breakpoint" => "making the breakpoint wait for another",
         "remove_breakpoint" => "removing the breakpoint",
         "read_source" => "reading the source",
         "run_configurations" => "listing the run configurations",

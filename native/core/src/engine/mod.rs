@@ -21,6 +21,7 @@
 
 mod capture;
 mod context;
+mod dependent;
 mod expression_guard;
 mod functions;
 mod guard;
@@ -254,6 +255,39 @@ impl Engine {
             tracing::debug!(session = %session_id, "pause reported after the session ended: ignored");
             return;
         }
+        // A pause at a breakpoint others wait for (`after`): those the core keeps disabled in
+        // the backend are enabled before anyone sees the pause (the recorder and capture resume
+        // at once), then the pause goes on as if just received.
+        if let BackendEvent::Paused {
+            session_id,
+            reason,
+            breakpoint_ids,
+            description,
+            ..
+        } = &event
+        {
+            let enable = self.with_state(|s| {
+                let mut hit = breakpoint_ids.clone();
+                if *reason == PauseReason::Exception && hit.is_empty() {
+                    let project = s.sessions.get(session_id).and_then(|x| x.project.clone());
+                    hit.extend(exception_breakpoint_hit(
+                        s,
+                        project.as_deref(),
+                        description.as_deref(),
+                    ));
+                }
+                dependent::arm(s, &hit)
+            });
+            if !enable.is_empty()
+                && let Some(engine) = self.weak.upgrade()
+            {
+                tokio::spawn(async move {
+                    engine.set_backend_enabled(enable, true).await;
+                    engine.apply_event(event);
+                });
+                return;
+            }
+        }
         // Pauses of a call recording are the recorder's: the agent sees the program running.
         if let BackendEvent::Paused {
             session_id,
@@ -283,6 +317,8 @@ impl Engine {
         let mut after_pause = None;
         let mut updated: Vec<String> = Vec::new();
         let mut ended = None;
+        // Dependent breakpoints the backend must switch: (project, id), on or off.
+        let mut switch: Vec<(Vec<(String, String)>, bool)> = Vec::new();
         self.with_state(|s| match event {
             BackendEvent::SessionStarted { session } => {
                 // Hit counts are per debug session: a fresh one starts every breakpoint at 0.
@@ -419,6 +455,7 @@ impl Engine {
                 }
                 s.calls
                     .abandon(&session_id, "(unfinished: the program ended)");
+                switch.push((dependent::disarm(s, &session_id), false));
                 self.watchdog.left_pause(&session_id);
                 self.ledger.end(&session_id, exit_code);
                 ended = Some(session_id.clone());
@@ -467,6 +504,7 @@ impl Engine {
                 if !s.breakpoints.get(&id).is_some_and(|m| m.removed) {
                     s.breakpoints.remove(&id);
                 }
+                switch.push((dependent::master_gone(s, &id).1, true));
                 updated.push(resources::BREAKPOINTS.into());
             }
         });
@@ -475,6 +513,13 @@ impl Engine {
             self.write_session_files(&sid);
         }
         self.subscribers.notify(updated);
+        for (list, on) in switch {
+            if !list.is_empty()
+                && let Some(engine) = self.weak.upgrade()
+            {
+                tokio::spawn(async move { engine.set_backend_enabled(list, on).await });
+            }
+        }
         if let Some((sid, bps)) = after_pause
             && let Some(engine) = self.weak.upgrade()
         {

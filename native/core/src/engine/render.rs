@@ -258,7 +258,18 @@ impl Renderer {
         }
         let mut extra = Vec::new();
         for (k, x) in m {
+            // `after`: whether it still waits is what matters.
+            if k == "after" {
+                let waiting = m.get("waiting") == Some(&Value::Bool(true));
+                extra.push(format!(
+                    "{} {}",
+                    if waiting { "waiting for" } else { "after" },
+                    self.scalar(x)
+                ));
+                continue;
+            }
             let default = match k.as_str() {
+                "waiting" => true,
                 "id" | "status" | "file" | "line" | "requested_line" | "verified"
                 | "source_line" | "type" | "session_id" => true,
                 "enabled" => x == &Value::Bool(true),
@@ -589,6 +600,15 @@ impl Renderer {
                             let _ = writeln!(out, "{}", super::out::hidden_row(i as u32, n as u32));
                         }
                         pad(out, indent + 2);
+                        // A list item that failed (set_breakpoint {breakpoints}): which, and why.
+                        if let (Some(i), Some(e), 2) = (
+                            x.get("index").and_then(Value::as_u64),
+                            x.get("error").and_then(Value::as_str),
+                            x.as_object().map_or(0, Map::len),
+                        ) {
+                            let _ = writeln!(out, "{k}[{i}] failed: {e}");
+                            continue;
+                        }
                         let line = self.breakpoint(x, false).unwrap_or_else(|| self.inline(x));
                         let _ = writeln!(out, "{line}");
                     }

@@ -206,6 +206,10 @@ pub struct BpMeta {
     pub record: Option<super::recorder::Recording>,
     /// Removed by stop_debug_session with its session: kept for that session's summary.
     pub removed: bool,
+    /// `after`: the breakpoint this one waits for (see `dependent`).
+    pub after: Option<super::dependent::After>,
+    /// The breakpoint it waited for was removed (its id): it now stops at every hit.
+    pub master_removed: Option<String>,
 }
 
 impl BpMeta {
@@ -214,6 +218,7 @@ impl BpMeta {
         if info.verified && info.line.is_some() {
             self.bound_line = info.line;
         }
+        super::dependent::observe(self, &info);
         self.last = Some(info);
     }
 }

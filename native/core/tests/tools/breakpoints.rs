@@ -235,3 +235,205 @@ async fn temporary_breakpoint_is_removed_after_its_first_hit() {
     }
     panic!("temporary breakpoint still there");
 }
+
+// ---- issue 26: several at once after the start; `after` ------------------------------------
+
+#[tokio::test]
+async fn a_list_sets_each_item_and_a_bad_item_fails_alone_named_by_index() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 8).await;
+    let (err, v) = h
+        .raw(
+            "set_breakpoint",
+            json!({"breakpoints": [
+                {"file_path": "util.py", "line": 2},
+                {"file_path": "main.py"},
+                {"file_path": "nope.py", "line": 3},
+                {"function": "main", "condition": "limit > 0"},
+            ]}),
+        )
+        .await;
+    assert!(!err, "{v}");
+    let rows = v["breakpoints"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{v:#}");
+    assert_eq!(rows[0]["line"], 2);
+    assert_eq!(rows[1]["index"], 1);
+    assert!(
+        rows[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("file_path with line"),
+        "{v:#}"
+    );
+    assert_eq!(rows[2]["index"], 2);
+    assert!(rows[3]["id"].is_string(), "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 of 4 set; breakpoints[1], breakpoints[2] failed"),
+        "{v:#}"
+    );
+    let listed = h.ok("list_breakpoints", json!({})).await;
+    assert_eq!(listed["total"], 3, "{listed:#}");
+    // The text: one line per item, the failed ones by index.
+    let r = h
+        .engine
+        .call_tool(
+            "set_breakpoint",
+            json!({"breakpoints": [{"file_path": "main.py", "line": 12}, {"line": 3}]}),
+            &h.ctx,
+        )
+        .await;
+    let text = r.content[0].as_text().unwrap().text.clone();
+    assert!(
+        text.contains("breakpoints[1] failed: give file_path with line"),
+        "{text}"
+    );
+    assert!(text.contains("at main.py:12"), "{text}");
+    // The list stands alone; all failing is an error.
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"breakpoints": [{"file_path": "main.py", "line": 9}], "condition": "x"}),
+        )
+        .await;
+    assert!(
+        e.contains("give breakpoints alone, not with condition"),
+        "{e}"
+    );
+    let e = h
+        .err("set_breakpoint", json!({"breakpoints": [{"line": 9}]}))
+        .await;
+    assert!(e.contains("no breakpoint set: breakpoints[0]:"), "{e}");
+    // A misspelt key of an item is refused by name, not dropped.
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"breakpoints": [{"file_path": "main.py", "line": 9, "conditon": "x"}]}),
+        )
+        .await;
+    assert!(e.contains("conditon"), "{e}");
+}
+
+#[tokio::test]
+async fn a_breakpoint_after_another_stops_only_once_that_one_was_hit() {
+    let h = H::new(brave());
+    // main.py:11 runs before util.py:2 on each of three iterations; waiting for util.py:2, it
+    // first stops on the second iteration.
+    let set = h
+        .ok(
+            "set_breakpoint",
+            json!({"breakpoints": [
+                {"file_path": "util.py", "line": 2},
+                {"file_path": "main.py", "line": 11, "after": 0},
+            ]}),
+        )
+        .await;
+    let master = set["breakpoints"][0]["id"].as_str().unwrap().to_string();
+    let slave = &set["breakpoints"][1];
+    assert_eq!(slave["after"], master.as_str(), "{set:#}");
+    assert_eq!(slave["waiting"], true);
+    assert_eq!(
+        slave["enabled"], true,
+        "as asked, though the debugger holds it back"
+    );
+    let started = h
+        .ok(
+            "start_debug_session",
+            json!({"run_configuration": "main", "wait_for_pause": true, "timeout_ms": 5000, "evaluate": ["i"]}),
+        )
+        .await;
+    assert_eq!(
+        started["pause"]["location"]["file"],
+        h.path("util.py"),
+        "{started:#}"
+    );
+    let next = h.ok("resume", json!({"evaluate": ["i"]})).await;
+    assert_eq!(next["location"]["line"], 11, "{next:#}");
+    assert_eq!(next["values"][0]["value"], "2", "{next:#}");
+    let listed = h.ok("list_breakpoints", json!({})).await;
+    let s = listed["breakpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["after"].is_string())
+        .unwrap()
+        .clone();
+    assert!(s.get("waiting").is_none(), "{s}");
+    assert_eq!(s["hit_count"], 1);
+    // A new session waits again.
+    h.ok("stop_debug_session", json!({"keep_breakpoints": true}))
+        .await;
+    let listed = h.ok("list_breakpoints", json!({})).await;
+    assert!(
+        listed.to_string().contains("\"waiting\":true"),
+        "{listed:#}"
+    );
+    // Removing the master says the other now stops at every hit.
+    let removed = h
+        .ok("remove_breakpoint", json!({"breakpoint_id": master}))
+        .await;
+    assert!(
+        removed["message"]
+            .as_str()
+            .unwrap()
+            .contains("waited for it: now it stops at every hit"),
+        "{removed:#}"
+    );
+    let listed = h.ok("list_breakpoints", json!({})).await;
+    let b = &listed["breakpoints"][0];
+    assert!(b.get("after").is_none(), "{b}");
+    assert!(
+        b["note"].as_str().unwrap().contains("which was removed"),
+        "{b}"
+    );
+    assert_eq!(b["enabled"], true);
+}
+
+#[tokio::test]
+async fn after_names_an_existing_breakpoint_that_stops() {
+    let h = H::new(brave());
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": 11, "after": "99"}),
+        )
+        .await;
+    assert!(e.contains("field 'after': no breakpoint '99'"), "{e}");
+    let log = h
+        .ok(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": 9, "log_message": "x"}),
+        )
+        .await;
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": 11, "after": log["id"]}),
+        )
+        .await;
+    assert!(e.contains("logs without stopping"), "{e}");
+    let e = h
+        .err(
+            "set_breakpoint",
+            json!({"file_path": "main.py", "line": 9, "after": log["id"]}),
+        )
+        .await;
+    assert!(e.contains("is this breakpoint"), "{e}");
+    let e = h
+        .err(
+            "start_debug_session",
+            json!({"run_configuration": "main", "breakpoints": [{"file_path": "main.py", "line": 11, "after": 1}, {"file_path": "util.py", "line": 2}]}),
+        )
+        .await;
+    assert!(
+        e.contains("breakpoints[0]: after: 1 is not an earlier item"),
+        "{e}"
+    );
+    let listed = h.ok("list_breakpoints", json!({})).await;
+    assert_eq!(
+        listed["total"], 1,
+        "nothing set by the refused calls: {listed:#}"
+    );
+}

@@ -186,6 +186,10 @@ public final class JdiCallbacks implements DebuggerCallbacks {
             case "confirm":
                 project(a);
                 return confirmAnswer;
+            case "set_master_breakpoint":
+                // Like the headless backends: the core keeps the dependency (engine::dependent).
+                project(a);
+                throw unsupported("no dependent breakpoints in the JDI stand-in");
             default:
                 throw notFound("unknown op " + op);
         }

@@ -199,15 +199,21 @@ impl Registry {
             }
             tools.push(lean(&tool));
             // The mark is for `lean`; the full schema keeps the parameter, not the mark.
-            let mut full = (*tool.input_schema).clone();
-            if let Some(Value::Object(props)) = full.get_mut("properties") {
-                props
-                    .values_mut()
-                    .filter_map(Value::as_object_mut)
-                    .for_each(|p| {
-                        p.remove(UNLISTED_KEY);
-                    });
+            let mut full = Value::Object((*tool.input_schema).clone());
+            fn unmark(v: &mut Value) {
+                match v {
+                    Value::Object(m) => {
+                        m.remove(UNLISTED_KEY);
+                        m.values_mut().for_each(unmark);
+                    }
+                    Value::Array(a) => a.iter_mut().for_each(unmark),
+                    _ => {}
+                }
             }
+            unmark(&mut full);
+            let Value::Object(full) = full else {
+                unreachable!("a schema is an object")
+            };
             tool.input_schema = Arc::new(full);
             specs.insert(
                 d.name,

@@ -233,6 +233,12 @@ pub(super) fn lean(tool: &McpTool) -> McpTool {
                 if m.get("default") == Some(&json!([])) {
                     m.remove("default");
                 }
+                // Unlisted parameters of nested objects too (a list item's `after`), and their
+                // `additionalProperties` (for validators, as at the root).
+                if let Some(Value::Object(props)) = m.get_mut("properties") {
+                    props.retain(|_, p| p.get(UNLISTED_KEY).is_none());
+                    m.remove("additionalProperties");
+                }
                 // An enum's default is its first value, an offset's 0: the instructions say so
                 // once.
                 if let Some(first) = m.get("enum").and_then(|e| e.get(0))

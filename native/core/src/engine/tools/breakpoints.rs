@@ -15,6 +15,7 @@ use crate::backend::{
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 
 // Threads to suspend on hit (no doc comment: it would become the property description).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Default)]
@@ -108,6 +109,12 @@ pub struct Breakpoint {
     /// set_breakpoint {function}: every definition it bound at, `file:line Name (id)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) bound: Vec<String>,
+    /// The breakpoint this one waits for: it stops only once that one was hit in the session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) after: Option<String>,
+    /// With `after`: that breakpoint was not hit yet in this session (or no session runs).
+    #[serde(skip_serializing_if = "is_false")]
+    pub(super) waiting: bool,
 }
 
 fn suspend(p: SuspendPolicy) -> Suspend {
@@ -122,6 +129,7 @@ fn suspend(p: SuspendPolicy) -> Suspend {
 pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoint {
     let exception = info.kind == BreakpointKind::Exception;
     let text = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
+    let dep = meta.and_then(|m| m.after.as_ref());
     Breakpoint {
         id: info.id.clone(),
         kind: match info.kind {
@@ -135,7 +143,10 @@ pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoin
         line: info.line.or(info.requested_line),
         requested_line: info.requested_line,
         verified: info.verified,
-        enabled: info.enabled,
+        // One the core keeps disabled while it waits (`dependent`) is as enabled as asked.
+        enabled: dep
+            .filter(|d| d.emulated)
+            .map_or(info.enabled, |d| d.enabled),
         owner: if meta.is_some_and(|m| m.agent) {
             Owner::Agent
         } else {
@@ -161,7 +172,9 @@ pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoin
         status: None,
         source_line: None,
         moved: None,
-        note: None,
+        note: meta.and_then(|m| m.master_removed.as_ref()).map(|x| {
+            format!("it waited for breakpoint {x}, which was removed: it stops at every hit")
+        }),
         function: meta.and_then(|m| m.function.clone()),
         on_hit: meta
             .and_then(|m| m.record.as_ref())
@@ -176,6 +189,10 @@ pub(super) fn bp_json(info: &BreakpointInfo, meta: Option<&BpMeta>) -> Breakpoin
             .into()
         }),
         bound: Vec::new(),
+        after: dep
+            .map(|d| d.master.clone())
+            .or_else(|| info.master.clone()),
+        waiting: dep.is_some_and(|d| d.waiting()),
     }
 }
 
@@ -304,9 +321,9 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 }
 
 /// # Set a breakpoint
-/// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one.
+/// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one; breakpoints: [...] sets several; after: id to wait for.
 #[derive(Deserialize, Serialize, JsonSchema)]
-#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return"]))]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return", "breakpoints", "after"]))]
 pub struct SetBreakpoint {
     #[serde(flatten)]
     pub(super) p: ProjectArg,
@@ -354,14 +371,115 @@ pub struct SetBreakpoint {
     pub(super) caught: bool,
     #[serde(default = "yes")]
     pub(super) uncaught: bool,
+    // Several at once, each as start_debug_session's breakpoints take them (unlisted: the
+    // description names it); one that fails fails alone.
+    #[schemars(length(min = 1))]
+    pub(super) breakpoints: Option<Vec<super::first::BreakAt>>,
+    // The id of the breakpoint to wait for: this one stops only once that one was hit in the
+    // session (IntelliJ's "Disable until hit the following breakpoint"; `dependent`).
+    #[schemars(length(min = 1))]
+    pub(super) after: Option<String>,
 }
 tool!(
     SetBreakpoint,
     "set_breakpoint",
     Kind::Write { idempotent: true },
-    Breakpoint,
-    set_breakpoint
+    SetResult,
+    set_breakpoints
 );
+
+/// set_breakpoint's answer: one breakpoint, or with `breakpoints` one row per item.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SetResult {
+    One(Box<Breakpoint>),
+    Many(Batch),
+}
+
+/// `breakpoints`: a row per item in order, each set or failed.
+#[derive(Serialize, JsonSchema)]
+pub struct Batch {
+    message: String,
+    breakpoints: Vec<Row>,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Row {
+    Set(Box<Breakpoint>),
+    /// An item that failed: its index in the list and why; the others were still set.
+    Failed {
+        index: u32,
+        error: String,
+    },
+}
+
+async fn set_breakpoints(c: &mut Call<'_>, mut a: SetBreakpoint) -> Outcome<SetResult> {
+    let Some(items) = a.breakpoints.take() else {
+        return Ok(SetResult::One(Box::new(set_breakpoint(c, a).await?)));
+    };
+    // The list stands alone: what one item needs goes in that item.
+    let beside = [
+        ("file_path", a.file_path.is_some()),
+        ("line", a.line.is_some()),
+        ("function", a.function.is_some()),
+        ("condition", a.condition.is_some()),
+        ("log_message", a.log_message.is_some()),
+        ("hit_condition", a.hit_condition.is_some()),
+        ("suspend_policy", a.suspend_policy != Suspend::All),
+        ("enabled", !a.enabled),
+        ("temporary", a.temporary),
+        ("on_hit", a.on_hit != OnHit::Stop),
+        ("watch", a.watch.is_some()),
+        ("access", a.access.is_some()),
+        ("force_return", a.force_return.is_some()),
+        ("max_calls", a.max_calls.is_some()),
+        ("breakpoint_id", a.breakpoint_id.is_some()),
+        ("exception_class", a.exception_class.is_some()),
+        ("caught", !a.caught),
+        ("uncaught", !a.uncaught),
+        ("after", a.after.is_some()),
+    ];
+    if let Some((name, _)) = beside.iter().find(|(_, given)| *given) {
+        return Err(ToolError(format!(
+            "give breakpoints alone, not with {name}: each item takes file_path+line or function, condition, hit_condition, on_hit, after"
+        )));
+    }
+    super::first::check_count(items.len())?;
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    let rows = super::first::set_each(c, &root, &items).await;
+    let failed: Vec<String> = rows
+        .iter()
+        .filter_map(|r| match r {
+            Row::Failed { index, .. } => Some(format!("breakpoints[{index}]")),
+            Row::Set(_) => None,
+        })
+        .collect();
+    let set = rows.len() - failed.len();
+    if set == 0 {
+        let why: Vec<String> = rows
+            .iter()
+            .filter_map(|r| match r {
+                Row::Failed { index, error } => Some(format!("breakpoints[{index}]: {error}")),
+                Row::Set(_) => None,
+            })
+            .collect();
+        return Err(ToolError(format!("no breakpoint set: {}", why.join("; "))));
+    }
+    let message = if failed.is_empty() {
+        format!("{set} breakpoints set")
+    } else {
+        format!(
+            "{set} of {} set; {} failed (the others are set)",
+            rows.len(),
+            failed.join(", ")
+        )
+    };
+    Ok(SetResult::Many(Batch {
+        message,
+        breakpoints: rows,
+    }))
+}
 
 // What access to a watched value stops (write when absent).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
@@ -381,7 +499,195 @@ pub enum OnHit {
     Log,
 }
 
-pub(super) async fn set_breakpoint(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
+/// One breakpoint (what each item of `breakpoints` is set with too), waiting for `after`'s
+/// hit when given.
+pub(super) async fn set_breakpoint(c: &mut Call<'_>, mut a: SetBreakpoint) -> Outcome<Breakpoint> {
+    let Some(master) = a.after.take() else {
+        let by_id = a.breakpoint_id.is_some();
+        let enabled = a.enabled;
+        let project = a.p.project_path.clone();
+        let mut b = set_plain(c, a).await?;
+        // Re-setting a line that waited for another without `after` makes it a plain one, as
+        // re-setting clears a condition; an update by id keeps it.
+        if !by_id && b.after.is_some() && b.status.as_deref() == Some("updated") {
+            let root = c.project(project.as_deref()).await?;
+            depend(c, &root, &ids_of(&b), None, enabled).await?;
+            refresh(c, &mut b);
+        }
+        return Ok(b);
+    };
+    if a.exception_class.is_some() || a.watch.is_some() {
+        return Err(
+            "field 'after': for line and function breakpoints, not exception_class or watch".into(),
+        );
+    }
+    let root = c.project(a.p.project_path.as_deref()).await?;
+    let all = fetch(c, &root).await?;
+    let Some((m, _)) = all.iter().find(|(i, _)| i.id == master) else {
+        let ids: Vec<&str> = all.iter().map(|(i, _)| i.id.as_str()).collect();
+        return Err(ToolError(format!(
+            "field 'after': no breakpoint '{master}'; existing ids: {}",
+            if ids.is_empty() {
+                "none".to_string()
+            } else {
+                ids.join(", ")
+            }
+        )));
+    };
+    // Not itself: re-setting the master's line would update the master.
+    let same = match (&a.breakpoint_id, &a.file_path, a.line) {
+        (Some(id), _, _) => *id == master,
+        (None, Some(f), Some(l)) => {
+            let file = c.file_in_project(&root, f)?;
+            m.kind == BreakpointKind::Line
+                && m.file.as_deref().is_some_and(|mf| same_file(mf, &file))
+                && (m.requested_line == Some(l) || m.line == Some(l))
+        }
+        _ => false,
+    };
+    if same {
+        return Err(ToolError(format!(
+            "field 'after': breakpoint {master} is this breakpoint; name another"
+        )));
+    }
+    if m.log_message.as_deref().is_some_and(|l| !l.is_empty()) {
+        return Err(ToolError(format!(
+            "field 'after': breakpoint {master} logs without stopping, so its hits are not seen; wait for a breakpoint that stops"
+        )));
+    }
+    let enabled = a.enabled;
+    // Set disabled, so it cannot stop before the dependency holds.
+    a.enabled = false;
+    let mut b = set_plain(c, a).await?;
+    depend(c, &root, &ids_of(&b), Some(&master), enabled).await?;
+    refresh(c, &mut b);
+    Ok(b)
+}
+
+/// The backend ids of a set breakpoint: a function's one per definition it bound at.
+fn ids_of(b: &Breakpoint) -> Vec<String> {
+    let mut ids = vec![b.id.clone()];
+    for at in &b.bound {
+        if let Some(id) = at
+            .rsplit_once("(id ")
+            .and_then(|(_, r)| r.strip_suffix(')'))
+            && !ids.iter().any(|x| x == id)
+        {
+            ids.push(id.to_string());
+        }
+    }
+    ids
+}
+
+/// A set breakpoint's `enabled`, `after` and `waiting` as the engine now knows them.
+fn refresh(c: &Call<'_>, b: &mut Breakpoint) {
+    let fresh = c.engine.with_state(|s| {
+        let m = s.breakpoints.get(&b.id)?;
+        Some(bp_json(m.last.as_ref()?, Some(m)))
+    });
+    if let Some(f) = fresh {
+        b.enabled = f.enabled;
+        b.after = f.after;
+        b.waiting = f.waiting;
+    }
+}
+
+/// Makes `ids` wait for `master` (`None`: stop waiting), `enabled` as the agent asked. The
+/// backend's own dependencies where it has them (the IDE), else the core's (`dependent`).
+async fn depend(
+    c: &Call<'_>,
+    root: &str,
+    ids: &[String],
+    master: Option<&str>,
+    enabled: bool,
+) -> Result<(), ToolError> {
+    use super::super::dependent::After;
+    use crate::backend::BackendError;
+    let backend = c.engine.backend.clone();
+    let ms = c.cfg.backend_timeout_ms;
+    for id in ids {
+        let asked = tokio::time::timeout(
+            std::time::Duration::from_millis(ms),
+            backend.set_master_breakpoint(root, id, master),
+        )
+        .await;
+        let on = match asked {
+            Ok(Ok(info)) => {
+                c.engine.with_state(|s| {
+                    let m = s.breakpoints.entry(id.clone()).or_default();
+                    m.observe(info);
+                    m.master_removed = None;
+                });
+                enabled
+            }
+            Ok(Err(BackendError::Unsupported(_))) => c.engine.with_state(|s| {
+                // Already hit in the session that runs: armed at once.
+                let live = s.sessions.values().any(|x| {
+                    x.project.as_deref() == Some(root) && x.state() != SessionState::Stopped
+                });
+                let armed = master.is_some_and(|mid| {
+                    live && s.breakpoints.get(mid).is_some_and(|mm| mm.hits > 0)
+                });
+                let m = s.breakpoints.entry(id.clone()).or_default();
+                m.after = master.map(|mid| After {
+                    master: mid.to_string(),
+                    emulated: true,
+                    armed,
+                    enabled,
+                });
+                m.master_removed = None;
+                enabled && (master.is_none() || armed)
+            }),
+            Ok(Err(e)) => {
+                return Err(c
+                    .bk("set_master_breakpoint", async { Err::<(), _>(e) })
+                    .await
+                    .unwrap_err());
+            }
+            Err(_) => {
+                return Err(ToolError(format!(
+                    "the debugger did not finish making breakpoint {id} wait within {ms} ms; retry, or raise backend_timeout_ms in the settings"
+                )));
+            }
+        };
+        let update = BreakpointUpdate {
+            enabled: Some(on),
+            ..Default::default()
+        };
+        let info = c
+            .bk(
+                "update_breakpoint",
+                backend.update_breakpoint(root, id, update),
+            )
+            .await?;
+        c.engine.with_state(|s| {
+            s.breakpoints.entry(id.clone()).or_default().observe(info);
+        });
+    }
+    Ok(())
+}
+
+/// Dependent breakpoints the core keeps that the backend still has enabled while they wait (a
+/// session's end disables them a moment later): disabled before a launch, so the new session
+/// starts with them waiting.
+pub(super) async fn before_launch(c: &Call<'_>, root: &str) {
+    let Ok(all) = fetch(c, root).await else {
+        return;
+    };
+    let stray: Vec<(String, String)> = all
+        .iter()
+        .filter(|(i, m)| {
+            i.enabled
+                && m.as_ref()
+                    .and_then(|m| m.after.as_ref())
+                    .is_some_and(|d| d.emulated && !d.armed)
+        })
+        .map(|(i, _)| (root.to_string(), i.id.clone()))
+        .collect();
+    c.engine.set_backend_enabled(stray, false).await;
+}
+
+async fn set_plain(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
     // Argument combinations first: a refused call asks the debugger nothing.
     if a.breakpoint_id.is_some() || a.exception_class.is_some() {
         let (field, what) = if a.breakpoint_id.is_some() {
@@ -732,12 +1038,32 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
         })
         .map(|(i, _)| i.id.clone())
         .collect();
-    remove_ids(c, &root, &targets).await?;
-    let message = match targets.len() {
+    let freed = remove_ids(c, &root, &targets).await?;
+    let mut message = match targets.len() {
         0 => "no breakpoint matched; nothing to remove".to_string(),
         1 => format!("removed 1 breakpoint (id {})", targets[0]),
         n => format!("removed {n} breakpoints (ids {})", targets.join(", ")),
     };
+    if !freed.is_empty() {
+        let _ = write!(
+            message,
+            "; {} waited for {}: now {} at every hit",
+            match freed.as_slice() {
+                [one] => format!("breakpoint {one}"),
+                many => format!("breakpoints {}", many.join(", ")),
+            },
+            if targets.len() == 1 {
+                "it"
+            } else {
+                "one of them"
+            },
+            if freed.len() == 1 {
+                "it stops"
+            } else {
+                "they stop"
+            }
+        );
+    }
     Ok(Removed {
         removed: targets.len() as u64,
         ids: targets,
@@ -745,14 +1071,38 @@ async fn remove_breakpoint(c: &mut Call<'_>, a: RemoveBreakpoint) -> Outcome<Rem
     })
 }
 
-pub(super) async fn remove_ids(c: &Call<'_>, root: &str, ids: &[String]) -> Result<(), ToolError> {
+/// Removes `ids`; returns the breakpoints that waited for one of them (`after`) and now stop
+/// at every hit (those removed too left out).
+pub(super) async fn remove_ids(
+    c: &Call<'_>,
+    root: &str,
+    ids: &[String],
+) -> Result<Vec<String>, ToolError> {
     let backend = c.engine.backend.clone();
+    let mut freed = Vec::new();
     for id in ids {
+        // Read first: the backend's removal event may free them before this call goes on.
+        let waiting: Vec<String> = c.engine.with_state(|s| {
+            s.breakpoints
+                .iter()
+                .filter(|(_, m)| m.after.as_ref().is_some_and(|a| a.master == *id))
+                .map(|(k, _)| k.clone())
+                .collect()
+        });
+        freed.extend(waiting);
         c.bk("remove_breakpoint", backend.remove_breakpoint(root, id))
             .await?;
-        c.engine.with_state(|s| s.breakpoints.remove(id));
+        let (ids, enable) = c.engine.with_state(|s| {
+            s.breakpoints.remove(id);
+            super::super::dependent::master_gone(s, id)
+        });
+        c.engine.set_backend_enabled(enable, true).await;
+        freed.extend(ids);
     }
-    Ok(())
+    freed.retain(|f| !ids.contains(f));
+    freed.sort();
+    freed.dedup();
+    Ok(freed)
 }
 
 /// Removes the agent's breakpoints in `root` (stop_debug_session): those this MCP session made,
@@ -790,6 +1140,10 @@ pub(super) async fn remove_agents(c: &Call<'_>, root: &str) -> Vec<String> {
             .await
             .is_ok()
         {
+            let (_, enable) = c
+                .engine
+                .with_state(|s| super::super::dependent::master_gone(s, &id));
+            c.engine.set_backend_enabled(enable, true).await;
             gone.push(id);
         }
     }
@@ -821,8 +1175,19 @@ async fn update_by_id(
         )));
     }
     let backend = c.engine.backend.clone();
+    // One the core keeps disabled while it waits for another's hit stays so; it is enabled
+    // (or not) as asked once that one is hit.
+    let waits = c.engine.with_state(|s| {
+        let d = s
+            .breakpoints
+            .get_mut(&breakpoint_id)
+            .and_then(|m| m.after.as_mut())
+            .filter(|d| d.emulated)?;
+        d.enabled = enabled;
+        Some(!d.armed)
+    });
     let update = BreakpointUpdate {
-        enabled: Some(enabled),
+        enabled: Some(enabled && waits != Some(true)),
         condition,
         hit_condition,
         log_message,

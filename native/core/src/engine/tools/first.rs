@@ -15,8 +15,14 @@ const MAX_AT_ONCE: usize = 20;
 /// Breakpoints one start sets at most.
 const MAX_BREAKPOINTS: usize = 20;
 
-// A breakpoint set with the start: file_path+line or function, as set_breakpoint takes them.
+// A breakpoint set with the start (or several with set_breakpoint {breakpoints}):
+// file_path+line or function, as set_breakpoint takes them.
 #[derive(Deserialize, Serialize, JsonSchema, Clone)]
+#[schemars(transform = |s: &mut schemars::Schema| {
+    super::unlist(s, &["after"]);
+    // A misspelt key is refused by name, not dropped (the listing leaves the keyword out).
+    s.insert("additionalProperties".into(), false.into());
+})]
 pub struct BreakAt {
     #[schemars(length(min = 1))]
     file_path: Option<String>,
@@ -28,6 +34,132 @@ pub struct BreakAt {
     hit_condition: Option<String>,
     #[serde(default)]
     on_hit: Hit,
+    // Stops only once this breakpoint was hit in the session: its id, or the index of an
+    // earlier item of the same list (unlisted: the instructions say it).
+    after: Option<AfterRef>,
+}
+
+// `after` in a list: a breakpoint id ("3", "b3") or an earlier item's index (0-based).
+#[derive(Deserialize, Serialize, JsonSchema, Clone)]
+#[serde(untagged)]
+pub enum AfterRef {
+    Index(u32),
+    Id(#[schemars(length(min = 1))] String),
+}
+
+impl BreakAt {
+    /// The item's shape, before anything is asked or set (`i`: its index in the list).
+    fn check(&self, i: usize) -> Result<(), String> {
+        match (&self.file_path, self.line, &self.function) {
+            (Some(_), Some(_), None) if self.on_hit == Hit::Record => {
+                return Err(
+                    "on_hit 'record' needs function (a call is recorded from its entry to its return)"
+                        .into(),
+                );
+            }
+            (Some(_), Some(_), None) | (_, None, Some(_)) => {}
+            _ => {
+                return Err("give file_path with line, or function (e.g. {\"file_path\": \"app.py\", \"line\": 12})".into());
+            }
+        }
+        if let Some(AfterRef::Index(j)) = self.after
+            && j as usize >= i
+        {
+            return Err(format!(
+                "after: {j} is not an earlier item of the list; give the index of an item before this one, or a breakpoint id"
+            ));
+        }
+        Ok(())
+    }
+
+    /// set_breakpoint's arguments for this item, `after` resolved to an id.
+    fn args(&self, root: &str, after: Option<String>) -> SetBreakpoint {
+        SetBreakpoint {
+            p: ProjectArg {
+                project_path: Some(root.to_string()),
+            },
+            file_path: self.file_path.clone(),
+            line: self.line,
+            function: self.function.clone(),
+            condition: self.condition.clone(),
+            log_message: None,
+            hit_condition: self.hit_condition.clone(),
+            suspend_policy: Suspend::All,
+            enabled: yes(),
+            temporary: false,
+            on_hit: match self.on_hit {
+                Hit::Stop => OnHit::Stop,
+                Hit::Record => OnHit::Record,
+            },
+            watch: None,
+            access: None,
+            force_return: None,
+            max_calls: None,
+            breakpoint_id: None,
+            exception_class: None,
+            caught: true,
+            uncaught: true,
+            breakpoints: None,
+            after,
+        }
+    }
+
+    /// `after` as an id: an index names the id its item got (`set`: the ids so far, `None`
+    /// for an item that failed).
+    fn after_id(&self, set: &[Option<String>]) -> Result<Option<String>, String> {
+        match &self.after {
+            None => Ok(None),
+            Some(AfterRef::Id(id)) => Ok(Some(id.clone())),
+            Some(AfterRef::Index(j)) => match set.get(*j as usize) {
+                Some(Some(id)) => Ok(Some(id.clone())),
+                _ => Err(format!(
+                    "after: item {j} was not set, so there is nothing to wait for"
+                )),
+            },
+        }
+    }
+}
+
+/// At most [`MAX_BREAKPOINTS`] in one list.
+pub fn check_count(n: usize) -> Result<(), ToolError> {
+    if n > MAX_BREAKPOINTS {
+        return Err(format!("breakpoints: {n} given, at most {MAX_BREAKPOINTS}").into());
+    }
+    Ok(())
+}
+
+/// set_breakpoint {breakpoints}: each item set through set_breakpoint's code, in order; one
+/// that fails is a row with why, and the others are still set (as a batch of expressions).
+pub async fn set_each(
+    c: &mut Call<'_>,
+    root: &str,
+    items: &[BreakAt],
+) -> Vec<super::breakpoints::Row> {
+    use super::breakpoints::Row;
+    let mut ids: Vec<Option<String>> = Vec::new();
+    let mut rows = Vec::new();
+    for (i, b) in items.iter().enumerate() {
+        let outcome = match b.check(i).and_then(|()| b.after_id(&ids)) {
+            Err(e) => Err(e),
+            Ok(after) => super::breakpoints::set_breakpoint(c, b.args(root, after))
+                .await
+                .map_err(|e| e.0),
+        };
+        match outcome {
+            Ok(bp) => {
+                ids.push(Some(bp.id.clone()));
+                rows.push(Row::Set(Box::new(bp)));
+            }
+            Err(error) => {
+                ids.push(None);
+                rows.push(Row::Failed {
+                    index: i as u32,
+                    error,
+                });
+            }
+        }
+    }
+    rows
 }
 
 // What a breakpoint set with the start does on a hit (set_breakpoint's on_hit without 'log').
@@ -68,29 +200,10 @@ impl FirstAnswer {
     /// The argument shapes, before anything is asked, set or started.
     pub fn check(&self) -> Result<(), ToolError> {
         let bps = self.breakpoints.as_deref().unwrap_or_default();
-        if bps.len() > MAX_BREAKPOINTS {
-            return Err(format!(
-                "breakpoints: {} given, at most {MAX_BREAKPOINTS}",
-                bps.len()
-            )
-            .into());
-        }
+        check_count(bps.len())?;
         for (i, b) in bps.iter().enumerate() {
-            match (&b.file_path, b.line, &b.function) {
-                (Some(_), Some(_), None) if b.on_hit == Hit::Record => {
-                    return Err(format!(
-                        "breakpoints[{i}]: on_hit 'record' needs function (a call is recorded from its entry to its return)"
-                    )
-                    .into());
-                }
-                (Some(_), Some(_), None) | (_, None, Some(_)) => {}
-                _ => {
-                    return Err(format!(
-                        "breakpoints[{i}]: give file_path with line, or function (e.g. {{\"file_path\": \"app.py\", \"line\": 12}})"
-                    )
-                    .into());
-                }
-            }
+            b.check(i)
+                .map_err(|e| ToolError(format!("breakpoints[{i}]: {e}")))?;
         }
         let exprs = self.evaluate.as_deref().unwrap_or_default();
         if exprs.len() > MAX_AT_ONCE {
@@ -105,43 +218,24 @@ impl FirstAnswer {
     /// Sets the breakpoints through set_breakpoint; one that fails undoes the others this call
     /// set, so a refused start changes nothing. Returns the ids.
     pub async fn set(&self, c: &mut Call<'_>, root: &str) -> Result<Vec<String>, ToolError> {
-        let mut ids = Vec::new();
+        let mut ids: Vec<Option<String>> = Vec::new();
         for (i, b) in self.breakpoints.iter().flatten().enumerate() {
-            let a = SetBreakpoint {
-                p: ProjectArg {
-                    project_path: Some(root.to_string()),
-                },
-                file_path: b.file_path.clone(),
-                line: b.line,
-                function: b.function.clone(),
-                condition: b.condition.clone(),
-                log_message: None,
-                hit_condition: b.hit_condition.clone(),
-                suspend_policy: Suspend::All,
-                enabled: yes(),
-                temporary: false,
-                on_hit: match b.on_hit {
-                    Hit::Stop => OnHit::Stop,
-                    Hit::Record => OnHit::Record,
-                },
-                watch: None,
-                access: None,
-                force_return: None,
-                max_calls: None,
-                breakpoint_id: None,
-                exception_class: None,
-                caught: true,
-                uncaught: true,
+            let outcome = match b.after_id(&ids) {
+                Err(e) => Err(e),
+                Ok(after) => super::breakpoints::set_breakpoint(c, b.args(root, after))
+                    .await
+                    .map_err(|e| e.0),
             };
-            match super::breakpoints::set_breakpoint(c, a).await {
-                Ok(bp) => ids.push(bp.id),
+            match outcome {
+                Ok(bp) => ids.push(Some(bp.id)),
                 Err(e) => {
-                    let _ = super::breakpoints::remove_ids(c, root, &ids).await;
-                    return Err(format!("breakpoints[{i}]: {}", e.0).into());
+                    let set: Vec<String> = ids.into_iter().flatten().collect();
+                    let _ = super::breakpoints::remove_ids(c, root, &set).await;
+                    return Err(format!("breakpoints[{i}]: {e}").into());
                 }
             }
         }
-        Ok(ids)
+        Ok(ids.into_iter().flatten().collect())
     }
 
     /// Adds to the first stop what was asked: the values at a pause, the calls recorded in the

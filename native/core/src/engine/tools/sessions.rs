@@ -151,6 +151,8 @@ pub(super) async fn launch(
     request: LaunchRequest,
 ) -> Result<crate::backend::SessionInfo, ToolError> {
     let backend = c.engine.backend.clone();
+    // Breakpoints waiting for another's hit start the session waiting (`after`).
+    super::breakpoints::before_launch(c, root).await;
     let launching = c.engine.watchdog.launch_started();
     // A backend that builds the program first (Go) gets the build's own bound on top.
     let budget =

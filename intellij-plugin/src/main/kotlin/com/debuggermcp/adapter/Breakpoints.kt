@@ -3,6 +3,7 @@ package com.debuggermcp.adapter
 import com.debuggermcp.json.JsonArgs
 import com.debuggermcp.json.jsonObject
 import com.debuggermcp.lang.LanguageDebugSupport
+import com.intellij.openapi.application.ModalityState
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.vfs.VfsUtilCore
 import com.intellij.openapi.vfs.VirtualFile
@@ -81,11 +82,67 @@ internal object Breakpoints {
         null
     }
 
+    /**
+     * XDependentBreakpointManager of the project: "Disable until hit the following breakpoint".
+     * It is xdebugger-impl (`@ApiStatus.Internal`), reached as the platform's own UI reaches it,
+     * XBreakpointManagerImpl.getDependentBreakpointManager (platform/xdebugger-impl/src/com/
+     * intellij/xdebugger/impl/breakpoints/XBreakpointManagerImpl.java, file id 1648346929),
+     * reflectively like [errorMessage]; null where the manager has none.
+     */
+    private fun dependents(project: Project): Any? = try {
+        val manager = manager(project)
+        manager.javaClass.getMethod("getDependentBreakpointManager").invoke(manager)
+    } catch (_: ReflectiveOperationException) {
+        null
+    }
+
+    private fun dependentCall(deps: Any, name: String, vararg args: Any?): Any? {
+        val method = deps.javaClass.methods.firstOrNull { it.name == name && it.parameterCount == args.size }
+            ?: unsupported("this IDE's XDependentBreakpointManager has no $name")
+        return try {
+            method.invoke(deps, *args)
+        } catch (e: java.lang.reflect.InvocationTargetException) {
+            throw e.targetException
+        }
+    }
+
+    /** The breakpoint [bp] waits for, read from XDependentBreakpointManager.getMasterBreakpoint. */
+    private fun masterOf(bp: XBreakpoint<*>, deps: Any?): XBreakpoint<*>? =
+        deps?.let { (dependentCall(it, "getMasterBreakpoint", bp) as? XBreakpoint<*>) }
+
+    /**
+     * `after` (op `set_master_breakpoint`): [id] stops only once [master] was hit in the session,
+     * then as usual (null: stops waiting). As the Breakpoints dialog saves it:
+     * XMasterBreakpointPanel.saveProperties (platform/xdebugger-impl/src/com/intellij/xdebugger/
+     * impl/breakpoints/ui/XMasterBreakpointPanel.java) calls, on the EDT,
+     * `setMasterBreakpoint(slave, master, leaveEnabled)` or `clearMasterBreakpoint(slave)`
+     * (XDependentBreakpointManager.java, same package's parent, file id 58633227557; they take
+     * the manager's state lock themselves). leaveEnabled = true: the dialog's "Leave enabled",
+     * so after its master's hit the breakpoint behaves as any other for the rest of the session.
+     * Each session keeps the slave unregistered until the master is reached and registers it
+     * then (XDebugSessionBreakpointManager.initBreakpoints → disableSlaveBreakpoints,
+     * processDependencies); a removed master clears its slaves (onBreakpointRemoved).
+     */
+    suspend fun setMaster(project: Project, id: String, master: String?): Map<String, Any?> {
+        val bp = find(project, id)
+        val m = master?.let { find(project, it) }
+        if (m === bp) failed("breakpoint '$id' cannot wait for itself")
+        val deps = dependents(project) ?: unsupported("this IDE's breakpoint manager keeps no dependent breakpoints")
+        Ide.onEdt(ModalityState.nonModal()) {
+            if (m == null) dependentCall(deps, "clearMasterBreakpoint", bp)
+            else dependentCall(deps, "setMasterBreakpoint", bp, m, true)
+        }
+        return Ide.read { info(bp, project) } ?: unsupported("breakpoint '$id' is of a kind this table does not describe")
+    }
+
     /** BreakpointInfo JSON, or null for kinds the table does not model (method, field, ...). */
-    fun info(bp: XBreakpoint<*>): Map<String, Any?>? {
+    fun info(bp: XBreakpoint<*>, project: Project? = null): Map<String, Any?>? {
         val error = errorMessage(bp)
+        // The master, where the project is known (a listener's event names none).
+        val master = try { masterOf(bp, project?.let { dependents(it) }) } catch (_: RuntimeException) { null }
         val common = arrayOf(
             "id" to id(bp),
+            "master" to master?.let { id(it) },
             "enabled" to bp.isEnabled,
             "condition" to bp.conditionExpression?.expression?.takeIf { it.isNotEmpty() },
             "log_message" to bp.logExpressionObject?.expression?.takeIf { it.isNotEmpty() },
@@ -159,7 +216,7 @@ internal object Breakpoints {
     }
 
     suspend fun list(project: Project): List<Map<String, Any?>> = Ide.read {
-        manager(project).allBreakpoints.mapNotNull { info(it) }
+        manager(project).allBreakpoints.mapNotNull { info(it, project) }
     }
 
     /** Breakpoint ids at a 0-based line of a file (for pause reasons). */
@@ -223,7 +280,7 @@ internal object Breakpoints {
             bp
         }
         if (actual != line) requested[bp] = line else requested.remove(bp)
-        return Ide.read { info(bp) }!!
+        return Ide.read { info(bp, project) }!!
     }
 
     /** A Java field watchpoint (see [Watchpoints]). */
@@ -258,7 +315,7 @@ internal object Breakpoints {
             }
             if (hit != null) updateHitCount(bp, if (hit.isEmpty()) null else parseHitCount(hit))
         }
-        return Ide.read { info(bp) } ?: unsupported("breakpoint '$id' is of a kind this table does not describe")
+        return Ide.read { info(bp, project) } ?: unsupported("breakpoint '$id' is of a kind this table does not describe")
     }
 
     suspend fun remove(project: Project, id: String) {

@@ -27,6 +27,8 @@ enum class Op(val wire: String, val timeoutMs: Long) {
     FORCE_RETURN("force_return", 10_000),
     UPDATE_BREAKPOINT("update_breakpoint", 10_000),
     REMOVE_BREAKPOINT("remove_breakpoint", 10_000),
+    // `after`: XDependentBreakpointManager (Breakpoints.setMaster).
+    SET_MASTER_BREAKPOINT("set_master_breakpoint", 10_000),
     // Function breakpoints by name: the core binds a method at its first body line instead (Java
     // method breakpoints are slow); JniBackend keeps the trait's `unsupported` default.
     ADD_FUNCTION_BREAKPOINT("add_function_breakpoint", 10_000),

@@ -42,6 +42,7 @@ class XDebuggerAdapter(
         Op.FORCE_RETURN -> ControlOps.forceReturn(a.string("session_id"), a.string("thread_id"), a.string("frame"), a.string("value")).let { null }
         Op.UPDATE_BREAKPOINT -> Breakpoints.update(Ide.project(a.string("project")), a.string("id"), a.obj("update"))
         Op.REMOVE_BREAKPOINT -> Breakpoints.remove(Ide.project(a.string("project")), a.string("id")).let { null }
+        Op.SET_MASTER_BREAKPOINT -> Breakpoints.setMaster(Ide.project(a.string("project")), a.string("id"), a.stringOrNull("master"))
         Op.ADD_FUNCTION_BREAKPOINT -> { Ide.project(a.string("project")); a.obj("spec"); unsupported("no function breakpoints by name in the IDE: the core breaks at the method's first line (Java method breakpoints are slow)") }
         Op.CONTROL -> ControlOps.control(a.string("session_id"), a.stringOrNull("thread_id"), a.obj("op")).let { null }
         Op.THREADS -> StackOps.threads(a.string("session_id"))

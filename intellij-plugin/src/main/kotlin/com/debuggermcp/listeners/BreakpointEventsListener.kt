@@ -10,7 +10,7 @@ import com.intellij.xdebugger.breakpoints.XBreakpointListener
  * Tells Rust about breakpoint changes made anywhere (gutter clicks, the Breakpoints dialog,
  * temporary breakpoints removing themselves), so its view of owners and hits stays right.
  */
-class BreakpointEventsListener(@Suppress("unused") private val project: Project) : XBreakpointListener<XBreakpoint<*>> {
+class BreakpointEventsListener(private val project: Project) : XBreakpointListener<XBreakpoint<*>> {
     override fun breakpointAdded(breakpoint: XBreakpoint<*>) = changed(breakpoint)
 
     override fun breakpointChanged(breakpoint: XBreakpoint<*>) = changed(breakpoint)
@@ -30,7 +30,8 @@ class BreakpointEventsListener(@Suppress("unused") private val project: Project)
 
     private fun changed(breakpoint: XBreakpoint<*>) {
         if (!DebuggerEventsListener.ready()) return
-        val info = try { Breakpoints.info(breakpoint) } catch (_: Throwable) { null } ?: return
+        // With the project: the breakpoint it waits for (`master`) is the project's.
+        val info = try { Breakpoints.info(breakpoint, project) } catch (_: Throwable) { null } ?: return
         DebuggerEventsListener.push(jsonObject("event" to "breakpoint_changed", "breakpoint" to info))
     }
 }

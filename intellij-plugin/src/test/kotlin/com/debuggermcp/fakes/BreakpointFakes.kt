@@ -67,8 +67,53 @@ class FakeLineBreakpoint<P : XBreakpointProperties<*>>(
     fun getErrorMessage(): String? = invalidMessage
 }
 
+/**
+ * XDependentBreakpointManager as the platform implements it (platform/xdebugger-impl/src/com/
+ * intellij/xdebugger/impl/breakpoints/XDependentBreakpointManager.java, file id 58633227557):
+ * a slave → (master, leaveEnabled) table; `setMasterBreakpoint` replaces a slave's master,
+ * `clearMasterBreakpoint` drops it, `getMasterBreakpoint`/`isLeaveEnabled` read it; every
+ * member takes the breakpoint manager's state lock itself and asserts no read or write action
+ * (the Breakpoints dialog's XMasterBreakpointPanel.saveProperties calls it on the EDT). A removed
+ * breakpoint leaves the table, and so do the slaves of a removed master (`onBreakpointRemoved`,
+ * called by XBreakpointManagerImpl's removal): they become plain breakpoints. The internal
+ * class is reached reflectively by the adapter, so the fake has the same public members.
+ */
+class FakeDependentBreakpointManager {
+    private class Info(var master: XBreakpoint<*>, var leaveEnabled: Boolean)
+    private val slaves = java.util.concurrent.ConcurrentHashMap<XBreakpoint<*>, Info>()
+    /** Every call, in order (`set <slave> <master> <leaveEnabled>`, `clear <slave>`). */
+    val calls = CopyOnWriteArrayList<String>()
+
+    fun setMasterBreakpoint(slave: XBreakpoint<*>, master: XBreakpoint<*>, leaveEnabled: Boolean) {
+        calls += "set ${System.identityHashCode(slave)} ${System.identityHashCode(master)} $leaveEnabled"
+        val info = slaves[slave]
+        if (info == null) slaves[slave] = Info(master, leaveEnabled)
+        else { info.master = master; info.leaveEnabled = leaveEnabled }
+    }
+
+    fun clearMasterBreakpoint(slave: XBreakpoint<*>) {
+        calls += "clear ${System.identityHashCode(slave)}"
+        slaves.remove(slave)
+    }
+
+    fun getMasterBreakpoint(slave: XBreakpoint<*>): XBreakpoint<*>? = slaves[slave]?.master
+
+    fun isLeaveEnabled(slave: XBreakpoint<*>): Boolean = slaves[slave]?.leaveEnabled == true
+
+    fun getSlaveBreakpoints(master: XBreakpoint<*>): List<XBreakpoint<*>> = slaves.filterValues { it.master === master }.keys.toList()
+
+    internal fun onBreakpointRemoved(breakpoint: XBreakpoint<*>) {
+        slaves.remove(breakpoint)
+        slaves.entries.removeIf { it.value.master === breakpoint }
+    }
+}
+
 class FakeBreakpointManager(private val app: FakeApplication) : XBreakpointManager {
     val breakpoints = CopyOnWriteArrayList<XBreakpoint<*>>()
+    private val dependents = FakeDependentBreakpointManager()
+
+    /** XBreakpointManagerImpl.getDependentBreakpointManager (public on the implementation). */
+    fun getDependentBreakpointManager(): FakeDependentBreakpointManager = dependents
 
     override fun <T : XBreakpointProperties<*>> addBreakpoint(type: XBreakpointType<XBreakpoint<T>, T>, properties: T?): XBreakpoint<T> {
         app.requireWrite("XBreakpointManager.addBreakpoint (XBreakpointManagerImpl.java, file id 1648346929)")
@@ -85,6 +130,7 @@ class FakeBreakpointManager(private val app: FakeApplication) : XBreakpointManag
     override fun removeBreakpoint(breakpoint: XBreakpoint<*>) {
         app.requireWrite("XBreakpointManager.removeBreakpoint (XBreakpointManagerImpl.java, file id 1648346929)")
         breakpoints.remove(breakpoint)
+        dependents.onBreakpointRemoved(breakpoint)
     }
 
     override fun getAllBreakpoints(): Array<XBreakpoint<*>> {
