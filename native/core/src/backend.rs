@@ -761,6 +761,15 @@ pub trait Backend: Send + Sync + 'static {
         let _ = request;
         Some("this debugger backend runs no commands beside an attach".into())
     }
+    /// op `run_trigger`: runs `command` for the live session `session_id` as an attach's
+    /// trigger runs (`LaunchRequest::trigger`: as `sh -c`, beside the debuggee), its end told
+    /// as [`BackendEvent::TriggerEnded`] (wait_for_pause {command}). The default: none run.
+    async fn run_trigger(&self, session_id: &str, command: &str) -> BackendResult<()> {
+        let _ = (session_id, command);
+        Err(BackendError::Unsupported(
+            "this debugger backend runs no commands for a session".into(),
+        ))
+    }
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         let _ = file;
         Some("this debugger backend cannot make a call return a value".into())

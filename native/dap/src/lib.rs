@@ -212,6 +212,18 @@ impl Backend for DapBackend {
             .then(|| "a trigger goes with attach; a launch runs its command itself".into())
     }
 
+    /// A trigger for a live session (wait_for_pause {command}): run as the attach's is, from
+    /// the project root; one at a time per session (the session holds the running one).
+    async fn run_trigger(&self, session_id: &str, command: &str) -> BackendResult<()> {
+        let s = self.inner.live(session_id)?;
+        if s.trigger.lock().unwrap().is_some() {
+            return Err(BackendError::InvalidState(
+                "the session's previous command still runs; wait for its end (wait_for_pause) before sending another".into(),
+            ));
+        }
+        crate::trigger::start(&self.inner, &s, command, &self.inner.root)
+    }
+
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         let name = std::path::Path::new(file)
             .file_name()

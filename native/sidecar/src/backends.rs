@@ -188,6 +188,13 @@ impl Backend for Headless {
             self.dap.trigger_refusal(request)
         }
     }
+    async fn run_trigger(&self, session_id: &str, command: &str) -> BackendResult<()> {
+        if self.php_session(session_id) {
+            self.php.run_trigger(session_id, command).await
+        } else {
+            self.dap.run_trigger(session_id, command).await
+        }
+    }
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         if is_php_file(file) {
             Some("Xdebug cannot make a call return a value (gdb can, for C/C++)".into())

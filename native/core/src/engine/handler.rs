@@ -32,9 +32,9 @@ const CONFIRM_KEY: &str = "confirm";
 
 pub(crate) const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. \
 The first answer takes one call: start_debug_session {command: 'python3 app.py' (or run_configuration), breakpoints: [{file_path, line} or {function}, optional condition / hit_condition], evaluate: ['x', 'len(items)']} sets the breakpoints, runs to the first stop and returns it with those values, the frame's locals and the source line (debug_test takes the same for one test). \
-A running service: {attach: pid or host:port, command: 'curl -s localhost:8000/x', breakpoints, evaluate} attaches, then runs command as a shell would and answers the stop it causes (its exit and output come with this or a later result); without command, send the request yourself, then wait_for_pause. \
+A running service: {attach: pid or host:port, command: 'curl -s localhost:8000/x', breakpoints, evaluate} attaches, then runs command as a shell would and answers the stop it causes (its exit and output come with this or a later result); without command, send the request yourself, then wait_for_pause; wait_for_pause {command: 'curl …', evaluate} sends it again and answers its stop. \
 With breakpoints {function, on_hit: 'record'} only, it runs to the end and returns every call of the function (arguments, result, caller); get_call_records reads them again. \
-Then step_over / step_into / step_out / resume / run_to_line / pause, each with evaluate: [...], wait for the next stop and return it with those values. \
+Then step_over / step_into / step_out / resume / run_to_line / pause / wait_for_pause, each with evaluate: [...], wait for the next stop and return it with those values. \
 After the start, set_breakpoint {breakpoints: [...]} sets several (the same items; one that fails fails alone). Any breakpoint takes after: an id (in a list, also an earlier item's index): it stops only once that one was hit in the session. \
 capture records expressions, locals and stack at many hits without stopping. \
 What already runs: attach is a pid or host:port; with command as well, the command is the trigger run once attached (e.g. the curl that sends the request). \

@@ -472,3 +472,27 @@ async fn a_trigger_where_the_backend_runs_none_is_refused_naming_the_way_round()
         h.fake.calls()
     );
 }
+
+/// wait_for_pause {command} on a backend that runs no commands for a session (the IDE's, this
+/// fake's) is refused saying what to do instead, and sets nothing: the next wait has no trigger.
+#[tokio::test]
+async fn wait_for_pause_command_is_refused_where_the_backend_runs_none() {
+    let h = H::new(brave());
+    let s = h
+        .ok("start_debug_session", json!({"run_configuration": "main"}))
+        .await;
+    assert_eq!(s["state"], "running", "{s:#}");
+    let e = h
+        .err(
+            "wait_for_pause",
+            json!({"command": "curl -s localhost:8000/x", "evaluate": ["x"]}),
+        )
+        .await;
+    assert!(
+        e.contains("not run") && e.contains("from your shell"),
+        "{e}"
+    );
+    let r = h.ok("wait_for_pause", json!({"timeout_ms": 100})).await;
+    assert!(r.get("trigger").is_none(), "{r:#}");
+    assert_eq!(r["state"], "running", "{r:#}");
+}

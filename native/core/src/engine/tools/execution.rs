@@ -2,8 +2,9 @@
 //! session's changes *before* sending the op (the stop may arrive before the op returns), then
 //! wait for a pause newer than the one they started from.
 
-use super::super::context::{Call, ended};
+use super::super::context::{Call, ToolError, ended};
 use super::super::snapshot;
+use super::super::state::Trigger;
 use super::out::{State, StopResult};
 use super::{ControlArg, Kind, Outcome, SessionArg, TimeoutArg};
 use crate::backend::{ControlOp, SessionState};
@@ -331,6 +332,8 @@ fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> 
 /// # Wait for a pause
 /// Until it stops or ends.
 #[derive(Deserialize, Serialize, JsonSchema)]
+// `command` and `evaluate` are named in the instructions (every byte of tools/list counts).
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["command", "evaluate"]))]
 pub struct WaitForPause {
     #[serde(flatten)]
     s: SessionArg,
@@ -338,6 +341,13 @@ pub struct WaitForPause {
     t: TimeoutArg,
     /// Say if paused at one of these.
     breakpoint_ids: Option<Vec<String>>,
+    // Run first for this running session, as an attach's trigger is (`curl …`): its stop,
+    // or its end without one, is the answer.
+    #[schemars(length(min = 1))]
+    command: Option<String>,
+    // Expressions evaluated at the stop, as resume's.
+    #[schemars(length(min = 1))]
+    evaluate: Option<Vec<String>>,
 }
 tool!(
     WaitForPause,
@@ -349,14 +359,42 @@ tool!(
 
 async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
+    if let Some(i) = a
+        .evaluate
+        .iter()
+        .flatten()
+        .position(|e| e.trim().is_empty())
+    {
+        return Err(format!("evaluate[{i}] is empty").into());
+    }
+    if let Some(cmd) = &a.command {
+        crate::engine::shell::check_command(cmd)?;
+    }
     let sid = c.session(&root, a.s.session_id.as_deref()).await?;
     let timeout = a.t.timeout_ms;
     let mut sub = c.subscribe(&sid)?;
-    let already = matches!(
-        c.engine
-            .with_state(|s| s.sessions.get(&sid).map(|x| x.state())),
-        Some(SessionState::Paused | SessionState::Stopped)
-    );
+    let state = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.state()));
+    let already = matches!(state, Some(SessionState::Paused | SessionState::Stopped));
+    if let Some(cmd) = &a.command {
+        match state {
+            Some(SessionState::Paused) => {
+                return Err(format!(
+                    "command: session {sid} is paused, so the request would wait on it; resume (or resume {{evaluate}}) to run on, then wait_for_pause {{command}}"
+                )
+                .into());
+            }
+            Some(SessionState::Stopped) => {
+                let err = c
+                    .engine
+                    .with_state(|s| s.sessions.get(&sid).map(|x| ended(&sid, x)));
+                return Err(err.unwrap_or_else(|| format!("session {sid} has ended").into()));
+            }
+            _ => {}
+        }
+        run_trigger(c, &sid, cmd).await?;
+    }
     let stopped = if already {
         true
     } else {
@@ -365,6 +403,9 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
     let mut r = snapshot::stop_result(c, &sid, (!stopped).then_some(timeout)).await;
     if already && r.state == State::Paused {
         r.already_paused = true;
+    }
+    if a.command.is_some() {
+        trigger_note(c, &sid, stopped, &mut r);
     }
     if let Some(wanted) = a.breakpoint_ids.filter(|w| !w.is_empty())
         && r.state == State::Paused
@@ -378,7 +419,58 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
             ));
         }
     }
+    super::first::evaluate_at(c, &root, a.evaluate, &mut r).await;
     Ok(r)
+}
+
+/// wait_for_pause {command}: the session's trigger is now `cmd` (its end told once, as an
+/// attach's), run by the backend; a refusal leaves the session's trigger as it was.
+async fn run_trigger(c: &mut Call<'_>, sid: &str, cmd: &str) -> Result<(), ToolError> {
+    let fresh = Trigger {
+        command: cmd.to_string(),
+        ..Default::default()
+    };
+    // Set before it runs: its end may come before the backend's answer.
+    let old = c.engine.with_state(|s| {
+        s.sessions
+            .get_mut(sid)
+            .and_then(|x| x.trigger.replace(fresh))
+    });
+    let backend = c.engine.backend.clone();
+    if let Err(e) = c.bk("run_trigger", backend.run_trigger(sid, cmd)).await {
+        c.engine.with_state(|s| {
+            if let Some(x) = s.sessions.get_mut(sid) {
+                x.trigger = old;
+            }
+        });
+        return Err(ToolError(format!(
+            "command (a request sent for this session) not run: {}. Send it from your shell, then call wait_for_pause",
+            e.0
+        )));
+    }
+    Ok(())
+}
+
+/// What a wait after wait_for_pause {command} says of the command, as start's trigger does.
+fn trigger_note(c: &Call<'_>, sid: &str, stopped: bool, r: &mut StopResult) {
+    let running = c.engine.with_state(|s| {
+        s.sessions
+            .get(sid)
+            .and_then(|x| x.trigger.as_ref())
+            .is_some_and(|t| t.ended.is_none())
+    });
+    if !stopped && r.state == State::Running && !running && r.trigger.is_some() {
+        r.message = Some(format!(
+            "the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
+            r.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
+        ));
+    } else if running && r.state == State::Paused {
+        let still = "the command still runs (its end comes with a later result)";
+        r.message = Some(match r.message.take() {
+            Some(m) => format!("{m}; {still}"),
+            None => still.into(),
+        });
+    }
 }
 
 /// The program left the pause `seq` it was in, even if the backend's `Resumed` event is still
