@@ -34,6 +34,7 @@ import com.intellij.xdebugger.frame.XValueChildrenList
 import com.intellij.xdebugger.frame.XValueModifier
 import com.intellij.xdebugger.frame.XValueNode
 import com.intellij.xdebugger.frame.XValuePlace
+import kotlinx.coroutines.async
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 import org.jetbrains.concurrency.Promise
@@ -256,7 +257,7 @@ class Audit27cTest {
             }
             // The configuration's getState() throws or returns null inside runner.execute.
             manager.runnerGivesUp = true
-            for (mode in listOf("debug", "run")) {
+            for ((index, mode) in listOf("debug", "run").withIndex()) {
                 val e = runBlocking {
                     // The launch's budget would be launch_timeout_ms + build_timeout_ms (5.5 min); 10 s here.
                     withTimeout(10_000) { runCatching { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to mode))) }.exceptionOrNull() }
@@ -264,7 +265,10 @@ class Audit27cTest {
                 assertTrue(e is com.debuggermcp.adapter.OpException, "$mode: $e")
                 assertEquals(com.debuggermcp.adapter.ErrorKind.FAILED, (e as com.debuggermcp.adapter.OpException).kind)
                 assertTrue(e.message!!.contains("did not start 'App'") && e.message!!.contains("Run/Debug tool window"), e.message)
-                assertEquals(0, project.bus.subscribers(com.intellij.execution.ExecutionManager.EXECUTION_TOPIC), "launch left its listener subscribed")
+                // Only the watch of each dropped start remains: it is abandoned, so a late start of it is
+                // skipped or stopped (re-check audit R1); the launch's own listeners are gone.
+                assertEquals(index + 1, project.bus.subscribers(com.intellij.execution.ExecutionManager.EXECUTION_TOPIC), "launch left its listener subscribed")
+                assertEquals(true, manager.executed[index].getUserData(com.intellij.execution.ExecutionManager.EXECUTION_SKIP_RUN), "the dropped start was not abandoned")
             }
         } finally {
             manager.uninstall()
@@ -328,6 +332,53 @@ class Audit27cTest {
         testSession.ended()
         runBlocking { com.debuggermcp.adapter.Ide.onEdt(ModalityState.nonModal()) { } }
         assertEquals(listOf<Any>(users), manager.breakpoints.toList())
+    }
+
+    @Test
+    fun `closing the project while a stop_on_exception launch still builds does not save its exception breakpoint (re-check R2)`() {
+        val breakpoints = com.debuggermcp.fakes.FakeBreakpointManager(app)
+        project.services[com.intellij.xdebugger.XDebuggerManager::class.java] = com.debuggermcp.fakes.FakeDebuggerManager(breakpoints)
+        val configuration = object : com.intellij.execution.configurations.RunConfiguration {
+            override fun getName(): String = "App"
+        }
+        FakeRunManager.install(project, FakeSettings("App", FakeConfigurationType("Application"), configuration))
+        val type = com.debuggermcp.fakes.FakeLineType("java-line", 100, setOf(4), app)
+        // The language's "any exception" breakpoint, added in the write action addStopOnException
+        // opens (a line breakpoint stands in: this fake manager has no exception breakpoint type).
+        val support = object : com.debuggermcp.lang.LanguageDebugSupport {
+            override fun addExceptionBreakpoint(project: com.intellij.openapi.project.Project, exception: String, caught: Boolean, uncaught: Boolean) =
+                breakpoints.addLineBreakpoint(type, "file:///work/project/src/com/example/Main.java", 4, null, false)
+            override fun describeException(breakpoint: com.intellij.xdebugger.breakpoints.XBreakpoint<*>) = null
+            override fun setHitCount(properties: com.intellij.xdebugger.breakpoints.XBreakpointProperties<*>, count: Int?) = false
+            override fun hitCount(breakpoint: com.intellij.xdebugger.breakpoints.XBreakpoint<*>): Int? = null
+            override val anyException: String = "java.lang.Throwable"
+        }
+        val build = java.util.concurrent.CountDownLatch(1)
+        val building = java.util.concurrent.LinkedBlockingQueue<com.intellij.execution.runners.ExecutionEnvironment>()
+        val manager = com.intellij.execution.FakeExecutionManager(app, project) { }
+        manager.beforeRun = { env -> building.put(env); build.await(20, java.util.concurrent.TimeUnit.SECONDS) }
+        val before = com.debuggermcp.adapter.Breakpoints.stopOnExceptionSupport
+        com.debuggermcp.adapter.Breakpoints.stopOnExceptionSupport = { support }
+        try {
+            runBlocking {
+                val launch = async(kotlinx.coroutines.Dispatchers.Default) {
+                    RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug", "stop_on_exception" to true)))
+                }
+                building.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the build never started")
+                assertEquals(1, breakpoints.breakpoints.size, "the launch added no exception breakpoint")
+                // The user closes the project during the before-run build.
+                var saved: List<Any> = listOf("not saved")
+                closeProject { saved = breakpoints.breakpoints.toList() }
+                assertEquals(emptyList<Any>(), saved, "the launch's exception breakpoint was saved into the project")
+                launch.cancel()
+                launch.join()
+                build.countDown()
+            }
+        } finally {
+            build.countDown()
+            com.debuggermcp.adapter.Breakpoints.stopOnExceptionSupport = before
+            manager.uninstall()
+        }
     }
 
     // --- the audit's remark on stop: XDebugSession.stop() ends in destroyProcess/detachProcess -----

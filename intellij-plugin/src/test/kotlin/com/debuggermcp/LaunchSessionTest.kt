@@ -316,4 +316,57 @@ class LaunchSessionTest {
         val result = withTimeout(10_000) { second.await() }
         assertEquals(Sessions.id(ours), result.getOrThrow()["id"])
     }
+
+    // --- re-check audit (2026-12-07) --------------------------------------------------------
+
+    @Test
+    fun `a runner that takes over a second in execute before scheduling the start is not reported as dropped (re-check R1)`() = runBlocking {
+        // The runner's getState() (BaseProgramRunner.execute) on the EDT task that took the start out
+        // of inProgress: slow (a cold IDE), or a modal dialog it opens. Either way, the start comes.
+        val preludes = listOf<Pair<String, () -> Unit>>(
+            "a slow getState()" to { Thread.sleep(1_500) },
+            "a modal dialog in getState()" to { val until = System.nanoTime() + 1_500_000_000L; app.modalLoop { System.nanoTime() > until } },
+        )
+        for ((what, prelude) in preludes) {
+            manager.runnerPrelude = prelude
+            val launch = async(Dispatchers.Default) { runCatching { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) } }
+            val env = executed.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("$what: the runner never ran")
+            val ours = FakeSession(project, app, null, appConfiguration, env)
+            processStarted(ours)
+            val result = withTimeout(10_000) { launch.await() }
+            assertEquals(Sessions.id(ours), result.getOrElse { throw AssertionError("$what: the launch was told the IDE did not start it", it) }["id"])
+            assertEquals(null, env.getUserData(com.intellij.execution.ExecutionManager.EXECUTION_SKIP_RUN), "$what: a started launch was marked abandoned")
+            // ExecutionManagerImpl takes the start out of inProgress once its process started.
+            manager.starting -= env
+        }
+    }
+
+    @Test
+    fun `a start the runner truly drops is abandoned, so if it comes after all its process is stopped (re-check R1)`() = runBlocking {
+        manager.runnerGivesUp = true
+        val e = withTimeout(10_000) { runCatching { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) }.exceptionOrNull() }
+        assertTrue(e is com.debuggermcp.adapter.OpException && e.message!!.contains("did not start 'App'"), "$e")
+        val env = manager.executed.single()
+        // RunDialog.editConfigurationUntilSuccess (or a runner's own later startRunProfile) starts
+        // the same environment after all: its process must not run on untracked.
+        val handler = Handler()
+        manager.processStarted(env, handler)
+        assertTrue(handler.destroyed.await(10, java.util.concurrent.TimeUnit.SECONDS), "a start reported as not started ran on untracked")
+    }
+
+    @Test
+    fun `an abandoned start's environment can be rerun from its tab once the start ended (re-check N3)`() = runBlocking {
+        holdTheBuild()
+        val launch = async(Dispatchers.Default) {
+            runCatching { withTimeout(1_000) { RunOps.launch(project, JsonArgs(mapOf("configuration" to "App", "mode" to "debug"))) } }
+        }
+        val env = building.poll(10, java.util.concurrent.TimeUnit.SECONDS) ?: error("the build never started")
+        assertTrue(withTimeout(10_000) { launch.await() }.isFailure)
+        build.countDown()
+        withTimeout(5_000) { while (project.bus.subscribers(com.intellij.execution.ExecutionManager.EXECUTION_TOPIC) > 0) kotlinx.coroutines.delay(20) }
+        assertEquals(listOf(env), manager.skipped.toList())
+        // The Rerun button reuses this ExecutionEnvironment (ExecutionManagerImpl's comment on
+        // restartRunProfile); doRun's allowSkipRun would skip it while the mark stays.
+        assertEquals(null, env.getUserData(com.intellij.execution.ExecutionManager.EXECUTION_SKIP_RUN), "the user's Rerun of this tab would silently do nothing")
+    }
 }

@@ -329,8 +329,11 @@ internal object Breakpoints {
      * language support, owned by the session and removed when it stops. Uncaught only: the
      * runtime throws and catches exceptions internally all the time (class loading, ...).
      */
+    /** The language support whose exception breakpoint `stop_on_exception` adds; tests replace it (no extension area there). */
+    internal var stopOnExceptionSupport: () -> LanguageDebugSupport? = { LanguageDebugSupport.all().firstOrNull() }
+
     suspend fun addStopOnException(project: Project): XBreakpoint<*> {
-        val support = LanguageDebugSupport.all().firstOrNull()
+        val support = stopOnExceptionSupport()
             ?: unsupported("stop_on_exception needs a language plugin with exception breakpoints (e.g. Java)")
         return Ide.writeAction {
             support.addExceptionBreakpoint(project, support.anyException, false, true)

@@ -24,6 +24,22 @@ internal object ProjectCleanup {
     /** Per project: debug_test's temporary configurations, each with the selection to give back ([TestOps.removeOurs]). */
     private val configurations = java.util.WeakHashMap<Project, java.util.IdentityHashMap<RunnerAndConfigurationSettings, RunnerAndConfigurationSettings?>>()
 
+    /**
+     * Per project: launches' `stop_on_exception` breakpoints not yet owned by a session (the launch
+     * still waits for its start, maybe a before-run build of minutes: re-check audit R2).
+     */
+    private val breakpoints = java.util.WeakHashMap<Project, MutableSet<XBreakpoint<*>>>()
+
+    /** A launch added [breakpoint] to [project] for its session-to-be. */
+    fun ownBreakpoint(project: Project, breakpoint: XBreakpoint<*>) {
+        synchronized(breakpoints) { breakpoints.getOrPut(project) { java.util.Collections.newSetFromMap(java.util.IdentityHashMap()) } += breakpoint }
+    }
+
+    /** [breakpoint] is now its session's ([SessionData.ownedBreakpoints]) or removed. */
+    fun forgetBreakpoint(project: Project, breakpoint: XBreakpoint<*>) {
+        synchronized(breakpoints) { breakpoints[project]?.remove(breakpoint) }
+    }
+
     /** debug_test registered [settings] as a temporary configuration of [project], where the user had [userSelection] selected. */
     fun ownConfiguration(project: Project, settings: RunnerAndConfigurationSettings, userSelection: RunnerAndConfigurationSettings?) {
         synchronized(configurations) { configurations.getOrPut(project) { java.util.IdentityHashMap() }[settings] = userSelection }
@@ -35,7 +51,8 @@ internal object ProjectCleanup {
     }
 
     /**
-     * Removes, now, every breakpoint owned by a session of [project] and every temporary
+     * Removes, now, every breakpoint owned by a session of [project] (or by a launch still waiting
+     * for its session) and every temporary
      * configuration debug_test registered in it (unless the user kept it), giving the toolbar its
      * selection back ([TestOps.removeOurs]).
      * On the EDT, outside any write action, as ProjectManagerImpl.closeProject calls its
@@ -49,6 +66,7 @@ internal object ProjectCleanup {
             val owned = Sessions.data(session).ownedBreakpoints
             synchronized(owned) { breakpoints += owned; owned.clear() }
         }
+        synchronized(this.breakpoints) { this.breakpoints.remove(project)?.let { breakpoints += it } }
         if (breakpoints.isNotEmpty()) {
             val manager = XDebuggerManager.getInstance(project).breakpointManager
             ApplicationManager.getApplication().runWriteAction(Computable {

@@ -191,7 +191,10 @@ internal object RunOps {
             val scheduled = watchStartScheduled(connection, env)
             return if (debug) {
                 val started = CompletableDeferred<XDebugSession>()
-                val ours = java.util.concurrent.atomic.AtomicReference<XDebugSession>()
+                // The debug process itself, not its session: XDebuggerManagerImpl.startSession publishes
+                // processStarted before `session.init(process, …)`, and XDebugSessionImpl.getDebugProcess()
+                // is `myDebugProcess!!` until then (XDebugSessionImpl.kt, file id 3494500063; re-check audit N1).
+                val ours = java.util.concurrent.atomic.AtomicReference<XDebugProcess>()
                 connection.subscribe(XDebuggerManager.TOPIC, object : XDebuggerManagerListener {
                     override fun processStarted(debugProcess: XDebugProcess) {
                         val session = debugProcess.session
@@ -201,7 +204,7 @@ internal object RunOps {
                         // copy with its execution id). A `runProfile ===` fallback took another run of
                         // the same configuration, started by the user while we waited, for ours.
                         if (sameLaunch(session.executionEnvironment, env)) {
-                            ours.set(session)
+                            ours.set(debugProcess)
                             started.complete(session)
                         }
                     }
@@ -209,10 +212,13 @@ internal object RunOps {
                 watchStartFailure(connection, env, started)
                 // Set before starting so an exception thrown during start-up is caught too.
                 val exceptionStop = if (request.boolOr("stop_on_exception", false)) Breakpoints.addStopOnException(project) else null
+                // Until a session owns it, the project's close cleanup must know it: a close during the
+                // before-run build would otherwise save it into the workspace (re-check audit R2).
+                exceptionStop?.let { ProjectCleanup.ownBreakpoint(project, it) }
                 try {
                     val session = untilStarted(project, env, stopStarted = {
                         // Started just as the last caller gave up: stopped as RunOps.stop does, off the EDT.
-                        ours.get()?.let { s -> stopProcess(s.debugProcess.processHandler) }
+                        ours.get()?.let { p -> stopProcess(p.processHandler) }
                     }) {
                         startOnEdt {
                             refuseWhileStarting(project, name, env, debug)
@@ -221,12 +227,18 @@ internal object RunOps {
                         awaitUnlessDropped(project, env, name, scheduled, started)
                     }
                     Sessions.data(session).mode = "debug"
-                    exceptionStop?.let { Sessions.data(session).ownedBreakpoints.add(it) }
+                    exceptionStop?.let {
+                        Sessions.data(session).ownedBreakpoints.add(it)
+                        ProjectCleanup.forgetBreakpoint(project, it)
+                    }
                     // stop_on_entry has no portable meaning in the XDebugger API (the first user
                     // line is language and configuration specific); agents set a breakpoint instead.
                     Sessions.info(session)
                 } catch (t: Throwable) {
-                    exceptionStop?.let { Breakpoints.removeQuietly(project, it) }
+                    exceptionStop?.let {
+                        Breakpoints.removeQuietly(project, it)
+                        ProjectCleanup.forgetBreakpoint(project, it)
+                    }
                     throw t
                 }
             } else {
@@ -328,6 +340,10 @@ internal object RunOps {
         fun end() {
             if (!ended.compareAndSet(false, true)) return
             watch.disconnect()
+            // The start is over: the mark has done its work. A late process got a Run/Debug tab
+            // (doStartRunProfile shows the content before processStarted), whose Rerun reuses this
+            // environment, and doRun would skip it silently while the mark stays (re-check audit N3).
+            env.putUserData(ExecutionManager.EXECUTION_SKIP_RUN, null)
             synchronized(abandonedStarts) {
                 abandonedStarts[project]?.let { if (it.remove(pending) && it.isEmpty()) abandonedStarts.remove(project) }
             }
@@ -417,23 +433,32 @@ internal object RunOps {
         return scheduled
     }
 
-    /** How long the start must stay out of the execution manager, with nothing published, before it counts as dropped. */
-    internal const val DROPPED_START_GRACE_MS = 1_000L
+    /** Between the two EDT checks that must both find the start gone before it counts as dropped. */
+    internal const val DROPPED_RECHECK_MS = 250L
 
     /**
      * Awaits [started], unless the IDE drops the start without a word. ExecutionManagerImpl.executeConfiguration
      * holds the start in its `inProgress` set (what `isStarting(env)` asks) while
-     * RunManagerImpl.canRunConfiguration runs, removes it and calls `runner.execute(env)` in the
-     * same EDT task; the runner's startRunProfile adds it again and publishes processStartScheduled
-     * (doStartRunProfile). When `runner.execute` throws an ExecutionException (the configuration's
-     * `getState()` failed) the error is only shown (handleProgramRunnerExecutionError →
-     * ProgramRunnerUtil.handleExecutionError), and a null state makes BaseProgramRunner.execute
-     * return before startRunProfile (GenericProgramRunner/BaseProgramRunner, file ids 11698888617,
-     * 29929999966): no processNotStarted, no processStarted, ever. Only doStartRunProfile's error
-     * path, compileAndRun's cancel, a refused edit dialog and EXECUTION_SKIP_RUN publish
-     * processNotStarted. So once the start is no longer `isStarting` and nothing was scheduled for
-     * [DROPPED_START_GRACE_MS] (the gap between the removal and the runner's re-adding is one EDT
-     * task), the wait ends at once instead of after the whole launch and build budget.
+     * RunManagerImpl.canRunConfiguration runs, then, in one EDT task (`finishOnUiThread(nonModal)`),
+     * removes it and calls `runner.execute(env)`; the runner's startRunProfile adds it again and
+     * publishes processStartScheduled (doStartRunProfile). When `runner.execute` throws an
+     * ExecutionException (the configuration's `getState()` failed) the error is only shown
+     * (handleProgramRunnerExecutionError → ProgramRunnerUtil.handleExecutionError), and a null
+     * state makes BaseProgramRunner.execute return before startRunProfile (GenericProgramRunner/
+     * BaseProgramRunner, file ids 11698888617, 29929999966): no processNotStarted, no
+     * processStarted, ever. So the wait ends at once instead of after the whole launch and build
+     * budget when the start is gone.
+     *
+     * "Gone" is decided on the EDT, non-modal, never by elapsed time (re-check audit R1): a check
+     * off the EDT sees the middle of that one EDT task, where `getState()` (DefaultJavaProgramRunner,
+     * GenericProgramRunner: file ids 3885335931, 29515011408) may take seconds on a cold IDE or
+     * open a modal dialog or modal progress, and where a refused `canRunConfiguration` opens
+     * RunDialog.editConfiguration modally and may start the same environment afterwards. A
+     * runnable posted with ModalityState.nonModal() runs only between whole EDT tasks and never in
+     * a modal dialog's loop, so it cannot see that gap. Two such checks [DROPPED_RECHECK_MS] apart
+     * must agree (a runner that posts its startRunProfile once more). The off-EDT poll is only a
+     * cheap pre-filter. On that verdict the start is also [abandon]ed, in the same EDT task: if it
+     * comes after all, it is skipped or its process stopped, so "did not start" stays true.
      */
     private suspend fun <T> awaitUnlessDropped(
         project: Project,
@@ -444,21 +469,30 @@ internal object RunOps {
     ): T = kotlinx.coroutines.coroutineScope scope@{
         val watch = this@scope.launch {
             val manager = ExecutionManager.getInstance(project)
-            var quietSince = 0L
+            fun gone() = !started.isCompleted && !scheduled.get() && !manager.isStarting(env)
+            var agreeing = 0
             while (!started.isCompleted && !scheduled.get()) {
-                val now = System.nanoTime()
-                if (manager.isStarting(env)) {
-                    quietSince = 0L
-                } else if (quietSince == 0L) {
-                    quietSince = now
-                } else if (now - quietSince >= DROPPED_START_GRACE_MS * 1_000_000) {
+                if (!gone()) {
+                    agreeing = 0
+                    kotlinx.coroutines.delay(50)
+                    continue
+                }
+                val dropped = Ide.onEdt(ModalityState.nonModal()) {
+                    if (!gone()) {
+                        agreeing = 0
+                        false
+                    } else {
+                        (++agreeing >= 2).also { if (it) abandon(project, env) }
+                    }
+                }
+                if (dropped) {
                     started.completeExceptionally(OpException(ErrorKind.FAILED,
                         "the IDE did not start '$name': its runner gave up before starting anything and reported no reason here " +
                             "(the IDE shows it in the Run/Debug tool window or a notification; often the configuration cannot " +
                             "be prepared, e.g. an unresolved module or Gradle project). Fix the configuration in the IDE, then retry"))
                     break
                 }
-                kotlinx.coroutines.delay(50)
+                kotlinx.coroutines.delay(if (agreeing > 0) DROPPED_RECHECK_MS else 50)
             }
         }
         try {

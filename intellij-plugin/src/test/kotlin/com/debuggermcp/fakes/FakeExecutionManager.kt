@@ -54,6 +54,15 @@ class FakeExecutionManager(
     @Volatile
     var runnerGivesUp = false
 
+    /**
+     * What the runner does inside `runner.execute`, on that EDT task, before it reaches
+     * startRunProfile: BaseProgramRunner-style runners call `environment.getState()` first
+     * (DefaultJavaProgramRunner.execute, GenericProgramRunner/AsyncProgramRunner: file ids
+     * 3885335931, 29515011408, 18361761164), which may be slow or open a modal dialog.
+     */
+    @Volatile
+    var runnerPrelude: () -> Unit = {}
+
     /** Another start of the configuration in progress (the user's), not known to the adapter. */
     @Volatile
     var startedElsewhere = false
@@ -76,6 +85,7 @@ class FakeExecutionManager(
                     starting -= environment
                     if (assignNewId) environment.assignNewExecutionId()
                     executed += environment
+                    runnerPrelude()
                     // BaseProgramRunner.execute: `environment.getState()` first; an ExecutionException
                     // is only shown (handleProgramRunnerExecutionError), a null state returns: no
                     // startRunProfile, nothing published on EXECUTION_TOPIC.
