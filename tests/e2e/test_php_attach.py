@@ -3,7 +3,8 @@ serve`, the Python MCP SDK, a real `php -S` with Xdebug 3 on `start_with_request
 started outside the server as a user's service would be. By pid (the server listens where the
 process's Xdebug connects and answers at once how to send a request), by the address Xdebug
 connects to, with the request sent in the same call (`attach` + `command`), refusals naming the
-setting to change, and a command whose `&` the shell would split (issue 26 item 3).
+setting to change, a command whose `&` the shell would split (issue 26 item 3), and capture
+attached with the request as command: the rows and the request's answer in one call.
 """
 
 from __future__ import annotations
@@ -148,3 +149,24 @@ def test_an_ampersand_inside_a_url_is_refused_naming_the_fix(php):
     assert m.ok("list_debug_sessions")["sessions"] == [], "nothing was started"
     e = m.err("capture", {"command": "curl http://h/p?a=1&b=2", "points": [{"file_path": "src/index.php", "line": 5}]})
     assert "the shell splits `http://h/p?a=1&b=2` at `&`" in e, e
+
+
+def test_capture_attached_to_php_s_answers_the_rows_and_the_request_in_one_call(php):
+    project, m, port = php
+    web = WebServer(project / "src", port + 5)
+    try:
+        r = m.ok("capture", {
+            "attach": str(web.proc.pid),
+            "command": f"curl -s '{web.url('/cap?a=1')}'",
+            "points": [{"file_path": "src/index.php", "line": 5}],
+            "expressions": ["$uri"],
+        })
+        assert [h["values"][0]["value"] for h in r["hits"]] == ['"/cap?a=1"'], r
+        assert r["trigger"]["status"] == "exited with code 0" and '"total":' in r["trigger"]["output"], r
+        assert r["state"] == "stopped" and "program ended" not in r["message"], r
+        assert m.ok("list_breakpoints", {})["breakpoints"] == [], "capture's points stay"
+        # The service serves on, a request with the trigger cookie included: nothing stops it.
+        again = subprocess.run(["curl", "-s", "-m", "20", "-b", "XDEBUG_SESSION=agent", web.url("/x")], capture_output=True, text=True)
+        assert '"uri":"\\/x"' in again.stdout, again
+    finally:
+        web.stop()

@@ -70,6 +70,8 @@ pub struct Spec {
     pub stack: bool,
     pub max_hits: u32,
     pub deadline: Instant,
+    /// An attach's trigger runs: its end (the request answered) ends the recording.
+    pub until_trigger: bool,
 }
 
 /// Why a capture stopped recording.
@@ -85,6 +87,8 @@ pub enum End {
     Elsewhere,
     /// The deadline passed with the program running.
     Timeout,
+    /// The attach's trigger ended with the program running.
+    Trigger,
 }
 
 /// Binds the points as breakpoints of the capture; returns their ids, in point order. A line
@@ -338,11 +342,21 @@ pub async fn run(
     let mut bytes = 0usize;
     loop {
         let left = spec.deadline.saturating_duration_since(Instant::now());
-        let stopped = c
-            .wait_for_stop(sid, &mut sub, left.as_millis() as u64)
-            .await;
+        let ms = left.as_millis() as u64;
+        let stopped = if spec.until_trigger {
+            c.wait_for_stop_or_trigger(sid, &mut sub, ms).await
+        } else {
+            c.wait_for_stop(sid, &mut sub, ms).await
+        };
         if !stopped {
-            return Ok((rows, End::Timeout));
+            let ended = spec.until_trigger
+                && c.engine.with_state(|s| {
+                    s.sessions
+                        .get(sid)
+                        .and_then(|x| x.trigger.as_ref())
+                        .is_some_and(|t| t.ended.is_some())
+                });
+            return Ok((rows, if ended { End::Trigger } else { End::Timeout }));
         }
         let (state, pause) = c.engine.with_state(|s| {
             s.sessions

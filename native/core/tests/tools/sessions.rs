@@ -472,3 +472,32 @@ async fn a_trigger_where_the_backend_runs_none_is_refused_naming_the_way_round()
         h.fake.calls()
     );
 }
+
+/// Issue 26: capture's attach + command (the request) is refused where start_debug_session's
+/// trigger is (the IDE, this fake), with the same words, before a point is set or a process
+/// attached.
+#[tokio::test]
+async fn capture_with_a_trigger_where_the_backend_runs_none_is_refused_as_start_is() {
+    let h = H::new(brave());
+    let e = h
+        .err(
+            "capture",
+            json!({"attach": "4242", "command": "curl -s localhost:8000/x",
+                   "points": [{"file_path": "main.py", "line": 8}], "expressions": ["total"]}),
+        )
+        .await;
+    assert!(
+        e.contains("command with attach (a trigger run after the attach) is not available")
+            && e.contains("attach alone")
+            && e.contains("wait_for_pause"),
+        "{e}"
+    );
+    assert!(
+        !h.fake
+            .calls()
+            .iter()
+            .any(|c| c.starts_with("launch") || c.starts_with("add_line_breakpoint")),
+        "nothing may be set or run: {:?}",
+        h.fake.calls()
+    );
+}

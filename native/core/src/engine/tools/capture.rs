@@ -30,10 +30,14 @@ fn ten() -> u32 {
 /// # Capture values at points
 /// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach"]))]
 pub struct Capture {
     project_path: Option<String>,
     #[schemars(length(min = 1))]
     command: Option<String>,
+    // A pid or host:port to attach to, as start_debug_session's; `command` is then the request
+    // (the trigger) whose end ends the capture, and the process is detached, never ended.
+    attach: Option<String>,
     #[schemars(length(min = 1))]
     run_configuration: Option<String>,
     cwd: Option<String>,
@@ -67,6 +71,9 @@ pub struct Captured {
     /// Where the program is (paused elsewhere, kept paused) or how it ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     stop: Option<StopResult>,
+    /// With attach: the request's command, how it ended, the start of its output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trigger: Option<super::out::TriggerOut>,
 }
 
 async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
@@ -95,8 +102,19 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             hit_condition: p.hit_condition.clone(),
         });
     }
+    let attach = a
+        .attach
+        .as_deref()
+        .map(super::sessions::attach_target)
+        .transpose()?;
     if let Some(cmd) = &a.command {
         crate::engine::shell::check_command(cmd)?;
+    }
+    if attach.is_some() && a.run_configuration.is_some() {
+        return Err("give attach or run_configuration, not both".into());
+    }
+    if attach.is_some() && a.command.is_none() {
+        return Err("attach needs command: the request that runs the points, e.g. \"curl -s 'http://127.0.0.1:8000/path'\"".into());
     }
     let launch = match (&a.command, &a.run_configuration) {
         (Some(_), Some(_)) => return Err("give command or run_configuration, not both".into()),
@@ -111,6 +129,18 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         .as_deref()
         .map(|d| c.file_in_project(&root, d))
         .transpose()?;
+    let request = launch.as_ref().map(|(cmd, rc)| LaunchRequest {
+        configuration: rc.clone(),
+        command: cmd.clone().filter(|_| attach.is_none()),
+        trigger: cmd.clone().filter(|_| attach.is_some()),
+        attach: attach.clone(),
+        mode: LaunchMode::Debug,
+        cwd: cwd.clone(),
+        ..Default::default()
+    });
+    if let Some(r) = request.as_ref().filter(|r| r.trigger.is_some()) {
+        super::sessions::refuse_trigger(c, r)?;
+    }
     // A session to resume must be paused; checked before anything changes.
     let resumed = match &launch {
         None => {
@@ -131,6 +161,15 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             .map(|c| format!("command `{c}`"))
             .or(rc.as_ref().map(|r| format!("run configuration '{r}'")))
             .unwrap_or_default();
+        let what = match &attach {
+            Some(crate::backend::AttachTarget::Pid(pid)) => {
+                format!("process {pid} (attached), {what}")
+            }
+            Some(crate::backend::AttachTarget::Address(at)) => {
+                format!("the debugger at {at} (attached), {what}")
+            }
+            None => what,
+        };
         c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
             .await?;
     }
@@ -141,18 +180,16 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         stack: true,
         max_hits: a.max_hits,
         deadline: capture::deadline(super::MAX_WAIT_MS),
+        until_trigger: attach.is_some(),
     };
     let started = async {
-        match (&launch, &resumed) {
-            (Some((cmd, rc)), _) => {
-                let request = LaunchRequest {
-                    configuration: rc.clone(),
-                    command: cmd.clone(),
-                    mode: LaunchMode::Debug,
-                    cwd: cwd.clone(),
-                    ..Default::default()
-                };
+        match (request, &resumed) {
+            (Some(request), _) => {
+                let trigger = request.trigger.clone();
                 let info = super::sessions::launch(c, &root, request).await?;
+                if let Some(cmd) = &trigger {
+                    super::sessions::note_trigger(c, &info.id, cmd);
+                }
                 // Subscribed at the start of the session: its first stop is newer than seq 0.
                 let mut sub = c.subscribe(&info.id)?;
                 sub.seq = 0;
@@ -188,7 +225,8 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             return Err(e);
         }
     };
-    let unhit = unhit_points(c, &root, &a.points, &ids, &hits, end == End::Exited).await;
+    let ended = matches!(end, End::Exited | End::Trigger);
+    let unhit = unhit_points(c, &root, &a.points, &ids, &hits, ended).await;
     capture::disarm(c, &root, &ids).await;
     let out_of_scope = not_in_scope(&mut hits);
     let n = hits.len();
@@ -208,17 +246,28 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
                 capture::MAX_BYTES
             ),
         ),
+        // An attach's session ends without its process: PHP's with each request.
+        End::Exited if attach.is_some() => (
+            "exited",
+            format!("{n} hits recorded; the attached session ended"),
+        ),
         End::Exited => ("exited", format!("{n} hits recorded; the program ended")),
         End::Elsewhere => (
             "elsewhere",
             format!(
-                "{n} hits recorded; {}, left paused there",
+                "{n} hits recorded; {}{}",
                 elsewhere
                     .as_ref()
                     .map(|s| paused_elsewhere(s, &root))
-                    .unwrap_or_else(|| "paused elsewhere".into())
+                    .unwrap_or_else(|| "paused elsewhere".into()),
+                if attach.is_some() {
+                    ""
+                } else {
+                    ", left paused there"
+                }
             ),
         ),
+        End::Trigger => ("trigger", format!("{n} hits recorded; the request ended")),
         End::Timeout => (
             "timeout",
             format!(
@@ -227,13 +276,15 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             ),
         ),
     };
-    if n == 0 && end == End::Exited {
+    if n == 0 && ended {
         message.push_str(" before reaching a point");
     }
     // Done recording: end the program unless asked to stay, or it stopped somewhere the agent
     // must see.
     let paused_at_hit = matches!(end, End::Hits | End::Bytes);
-    if paused_at_hit && !a.keep_paused {
+    if attach.is_some() && !(paused_at_hit && a.keep_paused) {
+        message.push_str(&detach(c, &sid).await?);
+    } else if paused_at_hit && !a.keep_paused {
         let state = c
             .engine
             .with_state(|s| s.sessions.get(&sid).map(|x| x.state()));
@@ -269,13 +320,65 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     } else {
         None
     };
+    let trigger = if attach.is_some() {
+        trigger_end(c, &sid).await
+    } else {
+        None
+    };
     Ok(Captured {
+        trigger,
         session_id: sid,
         hits,
         end: end_name.into(),
         state,
         message,
         stop,
+    })
+}
+
+/// Ends an attach as stop_debug_session does, detaching (the process runs on, its breakpoints
+/// gone); "; detached: process 4242 runs on" for the message.
+async fn detach(c: &Call<'_>, sid: &str) -> Result<String, ToolError> {
+    let (state, pid) = c.engine.with_state(|s| {
+        s.sessions
+            .get(sid)
+            .map(|x| (x.state(), x.info.process_id))
+            .unwrap_or((SessionState::Stopped, None))
+    });
+    let what = pid
+        .map(|p| format!("process {p}"))
+        .unwrap_or("the program".into());
+    if state == SessionState::Stopped {
+        return Ok(String::new());
+    }
+    let mut sub = c.subscribe(sid)?;
+    let backend = c.engine.backend.clone();
+    c.engine
+        .asking_to_stop(sid, super::super::state::BY_CAPTURE);
+    c.bk("stop", backend.stop(sid)).await?;
+    let done = c
+        .wait_until(sid, &mut sub, 5_000, |x| x.state() == SessionState::Stopped)
+        .await;
+    Ok(if done {
+        format!("; detached: {what} runs on")
+    } else {
+        format!("; detach asked: {what} has not reported it yet")
+    })
+}
+
+/// The trigger's end for capture's answer, waited for a few seconds when the service answers
+/// it after the detach.
+async fn trigger_end(c: &Call<'_>, sid: &str) -> Option<super::out::TriggerOut> {
+    if let Ok(mut sub) = c.subscribe(sid) {
+        c.wait_until(sid, &mut sub, 5_000, |x| {
+            x.trigger.as_ref().is_none_or(|t| t.ended.is_some())
+        })
+        .await;
+    }
+    c.engine.with_state(|s| {
+        let t = s.sessions.get_mut(sid)?.trigger.as_mut()?;
+        t.told |= t.ended.is_some();
+        Some(super::out::TriggerOut::of(t))
     })
 }
 

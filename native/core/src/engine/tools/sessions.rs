@@ -379,12 +379,8 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         attach,
         trigger: trigger.clone(),
     };
-    if trigger.is_some()
-        && let Some(why) = c.engine.backend.trigger_refusal(&request)
-    {
-        return Err(ToolError(format!(
-            "command with attach (a trigger run after the attach) is not available: {why}. Start with attach alone, send the request from your shell (e.g. curl), then call wait_for_pause"
-        )));
+    if trigger.is_some() {
+        refuse_trigger(c, &request)?;
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
@@ -403,15 +399,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     // loop at its breakpoint).
     let service = attached && trigger.is_none() && !a.wait_for_pause;
     if let Some(cmd) = &trigger {
-        c.engine.with_state(|s| {
-            if let Some(x) = s.sessions.get_mut(&info.id) {
-                x.trigger
-                    .get_or_insert_with(|| super::super::state::Trigger {
-                        command: cmd.clone(),
-                        ..Default::default()
-                    });
-            }
-        });
+        note_trigger(c, &info.id, cmd);
     }
     let (message, mut pause);
     if (a.wait_for_pause || a.first.waits() || trigger.is_some()) && !service {
@@ -605,7 +593,30 @@ pub(super) fn still_paused(c: &Call<'_>, root: &str, new: &str) -> Option<String
 }
 
 /// `4242` → a pid, `host:port` → an address.
-fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
+/// An attach's trigger refused where the backend runs none (the IDE), naming the way round.
+pub(super) fn refuse_trigger(c: &Call<'_>, request: &LaunchRequest) -> Result<(), ToolError> {
+    match c.engine.backend.trigger_refusal(request) {
+        Some(why) => Err(ToolError(format!(
+            "command with attach (a trigger run after the attach) is not available: {why}. Start with attach alone, send the request from your shell (e.g. curl), then call wait_for_pause"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The session's trigger, known before its end is reported (an end may come first).
+pub(super) fn note_trigger(c: &Call<'_>, sid: &str, cmd: &str) {
+    c.engine.with_state(|s| {
+        if let Some(x) = s.sessions.get_mut(sid) {
+            x.trigger
+                .get_or_insert_with(|| super::super::state::Trigger {
+                    command: cmd.to_string(),
+                    ..Default::default()
+                });
+        }
+    });
+}
+
+pub(super) fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {
     let t = text.trim();
     if let Ok(pid) = t.parse::<u32>() {
         return Ok(AttachTarget::Pid(pid));
