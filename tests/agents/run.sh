@@ -53,7 +53,12 @@ printf '{\n  "mcpServers": {\n' > "$HOME/.gemini/settings.json"
 out=$("$BIN" install --agent gemini --agent codex --url "$URL" 2>&1); rc=$?
 { [ "$rc" = 2 ] && echo "$out" | grep -q "gemini: error: $HOME/.gemini/settings.json:2:17: Unterminated object" && grep -q debugger-mcp "$HOME/.codex/config.toml" \
   && [ "$(cat "$HOME/.gemini/settings.json")" = "$(printf '{\n  "mcpServers": {')" ]; } \
-  && ok "a broken file is refused with file:line, others installed" || { bad "broken file (rc=$rc)"; echo "$out"; }
+  && ok "a broken file is refused with file:line, others installed" || {
+    # Say which part failed: CI saw this fail once (2026-12-07) with the expected rc and message.
+    bad "broken file (rc=$rc)"; echo "$out"
+    echo "$out" | grep -c "Unterminated object" | sed 's/^/  message lines: /'
+    grep -c debugger-mcp "$HOME/.codex/config.toml" | sed 's/^/  codex lines: /'
+    od -c "$HOME/.gemini/settings.json" | sed 's/^/  gemini settings: /'; }
 rm -f "$HOME/.gemini/settings.json"
 "$BIN" install --agent claude-code --agent codex --agent gemini --url "$URL" > "$T/install.out" 2>&1 \
   && ok "debugger-mcp install (3 agents)" || { bad "debugger-mcp install"; cat "$T/install.out"; }

@@ -207,7 +207,14 @@ impl Backend for Headless {
         project: &str,
         spec: FunctionBreakpointSpec,
     ) -> BackendResult<BreakpointInfo> {
-        // Xdebug has none: PHP functions bind through the core's project scan.
+        // Xdebug has none: PHP functions bind through the core's project scan. A namespaced
+        // name (`Ns\Class::method`) is PHP's: no DAP adapter would bind it, so it is refused
+        // now rather than left pending, never to hit.
+        if spec.name.contains('\\') {
+            return Err(BackendError::NotFound(
+                "a PHP name binds only where the project's sources define it (vendor/ is not searched): set a line breakpoint in its file instead".into(),
+            ));
+        }
         self.dap.add_function_breakpoint(project, spec).await
     }
     async fn update_breakpoint(

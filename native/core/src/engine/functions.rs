@@ -6,7 +6,8 @@
 //! (file:line per match) before a session runs and the same name works on every debugger.
 //!
 //! Names: `total`, `Cart.add_item` / `Cart::add_item` (class, receiver type or struct), `pkg.Func`
-//! / `module:func` (Go package, Python module = file stem, or directory). The scan is lexical
+//! / `module:func` (Go package, Python module = file stem, or directory), PHP's `Ns\Class::method`,
+//! `\Ns\Class::method` and `Ns\func` (the file's `namespace Ns;`). The scan is lexical
 //! (no parser): Python `def`, Go `func`, Rust `fn`, PHP/JS `function`, Kotlin `fun`, and C-like
 //! definitions (`type name(...) {` not ending in `;`).
 
@@ -67,7 +68,14 @@ fn split(name: &str) -> (Vec<&str>, &str) {
 
 /// Finds the definitions of `name` under `root`.
 pub fn resolve(root: &Path, name: &str) -> Found {
-    let (quals, bare) = split(name.trim());
+    // PHP namespaces: `\Ns\Class::method`, `Ns\Class.method`, `Ns\fn` name the file's
+    // `namespace Ns;` (case-insensitive, as PHP's) and the class or function after it.
+    let name = name.trim().trim_start_matches('\\');
+    let (ns, name) = match name.rfind('\\') {
+        Some(i) => (Some(&name[..i]), &name[i + 1..]),
+        None => (None, name),
+    };
+    let (quals, bare) = split(name);
     let mut files = Vec::new();
     collect(root, &mut files, 0);
     let mut matches = Vec::new();
@@ -102,7 +110,13 @@ pub fn resolve(root: &Path, name: &str) -> Found {
                     *q == stem || *q == dir
                 }
             });
-            if !ok {
+            let in_ns = ns.is_none_or(|ns| {
+                ext == "php"
+                    && d.package
+                        .as_deref()
+                        .is_some_and(|p| p.eq_ignore_ascii_case(ns))
+            });
+            if !ok || !in_ns {
                 continue;
             }
             let Some(body) = body_line(ext, &lines, d.line) else {
@@ -208,14 +222,18 @@ const NOT_FUNCTIONS: [&str; 12] = [
 
 fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
     let mut out = Vec::new();
-    let package = (ext == "go")
-        .then(|| {
-            lines
-                .iter()
-                .find_map(|l| l.trim().strip_prefix("package "))
-                .map(|p| p.trim().to_string())
-        })
-        .flatten();
+    // Go's package clause; PHP's `namespace Ns;` (its functions and classes live in it).
+    let package = match ext {
+        "go" => lines
+            .iter()
+            .find_map(|l| l.trim().strip_prefix("package "))
+            .map(|p| p.trim().to_string()),
+        "php" => lines
+            .iter()
+            .find_map(|l| l.trim().strip_prefix("namespace "))
+            .map(|p| p.trim().trim_end_matches([';', '{']).trim().to_string()),
+        _ => None,
+    };
     // Python classes by indentation: (indent, name).
     let mut classes: Vec<(usize, &str)> = Vec::new();
     // PHP/JS/TS/Kotlin classes by braces: (depth before the class line, name, body entered).
@@ -323,7 +341,7 @@ fn definitions<'a>(ext: &str, lines: &[&'a str]) -> Vec<Def<'a>> {
                             name,
                             line: i,
                             owner,
-                            package: None,
+                            package: package.clone(),
                         });
                     }
                 }

@@ -345,12 +345,13 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                 AttachTarget::Address(addr) => format!("the debugger at {addr}"),
             };
             match rc {
-                Some(rc) => format!("{on} (attached, as run configuration '{rc}')"),
-                None => format!("{on} (attached)"),
+                // Never "started": a service attached to was not (re)started.
+                Some(rc) => format!("attached to {on} (as run configuration '{rc}')"),
+                None => format!("attached to {on}"),
             }
         }
-        (Some(rc), None, None) => format!("run configuration '{rc}'"),
-        (None, Some(cmd), None) => format!("command `{}`", super::out::brief(cmd)),
+        (Some(rc), None, None) => format!("started run configuration '{rc}'"),
+        (None, Some(cmd), None) => format!("started command `{}`", super::out::brief(cmd)),
         (Some(_), Some(_), None) => {
             return Err("give either run_configuration or command, not both".into());
         }
@@ -430,35 +431,35 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         }
         message = match stop.state {
             State::Paused => format!(
-                "started {what}; paused ({}){still}",
+                "{what}; paused ({}){still}",
                 stop.reason.as_deref().unwrap_or("")
             ),
             State::Stopped if a.first.records() => format!(
-                "started {what}; it ran to its end{} (the recorded calls: calls)",
+                "{what}; it ran to its end{} (the recorded calls: calls)",
                 stop.exit_code
                     .map(|c| format!(", {}", super::super::signals::describe(c)))
                     .unwrap_or_default()
             ),
             State::Stopped => match stopped_by(c, &info.id) {
-                Some(by) => format!("started {what}; it was stopped by {by} before it paused"),
+                Some(by) => format!("{what}; it was stopped by {by} before it paused"),
                 None => format!(
-                    "started {what}; it ended before pausing (no breakpoint was hit){}",
+                    "{what}; it ended before pausing (no breakpoint was hit){}",
                     stop.exit_code
                         .map(|c| format!(", {}", super::super::signals::describe(c)))
                         .unwrap_or_default()
                 ),
             },
             _ if !stopped && still.is_empty() && stop.trigger.is_some() => format!(
-                "started {what}; the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
+                "{what}; the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
                 stop.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
             ),
             _ => match &info.note {
                 Some(note) => {
-                    format!("started {what}; nothing stopped within {timeout} ms{still}; {note}")
+                    format!("{what}; nothing stopped within {timeout} ms{still}; {note}")
                 }
-                None => format!(
-                    "started {what}; still running after {timeout} ms{still}: call wait_for_pause"
-                ),
+                None => {
+                    format!("{what}; still running after {timeout} ms{still}: call wait_for_pause")
+                }
             },
         };
         pause = Some(stop);
@@ -472,18 +473,17 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         {
             let stop = snapshot::stop_result(c, &info.id, None).await;
             message = match stop.state {
-                State::Paused => format!(
-                    "started {what}; paused ({})",
-                    stop.reason.as_deref().unwrap_or("")
-                ),
-                _ => format!("started {what}; it ended at once"),
+                State::Paused => {
+                    format!("{what}; paused ({})", stop.reason.as_deref().unwrap_or(""))
+                }
+                _ => format!("{what}; it ended at once"),
             };
             pause = Some(stop);
         } else {
             message = match &info.note {
-                Some(note) => format!("started {what}; {note}"),
+                Some(note) => format!("{what}; {note}"),
                 None => format!(
-                    "started {what}; running: send the request (e.g. curl from your shell), then call wait_for_pause; or give the request as command to send it and get its stop in one call"
+                    "{what}; running: send the request (e.g. curl from your shell), then call wait_for_pause; or give the request as command to send it and get its stop in one call"
                 ),
             };
             pause = None;
@@ -514,9 +514,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         if ended && current_state(c, &info.id, info.state) == SessionState::Stopped {
             let stop = snapshot::stop_result(c, &info.id, None).await;
             message = match stopped_by(c, &info.id) {
-                Some(by) => format!("started {what}; it was stopped by {by} during launch"),
+                Some(by) => format!("{what}; it was stopped by {by} during launch"),
                 None => format!(
-                    "started {what}; it ended during launch{}",
+                    "{what}; it ended during launch{}",
                     stop.exit_code
                         .map(|c| format!(" with {}", super::super::signals::describe(c)))
                         .unwrap_or_default()
@@ -524,11 +524,11 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             };
             pause = Some(stop);
         } else if let Some(note) = &info.note {
-            message = format!("started {what}; {note}");
+            message = format!("{what}; {note}");
             pause = None;
         } else {
             message = format!(
-                "started {what}; call wait_for_pause to block until it stops, or get_debug_session_status"
+                "{what}; call wait_for_pause to block until it stops, or get_debug_session_status"
             );
             pause = None;
         }
@@ -536,6 +536,15 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     if let Some(stop) = pause.as_mut() {
         a.first.answer(c, &root, stop).await;
     }
+    // The run or its request ended without a stop: a function breakpoint given here that never
+    // paused is named with its spelling (issue 26: a PHP method name that bound nowhere).
+    let ended = pause.as_ref().is_some_and(|p| {
+        p.state != State::Paused && (p.state == State::Stopped || p.trigger.is_some())
+    });
+    let message = match never_hit(c, &set).filter(|_| ended && !a.first.records()) {
+        Some(note) => format!("{message}. {note}"),
+        None => message,
+    };
     let message = match super::breakpoints::moved_note(c, &root).await {
         Some(note) => format!("{message}. {note}"),
         None => message,
@@ -698,8 +707,9 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .filter(|t| t.ended.is_none())
             .map(|t| {
                 format!(
-                    "; its trigger `{}` was ended",
-                    super::out::brief(&t.command)
+                    "; its trigger `{}` was ended (its request was still waiting on the paused program when the session {})",
+                    super::out::brief(&t.command),
+                    if attached && !a.terminate { "detached" } else { "stopped" }
                 )
             })
             .unwrap_or_default()
@@ -740,6 +750,34 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             format!("stop requested; session {sid} has not reported its end yet{removed}")
         },
         session_id: sid,
+    })
+}
+
+/// The function breakpoints among `ids` that no pause hit (by the name they were set for).
+fn never_hit(c: &Call<'_>, ids: &[String]) -> Option<String> {
+    let names: Vec<String> = c.engine.with_state(|s| {
+        let mut names: Vec<String> = Vec::new();
+        for id in ids {
+            let Some(name) = s.breakpoints.get(id).and_then(|m| m.function.clone()) else {
+                continue;
+            };
+            // One name may bind several definitions (ids): never hit is none of them.
+            let hit = s
+                .breakpoints
+                .values()
+                .any(|m| m.function.as_deref() == Some(name.as_str()) && m.hits > 0);
+            if !hit && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    });
+    (!names.is_empty()).then(|| {
+        let shown: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        format!(
+            "function breakpoint {} never hit: check that this run calls it, and the name (PHP: Ns\\Class::method or Class::method; Python/Go: Class.method, pkg.Func), or set a line breakpoint in its body",
+            shown.join(", ")
+        )
     })
 }
 
