@@ -51,7 +51,7 @@ out=$("$BIN" install --dry-run --agent codex --url "$URL" 2>&1)
 # A broken file is refused with file:line (exit 2); the other agents are still installed.
 printf '{\n  "mcpServers": {\n' > "$HOME/.gemini/settings.json"
 out=$("$BIN" install --agent gemini --agent codex --url "$URL" 2>&1); rc=$?
-{ [ "$rc" = 2 ] && echo "$out" | grep -q "gemini: error: $HOME/.gemini/settings.json:2:17: Unterminated object" && grep -q debugger-mcp "$HOME/.codex/config.toml" \
+{ [ "$rc" = 2 ] && grep -qF "gemini: error: $HOME/.gemini/settings.json:2:17: Unterminated object" <<<"$out" && grep -q debugger-mcp "$HOME/.codex/config.toml" \
   && [ "$(cat "$HOME/.gemini/settings.json")" = "$(printf '{\n  "mcpServers": {')" ]; } \
   && ok "a broken file is refused with file:line, others installed" || {
     # Say which part failed: CI saw this fail once (2026-12-07) with the expected rc and message.
