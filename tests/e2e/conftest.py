@@ -378,3 +378,12 @@ def output_text(m: Mcp, session_id: str, category: str = "stdout", expect: str |
         if expect is None or expect in text or time.monotonic() > deadline:
             return text
         time.sleep(0.05)
+
+
+@pytest.fixture
+def services():
+    """Processes a test started outside the server (test_attach's Service); each ended after it."""
+    started: list = []
+    yield started
+    for s in started:
+        s.end()

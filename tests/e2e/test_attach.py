@@ -102,14 +102,6 @@ class Service:
             pass
 
 
-@pytest.fixture
-def services():
-    started: list[Service] = []
-    yield started
-    for s in started:
-        s.end()
-
-
 def serve_and_attach_request(m: Mcp, project: pathlib.Path, svc: Service, file: str, line: int, attach: dict, probe: str):
     """The scenario every backend must pass: state built before the attach, a breakpoint in the
     handler hit by a request sent after it, the request's state read, detach, still serving."""

@@ -42,14 +42,6 @@ def trig(trig_mod):
     yield from cleaned(trig_mod)
 
 
-@pytest.fixture
-def services():
-    started: list[Service] = []
-    yield started
-    for s in started:
-        s.end()
-
-
 def python_service(project, services) -> Service:
     svc = Service([PYTHON, "service.py"], project)
     services.append(svc)

@@ -27,14 +27,6 @@ def svc(svc_mod):
     yield from cleaned(svc_mod)
 
 
-@pytest.fixture
-def services():
-    started: list[Service] = []
-    yield started
-    for s in started:
-        s.end()
-
-
 def values(stop: dict) -> dict:
     return {v["name"]: v.get("error") or v["value"] for v in stop["values"]}
 
