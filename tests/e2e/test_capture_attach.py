@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import cleaned, gdb_env_check, line_of, served
-from test_attach import Service, services  # noqa: F401 - the fixture ending the services started
+from test_attach import Service
 from test_attach_trigger import build, python_service
 
 

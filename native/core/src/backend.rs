@@ -752,24 +752,25 @@ pub trait Backend: Send + Sync + 'static {
             "no force return (making a call return a value)".into(),
         ))
     }
-    /// Why `force_return` cannot work for code in `file`, asked before any session runs it
-    /// (`set_breakpoint {function, force_return}`): `None` when the debugger that would run the
-    /// file can. Not an op.
     /// Why `request.trigger` cannot be run here, asked before anything is set or started:
     /// `None` when the backend runs triggers (the headless DAP backend). Not an op.
     fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {
         let _ = request;
         Some("this debugger backend runs no commands beside an attach".into())
     }
-    /// op `run_trigger`: runs `command` for the live session `session_id` as an attach's
-    /// trigger runs (`LaunchRequest::trigger`: as `sh -c`, beside the debuggee), its end told
-    /// as [`BackendEvent::TriggerEnded`] (wait_for_pause {command}). The default: none run.
+    /// Not an op (it never crosses JNI: the IDE runs no commands beside a session, so the
+    /// default's refusal answers there). Runs `command` for the live session `session_id` as an
+    /// attach's trigger runs (`LaunchRequest::trigger`: as `sh -c`, beside the debuggee), its end
+    /// told as [`BackendEvent::TriggerEnded`] (wait_for_pause {command}). The default: none run.
     async fn run_trigger(&self, session_id: &str, command: &str) -> BackendResult<()> {
         let _ = (session_id, command);
         Err(BackendError::Unsupported(
             "this debugger backend runs no commands for a session".into(),
         ))
     }
+    /// Why `force_return` cannot work for code in `file`, asked before any session runs it
+    /// (`set_breakpoint {function, force_return}`): `None` when the debugger that would run the
+    /// file can. Not an op.
     fn force_return_refusal(&self, file: &str) -> Option<String> {
         let _ = file;
         Some("this debugger backend cannot make a call return a value".into())

@@ -3,6 +3,7 @@ package com.debuggermcp
 import com.debuggermcp.adapter.Op
 import com.debuggermcp.adapter.TABLE_VERSION
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Test
 import java.io.File
 
@@ -16,11 +17,24 @@ class OpTableTest {
     private val backend = File(root, "native/core/src/backend.rs").readText()
     private val adapter = File(root, "intellij-plugin/src/main/kotlin/com/debuggermcp/adapter/XDebuggerAdapter.kt").readText()
 
+    private val trait = backend.substringAfter("pub trait Backend")
+
+    /** The doc comment right above `async fn name` in the trait. */
+    private fun docOf(name: String): String {
+        val before = trait.substringBefore("async fn $name").lines().dropLast(1)
+        return before.takeLastWhile { it.trim().startsWith("///") }.joinToString("\n")
+    }
+
+    /** Async trait methods documented "Not an op": answered in Rust, never sent over JNI. */
+    private fun rustOnly(): Set<String> =
+        Regex("""async fn (\w+)""").findAll(trait).map { it.groupValues[1] }
+            .filter { docOf(it).trimStart().startsWith("/// Not an op") }.toSet()
+
     /** Trait method name → parameter names (without self), parsed from the Backend trait. */
     private fun traitMethods(): Map<String, List<String>> {
-        val trait = backend.substringAfter("pub trait Backend")
         val out = LinkedHashMap<String, List<String>>()
-        Regex("""async fn (\w+)\s*\(([^)]*)\)""").findAll(trait).forEach { m ->
+        val skip = rustOnly()
+        Regex("""async fn (\w+)\s*\(([^)]*)\)""").findAll(trait).filter { it.groupValues[1] !in skip }.forEach { m ->
             val params = m.groupValues[2].split(',')
                 .map { it.trim() }
                 .filter { it.isNotEmpty() && !it.startsWith("&self") && !it.startsWith("self") }
@@ -43,6 +57,18 @@ class OpTableTest {
         // The `/// op \`name\`` comments say the same thing.
         val documented = Regex("""/// op `(\w+)`""").findAll(backend).map { it.groupValues[1] }.toList()
         assertEquals(methods.keys.sorted(), documented.sorted())
+    }
+
+    @Test
+    fun `a trait method that is not an op is answered by the trait's default, not by the JNI backend`() {
+        val jni = File(root, "native/jni/src/backend.rs").readText().substringAfter("impl Backend for JniBackend")
+        val ops = File(root, "native/jni/src/ops.rs").readText()
+        val skipped = rustOnly()
+        assertEquals(setOf("run_trigger"), skipped, "the async trait methods documented 'Not an op'")
+        for (name in skipped) {
+            assertFalse(jni.contains("async fn $name"), "JniBackend overrides $name, so it must be an op with a Kotlin side")
+            assertFalse(ops.contains("\"$name\""), "ops.rs dispatches $name, so it must be an op with a Kotlin side")
+        }
     }
 
     @Test
