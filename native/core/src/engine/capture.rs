@@ -195,6 +195,17 @@ pub async fn record(
     // contents.
     let mut answered = Vec::new();
     for e in &spec.expressions {
+        // A module imported by name is read only once the program has loaded it.
+        if let Err(err) =
+            super::expression_guard::require_loaded(c, sid, thread, &top.handle, e).await
+        {
+            vals.push(ValueNode {
+                name: e.clone(),
+                error: Some(err.0),
+                ..Default::default()
+            });
+            continue;
+        }
         let req = EvalRequest {
             thread_id: thread.to_string(),
             frame: top.handle.clone(),

@@ -479,6 +479,13 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         let file = frame.as_ref().ok().and_then(|f| f.file.as_deref());
         let guarded =
             super::expression_guard::check(&expression, &call.cfg.expression_safety, file);
+        let guarded = match (&frame, guarded) {
+            (Ok(f), Ok(())) => {
+                super::expression_guard::require_loaded(call, sid, &thread, &f.handle, &expression)
+                    .await
+            }
+            (_, g) => g,
+        };
         let r = match (&frame, guarded) {
             (_, Err(e)) => Err(e),
             (Ok(f), Ok(())) => {

@@ -162,6 +162,15 @@ async fn evaluate_all(
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
     for (text, why) in list.iter().zip(refused) {
+        // A module imported by name must be loaded already: the debugger is asked first.
+        let why = match why {
+            None if !side_effects => {
+                expression_guard::require_loaded(c, &sid, &thread, &frame.handle, text)
+                    .await
+                    .err()
+            }
+            why => why,
+        };
         if let Some(why) = why {
             rows.push(ValueNode {
                 name: text.clone(),
@@ -253,6 +262,7 @@ async fn evaluate(
     // assigns), so the core refuses visible state changes before the backend sees them.
     if !fragment && !side_effects {
         expression_guard::check(&text, &c.cfg.expression_safety, frame.file.as_deref())?;
+        expression_guard::require_loaded(c, &sid, &thread, &frame.handle, &text).await?;
     }
     let context = match (fragment, side_effects) {
         (true, _) => EvalContext::CodeFragment,
