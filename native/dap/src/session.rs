@@ -505,7 +505,13 @@ impl Inner {
         s.clear_values();
         s.warm_up_done.notify_waiters();
         if let Some(t) = s.trigger.lock().unwrap().as_ref() {
-            t.end();
+            if s.request == "attach" {
+                // Detached (or the program went, which ends the request anyway): the program
+                // answers the request the pause held, so the trigger may finish.
+                t.end_after(crate::trigger::AFTER_DETACH);
+            } else {
+                t.end();
+            }
         }
         if !s.stopped_sent.swap(true, Ordering::SeqCst) {
             self.after_session_end();

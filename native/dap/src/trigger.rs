@@ -2,8 +2,9 @@
 //! its breakpoints wait for (`curl -s localhost:8000/x`), run once the attach is configured.
 //! It runs as `sh -c` runs it (redirections, pipes, `VAR=value`), as a pipeline's input and
 //! PHP's triggers do, apart from the debuggee: stdin empty, its own process group, so the
-//! session's end (detach, terminate, the program's own end) ends all of it — it is likely
-//! blocked on the paused server. Its end is reported as `BackendEvent::TriggerEnded` with the
+//! session's end ends all of it — at once when the program is gone with it (terminate, a
+//! launch's end), after [`AFTER_DETACH`] when it runs on (a detach: the request the pause held
+//! is answered then, and the core shows that answer). Its end is reported as `BackendEvent::TriggerEnded` with the
 //! start of its output; the core decides what the agent sees of it.
 
 use crate::session::{Inner, Session};
@@ -20,6 +21,10 @@ const KEEP: usize = 16 * 1024;
 const DRAIN: Duration = Duration::from_millis(500);
 /// From SIGTERM to SIGKILL when the session ends it.
 const TERM_GRACE: Duration = Duration::from_secs(2);
+/// How long a trigger runs on after its attached session ended (a detach: the program runs on
+/// and answers the request the pause held; killing the trigger then would cut a service's
+/// request off mid-answer; stop_debug_session waits a little for it and shows its answer).
+pub const AFTER_DETACH: Duration = Duration::from_secs(30);
 
 /// A running trigger, held by its session.
 pub struct Running {
@@ -34,6 +39,21 @@ impl Running {
     pub fn end(&self) {
         signal_group(self.pgid, Signal::Term);
         let _ = self.end.send(());
+    }
+
+    /// Lets it run on for `after`, then ends it as [`Running::end`] does if it still runs (the
+    /// watcher signals it only while it has not been reaped: no recycled group is hit).
+    pub fn end_after(&self, after: Duration) {
+        let end = self.end.clone();
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => {
+                rt.spawn(async move {
+                    tokio::time::sleep(after).await;
+                    let _ = end.send(());
+                });
+            }
+            Err(_) => self.end(),
+        }
     }
 
     /// Ends it without waiting for anything (the backend is being dropped).
@@ -123,7 +143,11 @@ pub fn start(inner: &Arc<Inner>, s: &Arc<Session>, command: &str, cwd: &Path) ->
     tokio::spawn(async move {
         let status = tokio::select! {
             st = child.wait() => st,
-            _ = end_rx.recv() => match tokio::time::timeout(TERM_GRACE, child.wait()).await {
+            _ = end_rx.recv() => match {
+                // Not reaped yet (this task reaps it): the group is still the trigger's.
+                signal_group(pgid, Signal::Term);
+                tokio::time::timeout(TERM_GRACE, child.wait()).await
+            } {
                 Ok(st) => st,
                 Err(_) => {
                     signal_group(pgid, Signal::Kill);

@@ -666,6 +666,10 @@ tool!(
     stop_debug_session
 );
 
+/// How long stop_debug_session waits, after a detach, for a trigger the pause held up to finish
+/// (its answer is then shown).
+const TRIGGER_AFTER_DETACH_MS: u64 = 3_000;
+
 #[derive(Serialize, JsonSchema)]
 pub struct Stopped {
     session_id: String,
@@ -715,21 +719,17 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             .map(|x| (x.info.attached, x.info.process_id))
             .unwrap_or_default()
     });
-    // A trigger still running (likely waiting on the paused service) ends with the session.
-    let trigger = c.engine.with_state(|s| {
+    // A trigger still running (likely waiting on the paused service): after a detach its
+    // request runs on in the service and the trigger is left to finish (the backend ends it
+    // if it has not after a while), so its answer is shown; otherwise it ends with the session.
+    let running_trigger = c.engine.with_state(|s| {
         s.sessions
             .get(&sid)
             .and_then(|x| x.trigger.as_ref())
             .filter(|t| t.ended.is_none())
-            .map(|t| {
-                format!(
-                    "; its trigger `{}` was ended (its request was still waiting on the paused program when the session {})",
-                    super::out::brief(&t.command),
-                    if attached && !a.terminate { "detached" } else { "stopped" }
-                )
-            })
-            .unwrap_or_default()
+            .map(|t| super::out::brief(&t.command))
     });
+    let detach = attached && !a.terminate;
     c.engine
         .asking_to_stop(&sid, super::super::state::BY_STOP_TOOL);
     let asked = if a.terminate {
@@ -750,6 +750,36 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
             x.state() == SessionState::Stopped
         })
         .await;
+    let mut answer = String::new();
+    let trigger = match running_trigger {
+        None => String::new(),
+        Some(cmd) if detach && ended => {
+            let finished = c
+                .wait_until(&sid, &mut sub, TRIGGER_AFTER_DETACH_MS, |x| {
+                    x.trigger.as_ref().is_some_and(|t| t.ended.is_some())
+                })
+                .await;
+            match crate::engine::snapshot::take_trigger(c, &sid).filter(|_| finished) {
+                Some(t) => {
+                    answer = t
+                        .output
+                        .map(|o| format!("\ntrigger output:\n{}", o.trim_end()))
+                        .unwrap_or_default();
+                    format!(
+                        "; its trigger `{}` {} once the program ran on",
+                        t.command, t.status
+                    )
+                }
+                None => format!(
+                    "; its trigger `{cmd}` still runs (its request goes on in the program)"
+                ),
+            }
+        }
+        Some(cmd) => format!(
+            "; its trigger `{cmd}` was ended (its request was still waiting on the paused program when the session {})",
+            if detach { "detached" } else { "stopped" }
+        ),
+    };
     let removed = format!("{trigger}{}", removed(c, &root, a.keep_breakpoints).await);
     Ok(Stopped {
         state: current_state(c, &sid, SessionState::Running).into(),
@@ -758,7 +788,7 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
                 .map(|p| format!("process {p}"))
                 .unwrap_or("the program".into());
             format!(
-                "detached session {sid}: {what} keeps running without its breakpoints (terminate: true kills it){removed}"
+                "detached session {sid}: {what} keeps running without its breakpoints (terminate: true kills it){removed}{answer}"
             )
         } else if ended {
             format!("session {sid} stopped{removed}")
