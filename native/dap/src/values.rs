@@ -518,6 +518,21 @@ impl Inner {
                 "repl"
             }
         };
+        if let Some(f) = &request.format {
+            let command = s
+                .adapter
+                .format_command(f, &request.expression)
+                .map_err(BackendError::Failed)?;
+            let said = s.repl(&command, Some(frame_id)).await?;
+            let (value, type_name) = format_answer(&said);
+            return Ok(ValueNode {
+                name: request.expression.clone(),
+                value,
+                type_name,
+                scope: ValueScope::Local,
+                ..Default::default()
+            });
+        }
         let mut args = EvaluateArguments {
             expression: request.expression.clone(),
             frame_id: Some(frame_id),
@@ -578,6 +593,22 @@ impl Inner {
         let [node] = node;
         Ok(node)
     }
+}
+
+/// The value a repl `print/FMT` answered, without the history name and, from lldb, with the
+/// type it names: gdb `$1 = 0xff`, lldb `(int) $0 = 0x000000ff` or `(int) 0x000000ff`; an
+/// examine's rows (`0x7ffe…:\t0x00000001\t…`) are kept as they are.
+fn format_answer(said: &str) -> (String, Option<String>) {
+    let text = said.trim();
+    let (type_name, rest) = match text.strip_prefix('(').and_then(|r| r.split_once(") ")) {
+        Some((t, rest)) if !t.contains('\n') => (Some(t.to_string()), rest),
+        _ => (None, text),
+    };
+    let rest = match rest.strip_prefix('$').and_then(|r| r.split_once(" = ")) {
+        Some((n, v)) if n.chars().all(|c| c.is_ascii_digit()) => v,
+        _ => rest,
+    };
+    (rest.to_string(), type_name)
 }
 
 /// `x.size()` answered by `x`'s pretty printer where the call cannot be made (`called` None):

@@ -84,7 +84,9 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         }
         // The points' language decides whether `f(key=1)` names an argument or assigns.
         let file = a.points.first().map(|p| p.file_path.as_str());
-        expression_guard::check(e, &c.cfg.expression_safety, file)
+        let (e_plain, _) =
+            super::eval::split_format(e).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+        expression_guard::check(&e_plain, &c.cfg.expression_safety, file)
             .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
     }
     if a.points.len() > MAX_POINTS {
