@@ -555,7 +555,10 @@ impl PrintFormat {
                 _ => return None,
             }
         };
-        let letters: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let letters: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
         let expr = rest[letters.len()..].trim();
         // `p/x mask`: a letter run then whitespace then an expression; `p/2`, `x/y` and
         // `n/count` (no expression after) are C divisions. A leading `/` is never one.
@@ -594,10 +597,7 @@ impl PrintFormat {
                 )
             }));
         }
-        Some(Ok((
-            PrintFormat { letters, examine },
-            expr.to_string(),
-        )))
+        Some(Ok((PrintFormat { letters, examine }, expr.to_string())))
     }
 
     /// The gdb command for `expression` with this format: `print/x mask`, `x/4xw buf`.

@@ -421,6 +421,30 @@ fn is_property_path(e: &str) -> bool {
         && !e.contains("()")
 }
 
+/// A gdb print format (`/x $mask`) asked of PHP, which has none: the PHP function that shows
+/// the same, or for gdb's memory examine (`x/16xb`), the bytes of a string.
+fn format_refusal(f: &PrintFormat, e: &str) -> String {
+    if f.examine {
+        return format!(
+            "'x/{}' examines raw memory, a gdb/lldb command; PHP has none: evaluate bin2hex(substr({e}, 0, 16))",
+            f.letters
+        );
+    }
+    let write = match f.letters.chars().next().unwrap_or('x') {
+        'x' | 'z' | 'a' => format!("dechex({e})"),
+        't' => format!("decbin({e})"),
+        'o' => format!("decoct({e})"),
+        'c' => format!("chr({e})"),
+        'd' | 'u' => format!("intval({e})"),
+        'f' => format!("floatval({e})"),
+        _ => format!("var_export({e}, true)"),
+    };
+    format!(
+        "'/{}' is a gdb print format; PHP (Xdebug) evaluates PHP expressions only: write {write}",
+        f.letters
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,28 +494,4 @@ mod tests {
         assert_eq!((x.name.as_str(), x.value.as_str()), ("$x", "\"hi\""));
         assert_eq!(table[1].fullname, "$o->items");
     }
-}
-
-/// A gdb print format (`/x $mask`) asked of PHP, which has none: the PHP function that shows
-/// the same, or for gdb's memory examine (`x/16xb`), the bytes of a string.
-fn format_refusal(f: &PrintFormat, e: &str) -> String {
-    if f.examine {
-        return format!(
-            "'x/{}' examines raw memory, a gdb/lldb command; PHP has none: evaluate bin2hex(substr({e}, 0, 16))",
-            f.letters
-        );
-    }
-    let write = match f.letters.chars().next().unwrap_or('x') {
-        'x' | 'z' | 'a' => format!("dechex({e})"),
-        't' => format!("decbin({e})"),
-        'o' => format!("decoct({e})"),
-        'c' => format!("chr({e})"),
-        'd' | 'u' => format!("intval({e})"),
-        'f' => format!("floatval({e})"),
-        _ => format!("var_export({e}, true)"),
-    };
-    format!(
-        "'/{}' is a gdb print format; PHP (Xdebug) evaluates PHP expressions only: write {write}",
-        f.letters
-    )
 }

@@ -518,7 +518,7 @@ pub(super) fn if_not_bound(
 }
 
 /// "line 20 is blank; lines with code nearby: 19 (`}`), 21 (`static int f(int n) {`)".
-fn nearby(source: Option<&str>, line: u32) -> Option<String> {
+pub(super) fn nearby(source: Option<&str>, line: u32) -> Option<String> {
     let (what, before, after) = super::source::no_code_at(source?, line)?;
     let near: Vec<String> = before.into_iter().chain(after).collect();
     Some(if near.is_empty() {
