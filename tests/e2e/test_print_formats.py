@@ -1,5 +1,6 @@
 """gdb's print formats in an expression (issue 26: agents wrote `/x mask` and `p/x mask`), end to
-end: gdb answers them with its own `print/FMT` and `x/NFU`; debugpy, delve and Xdebug, which have
+end: gdb answers them with its own `print/FMT` and `x/NFU`, lldb with its `p/FMT` and `x` (which
+take gdb's letters); debugpy, delve and Xdebug, which have
 no such formats, refuse them saying what to write in the program's language instead of a syntax
 error. Lines are those of projects/c/prog.c, py/app.py, go/main.go and php/calls.php.
 """
@@ -62,3 +63,18 @@ def test_xdebug_refuses_a_format_saying_what_to_write(php):
     m.pause_at("calls.php", 5, {"command": "php calls.php"})
     err = m.err("evaluate_expression", {"expression": "p/x $n"})
     assert "'/x' is a gdb print format; PHP (Xdebug)" in err and "write dechex($n)" in err, err
+
+
+def test_lldb_takes_print_formats_and_memory_examine(c):
+    _, m = c
+    m.pause_at("prog.c", 34, {"command": "./prog", "adapter": "lldb"})
+    got = rows(m.ok("evaluate_expression", {"expressions": [
+        "/x counter", "p/t counter", "x/2dw &numbers", "x/2dw numbers", "counter",
+    ]}))
+    assert got["/x counter"]["value"] == "0x00000007" and got["/x counter"]["type"] == "int", got
+    assert got["p/t counter"]["value"] == "0b00000000000000000000000000000111", got
+    # lldb's `memory read` rows: one word a line.
+    assert [r.split(": ")[1] for r in got["x/2dw &numbers"]["value"].splitlines()] == ["10", "20"], got
+    # lldb's own error for an array where it wants an address, as a row error.
+    assert "address" in got["x/2dw numbers"]["error"], got
+    assert got["counter"]["value"] == "7", got

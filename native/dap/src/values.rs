@@ -524,7 +524,7 @@ impl Inner {
                 .format_command(f, &request.expression)
                 .map_err(BackendError::Failed)?;
             let said = s.repl(&command, Some(frame_id)).await?;
-            let (value, type_name) = format_answer(&said);
+            let (value, type_name) = format_answer(&command, &said)?;
             return Ok(ValueNode {
                 name: request.expression.clone(),
                 value,
@@ -597,9 +597,20 @@ impl Inner {
 
 /// The value a repl `print/FMT` answered, without the history name and, from lldb, with the
 /// type it names: gdb `$1 = 0xff`, lldb `(int) $0 = 0x000000ff` or `(int) 0x000000ff`; an
-/// examine's rows (`0x7ffe…:\t0x00000001\t…`) are kept as they are.
-fn format_answer(said: &str) -> (String, Option<String>) {
-    let text = said.trim();
+/// examine's rows (`0x7ffe…:\t0x00000001\t…`) are kept as they are. lldb-dap (19) answers a
+/// command with its prompt and the command echoed on the first line (`(lldb) p/x n`), and its
+/// errors as `error: …` text.
+fn format_answer(command: &str, said: &str) -> BackendResult<(String, Option<String>)> {
+    let mut text = said.trim();
+    if let Some((first, rest)) = text.split_once('\n')
+        && first.trim().trim_start_matches("(lldb)").trim()
+            == command.trim_start_matches('`').trim()
+    {
+        text = rest.trim();
+    }
+    if text.starts_with("error:") {
+        return Err(BackendError::Failed(text.to_string()));
+    }
     let (type_name, rest) = match text.strip_prefix('(').and_then(|r| r.split_once(") ")) {
         Some((t, rest)) if !t.contains('\n') => (Some(t.to_string()), rest),
         _ => (None, text),
@@ -608,7 +619,33 @@ fn format_answer(said: &str) -> (String, Option<String>) {
         Some((n, v)) if n.chars().all(|c| c.is_ascii_digit()) => v,
         _ => rest,
     };
-    (rest.to_string(), type_name)
+    Ok((rest.to_string(), type_name))
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::format_answer;
+
+    #[test]
+    fn gdb_and_lldb_print_answers() {
+        let ok = |c: &str, s: &str| format_answer(c, s).unwrap();
+        assert_eq!(ok("print/x n", "$3 = 0xff\n"), ("0xff".into(), None));
+        assert_eq!(
+            ok("`p/x n", "(lldb) p/x n\n(int) 0x00000007\n"),
+            ("0x00000007".into(), Some("int".into()))
+        );
+        assert_eq!(
+            ok("`p/x n", "(unsigned int) $0 = 0x7"),
+            ("0x7".into(), Some("unsigned int".into()))
+        );
+        let rows = "0x7ffe0010:\t10\t20";
+        assert_eq!(ok("x/2dw &a", rows), (rows.into(), None));
+        let err = format_answer(
+            "`x/2dw a",
+            "(lldb) x/2dw a\nerror: invalid start address expression.",
+        );
+        assert!(err.is_err());
+    }
 }
 
 /// `x.size()` answered by `x`'s pretty printer where the call cannot be made (`called` None):

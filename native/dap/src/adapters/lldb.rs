@@ -147,8 +147,7 @@ impl Adapter for Lldb {
     }
     /// lldb takes gdb's format letters on its own commands (`p/x` is `dwim-print` with a
     /// format, `x/4xw` is `memory read` with a gdb format), run as a command through the repl's
-    /// backquote escape. Not run on this machine (no lldb-dap here); the text parse is shared
-    /// with gdb's (`values::format_answer`).
+    /// backquote escape; the answer's text is read as gdb's (`values::format_answer`).
     fn format_command(&self, f: &PrintFormat, expression: &str) -> Result<String, String> {
         Ok(format!("`{}", f.gdb_command(expression).replacen("print/", "p/", 1)))
     }
