@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import cleaned, gdb_env_check, line_of, served
+from conftest import Mcp, cleaned, gdb_env_check, line_of, served
 from test_attach import Service
 from test_attach_trigger import build, python_service
 
@@ -96,11 +96,7 @@ def test_capture_attached_to_a_go_service_on_delve(services, cap):
 def test_capture_attached_to_a_c_daemon_on_gdb(services, cap):
     """A C daemon reading a FIFO: the trigger writes a number, the row holds what it read."""
     project, m = cap
-    fifo = project / "jobs-cap"
-    fifo.unlink(missing_ok=True)
-    os.mkfifo(fifo)
-    svc = Service([str(project / "fifo"), str(fifo)], project, port_line=False)
-    services.append(svc)
+    fifo, svc = fifo_daemon(project, services, "jobs-cap")
     line = line_of(project, "fifo.c", "long cost = n * 3;")
     r = m.ok("capture", {
         "attach": str(svc.pid),
@@ -111,10 +107,141 @@ def test_capture_attached_to_a_c_daemon_on_gdb(services, cap):
     assert [[v["value"] for v in h["values"]] for h in r["hits"]] == [["7"]], r
     assert r["trigger"]["status"] == "exited with code 0", r
     assert m.ok("list_debug_sessions", {})["sessions"] == [], "still attached"
+    assert second_job_done(project, fifo, svc), "the daemon stopped serving after the detach"
+
+
+def fifo_daemon(project, services, name: str):
+    """The C daemon of fifo.c reading jobs from a new FIFO `name`: (fifo, service)."""
+    fifo = project / name
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)
+    svc = Service([str(project / "fifo"), str(fifo)], project, port_line=False)
+    services.append(svc)
+    return fifo, svc
+
+
+def second_job_done(project, fifo, svc) -> bool:
+    """Sends the daemon a second job; whether it served it (its .done file counts 2)."""
     with open(fifo, "w") as f:
         f.write("5\n")
     done = project / f"{fifo.name}.done"
     deadline = time.time() + 10
     while time.time() < deadline and not (done.exists() and done.read_text().split()[:1] == ["2"]):
         time.sleep(0.05)
-    assert svc.alive() and done.read_text().split()[:1] == ["2"], "the daemon stopped serving after the detach"
+    return svc.alive() and done.read_text().split()[:1] == ["2"]
+
+
+# --- capture on the agent's own attached session (issue 26, third hidden set) ---------------------
+
+
+def curl(svc, query: str) -> str:
+    return f"curl -s 'http://127.0.0.1:{svc.port}/order?{query}'"
+
+
+def live_sessions(m) -> dict:
+    return {s["id"]: s["state"] for s in m.ok("list_debug_sessions", {})["sessions"]}
+
+
+def test_capture_command_while_attached_is_the_sessions_trigger_and_leaves_it_attached(services, cap):
+    """`capture {command: "curl …"}` after start_debug_session {attach}: the command is the
+    attached session's trigger (not a program to launch), rows are recorded at each hit, and the
+    session stays attached and running with the agent's own breakpoint as it was."""
+    project, m = cap
+    svc = python_service(project, services)
+    sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
+    # The agent's own breakpoint, on a line a GET never runs: capture leaves it alone.
+    mine = m.ok("set_breakpoint", {"file_path": "service.py", "line": line_of(project, "service.py", "def log_message")})
+    line = line_of(project, "service.py", "ORDERS.append(")
+    r = m.ok("capture", {
+        "command": curl(svc, "item=book&qty=3"),
+        "points": [{"file_path": "service.py", "line": line}],
+        "expressions": ["total", "item"],
+    })
+    assert r["session_id"] == sid and r["end"] == "trigger", r
+    assert [[v["value"] for v in h["values"]] for h in r["hits"]] == [["36", "'book'"]], r
+    assert r["trigger"]["status"] == "exited with code 0" and '"total": 36' in r["trigger"]["output"], r
+    assert r["state"] == "running" and f"session {sid} stays attached" in r["message"], r
+    assert "detached" not in r["message"], r
+    assert [b["id"] for b in m.ok("list_breakpoints", {})["breakpoints"]] == [mine["id"]], "capture's point stayed, or the agent's went"
+    assert live_sessions(m) == {sid: "running"}, "the attached session did not stay"
+    # Still attached: a second capture records again through the same session.
+    r = m.ok("capture", {
+        "command": curl(svc, "item=pen&qty=2"),
+        "points": [{"file_path": "service.py", "line": line}],
+        "expressions": ["total"],
+        "max_hits": 1,
+    })
+    assert r["session_id"] == sid and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["6"]], r
+    assert live_sessions(m) == {sid: "running"}
+    assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 4
+
+
+def test_capture_attach_on_the_agents_own_attached_process_reuses_its_session(services, cap):
+    """`capture {attach: pid, command}` while the agent's session is attached to that pid: no
+    second attach and no refusal; the session records and stays attached (delve)."""
+    project, m = cap
+    svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
+    services.append(svc)
+    sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
+    line = line_of(project, "goservice/main.go", "mu.Lock()")
+    r = m.ok("capture", {
+        "attach": str(svc.pid),
+        "command": curl(svc, "item=book&qty=2"),
+        "points": [{"file_path": "goservice/main.go", "line": line}],
+        "expressions": ["total", "qty"],
+    })
+    assert r["session_id"] == sid, r
+    assert [[v["value"] for v in h["values"]] for h in r["hits"]] == [["24", "2"]], r
+    assert r["trigger"]["status"] == "exited with code 0", r
+    assert live_sessions(m) == {sid: "running"} and m.ok("list_breakpoints", {})["breakpoints"] == []
+    assert svc.alive() and svc.get("item=pen&qty=1")["total"] == 3
+
+
+def test_capture_command_on_a_c_daemon_the_agent_attached_to_with_gdb(services, cap):
+    project, m = cap
+    fifo, svc = fifo_daemon(project, services, "jobs-own")
+    sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
+    line = line_of(project, "fifo.c", "long cost = n * 3;")
+    r = m.ok("capture", {
+        "command": f"echo 7 > {fifo.name}",
+        "points": [{"file_path": "fifo.c", "line": line}],
+        "expressions": ["n"],
+    })
+    assert r["session_id"] == sid and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["7"]], r
+    assert live_sessions(m) == {sid: "running"}, "the attached session did not stay"
+    # Running, with no point left: the next job goes through.
+    assert second_job_done(project, fifo, svc), "the daemon stopped serving"
+
+
+def test_capture_command_with_two_attached_sessions_names_them_and_takes_session_id(services, cap):
+    project, m = cap
+    one, two = python_service(project, services), python_service(project, services)
+    s1 = m.ok("start_debug_session", {"attach": str(one.pid)})["session_id"]
+    s2 = m.ok("start_debug_session", {"attach": str(two.pid)})["session_id"]
+    line = line_of(project, "service.py", "ORDERS.append(")
+    args = {"command": curl(two, "item=book&qty=1"), "points": [{"file_path": "service.py", "line": line}], "expressions": ["total"]}
+    e = m.err("capture", args)
+    assert s1 in e and s2 in e and "session_id" in e, e
+    assert m.ok("list_breakpoints", {})["breakpoints"] == [], "a refused capture changes nothing"
+    r = m.ok("capture", {**args, "session_id": s2})
+    assert r["session_id"] == s2 and [[v["value"] for v in h["values"]] for h in r["hits"]] == [["12"]], r
+    assert live_sessions(m) == {s1: "running", s2: "running"}
+
+
+def test_capture_attach_on_a_process_another_client_is_attached_to_is_refused_naming_it(services, cap):
+    project, m = cap
+    svc = python_service(project, services)
+    other = Mcp(m.url)
+    try:
+        theirs = other.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
+        line = line_of(project, "service.py", "ORDERS.append(")
+        e = m.err("capture", {
+            "attach": str(svc.pid),
+            "command": curl(svc, "item=book&qty=1"),
+            "points": [{"file_path": "service.py", "line": line}],
+        })
+        assert f"debug session {theirs}" in e and "another client" in e, e
+        assert m.ok("list_breakpoints", {})["breakpoints"] == []
+    finally:
+        other.close()
+    assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 2

@@ -71,13 +71,14 @@ def test_a_crash_stop_names_its_callers(n, adapter):
     (the real-bugs benchmark: one call fewer). A pointer is not a container of "1 items"."""
     _, m = n
     p = start(m, "./divzero", adapter)["pause"]
-    assert p["callers"][0] == "main divzero.c:10", p
-    assert "callers:\n    main divzero.c:10" in m.last_text, m.last_text
-    # A breakpoint stop stays as short as it was.
+    assert p["callers"][0] == "#1 main divzero.c:10", p
+    assert "callers:\n    #1 main divzero.c:10" in m.last_text, m.last_text
+    # A breakpoint stop names its callers too (issue 26: agents guessed frame_index), each with
+    # the frame_index it takes.
     m.ok("stop_debug_session")
     m.ok("set_breakpoint", {"file_path": "divzero.c", "line": 5})
     p = start(m, "./divzero", adapter)["pause"]
-    assert p["reason"] == "breakpoint" and "callers" not in p, p
+    assert p["reason"] == "breakpoint" and p["callers"][0] == "#1 main divzero.c:10", p
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)

@@ -105,8 +105,10 @@ def test_attach_with_command_sends_the_request_in_the_same_call(php):
         assert r["state"] == "paused" and r["pause"]["location"]["line"] == 5, r
         uri = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$uri")
         assert uri["value"] == '"/one/call?a=1&b=2"', uri
+        # The request ends; the attach listens on for the next (wait_for_pause {command}).
         done = m.ok("resume", {"session_id": r["session_id"], "timeout_ms": LONG})
-        assert done["state"] == "stopped", done
+        assert done["state"] == "running" and done["trigger"]["status"] == "exited with code 0", done
+        assert '"uri":"\\/one\\/call?a=1&b=2"' in done["trigger"]["output"], done
     finally:
         web.stop()
 

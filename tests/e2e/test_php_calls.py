@@ -16,13 +16,13 @@ def test_php_function_breakpoints_by_method_and_function_name(php):
     add = line_of(project, "src/lib.php", "$this->lines[] = [$sku, $price * $qty];")
     tot = line_of(project, "src/lib.php", "return array_sum(array_column($cart->lines, 1));")
     a = m.ok("set_breakpoint", {"function": "Cart::add"})
-    assert a["bound"] == [f"src/lib.php:{add} Cart.add (id {a['id']})"], a
+    assert a["bound"] == [f"src/lib.php:{add} Cart::add (id {a['id']})"], a
     t = m.ok("set_breakpoint", {"function": "total"})
     # `total`, not `order_total` nor anything else ending in it.
     assert t["bound"] == [f"src/lib.php:{tot} total (id {t['id']})"], t
     r = m.ok("start_debug_session", {"command": "php calls.php", "wait_for_pause": True, "timeout_ms": LONG})
     loc = r["pause"]["location"]
-    assert (loc["line"], loc["method"]) == (add, "add"), r
+    assert (loc["line"], loc["method"]) == (add, "Cart->add"), r
     vs = m.ok("get_variables", {"session_id": r["session_id"]})["variables"]
     assert var(vs, "$sku")["value"] == '"A-1"' and var(vs, "$qty")["value"] == "2", vs
     assert m.ok("resume", {"timeout_ms": LONG})["location"]["line"] == add
@@ -44,8 +44,10 @@ def test_php_recorded_calls_have_arguments_caller_and_result(php):
     assert "total=15" in output_text(m, r["session_id"], expect="total="), output_text(m, r["session_id"])
     rows = m.ok("get_call_records", {"function": "Cart.add"})["rows"]
     assert len(rows) == 2, rows
+    # Any spelling of the name finds them (the frames' `Cart->add` too).
+    assert m.ok("get_call_records", {"function": "Cart->add"})["rows"] == rows
     # Xdebug lists a frame's variables by name.
-    assert rows[0] == '#1 Cart.add($price=2.5, $qty=2, $sku="A-1", $this=Cart) -> 1 @calls.php:4', rows
+    assert rows[0] == '#1 Cart::add($price=2.5, $qty=2, $sku="A-1", $this=Cart) -> 1 @calls.php:4', rows
     # Xdebug has no value for a call whose caller discards the result (`$cart->add(...);`).
     assert rows[1].endswith("-> (no value shown) @calls.php:5"), rows
     rows = m.ok("get_call_records", {"function": "total"})["rows"]

@@ -63,7 +63,7 @@ def test_php_step_into_a_throw(php):
     # Xdebug may stop first where the exception's constructor returns (with its return value).
     for _ in range(3):
         s = m.ok("step_into", {"timeout_ms": LONG})
-        if s["location"]["method"] != "__construct":
+        if not s["location"]["method"].endswith("__construct"):
             break
     assert s["reason"] == "exception" and at(s) == (n["throw"], "parse_qty"), s
     assert "the step ended in an exception: InvalidArgumentException: not a quantity: 'x'" in s["description"], s

@@ -506,6 +506,65 @@ def test_evaluate_expression_and_code_fragment(py):
     assert "total=930 count=199" in output_text(m, end["session_id"], expect="total=930 count=199")
 
 
+def test_module_state_is_read_by_name_and_what_changes_the_program_is_refused(py):
+    """Issue 26: `__import__("sys").modules["pkg.mod"].X` and the like reach a module's state
+    from a frame that has no name for it; they are reads and pass the guard. A module not
+    loaded yet is refused (importing it would run its code), as is whatever mutates; in a
+    batch, a refused expression fails only its own row."""
+    project, m = py
+    line = 8  # modstate.py: return total
+    r = m.ok("start_debug_session", {"command": "python3 modstate.py", "timeout_ms": LONG,
+                                     "breakpoints": [{"file_path": "modstate.py", "line": line}],
+                                     "evaluate": ['__import__("pkgstate").SETTINGS["mode"]', '__import__("loud_import").X']})
+    p = r["pause"]
+    assert p["location"]["line"] == line, r
+    first = {v["name"]: v for v in p["values"]}
+    assert first['__import__("pkgstate").SETTINGS["mode"]']["value"] == "'fast'", first
+    assert "not loaded in the program yet" in first['__import__("loud_import").X']["error"], first
+    reads = {
+        '__import__("sys").modules["pkgstate"].SETTINGS["mode"]': "'fast'",
+        "__import__('pkgstate').SETTINGS['retries']": "3",
+        'importlib.import_module("pkgstate").CALLS': "['a', 'b']",
+        'getattr(__import__("pkgstate"), "CALLS")': "['a', 'b']",
+        'sorted(vars(__import__("pkgstate"))["SETTINGS"])': "['mode', 'retries']",
+        '"pkgstate" in __import__("sys").modules': "True",
+        "type(xs).__name__": "'list'",
+        "len(xs)": "3",
+        "repr(xs)": "'[3, 1, 2]'",
+        "sorted(xs)": "[1, 2, 3]",
+        "list(xs)": "[3, 1, 2]",
+        "dict(n=len(xs))": "{'n': 3}",
+    }
+    refused = {
+        '__import__("loud_import").X': "not loaded in the program yet",
+        "__import__(total and 'pkgstate')": "call to '__import__' with other than one module name",
+        "xs.append(4)": "mutating method 'append'",
+        "__import__('pkgstate').CALLS.pop()": "mutating method 'pop'",
+        "__import__('pkgstate').CALLS.clear()": "mutating method 'clear'",
+        "setattr(__import__('pkgstate'), 'MODE', 1)": "call to 'setattr'",
+        "xs = []": "assignment '='",
+        "(y := 1)": "assignment expression ':='",
+        "del xs[0]": "Python statement 'del'",
+    }
+    rows = m.ok("evaluate_expression", {"expressions": [*reads, *refused]})["results"]
+    got = {row["name"]: row for row in rows}
+    assert {k: got[k].get("value") for k in reads} == reads, rows
+    for expr, why in refused.items():
+        assert why in got[expr]["error"] and "allow_side_effects: true" in got[expr]["error"], (expr, got[expr])
+    # Nothing changed: the module was not imported, nothing was mutated.
+    assert not (project / "imported.txt").exists()
+    after = m.ok("evaluate_expression", {"expressions": [
+        "xs", "__import__('pkgstate').CALLS", '"loud_import" in __import__("sys").modules']})["results"]
+    assert [v["value"] for v in after] == ["[3, 1, 2]", "['a', 'b']", "False"], after
+    # Alone, the refusal names the way to read it and the way out.
+    msg = m.err("evaluate_expression", {"expression": '__import__("loud_import").X'})
+    assert "imports 'loud_import' not loaded" in msg and 'sys.modules.get("name")' in msg, msg
+    assert not (project / "imported.txt").exists()
+    # With allow_side_effects the import runs (brave mode: no confirmation).
+    m.ok("evaluate_expression", {"expression": '__import__("loud_import")', "allow_side_effects": True})
+    assert (project / "imported.txt").read_text() == "imported"
+
+
 def test_watches_update_at_each_pause(py):
     _, m = py
     empty = m.ok("watches", {"add": "acc * 10"})  # no session: evaluated at the next pause

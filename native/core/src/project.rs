@@ -111,6 +111,11 @@ impl<S: TableEntry> SessionTable<S> {
             .ok_or_else(|| BackendError::NotFound(format!("session '{id}'")))
     }
 
+    /// Forgets session `id` (a backend that reuses the id for what comes next).
+    pub fn remove(&self, id: &str) {
+        self.list.lock().unwrap().retain(|s| s.id() != id);
+    }
+
     /// Every session, ended ones included.
     pub fn all(&self) -> Vec<Arc<S>> {
         self.list.lock().unwrap().clone()

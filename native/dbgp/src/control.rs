@@ -170,32 +170,39 @@ impl Session {
         }])
     }
 
+    /// The stack as PHP names it: each frame's function as Xdebug's `where` gives it, PHP's own
+    /// spelling (`Ns\\Class->method` for a call on an object, `Ns\\Class::method` static,
+    /// `Ns\\func`, `{main}`), with its class apart for who wants it. At a return stop (a step
+    /// out) Xdebug still lists the returned function first, at the caller's line: that frame
+    /// has ended, so the listing starts at the caller, whose handle is its Xdebug depth and
+    /// whose variables carry the returned value (see `frame_variables`).
     pub async fn frames(&self, offset: u32, limit: u32) -> BackendResult<FramePage> {
         let r = self.req("stack_get", &[], None).await?;
+        let skip = u32::from(self.at_return.load(Ordering::SeqCst));
         let all: Vec<FrameInfo> = r
             .root
             .all("stack")
-            .map(|f| {
+            .filter_map(|f| {
                 let level: u32 = f.attr("level").and_then(|l| l.parse().ok()).unwrap_or(0);
+                let index = level.checked_sub(skip)?;
                 let where_ = f.attr("where").unwrap_or("").to_string();
-                let (class_name, method_name) =
-                    match where_.split_once("->").or_else(|| where_.split_once("::")) {
-                        Some((c, m)) => (Some(c.to_string()), Some(m.to_string())),
-                        None => (None, Some(where_.clone())),
-                    };
+                let class_name = where_
+                    .split_once("->")
+                    .or_else(|| where_.split_once("::"))
+                    .map(|(c, _)| c.to_string());
                 let file = f.attr("filename").and_then(|u| self.local_file(u));
                 let is_library = file.as_deref().is_some_and(|p| {
                     p.contains("/vendor/") || !p.starts_with(&*self.root.to_string_lossy())
                 });
-                FrameInfo {
-                    index: level,
+                Some(FrameInfo {
+                    index,
                     handle: level.to_string(),
                     file,
                     line: f.attr("lineno").and_then(|l| l.parse().ok()),
                     class_name,
-                    method_name,
+                    method_name: Some(where_),
                     is_library,
-                }
+                })
             })
             .collect();
         let total = all.len() as u32;

@@ -10,11 +10,11 @@ use debugger_mcp_core::pathmap::PathMap;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
-use tokio::sync::{Notify, oneshot};
+use tokio::sync::oneshot;
 
 /// Programs whose commands are PHP triggers (the sidecar routes them to this backend).
 pub fn is_php_command(command: &str) -> bool {
@@ -475,6 +475,147 @@ pub fn descends_from(pid: u32, ancestor: u32) -> bool {
     false
 }
 
+/// Runs a trigger command as `sh -c` with Xdebug pointed at `port` (CLI runs) and the session
+/// cookie added to every curl (web requests), in its own process group so that ending the
+/// session ends all of it.
+fn spawn_trigger(cmd: &str, l: &PhpLaunch, port: u16) -> BackendResult<tokio::process::Child> {
+    let mut c = tokio::process::Command::new("sh");
+    c.arg("-c")
+        .arg(trigger_command(cmd))
+        .current_dir(&l.cwd)
+        .envs(xdebug_env(port))
+        .envs(l.env.iter().cloned())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0);
+    c.spawn().map_err(|e| {
+        BackendError::Failed(format!("cannot run `{cmd}` in {}: {e}", l.cwd.display()))
+    })
+}
+
+impl Inner {
+    /// Delivers the output of `trap`'s trigger `child` (to its session once one claimed it,
+    /// kept until then) and its end: the exit code, and for an attach the `TriggerEnded` the
+    /// core shows; then forgets the trap unless something may still claim it.
+    fn watch_trigger(self: &Arc<Self>, trap: &Arc<Trap>, mut child: tokio::process::Child) {
+        let pipes = [
+            child.stdout.take().map(|p| {
+                (
+                    OutputCategory::Stdout,
+                    Box::new(p) as Box<dyn tokio::io::AsyncRead + Send + Unpin>,
+                )
+            }),
+            child.stderr.take().map(|p| {
+                (
+                    OutputCategory::Stderr,
+                    Box::new(p) as Box<dyn tokio::io::AsyncRead + Send + Unpin>,
+                )
+            }),
+        ];
+        let mut readers = Vec::new();
+        for (category, pipe) in pipes.into_iter().flatten() {
+            let inner = self.clone();
+            let trap = trap.clone();
+            readers.push(tokio::spawn(async move {
+                let mut lines = tokio::io::BufReader::new(pipe).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let text = format!("{line}\n");
+                    let to = trap.output_to.lock().unwrap().clone();
+                    match to {
+                        Some(_)
+                            if category == OutputCategory::Stdout
+                                && !trap.output_owned.load(Ordering::SeqCst) =>
+                        {
+                            trap.keep(category, text);
+                        }
+                        Some(sid) => inner.emit(BackendEvent::Output {
+                            session_id: sid,
+                            category,
+                            text,
+                        }),
+                        None => trap.keep(category, text),
+                    }
+                }
+            }));
+        }
+        let inner = self.clone();
+        let trap2 = trap.clone();
+        tokio::spawn(async move {
+            let status = child.wait().await;
+            for r in readers {
+                let _ = r.await;
+            }
+            let code = status.ok().and_then(|s| s.code()).map(i64::from);
+            *trap2.exit_code.lock().unwrap() = Some(code);
+            trap2.exited.notify_waiters();
+            // An attach's trigger: its end told as the DAP backend tells it (the core shows it).
+            if trap2.launch.attached {
+                let output = trap2.kept_output();
+                inner.emit(BackendEvent::TriggerEnded {
+                    session_id: trap2
+                        .output_to
+                        .lock()
+                        .unwrap()
+                        .clone()
+                        .unwrap_or_else(|| trap2.session_id.clone()),
+                    command: trap2.launch.command.clone().unwrap_or_default(),
+                    exit_code: code,
+                    output_bytes: output.len() as u64,
+                    output,
+                });
+            }
+            // Forget the trap once nothing can claim it any more (an attach listens on).
+            inner.traps.lock().unwrap().retain(|t| {
+                !Arc::ptr_eq(t, &trap2)
+                    || !t.claimed.load(Ordering::SeqCst)
+                        && (t.claim_tx.lock().unwrap().is_some() || t.launch.attached)
+            });
+        });
+    }
+
+    /// wait_for_pause {command}: sends the next request of the attached session `id` while it
+    /// listens (its first request ended, or none came yet): the command runs as the attach's
+    /// own trigger did, and the connection it causes is the session's again.
+    pub async fn run_trigger(self: &Arc<Self>, id: &str, command: &str) -> BackendResult<()> {
+        let Some(t) = self.pending_attach(id) else {
+            return Err(match self.session(id) {
+                Ok(s) if !s.info().attached => BackendError::Unsupported(format!(
+                    "session {id} is a PHP run debugger-mcp started, not an attach: a command goes with an attached session (start_debug_session {{attach: pid or host:port}}); to run this one again, start_debug_session with the command"
+                )),
+                Ok(s) if !s.is_ended() => BackendError::InvalidState(format!(
+                    "session {id} still serves a request that has neither paused nor ended; wait_for_pause for it, then send the next"
+                )),
+                _ => BackendError::NotFound(format!(
+                    "session {id} listens for no request (it was stopped); attach again with start_debug_session {{attach, command}}"
+                )),
+            });
+        };
+        if self
+            .traps
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|x| x.session_id == id && x.running())
+        {
+            return Err(BackendError::InvalidState(
+                "the session's previous command still runs; wait for its end (wait_for_pause) before sending another".into(),
+            ));
+        }
+        let mut launch = t.launch.clone();
+        launch.command = Some(command.to_string());
+        let child = spawn_trigger(command, &launch, t.port)?;
+        let fresh = Arc::new(Trap::new(id.to_string(), launch, t.port, child.id(), None));
+        {
+            let mut traps = self.traps.lock().unwrap();
+            traps.retain(|x| !Arc::ptr_eq(x, &t));
+            traps.push(fresh.clone());
+        }
+        self.watch_trigger(&fresh, child);
+        Ok(())
+    }
+}
+
 /// Starting a PHP session: run the trigger (if any) with Xdebug pointed at our port, then
 /// wait for the connection it causes.
 impl Inner {
@@ -490,22 +631,27 @@ impl Inner {
             check_xdebug(cmd, &l.cwd).await?;
         }
         let port = self.ensure_listener(l.port).await?;
+        if attached.is_some() {
+            // A new attach where an earlier one still listens (its last request ended) takes
+            // over: the earlier would claim this one's request.
+            let stale: Vec<Arc<Trap>> = self
+                .traps
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|t| {
+                    t.port == port && t.launch.attached && !t.claimed.load(Ordering::SeqCst)
+                })
+                .cloned()
+                .collect();
+            for t in stale {
+                self.drop_pending(&t);
+            }
+        }
         let id = self.new_session_id();
         if let (Some((what, which)), None) = (&attached, &l.command) {
             // Nothing to send the request: listen, and answer at once with how to send one.
-            let trap = Arc::new(Trap {
-                session_id: id.clone(),
-                launch: l.clone(),
-                port,
-                pid: None,
-                claimed: AtomicBool::new(false),
-                claim_tx: Mutex::new(None),
-                pending_output: Mutex::default(),
-                output_to: Mutex::default(),
-                output_owned: AtomicBool::new(false),
-                exit_code: Mutex::new(None),
-                exited: Notify::new(),
-            });
+            let trap = Arc::new(Trap::listening(id.clone(), l.clone(), port));
             self.traps.lock().unwrap().push(trap);
             let trigger =
                 "curl -b XDEBUG_SESSION=debugger-mcp URL, or ?XDEBUG_TRIGGER=1 in the URL";
@@ -523,116 +669,20 @@ impl Inner {
             });
         }
         let (claim_tx, claim_rx) = oneshot::channel();
-        let mut child = None;
-        if let Some(cmd) = &l.command {
-            let mut c = tokio::process::Command::new("sh");
-            c.arg("-c")
-                .arg(trigger_command(cmd))
-                .current_dir(&l.cwd)
-                .envs(xdebug_env(port))
-                .envs(l.env.iter().cloned())
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                // Its own process group, so stopping the session ends the whole trigger.
-                .process_group(0);
-            child = Some(c.spawn().map_err(|e| {
-                BackendError::Failed(format!("cannot run `{cmd}` in {}: {e}", l.cwd.display()))
-            })?);
-        }
-        let trap = Arc::new(Trap {
-            session_id: id.clone(),
-            launch: l.clone(),
+        let child = match &l.command {
+            Some(cmd) => Some(spawn_trigger(cmd, &l, port)?),
+            None => None,
+        };
+        let trap = Arc::new(Trap::new(
+            id.clone(),
+            l.clone(),
             port,
-            pid: child.as_ref().and_then(|c| c.id()),
-            claimed: AtomicBool::new(false),
-            claim_tx: Mutex::new(Some(claim_tx)),
-            pending_output: Mutex::default(),
-            output_to: Mutex::default(),
-            output_owned: AtomicBool::new(false),
-            exit_code: Mutex::new(None),
-            exited: Notify::new(),
-        });
+            child.as_ref().and_then(|c| c.id()),
+            Some(claim_tx),
+        ));
         self.traps.lock().unwrap().push(trap.clone());
-        if let Some(mut child) = child {
-            let pipes = [
-                child.stdout.take().map(|p| {
-                    (
-                        OutputCategory::Stdout,
-                        Box::new(p) as Box<dyn tokio::io::AsyncRead + Send + Unpin>,
-                    )
-                }),
-                child.stderr.take().map(|p| {
-                    (
-                        OutputCategory::Stderr,
-                        Box::new(p) as Box<dyn tokio::io::AsyncRead + Send + Unpin>,
-                    )
-                }),
-            ];
-            let mut readers = Vec::new();
-            for (category, pipe) in pipes.into_iter().flatten() {
-                let inner = self.clone();
-                let trap = trap.clone();
-                readers.push(tokio::spawn(async move {
-                    let mut lines = tokio::io::BufReader::new(pipe).lines();
-                    while let Ok(Some(line)) = lines.next_line().await {
-                        let text = format!("{line}\n");
-                        let to = trap.output_to.lock().unwrap().clone();
-                        match to {
-                            Some(_)
-                                if category == OutputCategory::Stdout
-                                    && !trap.output_owned.load(Ordering::SeqCst) =>
-                            {
-                                trap.keep(category, text);
-                            }
-                            Some(sid) => inner.emit(BackendEvent::Output {
-                                session_id: sid,
-                                category,
-                                text,
-                            }),
-                            None => trap.keep(category, text),
-                        }
-                    }
-                }));
-            }
-            let inner = self.clone();
-            let trap2 = trap.clone();
-            tokio::spawn(async move {
-                let status = child.wait().await;
-                for r in readers {
-                    let _ = r.await;
-                }
-                let code = status.ok().and_then(|s| s.code()).map(i64::from);
-                *trap2.exit_code.lock().unwrap() = Some(code);
-                trap2.exited.notify_waiters();
-                // An attach's trigger: its end told as the DAP backend tells it (the core shows it).
-                if trap2.launch.attached {
-                    let output: String = trap2
-                        .pending_output
-                        .lock()
-                        .unwrap()
-                        .iter()
-                        .map(|(_, t)| t.as_str())
-                        .collect();
-                    inner.emit(BackendEvent::TriggerEnded {
-                        session_id: trap2
-                            .output_to
-                            .lock()
-                            .unwrap()
-                            .clone()
-                            .unwrap_or_else(|| trap2.session_id.clone()),
-                        command: trap2.launch.command.clone().unwrap_or_default(),
-                        exit_code: code,
-                        output_bytes: output.len() as u64,
-                        output,
-                    });
-                }
-                // Forget the trap once nothing can claim it any more.
-                inner.traps.lock().unwrap().retain(|t| {
-                    !Arc::ptr_eq(t, &trap2)
-                        || !t.claimed.load(Ordering::SeqCst) && t.claim_tx.lock().unwrap().is_some()
-                });
-            });
+        if let Some(child) = child {
+            self.watch_trigger(&trap, child);
         }
         let timeout = Duration::from_millis(self.connect_timeout_ms.load(Ordering::Relaxed));
         let settings = format!(

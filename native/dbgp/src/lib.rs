@@ -308,6 +308,16 @@ impl Backend for DbgpBackend {
         None
     }
 
+    /// wait_for_pause {command} on an attached session: the next request, sent as the attach's
+    /// trigger was (see `launch::run_trigger`).
+    async fn run_trigger(&self, session_id: &str, command: &str) -> BackendResult<()> {
+        let inner = self.inner.clone();
+        let (id, command) = (session_id.to_string(), command.to_string());
+        tokio::spawn(async move { inner.run_trigger(&id, &command).await })
+            .await
+            .unwrap_or_else(|e| Err(BackendError::Failed(format!("trigger task failed: {e}"))))
+    }
+
     async fn confirm(&self, _project: &str, _request: ConfirmRequest) -> BackendResult<bool> {
         Err(BackendError::Unsupported("no UI to confirm with".into()))
     }

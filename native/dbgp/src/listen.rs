@@ -182,6 +182,7 @@ impl Inner {
             user_exceptions_only: AtomicBool::new(stop_on_exception),
             step_catch: Mutex::new(None),
             step_exception: Mutex::new(None),
+            detaching: AtomicBool::new(false),
         });
         // Negotiation happens at the init pause, before anything runs.
         let mut features: Vec<(String, String)> = vec![

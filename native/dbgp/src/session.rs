@@ -59,6 +59,33 @@ pub struct Trap {
 }
 
 impl Trap {
+    /// A trap that waits for a connection with nothing running to cause it (an attach).
+    pub fn listening(session_id: String, launch: PhpLaunch, port: u16) -> Self {
+        Self::new(session_id, launch, port, None, None)
+    }
+
+    pub fn new(
+        session_id: String,
+        launch: PhpLaunch,
+        port: u16,
+        pid: Option<u32>,
+        claim_tx: Option<oneshot::Sender<SessionInfo>>,
+    ) -> Self {
+        Trap {
+            session_id,
+            launch,
+            port,
+            pid,
+            claimed: AtomicBool::new(false),
+            claim_tx: Mutex::new(claim_tx),
+            pending_output: Mutex::default(),
+            output_to: Mutex::default(),
+            output_owned: AtomicBool::new(false),
+            exit_code: Mutex::new(None),
+            exited: Notify::new(),
+        }
+    }
+
     /// Keeps a line of the trigger's output (the last 200: for error messages and late delivery).
     pub fn keep(&self, category: OutputCategory, text: String) {
         let mut p = self.pending_output.lock().unwrap();
@@ -70,15 +97,18 @@ impl Trap {
     pub fn running(&self) -> bool {
         self.pid.is_some() && self.exit_code.lock().unwrap().is_none()
     }
-    /// Last lines of the trigger's output, for error messages.
-    pub fn output_tail(&self) -> String {
-        let all: String = self
-            .pending_output
+    /// The trigger's output kept so far, as one text.
+    pub fn kept_output(&self) -> String {
+        self.pending_output
             .lock()
             .unwrap()
             .iter()
             .map(|(_, t)| t.as_str())
-            .collect();
+            .collect()
+    }
+    /// Last lines of the trigger's output, for error messages.
+    pub fn output_tail(&self) -> String {
+        let all = self.kept_output();
         let lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
         lines[lines.len().saturating_sub(5)..].join(" | ")
     }
@@ -134,6 +164,8 @@ pub struct Session {
     /// The exception the last step stopped at ("E: msg at lib.php:4"): the next step runs without
     /// catching (it is the exception's own way out) and its stop says where it went.
     pub step_exception: Mutex<Option<String>>,
+    /// The agent (or the watchdog) ends this session: an attach stops listening with it.
+    pub detaching: AtomicBool,
 }
 
 impl Session {
@@ -322,6 +354,7 @@ impl Inner {
 
     /// Ends an attach that no request reached: nothing to detach from, it stops listening for it.
     pub fn drop_pending(&self, t: &Arc<Trap>) {
+        t.kill();
         self.traps.lock().unwrap().retain(|x| !Arc::ptr_eq(x, t));
         self.emit(BackendEvent::Stopped {
             session_id: t.session_id.clone(),
@@ -351,6 +384,12 @@ impl Inner {
             }
             *s.exit_code.lock().unwrap() = t.exit_code.lock().unwrap().flatten();
         }
+        if !s.detaching.load(Ordering::SeqCst) && self.rearm(s) {
+            let _ = s.set_state(SessionState::Stopped);
+            tracing::debug!(session = %s.id, reason, "request ended; the attach listens on");
+            s.ended_notify.notify_waiters();
+            return;
+        }
         let _ = s.set_state(SessionState::Stopped);
         tracing::debug!(session = %s.id, reason, "session ended");
         let exit_code = *s.exit_code.lock().unwrap();
@@ -361,7 +400,42 @@ impl Inner {
         s.ended_notify.notify_waiters();
     }
 
+    /// An attach whose requests a command sends (start_debug_session {attach, command},
+    /// wait_for_pause {command}) outlives each request, as an attach to any other running
+    /// program does: when such a request of attached session `s` ends on its own (it was
+    /// running, not stopped by the agent, and the process is still there), the session listens
+    /// again under its id for the next one (a fresh trap, claimed as the first was), so
+    /// `wait_for_pause {command}` can send it; the core keeps the session running and the
+    /// command's end tells the request's. A request the agent sent itself has no such end to
+    /// tell: its session ends with it, as before. Returns whether it listens again.
+    fn rearm(&self, s: &Arc<Session>) -> bool {
+        let Some(t) = &s.trap else { return false };
+        if !t.launch.attached
+            || t.launch.command.is_none()
+            || t.session_id != s.id
+            || s.state() != SessionState::Running
+        {
+            return false;
+        }
+        if t.launch
+            .attach_pid
+            .is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists())
+        {
+            return false;
+        }
+        let mut launch = t.launch.clone();
+        launch.command = None;
+        let fresh = Arc::new(Trap::listening(s.id.clone(), launch, t.port));
+        self.sessions.remove(&s.id);
+        let mut traps = self.traps.lock().unwrap();
+        // The old trap stays while its trigger runs (its end is still to be told).
+        traps.retain(|x| !Arc::ptr_eq(x, t) || x.running());
+        traps.push(fresh);
+        true
+    }
+
     pub async fn stop(&self, s: &Arc<Session>) {
+        s.detaching.store(true, Ordering::SeqCst);
         if s.state() == SessionState::Paused {
             // Attached: the request runs on to its end (`detach`); else the script ends.
             let how = if s.info().attached { "detach" } else { "stop" };

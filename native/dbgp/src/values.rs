@@ -182,6 +182,16 @@ pub fn to_node(
 }
 
 impl Session {
+    /// Xdebug's depth of the frame listed first: 1 at a return stop (see `control::frames`).
+    pub fn top_depth(&self) -> u32 {
+        u32::from(self.at_return.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
+    /// The frame index the agent sees for Xdebug's `depth`.
+    pub fn frame_index(&self, depth: u32) -> u32 {
+        depth.saturating_sub(self.top_depth())
+    }
+
     pub async fn frame_variables(&self, frame: &str) -> BackendResult<Vec<ValueNode>> {
         let depth = frame_depth(frame)?;
         let r = self
@@ -192,13 +202,29 @@ impl Session {
             )
             .await?;
         // At a return stop the returning frame's variables are gone (shown uninitialized).
-        let at_return = depth == 0 && self.at_return.load(std::sync::atomic::Ordering::SeqCst);
-        let mut out: Vec<ValueNode> = r
-            .root
-            .all("property")
-            .map(parse_prop)
-            .filter(|p| !(at_return && p.type_name == "uninitialized"))
-            .map(|p| {
+        let returning = self.at_return.load(std::sync::atomic::Ordering::SeqCst);
+        let at_return = depth == 0 && returning;
+        // The caller, listed first at a return stop (see `frames`), shows what the call returned
+        // beside its own locals.
+        let returned = if returning && depth == 1 {
+            self.req("context_get", &[('d', "0".into()), ('c', "0".into())], None)
+                .await
+                .ok()
+                .and_then(|r| {
+                    r.root
+                        .all("property")
+                        .map(parse_prop)
+                        .find(|p| p.name == RETURN_VALUE)
+                })
+        } else {
+            None
+        };
+        let mut out: Vec<ValueNode> = returned
+            .into_iter()
+            .map(|p| (p, 0))
+            .chain(r.root.all("property").map(parse_prop).map(|p| (p, depth)))
+            .filter(|(p, _)| !(at_return && p.type_name == "uninitialized"))
+            .map(|(p, depth)| {
                 let mut n = to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r));
                 // At a return stop (a step out): what the function returned, under the name
                 // every backend gives it (the recorder reads it as the call's result).
@@ -333,15 +359,19 @@ impl Session {
                 Ok(r) => (r.root.child("property").cloned(), Some(expr.to_string())),
                 Err(BackendError::Failed(m)) if m.contains("error 300") => {
                     return Err(BackendError::Failed(format!(
-                        "{expr} is not defined in frame {depth}"
+                        "{expr} is not defined in frame {}",
+                        self.frame_index(depth)
                     )));
                 }
                 Err(e) => return Err(e),
             }
         } else {
-            if depth != 0 {
+            // At a return stop the top frame listed is the caller (Xdebug's depth 1), and
+            // Xdebug's eval already runs in it: the returned function's scope is gone.
+            if depth != self.top_depth() {
                 return Err(BackendError::Unsupported(format!(
-                    "Xdebug evaluates expressions in the top frame only; in frame {depth} read variables by name (e.g. $order['total'])"
+                    "Xdebug evaluates expressions in the top frame only; in frame {} read variables by name (e.g. $order['total'])",
+                    self.frame_index(depth)
                 )));
             }
             let r = self

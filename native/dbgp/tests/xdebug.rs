@@ -586,7 +586,14 @@ async fn step_out_of_a_recursive_call_stops_at_its_own_return() {
     // fact(1) returns first, deeper: not this call's return. fact(2) returns 2.
     assert_eq!(h.go(&s.id, ControlOp::STEP_OUT).await.0, PauseReason::Step);
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "2");
-    assert_eq!(h.b.frames(&s.id, "1", 0, 20).await.unwrap().total, Some(3));
+    // The stop is the caller's: fact(3) at its call, over {main} (the returned fact(2) is gone
+    // from the listing), and the caller's frame shows what the call returned.
+    let page = h.b.frames(&s.id, "1", 0, 20).await.unwrap();
+    assert_eq!(page.total, Some(2));
+    assert_eq!(page.frames[0].method_name.as_deref(), Some("fact"));
+    assert_eq!(page.frames[0].handle, "1");
+    assert_eq!(h.var(&s.id, "1", "(return)").await.value, "2");
+    assert_eq!(h.var(&s.id, "1", "$n").await.value, "3");
     // From a return stop, out of the caller: fact(3) returns 6.
     assert_eq!(h.go(&s.id, ControlOp::STEP_OUT).await.0, PauseReason::Step);
     assert_eq!(h.var(&s.id, "0", "(return)").await.value, "6");

@@ -195,6 +195,17 @@ pub async fn record(
     // contents.
     let mut answered = Vec::new();
     for e in &spec.expressions {
+        // A module imported by name is read only once the program has loaded it.
+        if let Err(err) =
+            super::expression_guard::require_loaded(c, sid, thread, &top.handle, e).await
+        {
+            vals.push(ValueNode {
+                name: e.clone(),
+                error: Some(err.0),
+                ..Default::default()
+            });
+            continue;
+        }
         // Checked when the capture started (tools::capture): a bad format never gets here.
         let (format, expression) = match crate::backend::PrintFormat::split(e) {
             Some(Ok((f, x))) => (Some(f), x),

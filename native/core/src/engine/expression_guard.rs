@@ -8,7 +8,7 @@
 //! The check is conservative and language-agnostic: a small tokenizer skips string and char
 //! literals, then looks for assignment (`=`, compound `+=` … `**=`, walrus `:=`), `++`/`--`,
 //! Python statements and dynamic code (`del`, `import`, `exec(`, `eval(`, `setattr(`,
-//! `delattr(`, `globals()[`, `__import__`) and calls of mutating methods (`.append(`,
+//! `delattr(`, `globals()[`, `reload(`) and calls of mutating methods (`.append(`,
 //! `->push_back(`, `.setName(`, `System.exit(` …; deny list extendable in
 //! `[expression_safety]`). It cannot see side effects hidden inside other calls (`f(x)` is
 //! allowed), and it may refuse some harmless text; either way the agent can pass
@@ -16,6 +16,19 @@
 //! (`f(g, key=None)`) and a lambda's default (`lambda x=1: x`) assign nothing in Python, Kotlin and
 //! Scala, but the same text assigns in C, C++, Java, JS and PHP: which one applies is read from the
 //! file the expression is evaluated in ([`named_arguments`]); unknown, it is taken as an assignment.
+//!
+//! Reaching a module's state from a frame that has not imported it is a read:
+//! `__import__("pkg.mod").X`, `importlib.import_module("pkg.mod")`, `sys.modules["pkg.mod"]`.
+//! CPython's `__import__` of a module already in `sys.modules` only looks it up there (and, for
+//! `a.b`, returns `sys.modules["a"]`): nothing runs (`PyImport_ImportModuleLevelObject` in
+//! CPython's Python/import.c; `importlib.import_module` reaches `_find_and_load`, which looks
+//! in `sys.modules` first, Lib/importlib/_bootstrap.py, read in 3.11). A module not loaded yet
+//! would be found, executed and added: the program's imports, top-level code and `sys.modules`
+//! change. So the guard
+//! lets `__import__`/`import_module` through only with one constant name ([`modules_read`])
+//! and the caller asks the debugger first whether each is loaded ([`loaded_probe`]), refusing
+//! it otherwise ([`not_loaded`]); `sys` and `builtins` exist before any program code runs and
+//! need no question. Any other argument (a variable, an f-string, `fromlist`) is refused.
 
 use super::context::ToolError;
 use crate::config::ExpressionSafetyConfig;
@@ -69,6 +82,8 @@ const MUTATING_METHODS: &[&str] = &[
     "interrupt",
     "start",
     "run",
+    "reload",
+    "system",
 ];
 
 /// Method name prefixes that mutate (`setName`, `set_name`, `writeBytes`, `deleteAll`): the
@@ -77,14 +92,7 @@ const MUTATING_PREFIXES: &[&str] = &["set", "write", "delete"];
 
 /// Free functions that change the program or run code.
 const MUTATING_FUNCTIONS: &[&str] = &[
-    "exec",
-    "eval",
-    "setattr",
-    "delattr",
-    "__import__",
-    "exit",
-    "quit",
-    "compile",
+    "exec", "eval", "setattr", "delattr", "reload", "exit", "quit", "compile",
 ];
 
 /// Multi-character operators, longest first, so `<<=` is not read as `<` `<=`.
@@ -99,7 +107,16 @@ enum Tok {
     Ident(String),
     Op(String),
     Literal,
+    /// A quoted literal and its text between the quotes (escapes kept as written).
+    Str(String),
 }
+
+/// Calls that import a module by name: `__import__("m")`, `importlib.import_module("m")`.
+const IMPORT_CALLS: &[&str] = &["__import__", "import_module"];
+
+/// Modules every CPython has loaded before the program's first line: importing them is a
+/// look-up without asking the debugger.
+const ALWAYS_LOADED: &[&str] = &["sys", "builtins"];
 
 fn tokenize(text: &str) -> Vec<Tok> {
     let chars: Vec<char> = text.chars().collect();
@@ -113,11 +130,13 @@ fn tokenize(text: &str) -> Vec<Tok> {
             // String/char literal: skip to the unescaped closing quote (Python's '''…''' reads as
             // three literals in a row, which is just as good).
             i += 1;
+            let start = i;
             while i < chars.len() && chars[i] != c {
                 i += if chars[i] == '\\' { 2 } else { 1 };
             }
+            let text: String = chars[start..i.min(chars.len())].iter().collect();
             i += 1;
-            out.push(Tok::Literal);
+            out.push(Tok::Str(text));
         } else if c.is_alphanumeric() || c == '_' || c == '$' {
             let start = i;
             while i < chars.len()
@@ -167,6 +186,90 @@ fn is_mutating_method(name: &str, extra: &[String]) -> bool {
                 rest.is_empty() || rest.starts_with(|c: char| c.is_uppercase() || c == '_')
             })
         })
+}
+
+/// The module `toks[i]` (an import call) names: `(` then one quoted dotted name then `)`.
+fn import_name(toks: &[Tok], i: usize) -> Option<String> {
+    let [Tok::Op(open), Tok::Str(name), Tok::Op(close)] = toks.get(i + 1..i + 4)? else {
+        return None;
+    };
+    let dotted = !name.is_empty()
+        && name.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+    (open == "(" && close == ")" && dotted).then(|| name.clone())
+}
+
+/// The modules `expression` imports by a constant name (see the module doc), besides those
+/// always loaded: the debugger must say they are loaded before it is evaluated read-only.
+pub fn modules_read(expression: &str) -> Vec<String> {
+    let toks = tokenize(expression);
+    let mut out: Vec<String> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if let Tok::Ident(w) = t
+            && IMPORT_CALLS.contains(&w.as_str())
+            && let Some(name) = import_name(&toks, i)
+            && !ALWAYS_LOADED.contains(&name.as_str())
+            && !out.contains(&name)
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// A Python expression that is `True` when every module of `names` is in `sys.modules` (names
+/// as [`modules_read`] gives them: dotted identifiers, nothing to escape).
+pub fn loaded_probe(names: &[String]) -> String {
+    let set: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    format!("__import__('sys').modules.keys() >= {{{}}}", set.join(", "))
+}
+
+/// The refusal of `expression` when a module it imports is not loaded (or the debugger could
+/// not say): importing it would run its code.
+pub fn not_loaded(expression: &str, names: &[String], why: Option<&str>) -> ToolError {
+    let list: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    let why = why
+        .map(|w| format!(" (the debugger could not tell: {w})"))
+        .unwrap_or_default();
+    ToolError(format!(
+        "expression `{expression}` imports {} not loaded in the program yet{why}: importing would run its top-level code. \
+         Evaluate it once the program has imported it, read `sys.modules.get(\"name\")` (None while not loaded), \
+         or pass allow_side_effects: true",
+        list.join(", ")
+    ))
+}
+
+/// Asks the debugger, in the frame the expression is evaluated in, whether the modules
+/// `expression` imports by name are loaded; refuses it when not (see the module doc). No
+/// debugger call when it imports none.
+pub async fn require_loaded(
+    c: &super::context::Call<'_>,
+    sid: &str,
+    thread: &str,
+    frame: &str,
+    expression: &str,
+) -> Result<(), ToolError> {
+    let names = modules_read(expression);
+    if names.is_empty() || !c.cfg.expression_safety.enabled {
+        return Ok(());
+    }
+    let request = crate::backend::EvalRequest {
+        thread_id: thread.to_string(),
+        frame: frame.to_string(),
+        expression: loaded_probe(&names),
+        context: crate::backend::EvalContext::Expression,
+        allow_side_effects: false,
+    };
+    let backend = c.engine.backend.clone();
+    match c.bk("evaluate", backend.evaluate(sid, request)).await {
+        Ok(v) if v.value.trim() == "True" => Ok(()),
+        Ok(_) => Err(not_loaded(expression, &names, None)),
+        Err(e) => Err(not_loaded(expression, &names, Some(&e.0))),
+    }
 }
 
 /// What in `expression` looks like it changes state, if anything. `named_args`: the language
@@ -222,7 +325,13 @@ pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig, named_args: bool) 
             Tok::Ident(w) if w == "del" || w == "import" => {
                 return Some(format!("Python statement '{w}'"));
             }
-            Tok::Ident(w) if w == "__import__" => return Some("call to '__import__'".into()),
+            Tok::Ident(w)
+                if IMPORT_CALLS.contains(&w.as_str()) && import_name(&toks, i).is_none() =>
+            {
+                return Some(format!(
+                    "call to '{w}' with other than one module name in quotes, which may import a module and run its code"
+                ));
+            }
             Tok::Ident(w)
                 if w == "globals" && op(i + 1, "(") && op(i + 2, ")") && op(i + 3, "[") =>
             {
@@ -293,6 +402,21 @@ mod tests {
             "d.get('k', 0)",
             "-x - -1",
             "s == 'a\\'=b'",
+            // Module state reached by name (a module not loaded is refused by the debugger's
+            // answer, `require_loaded`).
+            "__import__(\"sys\").modules[\"pkg.mod\"].SOME_GLOBAL",
+            "__import__('pkg.mod').mod.X",
+            "importlib.import_module('pkg.mod').X",
+            "sys.modules['pkg.mod'].X",
+            "sys.modules.get('pkg')",
+            "getattr(x, 'name')",
+            "vars(x)",
+            "type(x)",
+            "repr(x)",
+            "sorted(x)",
+            "dict(x)",
+            "list(x)",
+            "[k for k in sys.modules if k.startswith('pkg')]",
         ];
         for e in allowed {
             assert_eq!(detect(e, &cfg, false), None, "{e} should be allowed");
@@ -317,7 +441,27 @@ mod tests {
             ("eval(s)", "'eval'"),
             ("setattr(o, 'a', 1)", "'setattr'"),
             ("globals()['x']", "globals()"),
-            ("__import__('os').system('ls')", "'__import__'"),
+            ("__import__('os').system('ls')", "mutating method 'system'"),
+            (
+                "__import__(name)",
+                "call to '__import__' with other than one module name",
+            ),
+            ("__import__(f'pkg.{x}')", "'__import__'"),
+            ("__import__('a', fromlist=['b'])", "'__import__'"),
+            ("__import__('')", "'__import__'"),
+            ("__import__('os; x')", "'__import__'"),
+            ("importlib.import_module(name)", "'import_module'"),
+            ("importlib.reload(mod)", "mutating method 'reload'"),
+            ("reload(mod)", "call to 'reload'"),
+            (
+                "__import__('sys').modules.pop('x')",
+                "mutating method 'pop'",
+            ),
+            (
+                "__import__('sys').modules.clear()",
+                "mutating method 'clear'",
+            ),
+            ("vars(__import__('m'))['X'] = 1", "assignment '='"),
             ("System.exit(0)", "'exit'"),
             ("v->push_back(1)", "'push_back'"),
             ("out.write('x')", "'write'"),
@@ -369,6 +513,32 @@ mod tests {
         ] {
             assert!(check(e, &cfg, py).is_err(), "{e} must be refused in Python");
         }
+    }
+
+    #[test]
+    fn modules_imported_by_name_are_listed_for_the_loaded_check() {
+        assert_eq!(
+            modules_read("__import__('sys').modules['a'].X + __import__(\"pkg.mod\").Y"),
+            vec!["pkg.mod".to_string()]
+        );
+        assert_eq!(
+            modules_read(
+                "importlib.import_module('a.b').c, __import__('a.b'), __import__('builtins')"
+            ),
+            vec!["a.b".to_string()]
+        );
+        assert!(modules_read("sys.modules['x']").is_empty());
+        assert_eq!(
+            loaded_probe(&["a".into(), "b.c".into()]),
+            "__import__('sys').modules.keys() >= {'a', 'b.c'}"
+        );
+        let e = not_loaded("__import__('b.c').X", &["b.c".into()], None).0;
+        assert!(
+            e.contains("imports 'b.c' not loaded")
+                && e.contains("sys.modules.get")
+                && e.contains("allow_side_effects: true"),
+            "{e}"
+        );
     }
 
     #[test]

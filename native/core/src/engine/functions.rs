@@ -22,7 +22,7 @@ pub struct Definition {
     pub line: u32,
     /// 1-based first line of the body: where the breakpoint goes.
     pub body_line: u32,
-    /// `Class.method`, `pkg.Func` or the bare name: how it is shown.
+    /// `Class.method`, `pkg.Func` or the bare name (PHP: `Ns\\Class::method`): how it is shown.
     pub qualified: String,
 }
 
@@ -80,7 +80,34 @@ pub fn resolve(root: &Path, name: &str) -> Found {
     collect(root, &mut files, 0);
     let mut matches = Vec::new();
     let mut seen: Vec<(String, String, bool)> = Vec::new();
-    for f in &files {
+    scan(root, &files, (ns, &quals, bare), &mut matches, &mut seen);
+    let mut searched = files.len();
+    // Dependencies are left out of the scan (their names would crowd the project's), but a
+    // name the project does not define may be a library's: PHP's Composer packages under
+    // vendor/ (`Vendor\Pkg\Class::method`), found through Composer's autoload maps first.
+    if matches.is_empty() {
+        let deps = vendor_files(root, ns, quals.last().copied());
+        let mut ignored = Vec::new();
+        scan(root, &deps, (ns, &quals, bare), &mut matches, &mut ignored);
+        searched += deps.len();
+    }
+    Found {
+        near: near(bare, &seen),
+        matches,
+        files: searched,
+    }
+}
+
+/// The definitions of `bare` (under `quals`, in PHP namespace `ns`) in `files`, into `matches`;
+/// every function seen into `seen` (for "did you mean").
+fn scan(
+    root: &Path,
+    files: &[std::path::PathBuf],
+    (ns, quals, bare): (Option<&str>, &[&str], &str),
+    matches: &mut Vec<Definition>,
+    seen: &mut Vec<(String, String, bool)>,
+) {
+    for f in files {
         let Ok(text) = std::fs::read_to_string(f) else {
             continue;
         };
@@ -122,10 +149,13 @@ pub fn resolve(root: &Path, name: &str) -> Found {
             let Some(body) = body_line(ext, &lines, d.line) else {
                 continue;
             };
-            let qualified = match &d.owner {
-                Some(o) => format!("{o}.{bare}"),
-                None => bare.to_string(),
-            };
+            let qualified = qualified_name(ext, &d, bare);
+            if matches
+                .iter()
+                .any(|m| m.file == f.to_string_lossy() && m.line == d.line as u32 + 1)
+            {
+                continue;
+            }
             matches.push(Definition {
                 file: f.to_string_lossy().into_owned(),
                 line: d.line as u32 + 1,
@@ -134,11 +164,102 @@ pub fn resolve(root: &Path, name: &str) -> Found {
             });
         }
     }
-    Found {
-        near: near(bare, &seen),
-        matches,
-        files: files.len(),
+}
+
+/// How a definition is shown: `Class.method` / `pkg.Func` / `name`, and in PHP as PHP names
+/// it (`__METHOD__`, and how Xdebug's own breakpoints and frames spell it): `Ns\\Class::method`,
+/// `Ns\\func`.
+fn qualified_name(ext: &str, d: &Def<'_>, bare: &str) -> String {
+    if ext == "php" {
+        let ns = d
+            .package
+            .as_deref()
+            .map(|p| format!("{p}\\"))
+            .unwrap_or_default();
+        return match &d.owner {
+            Some(o) => format!("{ns}{o}::{bare}"),
+            None => format!("{ns}{bare}"),
+        };
     }
+    match &d.owner {
+        Some(o) => format!("{o}.{bare}"),
+        None => bare.to_string(),
+    }
+}
+
+/// PHP files of the project's Composer dependencies (`vendor/`) that may define a name: for a
+/// class in a namespace, the file Composer's class map or PSR-4 prefixes (vendor/composer/
+/// autoload_classmap.php, autoload_psr4.php) give it; then every PHP file under vendor/
+/// (bounded as the project scan is). Composer writes those maps as PHP arrays of
+/// `'Ns\\Class' => $vendorDir . '/pkg/src/Class.php'` and
+/// `'Ns\\' => array($vendorDir . '/pkg/src')` (read in the maps it generates).
+fn vendor_files(root: &Path, ns: Option<&str>, class: Option<&str>) -> Vec<std::path::PathBuf> {
+    let vendor = root.join("vendor");
+    if !vendor.is_dir() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let (Some(ns), Some(class)) = (ns, class) {
+        let fqcn = format!("{ns}\\{class}");
+        let map = |name: &str| std::fs::read_to_string(vendor.join("composer").join(name));
+        for (key, dirs) in composer_map(&map("autoload_classmap.php").unwrap_or_default(), root) {
+            if key.eq_ignore_ascii_case(&fqcn) {
+                out.extend(dirs);
+            }
+        }
+        for (prefix, dirs) in composer_map(&map("autoload_psr4.php").unwrap_or_default(), root) {
+            let Some(rest) = fqcn
+                .get(..prefix.len())
+                .filter(|p| p.eq_ignore_ascii_case(&prefix))
+                .map(|_| &fqcn[prefix.len()..])
+            else {
+                continue;
+            };
+            for d in dirs {
+                out.push(d.join(format!("{}.php", rest.replace('\\', "/"))));
+            }
+        }
+        out.retain(|f| f.is_file());
+    }
+    let mut all = Vec::new();
+    collect_all(&vendor, &mut all, 0);
+    out.extend(
+        all.into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "php")),
+    );
+    out
+}
+
+/// Entries of a Composer autoload map: (key with PHP's `\\` unescaped, the paths it maps to).
+fn composer_map(text: &str, root: &Path) -> Vec<(String, Vec<std::path::PathBuf>)> {
+    let vendor = root.join("vendor");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let Some((key, value)) = t.strip_prefix('\'').and_then(|k| k.split_once("' => ")) else {
+            continue;
+        };
+        let key = key.replace("\\\\", "\\");
+        let mut paths = Vec::new();
+        for part in value.split(',') {
+            let part = part
+                .trim()
+                .trim_start_matches("array(")
+                .trim_end_matches([')', ';']);
+            let Some((base, path)) = part.split_once(" . ") else {
+                continue;
+            };
+            let base = match base.trim() {
+                "$vendorDir" => vendor.clone(),
+                "$baseDir" => root.to_path_buf(),
+                _ => continue,
+            };
+            let path = path.trim().trim_matches('\'');
+            paths.push(base.join(path.trim_start_matches('/')));
+        }
+        out.push((key, paths));
+    }
+    out
 }
 
 fn rel(root: &Path, f: &Path) -> String {
@@ -157,6 +278,15 @@ pub fn source_files(root: &Path) -> Vec<std::path::PathBuf> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
+    walk(dir, out, depth, false);
+}
+
+/// Every file under `dir` (as [`collect`], but into dependency folders too and of any kind).
+fn collect_all(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
+    walk(dir, out, depth, true);
+}
+
+fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize, all: bool) {
     if depth > 12 || out.len() >= MAX_FILES {
         return;
     }
@@ -168,20 +298,21 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
     for e in entries {
         let name = e.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') {
+        if name.starts_with('.') && !all {
             continue;
         }
         let Ok(ft) = e.file_type() else { continue };
         let path = e.path();
         if ft.is_dir() {
-            if !SKIP_DIRS.contains(&name.as_ref()) {
-                collect(&path, out, depth + 1);
+            if all || !SKIP_DIRS.contains(&name.as_ref()) {
+                walk(&path, out, depth + 1, all);
             }
         } else if ft.is_file()
-            && path
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| SOURCE_EXT.contains(&x))
+            && (all
+                || path
+                    .extension()
+                    .and_then(|x| x.to_str())
+                    .is_some_and(|x| SOURCE_EXT.contains(&x)))
             && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES)
         {
             out.push(path);
@@ -541,6 +672,43 @@ fn distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn composer_maps_give_the_files_of_a_class() {
+        let root = Path::new("/p");
+        let psr4 = "<?php\n\n$vendorDir = dirname(__DIR__);\n$baseDir = dirname($vendorDir);\n\nreturn array(\n    'Acme\\\\Pricing\\\\' => array($vendorDir . '/acme/pricing/src', $vendorDir . '/acme/pricing/lib'),\n    'App\\\\' => array($baseDir . '/app'),\n);\n";
+        assert_eq!(
+            composer_map(psr4, root),
+            [
+                (
+                    "Acme\\Pricing\\".to_string(),
+                    vec![
+                        PathBuf::from("/p/vendor/acme/pricing/src"),
+                        PathBuf::from("/p/vendor/acme/pricing/lib")
+                    ]
+                ),
+                ("App\\".to_string(), vec![PathBuf::from("/p/app")]),
+            ]
+        );
+    }
+
+    #[test]
+    fn php_definitions_are_shown_as_php_names_them() {
+        let d = Def {
+            name: "apply",
+            line: 0,
+            owner: Some("Discount".into()),
+            package: Some("Acme\\Pricing".into()),
+        };
+        assert_eq!(
+            qualified_name("php", &d, "apply"),
+            "Acme\\Pricing\\Discount::apply"
+        );
+        assert_eq!(qualified_name("py", &d, "apply"), "Discount.apply");
+        let f = Def { owner: None, ..d };
+        assert_eq!(qualified_name("php", &f, "apply"), "Acme\\Pricing\\apply");
+    }
 
     fn defs(ext: &str, src: &str) -> Vec<(String, usize, Option<usize>, Option<String>)> {
         let lines: Vec<&str> = src.lines().collect();

@@ -37,6 +37,7 @@ With breakpoints {function, on_hit: 'record'} only, it runs to the end and retur
 Then step_over / step_into / step_out / resume / run_to_line / pause / wait_for_pause, each with evaluate: [...], wait for the next stop and return it with those values. \
 After the start, set_breakpoint {breakpoints: [...]} sets several (the same items; one that fails fails alone). Any breakpoint takes after: an id (in a list, also an earlier item's index): it stops only once that one was hit in the session. \
 capture records expressions, locals and stack at many hits without stopping; capture {attach, command: the request, points} detaches once the request ends: one call, nothing left paused. \
+While you have an attached session, capture's command (without run_configuration) is its trigger, never a new program: rows recorded, the session left attached and running (with several, name it by attach or session_id; to launch a program instead, stop_debug_session first). \
 What already runs: attach is a pid or host:port; with command as well, the command is the trigger run once attached (e.g. the curl that sends the request). \
 PHP (Xdebug connects to the server): a script is command: 'php x.php'; a web request is command: \"curl 'URL'\" (the server listens and adds the trigger cookie); a running php -S / php-fpm is attach: its pid (then send requests with the XDEBUG_SESSION cookie and wait_for_pause). \
 Commands are read as a shell reads them: quote a URL holding &. \

@@ -372,9 +372,13 @@ fn java_returned(name: &str) -> Option<&str> {
     (rest.ends_with(')') && head.contains('.') && !head.contains(' ')).then_some(head)
 }
 
-/// `add_item` of `Cart.add_item`, `Cart::add_item` or `cart:add_item`: how frames name it.
+/// `add_item` of `Cart.add_item`, `Cart::add_item`, `cart:add_item`, PHP's `Ns\\Cart->add_item`
+/// or `Ns\\helper`: the function's own name, as every spelling and frame has it.
 fn bare_name(function: &str) -> &str {
-    function.rsplit(['.', ':']).next().unwrap_or(function)
+    function
+        .rsplit(['.', ':', '>', '\\'])
+        .next()
+        .unwrap_or(function)
 }
 
 /// The value `function` returned among `name`s: debugpy keeps every recent `(return) f` of the
@@ -430,7 +434,8 @@ impl Engine {
                     };
                     if top
                         .as_ref()
-                        .is_some_and(|f| f.method_name.as_deref() == Some(bare_name(&function)))
+                        .and_then(|f| f.method_name.as_deref())
+                        .is_some_and(|m| bare_name(m) == bare_name(&function))
                     {
                         // The first raise is the call's own; later stops are its unwinding.
                         s.calls.active.get_mut(sid)?.raised.get_or_insert(text);

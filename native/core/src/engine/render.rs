@@ -138,7 +138,12 @@ impl Renderer {
             let _ = write!(s, ":{l}");
         }
         if let Some(m) = v.get("method").and_then(Value::as_str) {
-            match v.get("class").and_then(Value::as_str) {
+            // A method already named with its class (PHP's `Ns\\Class->method`) is shown as is.
+            match v
+                .get("class")
+                .and_then(Value::as_str)
+                .filter(|c| !m.starts_with(c))
+            {
                 Some(c) => {
                     let _ = write!(s, " in {c}.{m}");
                 }

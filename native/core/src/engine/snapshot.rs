@@ -9,7 +9,9 @@ use super::out::{
 };
 use super::state::{EvalPoint, SessionSlot, Watch, reason_name};
 use super::values;
-use crate::backend::{EvalContext, EvalRequest, FrameInfo, PauseReason, SessionState, ValueScope};
+use crate::backend::{
+    EvalContext, EvalRequest, FrameInfo, FramePage, PauseReason, SessionState, ValueScope,
+};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -174,8 +176,15 @@ pub async fn stop_result(call: &Call<'_>, sid: &str, waited_ms: Option<u64>) -> 
                             ..Default::default()
                         },
                     });
-                    if matches!(pause.reason, PauseReason::Signal | PauseReason::Exception) {
-                        out.callers = callers(call, sid, &thread).await;
+                    // Where it was called from, with the frame_index of each: every stop but a
+                    // step's (a step stays in the frame the agent has seen, or says the new one).
+                    let rows = match pause.reason {
+                        PauseReason::Signal | PauseReason::Exception => Some(CALLERS),
+                        PauseReason::Step => None,
+                        _ => Some(STOP_CALLERS),
+                    };
+                    if let Some(rows) = rows {
+                        out.callers = callers(call, sid, &thread, rows).await;
                     }
                 }
                 Err(e) => {
@@ -249,16 +258,22 @@ async fn failed_conditions(call: &Call<'_>, sid: &str) -> Vec<String> {
         .collect()
 }
 
-/// Callers shown in a crash or exception stop (the rest: get_stack_trace).
-const CALLERS: u32 = 8;
+/// Caller rows of a crash or exception stop (the question every such stop raises first) …
+const CALLERS: usize = 8;
+/// … and of any other stop but a step's: enough for frame_index, few bytes.
+const STOP_CALLERS: usize = 3;
+/// Frames read below the top to fold a recursion's run into one row.
+const CALLERS_READ: u32 = 24;
 
-/// `method file:line` of the frames below the top (paths relative to the project), and a last
-/// row saying how many more there are when the stack is deeper. Best effort: an adapter that
-/// cannot page the stack leaves the stop without callers.
-async fn callers(call: &Call<'_>, sid: &str, thread: &str) -> Vec<String> {
+/// `#1 method file:line` of the frames below the top (paths relative to the project), at most
+/// `rows` rows: a run of identical frames (a recursion) is one row with its count (`#1 fact
+/// calls.py:17 ×3`, the next row's index says where it ends), and a last row says how many more
+/// frames there are when the stack is deeper. Best effort: an adapter that cannot page the stack
+/// leaves the stop without callers.
+async fn callers(call: &Call<'_>, sid: &str, thread: &str, rows: usize) -> Vec<String> {
     let backend = call.engine.backend.clone();
     let Ok(page) = call
-        .bk("frames", backend.frames(sid, thread, 1, CALLERS + 1))
+        .bk("frames", backend.frames(sid, thread, 1, CALLERS_READ))
         .await
     else {
         return Vec::new();
@@ -266,25 +281,57 @@ async fn callers(call: &Call<'_>, sid: &str, thread: &str) -> Vec<String> {
     let root = call
         .engine
         .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
-    let mut rows = Vec::new();
-    let mut below = 1;
-    for f in page.frames.iter().take(CALLERS as usize) {
+    caller_rows(&page, root.as_deref(), rows)
+}
+
+/// The rows of [`callers`] from a page of frames starting at index 1.
+pub(crate) fn caller_rows(page: &FramePage, root: Option<&str>, rows: usize) -> Vec<String> {
+    // (index, text, count, gap row before it)
+    let mut runs: Vec<(u32, String, u32, Option<String>)> = Vec::new();
+    // What calls `main` (libc's start-up, Go's runtime.main) is no question of the program's.
+    let mut at_main = false;
+    for f in &page.frames {
+        if at_main {
+            break;
+        }
+        at_main = matches!(f.method_name.as_deref(), Some("main" | "main.main"));
         // A gap the backend folded (library frames in the IDE): said where it is, as the
         // indexes the agent passes to frame_index skip it.
-        if let Some(n) = super::out::hidden_above(&page, f.index) {
-            let why = super::out::hidden_reason(&page).unwrap_or_default();
-            rows.push(format!("{} ({why})", super::out::hidden_row(f.index, n)));
+        let gap = super::out::hidden_above(page, f.index).map(|n| {
+            let why = super::out::hidden_reason(page).unwrap_or_default();
+            format!("{} ({why})", super::out::hidden_row(f.index, n))
+        });
+        let line = super::capture::frame_line(f, root);
+        match runs.last_mut() {
+            Some((_, last, n, _)) if gap.is_none() && *last == line && f.line.is_some() => *n += 1,
+            _ => runs.push((f.index, line, 1, gap)),
         }
-        rows.push(super::capture::frame_line(f, root.as_deref()));
-        below = f.index + 1;
     }
-    if page.frames.len() > CALLERS as usize {
-        rows.push(match page.total {
-            Some(t) => format!("… {} more (get_stack_trace)", t.saturating_sub(below)),
-            None => "… more (get_stack_trace)".into(),
+    let mut out = Vec::new();
+    let mut below = 1;
+    for (index, line, n, gap) in runs.iter().take(rows) {
+        if let Some(g) = gap {
+            out.push(g.clone());
+        }
+        out.push(if *n > 1 {
+            format!("#{index} {line} ×{n}")
+        } else {
+            format!("#{index} {line}")
+        });
+        below = index + n;
+    }
+    // Frames read but not shown (exact up to main), and whether the stack goes on below the
+    // page (a run cut by the page's end may go on too: its count is a lower bound then).
+    let hidden: u32 = runs.iter().skip(rows).map(|r| r.2).sum();
+    let goes_on = !at_main && page.frames.len() >= CALLERS_READ as usize;
+    if hidden > 0 || goes_on {
+        out.push(match page.total {
+            Some(t) if !at_main && t > below => format!("… {} more (get_stack_trace)", t - below),
+            _ if !goes_on => format!("… {hidden} more (get_stack_trace)"),
+            _ => "… more (get_stack_trace)".into(),
         });
     }
-    rows
+    out
 }
 
 /// Puts the variables the source `line` names first (the local it computes, its operands),
@@ -479,6 +526,13 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         let file = frame.as_ref().ok().and_then(|f| f.file.as_deref());
         let guarded =
             super::expression_guard::check(&expression, &call.cfg.expression_safety, file);
+        let guarded = match (&frame, guarded) {
+            (Ok(f), Ok(())) => {
+                super::expression_guard::require_loaded(call, sid, &thread, &f.handle, &expression)
+                    .await
+            }
+            (_, g) => g,
+        };
         let r = match (&frame, guarded) {
             (_, Err(e)) => Err(e),
             (Ok(f), Ok(())) => {
@@ -569,4 +623,56 @@ fn todo_expr(project: &str, id: &str, call: &Call<'_>) -> Option<String> {
             .find(|w| w.id == id)
             .map(|w| w.expression.clone())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(index: u32, method: &str, line: u32) -> FrameInfo {
+        FrameInfo {
+            index,
+            handle: index.to_string(),
+            file: Some("/p/calls.py".into()),
+            line: Some(line),
+            method_name: Some(method.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_stops_callers_fold_a_recursion_and_say_what_is_left() {
+        // fact(7) stopped in fact(4): frames 1-3 are fact at line 17, then main, then <module>.
+        let mut frames: Vec<FrameInfo> = (1..=3).map(|i| frame(i, "fact", 17)).collect();
+        frames.push(frame(4, "main", 40));
+        frames.push(frame(5, "<module>", 52));
+        let page = FramePage {
+            frames,
+            total: Some(6),
+            hidden: None,
+        };
+        // What calls main is left out, and not counted as more.
+        assert_eq!(
+            caller_rows(&page, Some("/p"), 3),
+            ["#1 fact calls.py:17 ×3", "#4 main calls.py:40"]
+        );
+        assert_eq!(
+            caller_rows(&page, Some("/p"), 1),
+            ["#1 fact calls.py:17 ×3", "… 1 more (get_stack_trace)"]
+        );
+    }
+
+    #[test]
+    fn a_page_read_to_its_limit_says_more_frames_may_follow() {
+        let frames: Vec<FrameInfo> = (1..=CALLERS_READ).map(|i| frame(i, "deep", 26)).collect();
+        let page = FramePage {
+            frames,
+            total: None,
+            hidden: None,
+        };
+        assert_eq!(
+            caller_rows(&page, Some("/p"), 3),
+            ["#1 deep calls.py:26 ×24", "… more (get_stack_trace)"]
+        );
+    }
 }

@@ -49,6 +49,9 @@ pub struct SessionSlot {
     pub stop_asked_by: Option<&'static str>,
     /// The command an attach ran to send the request (start_debug_session {attach, command}).
     pub trigger: Option<Trigger>,
+    /// What an attach named (`4242`, `127.0.0.1:5678`): capture {attach} on the same target
+    /// reuses the session instead of attaching twice.
+    pub attached_to: Option<String>,
 }
 
 /// An attach's trigger and, once it ended, how.
@@ -87,6 +90,7 @@ impl SessionSlot {
             last_values: None,
             stop_asked_by: None,
             trigger: None,
+            attached_to: None,
         }
     }
 

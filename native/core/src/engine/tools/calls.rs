@@ -425,17 +425,29 @@ fn select(
                     .is_none_or(|p| p == root)
             })
             .filter(|r| {
-                a.function.as_deref().is_none_or(|f| {
-                    r.function == f
-                        || r.function.ends_with(&format!(".{f}"))
-                        || f.ends_with(&r.function)
-                })
+                a.function
+                    .as_deref()
+                    .is_none_or(|f| same_function(&r.function, f))
             })
             .filter(|r| filter.as_ref().is_none_or(|w| w.matches(r)))
             .map(|r| r.row())
             .collect();
         (rows, s.calls.rows.len())
     })
+}
+
+/// Does `asked` name the recorded `function`: the same name in any spelling (`Cart.add`,
+/// `Cart::add`, PHP's `\\Ns\\Cart::add` / `Cart->add`), or a shorter or longer qualification.
+fn same_function(function: &str, asked: &str) -> bool {
+    let plain = |n: &str| {
+        n.trim()
+            .trim_start_matches('\\')
+            .replace("::", ".")
+            .replace("->", ".")
+            .replace(['\\', ':'], ".")
+    };
+    let (r, f) = (plain(function), plain(asked));
+    r == f || r.ends_with(&format!(".{f}")) || f.ends_with(&format!(".{r}"))
 }
 
 fn cut(rows: Vec<String>, total: usize, a: &GetCallRecords) -> Outcome<CallRows> {
@@ -468,4 +480,25 @@ fn cut(rows: Vec<String>, total: usize, a: &GetCallRecords) -> Outcome<CallRows>
         matched,
         message,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_function;
+
+    #[test]
+    fn recorded_calls_are_found_by_any_spelling_of_their_name() {
+        for asked in [
+            "Cart::add",
+            "Cart.add",
+            "Cart->add",
+            "add",
+            "\\Shop\\Cart::add",
+        ] {
+            assert!(same_function("Shop\\Cart::add", asked), "{asked}");
+        }
+        assert!(same_function("Cart.add_item", "add_item"));
+        assert!(!same_function("Cart::add", "Cart::adder"));
+        assert!(!same_function("Cart::add", "dd"));
+    }
 }

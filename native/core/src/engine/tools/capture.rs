@@ -30,9 +30,12 @@ fn ten() -> u32 {
 /// # Capture values at points
 /// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused).
 #[derive(Deserialize, Serialize, JsonSchema)]
-#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach"]))]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id"]))]
 pub struct Capture {
     project_path: Option<String>,
+    // The attached session whose trigger `command` is, when the agent has several (named in
+    // the instructions; every byte of tools/list counts).
+    session_id: Option<String>,
     #[schemars(length(min = 1))]
     command: Option<String>,
     // A pid or host:port to attach to, as start_debug_session's; `command` is then the request
@@ -115,15 +118,24 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     if attach.is_some() && a.run_configuration.is_some() {
         return Err("give attach or run_configuration, not both".into());
     }
+    // The agent's own attached session, whose trigger `command` then is: named by attach (the
+    // same pid or host:port) or session_id, or the only one it has.
+    let reuse = attached_session(c, &root, &a, attach.as_ref()).await?;
+    if let Some(sid) = reuse.as_ref().filter(|_| a.cwd.is_some()) {
+        return Err(ToolError(format!(
+            "cwd: command is the trigger of attached session {sid} and runs in the project; leave cwd out (or cd inside command)"
+        )));
+    }
     if attach.is_some() && a.command.is_none() {
         return Err("attach needs command: the request that runs the points, e.g. \"curl -s 'http://127.0.0.1:8000/path'\"".into());
     }
     let launch = match (&a.command, &a.run_configuration) {
         (Some(_), Some(_)) => return Err("give command or run_configuration, not both".into()),
         (None, None) => None,
+        _ if reuse.is_some() => None,
         (cmd, rc) => Some((cmd.clone(), rc.clone())),
     };
-    if a.cwd.is_some() && launch.is_none() {
+    if a.cwd.is_some() && launch.is_none() && reuse.is_none() {
         return Err("cwd is where a started program runs: give command with it".into());
     }
     let cwd = a
@@ -145,13 +157,17 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     }
     // A session to resume must be paused; checked before anything changes.
     let resumed = match &launch {
+        None if reuse.is_some() => None,
         None => {
-            let sid = c.session(&root, None).await.map_err(|e| {
-                ToolError(format!(
-                    "{}; or give `command` (e.g. 'python3 app.py') to start the program",
-                    e.0
-                ))
-            })?;
+            let sid = c
+                .session(&root, a.session_id.as_deref())
+                .await
+                .map_err(|e| {
+                    ToolError(format!(
+                        "{}; or give `command` (e.g. 'python3 app.py') to start the program",
+                        e.0
+                    ))
+                })?;
             let (thread, _) = c.paused(&sid)?;
             Some((sid, thread))
         }
@@ -182,7 +198,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         stack: true,
         max_hits: a.max_hits,
         deadline: capture::deadline(super::MAX_WAIT_MS),
-        until_trigger: attach.is_some(),
+        until_trigger: attach.is_some() || reuse.is_some(),
     };
     let started = async {
         match (request, &resumed) {
@@ -208,7 +224,12 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
                 super::left_pause(c, sid, sub.seq);
                 Ok((sid.clone(), sub))
             }
-            (None, None) => unreachable!("either launched or resumed"),
+            (None, None) => {
+                let sid = reuse
+                    .clone()
+                    .expect("launched, resumed or an attached session");
+                trigger_attached(c, &sid, a.command.as_deref().unwrap_or_default()).await
+            }
         }
     }
     .await;
@@ -249,7 +270,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             ),
         ),
         // An attach's session ends without its process: PHP's with each request.
-        End::Exited if attach.is_some() => (
+        End::Exited if attach.is_some() || reuse.is_some() => (
             "exited",
             format!("{n} hits recorded; the attached session ended"),
         ),
@@ -262,7 +283,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
                     .as_ref()
                     .map(|s| paused_elsewhere(s, &root))
                     .unwrap_or_else(|| "paused elsewhere".into()),
-                if attach.is_some() {
+                if attach.is_some() && reuse.is_none() {
                     ""
                 } else {
                     ", left paused there"
@@ -284,7 +305,24 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     // Done recording: end the program unless asked to stay, or it stopped somewhere the agent
     // must see.
     let paused_at_hit = matches!(end, End::Hits | End::Bytes);
-    if attach.is_some() && !(paused_at_hit && a.keep_paused) {
+    if let Some(sid) = reuse.as_ref().filter(|_| end != End::Exited) {
+        // The agent's own session: left attached, running as the capture found it.
+        if paused_at_hit && !a.keep_paused {
+            let sub = c.subscribe(sid)?;
+            let backend = c.engine.backend.clone();
+            let thread = c.paused(sid).map(|(t, _)| t).ok();
+            c.bk(
+                "control",
+                backend.control(sid, thread.as_deref(), ControlOp::Resume),
+            )
+            .await?;
+            super::left_pause(c, sid, sub.seq);
+            message.push_str("; resumed");
+        } else if paused_at_hit {
+            message.push_str("; paused at the last hit");
+        }
+        message.push_str(&format!("; session {sid} stays attached"));
+    } else if attach.is_some() && !(paused_at_hit && a.keep_paused) {
         message.push_str(&detach(c, &sid).await?);
     } else if paused_at_hit && !a.keep_paused {
         let state = c
@@ -322,7 +360,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     } else {
         None
     };
-    let trigger = if attach.is_some() {
+    let trigger = if attach.is_some() || reuse.is_some() {
         trigger_end(c, &sid).await
     } else {
         None
@@ -336,6 +374,103 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         message,
         stop,
     })
+}
+
+/// The attached session `command` is the trigger of, when there is one: the agent's session
+/// attached to `attach`'s target, the one `session_id` names, or (no attach, program or run
+/// configuration given) the only live attached session the agent's MCP session started.
+/// Refused: a target attached by another MCP session, a session_id naming a launched session,
+/// and two attached sessions without session_id.
+async fn attached_session(
+    c: &mut Call<'_>,
+    root: &str,
+    a: &Capture,
+    attach: Option<&crate::backend::AttachTarget>,
+) -> Result<Option<String>, ToolError> {
+    if a.command.is_none() || a.run_configuration.is_some() {
+        return Ok(None);
+    }
+    let mine = c.ctx.client.as_ref().map(|cl| cl.started_ids());
+    let mine = |id: &str| mine.as_ref().is_none_or(|m| m.iter().any(|x| x == id));
+    // (id, target as the attach named it, pid) of every live attached session of the project.
+    let mut live: Vec<(String, Option<String>, Option<u32>)> = c.engine.with_state(|s| {
+        s.sessions
+            .iter()
+            .filter(|(_, x)| {
+                x.info.attached
+                    && x.state() != SessionState::Stopped
+                    && x.project.as_deref() == Some(root)
+            })
+            .map(|(id, x)| (id.clone(), x.attached_to.clone(), x.info.process_id))
+            .collect()
+    });
+    live.sort_by(|(a, ..), (b, ..)| (a.len(), a).cmp(&(b.len(), b)));
+    if let Some(t) = attach {
+        let text = super::sessions::target_text(t);
+        let pid = match t {
+            crate::backend::AttachTarget::Pid(p) => Some(*p),
+            crate::backend::AttachTarget::Address(_) => None,
+        };
+        let Some((id, ..)) = live.iter().find(|(_, to, p)| {
+            to.as_deref() == Some(text.as_str()) || (pid.is_some() && *p == pid)
+        }) else {
+            return Ok(None);
+        };
+        if !mine(id) {
+            return Err(ToolError(format!(
+                "attach: {text} is attached by debug session {id} of another client (MCP session or the IDE's user); a process takes one debugger: wait until that session ends, or capture without attach after start_debug_session in that client"
+            )));
+        }
+        return Ok(Some(id.clone()));
+    }
+    if let Some(id) = &a.session_id {
+        if live.iter().any(|(x, ..)| x == id) {
+            return Ok(Some(id.clone()));
+        }
+        let sid = c.session(root, Some(id)).await?;
+        return Err(ToolError(format!(
+            "session_id: session {sid} is not an attached, running session, so command would start a new program; leave session_id out to start one, or name an attached session"
+        )));
+    }
+    let ours: Vec<&String> = live
+        .iter()
+        .map(|(id, ..)| id)
+        .filter(|id| mine(id))
+        .collect();
+    match ours.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some((*one).clone())),
+        many => Err(ToolError(format!(
+            "command: you have {} attached sessions ({}); say whose trigger it is with session_id, or give attach (its pid or host:port)",
+            many.len(),
+            many.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// Runs `cmd` as the trigger of the attached session `sid` (resumed first when paused, as a
+/// capture without command resumes), subscribed before it runs.
+async fn trigger_attached(
+    c: &mut Call<'_>,
+    sid: &str,
+    cmd: &str,
+) -> Result<(String, super::super::snapshot::Subscription), ToolError> {
+    let mut sub = c.subscribe(sid)?;
+    if let Ok((thread, _)) = c.paused(sid) {
+        let backend = c.engine.backend.clone();
+        c.bk(
+            "control",
+            backend.control(sid, Some(&thread), ControlOp::Resume),
+        )
+        .await?;
+        super::left_pause(c, sid, sub.seq);
+        sub = c.subscribe(sid)?;
+    }
+    super::execution::run_trigger(c, sid, cmd).await?;
+    Ok((sid.to_string(), sub))
 }
 
 /// Ends an attach as stop_debug_session does, detaching (the process runs on, its breakpoints

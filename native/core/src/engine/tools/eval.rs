@@ -185,6 +185,15 @@ async fn evaluate_all(
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
     for ((text, why), (expression, format)) in list.iter().zip(refused).zip(split) {
+        // A module imported by name must be loaded already: the debugger is asked first.
+        let why = match why {
+            None if !side_effects => {
+                expression_guard::require_loaded(c, &sid, &thread, &frame.handle, &expression)
+                    .await
+                    .err()
+            }
+            why => why,
+        };
         if let Some(why) = why {
             rows.push(ValueNode {
                 name: text.clone(),
@@ -282,6 +291,7 @@ async fn evaluate(
     };
     if !fragment && !side_effects {
         expression_guard::check(&expression, &c.cfg.expression_safety, frame.file.as_deref())?;
+        expression_guard::require_loaded(c, &sid, &thread, &frame.handle, &expression).await?;
     }
     let context = match (fragment, side_effects) {
         (true, _) => EvalContext::CodeFragment,

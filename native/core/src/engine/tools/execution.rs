@@ -499,7 +499,7 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
 
 /// wait_for_pause {command}: the session's trigger is now `cmd` (its end told once, as an
 /// attach's), run by the backend; a refusal leaves the session's trigger as it was.
-async fn run_trigger(c: &mut Call<'_>, sid: &str, cmd: &str) -> Result<(), ToolError> {
+pub(super) async fn run_trigger(c: &mut Call<'_>, sid: &str, cmd: &str) -> Result<(), ToolError> {
     let fresh = Trigger {
         command: cmd.to_string(),
         ..Default::default()

@@ -160,6 +160,7 @@ pub(super) async fn launch(
     let known: std::collections::HashSet<String> = c
         .engine
         .with_state(|s| s.sessions.keys().cloned().collect());
+    let target = request.attach.as_ref().map(target_text);
     let info = match c
         .bk_within("launch", budget, backend.launch(root, request))
         .await
@@ -183,6 +184,13 @@ pub(super) async fn launch(
         }
     };
     c.engine.register_session(info.clone(), Some(root));
+    if let Some(t) = target {
+        c.engine.with_state(|s| {
+            if let Some(x) = s.sessions.get_mut(&info.id) {
+                x.attached_to = Some(t);
+            }
+        });
+    }
     if let Some(client) = &c.ctx.client {
         client.started(&info.id);
     }
@@ -614,6 +622,14 @@ pub(super) fn note_trigger(c: &Call<'_>, sid: &str, cmd: &str) {
                 });
         }
     });
+}
+
+/// An attach target as the agent writes it: `4242`, `127.0.0.1:5678`.
+pub(super) fn target_text(t: &AttachTarget) -> String {
+    match t {
+        AttachTarget::Pid(pid) => pid.to_string(),
+        AttachTarget::Address(at) => at.clone(),
+    }
 }
 
 pub(super) fn attach_target(text: &str) -> Result<AttachTarget, ToolError> {

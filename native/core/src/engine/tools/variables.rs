@@ -311,6 +311,9 @@ async fn path_as_expression(
     let frame = c.frame(sid, thread, frame_index).await.ok()?;
     super::super::expression_guard::check(path, &c.cfg.expression_safety, frame.file.as_deref())
         .ok()?;
+    super::super::expression_guard::require_loaded(c, sid, thread, &frame.handle, path)
+        .await
+        .ok()?;
     let backend = c.engine.backend.clone();
     let request = crate::backend::EvalRequest {
         thread_id: thread.to_string(),
