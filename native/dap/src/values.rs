@@ -622,32 +622,6 @@ fn format_answer(command: &str, said: &str) -> BackendResult<(String, Option<Str
     Ok((rest.to_string(), type_name))
 }
 
-#[cfg(test)]
-mod format_tests {
-    use super::format_answer;
-
-    #[test]
-    fn gdb_and_lldb_print_answers() {
-        let ok = |c: &str, s: &str| format_answer(c, s).unwrap();
-        assert_eq!(ok("print/x n", "$3 = 0xff\n"), ("0xff".into(), None));
-        assert_eq!(
-            ok("`p/x n", "(lldb) p/x n\n(int) 0x00000007\n"),
-            ("0x00000007".into(), Some("int".into()))
-        );
-        assert_eq!(
-            ok("`p/x n", "(unsigned int) $0 = 0x7"),
-            ("0x7".into(), Some("unsigned int".into()))
-        );
-        let rows = "0x7ffe0010:\t10\t20";
-        assert_eq!(ok("x/2dw &a", rows), (rows.into(), None));
-        let err = format_answer(
-            "`x/2dw a",
-            "(lldb) x/2dw a\nerror: invalid start address expression.",
-        );
-        assert!(err.is_err());
-    }
-}
-
 /// `x.size()` answered by `x`'s pretty printer where the call cannot be made (`called` None):
 /// the number of children it lists, else the count its summary says ("std::queue wrapping:
 /// std::deque with 2 elements"); or where the call answered `called` and the summary says
@@ -704,4 +678,30 @@ async fn printer_size(
         value_length: None,
         scope: ValueScope::Local,
     })
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::format_answer;
+
+    #[test]
+    fn gdb_and_lldb_print_answers() {
+        let ok = |c: &str, s: &str| format_answer(c, s).unwrap();
+        assert_eq!(ok("print/x n", "$3 = 0xff\n"), ("0xff".into(), None));
+        assert_eq!(
+            ok("`p/x n", "(lldb) p/x n\n(int) 0x00000007\n"),
+            ("0x00000007".into(), Some("int".into()))
+        );
+        assert_eq!(
+            ok("`p/x n", "(unsigned int) $0 = 0x7"),
+            ("0x7".into(), Some("unsigned int".into()))
+        );
+        let rows = "0x7ffe0010:\t10\t20";
+        assert_eq!(ok("x/2dw &a", rows), (rows.into(), None));
+        let err = format_answer(
+            "`x/2dw a",
+            "(lldb) x/2dw a\nerror: invalid start address expression.",
+        );
+        assert!(err.is_err());
+    }
 }
