@@ -20,5 +20,12 @@ if ! out=$(cargo clippy -q --workspace --all-targets -- -D warnings 2>&1); then
   echo "lint: clippy found the problems above" >&2
   failed=1
 fi
-[ "$failed" -eq 0 ] && echo "lint: fmt and clippy clean"
+echo "== lint: no merge conflict markers in tracked files"
+# A merge left unresolved once (docs/ARCHITECTURE.md) and nothing else caught it.
+if out=$(git grep -n -I -E '^(<<<<<<< |>>>>>>> |=======$)' -- . ':!*.diff' ':!*.patch' 2>/dev/null); then
+  echo "$out" | head -20
+  echo "lint: merge conflict markers above (resolve the merge)" >&2
+  failed=1
+fi
+[ "$failed" -eq 0 ] && echo "lint: fmt, clippy and merge markers clean"
 exit $failed

@@ -565,6 +565,25 @@ def test_module_state_is_read_by_name_and_what_changes_the_program_is_refused(py
     assert (project / "imported.txt").read_text() == "imported"
 
 
+def test_the_launch_bootstrap_is_invisible_to_the_program(py):
+    """A debugged launch starts through a bootstrap that skips debugpy's log-only description
+    of the environment (issue 29, BENCHMARKS.md "First stop of a Python program"): the program
+    still sees the argv, sys.path and __main__ of `python3 modstate.py a b`, and its stack
+    holds only its own frames (not the bootstrap's)."""
+    project, m = py
+    r = m.ok("start_debug_session", {"command": "python3 modstate.py a b", "timeout_ms": LONG,
+                                     "breakpoints": [{"file_path": "modstate.py", "line": 8}],
+                                     "evaluate": ["__import__('sys').argv", "__import__('sys').path[0]",
+                                                  "__import__('sys').modules['__main__'].__file__",
+                                                  "'debugpy' in __import__('sys').path[1]"]})
+    values = [v["value"] for v in r["pause"]["values"]]
+    script = str(project / "modstate.py")
+    assert values == [repr([script, "a", "b"]), repr(str(project)), repr(script), "False"], values
+    st = m.ok("get_stack_trace")
+    assert [(f["method"], f["file"]) for f in st["frames"]] == [
+        ("work", script), ("main", script), ("<module>", script)], st
+
+
 def test_watches_update_at_each_pause(py):
     _, m = py
     empty = m.ok("watches", {"add": "acc * 10"})  # no session: evaluated at the next pause

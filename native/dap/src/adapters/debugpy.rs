@@ -27,6 +27,66 @@ use std::time::Duration;
 /// measures the same bootstrap.
 const DEBUGPY_QUICKACK: &str = include_str!("debugpy_quickack.py");
 
+/// What the debuggee runs instead of `python <debugpy dir> --connect …` (given as
+/// `pythonArgs: [-X, frozen_modules=off, <this file>]`): the same start, minus debugpy's
+/// description of the environment, which it computes for its log even when nothing is logged
+/// (debugpy 1.8 `common/log.py` `describe_environment`: every installed package's metadata,
+/// read twice in the debuggee, the second time after configurationDone under pydevd's tracer:
+/// 1.2 s of a breakpoint's first stop at start-up here, BENCHMARKS.md "First stop of a Python
+/// program"). `DEBUGGER_MCP_DEBUGPY_BOOTSTRAP=0` turns it off.
+const DEBUGPY_BOOTSTRAP: &str = include_str!("debugpy_bootstrap.py");
+/// Its file name: pydevd leaves files whose name starts with `<frozen ` out of stacks and never
+/// stops in them (pydevd_constants.py `IGNORE_BASENAMES_STARTING_WITH`, read by pydevd.py
+/// `_internal_get_file_type`), as it does debugpy's own `__main__.py`. Given as `-c` instead,
+/// it would be a `<string>` frame, which pydevd takes for the program's own (`get_file_type`: a
+/// top-level `<string>` is a `python -c` program): a stop on entry would land in it.
+const BOOTSTRAP_NAME: &str = "<frozen debugger-mcp debugpy bootstrap";
+
+/// The bootstrap's path: written once per server process into the user's own directory
+/// (`<tmp>/debugger-mcp-<uid>-debugpy`, mode 0700, one for every server of that user), under a
+/// name that holds a hash of its text, so servers of other versions keep their own. None (a
+/// launch without it) when the directory is not this user's alone or cannot be written.
+fn bootstrap_file() -> Option<&'static str> {
+    static PATH: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        #[cfg(unix)]
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let owner = unsafe { libc::geteuid() };
+        #[cfg(not(unix))]
+        let owner = 0;
+        let dir = std::env::temp_dir().join(format!("debugger-mcp-{owner}-debugpy"));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(_) => return None,
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::symlink_metadata(&dir).ok()?;
+            if !m.is_dir() || m.uid() != owner || m.mode() & 0o077 != 0 {
+                return None;
+            }
+        }
+        // FNV-1a of the text: the same name for the same bootstrap in every build.
+        let hash = DEBUGPY_BOOTSTRAP.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let file = dir.join(format!("{BOOTSTRAP_NAME} {:08x}>.py", hash as u32));
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(DEBUGPY_BOOTSTRAP) {
+            // Whole or not at all: another server may be starting a program from it.
+            let part = dir.join(format!(".bootstrap-{}", std::process::id()));
+            std::fs::write(&part, DEBUGPY_BOOTSTRAP).ok()?;
+            std::fs::rename(&part, &file).ok()?;
+        }
+        Some(file.display().to_string())
+    })
+    .as_deref()
+}
+
 /// debugpy groups some members under synthetic nodes; they are not program values.
 const SYNTHETIC_GROUPS: &[&str] = &[
     "special variables",
@@ -155,6 +215,29 @@ impl Adapter for Debugpy {
             a.insert("python".into(), json!([p]));
         }
         a
+    }
+    /// The bootstrap ([`DEBUGPY_BOOTSTRAP`]) goes after the user's own interpreter options,
+    /// unless those already run something (`-c`, `-m`).
+    fn debug_launch_arguments(&self, args: &mut Map<String, Value>) {
+        if std::env::var("DEBUGGER_MCP_DEBUGPY_BOOTSTRAP").is_ok_and(|v| v == "0") {
+            return;
+        }
+        let mut python_args: Vec<Value> = match args.get("pythonArgs") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a.clone(),
+            Some(_) => return,
+        };
+        if python_args
+            .iter()
+            .any(|a| matches!(a.as_str(), Some("-c" | "-m") | None))
+        {
+            return;
+        }
+        let Some(file) = bootstrap_file() else {
+            return;
+        };
+        python_args.extend(["-X", "frozen_modules=off", file].map(|s| json!(s)));
+        args.insert("pythonArgs".into(), Value::Array(python_args));
     }
     fn adapt_launch_json(
         &self,

@@ -199,6 +199,9 @@ pub trait Adapter: Send + Sync + 'static {
     }
     /// Last touches to a resolved launch, after the tool's flags are in (delve's mode).
     fn complete(&self, _launch: &mut ResolvedLaunch) {}
+    /// Last touches to the arguments of a launch that debugs (not `noDebug`), every other
+    /// argument in (debugpy's start-up bootstrap).
+    fn debug_launch_arguments(&self, _args: &mut Map<String, Value>) {}
     /// The launch arguments that make it stop at the start of the program, where its own
     /// mechanism is useful (else [`Adapter::entry_function`]).
     fn entry_stop_arguments(&self, _args: &mut Map<String, Value>) {}

@@ -261,6 +261,12 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
     }
     if req.mode == debugger_mcp_core::backend::LaunchMode::Run {
         resolved.arguments.insert("noDebug".into(), json!(true));
+    } else if resolved.request == "launch"
+        && resolved.arguments.get("noDebug").and_then(Value::as_bool) != Some(true)
+    {
+        resolved
+            .adapter
+            .debug_launch_arguments(&mut resolved.arguments);
     }
     Ok(resolved)
 }

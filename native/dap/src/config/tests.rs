@@ -377,3 +377,40 @@ fn go_launch_json_modes_are_inferred_like_vscode_go() {
         "{entry:?}"
     );
 }
+
+#[test]
+fn a_python_launch_that_debugs_starts_through_the_bootstrap() {
+    use debugger_mcp_core::backend::LaunchMode;
+    let root = scratch("pyboot");
+    write(&root, "tool.py", "print(1)\n");
+    let req = |mode, command: &str| LaunchRequest {
+        command: Some(command.into()),
+        mode,
+        ..Default::default()
+    };
+    let r = resolve(&root, &req(LaunchMode::Debug, "python3 tool.py")).unwrap();
+    let a = r.arguments["pythonArgs"].as_array().unwrap();
+    assert_eq!(a[..2], [json!("-X"), json!("frozen_modules=off")]);
+    // A file pydevd hides from stacks, holding the bootstrap.
+    let file = std::path::Path::new(a[2].as_str().unwrap());
+    assert!(
+        file.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("<frozen ")
+    );
+    assert!(
+        std::fs::read_to_string(file)
+            .unwrap()
+            .contains("from debugpy.server import cli")
+    );
+    // The program stays what runs; only the interpreter's arguments change.
+    assert_eq!(
+        r.arguments["program"],
+        json!(root.join("tool.py").display().to_string())
+    );
+    // Without debugging, the launcher runs the program without debugpy: nothing to skip.
+    let r = resolve(&root, &req(LaunchMode::Run, "python3 tool.py")).unwrap();
+    assert!(r.arguments.get("pythonArgs").is_none());
+}
