@@ -515,6 +515,96 @@ pub struct EvalRequest {
     pub context: EvalContext,
     #[serde(default)]
     pub allow_side_effects: bool,
+    /// A gdb print format the agent put before `expression` (`/x mask`, `p/t flags`,
+    /// `x/4xw buf`), taken off it by the core ([`PrintFormat::split`]). Backends that have no
+    /// such formats refuse it saying what to write in the program's language instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<PrintFormat>,
+}
+
+/// gdb's `print/FMT expr` (`examine` false) or `x/NFU addr` (`examine` true: memory at an
+/// address), as agents used to gdb write them in an expression.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PrintFormat {
+    /// What follows the `/`: one format letter for print (`x`); count, format and unit
+    /// letters for examine (`4xw`).
+    pub letters: String,
+    #[serde(default)]
+    pub examine: bool,
+}
+
+/// The letters gdb's `print` takes after `/` (gdb manual, "Output Formats"): hex, decimal,
+/// unsigned, octal, binary (`t`), address, char, float, string, zero-padded hex.
+const PRINT_LETTERS: &str = "xduotacfsz";
+/// `x` also takes `i` (instructions) and the unit letters b, h, w, g.
+const EXAMINE_LETTERS: &str = "xduotacfsizbhwg";
+
+impl PrintFormat {
+    /// Splits `/x expr`, `p/x expr`, `print/x expr` and `x/4xw addr` into the format and the
+    /// expression; None for anything else (`a/b` and `x/2` stay divisions). A prefix that is a
+    /// format but a bad one is an error naming what is accepted.
+    pub fn split(text: &str) -> Option<Result<(PrintFormat, String), String>> {
+        let t = text.trim_start();
+        let (examine, rest) = if let Some(r) = t.strip_prefix('/') {
+            (false, r)
+        } else {
+            let (word, r) = t.split_once('/')?;
+            match word.trim_end() {
+                "p" | "print" | "output" | "call" => (false, r),
+                "x" => (true, r),
+                _ => return None,
+            }
+        };
+        let letters: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let expr = rest[letters.len()..].trim();
+        // `p/x mask`: a letter run then whitespace then an expression; `p/2`, `x/y` and
+        // `n/count` (no expression after) are C divisions. A leading `/` is never one.
+        if !t.starts_with('/')
+            && (expr.is_empty()
+                || !rest[letters.len()..].starts_with(char::is_whitespace)
+                || !letters.chars().any(|c| c.is_ascii_alphabetic()))
+        {
+            return None;
+        }
+        let what = if examine { "x/" } else { "/" };
+        if letters.is_empty() {
+            return Some(Err(format!(
+                "'{what}' needs a format letter after it, e.g. /x mask (hex), /t flags (binary), /d c (decimal)"
+            )));
+        }
+        if expr.is_empty() {
+            return Some(Err(format!(
+                "'{what}{letters}' needs an expression after it, e.g. {what}{letters} mask"
+            )));
+        }
+        let ok = if examine {
+            let digits = letters.trim_start_matches(|c: char| c.is_ascii_digit());
+            digits.chars().all(|c| EXAMINE_LETTERS.contains(c)) && digits.len() <= 2
+        } else {
+            letters.len() == 1 && PRINT_LETTERS.contains(letters.as_str())
+        };
+        if !ok {
+            return Some(Err(if examine {
+                format!(
+                    "'x/{letters}': a count, then format (x d u o t a c f s i z) and unit (b h w g) letters, e.g. x/4xw buf"
+                )
+            } else {
+                format!(
+                    "'/{letters}': one format letter of x (hex), d (decimal), u (unsigned), o (octal), t (binary), a (address), c (char), f (float), s (string), z (zero-padded hex), e.g. /x mask"
+                )
+            }));
+        }
+        Some(Ok((PrintFormat { letters, examine }, expr.to_string())))
+    }
+
+    /// The gdb command for `expression` with this format: `print/x mask`, `x/4xw buf`.
+    pub fn gdb_command(&self, expression: &str) -> String {
+        let cmd = if self.examine { "x" } else { "print" };
+        format!("{cmd}/{} {expression}", self.letters)
+    }
 }
 
 /// How long the user gets to answer a confirmation dialog: the core's guard waits this long and
@@ -922,5 +1012,31 @@ mod tests {
         );
         let read: ControlOp = serde_json::from_value(json!({"op": "step_out"})).unwrap();
         assert_eq!(read, plain);
+    }
+
+    #[test]
+    fn print_formats_split_off_and_divisions_stay() {
+        use super::PrintFormat;
+        let ok = |s: &str| PrintFormat::split(s).unwrap().unwrap();
+        let f = |l: &str, examine| PrintFormat {
+            letters: l.into(),
+            examine,
+        };
+        assert_eq!(ok("/x mask"), (f("x", false), "mask".into()));
+        assert_eq!(ok("p/t flags & 3"), (f("t", false), "flags & 3".into()));
+        assert_eq!(ok("print /o n"), (f("o", false), "n".into()));
+        assert_eq!(ok("x/4xw buf"), (f("4xw", true), "buf".into()));
+        assert_eq!(ok("/x mask").0.gdb_command("mask"), "print/x mask");
+        assert_eq!(ok("x/s p").0.gdb_command("p"), "x/s p");
+        // C divisions, not formats.
+        for plain in ["x/2", "p/x", "a/b c", "n/count", "total/x", "x/y+1"] {
+            assert!(PrintFormat::split(plain).is_none(), "{plain}");
+        }
+        let err = |s: &str| PrintFormat::split(s).unwrap().unwrap_err();
+        assert!(err("/q n").contains("one format letter of x (hex)"));
+        assert!(err("p/xx n").contains("one format letter"));
+        assert!(err("x/4qw buf").contains("unit (b h w g)"));
+        assert!(err("/x").contains("needs an expression"));
+        assert!(err("/ n").contains("needs a format letter"));
     }
 }

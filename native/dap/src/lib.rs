@@ -197,6 +197,7 @@ impl Backend for DapBackend {
             expression: command,
             context: EvalContext::Repl,
             allow_side_effects: true,
+            format: None,
         };
         self.inner.evaluate(&s, request).await.map(|_| ())
     }

@@ -518,6 +518,21 @@ impl Inner {
                 "repl"
             }
         };
+        if let Some(f) = &request.format {
+            let command = s
+                .adapter
+                .format_command(f, &request.expression)
+                .map_err(BackendError::Failed)?;
+            let said = s.repl(&command, Some(frame_id)).await?;
+            let (value, type_name) = format_answer(&command, &said)?;
+            return Ok(ValueNode {
+                name: request.expression.clone(),
+                value,
+                type_name,
+                scope: ValueScope::Local,
+                ..Default::default()
+            });
+        }
         let mut args = EvaluateArguments {
             expression: request.expression.clone(),
             frame_id: Some(frame_id),
@@ -580,6 +595,33 @@ impl Inner {
     }
 }
 
+/// The value a repl `print/FMT` answered, without the history name and, from lldb, with the
+/// type it names: gdb `$1 = 0xff`, lldb `(int) $0 = 0x000000ff` or `(int) 0x000000ff`; an
+/// examine's rows (`0x7ffe…:\t0x00000001\t…`) are kept as they are. lldb-dap (19) answers a
+/// command with its prompt and the command echoed on the first line (`(lldb) p/x n`), and its
+/// errors as `error: …` text.
+fn format_answer(command: &str, said: &str) -> BackendResult<(String, Option<String>)> {
+    let mut text = said.trim();
+    if let Some((first, rest)) = text.split_once('\n')
+        && first.trim().trim_start_matches("(lldb)").trim()
+            == command.trim_start_matches('`').trim()
+    {
+        text = rest.trim();
+    }
+    if text.starts_with("error:") {
+        return Err(BackendError::Failed(text.to_string()));
+    }
+    let (type_name, rest) = match text.strip_prefix('(').and_then(|r| r.split_once(") ")) {
+        Some((t, rest)) if !t.contains('\n') => (Some(t.to_string()), rest),
+        _ => (None, text),
+    };
+    let rest = match rest.strip_prefix('$').and_then(|r| r.split_once(" = ")) {
+        Some((n, v)) if n.chars().all(|c| c.is_ascii_digit()) => v,
+        _ => rest,
+    };
+    Ok((rest.to_string(), type_name))
+}
+
 /// `x.size()` answered by `x`'s pretty printer where the call cannot be made (`called` None):
 /// the number of children it lists, else the count its summary says ("std::queue wrapping:
 /// std::deque with 2 elements"); or where the call answered `called` and the summary says
@@ -636,4 +678,30 @@ async fn printer_size(
         value_length: None,
         scope: ValueScope::Local,
     })
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::format_answer;
+
+    #[test]
+    fn gdb_and_lldb_print_answers() {
+        let ok = |c: &str, s: &str| format_answer(c, s).unwrap();
+        assert_eq!(ok("print/x n", "$3 = 0xff\n"), ("0xff".into(), None));
+        assert_eq!(
+            ok("`p/x n", "(lldb) p/x n\n(int) 0x00000007\n"),
+            ("0x00000007".into(), Some("int".into()))
+        );
+        assert_eq!(
+            ok("`p/x n", "(unsigned int) $0 = 0x7"),
+            ("0x7".into(), Some("unsigned int".into()))
+        );
+        let rows = "0x7ffe0010:\t10\t20";
+        assert_eq!(ok("x/2dw &a", rows), (rows.into(), None));
+        let err = format_answer(
+            "`x/2dw a",
+            "(lldb) x/2dw a\nerror: invalid start address expression.",
+        );
+        assert!(err.is_err());
+    }
 }

@@ -128,6 +128,58 @@ impl Inner {
         Ok(resp)
     }
 
+    /// The enabled line breakpoints bound (or asked) at `file:line`.
+    fn line_breakpoints_at(&self, file: Option<&str>, line: Option<u32>) -> Vec<String> {
+        let list = self.bps.lock().unwrap();
+        list.list
+            .iter()
+            .filter(|b| {
+                b.kind == BreakpointKind::Line
+                    && b.enabled
+                    && b.file.as_deref() == file
+                    && (b.line == line || b.requested_line == line)
+            })
+            .map(|b| b.id.clone())
+            .collect()
+    }
+
+    /// Reads the lines Xdebug bound the breakpoints to (`breakpoint_list`) into the store.
+    async fn refresh_bound_lines(&self, s: &Session) {
+        let Ok(Ok(list)) = tokio::time::timeout(
+            crate::session::REQUEST_TIMEOUT,
+            s.conn.request("breakpoint_list", &[], None),
+        )
+        .await
+        else {
+            return;
+        };
+        let bound: Vec<(String, u32)> = list
+            .root
+            .all("breakpoint")
+            .filter(|b| b.attr("resolved") == Some("resolved"))
+            .filter_map(|b| Some((b.attr("id")?.to_string(), b.attr("lineno")?.parse().ok()?)))
+            .collect();
+        let ours: Vec<(String, u32)> = {
+            let applied = s.applied.lock().await;
+            bound
+                .iter()
+                .filter_map(|(xid, line)| {
+                    applied
+                        .iter()
+                        .find(|(_, (x, _))| x == xid)
+                        .map(|(id, _)| (id.clone(), *line))
+                })
+                .collect()
+        };
+        for (id, line) in ours {
+            self.update_bp(&id, |bp| {
+                bp.verified = true;
+                bp.message = None;
+                bp.line = Some(line);
+            });
+        }
+    }
+
     pub fn on_notify(&self, s: &Session, name: &str, root: &protocol::Element) {
         match name {
             "breakpoint_resolved" => {
@@ -291,19 +343,16 @@ impl Inner {
                     if let (Some(f), Some(l)) = (&file, line) {
                         *s.location.lock().unwrap() = Some((f.clone(), l));
                     }
-                    let hit: Vec<String> = {
-                        let list = inner.bps.lock().unwrap();
-                        list.list
-                            .iter()
-                            .filter(|b| {
-                                b.kind == BreakpointKind::Line
-                                    && b.enabled
-                                    && b.file == file
-                                    && (b.line == line || b.requested_line == line)
-                            })
-                            .map(|b| b.id.clone())
-                            .collect()
-                    };
+                    let mut hit = inner.line_breakpoints_at(file.as_deref(), line);
+                    // A run that broke where no breakpoint is known: one on a blank line in a
+                    // function that Xdebug bound to the next line with code without a
+                    // `breakpoint_resolved` notification (3.2, set before the function was
+                    // compiled): its line is in `breakpoint_list`; else the stop read as a
+                    // pause and the breakpoint stayed listed at the blank line (issue 26).
+                    if hit.is_empty() && command == "run" && file.is_some() {
+                        inner.refresh_bound_lines(&s).await;
+                        hit = inner.line_breakpoints_at(file.as_deref(), line);
+                    }
                     let at_bp = !hit.is_empty() && command == "run";
                     let hit = if at_bp { hit } else { Vec::new() };
                     let (reason, description) = pause_reason(command, &r, at_bp, entry);

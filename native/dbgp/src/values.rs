@@ -336,6 +336,9 @@ impl Session {
     }
 
     pub async fn evaluate(&self, request: EvalRequest) -> BackendResult<ValueNode> {
+        if let Some(f) = &request.format {
+            return Err(BackendError::Failed(format_refusal(f, &request.expression)));
+        }
         let depth = frame_depth(&request.frame)?;
         let expr = request.expression.trim();
         let context = context_of(expr);
@@ -446,6 +449,30 @@ fn is_property_path(e: &str) -> bool {
         && e.chars()
             .all(|c| c.is_alphanumeric() || "$_[]'\"->:".contains(c))
         && !e.contains("()")
+}
+
+/// A gdb print format (`/x $mask`) asked of PHP, which has none: the PHP function that shows
+/// the same, or for gdb's memory examine (`x/16xb`), the bytes of a string.
+fn format_refusal(f: &PrintFormat, e: &str) -> String {
+    if f.examine {
+        return format!(
+            "'x/{}' examines raw memory, a gdb/lldb command; PHP has none: evaluate bin2hex(substr({e}, 0, 16))",
+            f.letters
+        );
+    }
+    let write = match f.letters.chars().next().unwrap_or('x') {
+        'x' | 'z' | 'a' => format!("dechex({e})"),
+        't' => format!("decbin({e})"),
+        'o' => format!("decoct({e})"),
+        'c' => format!("chr({e})"),
+        'd' | 'u' => format!("intval({e})"),
+        'f' => format!("floatval({e})"),
+        _ => format!("var_export({e}, true)"),
+    };
+    format!(
+        "'/{}' is a gdb print format; PHP (Xdebug) evaluates PHP expressions only: write {write}",
+        f.letters
+    )
 }
 
 #[cfg(test)]

@@ -520,6 +520,7 @@ async fn step_out_shows_the_result_and_superglobals_are_readable() {
                 expression: "$_SERVER['argv'][0]".into(),
                 context: EvalContext::Watch,
                 allow_side_effects: false,
+                format: None,
             },
         )
         .await

@@ -502,6 +502,13 @@ impl Backend for JniBackend {
         .await
     }
     async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
+        // The IDE's evaluators take the language's expressions, with no gdb print formats.
+        if let Some(f) = &request.format {
+            return Err(BackendError::Unsupported(format!(
+                "'{}' (a gdb print format) in the IDE: ask for the plain expression, converted in the program's language (e.g. Integer.toHexString(x), hex(x))",
+                if f.examine { "x/" } else { "/" }
+            )));
+        }
         self.call(
             "evaluate",
             json!({ "session_id": session_id, "request": request }),

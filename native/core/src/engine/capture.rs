@@ -206,12 +206,18 @@ pub async fn record(
             });
             continue;
         }
+        // Checked when the capture started (tools::capture): a bad format never gets here.
+        let (format, expression) = match crate::backend::PrintFormat::split(e) {
+            Some(Ok((f, x))) => (Some(f), x),
+            _ => (None, e.clone()),
+        };
         let req = EvalRequest {
             thread_id: thread.to_string(),
             frame: top.handle.clone(),
-            expression: e.clone(),
+            expression,
             context: EvalContext::Watch,
             allow_side_effects: false,
+            format,
         };
         let row = match c.bk("evaluate", backend.evaluate(sid, req)).await {
             Ok(v) => {

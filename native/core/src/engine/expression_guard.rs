@@ -263,6 +263,7 @@ pub async fn require_loaded(
         expression: loaded_probe(&names),
         context: crate::backend::EvalContext::Expression,
         allow_side_effects: false,
+        format: None,
     };
     let backend = c.engine.backend.clone();
     match c.bk("evaluate", backend.evaluate(sid, request)).await {

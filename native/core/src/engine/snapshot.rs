@@ -542,6 +542,7 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
                     expression: expression.clone(),
                     context: EvalContext::Watch,
                     allow_side_effects: false,
+                    format: None,
                 };
                 call.bk("evaluate", backend.evaluate(sid, req)).await
             }

@@ -10,7 +10,7 @@ use crate::protocol::{
 };
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, ValueNode};
+use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, PrintFormat, ValueNode};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::time::Duration;
@@ -114,6 +114,26 @@ pub struct Debugpy;
 
 #[async_trait]
 impl Adapter for Debugpy {
+    /// Python has its own conversions for what gdb's formats show.
+    fn format_command(&self, f: &PrintFormat, e: &str) -> Result<String, String> {
+        let write = |letter: char| match letter {
+            'x' | 'z' | 'a' => Some(format!("hex({e})")),
+            't' => Some(format!("bin({e})")),
+            'o' => Some(format!("oct({e})")),
+            'c' => Some(format!("chr({e})")),
+            'd' | 'u' => Some(format!("int({e})")),
+            'f' => Some(format!("float({e})")),
+            's' => Some(format!("repr({e})")),
+            _ => None,
+        };
+        Err(super::format_refusal(
+            "Python (debugpy)",
+            f,
+            e,
+            write,
+            &format!("evaluate the bytes, e.g. bytes({e}[:16]).hex()"),
+        ))
+    }
     fn name(&self) -> &'static str {
         "debugpy"
     }

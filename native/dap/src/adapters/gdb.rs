@@ -9,7 +9,7 @@ use crate::protocol::{self, VariablesArguments};
 use crate::session::Session;
 use async_trait::async_trait;
 use debugger_mcp_core::backend::{
-    AttachTarget, BackendError, BackendResult, OutputCategory, ValueNode,
+    AttachTarget, BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode,
 };
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -253,6 +253,15 @@ impl Adapter for Gdb {
     }
     fn stack_walk_hint(&self) -> &'static str {
         ": the bottom of a stack this deep is out of gdb's reach in reasonable time (lldb-dap lists any depth at once: adapter \"lldb\")"
+    }
+    /// gdb's own `print/FMT` and `x/NFU` through its repl. Its DAP `evaluate` takes a
+    /// ValueFormat, but only `hex` (gdb/dap/varref.py `apply_format`: output-radix 16 while the
+    /// value prints, so -1 reads -0x1 where print/x says 0xffffffff), no binary, octal, char or
+    /// memory examine, and it ignores the format in the repl context (evaluate.py
+    /// `eval_request`). The CLI command is the one formatting every letter as agents expect;
+    /// the core's expression guard checked the expression before, as for the watch context.
+    fn format_command(&self, f: &PrintFormat, expression: &str) -> Result<String, String> {
+        Ok(f.gdb_command(expression))
     }
     /// A call gdb cannot even start says only "Cannot access memory at address 0x7fff…" (the
     /// dummy frame it pushes for the call does not fit on an exhausted stack).

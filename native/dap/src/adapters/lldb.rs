@@ -6,7 +6,9 @@ use super::{Adapter, on_path};
 use crate::config::{Generic, Redirect, RedirectTo};
 use crate::session::Session;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, ValueNode, ValueScope};
+use debugger_mcp_core::backend::{
+    AttachTarget, BackendError, BackendResult, PrintFormat, ValueNode, ValueScope,
+};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 
@@ -142,6 +144,12 @@ impl Adapter for Lldb {
     /// expression is evaluated as one (calls and assignments run there too).
     fn repl_is_cli(&self) -> bool {
         true
+    }
+    /// lldb takes gdb's format letters on its own commands (`p/x` is `dwim-print` with a
+    /// format, `x/4xw` is `memory read` with a gdb format), run as a command through the repl's
+    /// backquote escape; the answer's text is read as gdb's (`values::format_answer`).
+    fn format_command(&self, f: &PrintFormat, expression: &str) -> Result<String, String> {
+        Ok(format!("`{}", f.gdb_command(expression).replacen("print/", "p/", 1)))
     }
     /// A command given as an expression: "use of undeclared identifier 'frame'".
     fn is_not_an_expression(&self, expression: &str, error: &str) -> bool {

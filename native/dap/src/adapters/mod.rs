@@ -12,7 +12,9 @@ use crate::config::{Generic, Redirect, ResolvedLaunch};
 use crate::session::Session;
 use crate::transport::Wire;
 use async_trait::async_trait;
-use debugger_mcp_core::backend::{BackendError, BackendResult, OutputCategory, ValueNode};
+use debugger_mcp_core::backend::{
+    BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode,
+};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,6 +53,34 @@ pub enum AttachStop {
 pub type AdapterRef = &'static dyn Adapter;
 
 /// What differs between debug adapters. Defaults are what the DAP specification says.
+/// What to write in a language without gdb's print formats for `/FMT expression`: `write`
+/// maps a format letter to the language's conversion of `expression` (None: none fits).
+pub(crate) fn format_refusal(
+    debugger: &str,
+    f: &PrintFormat,
+    expression: &str,
+    write: impl Fn(char) -> Option<String>,
+    examine_instead: &str,
+) -> String {
+    if f.examine {
+        return format!(
+            "'x/{}' examines raw memory, a gdb/lldb command; {debugger} has none: {examine_instead}",
+            f.letters
+        );
+    }
+    let letter = f.letters.chars().next().unwrap_or('x');
+    match write(letter) {
+        Some(w) => format!(
+            "'/{}' is a gdb print format; {debugger} evaluates the program's expressions only: write {w}",
+            f.letters
+        ),
+        None => format!(
+            "'/{}' is a gdb print format; {debugger} evaluates the program's expressions only: ask for {expression}",
+            f.letters
+        ),
+    }
+}
+
 #[async_trait]
 pub trait Adapter: Send + Sync + 'static {
     /// Its name in settings, tool arguments and messages (`debugpy`).
@@ -385,6 +415,16 @@ pub trait Adapter: Send + Sync + 'static {
     /// Whether the error an expression got says it is no expression (then it is a command).
     fn is_not_an_expression(&self, _expression: &str, _error: &str) -> bool {
         false
+    }
+
+    /// The repl command that evaluates `expression` in a gdb print format (`/x mask` →
+    /// `print/x mask`, `x/4xw buf`), or, where the debugger has no such formats, the error
+    /// saying what to write in the program's language instead.
+    fn format_command(&self, f: &PrintFormat, _expression: &str) -> Result<String, String> {
+        Err(format!(
+            "'{}' is a gdb print format; this debugger evaluates the program's expressions only: ask for the plain expression",
+            if f.examine { "x/" } else { "/" }
+        ))
     }
 
     /// The error an expression got, worded for the agent (what a call's failure means).

@@ -221,6 +221,7 @@ impl Harness {
                     expression: expr.into(),
                     context,
                     allow_side_effects: side_effects,
+                    format: None,
                 },
             )
             .await

@@ -283,6 +283,39 @@ fn explain_idle(b: &mut Breakpoint, meta: Option<&BpMeta>, live: bool) {
     ));
 }
 
+/// An unbound line breakpoint on a line without code says so, with the lines that have code
+/// nearby: "pending" alone reads as "not loaded yet" where gdb or delve will never bind it.
+async fn no_code_notes(c: &Call<'_>, root: &str, items: &mut [Breakpoint]) {
+    let backend = c.engine.backend.clone();
+    let mut sources: std::collections::HashMap<String, Option<String>> = Default::default();
+    for b in items.iter_mut() {
+        // (One bound in a session that ended shows its bound line: explain_idle said where.)
+        if b.verified
+            || b.kind != BpType::Line
+            || b.function.is_some()
+            || b.line != b.requested_line
+        {
+            continue;
+        }
+        let (Some(file), Some(line)) = (b.file.clone(), b.requested_line.or(b.line)) else {
+            continue;
+        };
+        if !sources.contains_key(&file) {
+            let text = c
+                .bk("read_source", backend.read_source(root, &file))
+                .await
+                .ok();
+            sources.insert(file.clone(), text);
+        }
+        if let Some(near) = super::capture::nearby(sources[&file].as_deref(), line) {
+            b.message = Some(match b.message.take() {
+                Some(m) => format!("{m}; {near}"),
+                None => near,
+            });
+        }
+    }
+}
+
 fn live_session(c: &Call<'_>, root: &str) -> bool {
     c.engine.with_state(|s| {
         s.sessions
@@ -300,7 +333,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
         .transpose()?;
     let all = fetch(c, &root).await?;
     let live = live_session(c, &root);
-    let items: Vec<Breakpoint> = all
+    let mut items: Vec<Breakpoint> = all
         .iter()
         .filter(|(i, _)| {
             file.as_deref()
@@ -314,6 +347,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
         })
         .filter(|m| a.owner.is_none_or(|o| m.owner == o))
         .collect();
+    no_code_notes(c, &root, &mut items).await;
     Ok(Breakpoints {
         total: items.len() as u64,
         breakpoints: items,
@@ -934,14 +968,22 @@ pub async fn moved_note(c: &Call<'_>, root: &str) -> Option<String> {
 
 /// "breakpoint 3 (calls.c:19) not bound (the debugger says: pending); …" for each of `ids` (the
 /// breakpoints a start set) the debugger never bound: said with the start's answer, where the
-/// agent would otherwise read "no breakpoint was hit" as "the code never runs there".
-pub async fn unbound_note(c: &Call<'_>, root: &str, ids: &[String]) -> Option<String> {
+/// agent would otherwise read "no breakpoint was hit" as "the code never runs there". The
+/// agent's other line breakpoints of the project (set before the start) are told too when the
+/// run `ended`, or at any stop when their line has no code (issue 26: a guessed blank line
+/// between two functions that gdb and delve never bind, and nothing said so); a pending one
+/// on a line with code is left out while the program runs (its library may load later).
+pub async fn unbound_note(c: &Call<'_>, root: &str, ids: &[String], ended: bool) -> Option<String> {
     let all = fetch(c, root).await.ok()?;
     let backend = c.engine.backend.clone();
     let mut notes = Vec::new();
-    for (info, meta) in all.iter().filter(|(i, _)| ids.contains(&i.id)) {
+    let mine = |i: &BreakpointInfo, m: &Option<BpMeta>| {
+        ids.contains(&i.id) || m.as_ref().is_some_and(|m| m.agent && !m.removed)
+    };
+    for (info, meta) in all.iter().filter(|(i, m)| mine(i, m)) {
         // Bound once (and maybe hit) in this session: the backend reports it unbound after the end.
         if info.kind != BreakpointKind::Line
+            || !info.enabled
             || meta
                 .as_ref()
                 .is_some_and(|m| m.bound_line.is_some() || m.hits > 0)
@@ -959,8 +1001,14 @@ pub async fn unbound_note(c: &Call<'_>, root: &str, ids: &[String]) -> Option<St
             .bk("read_source", backend.read_source(root, file))
             .await
             .ok();
+        let line = info.requested_line.or(info.line).unwrap_or(0);
+        let no_code = source
+            .as_deref()
+            .is_some_and(|s| super::source::no_code_at(s, line).is_some());
+        if !ids.contains(&info.id) && !ended && !no_code {
+            continue;
+        }
         if let Some(why) = super::capture::if_not_bound(info, source.as_deref(), rel) {
-            let line = info.requested_line.or(info.line).unwrap_or(0);
             notes.push(format!("breakpoint {} ({rel}:{line}): {why}", info.id));
         }
     }

@@ -87,7 +87,9 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         }
         // The points' language decides whether `f(key=1)` names an argument or assigns.
         let file = a.points.first().map(|p| p.file_path.as_str());
-        expression_guard::check(e, &c.cfg.expression_safety, file)
+        let (e_plain, _) =
+            super::eval::split_format(e).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+        expression_guard::check(&e_plain, &c.cfg.expression_safety, file)
             .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
     }
     if a.points.len() > MAX_POINTS {
@@ -651,7 +653,7 @@ pub(super) fn if_not_bound(
 }
 
 /// "line 20 is blank; lines with code nearby: 19 (`}`), 21 (`static int f(int n) {`)".
-fn nearby(source: Option<&str>, line: u32) -> Option<String> {
+pub(super) fn nearby(source: Option<&str>, line: u32) -> Option<String> {
     let (what, before, after) = super::source::no_code_at(source?, line)?;
     let near: Vec<String> = before.into_iter().chain(after).collect();
     Some(if near.is_empty() {

@@ -6,7 +6,7 @@ use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
 use super::out::ValueNode;
 use super::{Kind, Outcome, SessionArg};
-use crate::backend::{EvalContext, EvalRequest};
+use crate::backend::{EvalContext, EvalRequest, PrintFormat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,17 @@ tool!(
     Evaluated,
     evaluate_expression
 );
+
+/// `text` without the gdb print format an agent put before it (`/x mask`, `p/x mask`,
+/// `x/4xw buf` → `mask`, `buf`) and that format, which the backend applies (gdb) or refuses
+/// saying what to write instead (debugpy, delve, PHP).
+pub(crate) fn split_format(text: &str) -> Result<(String, Option<PrintFormat>), ToolError> {
+    match PrintFormat::split(text) {
+        None => Ok((text.to_string(), None)),
+        Some(Ok((f, e))) => Ok((e, Some(f))),
+        Some(Err(e)) => Err(ToolError(e)),
+    }
+}
 
 /// Expressions one evaluate_expression call answers at most.
 const MAX_EXPRESSIONS: usize = 50;
@@ -140,10 +151,22 @@ async fn evaluate_all(
     let frame = c.frame(&sid, &thread, frame_index).await?;
     // An expression the guard refuses is a row saying why; the others still answer.
     let mut refused = vec![None; list.len()];
+    let mut split = Vec::with_capacity(list.len());
+    for (e, why) in list.iter().zip(refused.iter_mut()) {
+        match split_format(e) {
+            Ok(s) => split.push(s),
+            Err(bad) => {
+                *why = Some(bad);
+                split.push((e.clone(), None));
+            }
+        }
+    }
     if !side_effects {
-        for (e, why) in list.iter().zip(refused.iter_mut()) {
+        for ((e, _), why) in split.iter().zip(refused.iter_mut()) {
             let file = frame.file.as_deref();
-            *why = expression_guard::check(e, &c.cfg.expression_safety, file).err();
+            if why.is_none() {
+                *why = expression_guard::check(e, &c.cfg.expression_safety, file).err();
+            }
         }
     } else {
         c.confirm(
@@ -161,11 +184,11 @@ async fn evaluate_all(
     let backend = c.engine.backend.clone();
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
-    for (text, why) in list.iter().zip(refused) {
+    for ((text, why), (expression, format)) in list.iter().zip(refused).zip(split) {
         // A module imported by name must be loaded already: the debugger is asked first.
         let why = match why {
             None if !side_effects => {
-                expression_guard::require_loaded(c, &sid, &thread, &frame.handle, text)
+                expression_guard::require_loaded(c, &sid, &thread, &frame.handle, &expression)
                     .await
                     .err()
             }
@@ -182,9 +205,10 @@ async fn evaluate_all(
         let request = EvalRequest {
             thread_id: thread.clone(),
             frame: frame.handle.clone(),
-            expression: text.clone(),
+            expression,
             context,
             allow_side_effects: side_effects,
+            format,
         };
         match c.bk("evaluate", backend.evaluate(&sid, request)).await {
             Ok(mut node) => {
@@ -260,9 +284,14 @@ async fn evaluate(
     let frame = c.frame(&sid, &thread, frame_index).await?;
     // Adapters cannot keep an expression side-effect free (debugpy runs `items.append(1)`, gdb
     // assigns), so the core refuses visible state changes before the backend sees them.
+    let (expression, format) = if fragment {
+        (text.clone(), None)
+    } else {
+        split_format(&text)?
+    };
     if !fragment && !side_effects {
-        expression_guard::check(&text, &c.cfg.expression_safety, frame.file.as_deref())?;
-        expression_guard::require_loaded(c, &sid, &thread, &frame.handle, &text).await?;
+        expression_guard::check(&expression, &c.cfg.expression_safety, frame.file.as_deref())?;
+        expression_guard::require_loaded(c, &sid, &thread, &frame.handle, &expression).await?;
     }
     let context = match (fragment, side_effects) {
         (true, _) => EvalContext::CodeFragment,
@@ -282,9 +311,10 @@ async fn evaluate(
     let request = EvalRequest {
         thread_id: thread,
         frame: frame.handle.clone(),
-        expression: text.clone(),
+        expression,
         context,
         allow_side_effects: side_effects,
+        format,
     };
     let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
     node.name = text.clone();

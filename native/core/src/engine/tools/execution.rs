@@ -241,6 +241,10 @@ async fn control(
         }
     };
     let thread = a.thread_id.or(thread);
+    let run_to = match &op {
+        ControlOp::RunTo { file, line, .. } => Some((file.clone(), *line)),
+        _ => None,
+    };
     // Where a step starts: its end is told against it (another thread, a new frame).
     let stepping = matches!(
         op,
@@ -264,6 +268,18 @@ async fn control(
         // before answering): that end is the op's result, not a failure.
         let gone = |x: &super::super::state::SessionSlot| x.state() == SessionState::Stopped;
         if !(resumes && c.wait_until(&sid, &mut sub, ENDED_MS, gone).await) {
+            // A debugger that cannot bind the line (Xdebug: "breakpoint could not be set" on a
+            // blank line between two functions): which lines nearby have code.
+            if let Some((file, line)) = &run_to {
+                let backend = c.engine.backend.clone();
+                let source = c
+                    .bk("read_source", backend.read_source(&root, file))
+                    .await
+                    .ok();
+                if let Some(near) = super::capture::nearby(source.as_deref(), *line) {
+                    return Err(ToolError(format!("{}; {near}: run to one of those", e.0)));
+                }
+            }
             return Err(e);
         }
     }
@@ -302,8 +318,66 @@ async fn control(
             None => note,
         });
     }
+    if let Some((file, line)) = run_to
+        && stopped
+        && let Some(note) = not_reached(c, &root, &file, line, &r).await
+    {
+        r.message = Some(match r.message.take() {
+            Some(m) => format!("{m}; {note}"),
+            None => note,
+        });
+    }
     super::first::evaluate_at(c, &root, evaluate, &mut r).await;
     Ok(r)
+}
+
+/// run_to_line's end elsewhere than `file:line` (issue 26: "the session has ended" alone read
+/// as a run through the line): the line was not reached and why — the program ended, or a
+/// breakpoint or something else stopped it first — and, for a line without code, that and the
+/// lines nearby that have code (gdb and delve bind no code-less line between two functions).
+async fn not_reached(
+    c: &Call<'_>,
+    root: &str,
+    file: &str,
+    line: u32,
+    r: &StopResult,
+) -> Option<String> {
+    let at = r.location.as_ref();
+    let same_file = at
+        .and_then(|l| l.file.as_deref())
+        .is_some_and(|f| super::same_file(f, file));
+    if r.state == State::Paused && same_file && at.and_then(|l| l.line) == Some(line) {
+        return None;
+    }
+    let rel = file
+        .strip_prefix(root)
+        .map(|f| f.trim_start_matches('/'))
+        .unwrap_or(file);
+    let backend = c.engine.backend.clone();
+    let source = c
+        .bk("read_source", backend.read_source(root, file))
+        .await
+        .ok();
+    let near = super::capture::nearby(source.as_deref(), line);
+    let why = match r.state {
+        State::Paused if !r.breakpoint_ids.is_empty() => {
+            format!(
+                "breakpoint {} stopped it first",
+                r.breakpoint_ids.join(", ")
+            )
+        }
+        // A debugger that bound the line's temporary breakpoint to the next line with code.
+        State::Paused if same_file && near.is_some() => {
+            let l = at.and_then(|l| l.line).unwrap_or(0);
+            return Some(format!("stopped at line {l}: {}", near.unwrap_or_default()));
+        }
+        State::Paused => "the program paused elsewhere first".to_string(),
+        _ => "the program ended first".to_string(),
+    };
+    Some(match near {
+        Some(near) => format!("line {line} of {rel} was not reached: {why}; {near}"),
+        None => format!("line {line} of {rel} was not reached: {why}"),
+    })
 }
 
 /// What a step's end does not say by its location alone: that the stop is in another thread

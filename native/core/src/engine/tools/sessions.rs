@@ -557,7 +557,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         Some(note) => format!("{message}. {note}"),
         None => message,
     };
-    let message = match super::breakpoints::unbound_note(c, &root, &set).await {
+    let message = match super::breakpoints::unbound_note(c, &root, &set, ended).await {
         Some(note) if pause.is_some() || service => format!("{message}. {note}"),
         _ => message,
     };

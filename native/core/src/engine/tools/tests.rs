@@ -387,7 +387,8 @@ async fn debug_test(c: &mut Call<'_>, a: DebugTest) -> Outcome<TestRun> {
             a.test_id
         );
     }
-    let message = match super::breakpoints::unbound_note(c, &root, &set).await {
+    let ended = state == State::Stopped;
+    let message = match super::breakpoints::unbound_note(c, &root, &set, ended).await {
         Some(note) => format!("{message}. {note}"),
         None => message,
     };

@@ -321,6 +321,7 @@ async fn path_as_expression(
         expression: path.to_string(),
         context: crate::backend::EvalContext::Expression,
         allow_side_effects: false,
+        format: None,
     };
     let mut node = c
         .bk("evaluate", backend.evaluate(sid, request))

@@ -15,7 +15,9 @@ use crate::config::{Generic, ResolvedLaunch};
 use crate::transport::Wire;
 use async_trait::async_trait;
 use crate::session::Session;
-use debugger_mcp_core::backend::{AttachTarget, BackendError, BackendResult, OutputCategory, ValueNode};
+use debugger_mcp_core::backend::{
+    AttachTarget, BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode,
+};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,6 +28,25 @@ pub struct Delve;
 
 #[async_trait]
 impl Adapter for Delve {
+    /// delve 1.20's DAP server offers no value formats (its `initialize` answer has no
+    /// supportsValueFormattingOptions) and evaluates Go expressions, which cannot call fmt
+    /// without call injection: the value comes in decimal, bits are tested in the expression.
+    fn format_command(&self, f: &PrintFormat, e: &str) -> Result<String, String> {
+        let write = |letter: char| match letter {
+            'x' | 'z' | 't' | 'o' | 'a' => Some(format!(
+                "{e} for its decimal value, or test bits in the expression, e.g. {e}&0xff == 0x1f"
+            )),
+            'c' => Some(format!("string(rune({e}))")),
+            _ => None,
+        };
+        Err(super::format_refusal(
+            "Go (delve)",
+            f,
+            e,
+            write,
+            &format!("evaluate the slice or array, e.g. {e}[:16]"),
+        ))
+    }
     fn name(&self) -> &'static str {
         "delve"
     }
