@@ -143,17 +143,18 @@ pub fn start(inner: &Arc<Inner>, s: &Arc<Session>, command: &str, cwd: &Path) ->
     tokio::spawn(async move {
         let status = tokio::select! {
             st = child.wait() => st,
-            _ = end_rx.recv() => match {
+            _ = end_rx.recv() => {
                 // Not reaped yet (this task reaps it): the group is still the trigger's.
                 signal_group(pgid, Signal::Term);
-                tokio::time::timeout(TERM_GRACE, child.wait()).await
-            } {
-                Ok(st) => st,
-                Err(_) => {
-                    signal_group(pgid, Signal::Kill);
-                    child.wait().await
+                let graceful = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+                match graceful {
+                    Ok(st) => st,
+                    Err(_) => {
+                        signal_group(pgid, Signal::Kill);
+                        child.wait().await
+                    }
                 }
-            },
+            }
         };
         let _ = tokio::time::timeout(DRAIN, futures::future::join_all(readers)).await;
         s.trigger.lock().unwrap().take();

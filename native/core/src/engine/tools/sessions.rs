@@ -770,9 +770,9 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
                         t.command, t.status
                     )
                 }
-                None => format!(
-                    "; its trigger `{cmd}` still runs (its request goes on in the program)"
-                ),
+                None => {
+                    format!("; its trigger `{cmd}` still runs (its request goes on in the program)")
+                }
             }
         }
         Some(cmd) => format!(
