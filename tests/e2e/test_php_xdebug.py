@@ -322,6 +322,25 @@ def test_capture_shows_php_arrays_and_objects_by_their_contents(php):
     assert "array(" not in m.last_text and 'Item(sku="A-1"' in m.last_text, m.last_text
 
 
+def test_a_php_expression_result_shows_its_contents(php):
+    """An expression Xdebug evaluates (a call, not a variable by name) comes back with its
+    first level inline, as a variable read does: `['name' => "Ada", …]`, not `array(2)` that no
+    call can open (an eval result has no name to page it by); a secret among the keys stays
+    redacted, and a nested array is shown by its size."""
+    _, m, _ = php
+    r = m.ok("capture", {
+        "command": "php cli.php",
+        "points": [{"file_path": "src/lib.php", "line": 32}],
+        "expressions": ["array_slice($order->customer, 0)", "array_keys($order->customer)",
+                        "[$order->id, $order->customer]"],
+        "max_hits": 1,
+    })
+    sliced, keys, nested = [v.get("value") for v in r["hits"][0]["values"]]
+    assert sliced.startswith("['name' => \"Ada\", 'password' => ") and "hunter2" not in sliced, sliced
+    assert keys == '["name", "password"]', keys
+    assert nested == "[42, array(2)]", nested
+
+
 def test_capture_on_php(php):
     """Issue 20's one call over DBGp: `php cli.php` triggered, each pass of a loop line
     recorded without stopping, then the script ended."""

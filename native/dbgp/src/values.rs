@@ -39,6 +39,10 @@ pub struct PropRef {
     pub depth: u32,
     pub context: u32,
     pub fullname: String,
+    /// An eval result's children as Xdebug sent them with it (`max_depth` 1: one level, the
+    /// first page) and how many there are: no name finds them again, so they are served from
+    /// here (`fullname` empty).
+    pub inline: Option<(Vec<Prop>, Option<u64>)>,
 }
 
 /// A property's fields, whichever encoding Xdebug chose (extended_properties moves name,
@@ -151,6 +155,7 @@ pub fn to_node(
         depth,
         context,
         fullname: f.clone(),
+        inline: None,
     });
     let has_children = p.has_children && p.numchildren != Some(0);
     let id = r.map(&mut *handle);
@@ -264,6 +269,24 @@ impl Session {
         let mut out = Vec::new();
         let mut total = None;
         let end = offset.saturating_add(limit.max(1));
+        if let Some((kids, count)) = &r.inline {
+            // Children of children of an eval result cannot be reached (no name): shown by
+            // their summary (`array(2)`, the class).
+            let children = kids
+                .iter()
+                .skip(offset as usize)
+                .take((end - offset) as usize)
+                .map(|c| {
+                    to_node(c, r.depth, r.context, ValueScope::Local, &mut |x| {
+                        self.handle(x)
+                    })
+                })
+                .collect();
+            return Ok(ChildPage {
+                children,
+                total: count.or(Some(kids.len() as u64)),
+            });
+        }
         let mut page = offset / PAGE;
         while page * PAGE < end {
             let resp = self
@@ -424,11 +447,18 @@ impl Session {
         };
         let mut node = to_node(&p, depth, context, scope, &mut |x| self.handle(x));
         if fullname.is_none() {
-            // Eval results have no name Xdebug can find again; their children cannot be paged.
+            // Eval results have no name Xdebug can find again: their children are the ones
+            // that came with the result (one level, its first page), so the core can show
+            // `['rel' => "", …]` rather than `array(6)`; nothing further can be paged or set.
             node.set_handle = None;
-            if node.has_children && p.children.is_empty() {
-                node.children_handle = None;
-            }
+            node.children_handle = (node.has_children && !p.children.is_empty()).then(|| {
+                self.handle(PropRef {
+                    depth,
+                    context,
+                    fullname: String::new(),
+                    inline: Some((p.children.clone(), p.numchildren)),
+                })
+            });
         }
         Ok(node)
     }
