@@ -43,7 +43,8 @@ async fn lists_the_expected_tools_and_server_info() {
     // The instructions lead with the one-call path (issue 26).
     let instructions = info.instructions.unwrap();
     assert!(
-        instructions.starts_with("Debugger MCP drives a real debugger. The first answer takes one call: start_debug_session"),
+        instructions.starts_with("Debugger MCP drives a real debugger. The first answer takes one call:\n- A program: start_debug_session")
+            && instructions.contains("\n- A running service, to read and leave: capture {attach"),
         "{instructions}"
     );
 }
