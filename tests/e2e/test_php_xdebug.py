@@ -341,6 +341,25 @@ def test_a_php_expression_result_shows_its_contents(php):
     assert nested == "[42, array(2)]", nested
 
 
+def test_a_php_expression_naming_a_variable_the_frame_lacks_says_which(php):
+    """Xdebug answers an expression that fails with only "error evaluating code"; the usual cause
+    is a variable the frame does not hold (`$this` in a function, a local of another point), so
+    the error names it, and capture counts such rows as not in scope, once per point."""
+    _, m, _ = php
+    r = m.ok("capture", {
+        "command": "php cli.php",
+        "points": [{"file_path": "src/lib.php", "line": 32}],
+        "expressions": ["count($this->items)", "$sum + 1"],
+        "max_hits": 1,
+    })
+    row = r["hits"][0]["values"]
+    assert row[0].get("error") == "not in scope" and row[1].get("value") is not None, row
+    assert "`count($this->items)`: not in scope at src/lib.php:32" in m.last_text, m.last_text
+    s = m.pause_at("src/lib.php", 32, {"command": "php cli.php"})
+    e = m.err("evaluate_expression", {"session_id": s["session_id"], "expression": "count($this->items) + $nope"})
+    assert "$this, $nope not defined in frame 0 ($this exists only in a method)" in e, e
+
+
 def test_capture_on_php(php):
     """Issue 20's one call over DBGp: `php cli.php` triggered, each pass of a loop line
     recorded without stopping, then the script ended."""

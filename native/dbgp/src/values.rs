@@ -397,15 +397,29 @@ impl Session {
                     self.frame_index(depth)
                 )));
             }
-            let r = self
-                .req("eval", &[], Some(expr))
-                .await
-                .map_err(|e| match e {
-                    BackendError::Failed(m) if m.contains("error 206") => BackendError::Failed(
-                        format!("PHP could not evaluate `{expr}` (error in the expression)"),
-                    ),
-                    other => other,
-                })?;
+            let r = match self.req("eval", &[], Some(expr)).await {
+                Ok(r) => r,
+                Err(BackendError::Failed(m)) if m.contains("error 206") => {
+                    // Xdebug says only "error evaluating code": name a variable the frame
+                    // lacks, the usual cause (`$this` in a function, a local of another point).
+                    let missing = self.undefined_in(depth, expr).await;
+                    return Err(BackendError::Failed(if missing.is_empty() {
+                        format!("PHP could not evaluate `{expr}` (error in the expression)")
+                    } else {
+                        format!(
+                            "PHP could not evaluate `{expr}`: {} not defined in frame {}{}",
+                            missing.join(", "),
+                            self.frame_index(depth),
+                            if missing.iter().any(|n| n == "$this") {
+                                " ($this exists only in a method)"
+                            } else {
+                                ""
+                            }
+                        )
+                    }));
+                }
+                Err(e) => return Err(e),
+            };
             (r.root.child("property").cloned(), None)
         };
         let el = el.ok_or_else(|| {
@@ -464,6 +478,65 @@ impl Session {
     }
 }
 
+impl Session {
+    /// The `$variables` `expr` names that the frame at Xdebug depth `depth` does not hold (one
+    /// declared but not yet assigned counts as missing; superglobals never do).
+    async fn undefined_in(&self, depth: u32, expr: &str) -> Vec<String> {
+        let names = php_variables(expr);
+        if names.is_empty() {
+            return names;
+        }
+        let Ok(r) = self
+            .req(
+                "context_get",
+                &[('d', depth.to_string()), ('c', "0".into())],
+                None,
+            )
+            .await
+        else {
+            return Vec::new();
+        };
+        let defined: Vec<String> = r
+            .root
+            .all("property")
+            .map(parse_prop)
+            .filter(|p| p.type_name != "uninitialized")
+            .map(|p| p.name)
+            .collect();
+        names
+            .into_iter()
+            .filter(|n| !defined.contains(n) && context_of(n) == 0)
+            .collect()
+    }
+}
+
+/// The distinct `$name`s of a PHP expression, in order (`$$x` and `${…}` name none).
+fn php_variables(expr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = expr;
+    while let Some(at) = rest.find('$') {
+        let after = &rest[at + 1..];
+        let len: usize = after
+            .char_indices()
+            .take_while(|&(i, c)| {
+                c == '_'
+                    || !c.is_ascii()
+                    || c.is_ascii_alphabetic()
+                    || (i > 0 && c.is_ascii_digit())
+            })
+            .map(|(_, c)| c.len_utf8())
+            .sum();
+        if len > 0 {
+            let name = format!("${}", &after[..len]);
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        rest = &after[len..];
+    }
+    out
+}
+
 fn frame_depth(frame: &str) -> BackendResult<u32> {
     frame
         .parse()
@@ -509,6 +582,17 @@ fn format_refusal(f: &PrintFormat, e: &str) -> String {
 mod tests {
     use super::*;
     use crate::protocol::{Packet, parse_packet};
+
+    #[test]
+    fn the_variables_an_expression_names_are_found_once_each() {
+        assert_eq!(
+            php_variables("$this->cfg['x'] + count($items) + $items[0] + $_GET['a'] + $é"),
+            ["$this", "$items", "$_GET", "$é"]
+        );
+        // `$$x` reads the variable named by $x; `${…}` and a lone `$` name nothing.
+        assert_eq!(php_variables("$$x . ${'y'} . '$' . $a1"), ["$x", "$a1"]);
+        assert!(php_variables("strlen('abc') + 1").is_empty());
+    }
 
     #[test]
     fn php_values_render_as_the_core_reads_them() {

@@ -671,7 +671,8 @@ pub(super) fn nearby(source: Option<&str>, line: u32) -> Option<String> {
 const NOT_IN_SCOPE: [&str; 5] = [
     "in current context",
     "use of undeclared identifier",
-    "is not defined",
+    // Python's NameError; Xdebug's for a variable by name or one an expression names.
+    "not defined",
     "undefined variable",
     "could not find symbol value",
 ];
