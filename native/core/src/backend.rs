@@ -245,6 +245,15 @@ pub struct FunctionBreakpointSpec {
 /// stays wrong until it is changed.
 pub const CONDITION_FAILS: &str = "fails to evaluate";
 
+/// Characters of a string `evaluate_expression` shows whole (rows of variables show
+/// `max_value_length`). Backends raise their own string limits to at least this much for an
+/// evaluation (Xdebug `max_data`, gdb `print elements`, lldb's summary length, delve's
+/// clipboard context). Bounded by the result: the value is sent twice (structuredContent and
+/// the text block), 32,000 characters, some 8,000 tokens of HTML: enough for a rendered page or
+/// a payload, small next to an agent's context; past it the language's own slice reads the
+/// next window (`s[16000:32000]`, `substr($s, 16000, 16000)`).
+pub const WHOLE_STRING_CHARS: usize = 16_000;
+
 /// A breakpoint as the backend sees it. The core adds owner, source text and observed hits.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct BreakpointInfo {

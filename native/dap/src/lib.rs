@@ -334,7 +334,20 @@ impl Backend for DapBackend {
 
     async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
         let s = self.inner.live(session_id)?;
-        self.inner.evaluate(&s, request).await
+        // An agent's evaluation reads a string whole (up to the core's bound): the debugger's
+        // own limit is raised for it, then set back (watches and captures keep row length).
+        let raise = match request.context {
+            EvalContext::Watch => None,
+            _ => s.adapter.whole_strings(),
+        };
+        if let Some((up, _)) = &raise {
+            let _ = s.repl(up, None).await;
+        }
+        let r = self.inner.evaluate(&s, request).await;
+        if let Some((_, down)) = &raise {
+            let _ = s.repl(down, None).await;
+        }
+        r
     }
 
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {

@@ -508,7 +508,8 @@ impl Inner {
         // also accepts statements, "watch" only expressions. Side-effect freedom is not
         // something either adapter can enforce for expressions (a function call still runs).
         let context = match request.context {
-            EvalContext::Expression | EvalContext::Watch => "watch",
+            EvalContext::Expression => s.adapter.whole_value_context().unwrap_or("watch"),
+            EvalContext::Watch => "watch",
             EvalContext::Repl | EvalContext::CodeFragment => {
                 if !request.allow_side_effects {
                     return Err(BackendError::InvalidState(
@@ -590,7 +591,12 @@ impl Inner {
             ValueScope::Local,
         )];
         s.adapter.real_sizes(s, &mut node, Some(frame_id)).await;
-        let [node] = node;
+        let [mut node] = node;
+        if request.context != EvalContext::Watch && node.value_length.is_some() {
+            s.adapter
+                .rest_of_string(s, &mut node, &request.expression, frame_id)
+                .await;
+        }
         Ok(node)
     }
 }

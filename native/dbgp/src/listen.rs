@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 
 /// Bytes of a string Xdebug sends by default (`max_data`); longer ones report their real size
-/// and `evaluate` fetches them whole with `property_value`.
-const MAX_DATA: u64 = 1024;
+/// and `evaluate` fetches them whole (`property_value -m`, or `max_data` raised around `eval`).
+pub(crate) const MAX_DATA: u64 = 1024;
 
 impl Inner {
     /// Binds `wanted` exactly, or (None) the default port: the configured one, else the next

@@ -30,8 +30,9 @@ pub fn context_of(path: &str) -> u32 {
     u32::from(SUPER.contains(&head))
 }
 
-/// `evaluate` of a long string fetches at most this much.
-const LONG_STRING: u64 = 1 << 20;
+/// Bytes of a string `evaluate` fetches at most: the core shows WHOLE_STRING_CHARS characters
+/// of it, up to 4 bytes each in UTF-8 (Xdebug counts `max_data` and `size` in bytes).
+const LONG_STRING: u64 = 4 * WHOLE_STRING_CHARS as u64;
 
 /// Where a property lives, for `property_get`/`property_set`/`property_value`.
 #[derive(Debug, Clone, PartialEq)]
@@ -358,6 +359,14 @@ impl Session {
         ))
     }
 
+    /// Sets Xdebug's `max_data` (bytes of a string it sends); a refusal leaves it as it was.
+    async fn max_data(&self, bytes: u64) {
+        let set = [('n', "max_data".to_string()), ('v', bytes.to_string())];
+        if let Err(e) = self.req("feature_set", &set, None).await {
+            tracing::debug!("feature_set max_data {bytes} refused: {e}");
+        }
+    }
+
     pub async fn evaluate(&self, request: EvalRequest) -> BackendResult<ValueNode> {
         if let Some(f) = &request.format {
             return Err(BackendError::Failed(format_refusal(f, &request.expression)));
@@ -397,7 +406,12 @@ impl Session {
                     self.frame_index(depth)
                 )));
             }
-            let r = match self.req("eval", &[], Some(expr)).await {
+            // An eval result has no name to fetch it whole by later: Xdebug's `max_data` is
+            // raised for this call only (eval takes no `-m`), then set back.
+            self.max_data(LONG_STRING).await;
+            let r = self.req("eval", &[], Some(expr)).await;
+            self.max_data(crate::listen::MAX_DATA).await;
+            let r = match r {
                 Ok(r) => r,
                 Err(BackendError::Failed(m)) if m.contains("error 206") => {
                     // Xdebug says only "error evaluating code": name a variable the frame

@@ -227,10 +227,11 @@ pub async fn record(
                     type_name: v.type_name.clone(),
                     ..Default::default()
                 };
-                m.put(values::shown(
+                m.put(values::shown_of(
                     &shown.text,
                     c.cfg.max_value_length,
                     shown.redacted,
+                    v.value_length.filter(|_| !shown.hidden),
                 ));
                 if !shown.redacted {
                     answered.push((vals.len(), v));
@@ -284,11 +285,20 @@ pub async fn record(
             } else {
                 previews.next().flatten()
             };
-            let text = preview.map(|p| p.text).unwrap_or(shown.text);
-            let text = if text.chars().count() > LOCAL_CHARS {
-                format!("{}…", text.chars().take(LOCAL_CHARS).collect::<String>())
+            let (text, length) = match preview {
+                Some(p) => (p.text, None),
+                None => (shown.text, v.value_length.filter(|_| !shown.hidden)),
+            };
+            // A cut local says so where it stands: `"<html>…" (cut: 80 of 6,041 chars)`.
+            let s = values::shown_of(&text, LOCAL_CHARS, false, length);
+            let text = if s.truncated {
+                format!(
+                    "{} ({})",
+                    s.value,
+                    values::cut_note(&s.value, s.value_length)
+                )
             } else {
-                text
+                s.value
             };
             locals.insert(v.name.clone(), text);
         }

@@ -4,6 +4,7 @@
 //! (`name = value (type) #id`), changed values marked, no JSON punctuation or repeated keys.
 
 use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::fmt::Write;
 
 /// Keys the text leaves out: ids the agent passes back are kept, bookkeeping is not.
@@ -25,6 +26,7 @@ pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
     let r = Renderer {
         root: root.map(|r| format!("{}/", r.trim_end_matches('/'))),
         show_session: SHOW_SESSION.contains(&tool),
+        cut: Cell::new(false),
     };
     let mut out = String::new();
     match v {
@@ -59,12 +61,30 @@ pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
     while out.ends_with('\n') {
         out.pop();
     }
+    // Rows rely on the instructions (results of every kind are kept compact); an evaluation
+    // says where the rest of its value is.
+    if r.cut.get() && tool == "evaluate_expression" {
+        out.push('\n');
+        out.push_str(&cut_hint());
+    }
     out
 }
 
 struct Renderer {
     root: Option<String>,
     show_session: bool,
+    /// A value was shown cut (an evaluation's text then ends saying how to read more).
+    cut: Cell<bool>,
+}
+
+/// Said once under an evaluation that shows a cut value: how to read the rest.
+fn cut_hint() -> String {
+    let n = crate::backend::WHOLE_STRING_CHARS;
+    format!(
+        "cut: one expression shows up to {} chars; a slice shows more (s[{n}:{}], substr($s, {n}, {n}))",
+        super::values::thousands(n as u64),
+        2 * n
+    )
 }
 
 fn pad(out: &mut String, indent: usize) {
@@ -76,6 +96,18 @@ fn is_value_node(v: &Value) -> bool {
 }
 
 impl Renderer {
+    /// `cut: 200 of 6,041 chars` for a value row cut by the core or the debugger (`value`
+    /// as shown); a container whose children were cut says so under them instead.
+    fn cut(&self, v: &Value, value: &str) -> Option<String> {
+        let length = v.get("value_length").and_then(Value::as_u64);
+        let truncated = v.get("truncated") == Some(&Value::Bool(true));
+        if length.is_none() && !(truncated && value.ends_with('…') && v.get("total").is_none()) {
+            return None;
+        }
+        self.cut.set(true);
+        Some(super::values::cut_note(value, length))
+    }
+
     fn rel<'a>(&self, s: &'a str) -> &'a str {
         match &self.root {
             Some(root) => s.strip_prefix(root.as_str()).unwrap_or(s),
@@ -168,9 +200,8 @@ impl Renderer {
         }
         let value = short_addresses(&self.scalar(&v["value"]));
         let _ = write!(out, "{name} = {value}");
-        if let Some(n) = v.get("value_length").and_then(Value::as_u64) {
-            // The cut value already ends with the marker.
-            let _ = write!(out, " ({n} chars)");
+        if let Some(note) = self.cut(v, &value) {
+            let _ = write!(out, " ({note})");
         }
         let mut meta = Vec::new();
         if let Some(t) = v.get("type").and_then(Value::as_str) {
@@ -457,7 +488,13 @@ impl Renderer {
                         last_error = e;
                         format!("error: {}", e.trim_start_matches("evaluate failed: "))
                     }
-                    None => short_addresses(&self.scalar(&v["value"])),
+                    None => {
+                        let value = short_addresses(&self.scalar(&v["value"]));
+                        match self.cut(v, &value) {
+                            Some(note) => format!("{value} ({note})"),
+                            None => value,
+                        }
+                    }
                 });
             }
             let n = h.get("hit").and_then(Value::as_u64).unwrap_or(0);
@@ -473,7 +510,13 @@ impl Renderer {
                     .into_iter()
                     .flatten()
                     .filter(|(k, v)| before.and_then(|b| b.get(*k)) != Some(*v))
-                    .map(|(k, v)| format!("{k}={}", short_addresses(&self.scalar(v))))
+                    .map(|(k, v)| {
+                        // A local capture cut carries its note (`(cut: 80 of 6,041 chars)`).
+                        if v.as_str().is_some_and(|t| t.ends_with(" chars)")) {
+                            self.cut.set(true);
+                        }
+                        format!("{k}={}", short_addresses(&self.scalar(v)))
+                    })
                     .collect();
                 // Said once per point: the locals past the cap may be the ones that change.
                 let more = h.get("more_locals").and_then(Value::as_u64).unwrap_or(0);
@@ -513,8 +556,10 @@ impl Renderer {
                 let nested = Renderer {
                     root: self.root.clone(),
                     show_session: false,
+                    cut: Cell::new(false),
                 };
                 nested.object(out, stop, 0);
+                self.cut.set(self.cut.get() || nested.cut.get());
             }
             _ => {}
         }
@@ -657,8 +702,10 @@ impl Renderer {
                         let nested = Renderer {
                             root: self.root.clone(),
                             show_session: false,
+                            cut: Cell::new(false),
                         };
                         nested.object(out, o, indent + 2);
+                        self.cut.set(self.cut.get() || nested.cut.get());
                     }
                 }
                 other => {
@@ -849,7 +896,30 @@ mod tests {
             t.contains("items = [1, 2] (list, 2 items) #v1\n    0 = 1 (int)\n    … 1 of 2 shown"),
             "{t}"
         );
-        assert!(t.ends_with("notes = xxxx… (500 chars) (str)"), "{t}");
+        // A cut value says so, with both lengths (how to read more is in the instructions).
+        assert!(
+            t.ends_with("notes = xxxx… (cut: 4 of 500 chars) (str)"),
+            "{t}"
+        );
+        // An evaluation cut at its bound says where the rest is.
+        let e = json!({"frame_index": 0, "expression": "page * 4", "result":
+            {"id": "v1", "name": "page * 4", "value": "'<html>…", "type": "str", "truncated": true, "value_length": 24164}});
+        assert_eq!(
+            text("evaluate_expression", &e, None),
+            "expression: page * 4\nframe_index: 0\nresult:\n  page * 4 = '<html>… (cut: 6 of 24,164 chars) (str)\ncut: one expression shows up to 16,000 chars; a slice shows more (s[16000:32000], substr($s, 16000, 16000))"
+        );
+        // Cut by the debugger at a length it did not say; a container cut below its rows
+        // (`total`) is not a cut value.
+        let v = json!({"frame_index": 0, "variables": [
+            {"id": "v1", "name": "buf", "value": "\"<html>…", "type": "char [8192]", "truncated": true},
+            {"id": "v2", "name": "xs", "value": "[1, 2]", "type": "list", "truncated": true, "total": 9},
+        ]});
+        let t = text("get_variables", &v, None);
+        assert!(
+            t.contains("buf = \"<html>… (cut at 6 chars) (char [8192])\n"),
+            "{t}"
+        );
+        assert!(t.ends_with("xs = [1, 2] (list)"), "{t}");
     }
 
     #[test]

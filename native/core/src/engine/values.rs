@@ -332,14 +332,49 @@ pub struct Shown {
     pub redacted: bool,
 }
 
+/// gdb and lldb end a string they cut at their own limit (`print elements`,
+/// `max-string-summary-length`) with `...` after the closing quote: `"<html>…"...`. Such a
+/// value is shown as cut (`"<html>…`), its length unknown.
+fn debugger_cut(value: &str) -> Option<&str> {
+    let body = value.strip_suffix("...")?;
+    (body.ends_with('"') && body.len() > 1).then(|| &body[..body.len() - 1])
+}
+
+/// Characters of `value`'s text: a quoted literal's without its quotes (and a `b`/`u` prefix);
+/// escapes count as written.
+fn text_chars(value: &str) -> u64 {
+    let n = value.chars().count();
+    let v = value.trim_start_matches(['b', 'u', 'B', 'U']);
+    let prefix = n - v.chars().count();
+    match v.chars().next() {
+        Some(q @ ('"' | '\'')) if v.len() >= 2 && v.ends_with(q) => (n - prefix - 2) as u64,
+        _ => n as u64,
+    }
+}
+
 pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
+    if let Some(body) = debugger_cut(value) {
+        let mut s = shown(body, max, redacted);
+        if !s.truncated {
+            s.value.push('…');
+        }
+        s.truncated = true;
+        s.value_length = None;
+        return s;
+    }
     let len = value.chars().count();
-    if len > max {
-        let cut: String = value.chars().take(max).collect();
+    // `max` counts the text: a literal's opening quote (and `b` prefix) come on top.
+    let v = value.trim_start_matches(['b', 'u', 'B', 'U']);
+    let opening = match v.chars().next() {
+        Some('"' | '\'') => len - v.chars().count() + 1,
+        _ => 0,
+    };
+    if len > max + opening {
+        let cut: String = value.chars().take(max + opening).collect();
         Shown {
             value: format!("{cut}…"),
             truncated: true,
-            value_length: Some(len as u64),
+            value_length: Some(text_chars(value)),
             redacted,
         }
     } else {
@@ -350,6 +385,53 @@ pub fn shown(value: &str, max: usize, redacted: bool) -> Shown {
             redacted,
         }
     }
+}
+
+/// [`shown`] of a value the debugger may have cut before it reached us (`length`: the
+/// value's real length, which only the backend knows): it never reads as whole.
+pub fn shown_of(value: &str, max: usize, redacted: bool, length: Option<u64>) -> Shown {
+    let mut s = shown(value, max, redacted);
+    if let Some(n) = length {
+        if !s.truncated {
+            let open = s.value.chars().next().filter(|q| matches!(q, '"' | '\''));
+            if open.is_some_and(|q| s.value.len() > 1 && s.value.ends_with(q)) {
+                s.value.pop();
+            }
+            s.value.push('…');
+        }
+        s.truncated = true;
+        s.value_length = Some(n);
+    }
+    s
+}
+
+/// How a cut value says so, after it: `cut: 200 of 6,041 chars`, or `cut at 200 chars` when
+/// the debugger cut it without saying how long it is. Counts the text shown (inside the quotes).
+pub fn cut_note(value: &str, value_length: Option<u64>) -> String {
+    let body = value.strip_suffix('…').unwrap_or(value);
+    // What precedes a string's opening quote (`b`, gdb's `0x4010 <page> `) is not its text.
+    let text = match body.find(['"', '\'']) {
+        Some(i) => &body[i + 1..],
+        None => body,
+    };
+    let shown = text.chars().count() as u64;
+    match value_length {
+        Some(n) if n > shown => format!("cut: {} of {} chars", thousands(shown), thousands(n)),
+        _ => format!("cut at {} chars", thousands(shown)),
+    }
+}
+
+/// `6041` → `6,041`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl OutValue {
@@ -370,6 +452,17 @@ pub fn show(
     node: &ValueNode,
     path: String,
 ) -> (OutValue, String) {
+    show_max(cfg, table, node, path, cfg.max_value_length)
+}
+
+/// [`show`] with `max` characters of the value kept (evaluate_expression keeps more).
+pub fn show_max(
+    cfg: &Config,
+    table: &mut ValueTable,
+    node: &ValueNode,
+    path: String,
+    max: usize,
+) -> (OutValue, String) {
     let Visible {
         text,
         redacted,
@@ -389,13 +482,12 @@ pub fn show(
         name: node.name.clone(),
         ..Default::default()
     };
-    m.put(shown(&text, cfg.max_value_length, redacted));
-    // The debugger's rendering was cut before it reached us: the length the agent needs is
-    // the value's own, which only the backend knows.
-    if let (false, Some(n)) = (hidden, node.value_length) {
-        m.truncated = true;
-        m.value_length = Some(n);
-    }
+    m.put(shown_of(
+        &text,
+        max,
+        redacted,
+        node.value_length.filter(|_| !hidden),
+    ));
     m.type_name = node.type_name.clone();
     m.has_children = node.has_children;
     m.child_count = node.child_count;
@@ -731,6 +823,42 @@ mod tests {
         let mut off = Config::default();
         off.redaction.shapes.retain(|s| s != "jwt");
         assert!(visible(&off, "header", None, jwt).text.contains("eyJ"));
+    }
+
+    #[test]
+    fn a_cut_string_says_so_with_the_length_of_its_text() {
+        // The length is the string's, not its literal's (quotes are not text).
+        let page = format!("'{}'", "x".repeat(500));
+        let m = shown(&page, 200, false);
+        assert!(
+            m.truncated && m.value_length == Some(500),
+            "{:?}",
+            m.value_length
+        );
+        assert_eq!(cut_note(&m.value, m.value_length), "cut: 200 of 500 chars");
+        assert_eq!(cut_note("\"<html>…", Some(6041)), "cut: 6 of 6,041 chars");
+        assert_eq!(thousands(16_000), "16,000");
+        assert_eq!(thousands(999), "999");
+    }
+
+    #[test]
+    fn a_string_the_debugger_cut_never_reads_as_whole() {
+        // gdb and lldb end a string cut at their own limit with `...` after the quote.
+        let gdb = format!("0x4040 <page> \"{}\"...", "a".repeat(50));
+        let m = shown(&gdb, 200, false);
+        assert!(m.truncated && m.value_length.is_none());
+        assert!(m.value.ends_with("aaa…"), "{}", m.value);
+        assert_eq!(cut_note(&m.value, None), "cut at 50 chars");
+        // Xdebug and debugpy say how long the value is: shown cut even within our bound.
+        let xdebug = format!("\"{}\"", "b".repeat(1024));
+        let m = shown_of(&xdebug, 16_000, false, Some(6041));
+        assert!(m.truncated && m.value.ends_with("bb…") && m.value_length == Some(6041));
+        assert_eq!(
+            cut_note(&m.value, m.value_length),
+            "cut: 1,024 of 6,041 chars"
+        );
+        // A string that merely ends in dots is whole.
+        assert!(!shown("\"wait...\"", 200, false).truncated);
     }
 
     #[test]

@@ -9,13 +9,23 @@ use crate::protocol::{self, VariablesArguments};
 use crate::session::Session;
 use async_trait::async_trait;
 use debugger_mcp_core::backend::{
-    AttachTarget, BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode,
+    AttachTarget, BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode, ValueScope,
+    WHOLE_STRING_CHARS,
 };
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub struct Gdb;
+
+/// C strings per answer whose length is asked of gdb (`$_strlen`), one request each.
+const STRLEN_LOOKUPS: usize = 20;
+
+/// A name, member or index path (`page`, `req.body`, `rows[2].name`, `p->s`): reading it
+/// runs nothing in the program.
+fn is_c_path(e: &str) -> bool {
+    !e.is_empty() && e.chars().all(|c| c.is_alphanumeric() || "_.[]->".contains(c))
+}
 
 #[async_trait]
 impl Adapter for Gdb {
@@ -317,11 +327,43 @@ impl Adapter for Gdb {
                 || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
                 || is_breakpoint_set_line(text))
     }
+    /// gdb prints `print elements` (200) characters of a string, then `...`; for one
+    /// evaluation the limit is the core's whole-string bound (the core's rows cut shorter).
+    fn whole_strings(&self) -> Option<(String, String)> {
+        Some((
+            format!("set print elements {WHOLE_STRING_CHARS}"),
+            "set print elements 200".into(),
+        ))
+    }
     /// gdb's DAP shows a C++ reference as its address (`@0x7ffe…`) with one child, the
     /// referent: the node becomes the referent (`n = {name = "alpha", v = 1}` for a
     /// `const Node &`), its name, type and handle to set kept. One request per reference.
+    /// A C string gdb cut (`"<html>…"...`) gets its length from gdb's `$_strlen`, which reads
+    /// the program's memory without running it (gdb/python/lib/gdb/function/strfns.py).
     async fn real_sizes(&self, s: &Session, nodes: &mut [ValueNode], frame_id: Option<i64>) {
+        let mut asked = 0;
         for n in nodes.iter_mut() {
+            if n.value.ends_with("\"...") && n.value_length.is_none() && asked < STRLEN_LOOKUPS {
+                // gdb names no evaluateName: a local's name is its path.
+                let local = matches!(n.scope, ValueScope::Local | ValueScope::Argument)
+                    .then(|| n.name.clone());
+                let Some(expr) = n.evaluate_name.clone().or(local).filter(|e| is_c_path(e))
+                else {
+                    continue;
+                };
+                asked += 1;
+                let args = protocol::EvaluateArguments {
+                    expression: format!("$_strlen({expr})"),
+                    frame_id,
+                    context: "watch",
+                };
+                if let Ok(body) = s.req::<protocol::Evaluate>(&args).await
+                    && let Ok(len) = body.result.trim().parse::<u64>()
+                {
+                    n.value_length = Some(len);
+                }
+                continue;
+            }
             let reference = n
                 .type_name
                 .as_deref()

@@ -452,6 +452,19 @@ pub trait Adapter: Send + Sync + 'static {
     fn is_synthetic_group(&self, _name: &str) -> bool {
         false
     }
+    /// Repl commands that raise the debugger's own string limit to the core's whole-string
+    /// bound for one `evaluate`, and set it back after.
+    fn whole_strings(&self) -> Option<(String, String)> {
+        None
+    }
+    /// The evaluate context in which the adapter shows a value whole (delve: `clipboard`);
+    /// None: `watch`.
+    fn whole_value_context(&self) -> Option<&'static str> {
+        None
+    }
+    /// Reads more of a string an agent's evaluation of `expression` left cut (delve, in
+    /// windows); `node.value_length` says how long it is.
+    async fn rest_of_string(&self, _s: &Session, _node: &mut ValueNode, _expr: &str, _frame: i64) {}
     /// Sets the real size of values the adapter shows cut (`child_count`, `value_length`).
     async fn real_sizes(&self, _s: &Session, _nodes: &mut [ValueNode], _frame_id: Option<i64>) {}
     /// Marks which of a frame's `Locals` are its arguments, when the adapter lists them together.

@@ -6,7 +6,7 @@ use super::super::ledger::{ReadKind, ValueRead};
 use super::super::{expression_guard, values};
 use super::out::ValueNode;
 use super::{Kind, Outcome, SessionArg};
-use crate::backend::{EvalContext, EvalRequest, PrintFormat};
+use crate::backend::{EvalContext, EvalRequest, PrintFormat, WHOLE_STRING_CHARS};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -182,6 +182,8 @@ async fn evaluate_all(
         EvalContext::Expression
     };
     let backend = c.engine.backend.clone();
+    // The rows share one value's bound: each is shown up to its share (at least a row's).
+    let max = (WHOLE_STRING_CHARS / list.len()).max(c.cfg.max_value_length);
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
     for ((text, why), (expression, format)) in list.iter().zip(refused).zip(split) {
@@ -219,7 +221,7 @@ async fn evaluate_all(
                         .get_mut(&sid)
                         .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
                     Ok::<_, ToolError>(
-                        values::show(&c.cfg, &mut slot.values, &node, text.clone()).0,
+                        values::show_max(&c.cfg, &mut slot.values, &node, text.clone(), max).0,
                     )
                 })?;
                 nodes.push((rows.len(), node));
@@ -324,7 +326,17 @@ async fn evaluate(
             .sessions
             .get_mut(&sid)
             .ok_or_else(|| ToolError(format!("unknown session id '{sid}'")))?;
-        Ok::<_, ToolError>(values::show(&c.cfg, &mut slot.values, &node, text.clone()).0)
+        // A string is shown whole up to WHOLE_STRING_CHARS: this is how an agent reads one.
+        Ok::<_, ToolError>(
+            values::show_max(
+                &c.cfg,
+                &mut slot.values,
+                &node,
+                text.clone(),
+                WHOLE_STRING_CHARS.max(c.cfg.max_value_length),
+            )
+            .0,
+        )
     })?;
     {
         if let Some(p) = super::super::preview::previews(c, &sid, &[&node])

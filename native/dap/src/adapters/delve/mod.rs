@@ -9,6 +9,7 @@
 mod gobuild;
 mod gocmd;
 mod returns;
+mod strings;
 
 use super::{Adapter, Settings, on_path};
 use crate::config::{Generic, ResolvedLaunch};
@@ -170,6 +171,18 @@ impl Adapter for Delve {
     }
     async fn returned_value(&self, s: &Session, frame_id: i64) -> Option<ValueNode> {
         returns::returned(s, frame_id).await
+    }
+
+    /// Strings cut at delve's limit say their real length (`strings`).
+    async fn real_sizes(&self, _s: &Session, nodes: &mut [ValueNode], _frame_id: Option<i64>) {
+        strings::mark(nodes);
+    }
+    /// The context in which delve loads 4,096 bytes of a string and shows them all.
+    fn whole_value_context(&self) -> Option<&'static str> {
+        Some("clipboard")
+    }
+    async fn rest_of_string(&self, s: &Session, node: &mut ValueNode, expr: &str, frame_id: i64) {
+        strings::rest(s, node, expr, frame_id).await;
     }
 
     fn debuggee_is_child(&self) -> bool {

@@ -1,0 +1,14 @@
+<?php
+// A rendered page longer than Xdebug's max_data (1,024 bytes) and than our row bound.
+function render_page(int $rows): string
+{
+    $html = "<html><body><table>";
+    for ($i = 0; $i < $rows; $i++) {
+        $html .= sprintf("<tr><td>row %04d</td><td>value</td></tr>", $i);
+    }
+    $html .= "</table></body></html>";
+    return $html;
+}
+
+$page = render_page(150);
+echo strlen($page) . "\n";

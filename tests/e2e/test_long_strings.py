@@ -1,0 +1,104 @@
+"""Long strings (issue 26: "strings cut at 1,024 characters with no visible way to ask for
+more"), end to end on real Xdebug, debugpy, gdb and delve: a row of variables or of a capture says a
+string was cut and how long it really is; evaluate_expression gives it whole up to 16,000
+characters; past that the language's own slice reads the next window. The programs
+(projects/*/longstr.*) build the same 6,041-character page."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import LONG, line_of, var
+from test_php_xdebug import php, php_mod  # noqa: F401 - pytest fixtures
+
+PAGE = "<html><body><table>" + "".join("<tr><td>row %04d</td><td>value</td></tr>" % i for i in range(150)) + "</table></body></html>"
+HINT = "cut: one expression shows up to 16,000 chars; a slice shows more (s[16000:32000], substr($s, 16000, 16000))"
+
+
+def test_php_a_long_string_says_its_length_and_evaluates_whole(php):
+    project, m, _ = php
+    assert len(PAGE) == 6041
+    line = line_of(project, "longstr.php", "echo strlen($page)")
+    r = m.pause_at("longstr.php", line, {"command": "php longstr.php"})
+    row = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "$page")
+    # Xdebug sent 1,024 bytes and the size; the row says the real length, not "1024".
+    assert row["truncated"] is True and row["value_length"] == 6041, row
+    assert "(cut: 200 of 6,041 chars)" in m.last_text, m.last_text
+    # By name (property_get) and as an expression (eval): whole, not Xdebug's 1,024 bytes.
+    for expr in ("$page", "$page . ''"):
+        e = m.ok("evaluate_expression", {"expression": expr})["result"]
+        assert e["value"] == json.dumps(PAGE) and not e.get("truncated"), (expr, len(e["value"]), e.get("value_length"))
+        assert "cut" not in m.last_text, m.last_text
+    # Past the bound: cut at 16,000 with the real length; a slice reads the next window.
+    e = m.ok("evaluate_expression", {"expression": "str_repeat($page, 4)"})["result"]
+    assert e["truncated"] is True and e["value_length"] == 4 * 6041, {k: v for k, v in e.items() if k != "value"}
+    assert "(cut: 16,000 of 24,164 chars)" in m.last_text and m.last_text.endswith(HINT), m.last_text[-400:]
+    e = m.ok("evaluate_expression", {"expression": "substr(str_repeat($page, 4), 16000, 16000)"})["result"]
+    assert e["value"] == json.dumps((PAGE * 4)[16000:32000]), len(e["value"])
+
+
+def test_php_a_capture_row_says_a_local_was_cut_and_its_length(php):
+    project, m, _ = php
+    line = line_of(project, "longstr.php", "echo strlen($page)")
+    r = m.ok("capture", {"command": "php longstr.php", "points": [{"file_path": "longstr.php", "line": line}], "max_hits": 1})
+    page = r["hits"][0]["locals"]["$page"]
+    assert page.startswith('"<html>') and page.endswith("(cut: 80 of 6,041 chars)"), page
+    assert "(cut: 80 of 6,041 chars)" in m.last_text, m.last_text
+
+
+def test_python_a_long_string_says_its_length_and_evaluates_whole(py):
+    project, m = py
+    line = line_of(project, "longstr.py", "print(len(page))")
+    r = m.pause_at("longstr.py", line, {"command": "python3 longstr.py"})
+    row = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "page")
+    assert row["truncated"] is True and row["value_length"] == 6041, row
+    assert "(cut: 200 of 6,041 chars)" in m.last_text, m.last_text
+    e = m.ok("evaluate_expression", {"expression": "page"})["result"]
+    assert e["value"] == repr(PAGE) and not e.get("truncated"), (len(e["value"]), e.get("value_length"))
+    e = m.ok("evaluate_expression", {"expression": "page * 4"})["result"]
+    assert e["truncated"] is True and e["value_length"] == 4 * 6041, {k: v for k, v in e.items() if k != "value"}
+    assert "(cut: 16,000 of 24,164 chars)" in m.last_text and m.last_text.endswith(HINT), m.last_text[-400:]
+    e = m.ok("evaluate_expression", {"expression": "(page * 4)[16000:32000]"})["result"]
+    assert e["value"] == repr((PAGE * 4)[16000:32000]), len(e["value"])
+
+
+def test_python_a_capture_row_says_a_local_was_cut_and_its_length(py):
+    project, m = py
+    line = line_of(project, "longstr.py", "print(len(page))")
+    r = m.ok("capture", {"command": "python3 longstr.py", "points": [{"file_path": "longstr.py", "line": line}], "max_hits": 1})
+    page = r["hits"][0]["locals"]["page"]
+    assert page.startswith("'<html>") and page.endswith("(cut: 80 of 6,041 chars)"), page
+
+
+def test_gdb_a_char_buffer_says_its_length_and_evaluates_whole(c):
+    project, m = c
+    line = line_of(project, "longstr.c", 'printf("%zu\\n", n);')
+    m.ok("set_breakpoint", {"file_path": "longstr.c", "line": line})
+    r = m.ok("start_debug_session", {"command": "./longstr", "adapter": "gdb", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    row = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "page")
+    # gdb printed 200 elements then `...`: the row says cut, and the length gdb can read.
+    assert row["truncated"] is True and row["value_length"] == 6041, row
+    assert "(cut: 200 of 6,041 chars)" in m.last_text, m.last_text
+    e = m.ok("evaluate_expression", {"expression": "page"})["result"]
+    assert e["value"].startswith('"<html>') and PAGE in e["value"] and not e.get("truncated"), (len(e["value"]), e["value"][-80:])
+    # gdb's own limit is back for the rows that follow.
+    m.ok("get_variables", {"session_id": r["session_id"]})
+    assert "(cut: 200 of 6,041 chars)" in m.last_text, m.last_text
+
+
+def test_delve_a_long_string_says_its_length_and_evaluates_whole(go):
+    project, m = go
+    line = line_of(project, "longstr/main.go", "fmt.Println(len(page))")
+    m.ok("set_breakpoint", {"file_path": "longstr/main.go", "line": line})
+    r = m.ok("start_debug_session", {"command": "go run ./longstr", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    row = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "page")
+    # delve loaded 512 bytes and said "...+5529 more": the row says the real length.
+    assert row["truncated"] is True and row["value_length"] == 6041, row
+    assert "(cut: 200 of 6,041 chars)" in m.last_text, m.last_text
+    # delve shows 4,096 bytes of one value; the rest is read in windows.
+    e = m.ok("evaluate_expression", {"expression": "page"})["result"]
+    assert e["value"] == json.dumps(PAGE) and not e.get("truncated"), (len(e["value"]), e["value"][-80:])
+    e = m.ok("evaluate_expression", {"expression": "page[6000:]"})["result"]
+    assert e["value"] == json.dumps(PAGE[6000:]), e
