@@ -1,8 +1,8 @@
 """Issue 26: points named without a line number. Agents ran `grep -n` before every capture point
 or breakpoint; now `text` (a fragment of the line, file_path optional) stands for `line`, and a
 capture point takes `function` (recorded at its entry). Through `debugger-mcp serve` on real
-debugpy, gdb and Xdebug; lines are those of projects/py/app.py, projects/c/prog.c and
-projects/php (found here with line_of, never typed)."""
+debugpy, gdb, lldb, delve and Xdebug; lines are those of projects/py/app.py, projects/c/prog.c,
+projects/go and projects/php (found here with line_of, never typed)."""
 
 from __future__ import annotations
 
@@ -177,3 +177,16 @@ def test_run_to_line_by_text_gdb(c):
     r = m.ok("run_to_line", {"file_path": "prog.c", "text": 'printf("result=', "evaluate": ["result"]})
     assert r["location"]["line"] == line_of(project, "prog.c", 'printf("result='), r
     assert r["values"][0]["value"] == "30", r
+
+
+def test_start_breakpoints_by_text_lldb(c):
+    project, m = c
+    sq = line_of(project, "prog.c", "int r = v * v;")
+    s = m.ok("start_debug_session", {
+        "command": "./prog", "adapter": "lldb",
+        "breakpoints": [{"file_path": "prog.c", "text": "int r = v * v;"}],
+        "evaluate": ["v"],
+    })
+    assert s["state"] == "paused" and s["pause"]["location"]["line"] == sq, s
+    assert s["pause"]["values"][0]["value"] == "1", s
+    assert f"breakpoints[0] (text) at prog.c:{sq}" in m.last_text, m.last_text
