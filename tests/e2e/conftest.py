@@ -16,11 +16,13 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 import pytest
 from mcp import ClientSession
@@ -380,10 +382,124 @@ def output_text(m: Mcp, session_id: str, category: str = "stdout", expect: str |
         time.sleep(0.05)
 
 
+class Service:
+    """A program started outside the debugger server, ended with the test."""
+
+    def __init__(self, argv: list[str], cwd: pathlib.Path, port_line: bool = True, **kw):
+        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True, **kw)
+        self.port = None
+        if port_line:
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                line = self.proc.stdout.readline()
+                if not line:
+                    raise AssertionError(f"{argv} ended before printing its port (exit {self.proc.poll()})")
+                if line.startswith("listening on "):
+                    self.port = int(line.split()[-1])
+                    break
+            assert self.port, f"{argv} printed no port"
+            # Keep draining its output so it never blocks on a full pipe.
+            threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def get(self, query: str, timeout: float = 10) -> dict:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/order?{query}", timeout=timeout) as r:
+            return json.loads(r.read())
+
+    def get_later(self, query: str) -> dict:
+        """Sends the request from another thread (it blocks while the handler is paused)."""
+        out: dict = {}
+
+        def run():
+            try:
+                out["answer"] = self.get(query, timeout=LONG / 1000)
+            except Exception as e:  # noqa: BLE001 - reported by the test
+                out["error"] = repr(e)
+
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        out["thread"] = t
+        return out
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def end(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            # Still traced by a debugger the failing test left attached: its death goes to
+            # the tracer first; the module's server ends that session.
+            pass
+
+
 @pytest.fixture
 def services():
-    """Processes a test started outside the server (test_attach's Service); each ended after it."""
+    """Processes a test started outside the server (a Service); each ended after it."""
     started: list = []
     yield started
     for s in started:
         s.end()
+
+
+def build_attach(project: pathlib.Path):
+    """projects/attach's C daemon (fifo.c, for gdb and lldb) and Go service (for delve)."""
+    gcc = shutil.which("gcc")
+    if not gcc:
+        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
+    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "fifo"), str(project / "fifo.c")], check=True)
+    if not shutil.which("go") or not shutil.which("dlv"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh)")
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "goservice.bin", "."], cwd=project / "goservice", check=True)
+
+
+class AttachServices:
+    """Starts projects/attach's services for an attach-and-trigger test, each ended after it."""
+
+    def __init__(self, started: list):
+        self.started = started
+
+    def _start(self, svc: Service) -> Service:
+        self.started.append(svc)
+        return svc
+
+    def python(self, project: pathlib.Path) -> Service:
+        """service.py, one order already served (state that exists before the attach)."""
+        svc = self._start(Service([sys.executable, "service.py"], project))
+        assert svc.get("item=pen&qty=1")["orders"] == 1
+        return svc
+
+    def go(self, project: pathlib.Path) -> Service:
+        """goservice (built by build_attach)."""
+        return self._start(Service([str(project / "goservice" / "goservice.bin")], project / "goservice"))
+
+    def fifo_daemon(self, project: pathlib.Path, name: str) -> tuple[pathlib.Path, Service]:
+        """The C daemon of fifo.c (built by build_attach) reading jobs from a new FIFO `name`:
+        (fifo, service)."""
+        fifo = project / name
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo)
+        return fifo, self._start(Service([str(project / "fifo"), str(fifo)], project, port_line=False))
+
+
+def second_job_done(project: pathlib.Path, fifo: pathlib.Path, svc: Service) -> bool:
+    """Sends fifo.c's daemon a second job; whether it served it (its .done file counts 2)."""
+    with open(fifo, "w") as f:
+        f.write("5\n")
+    done = project / f"{fifo.name}.done"
+    deadline = time.time() + 10
+    while time.time() < deadline and not (done.exists() and done.read_text().split()[:1] == ["2"]):
+        time.sleep(0.05)
+    return svc.alive() and done.read_text().split()[:1] == ["2"]
+
+
+@pytest.fixture
+def attach_services(services):
+    """An AttachServices whose processes end after the test (test_attach_trigger,
+    test_capture_attach, test_wait_trigger)."""
+    return AttachServices(services)

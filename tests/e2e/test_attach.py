@@ -10,7 +10,6 @@ import json
 import os
 import pathlib
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -19,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from conftest import LONG, Mcp, Server, cleaned, gdb_env_check, line_of, served
+from conftest import LONG, Mcp, Server, Service, cleaned, gdb_env_check, line_of, served
 
 PYTHON = sys.executable
 
@@ -44,62 +43,6 @@ def att_mod():
 @pytest.fixture
 def att(att_mod):
     yield from cleaned(att_mod)
-
-
-class Service:
-    """A program started outside the debugger server, ended with the test."""
-
-    def __init__(self, argv: list[str], cwd: pathlib.Path, port_line: bool = True, **kw):
-        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True, **kw)
-        self.port = None
-        if port_line:
-            deadline = time.time() + 30
-            while time.time() < deadline:
-                line = self.proc.stdout.readline()
-                if not line:
-                    raise AssertionError(f"{argv} ended before printing its port (exit {self.proc.poll()})")
-                if line.startswith("listening on "):
-                    self.port = int(line.split()[-1])
-                    break
-            assert self.port, f"{argv} printed no port"
-            # Keep draining its output so it never blocks on a full pipe.
-            threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def get(self, query: str, timeout: float = 10) -> dict:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/order?{query}", timeout=timeout) as r:
-            return json.loads(r.read())
-
-    def get_later(self, query: str) -> dict:
-        """Sends the request from another thread (it blocks while the handler is paused)."""
-        out: dict = {}
-
-        def run():
-            try:
-                out["answer"] = self.get(query, timeout=LONG / 1000)
-            except Exception as e:  # noqa: BLE001 - reported by the test
-                out["error"] = repr(e)
-
-        t = threading.Thread(target=run, daemon=True)
-        t.start()
-        out["thread"] = t
-        return out
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def end(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            # Still traced by a debugger the failing test left attached: its death goes to
-            # the tracer first; the module's server ends that session.
-            pass
 
 
 def serve_and_attach_request(m: Mcp, project: pathlib.Path, svc: Service, file: str, line: int, attach: dict, probe: str):

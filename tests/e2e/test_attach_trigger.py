@@ -9,33 +9,17 @@ service keeps serving."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 import time
 
 import pytest
 
-from conftest import Mcp, cleaned, gdb_env_check, line_of, served
-from test_attach import Service
-
-PYTHON = sys.executable
-
-
-def build(project):
-    gcc = shutil.which("gcc")
-    if not gcc:
-        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "fifo"), str(project / "fifo.c")], check=True)
-    if not shutil.which("go") or not shutil.which("dlv"):
-        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh)")
-    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "goservice.bin", "."], cwd=project / "goservice", check=True)
+from conftest import build_attach, cleaned, gdb_env_check, line_of, second_job_done, served
 
 
 @pytest.fixture(scope="module")
 def trig_mod():
     gdb_env_check()
-    yield from served("attach", prepare=build)
+    yield from served("attach", prepare=build_attach)
 
 
 @pytest.fixture
@@ -43,16 +27,9 @@ def trig(trig_mod):
     yield from cleaned(trig_mod)
 
 
-def python_service(project, services) -> Service:
-    svc = Service([PYTHON, "service.py"], project)
-    services.append(svc)
-    assert svc.get("item=pen&qty=1")["orders"] == 1
-    return svc
-
-
-def test_attach_by_pid_sends_the_request_and_answers_its_stop_in_one_call(services, trig):
+def test_attach_by_pid_sends_the_request_and_answers_its_stop_in_one_call(attach_services, trig):
     project, m = trig
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     line = line_of(project, "service.py", "ORDERS.append(")
     started = m.ok("start_debug_session", {
         "attach": str(svc.pid),
@@ -77,9 +54,9 @@ def test_attach_by_pid_sends_the_request_and_answers_its_stop_in_one_call(servic
     assert svc.alive() and svc.get("item=pen&qty=1")["orders"] == 3
 
 
-def test_a_request_that_misses_the_breakpoints_is_answered_at_once_with_its_output(services, trig):
+def test_a_request_that_misses_the_breakpoints_is_answered_at_once_with_its_output(attach_services, trig):
     project, m = trig
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     line = line_of(project, "service.py", "ORDERS.append(")
     began = time.monotonic()
     # The service has no do_POST: the handler's line never runs.
@@ -108,9 +85,9 @@ def test_a_request_that_misses_the_breakpoints_is_answered_at_once_with_its_outp
     assert svc.alive()
 
 
-def test_the_trigger_runs_as_a_shell_runs_it_and_finishes_after_the_detach(services, trig):
+def test_the_trigger_runs_as_a_shell_runs_it_and_finishes_after_the_detach(attach_services, trig):
     project, m = trig
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     line = line_of(project, "service.py", "ORDERS.append(")
     pidfile = project / "trigger.pid"
     pidfile.unlink(missing_ok=True)
@@ -138,10 +115,10 @@ def test_the_trigger_runs_as_a_shell_runs_it_and_finishes_after_the_detach(servi
     assert svc.alive() and svc.get("item=pen&qty=1")["orders"] == 3
 
 
-def test_attach_with_breakpoints_and_no_command_answers_at_once(services, trig):
+def test_attach_with_breakpoints_and_no_command_answers_at_once(attach_services, trig):
     """Nothing stops an idle service until a request comes: the start says to send one."""
     project, m = trig
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     line = line_of(project, "service.py", "ORDERS.append(")
     began = time.monotonic()
     started = m.ok("start_debug_session", {
@@ -163,15 +140,11 @@ def test_attach_with_breakpoints_and_no_command_answers_at_once(services, trig):
 
 
 @pytest.mark.parametrize("adapter", ["gdb", "lldb"])
-def test_a_c_daemon_reading_a_fifo_stops_at_the_line_the_trigger_feeds(services, trig, adapter):
+def test_a_c_daemon_reading_a_fifo_stops_at_the_line_the_trigger_feeds(attach_services, trig, adapter):
     """The same one call on gdb and lldb-dap: a C daemon blocked reading a FIFO, the trigger writes a number
     into it, the stop in the handler answers with the number read."""
     project, m = trig
-    fifo = project / f"jobs-{adapter}"
-    fifo.unlink(missing_ok=True)
-    os.mkfifo(fifo)
-    svc = Service([str(project / "fifo"), str(fifo)], project, port_line=False)
-    services.append(svc)
+    fifo, svc = attach_services.fifo_daemon(project, f"jobs-{adapter}")
     line = line_of(project, "fifo.c", "long cost = n * 3;")
     started = m.ok("start_debug_session", {
         "attach": str(svc.pid), "adapter": adapter,
@@ -186,20 +159,13 @@ def test_a_c_daemon_reading_a_fifo_stops_at_the_line_the_trigger_feeds(services,
     assert pause["trigger"]["status"] in ("exited with code 0", "running"), pause
     stopped = m.ok("stop_debug_session", {})
     assert "detached" in stopped["message"], stopped
-    with open(fifo, "w") as f:
-        f.write("5\n")
-    deadline = time.time() + 10
-    done = project / f"{fifo.name}.done"
-    while time.time() < deadline and not (done.exists() and done.read_text().split()[:1] == ["2"]):
-        time.sleep(0.05)
-    assert svc.alive() and done.read_text().split()[:1] == ["2"], "the daemon stopped serving after the detach"
+    assert second_job_done(project, fifo, svc), "the daemon stopped serving after the detach"
 
 
-def test_a_go_service_attached_by_pid_answers_the_triggered_request_in_one_call(services, trig):
+def test_a_go_service_attached_by_pid_answers_the_triggered_request_in_one_call(attach_services, trig):
     """The same one call on delve: a Go HTTP server by pid, curl as the trigger."""
     project, m = trig
-    svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
-    services.append(svc)
+    svc = attach_services.go(project)
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     started = m.ok("start_debug_session", {
         "attach": str(svc.pid),

@@ -6,20 +6,15 @@ no point answers zero rows naming the point."""
 
 from __future__ import annotations
 
-import os
-import time
-
 import pytest
 
-from conftest import Mcp, cleaned, gdb_env_check, line_of, served
-from test_attach import Service
-from test_attach_trigger import build, python_service
+from conftest import Mcp, build_attach, cleaned, gdb_env_check, line_of, second_job_done, served
 
 
 @pytest.fixture(scope="module")
 def cap_mod():
     gdb_env_check()
-    yield from served("attach", prepare=build)
+    yield from served("attach", prepare=build_attach)
 
 
 @pytest.fixture
@@ -27,9 +22,9 @@ def cap(cap_mod):
     yield from cleaned(cap_mod)
 
 
-def test_capture_attached_to_a_service_answers_the_rows_and_the_request_then_detaches(services, cap):
+def test_capture_attached_to_a_service_answers_the_rows_and_the_request_then_detaches(attach_services, cap):
     project, m = cap
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     line = line_of(project, "service.py", "ORDERS.append(")
     r = m.ok("capture", {
         "attach": str(svc.pid),
@@ -51,9 +46,9 @@ def test_capture_attached_to_a_service_answers_the_rows_and_the_request_then_det
     assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 3
 
 
-def test_capture_attached_whose_request_runs_no_point_answers_zero_rows_naming_it(services, cap):
+def test_capture_attached_whose_request_runs_no_point_answers_zero_rows_naming_it(attach_services, cap):
     project, m = cap
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     line = line_of(project, "service.py", "ORDERS.append(")
     # The service has no do_POST: the handler's line never runs.
     r = m.ok("capture", {
@@ -76,10 +71,9 @@ def test_capture_attach_needs_the_request_as_command(cap):
     assert m.ok("list_breakpoints", {})["breakpoints"] == [], "a refused capture changes nothing"
 
 
-def test_capture_attached_to_a_go_service_on_delve(services, cap):
+def test_capture_attached_to_a_go_service_on_delve(attach_services, cap):
     project, m = cap
-    svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
-    services.append(svc)
+    svc = attach_services.go(project)
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     r = m.ok("capture", {
         "attach": str(svc.pid),
@@ -93,10 +87,10 @@ def test_capture_attached_to_a_go_service_on_delve(services, cap):
     assert svc.alive() and svc.get("item=pen&qty=1")["total"] == 3
 
 
-def test_capture_attached_to_a_c_daemon_on_gdb(services, cap):
+def test_capture_attached_to_a_c_daemon_on_gdb(attach_services, cap):
     """A C daemon reading a FIFO: the trigger writes a number, the row holds what it read."""
     project, m = cap
-    fifo, svc = fifo_daemon(project, services, "jobs-cap")
+    fifo, svc = attach_services.fifo_daemon(project, "jobs-cap")
     line = line_of(project, "fifo.c", "long cost = n * 3;")
     r = m.ok("capture", {
         "attach": str(svc.pid),
@@ -110,27 +104,6 @@ def test_capture_attached_to_a_c_daemon_on_gdb(services, cap):
     assert second_job_done(project, fifo, svc), "the daemon stopped serving after the detach"
 
 
-def fifo_daemon(project, services, name: str):
-    """The C daemon of fifo.c reading jobs from a new FIFO `name`: (fifo, service)."""
-    fifo = project / name
-    fifo.unlink(missing_ok=True)
-    os.mkfifo(fifo)
-    svc = Service([str(project / "fifo"), str(fifo)], project, port_line=False)
-    services.append(svc)
-    return fifo, svc
-
-
-def second_job_done(project, fifo, svc) -> bool:
-    """Sends the daemon a second job; whether it served it (its .done file counts 2)."""
-    with open(fifo, "w") as f:
-        f.write("5\n")
-    done = project / f"{fifo.name}.done"
-    deadline = time.time() + 10
-    while time.time() < deadline and not (done.exists() and done.read_text().split()[:1] == ["2"]):
-        time.sleep(0.05)
-    return svc.alive() and done.read_text().split()[:1] == ["2"]
-
-
 # --- capture on the agent's own attached session (issue 26, third hidden set) ---------------------
 
 
@@ -142,12 +115,12 @@ def live_sessions(m) -> dict:
     return {s["id"]: s["state"] for s in m.ok("list_debug_sessions", {})["sessions"]}
 
 
-def test_capture_command_while_attached_is_the_sessions_trigger_and_leaves_it_attached(services, cap):
+def test_capture_command_while_attached_is_the_sessions_trigger_and_leaves_it_attached(attach_services, cap):
     """`capture {command: "curl …"}` after start_debug_session {attach}: the command is the
     attached session's trigger (not a program to launch), rows are recorded at each hit, and the
     session stays attached and running with the agent's own breakpoint as it was."""
     project, m = cap
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
     # The agent's own breakpoint, on a line a GET never runs: capture leaves it alone.
     mine = m.ok("set_breakpoint", {"file_path": "service.py", "line": line_of(project, "service.py", "def log_message")})
@@ -176,12 +149,11 @@ def test_capture_command_while_attached_is_the_sessions_trigger_and_leaves_it_at
     assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 4
 
 
-def test_capture_attach_on_the_agents_own_attached_process_reuses_its_session(services, cap):
+def test_capture_attach_on_the_agents_own_attached_process_reuses_its_session(attach_services, cap):
     """`capture {attach: pid, command}` while the agent's session is attached to that pid: no
     second attach and no refusal; the session records and stays attached (delve)."""
     project, m = cap
-    svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
-    services.append(svc)
+    svc = attach_services.go(project)
     sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     r = m.ok("capture", {
@@ -197,9 +169,9 @@ def test_capture_attach_on_the_agents_own_attached_process_reuses_its_session(se
     assert svc.alive() and svc.get("item=pen&qty=1")["total"] == 3
 
 
-def test_capture_command_on_a_c_daemon_the_agent_attached_to_with_gdb(services, cap):
+def test_capture_command_on_a_c_daemon_the_agent_attached_to_with_gdb(attach_services, cap):
     project, m = cap
-    fifo, svc = fifo_daemon(project, services, "jobs-own")
+    fifo, svc = attach_services.fifo_daemon(project, "jobs-own")
     sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
     line = line_of(project, "fifo.c", "long cost = n * 3;")
     r = m.ok("capture", {
@@ -213,9 +185,9 @@ def test_capture_command_on_a_c_daemon_the_agent_attached_to_with_gdb(services, 
     assert second_job_done(project, fifo, svc), "the daemon stopped serving"
 
 
-def test_capture_command_with_two_attached_sessions_names_them_and_takes_session_id(services, cap):
+def test_capture_command_with_two_attached_sessions_names_them_and_takes_session_id(attach_services, cap):
     project, m = cap
-    one, two = python_service(project, services), python_service(project, services)
+    one, two = attach_services.python(project), attach_services.python(project)
     s1 = m.ok("start_debug_session", {"attach": str(one.pid)})["session_id"]
     s2 = m.ok("start_debug_session", {"attach": str(two.pid)})["session_id"]
     line = line_of(project, "service.py", "ORDERS.append(")
@@ -228,9 +200,9 @@ def test_capture_command_with_two_attached_sessions_names_them_and_takes_session
     assert live_sessions(m) == {s1: "running", s2: "running"}
 
 
-def test_capture_attach_on_a_process_another_client_is_attached_to_is_refused_naming_it(services, cap):
+def test_capture_attach_on_a_process_another_client_is_attached_to_is_refused_naming_it(attach_services, cap):
     project, m = cap
-    svc = python_service(project, services)
+    svc = attach_services.python(project)
     other = Mcp(m.url)
     try:
         theirs = other.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]

@@ -13,8 +13,6 @@ import time
 import pytest
 
 from conftest import cleaned, line_of, served
-from test_attach import Service
-from test_attach_trigger import python_service
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +29,9 @@ def values(stop: dict) -> dict:
     return {v["name"]: v.get("error") or v["value"] for v in stop["values"]}
 
 
-def test_after_a_missed_trigger_wait_for_pause_sends_the_request_and_answers_the_values(services, svc):
+def test_after_a_missed_trigger_wait_for_pause_sends_the_request_and_answers_the_values(attach_services, svc):
     project, m = svc
-    service = python_service(project, services)
+    service = attach_services.python(project)
     url = f"http://127.0.0.1:{service.port}/order?item=book&qty=3"
     # The agent's first guess: a line the GET handler never runs (the price of an unknown item).
     wrong = line_of(project, "service.py", "log_message")
@@ -65,9 +63,9 @@ def test_after_a_missed_trigger_wait_for_pause_sends_the_request_and_answers_the
     assert service.alive()
 
 
-def test_wait_for_pause_command_is_refused_at_a_pause_naming_what_to_do(services, svc):
+def test_wait_for_pause_command_is_refused_at_a_pause_naming_what_to_do(attach_services, svc):
     project, m = svc
-    service = python_service(project, services)
+    service = attach_services.python(project)
     right = line_of(project, "service.py", "ORDERS.append(")
     url = f"http://127.0.0.1:{service.port}/order?item=pen&qty=2"
     m.ok("start_debug_session", {

@@ -35,14 +35,13 @@ pub struct Running {
 }
 
 impl Running {
-    /// Ends it: SIGTERM to its group now, SIGKILL after [`TERM_GRACE`] (by the watcher).
+    /// Ends it: the watcher sends SIGTERM to its group, SIGKILL after [`TERM_GRACE`] (it alone
+    /// signals, and only before it reaps the shell: no recycled group is hit).
     pub fn end(&self) {
-        signal_group(self.pgid, Signal::Term);
         let _ = self.end.send(());
     }
 
-    /// Lets it run on for `after`, then ends it as [`Running::end`] does if it still runs (the
-    /// watcher signals it only while it has not been reaped: no recycled group is hit).
+    /// Lets it run on for `after`, then ends it as [`Running::end`] does if it still runs.
     pub fn end_after(&self, after: Duration) {
         let end = self.end.clone();
         match tokio::runtime::Handle::try_current() {

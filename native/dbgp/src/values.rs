@@ -198,8 +198,8 @@ impl Session {
         depth.saturating_sub(self.top_depth())
     }
 
-    pub async fn frame_variables(&self, frame: &str) -> BackendResult<Vec<ValueNode>> {
-        let depth = frame_depth(frame)?;
+    /// The locals (Xdebug's context 0) of the frame at Xdebug depth `depth`.
+    async fn locals(&self, depth: u32) -> BackendResult<Vec<Prop>> {
         let r = self
             .req(
                 "context_get",
@@ -207,28 +207,29 @@ impl Session {
                 None,
             )
             .await?;
+        Ok(r.root.all("property").map(parse_prop).collect())
+    }
+
+    pub async fn frame_variables(&self, frame: &str) -> BackendResult<Vec<ValueNode>> {
+        let depth = frame_depth(frame)?;
+        let locals = self.locals(depth).await?;
         // At a return stop the returning frame's variables are gone (shown uninitialized).
         let returning = self.at_return.load(std::sync::atomic::Ordering::SeqCst);
         let at_return = depth == 0 && returning;
         // The caller, listed first at a return stop (see `frames`), shows what the call returned
         // beside its own locals.
         let returned = if returning && depth == 1 {
-            self.req("context_get", &[('d', "0".into()), ('c', "0".into())], None)
+            self.locals(0)
                 .await
                 .ok()
-                .and_then(|r| {
-                    r.root
-                        .all("property")
-                        .map(parse_prop)
-                        .find(|p| p.name == RETURN_VALUE)
-                })
+                .and_then(|ps| ps.into_iter().find(|p| p.name == RETURN_VALUE))
         } else {
             None
         };
         let mut out: Vec<ValueNode> = returned
             .into_iter()
             .map(|p| (p, 0))
-            .chain(r.root.all("property").map(parse_prop).map(|p| (p, depth)))
+            .chain(locals.into_iter().map(|p| (p, depth)))
             .filter(|(p, _)| !(at_return && p.type_name == "uninitialized"))
             .map(|(p, depth)| {
                 let mut n = to_node(&p, depth, 0, ValueScope::Local, &mut |r| self.handle(r));
@@ -490,9 +491,7 @@ impl Session {
         }
         Ok(node)
     }
-}
 
-impl Session {
     /// The `$variables` `expr` names that the frame at Xdebug depth `depth` does not hold (one
     /// declared but not yet assigned counts as missing; superglobals never do).
     async fn undefined_in(&self, depth: u32, expr: &str) -> Vec<String> {
@@ -500,20 +499,11 @@ impl Session {
         if names.is_empty() {
             return names;
         }
-        let Ok(r) = self
-            .req(
-                "context_get",
-                &[('d', depth.to_string()), ('c', "0".into())],
-                None,
-            )
-            .await
-        else {
+        let Ok(locals) = self.locals(depth).await else {
             return Vec::new();
         };
-        let defined: Vec<String> = r
-            .root
-            .all("property")
-            .map(parse_prop)
+        let defined: Vec<String> = locals
+            .into_iter()
             .filter(|p| p.type_name != "uninitialized")
             .map(|p| p.name)
             .collect();

@@ -356,10 +356,16 @@ impl TriggerOut {
         }
     }
 
-    /// `` `curl -s …` exited with code 0 `` for a message.
+    /// `` trigger `curl -s …` exited with code 0 `` for a message.
     pub fn line(&self) -> String {
-        format!("trigger `{}` {}", self.command, self.status)
+        trigger_line(&self.command, &self.status)
     }
+}
+
+/// A trigger's head line, `` trigger `curl -s …` exited with code 0 ``: a message's and the
+/// rendered result's alike.
+pub fn trigger_line(command: &str, status: &str) -> String {
+    format!("trigger `{command}` {status}")
 }
 
 /// The start of a trigger's output, whole lines where they fit, its cut stated.

@@ -566,7 +566,11 @@ impl Renderer {
         // An attach's request: how it ended and what it answered.
         if let Some(Value::Object(t)) = m.get("trigger") {
             let field = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
-            let _ = writeln!(out, "trigger `{}` {}", field("command"), field("status"));
+            let _ = writeln!(
+                out,
+                "{}",
+                super::out::trigger_line(field("command"), field("status"))
+            );
             if let Some(output) = t.get("output").and_then(Value::as_str) {
                 for line in output.lines() {
                     let _ = writeln!(out, "  {line}");

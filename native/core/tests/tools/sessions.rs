@@ -448,58 +448,41 @@ async fn a_step_after_the_debuggee_died_says_the_session_died_and_how() {
 
 /// Issue 29: `command` with `attach` is a trigger only backends that run one take (the
 /// headless DAP backend); elsewhere (the IDE, this fake) it is refused before anything is set
-/// or started, saying what to do instead.
+/// or started, saying what to do instead. Issue 26: capture's attach + command (the request) is
+/// refused as start_debug_session's trigger is, with the same words, before a point is set or a
+/// process attached.
 #[tokio::test]
 async fn a_trigger_where_the_backend_runs_none_is_refused_naming_the_way_round() {
-    let h = H::new(brave());
-    let e = h
-        .err(
+    let cases = [
+        (
             "start_debug_session",
             json!({"attach": "4242", "command": "curl -s localhost:8000/x",
                    "breakpoints": [{"file_path": "main.py", "line": 8}]}),
-        )
-        .await;
-    assert!(
-        e.contains("not available") && e.contains("attach alone") && e.contains("wait_for_pause"),
-        "{e}"
-    );
-    assert!(
-        !h.fake
-            .calls()
-            .iter()
-            .any(|c| c.starts_with("launch") || c.starts_with("add_line_breakpoint")),
-        "nothing may be set or run: {:?}",
-        h.fake.calls()
-    );
-}
-
-/// Issue 26: capture's attach + command (the request) is refused where start_debug_session's
-/// trigger is (the IDE, this fake), with the same words, before a point is set or a process
-/// attached.
-#[tokio::test]
-async fn capture_with_a_trigger_where_the_backend_runs_none_is_refused_as_start_is() {
-    let h = H::new(brave());
-    let e = h
-        .err(
+            "not available",
+        ),
+        (
             "capture",
             json!({"attach": "4242", "command": "curl -s localhost:8000/x",
                    "points": [{"file_path": "main.py", "line": 8}], "expressions": ["total"]}),
-        )
-        .await;
-    assert!(
-        e.contains("command with attach (a trigger run after the attach) is not available")
-            && e.contains("attach alone")
-            && e.contains("wait_for_pause"),
-        "{e}"
-    );
-    assert!(
-        !h.fake
-            .calls()
-            .iter()
-            .any(|c| c.starts_with("launch") || c.starts_with("add_line_breakpoint")),
-        "nothing may be set or run: {:?}",
-        h.fake.calls()
-    );
+            "command with attach (a trigger run after the attach) is not available",
+        ),
+    ];
+    for (tool, args, refusal) in cases {
+        let h = H::new(brave());
+        let e = h.err(tool, args).await;
+        assert!(
+            e.contains(refusal) && e.contains("attach alone") && e.contains("wait_for_pause"),
+            "{tool}: {e}"
+        );
+        assert!(
+            !h.fake
+                .calls()
+                .iter()
+                .any(|c| c.starts_with("launch") || c.starts_with("add_line_breakpoint")),
+            "{tool}: nothing may be set or run: {:?}",
+            h.fake.calls()
+        );
+    }
 }
 
 /// wait_for_pause {command} on a backend that runs no commands for a session (the IDE's, this

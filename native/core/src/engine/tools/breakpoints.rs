@@ -357,7 +357,7 @@ async fn list_breakpoints(c: &mut Call<'_>, a: ListBreakpoints) -> Outcome<Break
 /// # Set a breakpoint
 /// At file_path+line, function (each definition; force_return stubs it, gdb), watch (paused) or exception_class (or a filter the debugger offers); breakpoint_id updates one; breakpoints: [...] sets several; after: id to wait for.
 #[derive(Deserialize, Serialize, JsonSchema)]
-#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return", "breakpoints", "after"]))]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["force_return", "breakpoints", "after", "text"]))]
 pub struct SetBreakpoint {
     #[serde(flatten)]
     pub(super) p: ProjectArg,
@@ -365,6 +365,9 @@ pub struct SetBreakpoint {
     pub(super) file_path: Option<String>,
     #[schemars(range(min = 1))]
     pub(super) line: Option<u32>,
+    // A fragment of the line's source instead of line, file_path optional (the project's
+    // sources are searched; `by_text`). Unlisted: the instructions name it.
+    pub(super) text: Option<String>,
     /// Cart.add, pkg.F, C::m, printf
     #[schemars(length(min = 1))]
     pub(super) function: Option<String>,
@@ -456,6 +459,7 @@ async fn set_breakpoints(c: &mut Call<'_>, mut a: SetBreakpoint) -> Outcome<SetR
     let beside = [
         ("file_path", a.file_path.is_some()),
         ("line", a.line.is_some()),
+        ("text", a.text.is_some()),
         ("function", a.function.is_some()),
         ("condition", a.condition.is_some()),
         ("log_message", a.log_message.is_some()),
@@ -476,7 +480,7 @@ async fn set_breakpoints(c: &mut Call<'_>, mut a: SetBreakpoint) -> Outcome<SetR
     ];
     if let Some((name, _)) = beside.iter().find(|(_, given)| *given) {
         return Err(ToolError(format!(
-            "give breakpoints alone, not with {name}: each item takes file_path+line or function, condition, hit_condition, on_hit, after"
+            "give breakpoints alone, not with {name}: each item takes file_path+line (or text) or function, condition, hit_condition, on_hit, after"
         )));
     }
     super::first::check_count(items.len())?;
@@ -536,6 +540,12 @@ pub enum OnHit {
 /// One breakpoint (what each item of `breakpoints` is set with too), waiting for `after`'s
 /// hit when given.
 pub(super) async fn set_breakpoint(c: &mut Call<'_>, mut a: SetBreakpoint) -> Outcome<Breakpoint> {
+    if let Some(text) = a.text.take() {
+        let root = c.project(a.p.project_path.as_deref()).await?;
+        let (file, line, _) = by_text(c, &root, &a, &text).await?;
+        a.file_path = Some(file);
+        a.line = Some(line);
+    }
     let Some(master) = a.after.take() else {
         let by_id = a.breakpoint_id.is_some();
         let enabled = a.enabled;
@@ -596,6 +606,33 @@ pub(super) async fn set_breakpoint(c: &mut Call<'_>, mut a: SetBreakpoint) -> Ou
     depend(c, &root, &ids_of(&b), Some(&master), enabled).await?;
     refresh(c, &mut b);
     Ok(b)
+}
+
+/// set_breakpoint {text}: the line it names, refused with a field it cannot go with.
+async fn by_text(
+    c: &Call<'_>,
+    root: &str,
+    a: &SetBreakpoint,
+    text: &str,
+) -> Result<(String, u32, String), ToolError> {
+    super::by_text::check_fields(
+        a.file_path.as_deref(),
+        a.line,
+        Some(text),
+        a.function.as_deref(),
+    )?;
+    let other = [
+        ("breakpoint_id", a.breakpoint_id.is_some()),
+        ("exception_class", a.exception_class.is_some()),
+        ("watch", a.watch.is_some()),
+        ("force_return", a.force_return.is_some()),
+    ];
+    if let Some((name, _)) = other.iter().find(|(_, given)| *given) {
+        return Err(ToolError(format!(
+            "give text without {name}: text names a line for a line breakpoint"
+        )));
+    }
+    super::by_text::line_of(c, root, a.file_path.as_deref(), text).await
 }
 
 /// The backend ids of a set breakpoint: a function's one per definition it bound at.

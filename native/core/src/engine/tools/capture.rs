@@ -11,13 +11,162 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize, Serialize, JsonSchema)]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["text", "function"]))]
 pub struct CapturePoint {
     #[schemars(length(min = 1))]
-    file_path: String,
+    file_path: Option<String>,
     #[schemars(range(min = 1))]
-    line: u32,
+    line: Option<u32>,
+    // A fragment of the line's source instead of line, file_path optional (`by_text`); or a
+    // function, recorded at its entry (its first body line, as set_breakpoint {function}
+    // binds). Unlisted: the instructions name them.
+    text: Option<String>,
+    #[schemars(length(min = 1))]
+    function: Option<String>,
     condition: Option<String>,
     hit_condition: Option<String>,
+}
+
+/// A point as resolved: where it records, and how results name it.
+struct Placed {
+    file: String,
+    line: u32,
+    /// The file as the agent gave it (or relative to the project when found by text/function).
+    shown: String,
+    /// "text `acc +=`" or "function price" when the line was found rather than given.
+    found_by: Option<String>,
+    condition: Option<String>,
+}
+
+/// Where each point records: `line` as given, `text` found in the sources, `function` at its
+/// one definition's first body line. Nothing is set or asked of the debugger here.
+async fn place(
+    c: &Call<'_>,
+    root: &str,
+    points: &[CapturePoint],
+) -> Result<Vec<Placed>, ToolError> {
+    let mut out = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        let field = |e: ToolError| ToolError(format!("points[{i}]: {}", e.0));
+        super::by_text::check_fields(
+            p.file_path.as_deref(),
+            p.line,
+            p.text.as_deref(),
+            p.function.as_deref(),
+        )
+        .map_err(|e| field(e.into()))?;
+        let (file, line, shown, found_by) = match (&p.file_path, p.line, &p.text, &p.function) {
+            (_, _, Some(text), _) => {
+                let (file, line, shown) =
+                    super::by_text::line_of(c, root, p.file_path.as_deref(), text)
+                        .await
+                        .map_err(field)?;
+                (file, line, shown, Some(format!("text `{}`", text.trim())))
+            }
+            (_, Some(_), None, Some(_)) => {
+                return Err(field("give function or line, not both: function records at its entry (file_path narrows it to that file)".into()));
+            }
+            (file_path, None, None, Some(name)) => {
+                let (file, line, shown) = function_entry(c, root, file_path.as_deref(), name)
+                    .await
+                    .map_err(field)?;
+                (file, line, shown, Some(format!("function {name}")))
+            }
+            (Some(path), Some(line), None, None) => {
+                let file = c.file_in_project(root, path).map_err(field)?;
+                (file, line, path.clone(), None)
+            }
+            (Some(_), None, None, None) => {
+                return Err(field(
+                    "field 'line': required with file_path (or give text: a fragment of the line)"
+                        .into(),
+                ));
+            }
+            (None, _, None, None) => {
+                return Err(field("field 'file_path': required with line; or give text (a fragment of the line) or function".into()));
+            }
+        };
+        let placed = Placed {
+            file,
+            line,
+            shown,
+            found_by,
+            condition: p.condition.clone(),
+        };
+        out.push(placed);
+    }
+    Ok(out)
+}
+
+/// The entry of the function `name` (in `file_path` when given): its one definition in the
+/// project's sources, at the first line of its body — the line set_breakpoint {function} binds,
+/// which stops each call on every backend. Several definitions are refused, listed.
+async fn function_entry(
+    c: &Call<'_>,
+    root: &str,
+    file_path: Option<&str>,
+    name: &str,
+) -> Result<(String, u32, String), ToolError> {
+    let croot = c.engine.canonical_root(root);
+    let file = file_path.map(|f| c.file_in_project(root, f)).transpose()?;
+    let found = {
+        let (croot, name) = (croot.clone(), name.to_string());
+        tokio::task::spawn_blocking(move || super::super::functions::resolve(&croot, &name))
+            .await
+            .map_err(|e| ToolError(format!("function lookup failed: {e}")))?
+    };
+    let rel = |f: &str| {
+        std::path::Path::new(f)
+            .strip_prefix(&croot)
+            .map(|x| x.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| f.to_string())
+    };
+    let defs: Vec<_> = found
+        .matches
+        .iter()
+        .filter(|d| file.as_deref().is_none_or(|f| super::same_file(&d.file, f)))
+        .collect();
+    match defs.as_slice() {
+        [d] => Ok((d.file.clone(), d.body_line, rel(&d.file))),
+        [] => {
+            let near = if found.near.is_empty() {
+                String::new()
+            } else {
+                format!("; near: {}", found.near.join(", "))
+            };
+            let within = match (file_path, found.matches.is_empty()) {
+                (Some(f), true) => format!(" in {f}"),
+                (Some(f), false) => format!(
+                    " in {f} (defined at {})",
+                    found
+                        .matches
+                        .iter()
+                        .take(5)
+                        .map(|d| format!("{}:{}", rel(&d.file), d.line))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                (None, _) => " in the project".into(),
+            };
+            Err(ToolError(format!(
+                "field 'function': no definition of '{name}'{within} ({} source files searched){near}; capture records at a definition in the project's sources: give file_path+line or text, or set_breakpoint {{function}} for a library's",
+                found.files
+            )))
+        }
+        many => {
+            let listed: Vec<String> = many
+                .iter()
+                .take(5)
+                .map(|d| format!("{}:{} {}", rel(&d.file), d.line, d.qualified))
+                .collect();
+            Err(ToolError(format!(
+                "field 'function': '{name}' has {} definitions: {}{}; qualify it (Class.method, pkg.Func), give file_path, or one point per definition",
+                many.len(),
+                listed.join(", "),
+                if many.len() > 5 { ", …" } else { "" }
+            )))
+        }
+    }
 }
 
 /// Points one capture takes at most.
@@ -81,32 +230,34 @@ pub struct Captured {
 
 async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     let root = c.project(a.project_path.as_deref()).await?;
-    for e in &a.expressions {
-        if e.trim().is_empty() {
-            return Err("expressions: an expression is empty".into());
-        }
-        // The points' language decides whether `f(key=1)` names an argument or assigns.
-        let file = a.points.first().map(|p| p.file_path.as_str());
-        let (e_plain, _) =
-            super::eval::split_format(e).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
-        expression_guard::check(&e_plain, &c.cfg.expression_safety, file)
-            .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
-    }
     if a.points.len() > MAX_POINTS {
         return Err(ToolError(format!(
             "points: {} given, at most {MAX_POINTS}",
             a.points.len()
         )));
     }
-    let mut points = Vec::new();
-    for p in &a.points {
-        points.push(Point::Line {
-            file: c.file_in_project(&root, &p.file_path)?,
-            line: p.line,
+    let placed = place(c, &root, &a.points).await?;
+    for e in &a.expressions {
+        if e.trim().is_empty() {
+            return Err("expressions: an expression is empty".into());
+        }
+        // The points' language decides whether `f(key=1)` names an argument or assigns.
+        let file = placed.first().map(|p| p.file.as_str());
+        let (e_plain, _) =
+            super::eval::split_format(e).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+        expression_guard::check(&e_plain, &c.cfg.expression_safety, file)
+            .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+    }
+    let points: Vec<Point> = placed
+        .iter()
+        .zip(&a.points)
+        .map(|(at, p)| Point::Line {
+            file: at.file.clone(),
+            line: at.line,
             condition: p.condition.clone(),
             hit_condition: p.hit_condition.clone(),
-        });
-    }
+        })
+        .collect();
     let attach = a
         .attach
         .as_deref()
@@ -249,7 +400,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         }
     };
     let ended = matches!(end, End::Exited | End::Trigger);
-    let unhit = unhit_points(c, &root, &a.points, &ids, &hits, ended).await;
+    let unhit = unhit_points(c, &root, &placed, &ids, &hits, ended).await;
     capture::disarm(c, &root, &ids).await;
     let out_of_scope = not_in_scope(&mut hits);
     let n = hits.len();
@@ -343,8 +494,18 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     } else if paused_at_hit {
         message.push_str("; paused at the last hit");
     }
-    // One line per point that recorded nothing, and per point where expressions name nothing.
-    for line in unhit.iter().chain(&out_of_scope) {
+    // Where points given by text or function record, then one line per point that recorded
+    // nothing, and per point where expressions name nothing.
+    let found: Vec<String> = placed
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let by = p.found_by.as_ref()?;
+            Some(format!("point {} ({by}) at {}:{}", i + 1, p.shown, p.line))
+        })
+        .collect();
+    let found = (!found.is_empty()).then(|| found.join("; "));
+    for line in found.iter().chain(&unhit).chain(&out_of_scope) {
         message.push('\n');
         message.push_str(line);
     }
@@ -569,7 +730,7 @@ fn paused_elsewhere(stop: &StopResult, root: &str) -> String {
 async fn unhit_points(
     c: &Call<'_>,
     root: &str,
-    points: &[CapturePoint],
+    points: &[Placed],
     ids: &[String],
     hits: &[Hit],
     ended: bool,
@@ -604,7 +765,7 @@ async fn unhit_points(
             .with_state(|s| s.breakpoints.get(id).and_then(|m| m.bound_line));
         let bound = if info.verified { info.line } else { once };
         let why = match bound {
-            None => if_not_bound(info, source.as_deref(), &p.file_path)
+            None => if_not_bound(info, source.as_deref(), &p.shown)
                 .unwrap_or_else(|| "not bound".into()),
             Some(at) => {
                 let never = if ended { "never hit" } else { "not hit" };
@@ -618,12 +779,7 @@ async fn unhit_points(
                 }
             }
         };
-        lines.push(format!(
-            "point {} ({}:{}): {why}",
-            i + 1,
-            p.file_path,
-            p.line
-        ));
+        lines.push(format!("point {} ({}:{}): {why}", i + 1, p.shown, p.line));
     }
     lines
 }

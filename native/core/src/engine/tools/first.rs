@@ -19,7 +19,7 @@ const MAX_BREAKPOINTS: usize = 20;
 // file_path+line or function, as set_breakpoint takes them.
 #[derive(Deserialize, Serialize, JsonSchema, Clone)]
 #[schemars(transform = |s: &mut schemars::Schema| {
-    super::unlist(s, &["after"]);
+    super::unlist(s, &["after", "text"]);
     // A misspelt key is refused by name, not dropped (the listing leaves the keyword out).
     s.insert("additionalProperties".into(), false.into());
 })]
@@ -28,6 +28,9 @@ pub struct BreakAt {
     file_path: Option<String>,
     #[schemars(range(min = 1))]
     line: Option<u32>,
+    // A fragment of the line's source instead of line, file_path optional (unlisted: the
+    // instructions name it).
+    text: Option<String>,
     #[schemars(length(min = 1))]
     function: Option<String>,
     condition: Option<String>,
@@ -50,7 +53,20 @@ pub enum AfterRef {
 impl BreakAt {
     /// The item's shape, before anything is asked or set (`i`: its index in the list).
     fn check(&self, i: usize) -> Result<(), String> {
+        super::by_text::check_fields(
+            self.file_path.as_deref(),
+            self.line,
+            self.text.as_deref(),
+            self.function.as_deref(),
+        )?;
         match (&self.file_path, self.line, &self.function) {
+            _ if self.text.is_some() && self.on_hit == Hit::Record => {
+                return Err(
+                    "on_hit 'record' needs function (a call is recorded from its entry to its return)"
+                        .into(),
+                );
+            }
+            (_, None, None) if self.text.is_some() => {}
             (Some(_), Some(_), None) if self.on_hit == Hit::Record => {
                 return Err(
                     "on_hit 'record' needs function (a call is recorded from its entry to its return)"
@@ -59,7 +75,7 @@ impl BreakAt {
             }
             (Some(_), Some(_), None) | (_, None, Some(_)) => {}
             _ => {
-                return Err("give file_path with line, or function (e.g. {\"file_path\": \"app.py\", \"line\": 12})".into());
+                return Err("give file_path with line (or text), or function (e.g. {\"file_path\": \"app.py\", \"line\": 12})".into());
             }
         }
         if let Some(AfterRef::Index(j)) = self.after
@@ -80,6 +96,7 @@ impl BreakAt {
             },
             file_path: self.file_path.clone(),
             line: self.line,
+            text: self.text.clone(),
             function: self.function.clone(),
             condition: self.condition.clone(),
             log_message: None,
@@ -182,6 +199,10 @@ pub struct FirstAnswer {
     // Evaluated at the first stop.
     #[schemars(length(min = 1))]
     pub evaluate: Option<Vec<String>>,
+    // Where items given by text resolved ("breakpoints[0] (text) at prog.c:24"), for the answer.
+    #[serde(skip)]
+    #[schemars(skip)]
+    placed: std::sync::Mutex<Vec<String>>,
 }
 
 impl FirstAnswer {
@@ -218,8 +239,26 @@ impl FirstAnswer {
     /// Sets the breakpoints through set_breakpoint; one that fails undoes the others this call
     /// set, so a refused start changes nothing. Returns the ids.
     pub async fn set(&self, c: &mut Call<'_>, root: &str) -> Result<Vec<String>, ToolError> {
+        // Lines given by text first, all of them: a text that names no line (or several) is
+        // refused before any breakpoint is set.
+        let mut items = self.breakpoints.clone().unwrap_or_default();
+        let mut placed = Vec::new();
+        for (i, b) in items.iter_mut().enumerate() {
+            if let Some(text) = b.text.take() {
+                let (file, line, shown) =
+                    super::by_text::line_of(c, root, b.file_path.as_deref(), &text)
+                        .await
+                        .map_err(|e| ToolError(format!("breakpoints[{i}]: {}", e.0)))?;
+                placed.push(format!("breakpoints[{i}] (text) at {shown}:{line}"));
+                b.file_path = Some(file);
+                b.line = Some(line);
+            }
+        }
+        if let Ok(mut p) = self.placed.lock() {
+            *p = placed;
+        }
         let mut ids: Vec<Option<String>> = Vec::new();
-        for (i, b) in self.breakpoints.iter().flatten().enumerate() {
+        for (i, b) in items.iter().enumerate() {
             let outcome = match b.after_id(&ids) {
                 Err(e) => Err(e),
                 Ok(after) => super::breakpoints::set_breakpoint(c, b.args(root, after))
@@ -241,6 +280,10 @@ impl FirstAnswer {
     /// Adds to the first stop what was asked: the values at a pause, the calls recorded in the
     /// session when recordings were set.
     pub async fn answer(&self, c: &mut Call<'_>, root: &str, stop: &mut StopResult) {
+        let placed = self.placed.lock().map(|p| p.join("; ")).unwrap_or_default();
+        if !placed.is_empty() {
+            note(stop, placed);
+        }
         evaluate_at(c, root, self.evaluate.clone(), stop).await;
         if self.records() {
             stop.calls = super::calls::rows_of(c, root, &stop.session_id);

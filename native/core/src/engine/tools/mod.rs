@@ -32,6 +32,7 @@ macro_rules! tool {
 }
 
 pub mod breakpoints;
+mod by_text;
 mod calls;
 mod capture;
 mod eval;

@@ -763,12 +763,10 @@ async fn stop_debug_session(c: &mut Call<'_>, a: StopDebugSession) -> Outcome<St
                 Some(t) => {
                     answer = t
                         .output
+                        .as_ref()
                         .map(|o| format!("\ntrigger output:\n{}", o.trim_end()))
                         .unwrap_or_default();
-                    format!(
-                        "; its trigger `{}` {} once the program ran on",
-                        t.command, t.status
-                    )
+                    format!("; its {} once the program ran on", t.line())
                 }
                 None => {
                     format!("; its trigger `{cmd}` still runs (its request goes on in the program)")
