@@ -102,3 +102,16 @@ def test_delve_a_long_string_says_its_length_and_evaluates_whole(go):
     assert e["value"] == json.dumps(PAGE) and not e.get("truncated"), (len(e["value"]), e["value"][-80:])
     e = m.ok("evaluate_expression", {"expression": "page[6000:]"})["result"]
     assert e["value"] == json.dumps(PAGE[6000:]), e
+
+
+def test_lldb_a_char_buffer_says_its_length_and_evaluates_whole(c):
+    """lldb shows a char array whole, past its NUL (`\\0` and what follows), up to its summary
+    length: 1,024 characters then `...` before, which read as whole."""
+    project, m = c
+    line = line_of(project, "longstr.c", 'printf("%zu\\n", n);')
+    r = m.pause_at("longstr.c", line, {"command": "./longstr", "adapter": "lldb"})
+    row = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "page")
+    assert row["truncated"] is True and row["value_length"] > 6041, row
+    assert f"(cut: 200 of {row['value_length']:,} chars)" in m.last_text, m.last_text
+    e = m.ok("evaluate_expression", {"expression": "page"})["result"]
+    assert e["value"].startswith(json.dumps(PAGE)[:-1] + "\\0") and not e.get("truncated"), (len(e["value"]), e["value"][-80:])

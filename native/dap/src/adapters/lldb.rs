@@ -141,14 +141,15 @@ impl Adapter for Lldb {
             || (reason == "exception" && text.is_some_and(|t| t.starts_with("signal SIG")))
     }
     /// lldb shows `target.max-string-summary-length` characters of a C string (1,024 by
-    /// default, lldb/source/Target/TargetProperties.td), then `...`; for one evaluation the
-    /// limit is the core's whole-string bound. Not run by the e2e tests (no lldb-dap there).
-    fn whole_strings(&self) -> Option<(String, String)> {
-        let set = "`settings set target.max-string-summary-length";
-        Some((
-            format!("{set} {}", debugger_mcp_core::backend::WHOLE_STRING_CHARS),
-            format!("{set} 1024"),
-        ))
+    /// default, lldb/source/Target/TargetProperties.td), then `...`. Raised for the session to
+    /// the core's whole-string bound, not around one evaluation as gdb's is: lldb keeps a
+    /// variable's summary for the stop, so `page` evaluated after the variables were listed
+    /// answers the summary cut then. The core cuts rows shorter, now knowing their length.
+    fn repl_setup(&self) -> Vec<String> {
+        vec![format!(
+            "`settings set target.max-string-summary-length {}",
+            debugger_mcp_core::backend::WHOLE_STRING_CHARS
+        )]
     }
     /// lldb-dap's repl answers like its CLI (`(unsigned long) $0 = 5`) and takes commands; an
     /// expression is evaluated as one (calls and assignments run there too).
