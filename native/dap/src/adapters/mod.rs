@@ -427,6 +427,12 @@ pub trait Adapter: Send + Sync + 'static {
         ))
     }
 
+    /// The identifier an evaluation's error says the frame does not know (a C macro's name,
+    /// perhaps: `c_macros`), for the adapters of C (`c_expressions`).
+    fn unknown_name(&self, _error: &str) -> Option<String> {
+        None
+    }
+
     /// The error an expression got, worded for the agent (what a call's failure means).
     fn evaluate_error(&self, _expression: &str, error: String) -> String {
         error
