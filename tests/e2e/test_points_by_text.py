@@ -1,12 +1,12 @@
 """Issue 26: points named without a line number. Agents ran `grep -n` before every capture point
 or breakpoint; now `text` (a fragment of the line, file_path optional) stands for `line`, and a
 capture point takes `function` (recorded at its entry). Through `debugger-mcp serve` on real
-debugpy, gdb and Xdebug; lines are those of projects/py/app.py, projects/c/prog.c and
-projects/php (found here with line_of, never typed)."""
+debugpy, gdb, lldb, delve and Xdebug; lines are those of projects/py/app.py, projects/c/prog.c,
+projects/go and projects/php (found here with line_of, never typed)."""
 
 from __future__ import annotations
 
-from conftest import LONG, line_of
+from conftest import line_of
 from test_php_xdebug import php, php_mod  # noqa: F401 - pytest fixtures
 
 
@@ -124,3 +124,69 @@ def test_text_on_a_comment_line_is_named_as_a_line_without_code_gdb(c):
     project, m = c
     b = m.ok("set_breakpoint", {"file_path": "prog.c", "text": "Fixture program for"})
     assert b["line"] == 1 and "line 1 is a comment" in b.get("message", ""), b
+
+
+def test_capture_at_a_function_entry_delve(go):
+    project, m = go
+    body = line_of(project, "calc/calc.go", "return a + b")
+    r = m.ok("capture", {
+        "command": "go run .",
+        "points": [{"function": "calc.Add"}],
+        "expressions": ["b"],
+        "max_hits": 3,
+    })
+    assert [h["at"]["line"] for h in r["hits"]] == [body] * 3, r
+    assert [h["values"][0]["value"] for h in r["hits"]] == ["3", "4", "5"], r["hits"]
+    assert f"point 1 (function calc.Add) at calc/calc.go:{body}" in r["message"], r
+
+
+def test_capture_at_a_function_entry_php(php):
+    project, m, _ = php
+    body = line_of(project, "src/lib.php", "$this->lines[] = [$sku, $price * $qty];")
+    r = m.ok("capture", {
+        "command": "php calls.php",
+        "points": [{"function": "Cart::add"}],
+        "expressions": ["$sku"],
+        "max_hits": 2,
+    })
+    assert [h["at"]["line"] for h in r["hits"]] == [body] * 2, r
+    assert [h["values"][0]["value"] for h in r["hits"]] == ['"A-1"', '"B-2"'], r["hits"]
+    assert f"point 1 (function Cart::add) at src/lib.php:{body}" in r["message"], r
+
+
+def test_capture_of_a_function_defined_several_times_lists_them_debugpy(py):
+    project, m = py
+    e = m.err("capture", {"command": "python3 app.py", "points": [{"function": "main"}]})
+    assert "points[0]: field 'function': 'main' has" in e and "definitions: " in e and f"app.py:{line_of(project, 'app.py', 'def main():')} main" in e, e
+    assert "qualify it (Class.method, pkg.Func), give file_path, or one point per definition" in e, e
+    nothing_changed(m)
+    # file_path picks the one.
+    body = line_of(project, "app.py", "items = [{")
+    r = m.ok("capture", {"command": "python3 app.py", "points": [{"function": "main", "file_path": "app.py"}], "max_hits": 1})
+    assert r["hits"][0]["at"]["line"] == body, r
+
+
+def test_run_to_line_by_text_gdb(c):
+    project, m = c
+    s = m.ok("start_debug_session", {"run_configuration": "prog (gdb)", "breakpoints": [{"file_path": "prog.c", "text": "int counter = 7;"}]})
+    assert s["state"] == "paused", s
+    e = m.err("run_to_line", {"file_path": "prog.c", "line": 35, "text": "printf"})
+    assert "give line or text, not both" in e, e
+    # Refused before anything ran: still paused where it was.
+    assert m.ok("get_debug_session_status")["location"]["line"] == line_of(project, "prog.c", "int counter = 7;")
+    r = m.ok("run_to_line", {"file_path": "prog.c", "text": 'printf("result=', "evaluate": ["result"]})
+    assert r["location"]["line"] == line_of(project, "prog.c", 'printf("result='), r
+    assert r["values"][0]["value"] == "30", r
+
+
+def test_start_breakpoints_by_text_lldb(c):
+    project, m = c
+    sq = line_of(project, "prog.c", "int r = v * v;")
+    s = m.ok("start_debug_session", {
+        "command": "./prog", "adapter": "lldb",
+        "breakpoints": [{"file_path": "prog.c", "text": "int r = v * v;"}],
+        "evaluate": ["v"],
+    })
+    assert s["state"] == "paused" and s["pause"]["location"]["line"] == sq, s
+    assert s["pause"]["values"][0]["value"] == "1", s
+    assert f"breakpoints[0] (text) at prog.c:{sq}" in m.last_text, m.last_text

@@ -106,13 +106,17 @@ tool!(
 /// # Run to line
 /// Or to a breakpoint before it.
 #[derive(Deserialize, Serialize, JsonSchema)]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["text"]))]
 pub struct RunToLine {
     #[serde(flatten)]
     a: ControlArg,
     #[schemars(length(min = 1))]
-    file_path: String,
+    file_path: Option<String>,
     #[schemars(range(min = 1))]
-    line: u32,
+    line: Option<u32>,
+    // A fragment of the line's source instead of line, file_path optional (`by_text`;
+    // unlisted: the instructions name it).
+    text: Option<String>,
     #[serde(default)]
     ignore_breakpoints: bool,
 }
@@ -128,6 +132,7 @@ tool!(
         Step::RunTo {
             file_path: a.file_path,
             line: a.line,
+            text: a.text,
             ignore_breakpoints: a.ignore_breakpoints
         }
     )
@@ -169,8 +174,9 @@ enum Step {
     Resume,
     Op(ControlOp),
     RunTo {
-        file_path: String,
-        line: u32,
+        file_path: Option<String>,
+        line: Option<u32>,
+        text: Option<String>,
         ignore_breakpoints: bool,
     },
 }
@@ -227,10 +233,34 @@ async fn control(
                 Step::RunTo {
                     file_path,
                     line,
+                    text,
                     ignore_breakpoints,
                 } => {
-                    let file = c.file_in_project(&root, &file_path)?;
-                    c.line_in_file(&file, line, &file_path)?;
+                    super::by_text::check_fields(
+                        file_path.as_deref(),
+                        line,
+                        text.as_deref(),
+                        None,
+                    )?;
+                    let (file, line) = match (file_path, line, text) {
+                        (file_path, _, Some(text)) => {
+                            let (file, line, _) =
+                                super::by_text::line_of(c, &root, file_path.as_deref(), &text)
+                                    .await?;
+                            (file, line)
+                        }
+                        (Some(file_path), Some(line), None) => {
+                            let file = c.file_in_project(&root, &file_path)?;
+                            c.line_in_file(&file, line, &file_path)?;
+                            (file, line)
+                        }
+                        (None, _, None) => {
+                            return Err("field 'file_path': required with line; or give text (a fragment of the line)".into());
+                        }
+                        (Some(_), None, None) => {
+                            return Err("field 'line': required with file_path (or give text: a fragment of the line)".into());
+                        }
+                    };
                     ControlOp::RunTo {
                         file,
                         line,
