@@ -62,12 +62,21 @@ class AttachOpsTest {
         return if (":" in address) address else "localhost:$address"
     }
 
-    private fun java(failure: String? = null) = FakeAttachProvider(
-        app, project, FakeAttachGroup(-20, "Java"), "Java Debugger",
-        accepts = { "-agentlib:jdwp" in it.commandLine && "server=y" in it.commandLine },
-        asynchronous = true, handler = { FakeProcessHandler(detachDefault = true, destroyKillsTarget = true) }, failure = failure,
-        sessionName = ::javaSessionName,
-    ).also { it.running = running; attachProviders += it }
+    /**
+     * An attach provider whose sessions go to [running]: Java's (asynchronous; its handler detaches
+     * by default and its destroy kills the target; named by [javaSessionName]) or Python's
+     * (synchronous; its handler destroys by default and leaves the target running; named `N`).
+     */
+    private fun provider(java: Boolean, group: FakeAttachGroup, debuggerName: String, accepts: (ProcessInfo) -> Boolean, failure: String?) = FakeAttachProvider(
+        app, project, group, debuggerName, accepts = accepts, asynchronous = java,
+        handler = { FakeProcessHandler(detachDefault = java, destroyKillsTarget = java) }, failure = failure,
+        sessionName = if (java) ::javaSessionName else { p -> "${p.pid}" },
+    ).also { it.running = running }
+
+    private fun java(failure: String? = null) = provider(
+        java = true, FakeAttachGroup(-20, "Java"), "Java Debugger",
+        accepts = { "-agentlib:jdwp" in it.commandLine && "server=y" in it.commandLine }, failure = failure,
+    ).also { attachProviders += it }
 
     /**
      * The Java plugin's support as installed with Java's attach provider: the pid a Java debug
@@ -77,11 +86,8 @@ class AttachOpsTest {
         override fun attachedPid(process: XDebugProcess): String? = attachProviders.firstNotNullOfOrNull { it.connectionPid[process] }
     })
 
-    private fun pythonProvider(order: Int = 0, failure: String? = null, accepts: (ProcessInfo) -> Boolean = { "python" in it.commandLine }) = FakeAttachProvider(
-        app, project, FakeAttachGroup(order, "Python"), "Python Debugger",
-        accepts = accepts, asynchronous = false,
-        handler = { FakeProcessHandler(detachDefault = false, destroyKillsTarget = false) }, failure = failure,
-    ).also { it.running = running }
+    private fun pythonProvider(order: Int = 0, failure: String? = null, accepts: (ProcessInfo) -> Boolean = { "python" in it.commandLine }) =
+        provider(java = false, FakeAttachGroup(order, "Python"), "Python Debugger", accepts, failure)
 
     init {
         project.services[XDebuggerManager::class.java] = object : XDebuggerManager() {

@@ -3,12 +3,9 @@ package com.debuggermcp
 import com.debuggermcp.adapter.Sessions
 import com.debuggermcp.adapter.StackOps
 import com.debuggermcp.adapter.ValueOps
-import com.debuggermcp.fakes.DebuggerThread
 import com.debuggermcp.fakes.FakeApplication
-import com.debuggermcp.fakes.FakeFile
 import com.debuggermcp.fakes.FakeFrame
 import com.debuggermcp.fakes.FakeJvm
-import com.debuggermcp.fakes.FakeProject
 import com.debuggermcp.fakes.FakeSession
 import com.debuggermcp.fakes.FakeThread
 import com.debuggermcp.fakes.FakeValue
@@ -18,7 +15,6 @@ import com.debuggermcp.fakes.JavaLikeSuspendContext
 import com.debuggermcp.java.JavaDebugSupport
 import com.debuggermcp.lang.LanguageDebugSupport
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
@@ -29,23 +25,7 @@ import org.junit.jupiter.api.Timeout
  * adapter before its finding was fixed.
  */
 @Timeout(30)
-class Audit27RecheckTest {
-    private val app = FakeApplication.install()
-    private val debugger = DebuggerThread()
-    private val project = FakeProject()
-    private val main = FakeFile("/work/project/src/com/example/Main.java")
-
-    init {
-        app.services[com.intellij.xdebugger.XDebuggerUtil::class.java] = com.debuggermcp.fakes.FakeDebuggerUtil(emptyList())
-    }
-
-    @AfterEach
-    fun clean() {
-        app.dispose()
-        debugger.close()
-        assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
-    }
-
+class Audit27RecheckTest : FakeJavaIdeTest() {
     /** A recursion `fact(n)`: frame 0 has n = 1, frame 1 has n = 2; each n is a Java local. */
     private inner class Recursion {
         val sessions = mutableListOf<FakeSession>()

@@ -6,14 +6,12 @@ import com.debuggermcp.adapter.StackOps
 import com.debuggermcp.adapter.TestOps
 import com.debuggermcp.adapter.ValueOps
 import com.debuggermcp.adapter.Wire
-import com.debuggermcp.fakes.DebuggerThread
+import com.debuggermcp.fakes.EdtRefusingHandler
 import com.debuggermcp.fakes.FakeApplication
 import com.debuggermcp.fakes.FakeConfigurationType
 import com.debuggermcp.fakes.FakeExpression
-import com.debuggermcp.fakes.FakeFile
 import com.debuggermcp.fakes.FakeFrame
 import com.debuggermcp.fakes.FakeJvm
-import com.debuggermcp.fakes.FakeProject
 import com.debuggermcp.fakes.FakeRunManager
 import com.debuggermcp.fakes.FakeSession
 import com.debuggermcp.fakes.FakeSettings
@@ -38,7 +36,6 @@ import kotlinx.coroutines.async
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 import org.jetbrains.concurrency.Promise
-import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertSame
 import org.junit.jupiter.api.Assertions.assertTrue
@@ -53,23 +50,7 @@ import java.util.concurrent.atomic.AtomicBoolean
  * adapter before its finding was fixed.
  */
 @Timeout(30)
-class Audit27cTest {
-    private val app = FakeApplication.install()
-    private val debugger = DebuggerThread()
-    private val project = FakeProject()
-    private val main = FakeFile("/work/project/src/com/example/Main.java")
-
-    init {
-        app.services[com.intellij.xdebugger.XDebuggerUtil::class.java] = com.debuggermcp.fakes.FakeDebuggerUtil(emptyList())
-    }
-
-    @AfterEach
-    fun clean() {
-        app.dispose()
-        debugger.close()
-        assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
-    }
-
+class Audit27cTest : FakeJavaIdeTest() {
     // --- F1: set_value on a Java field ------------------------------------------------------
 
     /**
@@ -383,33 +364,12 @@ class Audit27cTest {
 
     // --- the audit's remark on stop: XDebugSession.stop() ends in destroyProcess/detachProcess -----
 
-    /**
-     * A process handler whose destroy/detach refuses the EDT, as ExecutionManagerImpl.stopProcess
-     * runs them (a coroutine on Dispatchers.Default, file id 1646897139); acts once, while running.
-     */
-    private inner class BackgroundOnlyHandler(private val detachDefault: Boolean) : com.intellij.execution.process.ProcessHandler() {
-        @Volatile var state = "running"
-        val how = CopyOnWriteArrayList<String>()
-        override fun detachIsDefault(): Boolean = detachDefault
-        override fun isProcessTerminated(): Boolean = state == "terminated"
-        override fun isProcessTerminating(): Boolean = false
-        override fun destroyProcess() = end("destroy")
-        override fun detachProcess() = end("detach")
-
-        private fun end(what: String) {
-            app.requireBackground("ProcessHandler.${what}Process (ExecutionManagerImpl.stopProcess runs it on Dispatchers.Default)")
-            if (state != "running") return
-            how += what
-            state = "terminated"
-        }
-    }
-
     @Test
     fun `stopping a launched session, or an attached one whose handler detaches by default, ends its process off the EDT`() {
         // XDebugSessionImpl.stop() (file id 3494500063) is the handler's destroy, or its detach when
         // that is its default (Java's attach: RemoteDebugProcessHandler).
         for ((attached, detachDefault, expected) in listOf(Triple(false, false, "destroy"), Triple(true, true, "detach"))) {
-            val handler = BackgroundOnlyHandler(detachDefault)
+            val handler = EdtRefusingHandler(app, detachDefault)
             val session = FakeSession(project, app, null, handler = handler)
             if (attached) Sessions.data(session).attachedPid = 1
             runBlocking { RunOps.stop(Sessions.id(session)) }

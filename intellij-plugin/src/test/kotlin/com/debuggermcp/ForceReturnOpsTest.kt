@@ -6,17 +6,13 @@ import com.debuggermcp.adapter.Ide
 import com.debuggermcp.adapter.OpException
 import com.debuggermcp.adapter.SessionData
 import com.debuggermcp.adapter.Sessions
-import com.debuggermcp.fakes.DebuggerThread
 import com.debuggermcp.fakes.EvaluateException
 import com.debuggermcp.fakes.OpaqueFrameException
-import com.debuggermcp.fakes.FakeApplication
-import com.debuggermcp.fakes.FakeDebuggerUtil
 import com.debuggermcp.fakes.FakeFile
 import com.debuggermcp.fakes.FakeFrame
 import com.debuggermcp.fakes.FakeJvm
 import com.debuggermcp.fakes.FakeJvmFrame
 import com.debuggermcp.fakes.FakePosition
-import com.debuggermcp.fakes.FakeProject
 import com.debuggermcp.fakes.FakeSession
 import com.debuggermcp.fakes.FakeThread
 import com.debuggermcp.fakes.JavaLikeSuspendContext
@@ -24,12 +20,10 @@ import com.debuggermcp.fakes.LiteralEvaluator
 import com.debuggermcp.java.JavaDebugSupport
 import com.debuggermcp.json.JsonArgs
 import com.debuggermcp.lang.LanguageDebugSupport
-import com.intellij.xdebugger.XDebuggerUtil
 import com.sun.jdi.VoidValue
 import kotlinx.coroutines.runBlocking
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.TimeUnit
-import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
@@ -43,10 +37,7 @@ import org.junit.jupiter.api.Timeout
  * asserts, JDI's type and thread-state checks, the one application setting).
  */
 @Timeout(30)
-class ForceReturnOpsTest {
-    private val app = FakeApplication.install()
-    private val debugger = DebuggerThread()
-    private val project = FakeProject()
+class ForceReturnOpsTest : FakeJavaIdeTest() {
     private val file = FakeFile("/work/project/src/com/example/Fib.java")
     private val evaluator = LiteralEvaluator(debugger)
     private val top = FakeFrame("fib", "Fib", "com.example", file, 6, debugger, evaluator = evaluator)
@@ -55,17 +46,6 @@ class ForceReturnOpsTest {
     private val context = JavaLikeSuspendContext(listOf(thread), thread, debugger)
     private val session = FakeSession(project, app, context)
     private val sid = Sessions.id(session)
-
-    init {
-        app.services[XDebuggerUtil::class.java] = FakeDebuggerUtil(emptyList())
-    }
-
-    @AfterEach
-    fun clean() {
-        app.dispose()
-        debugger.close()
-        assertEquals(emptyList<String>(), app.violations, "threading contracts broken")
-    }
 
     private fun jvmFrame(returns: String) = FakeJvmFrame("fib", returns, debugger, evaluator, FakePosition(file, 6))
 
