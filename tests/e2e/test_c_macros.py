@@ -8,6 +8,7 @@ fixture's macro is `level_state`: here glibc's debug information has a global `s
 
 from __future__ import annotations
 
+import pytest
 from conftest import LONG, line_of
 
 
@@ -47,3 +48,14 @@ def test_lldb_expands_object_like_macros(c):
     assert got["level_state"]["value"] == "5" and "(macro, macros.c:12)" in got["level_state"]["type"], got
     assert got["top_level.state"]["value"] == "5", got
     assert "`LEVEL_AT` is a function-like macro at macros.c:14" in got["LEVEL_AT(0)"]["error"], got
+
+
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_a_breakpoint_condition_reads_macros_as_the_code_does(c, adapter):
+    """gdb took a condition it cannot evaluate as false (and the run ended), lldb as a stop."""
+    project, m = c
+    before, at = line_of(project, "macros.c", "level_state = 5;"), line_of(project, "macros.c", "stop here")
+    m.ok("set_breakpoint", {"file_path": "macros.c", "line": before, "condition": "level_state == 5"})
+    m.ok("set_breakpoint", {"file_path": "macros.c", "line": at, "condition": "level_state == 5 && top_level.state == 5"})
+    r = m.ok("start_debug_session", {"command": "./macros", "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == at, r

@@ -203,6 +203,61 @@ pub fn find(source: &Path, name: &str) -> Option<Macro> {
         .find_map(|inc| define_in(&read_bounded(&dir.join(&inc))?, name, &inc))
 }
 
+/// The object-like macros defined in `source` and the headers it includes with quotes (first
+/// definition of a name first).
+fn object_like(source: &Path) -> Vec<Macro> {
+    let Some(text) = read_bounded(source) else {
+        return vec![];
+    };
+    let file = source
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = source.parent().unwrap_or(Path::new("."));
+    let mut texts = vec![(file, text.clone())];
+    for inc in quoted_includes(&text).into_iter().take(MAX_HEADERS) {
+        if let Some(t) = read_bounded(&dir.join(&inc)) {
+            texts.push((inc, t));
+        }
+    }
+    texts
+        .iter()
+        .flat_map(|(file, text)| {
+            directives(text).into_iter().filter_map(move |(line, d)| {
+                let (name, params, body) = parse_define(&d)?;
+                params.is_none().then(|| Macro {
+                    name,
+                    params,
+                    body,
+                    file: file.clone(),
+                    line,
+                })
+            })
+        })
+        .collect()
+}
+
+/// A breakpoint condition written in `file` as its code reads it: each name that is an
+/// object-like macro there (not a member's name, not in a literal) replaced by `(body)`, for
+/// up to [`MAX_MACROS`] macros, nested ones included. The debugger evaluates conditions
+/// itself at each hit, where no failure can be retried (`retry`).
+pub fn condition(file: &Path, condition: &str) -> String {
+    let mut expr = condition.to_string();
+    let macros = object_like(file);
+    let mut done: Vec<&str> = Vec::new();
+    while done.len() < MAX_MACROS {
+        let Some(m) = macros
+            .iter()
+            .find(|m| !done.contains(&m.name.as_str()) && substitute(&expr, &m.name, "\0") != expr)
+        else {
+            break;
+        };
+        expr = substitute(&expr, &m.name, &format!("({})", m.body));
+        done.push(&m.name);
+    }
+    expr
+}
+
 /// `expression` with every whole-word `name` outside string and char literals replaced by
 /// `with`; a member's name (after `.` or `->`) is left, as the debugger knows the fields (the
 /// preprocessor would replace it too, which is why code that defines `state` writes no field
@@ -423,6 +478,11 @@ mod tests {
         );
         assert!(find(&a, "DEEP").is_none(), "one level of includes");
         assert!(find(&a, "missing").is_none());
+        assert_eq!(
+            condition(&a, "LOCAL + DEPTH == 'LOCAL' && p->LOCAL"),
+            "(2) + (tok->depth) == 'LOCAL' && p->LOCAL"
+        );
+        assert_eq!(condition(&a, "x > 1"), "x > 1");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -282,7 +282,7 @@ mod tests {
         );
         w(
             "vendor/acme/src/Cart.php",
-            "<?php\nclass Cart {\n    function add($x) {\n        $this->items[] = $x; // vendored\n    }\n}\n",
+            "<?php\nclass Cart {\n    function add($x) {\n        $this->items[] = $x; // in a Composer package\n    }\n}\n",
         );
         w("node_modules/x/index.js", "acc += x\n");
         w(".hidden/h.py", "acc += x\n");
@@ -296,7 +296,7 @@ mod tests {
         let m = resolve(&root, None, "  acc += x ", 100, 1 << 20).unwrap();
         assert_eq!((m.file, m.line), (root.join("app.py"), 4));
         // vendor/ is searched.
-        let m = resolve(&root, None, "// vendored", 100, 1 << 20).unwrap();
+        let m = resolve(&root, None, "// in a Composer package", 100, 1 << 20).unwrap();
         assert_eq!((m.file, m.line), (root.join("vendor/acme/src/Cart.php"), 4));
     }
 
