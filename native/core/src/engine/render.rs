@@ -807,7 +807,10 @@ mod tests {
                              "read": rows});
         let shown = text("start_debug_session", &started, Some("/p"));
         assert!(shown.ends_with("#3 start b.c:1: m = 7"), "{shown}");
-        assert!(shown.contains("resumed: running") && shown.contains("#2 main a.c:9: n = 2"), "{shown}");
+        assert!(
+            shown.contains("resumed: running") && shown.contains("#2 main a.c:9: n = 2"),
+            "{shown}"
+        );
     }
 
     /// capture's lines per point (a point never hit, names not in scope) follow the first line,
