@@ -216,7 +216,7 @@ def compile_c(project: pathlib.Path):
     gcc = shutil.which("gcc")
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    for name in ("prog", "spin", "crash", "calls", "blank"):
+    for name in ("prog", "spin", "crash", "calls", "blank", "macros"):
         subprocess.run([gcc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
 
 

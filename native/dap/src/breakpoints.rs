@@ -409,7 +409,7 @@ impl Inner {
             .iter()
             .map(|b| SourceBreakpoint {
                 line: b.requested_line.unwrap_or(1),
-                condition: nonempty(&b.condition),
+                condition: nonempty(&b.condition).map(|c| s.adapter.condition(file, c)),
                 hit_condition: nonempty(&b.hit_condition).map(|c| s.adapter.hit_condition(&c)),
                 log_message: nonempty(&b.log_message),
             })

@@ -397,7 +397,7 @@ async fn failed_conditions(
     if reason != PauseReason::Breakpoint {
         return vec![];
     }
-    let conditions: Vec<(String, String)> = {
+    let conditions: Vec<(String, String, String)> = {
         let store = inner.bps.lock().unwrap();
         ids.iter()
             .filter_map(|id| {
@@ -407,13 +407,18 @@ async fn failed_conditions(
                     .as_deref()
                     .map(str::trim)
                     .filter(|c| !c.is_empty())?;
-                Some((id.clone(), c.to_string()))
+                let file = b.file.as_deref().unwrap_or_default();
+                Some((
+                    id.clone(),
+                    c.to_string(),
+                    s.adapter.condition(file, c.to_string()),
+                ))
             })
             .collect()
     };
     let mut failed = Vec::new();
-    for (id, condition) in conditions {
-        let Some(command) = s.adapter.condition_check(&condition) else {
+    for (id, condition, sent) in conditions {
+        let Some(command) = s.adapter.condition_check(&sent) else {
             continue;
         };
         let Err(e) = s.repl(&command, None).await else {

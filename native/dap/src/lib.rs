@@ -20,6 +20,7 @@ mod after_throw;
 mod assign;
 mod attach;
 mod breakpoints;
+mod c_macros;
 mod config;
 mod control;
 mod events;

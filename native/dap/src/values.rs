@@ -4,6 +4,7 @@
 //! values cut come from the adapter module; truncation and ids for agents are the core's.
 
 use crate::assign;
+use crate::c_macros;
 use crate::protocol::{
     self, EvaluateArguments, ScopesArguments, SetExpressionArguments, SetVariableArguments,
     StackTraceArguments, Variable, VariablesArguments,
@@ -40,6 +41,14 @@ pub struct ValueTable {
     /// The value returned by the step out that led to this stop, once read (delve reads it
     /// from registers; see `Adapter::returned_value`).
     pub(crate) returned: Option<Option<ValueNode>>,
+    /// DAP frame id → its local source file, for frames listed in this stop (read for C macros,
+    /// [`crate::c_macros`]).
+    frame_files: HashMap<i64, std::path::PathBuf>,
+}
+
+/// The local source file of a frame listed in this stop.
+pub(crate) fn frame_file(s: &Session, frame_id: i64) -> Option<std::path::PathBuf> {
+    s.values.lock().unwrap().frame_files.get(&frame_id).cloned()
 }
 
 impl Session {
@@ -272,6 +281,10 @@ impl Inner {
                         .map(|c| c.display().to_string())
                         .unwrap_or_else(|_| p.to_string())
                 });
+                if let Some(file) = &file {
+                    let mut t = s.values.lock().unwrap();
+                    t.frame_files.insert(f.id, file.into());
+                }
                 let name = f.name.clone();
                 // "Class.method" (Python/Java style) is split; a C++ name stays whole
                 // (`ns::Scanner::peek`, `ns::AstBase<ns::EmptyType>::get`): split, it would be
@@ -519,16 +532,30 @@ impl Inner {
             }
         };
         if let Some(f) = &request.format {
-            let command = s
-                .adapter
-                .format_command(f, &request.expression)
-                .map_err(BackendError::Failed)?;
-            let said = s.repl(&command, Some(frame_id)).await?;
-            let (value, type_name) = format_answer(&command, &said)?;
+            let answer = |x: String| -> futures::future::BoxFuture<'_, _> {
+                Box::pin(async move {
+                    let command = s
+                        .adapter
+                        .format_command(f, &x)
+                        .map_err(BackendError::Failed)?;
+                    format_answer(&command, &s.repl(&command, Some(frame_id)).await?)
+                })
+            };
+            let ((value, type_name), note) = match answer(request.expression.clone()).await {
+                Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
+                    let (v, note) =
+                        c_macros::retry(s, frame_id, &request.expression, e, answer).await?;
+                    (v, Some(note))
+                }
+                other => (other?, None),
+            };
             return Ok(ValueNode {
                 name: request.expression.clone(),
                 value,
-                type_name,
+                type_name: match note {
+                    Some(n) => c_macros::noted(type_name, &n),
+                    None => type_name,
+                },
                 scope: ValueScope::Local,
                 ..Default::default()
             });
@@ -538,6 +565,7 @@ impl Inner {
             frame_id: Some(frame_id),
             context,
         };
+        let mut note = None;
         let explain = |e: BackendError| match e {
             BackendError::Failed(m) => {
                 BackendError::Failed(s.adapter.evaluate_error(&request.expression, m))
@@ -566,6 +594,23 @@ impl Inner {
                         .ok_or(BackendError::Failed(e))
                         .map_err(explain);
                 }
+                Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
+                    let again = |x: String| -> futures::future::BoxFuture<'_, _> {
+                        Box::pin(async move {
+                            let args = EvaluateArguments {
+                                expression: x,
+                                frame_id: Some(frame_id),
+                                context,
+                            };
+                            s.req::<protocol::Evaluate>(&args).await
+                        })
+                    };
+                    let (body, n) = c_macros::retry(s, frame_id, &request.expression, e, again)
+                        .await
+                        .map_err(explain)?;
+                    note = Some(n);
+                    body
+                }
                 Ok(body) => {
                     if let Ok(called) = body.result.trim().parse::<u64>()
                         && let Some(receiver) = s
@@ -590,7 +635,10 @@ impl Inner {
             ValueScope::Local,
         )];
         s.adapter.real_sizes(s, &mut node, Some(frame_id)).await;
-        let [node] = node;
+        let [mut node] = node;
+        if let Some(n) = note {
+            node.type_name = c_macros::noted(node.type_name, &n);
+        }
         Ok(node)
     }
 }

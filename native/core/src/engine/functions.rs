@@ -30,17 +30,6 @@ pub struct Definition {
 /// large checkout; definitions past these bounds are not found (the error says so).
 const MAX_FILES: usize = 5_000;
 const MAX_FILE_BYTES: u64 = 1_000_000;
-const SKIP_DIRS: [&str; 9] = [
-    "target",
-    "node_modules",
-    "__pycache__",
-    "venv",
-    "build",
-    "dist",
-    "vendor",
-    "site-packages",
-    "out",
-];
 const SOURCE_EXT: [&str; 17] = [
     "py", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "go", "rs", "java", "kt", "php", "js", "ts",
     "m", "cs",
@@ -76,8 +65,7 @@ pub fn resolve(root: &Path, name: &str) -> Found {
         None => (None, name),
     };
     let (quals, bare) = split(name);
-    let mut files = Vec::new();
-    collect(root, &mut files, 0);
+    let files = source_files(root);
     let mut matches = Vec::new();
     let mut seen: Vec<(String, String, bool)> = Vec::new();
     scan(root, &files, (ns, &quals, bare), &mut matches, &mut seen);
@@ -221,8 +209,16 @@ fn vendor_files(root: &Path, ns: Option<&str>, class: Option<&str>) -> Vec<std::
         }
         out.retain(|f| f.is_file());
     }
-    let mut all = Vec::new();
-    collect_all(&vendor, &mut all, 0);
+    let all = super::sources::files(
+        &vendor,
+        &super::sources::Walk {
+            extensions: &[],
+            vendor: true,
+            max_files: MAX_FILES,
+            max_file_bytes: MAX_FILE_BYTES,
+        },
+    )
+    .files;
     out.extend(
         all.into_iter()
             .filter(|f| f.extension().is_some_and(|e| e == "php")),
@@ -272,55 +268,16 @@ fn rel(root: &Path, f: &Path) -> String {
 /// The project's source files, as the function scan sees them (bounded by [`MAX_FILES`], links
 /// not followed, build and dependency folders left out).
 pub fn source_files(root: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    collect(root, &mut out, 0);
-    out
-}
-
-fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
-    walk(dir, out, depth, false);
-}
-
-/// Every file under `dir` (as [`collect`], but into dependency folders too and of any kind).
-fn collect_all(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize) {
-    walk(dir, out, depth, true);
-}
-
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>, depth: usize, all: bool) {
-    if depth > 12 || out.len() >= MAX_FILES {
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') && !all {
-            continue;
-        }
-        let Ok(ft) = e.file_type() else { continue };
-        let path = e.path();
-        if ft.is_dir() {
-            if all || !SKIP_DIRS.contains(&name.as_ref()) {
-                walk(&path, out, depth + 1, all);
-            }
-        } else if ft.is_file()
-            && (all
-                || path
-                    .extension()
-                    .and_then(|x| x.to_str())
-                    .is_some_and(|x| SOURCE_EXT.contains(&x)))
-            && e.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES)
-        {
-            out.push(path);
-            if out.len() >= MAX_FILES {
-                return;
-            }
-        }
-    }
+    super::sources::files(
+        root,
+        &super::sources::Walk {
+            extensions: &SOURCE_EXT,
+            vendor: false,
+            max_files: MAX_FILES,
+            max_file_bytes: MAX_FILE_BYTES,
+        },
+    )
+    .files
 }
 
 struct Def<'a> {

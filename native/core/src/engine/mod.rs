@@ -38,6 +38,7 @@ mod shared;
 mod shell;
 pub mod signals;
 mod snapshot;
+mod sources;
 mod state;
 mod tools;
 mod validate;

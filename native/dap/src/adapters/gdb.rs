@@ -263,6 +263,12 @@ impl Adapter for Gdb {
     fn format_command(&self, f: &PrintFormat, expression: &str) -> Result<String, String> {
         Ok(f.gdb_command(expression))
     }
+    /// `No symbol "state" in current context.`
+    fn unknown_name(&self, error: &str) -> Option<String> {
+        let rest = error.split("No symbol \"").nth(1)?;
+        let (name, after) = rest.split_once('"')?;
+        after.starts_with(" in current context").then(|| name.to_string())
+    }
     /// A call gdb cannot even start says only "Cannot access memory at address 0x7fff…" (the
     /// dummy frame it pushes for the call does not fit on an exhausted stack).
     fn evaluate_error(&self, expression: &str, error: String) -> String {
@@ -625,5 +631,10 @@ mod tests {
         let inlined = "Cannot evaluate function -- may be inlined";
         assert_eq!(Gdb.size_receiver("q.length()", inlined), Some("q"));
         assert_eq!(Gdb.size_receiver("q.size()", "No symbol \"q\""), None);
+        assert_eq!(
+            Gdb.unknown_name("No symbol \"state\" in current context.").as_deref(),
+            Some("state")
+        );
+        assert_eq!(Gdb.unknown_name("No symbol \"q\""), None);
     }
 }

@@ -140,6 +140,11 @@ impl Adapter for Lldb {
         reason == "signal"
             || (reason == "exception" && text.is_some_and(|t| t.starts_with("signal SIG")))
     }
+    /// `error: <user expression 0>:1:1: use of undeclared identifier 'state'`.
+    fn unknown_name(&self, error: &str) -> Option<String> {
+        let rest = error.split("use of undeclared identifier '").nth(1)?;
+        Some(rest.split_once('\'')?.0.to_string())
+    }
     /// lldb-dap's repl answers like its CLI (`(unsigned long) $0 = 5`) and takes commands; an
     /// expression is evaluated as one (calls and assignments run there too).
     fn repl_is_cli(&self) -> bool {
@@ -249,5 +254,13 @@ mod tests {
         assert_eq!((v.name.as_str(), v.value.as_str()), ("(Return Value)", "3628800"));
         assert_eq!(v.type_name.as_deref(), Some("long"));
         assert!(super::parse_return_value("stop reason = breakpoint 1.1\n").is_none());
+    }
+
+    #[test]
+    fn an_undeclared_identifier_is_named() {
+        use crate::adapters::Adapter;
+        let said = "error: <user expression 0>:1:1: use of undeclared identifier 'level_state'\n    1 | level_state\n      | ^";
+        assert_eq!(super::Lldb.unknown_name(said).as_deref(), Some("level_state"));
+        assert_eq!(super::Lldb.unknown_name("error: no member named 'x'"), None);
     }
 }

@@ -427,6 +427,22 @@ pub trait Adapter: Send + Sync + 'static {
         ))
     }
 
+    /// The identifier an evaluation's error says the frame does not know (a C macro's name,
+    /// perhaps: `c_macros`), for the adapters of C (`c_expressions`).
+    fn unknown_name(&self, _error: &str) -> Option<String> {
+        None
+    }
+
+    /// A breakpoint condition in `file` as the adapter is sent it: in C, object-like macros the
+    /// file defines written out (`c_macros::condition`), as the debugger knows none of them.
+    fn condition(&self, file: &str, condition: String) -> String {
+        if self.c_expressions() && !file.is_empty() {
+            crate::c_macros::condition(Path::new(file), &condition)
+        } else {
+            condition
+        }
+    }
+
     /// The error an expression got, worded for the agent (what a call's failure means).
     fn evaluate_error(&self, _expression: &str, error: String) -> String {
         error

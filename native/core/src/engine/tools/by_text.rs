@@ -15,15 +15,6 @@ pub(crate) const MAX_BYTES: u64 = 64 * 1024 * 1024;
 const MAX_FILE_BYTES: u64 = 2_000_000;
 /// Matches listed in the error for an ambiguous text.
 const LISTED: usize = 5;
-/// Folders a project search leaves out, beside hidden ones (`.git`, `.venv`). `vendor/` is
-/// searched: PHP agents set points in Composer packages.
-const SKIP_DIRS: [&str; 5] = [
-    "node_modules",
-    "target",
-    "__pycache__",
-    "venv",
-    "site-packages",
-];
 const SOURCE_EXT: [&str; 28] = [
     "py", "pyi", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "inc", "go", "rs", "java", "kt",
     "php", "phtml", "js", "mjs", "cjs", "jsx", "ts", "tsx", "m", "mm", "cs", "rb", "swift",
@@ -60,65 +51,36 @@ fn lines_with(file: &Path, source: &str, text: &str, out: &mut Vec<Match>) {
     }
 }
 
-/// Searches the source files under `root` (sorted, links not followed), within `max_files`
-/// files and `max_bytes` bytes read.
+/// Searches the source files under `root` (as [`super::super::sources`] walks them, `vendor/`
+/// included: PHP agents set points in Composer packages), within `max_files` files and
+/// `max_bytes` bytes read.
 pub(crate) fn search(root: &Path, text: &str, max_files: usize, max_bytes: u64) -> Searched {
+    use super::super::sources::{Walk, files};
     let mut s = Searched::default();
+    let found = files(
+        root,
+        &Walk {
+            extensions: &SOURCE_EXT,
+            vendor: true,
+            max_files,
+            max_file_bytes: MAX_FILE_BYTES,
+        },
+    );
     let mut bytes = 0u64;
-    let mut stack = vec![(root.to_path_buf(), 0usize)];
-    // Depth first, in name order: the same project answers the same way.
-    while let Some((dir, depth)) = stack.pop() {
-        if depth > 16 {
-            continue;
-        }
-        let Ok(rd) = std::fs::read_dir(&dir) else {
+    for path in found.files {
+        let Ok(raw) = std::fs::read(&path) else {
             continue;
         };
-        let mut entries: Vec<_> = rd.flatten().collect();
-        entries.sort_by_key(|e| e.file_name());
-        let mut dirs = Vec::new();
-        for e in entries {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') {
-                continue;
-            }
-            let Ok(ft) = e.file_type() else { continue };
-            let path = e.path();
-            if ft.is_dir() {
-                if !SKIP_DIRS.contains(&name.as_ref()) {
-                    dirs.push(path);
-                }
-                continue;
-            }
-            let source_file = ft.is_file()
-                && path
-                    .extension()
-                    .and_then(|x| x.to_str())
-                    .is_some_and(|x| SOURCE_EXT.contains(&x));
-            if !source_file {
-                continue;
-            }
-            let Ok(meta) = e.metadata() else { continue };
-            if meta.len() > MAX_FILE_BYTES {
-                continue;
-            }
-            if s.files >= max_files {
-                s.cut = Some(format!("{max_files} files"));
-                return s;
-            }
-            if bytes + meta.len() > max_bytes {
-                s.cut = Some(format!("{} MB read", max_bytes / (1024 * 1024)));
-                return s;
-            }
-            let Ok(raw) = std::fs::read(&path) else {
-                continue;
-            };
-            bytes += raw.len() as u64;
-            s.files += 1;
-            lines_with(&path, &String::from_utf8_lossy(&raw), text, &mut s.matches);
+        if bytes + raw.len() as u64 > max_bytes {
+            s.cut = Some(format!("{} MB read", max_bytes / (1024 * 1024)));
+            return s;
         }
-        stack.extend(dirs.into_iter().rev().map(|d| (d, depth + 1)));
+        bytes += raw.len() as u64;
+        s.files += 1;
+        lines_with(&path, &String::from_utf8_lossy(&raw), text, &mut s.matches);
+    }
+    if found.cut {
+        s.cut = Some(format!("{max_files} files"));
     }
     s
 }
@@ -168,9 +130,9 @@ pub(crate) fn resolve(
         None => {
             let s = search(root, t, max_files, max_bytes);
             let what = format!(
-                "the project's {} source files (hidden folders, {} left out)",
+                "the project's {} source files ({} left out)",
                 s.files,
-                SKIP_DIRS.join(", ")
+                super::super::sources::skipped(true)
             );
             (s.matches, s.cut, what)
         }
@@ -320,7 +282,7 @@ mod tests {
         );
         w(
             "vendor/acme/src/Cart.php",
-            "<?php\nclass Cart {\n    function add($x) {\n        $this->items[] = $x; // vendored\n    }\n}\n",
+            "<?php\nclass Cart {\n    function add($x) {\n        $this->items[] = $x; // in a Composer package\n    }\n}\n",
         );
         w("node_modules/x/index.js", "acc += x\n");
         w(".hidden/h.py", "acc += x\n");
@@ -334,7 +296,7 @@ mod tests {
         let m = resolve(&root, None, "  acc += x ", 100, 1 << 20).unwrap();
         assert_eq!((m.file, m.line), (root.join("app.py"), 4));
         // vendor/ is searched.
-        let m = resolve(&root, None, "// vendored", 100, 1 << 20).unwrap();
+        let m = resolve(&root, None, "// in a Composer package", 100, 1 << 20).unwrap();
         assert_eq!((m.file, m.line), (root.join("vendor/acme/src/Cart.php"), 4));
     }
 
@@ -385,7 +347,7 @@ mod tests {
             "{e}"
         );
         assert!(
-            e.contains("hidden folders, node_modules, target, __pycache__"),
+            e.contains("hidden folders, target, node_modules, __pycache__"),
             "{e}"
         );
         let f = root.join("app.py");

@@ -1,0 +1,30 @@
+/* Macros an agent writes in an expression at a stop (issue 26): built -g (no macro info), so
+ * the debugger knows none of them. */
+#include <stdio.h>
+#include "tok.h"
+
+static void init(struct tokener *t)
+{
+    t->depth = 1;
+    t->stack[0].seen = 2;
+}
+
+#define level_state tok->stack[tok->depth].state /* as json-c's json_tokener.c */
+#  define top_level  (tok->stack[TOP_DEPTH])
+#define LEVEL_AT(i) (tok->stack[(i)])
+
+static int advance(struct tokener *tok)
+{
+    int total = 0;
+    level_state = 5;
+    total = LEVEL_AT(0).seen + level_state;
+    return total; /* stop here */
+}
+
+int main(void)
+{
+    struct tokener t = {0};
+    init(&t);
+    printf("%d\n", advance(&t));
+    return 0;
+}

@@ -1,0 +1,61 @@
+"""Object-like C macros in expressions (issue 26): at a stop in json-c's json_tokener.c an agent
+wrote `state`, there `#define state tok->stack[tok->depth].state`, and gdb said `No symbol
+"state" in current context` (built -g, no macro information). The server reads the macro from
+the frame's source (or a header it includes with quotes) and evaluates its expansion, naming
+it; a function-like macro is named with its definition. projects/c/macros.c and tok.h (the
+fixture's macro is `level_state`: here glibc's debug information has a global `state`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import LONG, line_of
+
+
+def rows(r: dict) -> dict:
+    return {x["name"]: x for x in r["results"]}
+
+
+def test_gdb_expands_object_like_macros_and_names_function_like_ones(c):
+    project, m = c
+    at = line_of(project, "macros.c", "stop here")
+    m.pause_at("macros.c", at, {"command": "./macros", "adapter": "gdb"})
+    one = m.ok("evaluate_expression", {"expression": "level_state"})
+    assert one["result"]["value"] == "5", one
+    assert "level_state → tok->stack[tok->depth].state (macro, macros.c:12)" in one["result"]["type"], one
+    got = rows(m.ok("evaluate_expression", {"expressions": [
+        "top_level.state + total", "LEVEL_AT(0).seen", "level_state.seen", "/x level_state", "nothing_here",
+    ]}))
+    # Nested: `top_level` names TOP_DEPTH, defined over two lines in the header tok.h.
+    assert got["top_level.state + total"]["value"] == "12", got
+    assert "TOP_DEPTH → tok->depth (macro, tok.h:15)" in got["top_level.state + total"]["type"], got
+    fl = got["LEVEL_AT(0).seen"]["error"]
+    assert "`LEVEL_AT` is a function-like macro at macros.c:14" in fl and "#define LEVEL_AT(i) (tok->stack[(i)])" in fl, got
+    failed = got["level_state.seen"]["error"]
+    assert "level_state → tok->stack[tok->depth].state" in failed and "`(tok->stack[tok->depth].state).seen` failed too" in failed, got
+    assert got["/x level_state"]["value"] == "0x5", got
+    assert got["nothing_here"]["error"].endswith('No symbol "nothing_here" in current context.'), got
+    # The expressions of a step answer macros too.
+    s = m.ok("step_over", {"evaluate": ["level_state"], "timeout_ms": LONG})
+    assert s["values"][0]["value"] == "5", s
+
+
+def test_lldb_expands_object_like_macros(c):
+    project, m = c
+    at = line_of(project, "macros.c", "stop here")
+    m.pause_at("macros.c", at, {"command": "./macros", "adapter": "lldb"})
+    got = rows(m.ok("evaluate_expression", {"expressions": ["level_state", "top_level.state", "LEVEL_AT(0)"]}))
+    assert got["level_state"]["value"] == "5" and "(macro, macros.c:12)" in got["level_state"]["type"], got
+    assert got["top_level.state"]["value"] == "5", got
+    assert "`LEVEL_AT` is a function-like macro at macros.c:14" in got["LEVEL_AT(0)"]["error"], got
+
+
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_a_breakpoint_condition_reads_macros_as_the_code_does(c, adapter):
+    """gdb took a condition it cannot evaluate as false (and the run ended), lldb as a stop."""
+    project, m = c
+    before, at = line_of(project, "macros.c", "level_state = 5;"), line_of(project, "macros.c", "stop here")
+    m.ok("set_breakpoint", {"file_path": "macros.c", "line": before, "condition": "level_state == 5"})
+    m.ok("set_breakpoint", {"file_path": "macros.c", "line": at, "condition": "level_state == 5 && top_level.state == 5"})
+    r = m.ok("start_debug_session", {"command": "./macros", "adapter": adapter, "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["location"]["line"] == at, r
