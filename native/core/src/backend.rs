@@ -851,6 +851,12 @@ pub trait Backend: Send + Sync + 'static {
             "no force return (making a call return a value)".into(),
         ))
     }
+    /// Why the process `request` attaches to cannot be paused from outside (a read of a
+    /// running process pauses it once), asked before the attach: `None` when it can. Not an op.
+    fn pause_refusal(&self, request: &LaunchRequest) -> Option<String> {
+        let _ = request;
+        None
+    }
     /// Why `request.trigger` cannot be run here, asked before anything is set or started:
     /// `None` when the backend runs triggers (the headless DAP backend). Not an op.
     fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {

@@ -308,6 +308,11 @@ impl Backend for DbgpBackend {
         None
     }
 
+    /// Xdebug answers only inside a request it runs (control's Pause refusal says the same).
+    fn pause_refusal(&self, _request: &LaunchRequest) -> Option<String> {
+        Some("Xdebug cannot interrupt PHP: it is read only inside a request it runs".into())
+    }
+
     /// wait_for_pause {command} on an attached session: the next request, sent as the attach's
     /// trigger was (see `launch::run_trigger`).
     async fn run_trigger(&self, session_id: &str, command: &str) -> BackendResult<()> {

@@ -410,7 +410,7 @@ impl Session {
             // An eval result has no name to fetch it whole by later: Xdebug's `max_data` is
             // raised for this call only (eval takes no `-m`), then set back.
             self.max_data(LONG_STRING).await;
-            let r = self.req("eval", &[], Some(expr)).await;
+            let r = self.eval_exact(expr).await;
             self.max_data(crate::listen::MAX_DATA).await;
             let r = match r {
                 Ok(r) => r,

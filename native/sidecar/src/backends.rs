@@ -181,6 +181,13 @@ impl Backend for Headless {
                 .await
         }
     }
+    fn pause_refusal(&self, request: &LaunchRequest) -> Option<String> {
+        if self.php.handles(request) {
+            self.php.pause_refusal(request)
+        } else {
+            self.dap.pause_refusal(request)
+        }
+    }
     fn trigger_refusal(&self, request: &LaunchRequest) -> Option<String> {
         if self.php.handles(request) {
             self.php.trigger_refusal(request)

@@ -57,6 +57,10 @@ pub struct Hit {
     /// `method file:line`, top first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stack: Vec<String>,
+    /// A read of a running process (attach without points): the frame of the paused thread
+    /// that answered this row's values, `#2 <module> service.py:40`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -221,19 +225,8 @@ pub async fn record(
         };
         let row = match c.bk("evaluate", backend.evaluate(sid, req)).await {
             Ok(v) => {
-                let shown = values::visible(&c.cfg, e, v.type_name.as_deref(), &v.value);
-                let mut m = ValueNode {
-                    name: e.clone(),
-                    type_name: v.type_name.clone(),
-                    ..Default::default()
-                };
-                m.put(values::shown_of(
-                    &shown.text,
-                    c.cfg.max_value_length,
-                    shown.redacted,
-                    v.value_length.filter(|_| !shown.hidden),
-                ));
-                if !shown.redacted {
+                let (m, redacted) = shaped(c, e, &v);
+                if !redacted {
                     answered.push((vals.len(), v));
                 }
                 m
@@ -335,6 +328,24 @@ pub async fn record(
     Ok((at, vals, (locals, more_locals), stack))
 }
 
+/// The row of expression `e` whose value the debugger answered, as settings show it (cut,
+/// redacted); and whether it was redacted (then no preview is asked).
+fn shaped(c: &Call<'_>, e: &str, v: &crate::backend::ValueNode) -> (ValueNode, bool) {
+    let shown = values::visible(&c.cfg, e, v.type_name.as_deref(), &v.value);
+    let mut m = ValueNode {
+        name: e.to_string(),
+        type_name: v.type_name.clone(),
+        ..Default::default()
+    };
+    m.put(values::shown_of(
+        &shown.text,
+        c.cfg.max_value_length,
+        shown.redacted,
+        v.value_length.filter(|_| !shown.hidden),
+    ));
+    (m, shown.redacted)
+}
+
 /// `method file:line` of a frame, the path relative to the project `root` when inside it.
 pub fn frame_line(f: &FrameInfo, root: Option<&str>) -> String {
     let rel = |file: &str| match root {
@@ -413,6 +424,7 @@ pub async fn run(
             locals,
             more_locals,
             stack,
+            frame: None,
         };
         let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);
         if bytes + size > MAX_BYTES && !rows.is_empty() {
@@ -436,4 +448,170 @@ pub async fn run(
 /// A deadline `ms` from now.
 pub fn deadline(ms: u64) -> Instant {
     Instant::now() + Duration::from_millis(ms)
+}
+
+/// Frames of the paused thread a read of a running process tries, top down.
+const READ_FRAMES: u32 = 40;
+
+/// Whether a debugger's error says the frame has no such name (gdb, lldb, Python, PHP, Go),
+/// rather than that the expression is wrong.
+pub fn names_nothing(err: &str) -> bool {
+    let lower = err.to_lowercase();
+    super::tools::NOT_IN_SCOPE.iter().any(|p| lower.contains(p))
+}
+
+/// A read of a running process at its pause on `thread` (`gdb -batch -p PID -ex 'p x'`): each
+/// expression is evaluated in the thread's frames top down and answered by the first frame
+/// that has its names, so a global of the main module or a C static is found though the pause
+/// lands in select() or accept(). Python also tries the `__main__` module's globals. One row per
+/// frame that answered, in frame order; an expression no frame answers is a row's error (the
+/// top frame's), alone. Nothing is resumed here.
+pub async fn read_paused(
+    c: &Call<'_>,
+    sid: &str,
+    thread: &str,
+    expressions: &[String],
+) -> Result<Vec<Hit>, ToolError> {
+    let backend = c.engine.backend.clone();
+    let page = c
+        .bk("frames", backend.frames(sid, thread, 0, READ_FRAMES))
+        .await?;
+    if page.frames.is_empty() {
+        return Err(ToolError("the paused thread has no frames".into()));
+    }
+    let root = c
+        .engine
+        .with_state(|s| s.sessions.get(sid).and_then(|x| x.project.clone()));
+    let python = page
+        .frames
+        .iter()
+        .any(|f| f.file.as_deref().is_some_and(|p| p.ends_with(".py")));
+    let eval = |frame: String, expression: String| {
+        let backend = backend.clone();
+        let (format, expression) = match crate::backend::PrintFormat::split(&expression) {
+            Some(Ok((f, x))) => (Some(f), x),
+            _ => (None, expression),
+        };
+        let req = EvalRequest {
+            thread_id: thread.to_string(),
+            frame,
+            expression,
+            context: EvalContext::Watch,
+            allow_side_effects: false,
+            format,
+        };
+        async move { c.bk("evaluate", backend.evaluate(sid, req)).await }
+    };
+    // (frame index, value) per expression, in the order given.
+    let mut answers: Vec<(usize, ValueNode)> = Vec::new();
+    for e in expressions {
+        let mut first_error: Option<String> = None;
+        let mut found = None;
+        for (i, f) in page.frames.iter().enumerate() {
+            match eval(f.handle.clone(), e.clone()).await {
+                Ok(v) => {
+                    found = Some((i, v));
+                    break;
+                }
+                Err(err) if names_nothing(&err.0) => {
+                    first_error.get_or_insert(err.0);
+                }
+                Err(err) => {
+                    // A wrong expression, not a missing name: said as the top frame says it.
+                    first_error = Some(err.0);
+                    found = None;
+                    break;
+                }
+            }
+        }
+        // Python: the main module's globals, when no frame of this thread runs in it.
+        let searched = first_error.as_deref().is_some_and(names_nothing);
+        if found.is_none() && python && searched {
+            let quoted = serde_json::to_string(e).unwrap_or_default();
+            let in_main = format!("eval({quoted}, __import__('sys').modules['__main__'].__dict__)");
+            if let Ok(v) = eval(page.frames[0].handle.clone(), in_main).await {
+                found = Some((usize::MAX, v));
+            }
+        }
+        let node = match found {
+            Some((i, v)) => {
+                let (mut m, redacted) = shaped(c, e, &v);
+                if !redacted
+                    && let Some(p) = super::preview::previews(c, sid, &[&v])
+                        .await
+                        .into_iter()
+                        .next()
+                        .flatten()
+                {
+                    super::preview::put(&mut m, p);
+                }
+                (i, m)
+            }
+            None => {
+                let err = first_error.unwrap_or_else(|| "no value".into());
+                let err = if searched {
+                    format!(
+                        "{err} (in none of the {} frames of the paused thread{})",
+                        page.frames.len(),
+                        if python { " nor in __main__" } else { "" }
+                    )
+                } else {
+                    err
+                };
+                (
+                    0,
+                    ValueNode {
+                        name: e.clone(),
+                        error: Some(err),
+                        ..Default::default()
+                    },
+                )
+            }
+        };
+        answers.push(node);
+    }
+    let mut frames: Vec<usize> = answers.iter().map(|(i, _)| *i).collect();
+    frames.sort_unstable();
+    frames.dedup();
+    let rows = frames
+        .into_iter()
+        .enumerate()
+        .map(|(n, i)| {
+            let values: Vec<ValueNode> = answers
+                .iter()
+                .filter(|(j, _)| *j == i)
+                .map(|(_, v)| v.clone())
+                .collect();
+            let (at, frame) = match page.frames.get(i) {
+                Some(f) => {
+                    let mut at = Location::from(f);
+                    at.file = at.file.map(|x| rel_to(root.as_deref(), &x));
+                    (at, format!("#{i} {}", frame_line(f, root.as_deref())))
+                }
+                None => (Location::default(), "module __main__".to_string()),
+            };
+            Hit {
+                hit: n as u32 + 1,
+                point: 0,
+                at,
+                values,
+                locals: BTreeMap::new(),
+                more_locals: 0,
+                stack: Vec::new(),
+                frame: Some(frame),
+            }
+        })
+        .collect();
+    Ok(rows)
+}
+
+fn rel_to(root: Option<&str>, f: &str) -> String {
+    match root {
+        Some(r) => f
+            .strip_prefix(r)
+            .map(|x| x.trim_start_matches('/'))
+            .unwrap_or(f)
+            .to_string(),
+        None => f.to_string(),
+    }
 }

@@ -55,6 +55,16 @@ pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
             }
             r.object(&mut out, &m, 0)
         }
+        // start_debug_session {attach, evaluate}: the session, then the values read.
+        Value::Object(m) if m.get("read").is_some_and(Value::is_array) => {
+            let mut rest = m.clone();
+            let rows = rest.remove("read").unwrap_or_default();
+            r.object(&mut out, &rest, 0);
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            r.read_rows(&mut out, rows.as_array().into_iter().flatten());
+        }
         Value::Object(m) => r.object(&mut out, m, 0),
         other => out.push_str(&r.scalar(other)),
     }
@@ -413,6 +423,11 @@ impl Renderer {
             }
         }
         let hits = m.get("hits").and_then(Value::as_array);
+        // A read of a running process: per frame that answered, `#2 <module> app.py:40: a = 1`.
+        if hits.is_some_and(|h| h.iter().any(|h| h.get("frame").is_some())) {
+            self.read_rows(out, hits.into_iter().flatten());
+            return;
+        }
         let names: Vec<&str> = hits
             .and_then(|h| h.first())
             .and_then(|h| h.get("values"))
@@ -576,6 +591,30 @@ impl Renderer {
                     let _ = writeln!(out, "  {line}");
                 }
             }
+        }
+    }
+
+    /// Rows of a read of a running process, one line per frame that answered.
+    fn read_rows<'a>(&self, out: &mut String, hits: impl Iterator<Item = &'a Value>) {
+        for h in hits {
+            let cells: Vec<String> = h
+                .get("values")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|v| {
+                    let name = v["name"].as_str().unwrap_or("");
+                    match v.get("error").and_then(Value::as_str) {
+                        Some(e) => format!(
+                            "{name}: error: {}",
+                            e.trim_start_matches("evaluate failed: ")
+                        ),
+                        None => format!("{name} = {}", short_addresses(&self.scalar(&v["value"]))),
+                    }
+                })
+                .collect();
+            let frame = h.get("frame").and_then(Value::as_str).unwrap_or("?");
+            let _ = writeln!(out, "{frame}: {}", cells.join("; "));
         }
     }
 
@@ -789,6 +828,35 @@ mod tests {
              2 | error: No symbol \"a\" in current context. | (same error)\n\
              at a.c:5 again, from … < main a.c:22\n  3 | 3 | 4\n\
              stderr ends: ValueError: bad"
+        );
+    }
+
+    /// A read of a running process (capture or start_debug_session with attach and no points):
+    /// one line per frame that answered, naming it; an expression no frame answers, its error.
+    #[test]
+    fn a_read_of_a_running_process_names_the_frame_of_each_value() {
+        let rows = json!([
+            {"hit": 1, "point": 0, "at": {"file": "a.c", "line": 9, "method": "main"},
+             "frame": "#2 main a.c:9",
+             "values": [{"name": "n", "value": "2"}, {"name": "x", "value": "", "error": "No symbol \"x\" in current context. (in none of the 3 frames of the paused thread)"}]},
+            {"hit": 2, "point": 0, "at": {}, "frame": "#3 start b.c:1", "values": [{"name": "m", "value": "7"}]},
+        ]);
+        let v = json!({"message": "2 of 3 expressions read at one pause of process 9, resumed; detached: process 9 runs on",
+                       "end": "read", "hits": rows.clone()});
+        assert_eq!(
+            text("capture", &v, Some("/p")),
+            "2 of 3 expressions read at one pause of process 9, resumed; detached: process 9 runs on\n\
+             #2 main a.c:9: n = 2; x: error: No symbol \"x\" in current context. (in none of the 3 frames of the paused thread)\n\
+             #3 start b.c:1: m = 7"
+        );
+        let started = json!({"session_id": "s1", "name": "9", "state": "running",
+                             "message": "attached to process 9; 2 of 3 expressions read at one pause, resumed: running",
+                             "read": rows});
+        let shown = text("start_debug_session", &started, Some("/p"));
+        assert!(shown.ends_with("#3 start b.c:1: m = 7"), "{shown}");
+        assert!(
+            shown.contains("resumed: running") && shown.contains("#2 main a.c:9: n = 2"),
+            "{shown}"
         );
     }
 

@@ -35,6 +35,8 @@ struct Placed {
     shown: String,
     /// "text `acc +=`" or "function price" when the line was found rather than given.
     found_by: Option<String>,
+    /// "line 60 (def who) runs at definition; set at 61, …" when the line was moved to a call's.
+    moved: Option<String>,
     condition: Option<String>,
 }
 
@@ -86,11 +88,17 @@ async fn place(
                 return Err(field("field 'file_path': required with line; or give text (a fragment of the line) or function".into()));
             }
         };
+        // A function's entry is its body already; a line or text may name its `def`.
+        let (line, moved) = match &p.function {
+            Some(_) => (line, None),
+            None => c.at_call(&file, line),
+        };
         let placed = Placed {
             file,
             line,
             shown,
             found_by,
+            moved,
             condition: p.condition.clone(),
         };
         out.push(placed);
@@ -193,6 +201,7 @@ pub struct Capture {
     #[schemars(length(min = 1))]
     run_configuration: Option<String>,
     cwd: Option<String>,
+    #[serde(default)]
     #[schemars(length(min = 1))]
     points: Vec<CapturePoint>,
     #[serde(default)]
@@ -269,16 +278,24 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     if attach.is_some() && a.run_configuration.is_some() {
         return Err("give attach or run_configuration, not both".into());
     }
+    // No points: a read of the running process now (attach + expressions), or what to give.
+    if a.points.is_empty() {
+        return read_now(c, &root, &a, attach.as_ref()).await;
+    }
     // The agent's own attached session, whose trigger `command` then is: named by attach (the
     // same pid or host:port) or session_id, or the only one it has.
-    let reuse = attached_session(c, &root, &a, attach.as_ref()).await?;
+    let reuse = if a.command.is_some() && a.run_configuration.is_none() {
+        attached_session(c, &root, &a, attach.as_ref()).await?
+    } else {
+        None
+    };
     if let Some(sid) = reuse.as_ref().filter(|_| a.cwd.is_some()) {
         return Err(ToolError(format!(
             "cwd: command is the trigger of attached session {sid} and runs in the project; leave cwd out (or cd inside command)"
         )));
     }
     if attach.is_some() && a.command.is_none() {
-        return Err("attach needs command: the request that runs the points, e.g. \"curl -s 'http://127.0.0.1:8000/path'\"".into());
+        return Err("attach needs command: the request that runs the points, e.g. \"curl -s 'http://127.0.0.1:8000/path'\"; or leave points out to read the process now (capture {attach, expressions})".into());
     }
     let launch = match (&a.command, &a.run_configuration) {
         (Some(_), Some(_)) => return Err("give command or run_configuration, not both".into()),
@@ -499,9 +516,15 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     let found: Vec<String> = placed
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| {
-            let by = p.found_by.as_ref()?;
-            Some(format!("point {} ({by}) at {}:{}", i + 1, p.shown, p.line))
+        .filter_map(|(i, p)| match (&p.found_by, &p.moved) {
+            (Some(by), None) => Some(format!("point {} ({by}) at {}:{}", i + 1, p.shown, p.line)),
+            (by, Some(moved)) => Some(format!(
+                "point {} ({}{}): {moved}",
+                i + 1,
+                by.as_ref().map(|b| format!("{b}, ")).unwrap_or_default(),
+                p.shown
+            )),
+            (None, None) => None,
         })
         .collect();
     let found = (!found.is_empty()).then(|| found.join("; "));
@@ -548,9 +571,6 @@ async fn attached_session(
     a: &Capture,
     attach: Option<&crate::backend::AttachTarget>,
 ) -> Result<Option<String>, ToolError> {
-    if a.command.is_none() || a.run_configuration.is_some() {
-        return Ok(None);
-    }
     let mine = c.ctx.client.as_ref().map(|cl| cl.started_ids());
     let mine = |id: &str| mine.as_ref().is_none_or(|m| m.iter().any(|x| x == id));
     // (id, target as the attach named it, pid) of every live attached session of the project.
@@ -610,6 +630,145 @@ async fn attached_session(
                 .join(", ")
         ))),
     }
+}
+
+/// How long a read of a running process waits for the pause it asked.
+const READ_PAUSE_MS: u64 = 10_000;
+
+/// capture {attach, expressions} without points or command: attach, pause once, read the
+/// expressions in the paused thread's frames (`read_paused`), resume and detach — what
+/// `gdb -batch -p PID -ex 'p x'` does. On the agent's own attached session: read, resumed, left
+/// attached. Refused before anything changes: no attach, no expressions, a command or
+/// run_configuration without points, keep_paused, and a debugger that cannot pause (Xdebug).
+async fn read_now(
+    c: &mut Call<'_>,
+    root: &str,
+    a: &Capture,
+    attach: Option<&crate::backend::AttachTarget>,
+) -> Outcome<Captured> {
+    let what_points = "({file_path, line}, {text} or {function})";
+    let Some(target) = attach else {
+        return Err(ToolError(format!(
+            "points: give at least one {what_points}; or, to read a running process now, attach (its pid or host:port) with expressions and no points"
+        )));
+    };
+    if a.command.is_some() || a.run_configuration.is_some() {
+        return Err(ToolError(format!(
+            "points: give where to record what the request runs {what_points}; or leave command out to read the process now (capture {{attach, expressions}} pauses it once, reads, detaches)"
+        )));
+    }
+    if a.expressions.is_empty() {
+        return Err("expressions: give what to read (e.g. [\"count\", \"items[0]\"]): capture {attach} without points pauses the process once, reads them and detaches; or give points and command to record where a request runs".into());
+    }
+    if a.keep_paused {
+        return Err("keep_paused: a read without points resumes the process at once; to keep it paused, start_debug_session {attach} then pause".into());
+    }
+    if a.cwd.is_some() {
+        return Err("cwd is where a started program runs: a read of a running process starts none; leave cwd out".into());
+    }
+    let text = super::sessions::target_text(target);
+    let on = match target {
+        crate::backend::AttachTarget::Pid(pid) => format!("process {pid}"),
+        crate::backend::AttachTarget::Address(at) => format!("the debugger at {at}"),
+    };
+    let reuse = attached_session(c, root, a, Some(target)).await?;
+    let request = LaunchRequest {
+        attach: Some(target.clone()),
+        mode: LaunchMode::Debug,
+        ..Default::default()
+    };
+    if reuse.is_none() {
+        if let Some(why) = c.engine.backend.pause_refusal(&request) {
+            return Err(ToolError(format!(
+                "attach {text}: a read without points pauses the process, and {why}. Instead: capture {{attach: \"{text}\", command: \"curl 'URL'\", points: [{{file_path, line}}], expressions}} records the values where the request runs"
+            )));
+        }
+        c.confirm(
+            root,
+            "start a debug session",
+            &format!(
+                "{on} (attached) to read {} expressions, then detached, in {root}",
+                a.expressions.len()
+            ),
+        )
+        .await?;
+    }
+    let sid = match &reuse {
+        Some(sid) => sid.clone(),
+        None => super::sessions::launch(c, root, request).await?.id,
+    };
+    let read = pause_read_resume(c, &sid, &a.expressions, reuse.is_none()).await;
+    let left = if reuse.is_some() {
+        format!("; session {sid} stays attached")
+    } else {
+        detach(c, &sid)
+            .await
+            .unwrap_or_else(|e| format!("; detach failed: {}", e.0))
+    };
+    let (hits, how) = match read {
+        Ok(x) => x,
+        Err(e) => return Err(ToolError(format!("{}{left}", e.0))),
+    };
+    let n: usize = hits
+        .iter()
+        .map(|h| h.values.iter().filter(|v| v.error.is_none()).count())
+        .sum();
+    let message = format!(
+        "{n} of {} expressions read at one pause of {on}{how}{left}",
+        a.expressions.len()
+    );
+    let state: State = c
+        .engine
+        .with_state(|s| s.sessions.get(&sid).map(|x| x.state()))
+        .unwrap_or(SessionState::Stopped)
+        .into();
+    Ok(Captured {
+        session_id: sid,
+        hits,
+        end: "read".into(),
+        state,
+        message,
+        stop: None,
+        trigger: None,
+    })
+}
+
+/// Pauses the attached session `sid` once (unless it is paused already), reads `expressions`
+/// there (`read_paused`) and resumes it (a pause found already there is left alone unless
+/// `resume_found`). Returns the rows and how it left the pause ("; resumed").
+pub(super) async fn pause_read_resume(
+    c: &Call<'_>,
+    sid: &str,
+    expressions: &[String],
+    resume_found: bool,
+) -> Result<(Vec<Hit>, &'static str), ToolError> {
+    let backend = c.engine.backend.clone();
+    let found = c.paused(sid).is_ok();
+    if !found {
+        let mut sub = c.subscribe(sid)?;
+        c.bk("control", backend.control(sid, None, ControlOp::Pause))
+            .await?;
+        if !c.wait_for_stop(sid, &mut sub, READ_PAUSE_MS).await {
+            let why = backend.pause_pending_note(sid);
+            return Err(ToolError(format!(
+                "the process did not pause within {READ_PAUSE_MS} ms, so nothing was read{}",
+                why.map(|w| format!(" ({w})")).unwrap_or_default()
+            )));
+        }
+    }
+    let (thread, _) = c.paused(sid)?;
+    let rows = capture::read_paused(c, sid, &thread, expressions).await;
+    if found && !resume_found {
+        return rows.map(|r| (r, "; it was paused already and stays paused"));
+    }
+    let sub = c.subscribe(sid)?;
+    c.bk(
+        "control",
+        backend.control(sid, Some(&thread), ControlOp::Resume),
+    )
+    .await?;
+    super::left_pause(c, sid, sub.seq);
+    rows.map(|r| (r, ", resumed"))
 }
 
 /// Runs `cmd` as the trigger of the attached session `sid` (resumed first when paused, as a
@@ -824,7 +983,7 @@ pub(super) fn nearby(source: Option<&str>, line: u32) -> Option<String> {
 
 /// What a debugger answers for a name the frame does not have (gdb, lldb, Python, PHP, Go):
 /// an expression meant for another point, not an error of this row.
-const NOT_IN_SCOPE: [&str; 5] = [
+pub(crate) const NOT_IN_SCOPE: [&str; 5] = [
     "in current context",
     "use of undeclared identifier",
     // Python's NameError; Xdebug's for a variable by name or one an expression names.

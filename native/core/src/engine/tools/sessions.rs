@@ -329,6 +329,10 @@ pub struct Started {
     also: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pause: Option<StopResult>,
+    /// An attach with evaluate and no breakpoints: the values read at one pause (resumed since),
+    /// one row per frame that answered, as capture's read of a running process.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    read: Vec<super::super::capture::Hit>,
 }
 
 /// How long start_debug_session (without wait_for_pause) watches for a program that ends at
@@ -410,7 +414,27 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         note_trigger(c, &info.id, cmd);
     }
     let (message, mut pause);
-    if (a.wait_for_pause || a.first.waits() || trigger.is_some()) && !service {
+    let mut read = Vec::new();
+    // An attach with evaluate and no breakpoints: the values now, at one pause, then running
+    // (capture {attach, expressions} without its detach).
+    let read_now = service && a.first.breakpoints.is_none();
+    if let Some(list) = a.first.evaluate.as_ref().filter(|_| read_now) {
+        match super::capture::pause_read_resume(c, &info.id, list, true).await {
+            Ok((rows, how)) => {
+                let n: usize = rows
+                    .iter()
+                    .map(|h| h.values.iter().filter(|v| v.error.is_none()).count())
+                    .sum();
+                message = format!(
+                    "{what}; {n} of {} expressions read at one pause{how}: running",
+                    list.len()
+                );
+                read = rows;
+            }
+            Err(e) => message = format!("{what}; evaluate: {}; running", e.0),
+        }
+        pause = None;
+    } else if (a.wait_for_pause || a.first.waits() || trigger.is_some()) && !service {
         let timeout = a.t.timeout_ms;
         let mut sub = c.subscribe(&info.id)?;
         // A stop before this subscription is the one wanted too.
@@ -568,6 +592,7 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
         name: super::out::brief(&info.name),
         message,
         pause,
+        read,
     })
 }
 

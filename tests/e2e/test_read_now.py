@@ -1,0 +1,134 @@
+"""A read of a running process in one call (issue 26), as `gdb -batch -p PID -ex 'p x'` is:
+`capture {attach, expressions}` with no points and no command attaches, pauses the process once,
+evaluates each expression in the paused thread's frames top down (the first frame that has its
+names answers it, and is named), resumes and detaches. `start_debug_session {attach, evaluate}`
+does the same read and stays attached, running. On gdb (a C daemon blocked in accept()) and
+debugpy (a service idle in serve_forever); the process serves on after the read."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from conftest import Service, cleaned, gdb_env_check, served
+
+
+def build(project):
+    gcc = shutil.which("gcc")
+    if not gcc:
+        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
+    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "roster"), str(project / "roster.c")], check=True)
+
+
+@pytest.fixture(scope="module")
+def rn_mod():
+    gdb_env_check()
+    yield from served("attach", prepare=build)
+
+
+@pytest.fixture
+def rn(rn_mod):
+    yield from cleaned(rn_mod)
+
+
+def ask_roster(svc: Service) -> str:
+    """One connection to roster.c's daemon: the size of its table."""
+    with socket.create_connection(("127.0.0.1", svc.port), timeout=10) as s:
+        return s.makefile().readline().strip()
+
+
+def values_by_name(r: dict) -> dict:
+    return {v["name"]: v for h in r["hits"] for v in h["values"]}
+
+
+def frame_of(r: dict, name: str) -> str:
+    return next(h["frame"] for h in r["hits"] if any(v["name"] == name for v in h["values"]))
+
+
+def nothing_left(m):
+    assert m.ok("list_debug_sessions", {})["sessions"] == [], "still attached"
+    assert m.ok("list_breakpoints", {})["breakpoints"] == []
+
+
+def test_capture_reads_a_c_static_while_the_daemon_blocks_in_accept(services, rn):
+    project, m = rn
+    svc = Service([str(project / "roster")], project)
+    services.append(svc)
+    assert ask_roster(svc) == "2"
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["npeople", "people[1].age", "people[0].name"]})
+    vals = values_by_name(r)
+    assert vals["npeople"]["value"] == "2", r
+    assert vals["people[1].age"]["value"] == "42", r
+    assert '"ann"' in vals["people[0].name"]["value"], r
+    # Named by the frame that answered, and said in one short text.
+    assert frame_of(r, "npeople").startswith("#"), r
+    assert "npeople = 2" in m.last_text and "people[1].age = 42" in m.last_text, m.last_text
+    assert r["end"] == "read" and "detached" in r["message"], r
+    nothing_left(m)
+    assert svc.alive() and ask_roster(svc) == "2", "the daemon stopped serving after the read"
+
+
+def test_capture_reads_a_module_global_of_a_python_service_idle_in_serve_forever(services, rn):
+    project, m = rn
+    svc = Service([sys.executable, "service.py"], project)
+    services.append(svc)
+    assert svc.get("item=book&qty=3")["orders"] == 1
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["len(ORDERS)", "ORDERS[0][2]", "nosuch + 1"]})
+    vals = values_by_name(r)
+    assert vals["len(ORDERS)"]["value"] == "1" and vals["ORDERS[0][2]"]["value"] == "36", r
+    # Found where the main module runs, below the select() the pause landed in.
+    assert "service.py" in frame_of(r, "len(ORDERS)"), r
+    # A name nothing has fails alone, saying so.
+    assert "nosuch" in vals["nosuch + 1"]["error"] and not vals["nosuch + 1"]["value"], r
+    assert "2 of 3 expressions read" in r["message"] and "detached" in r["message"], r
+    nothing_left(m)
+    assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 2
+
+
+def test_start_debug_session_attach_with_evaluate_answers_the_values_and_stays_attached_running(services, rn):
+    project, m = rn
+    svc = Service([sys.executable, "service.py"], project)
+    services.append(svc)
+    assert svc.get("item=pen&qty=2")["orders"] == 1
+    r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["ORDERS[-1][2]", "len(ORDERS)"]})
+    vals = {v["name"]: v for h in r["read"] for v in h["values"]}
+    assert vals["ORDERS[-1][2]"]["value"] == "6" and vals["len(ORDERS)"]["value"] == "1", r
+    assert r["state"] == "running" and "resumed" in r["message"], r
+    assert "ORDERS[-1][2] = 6" in m.last_text, m.last_text
+    sessions = m.ok("list_debug_sessions", {})["sessions"]
+    assert [(s["id"], s["state"]) for s in sessions] == [(r["session_id"], "running")], sessions
+    # Running, still attached: requests are served.
+    assert svc.get("item=pen&qty=1", timeout=10)["orders"] == 2
+    m.ok("stop_debug_session", {})
+    assert svc.alive()
+
+
+def test_start_debug_session_attach_with_evaluate_on_gdb(services, rn):
+    project, m = rn
+    svc = Service([str(project / "roster")], project)
+    services.append(svc)
+    r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["people[1].age", "no_such_thing"]})
+    vals = {v["name"]: v for h in r["read"] for v in h["values"]}
+    assert vals["people[1].age"]["value"] == "42", r
+    assert "no_such_thing" in vals["no_such_thing"]["error"], r
+    assert r["state"] == "running", r
+    assert ask_roster(svc) == "2", "the daemon does not serve while attached"
+    m.ok("stop_debug_session", {})
+    assert svc.alive() and ask_roster(svc) == "2"
+
+
+def test_a_read_without_points_refuses_what_it_cannot_do_and_changes_nothing(services, rn):
+    project, m = rn
+    e = m.err("capture", {"attach": "4242", "expressions": []})
+    assert "expressions" in e and "give" in e, e
+    e = m.err("capture", {"expressions": ["x"]})
+    assert "points" in e and "attach" in e, e
+    e = m.err("capture", {"attach": "4242", "command": "curl -s http://127.0.0.1:1/", "expressions": ["x"]})
+    assert "points" in e, e
+    e = m.err("capture", {"attach": "4242", "expressions": ["x"], "keep_paused": True})
+    assert "keep_paused" in e and "start_debug_session" in e, e
+    nothing_left(m)
