@@ -232,6 +232,19 @@ impl Session {
         }
     }
 
+    /// An expression the agent evaluates, its floats written exactly
+    /// ([`Connection::eval_exact`]); bounded and only while paused, as [`Session::req`].
+    pub async fn eval_exact(&self, expr: &str) -> BackendResult<Response> {
+        self.require_paused()?;
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.eval_exact(expr)).await {
+            Ok(r) => r.map_err(|e| self.err(e)),
+            Err(_) => Err(BackendError::Timeout(format!(
+                "Xdebug did not answer `eval` within {} s",
+                REQUEST_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
     pub fn require_paused(&self) -> BackendResult<()> {
         match self.state() {
             SessionState::Paused => Ok(()),

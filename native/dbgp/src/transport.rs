@@ -12,6 +12,19 @@
 //! request (php -S, php-fpm, mod_php), the next request's first `property_get -c 1` crashed the
 //! worker, and its connection ended before any break. So before the script runs on (or is
 //! stopped, or left), a connection that made Xdebug hold a frame has it let go.
+//!
+//! Xdebug before 3.4 writes a float in a property with PHP's `precision` ini (14 significant
+//! digits by default: `xdebug_sprintf("%.*H", (int) EG(precision), ...)` for `IS_DOUBLE` in
+//! src/lib/var_export_xml.c at tag 3.2.0; 3.4.0 switched to `serialize_precision`, commit
+//! 7fe5abd4), so `50 - 1e-14` read `50` and `0.1 + 0.2` read `0.3`. With `precision` at -1 the
+//! same code writes the shortest text that reads back as the same double. So the reads of a
+//! pause run with `precision` -1, set by an `eval` of `ini_set` before the first read, and the
+//! program's own value is set back before anything of the program runs: before a continuation,
+//! `stop`, `detach` or the socket's close (commands Xdebug runs in the order sent, so a restore
+//! not yet answered still comes first), and before an `eval` or `property_set` (both run PHP
+//! code, which must convert floats as the program does). An expression the agent evaluates runs
+//! at the program's precision inside a closure call that switches to -1 only once the value is
+//! computed, for Xdebug's writing of it (see [`exact_floats_eval`]).
 
 use crate::protocol::{
     Decoder, Init, Packet, ProtocolError, Response, StreamKind, encode_command, parse_packet,
@@ -72,6 +85,59 @@ pub struct Connection {
     close_reason: Arc<Mutex<Option<String>>>,
     /// Xdebug points at a frame since a read of locals (see the module's notes).
     holds_frame: AtomicBool,
+    /// How Xdebug writes floats now (see the module's notes).
+    floats: tokio::sync::Mutex<Floats>,
+}
+
+/// The `precision` ini as this connection left it (see the module's notes).
+#[derive(Debug, Default)]
+struct Floats {
+    /// The program's own value, read while paused; forgotten when the program runs on.
+    program: Option<String>,
+    /// `precision` may be -1 now: the program's value must be set back before it runs.
+    shortest: bool,
+    /// `ini_set` is disabled (or the value unreadable): floats stay as Xdebug writes them.
+    unavailable: bool,
+    /// Paused at a throw, where Xdebug 3.2 keeps the next step from stopping at the returns
+    /// the exception unwinds through (`suppress_return_value_step`, set in
+    /// `xdebug_debugger_throw_exception_hook`, src/debugger/debugger.c); any `eval` clears it
+    /// (`xdebug_do_eval`), so reads here leave `precision` alone until something else evals.
+    at_throw: bool,
+}
+
+/// Reads whose answers carry values, floats written with `precision`.
+const FORMATS_VALUES: [&str; 3] = ["context_get", "property_get", "property_value"];
+/// Commands that run PHP code: at the program's own precision.
+const RUNS_CODE: [&str; 2] = ["eval", "property_set"];
+/// The program's precision, or false where `ini_set` is disabled (then nothing is changed).
+const READ_PRECISION: &str = "\\function_exists('ini_set') ? \\ini_get('precision') : false";
+const SHORTEST: &str = "\\ini_set('precision', '-1')";
+/// Bound on each of those `eval`s, which PHP answers at once while paused.
+const PRECISION_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `expr` evaluated at the program's precision, its value then written by Xdebug with
+/// `precision` -1: a closure call whose argument is `expr` (evaluated first, in the paused
+/// frame's scope, as before) and whose body sets -1 and returns it. None where wrapping could
+/// change what runs: statements (`;` inside), or an expression that may set `precision` itself.
+pub fn exact_floats_eval(expr: &str) -> Option<String> {
+    let e = expr
+        .trim()
+        .trim_end_matches(|c: char| c == ';' || c.is_whitespace());
+    if e.is_empty() || e.contains(';') || e.to_ascii_lowercase().contains("precision") {
+        return None;
+    }
+    // The newline ends a `//` or `#` comment the expression may end with.
+    Some(format!(
+        "(static function ($v) {{ {SHORTEST}; return $v; }})({e}\n)"
+    ))
+}
+
+/// The program's `precision` from the answer to [`READ_PRECISION`]: an integer's text, else
+/// None (`ini_set` disabled, or something PHP would not give back).
+fn program_precision(r: &Response) -> Option<String> {
+    let p = crate::values::parse_prop(r.root.child("property")?);
+    let v = p.value.trim();
+    (p.type_name == "string" && !v.is_empty() && v.parse::<i64>().is_ok()).then(|| v.to_string())
 }
 
 /// Reads that leave Xdebug pointing at the frame they read in (in context 0, the default).
@@ -126,6 +192,7 @@ impl Connection {
             closed: Arc::default(),
             close_reason: Arc::default(),
             holds_frame: AtomicBool::new(false),
+            floats: tokio::sync::Mutex::default(),
         });
         let (pending, closed, reason) = (
             conn.pending.clone(),
@@ -184,11 +251,120 @@ impl Connection {
             return Err(self.closed_error());
         }
         if LEAVE_FRAME.contains(&name) {
+            {
+                let mut f = self.floats.lock().await;
+                self.restore(&mut f).await;
+                // Sent (restored before the continuation, in order) and the program runs on,
+                // which may set its precision itself.
+                (f.shortest, f.program, f.at_throw) = (false, None, false);
+            }
             self.release_frame().await;
-        } else if HOLD_FRAME.contains(&name) && args.iter().all(|(k, v)| *k != 'c' || v == "0") {
-            self.holds_frame.store(true, Ordering::SeqCst);
+            let r = self.send(name, args, data).await;
+            if let Ok(r) = &r
+                && r.break_message()
+                    .and_then(|m| m.exception)
+                    .is_some_and(|e| !e.is_empty())
+            {
+                self.floats.lock().await.at_throw = true;
+            }
+            return r;
+        } else {
+            if FORMATS_VALUES.contains(&name) {
+                self.shortest_floats().await;
+            } else if RUNS_CODE.contains(&name) {
+                self.program_floats().await;
+                self.floats.lock().await.at_throw = false;
+            }
+            if HOLD_FRAME.contains(&name) && args.iter().all(|(k, v)| *k != 'c' || v == "0") {
+                self.holds_frame.store(true, Ordering::SeqCst);
+            }
         }
         self.send(name, args, data).await
+    }
+
+    /// Evaluates an expression the agent asked for: run at the program's precision, its value
+    /// written exactly (see [`exact_floats_eval`]); as given where it cannot be wrapped.
+    pub async fn eval_exact(&self, expr: &str) -> Result<Response, RequestError> {
+        if self.is_closed() {
+            return Err(self.closed_error());
+        }
+        let mut f = self.floats.lock().await;
+        self.restore(&mut f).await;
+        f.at_throw = false;
+        if f.program.is_none() && !f.unavailable {
+            self.learn(&mut f).await;
+        }
+        let wrapped = exact_floats_eval(expr).filter(|_| f.program.is_some());
+        let r = match wrapped {
+            Some(code) => {
+                // Set first: a call given up on (its timeout) may still switch when PHP is done.
+                f.shortest = true;
+                self.send("eval", &[], Some(&code)).await?
+            }
+            None => {
+                let r = self.send("eval", &[], Some(expr)).await?;
+                f.program = None;
+                r
+            }
+        };
+        match r.error {
+            Some(e) => Err(RequestError::Engine {
+                code: e.code,
+                message: e.message,
+            }),
+            None => Ok(r),
+        }
+    }
+
+    /// Before a read of values: `precision` -1, the program's value read first.
+    async fn shortest_floats(&self) {
+        let mut f = self.floats.lock().await;
+        if f.shortest || f.unavailable || f.at_throw {
+            return;
+        }
+        if f.program.is_none() {
+            self.learn(&mut f).await;
+            if f.program.is_none() {
+                return;
+            }
+        }
+        f.shortest = true;
+        let set = self.send("eval", &[], Some(SHORTEST));
+        if tokio::time::timeout(PRECISION_TIMEOUT, set).await.is_err() {
+            tracing::debug!("Xdebug did not answer the switch to exact floats");
+        }
+    }
+
+    /// Before PHP code of the program runs: its own `precision` back.
+    async fn program_floats(&self) {
+        let mut f = self.floats.lock().await;
+        self.restore(&mut f).await;
+    }
+
+    async fn restore(&self, f: &mut Floats) {
+        if !f.shortest {
+            return;
+        }
+        let Some(p) = f.program.clone() else {
+            return;
+        };
+        let code = format!("\\ini_set('precision', '{p}')");
+        match tokio::time::timeout(PRECISION_TIMEOUT, self.send("eval", &[], Some(&code))).await {
+            Ok(Ok(_)) => f.shortest = false,
+            // Sent, and Xdebug runs commands in order: it is restored before what follows.
+            _ => tracing::warn!("Xdebug did not confirm restoring the program's precision"),
+        }
+    }
+
+    async fn learn(&self, f: &mut Floats) {
+        let read = self.send("eval", &[], Some(READ_PRECISION));
+        // Closed or silent: whatever comes next fails the same way.
+        if let Ok(Ok(r)) = tokio::time::timeout(PRECISION_TIMEOUT, read).await {
+            match program_precision(&r) {
+                Some(p) => f.program = Some(p),
+                None => f.unavailable = true,
+            }
+        }
     }
 
     /// Has Xdebug let go of the frame a read of locals left it pointing at (see the module's
@@ -245,6 +421,7 @@ impl Connection {
     /// Closes the socket (Xdebug then ends the debug session and lets the script run on).
     pub async fn close(&self) {
         if !self.is_closed() {
+            self.program_floats().await;
             self.release_frame().await;
         }
         let mut w = self.writer.lock().await;
@@ -331,6 +508,17 @@ mod tests {
                     let name = words.next().unwrap().to_string();
                     let (_, txid) = (words.next(), words.next().unwrap().to_string());
                     let rest: Vec<&str> = words.collect();
+                    // An eval is shown by its code.
+                    let rest: Vec<String> = match rest.iter().position(|w| *w == "--") {
+                        Some(at) if name == "eval" => {
+                            use base64::Engine;
+                            let code = base64::engine::general_purpose::STANDARD
+                                .decode(rest[at + 1])
+                                .unwrap();
+                            vec![String::from_utf8(code).unwrap()]
+                        }
+                        _ => rest.iter().map(|w| w.to_string()).collect(),
+                    };
                     let _ = seen_tx.send(format!("{name} {}", rest.join(" ")).trim().to_string());
                     let status = if LEAVE_FRAME.contains(&name.as_str()) {
                         at_return = name == "step_out";
@@ -338,14 +526,23 @@ mod tests {
                     } else {
                         ""
                     };
+                    // A step into here stops at a throw.
+                    let thrown = if name == "step_into" {
+                        r#"<xdebug:message xmlns:xdebug="https://xdebug.org/dbgp/xdebug" filename="file:///x.php" lineno="3" exception="E"><![CDATA[boom]]></xdebug:message>"#
+                    } else {
+                        ""
+                    };
                     let body = if name == "context_get" && rest[..2] == ["-d", "\"0\""] && at_return
                     {
                         r#"<property name="$__RETURN_VALUE" fullname="$__RETURN_VALUE" type="int"><![CDATA[3]]></property>"#
+                    } else if name == "eval" {
+                        // `ini_get`/`ini_set` of precision: the program's 14.
+                        r#"<property type="string" size="2" encoding="base64"><![CDATA[MTQ=]]></property>"#
                     } else {
                         ""
                     };
                     let xml = format!(
-                        r#"<response xmlns="urn:debugger_protocol_v1" command="{name}" transaction_id="{txid}"{status}>{body}</response>"#
+                        r#"<response xmlns="urn:debugger_protocol_v1" command="{name}" transaction_id="{txid}"{status}>{thrown}{body}</response>"#
                     );
                     s.write_all(&packet(xml)).await.unwrap();
                 }
@@ -360,8 +557,125 @@ mod tests {
         (conn, seen)
     }
 
+    /// The commands the engine read, without the `eval`s of `precision` around them.
     fn drain(seen: &mut mpsc::UnboundedReceiver<String>) -> Vec<String> {
-        std::iter::from_fn(|| seen.try_recv().ok()).collect()
+        std::iter::from_fn(|| seen.try_recv().ok())
+            .filter(|c| !c.starts_with("eval"))
+            .collect()
+    }
+
+    #[test]
+    fn an_expression_is_wrapped_to_switch_to_exact_floats_after_it_ran() {
+        assert_eq!(
+            exact_floats_eval(" $cart->total(); ").as_deref(),
+            Some(
+                "(static function ($v) { \\ini_set('precision', '-1'); return $v; })($cart->total()\n)"
+            )
+        );
+        // A trailing comment stays inside its line.
+        assert!(
+            exact_floats_eval("$a + 1 // why")
+                .unwrap()
+                .ends_with("// why\n)")
+        );
+        // Statements, and expressions that may set precision themselves, run as given.
+        assert_eq!(exact_floats_eval("$a = 1; $b = 2"), None);
+        assert_eq!(exact_floats_eval("ini_set('PRECISION', 17)"), None);
+        assert_eq!(exact_floats_eval("  "), None);
+    }
+
+    #[test]
+    fn the_program_s_precision_is_read_from_its_eval_answer() {
+        let answer = |prop: &str| {
+            let xml = format!(
+                r#"<response xmlns="urn:debugger_protocol_v1" command="eval" transaction_id="3">{prop}</response>"#
+            );
+            match parse_packet(&xml).unwrap() {
+                Packet::Response(r) => r,
+                other => panic!("{other:?}"),
+            }
+        };
+        let s = |b64: &str| {
+            answer(&format!(
+                r#"<property type="string" size="2" encoding="base64"><![CDATA[{b64}]]></property>"#
+            ))
+        };
+        assert_eq!(program_precision(&s("MTQ=")).as_deref(), Some("14"));
+        assert_eq!(program_precision(&s("LTE=")).as_deref(), Some("-1"));
+        // ini_set disabled (false), or a value that is no integer: nothing is changed.
+        assert_eq!(
+            program_precision(&answer(r#"<property type="bool"><![CDATA[0]]></property>"#)),
+            None
+        );
+        assert_eq!(program_precision(&s("eDsgZXhpdA==")), None);
+        assert_eq!(program_precision(&answer("")), None);
+    }
+
+    #[tokio::test]
+    async fn values_are_read_with_exact_floats_and_the_program_runs_with_its_own_precision() {
+        let (c, mut seen) = engine().await;
+        let all = |seen: &mut mpsc::UnboundedReceiver<String>| -> Vec<String> {
+            std::iter::from_fn(|| seen.try_recv().ok()).collect()
+        };
+        let locals = [('d', "0".to_string()), ('c', "0".to_string())];
+        c.request("context_get", &locals, None).await.unwrap();
+        c.request("property_get", &[('n', "$x".to_string())], None)
+            .await
+            .unwrap();
+        c.request("run", &[], None).await.unwrap();
+        assert_eq!(
+            all(&mut seen),
+            [
+                format!("eval {READ_PRECISION}"),
+                format!("eval {SHORTEST}"),
+                r#"context_get -d "0" -c "0""#.to_string(),
+                r#"property_get -n "$x""#.to_string(),
+                "eval \\ini_set('precision', '14')".to_string(),
+                r#"context_get -d "0" -c "0""#.to_string(),
+                "run".to_string(),
+            ]
+        );
+        // An expression runs at the program's precision and is written exactly; code that a
+        // set runs, and the end, get the program's precision back first.
+        c.request("property_get", &[('n', "$x".to_string())], None)
+            .await
+            .unwrap();
+        c.eval_exact("$o->total()").await.unwrap();
+        c.request("property_set", &[('n', "$x".to_string())], Some("1.5"))
+            .await
+            .unwrap();
+        c.request("stop", &[], None).await.unwrap();
+        assert_eq!(
+            all(&mut seen),
+            [
+                format!("eval {READ_PRECISION}"),
+                format!("eval {SHORTEST}"),
+                r#"property_get -n "$x""#.to_string(),
+                "eval \\ini_set('precision', '14')".to_string(),
+                format!("eval {}", exact_floats_eval("$o->total()").unwrap()),
+                "eval \\ini_set('precision', '14')".to_string(),
+                r#"property_set -n "$x" -- MS41"#.to_string(),
+                r#"context_get -d "0" -c "0""#.to_string(),
+                "stop".to_string(),
+            ]
+        );
+        // At a throw, reads leave precision alone (an eval would let the next step stop at
+        // each return the exception unwinds through) until an expression evaluated anyway.
+        let (c, mut seen) = engine().await;
+        c.request("step_into", &[], None).await.unwrap();
+        c.request("context_get", &locals, None).await.unwrap();
+        c.eval_exact("$e").await.unwrap();
+        c.request("context_get", &locals, None).await.unwrap();
+        assert_eq!(
+            all(&mut seen),
+            [
+                "step_into".to_string(),
+                r#"context_get -d "0" -c "0""#.to_string(),
+                format!("eval {READ_PRECISION}"),
+                format!("eval {}", exact_floats_eval("$e").unwrap()),
+                r#"context_get -d "0" -c "0""#.to_string(),
+            ]
+        );
     }
 
     #[tokio::test]

@@ -398,7 +398,7 @@ impl Session {
                     self.frame_index(depth)
                 )));
             }
-            let r = match self.req("eval", &[], Some(expr)).await {
+            let r = match self.eval_exact(expr).await {
                 Ok(r) => r,
                 Err(BackendError::Failed(m)) if m.contains("error 206") => {
                     // Xdebug says only "error evaluating code": name a variable the frame
