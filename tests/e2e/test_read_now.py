@@ -95,6 +95,7 @@ def test_start_debug_session_attach_with_evaluate_answers_the_values_and_stays_a
     services.append(svc)
     assert svc.get("item=pen&qty=2")["orders"] == 1
     r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["ORDERS[-1][2]", "len(ORDERS)"]})
+    assert "read" in r, r
     vals = {v["name"]: v for h in r["read"] for v in h["values"]}
     assert vals["ORDERS[-1][2]"]["value"] == "6" and vals["len(ORDERS)"]["value"] == "1", r
     assert r["state"] == "running" and "resumed" in r["message"], r
@@ -113,6 +114,7 @@ def test_start_debug_session_attach_with_evaluate_on_a_c_daemon(services, rn, ad
     svc = Service([str(project / "roster")], project)
     services.append(svc)
     r = m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter, "evaluate": ["people[1].age", "no_such_thing"]})
+    assert "read" in r, r
     vals = {v["name"]: v for h in r["read"] for v in h["values"]}
     assert vals["people[1].age"]["value"] == "42", r
     assert "no_such_thing" in vals["no_such_thing"]["error"], r
