@@ -122,8 +122,10 @@ def test_capture_command_while_attached_is_the_sessions_trigger_and_leaves_it_at
     project, m = cap
     svc = attach_services.python(project)
     sid = m.ok("start_debug_session", {"attach": str(svc.pid)})["session_id"]
-    # The agent's own breakpoint, on a line a GET never runs: capture leaves it alone.
-    mine = m.ok("set_breakpoint", {"file_path": "service.py", "line": line_of(project, "service.py", "def log_message")})
+    # The agent's own breakpoint, on a line a GET never runs (the start-up print, run before
+    # the attach; not `def log_message`, now moved to its body, which each request runs):
+    # capture leaves it alone.
+    mine = m.ok("set_breakpoint", {"file_path": "service.py", "line": line_of(project, "service.py", "listening on")})
     line = line_of(project, "service.py", "ORDERS.append(")
     r = m.ok("capture", {
         "command": curl(svc, "item=book&qty=3"),

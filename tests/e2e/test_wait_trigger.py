@@ -33,8 +33,9 @@ def test_after_a_missed_trigger_wait_for_pause_sends_the_request_and_answers_the
     project, m = svc
     service = attach_services.python(project)
     url = f"http://127.0.0.1:{service.port}/order?item=book&qty=3"
-    # The agent's first guess: a line the GET handler never runs (the price of an unknown item).
-    wrong = line_of(project, "service.py", "log_message")
+    # The agent's first guess: a line no request runs (the start-up print, run before the
+    # attach; not `def log_message`, now moved to its body, which each request runs).
+    wrong = line_of(project, "service.py", "listening on")
     started = m.ok("start_debug_session", {
         "attach": str(service.pid),
         "command": f"curl -s '{url}'",

@@ -24,7 +24,8 @@
 //! not yet answered still comes first), and before an `eval` or `property_set` (both run PHP
 //! code, which must convert floats as the program does). An expression the agent evaluates runs
 //! at the program's precision inside a closure call that switches to -1 only once the value is
-//! computed, for Xdebug's writing of it (see [`exact_floats_eval`]).
+//! computed, for Xdebug's writing of it (see [`exact_floats_eval`]); nothing is switched with a
+//! later Xdebug (`writes_floats_with_precision`).
 
 use crate::protocol::{
     Decoder, Init, Packet, ProtocolError, Response, StreamKind, encode_command, parse_packet,
@@ -132,6 +133,25 @@ pub fn exact_floats_eval(expr: &str) -> Option<String> {
     ))
 }
 
+/// Whether the engine (`Xdebug 3.2.0`, as the init packet names it) writes floats with
+/// `precision`: Xdebug before 3.4, and any engine this cannot tell; 3.4 and later write them
+/// with `serialize_precision`, -1 unless the program set it, so nothing is switched there.
+fn writes_floats_with_precision(engine: &str) -> bool {
+    let Some(version) = engine.strip_prefix("Xdebug ") else {
+        return true;
+    };
+    let mut parts = version.split('.').map(|p| {
+        p.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse::<u32>()
+    });
+    match (parts.next(), parts.next()) {
+        (Some(Ok(major)), Some(Ok(minor))) => (major, minor) < (3, 4),
+        _ => true,
+    }
+}
+
 /// The program's `precision` from the answer to [`READ_PRECISION`]: an integer's text, else
 /// None (`ini_set` disabled, or something PHP would not give back).
 fn program_precision(r: &Response) -> Option<String> {
@@ -192,7 +212,10 @@ impl Connection {
             closed: Arc::default(),
             close_reason: Arc::default(),
             holds_frame: AtomicBool::new(false),
-            floats: tokio::sync::Mutex::default(),
+            floats: tokio::sync::Mutex::new(Floats {
+                unavailable: !writes_floats_with_precision(&init.engine),
+                ..Floats::default()
+            }),
         });
         let (pending, closed, reason) = (
             conn.pending.clone(),
@@ -582,6 +605,21 @@ mod tests {
         assert_eq!(exact_floats_eval("$a = 1; $b = 2"), None);
         assert_eq!(exact_floats_eval("ini_set('PRECISION', 17)"), None);
         assert_eq!(exact_floats_eval("  "), None);
+    }
+
+    #[test]
+    fn only_xdebug_before_3_4_writes_floats_with_precision() {
+        for (engine, switched) in [
+            ("Xdebug 3.2.0", true),
+            ("Xdebug 3.3.2", true),
+            ("Xdebug 3.4.0alpha1", false),
+            ("Xdebug 3.5.0", false),
+            ("Xdebug 4.0.0", false),
+            ("Xdebug", true),
+            ("Other 9.9", true),
+        ] {
+            assert_eq!(writes_floats_with_precision(engine), switched, "{engine}");
+        }
     }
 
     #[test]

@@ -308,6 +308,20 @@ impl<'a> Call<'a> {
         Ok(())
     }
 
+    /// Where a line breakpoint on `file:line` (canonical) goes: the line itself, or, for a line
+    /// that runs only when a function is defined (a Python `def`, its decorators and signature),
+    /// the first line of the body with the phrase that says so (see
+    /// [`super::functions::call_line`]). Every tool that sets a line point asks here.
+    pub fn at_call(&self, file: &str, line: u32) -> (u32, Option<String>) {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            return (line, None);
+        };
+        match super::functions::call_line(file, &text, line) {
+            Some((body, said)) => (body, Some(said)),
+            None => (line, None),
+        }
+    }
+
     /// Session to act on: the requested id, else the current session, else the only live one.
     pub async fn session(
         &mut self,

@@ -584,6 +584,79 @@ fn body_line(ext: &str, lines: &[&str], def: usize) -> Option<usize> {
     None
 }
 
+/// A line breakpoint on a line that runs only when a function is defined, never when it is
+/// called, moved to the line a call first runs: the first line of the body, and the phrase that
+/// says so ("line 60 (def who) runs at definition; set at 61, the first line of its body").
+/// `None` for any other line, and for a one-line `def f(): return 1` (a call runs that line).
+///
+/// Python only, by the file's extension: CPython runs a `def` statement (its decorators, its
+/// signature's default values) once, when the module or the enclosing function runs it; a call
+/// reports a `line` event for the body's first statement, never for the `def` line or a
+/// docstring (checked with `sys.settrace` on CPython 3.11: a decorated two-line signature with
+/// a docstring gave `call` then `line` at the first statement). Go (delve), C (gdb) and PHP
+/// (Xdebug) stop on a function's opening line at each call, so their lines are left as given.
+pub fn call_line(path: &str, text: &str, line: u32) -> Option<(u32, String)> {
+    if !path.ends_with(".py") {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let at = (line as usize)
+        .checked_sub(1)
+        .filter(|&i| i < lines.len())?;
+    let code = |i: usize| lines[i].split('#').next().unwrap_or("").trim();
+    let def_name = |i: usize| {
+        let t = lines[i].trim_start();
+        let rest = t.strip_prefix("async ").unwrap_or(t).trim_start();
+        rest.strip_prefix("def ").map(|r| ident_at(r.trim_start()))
+    };
+    // The `def` this line belongs to: the line itself, a line of its signature (up to the one
+    // ending in ':'), or a decorator above it.
+    // The nearest decorator or `def` at or above the line.
+    let start = (at.saturating_sub(40)..=at)
+        .rev()
+        .find(|&i| lines[i].trim_start().starts_with('@') || def_name(i).is_some())?;
+    let def = if lines[start].trim_start().starts_with('@') {
+        // Decorators stack (their arguments may span lines): the first line after them at their
+        // indent that is neither a decorator nor a closing bracket.
+        let ind = indent(lines[start]);
+        (start + 1..lines.len().min(start + 40))
+            .find(|&i| {
+                let c = code(i);
+                !c.is_empty() && indent(lines[i]) == ind && !c.starts_with(['@', ')', ']', '}'])
+            })
+            .filter(|&i| def_name(i).is_some())
+    } else {
+        Some(start)
+    };
+    // The line must lie between the first decorator and the end of the signature (the first
+    // line whose code ends with ':').
+    let def = def.filter(|&d| {
+        (d..lines.len())
+            .find(|&i| code(i).ends_with(':'))
+            .is_some_and(|end| at <= end)
+    });
+    let d = def?;
+    let body = body_line("py", &lines, d)?;
+    if body == d {
+        return None;
+    }
+    let name = def_name(d).unwrap_or("");
+    let what = if at == d {
+        format!("def {name}")
+    } else if lines[at].trim_start().starts_with('@') {
+        format!("a decorator of def {name}")
+    } else {
+        format!("the signature of def {name}")
+    };
+    Some((
+        body as u32 + 1,
+        format!(
+            "line {line} ({what}) runs at definition; set at {}, the first line of its body",
+            body + 1
+        ),
+    ))
+}
+
 /// Up to five names close to `want` (a bare name), each with where it is defined; `seen` holds
 /// (shown name, place, a method of the class the name qualified).
 fn near(want: &str, seen: &[(String, String, bool)]) -> Vec<String> {
@@ -630,6 +703,77 @@ fn distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    /// The line and phrase of [`call_line`] for `line` of `src` (a .py file).
+    fn moved(src: &str, line: u32) -> Option<(u32, String)> {
+        call_line("/p/team.py", src, line)
+    }
+
+    #[test]
+    fn a_def_line_moves_to_the_first_line_a_call_runs() {
+        let src = "class Team:\n    def who(self, at):\n        return self.names[at]\n";
+        assert_eq!(
+            moved(src, 2),
+            Some((
+                3,
+                "line 2 (def who) runs at definition; set at 3, the first line of its body".into()
+            ))
+        );
+        // The body's lines and the class line are left as given.
+        assert_eq!(moved(src, 3), None);
+        assert_eq!(moved(src, 1), None);
+        let a = "async def fetch(u):\n    # get it\n\n    r = await get(u)\n    return r\n";
+        assert_eq!(moved(a, 1).map(|m| m.0), Some(4));
+    }
+
+    #[test]
+    fn decorators_signature_lines_and_a_docstring_move_past_to_the_body() {
+        let src = "@cache\n@route(\n    \"/who\")\ndef who(self,\n        at=1):\n    \"\"\"Who is at.\n\n    More.\"\"\"\n    x = at\n    return x\n";
+        for line in 1..=5 {
+            assert_eq!(moved(src, line).map(|m| m.0), Some(9), "line {line}");
+        }
+        let (_, said) = moved(src, 1).unwrap();
+        assert_eq!(
+            said,
+            "line 1 (a decorator of def who) runs at definition; set at 9, the first line of its body"
+        );
+        assert!(
+            moved(src, 5)
+                .unwrap()
+                .1
+                .contains("(the signature of def who)")
+        );
+        // A docstring is not code a call runs; the body is.
+        assert_eq!(moved(src, 9), None);
+    }
+
+    #[test]
+    fn a_nested_def_moves_to_its_own_body_not_the_outer_one() {
+        let src =
+            "def outer(n):\n    k = n\n    def inner(m):\n        return m + k\n    return inner\n";
+        assert_eq!(moved(src, 3).map(|m| m.0), Some(4));
+        assert_eq!(moved(src, 1).map(|m| m.0), Some(2));
+        assert_eq!(moved(src, 2), None);
+    }
+
+    #[test]
+    fn a_one_line_def_is_run_by_its_calls_and_stays() {
+        // CPython reports a `line` event on the def line at each call of a one-line function.
+        assert_eq!(moved("def one(): return 1\nx = one()\n", 1), None);
+    }
+
+    #[test]
+    fn other_languages_and_lines_out_of_range_are_left_as_given() {
+        assert_eq!(call_line("/p/a.go", "func f() {\n\treturn\n}\n", 1), None);
+        assert_eq!(
+            call_line("/p/a.php", "<?php\nfunction f($x) {\n  return $x;\n}\n", 2),
+            None
+        );
+        assert_eq!(moved("def f(x):\n    return x\n", 0), None);
+        assert_eq!(moved("def f(x):\n    return x\n", 9), None);
+        // A def whose body is not in the file yet: nothing to move to.
+        assert_eq!(moved("def f(x):\n", 1), None);
+    }
 
     #[test]
     fn composer_maps_give_the_files_of_a_class() {

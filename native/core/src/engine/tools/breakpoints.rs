@@ -869,7 +869,12 @@ async fn set_plain(c: &mut Call<'_>, a: SetBreakpoint) -> Outcome<Breakpoint> {
         (Some(path), Some(line)) => {
             let file = c.file_in_project(&root, path)?;
             c.line_in_file(&file, line, path)?;
-            set_at(c, &root, &file, line, &a).await
+            let (line, moved) = c.at_call(&file, line);
+            let mut b = set_at(c, &root, &file, line, &a).await?;
+            if moved.is_some() {
+                b.moved = moved;
+            }
+            Ok(b)
         }
         _ => super::calls::set_function_breakpoint(c, &root, a).await,
     }

@@ -35,6 +35,8 @@ struct Placed {
     shown: String,
     /// "text `acc +=`" or "function price" when the line was found rather than given.
     found_by: Option<String>,
+    /// "line 60 (def who) runs at definition; set at 61, …" when the line was moved to a call's.
+    moved: Option<String>,
     condition: Option<String>,
 }
 
@@ -86,11 +88,17 @@ async fn place(
                 return Err(field("field 'file_path': required with line; or give text (a fragment of the line) or function".into()));
             }
         };
+        // A function's entry is its body already; a line or text may name its `def`.
+        let (line, moved) = match &p.function {
+            Some(_) => (line, None),
+            None => c.at_call(&file, line),
+        };
         let placed = Placed {
             file,
             line,
             shown,
             found_by,
+            moved,
             condition: p.condition.clone(),
         };
         out.push(placed);
@@ -508,9 +516,15 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     let found: Vec<String> = placed
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| {
-            let by = p.found_by.as_ref()?;
-            Some(format!("point {} ({by}) at {}:{}", i + 1, p.shown, p.line))
+        .filter_map(|(i, p)| match (&p.found_by, &p.moved) {
+            (Some(by), None) => Some(format!("point {} ({by}) at {}:{}", i + 1, p.shown, p.line)),
+            (by, Some(moved)) => Some(format!(
+                "point {} ({}{}): {moved}",
+                i + 1,
+                by.as_ref().map(|b| format!("{b}, ")).unwrap_or_default(),
+                p.shown
+            )),
+            (None, None) => None,
         })
         .collect();
     let found = (!found.is_empty()).then(|| found.join("; "));

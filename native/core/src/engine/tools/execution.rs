@@ -214,6 +214,8 @@ async fn control(
     if let Some(want) = a.thread_id.as_deref() {
         check_thread(c, &sid, want).await?;
     }
+    // run_to_line on a `def` line: where it was moved (said with the stop).
+    let mut moved_to_call: Option<String> = None;
     let op = match step {
         Step::Pause => {
             if state == Some(SessionState::Paused) {
@@ -261,6 +263,8 @@ async fn control(
                             return Err("field 'line': required with file_path (or give text: a fragment of the line)".into());
                         }
                     };
+                    let (line, moved) = c.at_call(&file, line);
+                    moved_to_call = moved;
                     ControlOp::RunTo {
                         file,
                         line,
@@ -355,6 +359,12 @@ async fn control(
         r.message = Some(match r.message.take() {
             Some(m) => format!("{m}; {note}"),
             None => note,
+        });
+    }
+    if let Some(moved) = moved_to_call {
+        r.message = Some(match r.message.take() {
+            Some(m) => format!("{moved}; {m}"),
+            None => moved,
         });
     }
     super::first::evaluate_at(c, &root, evaluate, &mut r).await;

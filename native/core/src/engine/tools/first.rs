@@ -253,6 +253,14 @@ impl FirstAnswer {
                 b.file_path = Some(file);
                 b.line = Some(line);
             }
+            // A `def` line goes to its body (set_breakpoint moves it too); the start says so.
+            if let (Some(path), Some(line)) = (&b.file_path, b.line)
+                && let Ok(file) = c.file_in_project(root, path)
+                && let (body, Some(moved)) = c.at_call(&file, line)
+            {
+                placed.push(format!("breakpoints[{i}]: {moved}"));
+                b.line = Some(body);
+            }
         }
         if let Ok(mut p) = self.placed.lock() {
             *p = placed;
