@@ -185,7 +185,7 @@ fn ten() -> u32 {
 }
 
 /// # Capture values at points
-/// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused).
+/// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused). attach+expressions alone: reads now.
 #[derive(Deserialize, Serialize, JsonSchema)]
 #[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id"]))]
 pub struct Capture {
