@@ -172,3 +172,18 @@ def test_capture_attached_to_php_s_answers_the_rows_and_the_request_in_one_call(
         assert '"uri":"\\/x"' in again.stdout, again
     finally:
         web.stop()
+
+
+def test_a_read_of_running_php_without_points_is_refused_naming_the_request_to_send(php):
+    """capture {attach, expressions} pauses the process once; Xdebug cannot interrupt PHP, so it
+    is refused before the attach, naming capture with a request and points instead."""
+    project, m, port = php
+    web = WebServer(project / "src", port + 5)
+    try:
+        e = m.err("capture", {"attach": str(web.proc.pid), "expressions": ["$uri"]})
+        assert "Xdebug cannot interrupt" in e and "command" in e and "points" in e, e
+        assert m.ok("list_debug_sessions")["sessions"] == [], "nothing was attached"
+        again = subprocess.run(["curl", "-s", "-m", "20", web.url("/x")], capture_output=True, text=True)
+        assert '"uri":"\\/x"' in again.stdout, again
+    finally:
+        web.stop()

@@ -95,6 +95,7 @@ def test_start_debug_session_attach_with_evaluate_answers_the_values_and_stays_a
     services.append(svc)
     assert svc.get("item=pen&qty=2")["orders"] == 1
     r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["ORDERS[-1][2]", "len(ORDERS)"]})
+    assert "read" in r, r
     vals = {v["name"]: v for h in r["read"] for v in h["values"]}
     assert vals["ORDERS[-1][2]"]["value"] == "6" and vals["len(ORDERS)"]["value"] == "1", r
     assert r["state"] == "running" and "resumed" in r["message"], r
@@ -107,11 +108,13 @@ def test_start_debug_session_attach_with_evaluate_answers_the_values_and_stays_a
     assert svc.alive()
 
 
-def test_start_debug_session_attach_with_evaluate_on_gdb(services, rn):
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_start_debug_session_attach_with_evaluate_on_a_c_daemon(services, rn, adapter):
     project, m = rn
     svc = Service([str(project / "roster")], project)
     services.append(svc)
-    r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["people[1].age", "no_such_thing"]})
+    r = m.ok("start_debug_session", {"attach": str(svc.pid), "adapter": adapter, "evaluate": ["people[1].age", "no_such_thing"]})
+    assert "read" in r, r
     vals = {v["name"]: v for h in r["read"] for v in h["values"]}
     assert vals["people[1].age"]["value"] == "42", r
     assert "no_such_thing" in vals["no_such_thing"]["error"], r
@@ -119,6 +122,23 @@ def test_start_debug_session_attach_with_evaluate_on_gdb(services, rn):
     assert ask_roster(svc) == "2", "the daemon does not serve while attached"
     m.ok("stop_debug_session", {})
     assert svc.alive() and ask_roster(svc) == "2"
+
+
+def test_capture_reads_a_go_global_on_delve(services, rn):
+    project, m = rn
+    if not shutil.which("go") or not shutil.which("dlv"):
+        pytest.fail("go and delve are missing: apt-get install golang-go delve (scripts/setup.d/e2e.sh)")
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "goservice.bin", "."], cwd=project / "goservice", check=True)
+    svc = Service([str(project / "goservice" / "goservice.bin")], project / "goservice")
+    services.append(svc)
+    assert svc.get("item=pen&qty=2")["orders"] == 1
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["main.orders", "orders"]})
+    vals = values_by_name(r)
+    assert vals["main.orders"]["value"] == "1" and vals["orders"]["value"] == "1", r
+    # Unqualified, found in a frame of package main below the runtime's.
+    assert "main." in frame_of(r, "orders"), r
+    nothing_left(m)
+    assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 2
 
 
 def test_a_read_without_points_refuses_what_it_cannot_do_and_changes_nothing(services, rn):

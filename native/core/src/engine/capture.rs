@@ -550,9 +550,10 @@ pub async fn read_paused(
             None => {
                 let err = first_error.unwrap_or_else(|| "no value".into());
                 let err = if searched {
+                    let n = page.frames.len();
                     format!(
-                        "{err} (in none of the {} frames of the paused thread{})",
-                        page.frames.len(),
+                        "{err} (in none of the {n} frame{} of the paused thread{})",
+                        if n == 1 { "" } else { "s" },
                         if python { " nor in __main__" } else { "" }
                     )
                 } else {

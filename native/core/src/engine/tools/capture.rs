@@ -185,7 +185,7 @@ fn ten() -> u32 {
 }
 
 /// # Capture values at points
-/// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused).
+/// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused). attach+expressions alone: reads now.
 #[derive(Deserialize, Serialize, JsonSchema)]
 #[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id"]))]
 pub struct Capture {
@@ -634,6 +634,8 @@ async fn attached_session(
 
 /// How long a read of a running process waits for the pause it asked.
 const READ_PAUSE_MS: u64 = 10_000;
+/// … asking it again after this long without a stop.
+const READ_PAUSE_AGAIN_MS: u64 = 1_500;
 
 /// capture {attach, expressions} without points or command: attach, pause once, read the
 /// expressions in the paused thread's frames (`read_paused`), resume and detach — what
@@ -748,7 +750,26 @@ pub(super) async fn pause_read_resume(
         let mut sub = c.subscribe(sid)?;
         c.bk("control", backend.control(sid, None, ControlOp::Pause))
             .await?;
-        if !c.wait_for_stop(sid, &mut sub, READ_PAUSE_MS).await {
+        // A pause asked while the adapter still finishes the attach (gdb, lldb resuming the
+        // process it stopped to attach) can be lost: asked again while it runs, until the bound.
+        let deadline = super::super::capture::deadline(READ_PAUSE_MS);
+        let mut paused = false;
+        while !paused {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            let wait = left.min(std::time::Duration::from_millis(READ_PAUSE_AGAIN_MS));
+            paused = c
+                .wait_for_stop(sid, &mut sub, wait.as_millis() as u64)
+                .await;
+            if !paused && c.paused(sid).is_err() && left > wait {
+                let _ = c
+                    .bk("control", backend.control(sid, None, ControlOp::Pause))
+                    .await;
+            }
+        }
+        if !paused {
             let why = backend.pause_pending_note(sid);
             return Err(ToolError(format!(
                 "the process did not pause within {READ_PAUSE_MS} ms, so nothing was read{}",
