@@ -77,14 +77,18 @@ def test_capture_reads_a_module_global_of_a_python_service_idle_in_serve_forever
     svc = Service([sys.executable, "service.py"], project)
     services.append(svc)
     assert svc.get("item=book&qty=3")["orders"] == 1
-    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["len(ORDERS)", "ORDERS[0][2]", "nosuch + 1"]})
+    long = "'x' * 300 + str(len(ORDERS))"
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["len(ORDERS)", "ORDERS[0][2]", "nosuch + 1", long]})
     vals = values_by_name(r)
     assert vals["len(ORDERS)"]["value"] == "1" and vals["ORDERS[0][2]"]["value"] == "36", r
+    # Asked for by name, a value is read whole, as evaluate_expression reads it (not cut at a
+    # row's 200 characters: an agent spent two more reads on a cut list).
+    assert vals[long]["value"] == "'" + "x" * 300 + "1'", vals[long]
     # Found where the main module runs, below the select() the pause landed in.
     assert "service.py" in frame_of(r, "len(ORDERS)"), r
     # A name nothing has fails alone, saying so.
     assert "nosuch" in vals["nosuch + 1"]["error"] and not vals["nosuch + 1"]["value"], r
-    assert "2 of 3 expressions read" in r["message"] and "detached" in r["message"], r
+    assert "3 of 4 expressions read" in r["message"] and "detached" in r["message"], r
     nothing_left(m)
     assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 2
 

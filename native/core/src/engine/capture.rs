@@ -225,7 +225,7 @@ pub async fn record(
         };
         let row = match c.bk("evaluate", backend.evaluate(sid, req)).await {
             Ok(v) => {
-                let (m, redacted) = shaped(c, e, &v);
+                let (m, redacted) = shaped(c, e, &v, c.cfg.max_value_length);
                 if !redacted {
                     answered.push((vals.len(), v));
                 }
@@ -330,7 +330,8 @@ pub async fn record(
 
 /// The row of expression `e` whose value the debugger answered, as settings show it (cut,
 /// redacted); and whether it was redacted (then no preview is asked).
-fn shaped(c: &Call<'_>, e: &str, v: &crate::backend::ValueNode) -> (ValueNode, bool) {
+/// A recorded value as a row shows it: at most `max` characters, redacted as configured.
+fn shaped(c: &Call<'_>, e: &str, v: &crate::backend::ValueNode, max: usize) -> (ValueNode, bool) {
     let shown = values::visible(&c.cfg, e, v.type_name.as_deref(), &v.value);
     let mut m = ValueNode {
         name: e.to_string(),
@@ -339,7 +340,7 @@ fn shaped(c: &Call<'_>, e: &str, v: &crate::backend::ValueNode) -> (ValueNode, b
     };
     m.put(values::shown_of(
         &shown.text,
-        c.cfg.max_value_length,
+        max,
         shown.redacted,
         v.value_length.filter(|_| !shown.hidden),
     ));
@@ -486,6 +487,10 @@ pub async fn read_paused(
         .frames
         .iter()
         .any(|f| f.file.as_deref().is_some_and(|p| p.ends_with(".py")));
+    // The agent asked for these values by name, once: each is shown as evaluate_expression
+    // shows it (the batch shares one whole string's bound), not cut to a row's length.
+    let whole =
+        (crate::backend::WHOLE_STRING_CHARS / expressions.len().max(1)).max(c.cfg.max_value_length);
     let eval = |frame: String, expression: String| {
         let backend = backend.clone();
         let (format, expression) = match crate::backend::PrintFormat::split(&expression) {
@@ -496,7 +501,8 @@ pub async fn read_paused(
             thread_id: thread.to_string(),
             frame,
             expression,
-            context: EvalContext::Watch,
+            // As evaluate_expression asks: the debugger's own string limit raised (gdb, lldb).
+            context: EvalContext::Expression,
             allow_side_effects: false,
             format,
         };
@@ -535,7 +541,7 @@ pub async fn read_paused(
         }
         let node = match found {
             Some((i, v)) => {
-                let (mut m, redacted) = shaped(c, e, &v);
+                let (mut m, redacted) = shaped(c, e, &v, whole);
                 if !redacted
                     && let Some(p) = super::preview::previews(c, sid, &[&v])
                         .await
