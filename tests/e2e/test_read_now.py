@@ -98,10 +98,12 @@ def test_start_debug_session_attach_with_evaluate_answers_the_values_and_stays_a
     svc = Service([sys.executable, "service.py"], project)
     services.append(svc)
     assert svc.get("item=pen&qty=2")["orders"] == 1
-    r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["ORDERS[-1][2]", "len(ORDERS)"]})
+    r = m.ok("start_debug_session", {"attach": str(svc.pid), "evaluate": ["ORDERS[-1][2]", "ORDERS.clear()", "len(ORDERS)"]})
     assert "read" in r, r
     vals = {v["name"]: v for h in r["read"] for v in h["values"]}
     assert vals["ORDERS[-1][2]"]["value"] == "6" and vals["len(ORDERS)"]["value"] == "1", r
+    # The side-effect guard holds here as in every evaluation: refused alone, never run.
+    assert "allow_side_effects" in vals["ORDERS.clear()"]["error"], r
     assert r["state"] == "running" and "resumed" in r["message"], r
     assert "ORDERS[-1][2] = 6" in m.last_text, m.last_text
     sessions = m.ok("list_debug_sessions", {})["sessions"]

@@ -511,6 +511,24 @@ pub async fn read_paused(
     // (frame index, value) per expression, in the order given.
     let mut answers: Vec<(usize, ValueNode)> = Vec::new();
     for e in expressions {
+        // The side-effect guard, as every evaluation without allow_side_effects has it (a
+        // start's `evaluate` reaches this read with no check of its own): refused alone.
+        let plain = crate::backend::PrintFormat::split(e)
+            .and_then(Result::ok)
+            .map_or_else(|| e.clone(), |(_, x)| x);
+        let file = page.frames[0].file.as_deref();
+        if let Err(refused) = super::expression_guard::check(&plain, &c.cfg.expression_safety, file)
+        {
+            answers.push((
+                0,
+                ValueNode {
+                    name: e.clone(),
+                    error: Some(refused.0),
+                    ..Default::default()
+                },
+            ));
+            continue;
+        }
         let mut first_error: Option<String> = None;
         let mut found = None;
         for (i, f) in page.frames.iter().enumerate() {

@@ -514,20 +514,67 @@ fn no_code(t: &str) -> bool {
 }
 
 /// 0-based first line of the body of the definition at `def` (None: a one-line stub).
+/// Where a Python `def` at line `def` (0-based) ends its signature: the line of the ':' outside
+/// brackets and strings (annotations, defaults holding ':' or '#', a signature over several
+/// lines), and whether code follows that ':' on its line (`def f() -> int: return 1`). None when
+/// no such ':' comes within 40 lines.
+fn py_signature_end(lines: &[&str], def: usize) -> Option<(usize, bool)> {
+    let mut depth = 0i32;
+    // The open string's quote and whether it is triple.
+    let mut quote: Option<(char, bool)> = None;
+    for (i, line) in lines.iter().enumerate().skip(def).take(40) {
+        let cs: Vec<char> = line.chars().collect();
+        let mut k = 0;
+        while k < cs.len() {
+            let ch = cs[k];
+            let triple =
+                |at: usize, q: char| cs.get(at + 1) == Some(&q) && cs.get(at + 2) == Some(&q);
+            match quote {
+                Some((q, long)) => {
+                    if ch == '\\' {
+                        k += 1;
+                    } else if ch == q && (!long || triple(k, q)) {
+                        quote = None;
+                        if long {
+                            k += 2;
+                        }
+                    }
+                }
+                None => match ch {
+                    '#' => break,
+                    '\'' | '"' => {
+                        let long = triple(k, ch);
+                        quote = Some((ch, long));
+                        if long {
+                            k += 2;
+                        }
+                    }
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => depth -= 1,
+                    ':' if depth == 0 => {
+                        let rest: String = cs[k + 1..].iter().collect();
+                        let rest = rest.trim();
+                        return Some((i, !rest.is_empty() && !rest.starts_with('#')));
+                    }
+                    _ => {}
+                },
+            }
+            k += 1;
+        }
+        // A one-quote string does not continue on the next line.
+        if quote.is_some_and(|(_, long)| !long) {
+            quote = None;
+        }
+    }
+    None
+}
+
 fn body_line(ext: &str, lines: &[&str], def: usize) -> Option<usize> {
     if ext == "py" {
-        // The signature ends at the line whose code ends with ':' (it may span lines).
-        let mut i = def;
-        while i < lines.len() {
-            let code = lines[i].split('#').next().unwrap_or("").trim_end();
-            if code.ends_with(':') {
-                break;
-            }
-            // `def f(): return 1` on one line.
-            if i == def && code.contains("):") && !code.ends_with(':') {
-                return Some(def);
-            }
-            i += 1;
+        // The signature may span lines; `def f(): return 1` (code after its ':') is one line.
+        let (i, one_line) = py_signature_end(lines, def)?;
+        if one_line {
+            return Some(def);
         }
         let mut j = i + 1;
         let mut in_doc: Option<&str> = None;
@@ -630,11 +677,7 @@ pub fn call_line(path: &str, text: &str, line: u32) -> Option<(u32, String)> {
     };
     // The line must lie between the first decorator and the end of the signature (the first
     // line whose code ends with ':').
-    let def = def.filter(|&d| {
-        (d..lines.len())
-            .find(|&i| code(i).ends_with(':'))
-            .is_some_and(|end| at <= end)
-    });
+    let def = def.filter(|&d| py_signature_end(&lines, d).is_some_and(|(end, _)| at <= end));
     let d = def?;
     let body = body_line("py", &lines, d)?;
     if body == d {
@@ -760,6 +803,26 @@ mod tests {
     fn a_one_line_def_is_run_by_its_calls_and_stays() {
         // CPython reports a `line` event on the def line at each call of a one-line function.
         assert_eq!(moved("def one(): return 1\nx = one()\n", 1), None);
+    }
+
+    #[test]
+    fn the_signature_ends_at_its_colon_outside_brackets_strings_and_comments() {
+        // An annotated one-line def is run by its calls: left as given (it moved into the next
+        // function's body when the end was "a line ending in ':'").
+        let ann = "def __len__(self) -> int: return len(self.items)\n\ndef nxt():\n    return 2\n";
+        assert_eq!(moved(ann, 1), None);
+        // A '#' inside a default value is no comment: line 1 moves to 2, the body stays.
+        let hash = "def join(parts, sep=\"#\"):\n    out = []\n    for p in parts:\n        out.append(p)\n    return sep.join(out)\n";
+        assert_eq!(moved(hash, 1).map(|m| m.0), Some(2));
+        assert_eq!(moved(hash, 2), None);
+        assert_eq!(moved(hash, 3), None);
+        // A signature over two lines with a one-line body: its calls run that line.
+        let two = "def h(a,\n      b=1): return a\nwhile True:\n    break\n";
+        assert_eq!(moved(two, 1), None);
+        // Defaults holding ':' (a lambda, a dict) and a string with ':' stay inside the signature.
+        let colons = "def f(k=lambda x: x, d={'a': 1},\n      s='x:y'):\n    return k\n";
+        assert_eq!(moved(colons, 1).map(|m| m.0), Some(3));
+        assert_eq!(moved(colons, 2).map(|m| m.0), Some(3));
     }
 
     #[test]
