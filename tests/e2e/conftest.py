@@ -212,12 +212,17 @@ def start(fixture: str, settings: str = "", prepare=None):
     return server, client
 
 
-def compile_c(project: pathlib.Path):
+def build_c(project: pathlib.Path, *names: str):
+    """gcc -g -O0 of each `name.c` of the project to `name`."""
     gcc = shutil.which("gcc")
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    for name in ("prog", "spin", "crash", "calls", "blank", "macros", "longstr"):
+    for name in names:
         subprocess.run([gcc, "-g", "-O0", "-o", str(project / name), str(project / f"{name}.c")], check=True)
+
+
+def compile_c(project: pathlib.Path):
+    build_c(project, "prog", "spin", "crash", "calls", "blank", "macros", "longstr")
 
 
 def gdb_env_check():

@@ -12,7 +12,7 @@ from conftest import LONG, line_of, var
 from test_php_xdebug import php, php_mod  # noqa: F401 - pytest fixtures
 
 PAGE = "<html><body><table>" + "".join("<tr><td>row %04d</td><td>value</td></tr>" % i for i in range(150)) + "</table></body></html>"
-HINT = "cut: one expression shows up to 16,000 chars; a slice shows more (s[16000:32000], substr($s, 16000, 16000))"
+HINT = "cut: a slice reads on where the text ends (s[16000:32000], substr($s, 16000, 16000))"
 
 
 def test_php_a_long_string_says_its_length_and_evaluates_whole(php):

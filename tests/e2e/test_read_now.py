@@ -7,6 +7,7 @@ debugpy (a service idle in serve_forever); the process serves on after the read.
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -14,20 +15,13 @@ import sys
 
 import pytest
 
-from conftest import Service, cleaned, gdb_env_check, served
-
-
-def build(project):
-    gcc = shutil.which("gcc")
-    if not gcc:
-        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "roster"), str(project / "roster.c")], check=True)
+from conftest import Service, build_c, cleaned, gdb_env_check, served
 
 
 @pytest.fixture(scope="module")
 def rn_mod():
     gdb_env_check()
-    yield from served("attach", prepare=build)
+    yield from served("attach", prepare=lambda project: build_c(project, "roster"))
 
 
 @pytest.fixture
@@ -157,4 +151,61 @@ def test_a_read_without_points_refuses_what_it_cannot_do_and_changes_nothing(ser
     assert "points" in e, e
     e = m.err("capture", {"attach": "4242", "expressions": ["x"], "keep_paused": True})
     assert "keep_paused" in e and "start_debug_session" in e, e
+    nothing_left(m)
+
+
+def test_a_read_runs_a_call_once_and_its_own_error_is_the_answer(services, rn):
+    """The frames are tried top down only for a name the expression itself lacks: `bump()`
+    runs (it counts its calls) and fails on a name of its own body, which is its answer, not a
+    reason to run it again in the next frame and in __main__."""
+    project, m = rn
+    svc = Service([sys.executable, "service.py"], project)
+    services.append(svc)
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["bump()", "len(CALLS)"]})
+    vals = values_by_name(r)
+    assert "missing_name" in vals["bump()"]["error"] and "frames" not in vals["bump()"]["error"], r
+    assert vals["len(CALLS)"]["value"] == "1", r
+    nothing_left(m)
+    assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 1
+
+
+def test_a_read_refuses_a_changing_expression_alone(services, rn):
+    """capture {attach, expressions} has the side-effect guard of every read (in `read_paused`,
+    shared with start_debug_session {attach, evaluate}): refused alone, never run; the others
+    answer."""
+    project, m = rn
+    svc = Service([sys.executable, "service.py"], project)
+    services.append(svc)
+    assert svc.get("item=pen&qty=1")["orders"] == 1
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["ORDERS.clear()", "len(ORDERS)"]})
+    vals = values_by_name(r)
+    assert "allow_side_effects" in vals["ORDERS.clear()"]["error"] and vals["len(ORDERS)"]["value"] == "1", r
+    nothing_left(m)
+    assert svc.alive() and svc.get("item=pen&qty=1", timeout=10)["orders"] == 2
+
+
+def escaped(ch: str) -> str:
+    """`ch` as Python's repr writes it inside a '-quoted string (one holding both quotes)."""
+    return repr(ch + "'\"")[1:-4]
+
+
+def test_a_cut_value_of_a_batch_says_where_its_text_ended_in_its_own_characters(services, rn):
+    """A batch shares the whole-string bound, and quotes and newlines are written as escapes:
+    the slice the result offers starts exactly where the shown text ended."""
+    project, m = rn
+    svc = Service([sys.executable, "service.py"], project)
+    services.append(svc)
+    text = "a\"b'\n" * 6000
+    expr = "'a\"b\\'\\n' * 6000"
+    assert eval(expr) == text
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": [expr, "len(ORDERS)"]})
+    shown = values_by_name(r)[expr]["value"]
+    assert shown.startswith("'a\"b\\'\\n") and shown.endswith("…"), shown[:40]
+    hint = m.last_text.splitlines()[-1]
+    at = int(re.search(r"s\[(\d+):", hint).group(1))
+    body = shown[1:-1]
+    written = "".join(escaped(ch) for ch in text[:at])
+    # The shown text is the string's first `at` characters, and at most part of the next one's
+    # escape: a slice from `at` goes on exactly where it ended.
+    assert body.startswith(written) and len(body) - len(written) < len(escaped(text[at])), (hint, at, len(body))
     nothing_left(m)

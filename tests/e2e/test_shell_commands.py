@@ -9,28 +9,18 @@ Line numbers are those of projects/shell/readin.c and readin.py.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 
-from conftest import LONG, cleaned, gdb_env_check, served
+from conftest import LONG, build_c, cleaned, gdb_env_check, served
 
 C_PRINT = 12  # printf("total=%d mode=%s\n", ...)
 PY_PRINT = 8  # print(f"total={total} mode={mode}")
 
 
-def build(project):
-    gcc = shutil.which("gcc")
-    if not gcc:
-        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
-    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "readin"), str(project / "readin.c")], check=True)
-
-
 @pytest.fixture(scope="module")
 def sh_mod():
     gdb_env_check()
-    yield from served("shell", prepare=build)
+    yield from served("shell", prepare=lambda project: build_c(project, "readin"))
 
 
 @pytest.fixture

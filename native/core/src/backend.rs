@@ -251,7 +251,8 @@ pub const CONDITION_FAILS: &str = "fails to evaluate";
 /// clipboard context). Bounded by the result: the value is sent twice (structuredContent and
 /// the text block), 32,000 characters, some 8,000 tokens of HTML: enough for a rendered page or
 /// a payload, small next to an agent's context; past it the language's own slice reads the
-/// next window (`s[16000:32000]`, `substr($s, 16000, 16000)`).
+/// next window from where the shown text ended (`render::cut_hint`: `s[16000:32000]` for one
+/// value without escapes).
 pub const WHOLE_STRING_CHARS: usize = 16_000;
 
 /// A breakpoint as the backend sees it. The core adds owner, source text and observed hits.

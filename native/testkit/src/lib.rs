@@ -47,6 +47,8 @@ struct FakeSession {
     hits: HashMap<String, u64>,
     /// Evaluation results that have children, addressed by `e:<n>/...` handles.
     evals: Vec<FValue>,
+    /// Pauses asked and not yet landed ([`FakeBackend::set_late_pauses`]).
+    pending_pauses: u32,
 }
 
 #[derive(Default)]
@@ -63,6 +65,7 @@ pub struct FakeBackend {
     program: Program,
     inner: Mutex<Inner>,
     hang: AtomicBool,
+    late_pauses: AtomicBool,
     can_confirm: AtomicBool,
     confirm_answer: AtomicBool,
     /// A launch that builds first: how long it takes and the allowance it asks for.
@@ -112,6 +115,7 @@ impl FakeBackend {
             program: build_program(),
             inner: Mutex::new(Inner::default()),
             hang: AtomicBool::new(false),
+            late_pauses: AtomicBool::new(false),
             can_confirm: AtomicBool::new(false),
             confirm_answer: AtomicBool::new(false),
             launch_build: Mutex::new(Default::default()),
@@ -130,6 +134,46 @@ impl FakeBackend {
     /// When true, every op waits forever (to test the engine's timeouts).
     pub fn set_hang(&self, hang: bool) {
         self.hang.store(hang, Ordering::SeqCst);
+    }
+
+    /// When true, a pause of a running session is accepted and lands only when the test says
+    /// ([`FakeBackend::land_pause`]), as debugpy's does for a thread blocked in select().
+    pub fn set_late_pauses(&self, on: bool) {
+        self.late_pauses.store(on, Ordering::SeqCst);
+    }
+
+    /// Pauses asked of `sid` that have not landed.
+    pub fn pending_pauses(&self, sid: &str) -> u32 {
+        self.lock()
+            .sessions
+            .get(sid)
+            .map_or(0, |s| s.pending_pauses)
+    }
+
+    /// Lands one pending pause of `sid`: it stops as a pause does (false: none pending, or the
+    /// session is not running).
+    pub fn land_pause(&self, sid: &str) -> bool {
+        let mut inner = self.lock();
+        let Some(s) = inner.sessions.get_mut(sid) else {
+            return false;
+        };
+        if s.pending_pauses == 0 || s.paused || s.info.state == SessionState::Stopped {
+            return false;
+        }
+        s.pending_pauses -= 1;
+        s.paused = true;
+        s.idle = false;
+        s.pc = self.program.loop_start + 2;
+        s.info.state = SessionState::Paused;
+        drop(inner);
+        self.emit(BackendEvent::Paused {
+            session_id: sid.into(),
+            thread_id: "1".into(),
+            reason: PauseReason::Pause,
+            breakpoint_ids: Vec::new(),
+            description: None,
+        });
+        true
     }
 
     /// Launches take `took` (a build) and report `allowance` from `launch_build_allowance`.

@@ -86,6 +86,7 @@ impl Backend for FakeBackend {
             (Some(c), _) if c == "main" || c == "tests" => c.clone(),
             (Some(c), _) => return Err(BackendError::NotFound(format!("run configuration '{c}'"))),
             (None, Some(cmd)) => cmd.clone(),
+            (None, None) if request.attach.is_some() => "attach".into(),
             (None, None) => return Err(BackendError::Failed("nothing to launch".into())),
         };
         let mut events = Vec::new();
@@ -129,6 +130,7 @@ impl Backend for FakeBackend {
                 overrides: HashMap::new(),
                 hits: HashMap::new(),
                 evals: Vec::new(),
+                pending_pauses: 0,
             },
         );
         if request.stop_on_entry && request.mode == LaunchMode::Debug {
@@ -399,6 +401,10 @@ impl Backend for FakeBackend {
                 }
                 if !s.idle {
                     return Err(BackendError::InvalidState("program is starting".into()));
+                }
+                if self.late_pauses.load(Ordering::SeqCst) {
+                    s.pending_pauses += 1;
+                    return Ok(());
                 }
                 s.paused = true;
                 s.idle = false;

@@ -454,11 +454,116 @@ pub fn deadline(ms: u64) -> Instant {
 /// Frames of the paused thread a read of a running process tries, top down.
 const READ_FRAMES: u32 = 40;
 
-/// Whether a debugger's error says the frame has no such name (gdb, lldb, Python, PHP, Go),
-/// rather than that the expression is wrong.
-pub fn names_nothing(err: &str) -> bool {
-    let lower = err.to_lowercase();
-    super::tools::NOT_IN_SCOPE.iter().any(|p| lower.contains(p))
+/// Whether a debugger's error says the frame lacks a name `expression` itself uses, so another
+/// frame may have it, as each debugger words that: Python's NameError (`name 'x' is not
+/// defined`), gdb's `No symbol "x" in current context.`, lldb's `use of undeclared identifier
+/// 'x'`, delve's `could not find symbol value for x`, and the Xdebug backend's `… not defined in
+/// frame N`. Anything else (a call that failed, a NameError raised inside a called function, a
+/// missing `operator==`) is the expression's answer. Python runs an expression as it goes: a
+/// call that completed before the missing name was looked up has run, so trying the next frame
+/// would run it again, and that error is the answer too.
+pub fn names_nothing(err: &str, expression: &str) -> bool {
+    if err.contains(" not defined in frame ") {
+        return true;
+    }
+    let quoted = |open: &str, close: &str| {
+        let at = err.find(open)? + open.len();
+        let len = err[at..].find(close)?;
+        Some(&err[at..at + len])
+    };
+    let (name, python) = if let Some(n) = quoted("name '", "' is not defined") {
+        (n, true)
+    } else if let Some(n) = quoted("No symbol \"", "\" in current context")
+        .or_else(|| quoted("undeclared identifier '", "'"))
+    {
+        (n, false)
+    } else if let Some(at) = err.find("could not find symbol value for ") {
+        let rest = &err[at + "could not find symbol value for ".len()..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len());
+        (&rest[..end], false)
+    } else {
+        return false;
+    };
+    match name_at(expression, name) {
+        None => false,
+        Some(at) => !(python && call_ran_before(expression, at)),
+    }
+}
+
+/// Where `name` first stands in `expression` as a name of its own (not inside another name,
+/// not an attribute after a `.`, not inside a string literal).
+fn name_at(expression: &str, name: &str) -> Option<usize> {
+    if name.is_empty() {
+        return None;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let b = expression.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c == b'"' || c == b'\'' => quote = Some(c),
+            None if expression[i..].starts_with(name) => {
+                let before = expression[..i].chars().next_back();
+                let after = expression[i + name.len()..].chars().next();
+                if !before.is_some_and(|p| word(p) || p == '.') && !after.is_some_and(word) {
+                    return Some(i);
+                }
+            }
+            None => {}
+        }
+        i += 1;
+        while i < b.len() && !expression.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Whether a call in `expression` (`f(…)`, `x.m(…)`, `g()(…)`) closes before byte `at`: Python
+/// has run it by the time it evaluates what stands at `at`.
+fn call_ran_before(expression: &str, at: usize) -> bool {
+    let mut open: Vec<bool> = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut last = ' ';
+    for (i, c) in expression.char_indices() {
+        if i >= at {
+            break;
+        }
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+                last = c;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' => open.push(last.is_alphanumeric() || matches!(last, '_' | ')' | ']')),
+            '[' | '{' => open.push(false),
+            ')' | ']' | '}' if open.pop() == Some(true) && c == ')' => return true,
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            last = c;
+        }
+    }
+    false
 }
 
 /// A read of a running process at its pause on `thread` (`gdb -batch -p PID -ex 'p x'`): each
@@ -537,7 +642,7 @@ pub async fn read_paused(
                     found = Some((i, v));
                     break;
                 }
-                Err(err) if names_nothing(&err.0) => {
+                Err(err) if names_nothing(&err.0, e) => {
                     first_error.get_or_insert(err.0);
                 }
                 Err(err) => {
@@ -549,7 +654,7 @@ pub async fn read_paused(
             }
         }
         // Python: the main module's globals, when no frame of this thread runs in it.
-        let searched = first_error.as_deref().is_some_and(names_nothing);
+        let searched = first_error.as_deref().is_some_and(|x| names_nothing(x, e));
         if found.is_none() && python && searched {
             let quoted = serde_json::to_string(e).unwrap_or_default();
             let in_main = format!("eval({quoted}, __import__('sys').modules['__main__'].__dict__)");
@@ -638,5 +743,59 @@ fn rel_to(root: Option<&str>, f: &str) -> String {
             .unwrap_or(f)
             .to_string(),
         None => f.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_nothing;
+
+    #[test]
+    fn only_a_name_the_expression_itself_lacks_sends_it_to_the_next_frame() {
+        // The frame lacks a name the expression uses: another frame may have it.
+        assert!(names_nothing("name 'ORDERS' is not defined", "len(ORDERS)"));
+        assert!(names_nothing(
+            "NameError: name 'x' is not defined",
+            "f(x) + 1"
+        ));
+        assert!(names_nothing(
+            "No symbol \"npeople\" in current context.",
+            "npeople * 2"
+        ));
+        assert!(names_nothing(
+            "error: <user expression 0>:1:1: use of undeclared identifier 'people'",
+            "people[1].age"
+        ));
+        assert!(names_nothing(
+            "could not find symbol value for orders",
+            "orders"
+        ));
+        assert!(names_nothing("$total is not defined in frame 2", "$total"));
+        // A NameError raised inside the called function, a user's exception that happens to
+        // say "not defined", a missing operator: the expression's answer, not a missing name.
+        assert!(!names_nothing("name 'missing' is not defined", "bump()"));
+        assert!(!names_nothing("ValueError: rate not defined", "rate_of(x)"));
+        assert!(!names_nothing(
+            "No symbol \"operator==\" in current context.",
+            "n.name == \"beta\""
+        ));
+        // `bump()` ran before `nosuch` was looked up: trying the next frame would run it again.
+        assert!(!names_nothing(
+            "name 'nosuch' is not defined",
+            "bump() + nosuch"
+        ));
+        assert!(!names_nothing(
+            "name 'nosuch' is not defined",
+            "g(f(), nosuch)"
+        ));
+        // Not yet called when the name failed: `f` is looked up, then its argument.
+        assert!(names_nothing("name 'nosuch' is not defined", "f(nosuch)"));
+        assert!(names_nothing(
+            "name 'nosuch' is not defined",
+            "(1 + 2) * nosuch"
+        ));
+        // The name only inside a string or as an attribute is not the expression's name.
+        assert!(!names_nothing("name 'x' is not defined", "f('x')"));
+        assert!(!names_nothing("name 'x' is not defined", "o.x"));
     }
 }

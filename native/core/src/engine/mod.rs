@@ -49,7 +49,9 @@ pub use context::{CallContext, Confirmer, ToolError};
 pub use handler::McpHandler;
 pub use shared::Engine;
 
-use crate::backend::{Backend, BackendEvent, EventStream, PauseReason, SessionInfo, SessionState};
+use crate::backend::{
+    Backend, BackendEvent, ControlOp, EventStream, PauseReason, SessionInfo, SessionState,
+};
 use crate::config::{Config, ToolProfile};
 use crate::history::{History, HistoryEntry};
 use context::Call;
@@ -316,6 +318,7 @@ impl Engine {
             }
         }
         let mut after_pause = None;
+        let mut late = None;
         let mut updated: Vec<String> = Vec::new();
         let mut ended = None;
         // Dependent breakpoints the backend must switch: (project, id), on or off.
@@ -387,6 +390,15 @@ impl Engine {
                     breakpoint_ids: breakpoint_ids.clone(),
                     description: description.clone(),
                 });
+                // A read's pause that came after the read gave up on it (or a second one it
+                // asked): nobody waits for this stop, so it is resumed at once.
+                if reason == PauseReason::Pause
+                    && let Some((n, until)) = slot.late_pause.take()
+                    && until.is_none_or(|t| Instant::now() < t)
+                {
+                    slot.late_pause = (n > 1).then_some((n - 1, until));
+                    late = Some((session_id.clone(), thread_id.clone(), slot.pause_seq));
+                }
                 slot.notify();
                 let by_agent = self
                     .watchdog
@@ -525,6 +537,51 @@ impl Engine {
             && let Some(engine) = self.weak.upgrade()
         {
             tokio::spawn(async move { engine.after_pause(&sid, &bps).await });
+        }
+        if let Some((sid, thread, seq)) = late
+            && let Some(engine) = self.weak.upgrade()
+        {
+            tokio::spawn(async move { engine.resume_late_pause(&sid, &thread, seq).await });
+        }
+    }
+
+    /// Resumes the stop of a read's pause nobody waits for any more (`late_pause`), unless the
+    /// session has moved on since, and counts it for the next read's answer.
+    async fn resume_late_pause(&self, sid: &str, thread: &str, seq: u64) {
+        let cfg = self.cfg();
+        let ctx = CallContext::default();
+        let call = Call {
+            engine: self,
+            ctx: &ctx,
+            cfg,
+            project: None,
+        };
+        let still = self.with_state(|s| {
+            s.sessions
+                .get(sid)
+                .is_some_and(|x| x.pause_seq == seq && x.state() == SessionState::Paused)
+        });
+        if !still {
+            return;
+        }
+        let Ok(sub) = call.subscribe(sid) else {
+            return;
+        };
+        let backend = self.backend.clone();
+        if call
+            .bk(
+                "control",
+                backend.control(sid, Some(thread), ControlOp::Resume),
+            )
+            .await
+            .is_ok()
+        {
+            tools::left_pause(&call, sid, sub.seq);
+            self.with_state(|s| {
+                if let Some(x) = s.sessions.get_mut(sid) {
+                    x.late_pauses_resumed += 1;
+                }
+            });
         }
     }
 

@@ -4,7 +4,7 @@
 //! (`name = value (type) #id`), changed values marked, no JSON punctuation or repeated keys.
 
 use serde_json::{Map, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 
 /// Keys the text leaves out: ids the agent passes back are kept, bookkeeping is not.
@@ -27,6 +27,7 @@ pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
         root: root.map(|r| format!("{}/", r.trim_end_matches('/'))),
         show_session: SHOW_SESSION.contains(&tool),
         cut: Cell::new(false),
+        next: RefCell::new(Vec::new()),
     };
     let mut out = String::new();
     match v {
@@ -72,10 +73,11 @@ pub fn text(tool: &str, v: &Value, root: Option<&str>) -> String {
         out.pop();
     }
     // Rows rely on the instructions (results of every kind are kept compact); an evaluation
-    // says where the rest of its value is.
-    if r.cut.get() && tool == "evaluate_expression" {
+    // and a read of a running process (values asked for by name) say where the rest is.
+    let read = v.get("read").is_some() || v.get("end").and_then(Value::as_str) == Some("read");
+    if r.cut.get() && (tool == "evaluate_expression" || read) {
         out.push('\n');
-        out.push_str(&cut_hint());
+        out.push_str(&cut_hint(&r.next.borrow()));
     }
     out
 }
@@ -85,16 +87,42 @@ struct Renderer {
     show_session: bool,
     /// A value was shown cut (an evaluation's text then ends saying how to read more).
     cut: Cell<bool>,
+    /// Cut string values, by name: where their shown text ended, in the string's own
+    /// characters and UTF-8 bytes (`values::shown_offset`).
+    next: RefCell<Vec<(String, (u64, u64))>>,
 }
 
-/// Said once under an evaluation that shows a cut value: how to read the rest.
-fn cut_hint() -> String {
-    let n = crate::backend::WHOLE_STRING_CHARS;
-    format!(
-        "cut: one expression shows up to {} chars; a slice shows more (s[{n}:{}], substr($s, {n}, {n}))",
-        super::values::thousands(n as u64),
-        2 * n
-    )
+/// Said once under an evaluation that shows a cut value: how to read the rest. A string's
+/// slice starts where its shown text ended, in its own characters (escapes are one, and a
+/// batch's values each show their share of the bound): `s[7998:23998]`; in bytes too when
+/// they differ (C, Go and PHP's substr count bytes).
+fn cut_hint(next: &[(String, (u64, u64))]) -> String {
+    let n = crate::backend::WHOLE_STRING_CHARS as u64;
+    let slice = |(chars, bytes): (u64, u64)| {
+        let bytes = if bytes == chars {
+            String::new()
+        } else {
+            format!(" (bytes: from {bytes})")
+        };
+        format!("s[{chars}:{}]{bytes}, substr($s, {chars}, {n})", chars + n)
+    };
+    match next {
+        [] => format!(
+            "cut: one expression shows up to {} chars; a slice shows more (s[{n}:{}], substr($s, {n}, {n}))",
+            super::values::thousands(n),
+            2 * n
+        ),
+        [(_, at), rest @ ..] if rest.iter().all(|(_, x)| x == at) => {
+            format!("cut: a slice reads on where the text ends ({})", slice(*at))
+        }
+        many => format!(
+            "cut: a slice reads on where each text ends: {}",
+            many.iter()
+                .map(|(name, at)| format!("{name}: {}", slice(*at)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
 }
 
 fn pad(out: &mut String, indent: usize) {
@@ -115,6 +143,12 @@ impl Renderer {
             return None;
         }
         self.cut.set(true);
+        if let (Some(name), Some(at)) = (
+            v.get("name").and_then(Value::as_str),
+            super::values::shown_offset(value),
+        ) {
+            self.next.borrow_mut().push((name.to_string(), at));
+        }
         Some(super::values::cut_note(value, length))
     }
 
@@ -572,9 +606,11 @@ impl Renderer {
                     root: self.root.clone(),
                     show_session: false,
                     cut: Cell::new(false),
+                    next: RefCell::new(Vec::new()),
                 };
                 nested.object(out, stop, 0);
                 self.cut.set(self.cut.get() || nested.cut.get());
+                self.next.borrow_mut().extend(nested.next.take());
             }
             _ => {}
         }
@@ -609,7 +645,13 @@ impl Renderer {
                             "{name}: error: {}",
                             e.trim_start_matches("evaluate failed: ")
                         ),
-                        None => format!("{name} = {}", short_addresses(&self.scalar(&v["value"]))),
+                        None => {
+                            let value = short_addresses(&self.scalar(&v["value"]));
+                            match self.cut(v, &value) {
+                                Some(note) => format!("{name} = {value} ({note})"),
+                                None => format!("{name} = {value}"),
+                            }
+                        }
                     }
                 })
                 .collect();
@@ -746,9 +788,11 @@ impl Renderer {
                             root: self.root.clone(),
                             show_session: false,
                             cut: Cell::new(false),
+                            next: RefCell::new(Vec::new()),
                         };
                         nested.object(out, o, indent + 2);
                         self.cut.set(self.cut.get() || nested.cut.get());
+                        self.next.borrow_mut().extend(nested.next.take());
                     }
                 }
                 other => {
@@ -978,7 +1022,17 @@ mod tests {
             {"id": "v1", "name": "page * 4", "value": "'<html>…", "type": "str", "truncated": true, "value_length": 24164}});
         assert_eq!(
             text("evaluate_expression", &e, None),
-            "expression: page * 4\nframe_index: 0\nresult:\n  page * 4 = '<html>… (cut: 6 of 24,164 chars) (str)\ncut: one expression shows up to 16,000 chars; a slice shows more (s[16000:32000], substr($s, 16000, 16000))"
+            "expression: page * 4\nframe_index: 0\nresult:\n  page * 4 = '<html>… (cut: 6 of 24,164 chars) (str)\ncut: a slice reads on where the text ends (s[6:16006], substr($s, 6, 16000))"
+        );
+        // A batch's values, each cut at its share: each slice starts where its own text
+        // ended, in the string's characters (`\n` is one).
+        let e = json!({"frame_index": 0, "results": [
+            {"id": "v1", "name": "a", "value": "'x\\ny…", "type": "str", "truncated": true, "value_length": 9000},
+            {"id": "v2", "name": "b", "value": "'wxyz…", "type": "str", "truncated": true, "value_length": 9000}]});
+        let t = text("evaluate_expression", &e, None);
+        assert!(
+            t.ends_with("cut: a slice reads on where each text ends: a: s[3:16003], substr($s, 3, 16000); b: s[4:16004], substr($s, 4, 16000)"),
+            "{t}"
         );
         // Cut by the debugger at a length it did not say; a container cut below its rows
         // (`total`) is not a cut value.

@@ -52,6 +52,12 @@ pub struct SessionSlot {
     /// What an attach named (`4242`, `127.0.0.1:5678`): capture {attach} on the same target
     /// reuses the session instead of attaching twice.
     pub attached_to: Option<String>,
+    /// Pauses a read of the running process asked and stopped waiting for (the wait timed
+    /// out, or it asked again meanwhile): the stops they bring later are resumed at once, as
+    /// nobody waits for them. (how many, until when: `None` until they came).
+    pub late_pause: Option<(u32, Option<std::time::Instant>)>,
+    /// Such stops resumed so far (said by the next read of the session).
+    pub late_pauses_resumed: u32,
 }
 
 /// An attach's trigger and, once it ended, how.
@@ -91,6 +97,8 @@ impl SessionSlot {
             stop_asked_by: None,
             trigger: None,
             attached_to: None,
+            late_pause: None,
+            late_pauses_resumed: 0,
         }
     }
 

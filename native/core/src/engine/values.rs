@@ -421,6 +421,81 @@ pub fn cut_note(value: &str, value_length: Option<u64>) -> String {
     }
 }
 
+/// Where the text of a cut string literal as shown (`'a\\nb…`, `"x\\"y…`, gdb's `0x4010
+/// "ab\\033…`) ended, in the string's own units: (characters, UTF-8 bytes) before the first
+/// one not shown. Each escape is one character (`\\n`, `\\'`, `\\x41`, `\\u00e9`, `\\033`), and
+/// an escape cut in its middle was not shown. A slice from there reads on exactly where the
+/// text ended. `None` for a value that is no string literal (a list, a number).
+pub fn shown_offset(value: &str) -> Option<(u64, u64)> {
+    let body = value.strip_suffix('…').unwrap_or(value);
+    // What precedes a string's opening quote (`b`, gdb's `0x4010 <page> `) is not its text.
+    let at = body.find(['"', '\''])?;
+    let before = &body[..at];
+    let literal = matches!(before, "" | "b" | "u" | "B" | "U")
+        || (before.starts_with("0x") && before.ends_with(' '));
+    if !literal {
+        return None;
+    }
+    let text = &body[at + 1..];
+    let mut chars = text.chars().peekable();
+    let (mut n, mut bytes) = (0u64, 0u64);
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            n += 1;
+            bytes += c.len_utf8() as u64;
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            break;
+        };
+        let hex = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>, k: usize| {
+            let mut v = 0u32;
+            for _ in 0..k {
+                v = v * 16 + chars.next()?.to_digit(16)?;
+            }
+            Some(v)
+        };
+        let width = match e {
+            // One byte (`\\xff` in bytes, C, Go) or one character below 256 (Python).
+            'x' => match hex(&mut chars, 2) {
+                Some(_) => 1,
+                None => break,
+            },
+            'u' | 'U' => match hex(&mut chars, if e == 'u' { 4 } else { 8 }) {
+                Some(v) => char::from_u32(v).map_or(1, |c| c.len_utf8() as u64),
+                None => break,
+            },
+            // Python's `\\N{NAME}`.
+            'N' if chars.peek() == Some(&'{') => {
+                let mut name = String::new();
+                for c in chars.by_ref() {
+                    name.push(c);
+                    if c == '}' {
+                        break;
+                    }
+                }
+                if !name.ends_with('}') {
+                    break;
+                }
+                2
+            }
+            // C's octal byte (`\\033`): up to three digits.
+            '0'..='7' => {
+                for _ in 0..2 {
+                    if chars.peek().is_some_and(|d| ('0'..='7').contains(d)) {
+                        chars.next();
+                    }
+                }
+                1
+            }
+            _ => 1,
+        };
+        n += 1;
+        bytes += width;
+    }
+    Some((n, bytes))
+}
+
 /// `6041` → `6,041`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -589,6 +664,24 @@ pub fn name_matches(name: &str, segment: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    use super::shown_offset;
+
+    #[test]
+    fn a_cut_literal_says_where_its_text_ended_in_the_strings_own_characters() {
+        // Python's repr of `'a"b\'\n' * n`: each escape is one character of the string.
+        assert_eq!(shown_offset("'a\"b\\'\\na\"…"), Some((7, 7)));
+        // An escape cut in its middle was not shown: the next slice starts at it.
+        assert_eq!(shown_offset("'ab\\…"), Some((2, 2)));
+        assert_eq!(shown_offset("'ab\\x4…"), Some((2, 2)));
+        assert_eq!(shown_offset("b'\\xff\\x00z…"), Some((3, 3)));
+        // gdb: an address first, octal escapes; non-ASCII text differs in bytes.
+        assert_eq!(shown_offset("0x4010 <page> \"\\033[1m…"), Some((4, 4)));
+        assert_eq!(shown_offset("'é\\u00e9x…"), Some((3, 5)));
+        // No string literal: no offset.
+        assert_eq!(shown_offset("['a', 'b', …"), None);
+        assert_eq!(shown_offset("12345…"), None);
+    }
 
     #[test]
     fn php_paths_and_dollar_names() {

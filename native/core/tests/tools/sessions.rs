@@ -508,3 +508,157 @@ async fn wait_for_pause_command_is_refused_where_the_backend_runs_none() {
     assert!(r.get("trigger").is_none(), "{r:#}");
     assert_eq!(r["state"], "running", "{r:#}");
 }
+
+// ---- a read of a running process whose pause comes late (issue 26 review) ------------------
+
+/// The session's state as listed, polled until it is `want` (a resume the engine sends from
+/// its event loop comes a moment after the stop).
+async fn state_becomes(h: &H, sid: &str, want: &str) -> String {
+    let mut state = String::new();
+    for _ in 0..200 {
+        let list = h.ok("list_debug_sessions", json!({})).await;
+        state = list["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == sid)
+            .map(|s| s["state"].as_str().unwrap_or("").to_string())
+            .unwrap_or_default();
+        if state == want {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    state
+}
+
+/// Resumes of `sid` the fake was asked for, polled until there are `n` (the engine sends the
+/// resume of a late stop from its event loop).
+async fn resumes_reach(h: &H, sid: &str, n: usize) -> usize {
+    let count = || {
+        h.fake
+            .calls()
+            .iter()
+            .filter(|c| *c == &format!("control {sid} Resume"))
+            .count()
+    };
+    for _ in 0..300 {
+        if count() >= n {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    count()
+}
+
+/// A read's pause that does not come in time (debugpy pauses a thread blocked in select()
+/// only when it next runs Python code) may come after the answer: nobody waits for that stop
+/// any more, so it is resumed, and the answer said it would be. It used to leave the attached
+/// service paused, with the agent told "running".
+#[tokio::test]
+async fn a_reads_pause_that_comes_after_the_read_gave_up_is_resumed() {
+    let h = H::new(Config {
+        backend_timeout_ms: 600,
+        ..brave()
+    });
+    h.fake.set_late_pauses(true);
+    let r = h
+        .ok(
+            "start_debug_session",
+            json!({"attach": "4242", "evaluate": ["1 + 2"]}),
+        )
+        .await;
+    let sid = r["session_id"].as_str().unwrap().to_string();
+    assert_eq!(r["state"], "running", "{r:#}");
+    // Asked more than once (the wait asks again): every one of them that lands is resumed.
+    let asked = h.fake.pending_pauses(&sid);
+    assert!(asked >= 2, "{asked}");
+    for n in 1..=asked as usize {
+        assert!(h.fake.land_pause(&sid));
+        assert_eq!(resumes_reach(&h, &sid, n).await, n);
+        assert_eq!(state_becomes(&h, &sid, "running").await, "running");
+    }
+    let msg = r["message"].as_str().unwrap();
+    assert!(
+        msg.contains("did not pause within 600 ms") && msg.contains("resumed at once"),
+        "{msg}"
+    );
+    // The next read says what happened meanwhile.
+    h.fake.set_late_pauses(false);
+    let r = h
+        .ok(
+            "capture",
+            json!({"attach": "4242", "expressions": ["1 + 2"]}),
+        )
+        .await;
+    let msg = r["message"].as_str().unwrap();
+    assert!(
+        msg.contains(&format!(
+            "{asked} late pauses of an earlier read came and were resumed"
+        )),
+        "{msg}"
+    );
+    assert_eq!(r["hits"][0]["values"][0]["value"], "3", "{r:#}");
+    // The agent's own pause is never taken for a late one.
+    h.fake.set_late_pauses(true);
+    let e = h
+        .err(
+            "capture",
+            json!({"attach": "4242", "expressions": ["1 + 2"]}),
+        )
+        .await;
+    assert!(e.contains("did not pause"), "{e}");
+    let _ = h.raw("pause", json!({"timeout_ms": 100})).await;
+    let resumed = resumes_reach(&h, &sid, 0).await;
+    let mut landed = 0;
+    while h.fake.land_pause(&sid) {
+        landed += 1;
+        assert_eq!(state_becomes(&h, &sid, "paused").await, "paused");
+        let _ = h.raw("resume", json!({"timeout_ms": 100})).await;
+    }
+    assert!(landed >= 2, "{landed}");
+    assert_eq!(
+        resumes_reach(&h, &sid, 0).await,
+        resumed + landed,
+        "only the agent's resumes"
+    );
+}
+
+/// A pause asked again while the first was slow can land after the read resumed the process:
+/// a second stop nobody waits for, resumed too. The read itself answers.
+#[tokio::test]
+async fn a_second_pause_the_read_asked_that_lands_after_its_resume_is_resumed() {
+    let h = H::new(Config {
+        backend_timeout_ms: 3_000,
+        ..brave()
+    });
+    h.fake.set_late_pauses(true);
+    let sid = "s1";
+    let land_second = async {
+        for _ in 0..1000 {
+            if h.fake.pending_pauses(sid) >= 2 {
+                return h.fake.land_pause(sid);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        false
+    };
+    let (r, landed) = tokio::join!(
+        h.ok(
+            "start_debug_session",
+            json!({"attach": "4242", "evaluate": ["1 + 2"]}),
+        ),
+        land_second
+    );
+    assert!(landed);
+    assert_eq!(r["session_id"], sid, "{r:#}");
+    assert_eq!(r["read"][0]["values"][0]["value"], "3", "{r:#}");
+    assert_eq!(resumes_reach(&h, sid, 1).await, 1);
+    assert_eq!(state_becomes(&h, sid, "running").await, "running");
+    // The other pause lands now, after the read: resumed, not left stopped.
+    assert!(h.fake.land_pause(sid));
+    assert_eq!(resumes_reach(&h, sid, 2).await, 2);
+    assert_eq!(state_becomes(&h, sid, "running").await, "running");
+    let msg = r["message"].as_str().unwrap();
+    assert!(msg.contains("the pause was asked 2 times"), "{msg}");
+}

@@ -7,6 +7,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 ORDERS = []
+CALLS = []
+
+
+def bump():
+    """Counts its calls, then fails on a name nobody defines (a read runs it once)."""
+    CALLS.append(1)
+    return missing_name  # noqa: F821
 
 
 def price(item: str, qty: int) -> int:

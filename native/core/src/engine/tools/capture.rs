@@ -250,10 +250,15 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         if e.trim().is_empty() {
             return Err("expressions: an expression is empty".into());
         }
-        // The points' language decides whether `f(key=1)` names an argument or assigns.
-        let file = placed.first().map(|p| p.file.as_str());
         let (e_plain, _) =
             super::eval::split_format(e).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
+        // A read without points has the guard in `read_paused` (shared with start_debug_session
+        // {attach, evaluate}): there a refused expression fails alone.
+        if placed.is_empty() {
+            continue;
+        }
+        // The points' language decides whether `f(key=1)` names an argument or assigns.
+        let file = placed.first().map(|p| p.file.as_str());
         expression_guard::check(&e_plain, &c.cfg.expression_safety, file)
             .map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
     }
@@ -632,7 +637,8 @@ async fn attached_session(
     }
 }
 
-/// How long a read of a running process waits for the pause it asked.
+/// How long a read of a running process waits for the pause it asked (at most the backend's
+/// timeout).
 const READ_PAUSE_MS: u64 = 10_000;
 /// … asking it again after this long without a stop.
 const READ_PAUSE_AGAIN_MS: u64 = 1_500;
@@ -737,42 +743,72 @@ async fn read_now(
 
 /// Pauses the attached session `sid` once (unless it is paused already), reads `expressions`
 /// there (`read_paused`) and resumes it (a pause found already there is left alone unless
-/// `resume_found`). Returns the rows and how it left the pause ("; resumed").
+/// `resume_found`). Returns the rows and how it left the pause (", resumed"). A pause asked
+/// and not waited for any more (the wait timed out, or it was asked again) never leaves the
+/// process stopped: its stop, if it comes later, is resumed at once (`late_pause`).
 pub(super) async fn pause_read_resume(
     c: &Call<'_>,
     sid: &str,
     expressions: &[String],
     resume_found: bool,
-) -> Result<(Vec<Hit>, &'static str), ToolError> {
+) -> Result<(Vec<Hit>, String), ToolError> {
     let backend = c.engine.backend.clone();
+    let late_pause = |until: Option<(u32, Option<std::time::Instant>)>| {
+        c.engine.with_state(|s| {
+            s.sessions.get_mut(sid).map(|x| {
+                x.late_pause = until;
+                std::mem::take(&mut x.late_pauses_resumed)
+            })
+        })
+    };
+    // Stops of an earlier read's pauses resumed meanwhile: said once, here.
+    let before = match late_pause(None).unwrap_or(0) {
+        0 => String::new(),
+        n => format!(
+            "; {n} late pause{} of an earlier read came and {} resumed at once",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" }
+        ),
+    };
+    let bound = READ_PAUSE_MS.min(c.cfg.backend_timeout_ms).max(1);
+    let again = READ_PAUSE_AGAIN_MS.min(bound / 3).max(1);
     let found = c.paused(sid).is_ok();
+    let mut asked = 0u32;
     if !found {
         let mut sub = c.subscribe(sid)?;
         c.bk("control", backend.control(sid, None, ControlOp::Pause))
             .await?;
+        asked = 1;
         // A pause asked while the adapter still finishes the attach (gdb, lldb resuming the
         // process it stopped to attach) can be lost: asked again while it runs, until the bound.
-        let deadline = super::super::capture::deadline(READ_PAUSE_MS);
+        let deadline = super::super::capture::deadline(bound);
         let mut paused = false;
         while !paused {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             if left.is_zero() {
                 break;
             }
-            let wait = left.min(std::time::Duration::from_millis(READ_PAUSE_AGAIN_MS));
+            let wait = left.min(std::time::Duration::from_millis(again));
             paused = c
                 .wait_for_stop(sid, &mut sub, wait.as_millis() as u64)
                 .await;
-            if !paused && c.paused(sid).is_err() && left > wait {
-                let _ = c
-                    .bk("control", backend.control(sid, None, ControlOp::Pause))
-                    .await;
+            if !paused
+                && c.paused(sid).is_err()
+                && left > wait
+                && c.bk("control", backend.control(sid, None, ControlOp::Pause))
+                    .await
+                    .is_ok()
+            {
+                asked += 1;
             }
         }
         if !paused {
+            // It may still land (debugpy stops a thread blocked in select() when it next runs
+            // Python code): then nobody is waiting, so its stop is resumed.
+            late_pause(Some((asked, None)));
             let why = backend.pause_pending_note(sid);
             return Err(ToolError(format!(
-                "the process did not pause within {READ_PAUSE_MS} ms, so nothing was read{}",
+                "the process did not pause within {bound} ms, so nothing was read{}; if the pause comes later, the process is resumed at once{before}",
                 why.map(|w| format!(" ({w})")).unwrap_or_default()
             )));
         }
@@ -780,7 +816,18 @@ pub(super) async fn pause_read_resume(
     let (thread, _) = c.paused(sid)?;
     let rows = capture::read_paused(c, sid, &thread, expressions).await;
     if found && !resume_found {
-        return rows.map(|r| (r, "; it was paused already and stays paused"));
+        return rows.map(|r| {
+            (
+                r,
+                format!("; it was paused already and stays paused{before}"),
+            )
+        });
+    }
+    // A pause asked again may still land after the resume below: its stop is resumed too.
+    let extra = asked > 1;
+    if extra {
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(bound);
+        late_pause(Some((asked - 1, Some(until))));
     }
     let sub = c.subscribe(sid)?;
     c.bk(
@@ -789,7 +836,14 @@ pub(super) async fn pause_read_resume(
     )
     .await?;
     super::left_pause(c, sid, sub.seq);
-    rows.map(|r| (r, ", resumed"))
+    let how = if extra {
+        format!(
+            ", resumed (the pause was asked {asked} times; a stop of another within {bound} ms is resumed at once){before}"
+        )
+    } else {
+        format!(", resumed{before}")
+    };
+    rows.map(|r| (r, how))
 }
 
 /// Runs `cmd` as the trigger of the attached session `sid` (resumed first when paused, as a
@@ -1004,7 +1058,7 @@ pub(super) fn nearby(source: Option<&str>, line: u32) -> Option<String> {
 
 /// What a debugger answers for a name the frame does not have (gdb, lldb, Python, PHP, Go):
 /// an expression meant for another point, not an error of this row.
-pub(crate) const NOT_IN_SCOPE: [&str; 5] = [
+const NOT_IN_SCOPE: [&str; 5] = [
     "in current context",
     "use of undeclared identifier",
     // Python's NameError; Xdebug's for a variable by name or one an expression names.

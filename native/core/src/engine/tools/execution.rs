@@ -224,6 +224,12 @@ async fn control(
                 super::first::evaluate_at(c, &root, evaluate, &mut r).await;
                 return Ok(r);
             }
+            // The agent's own pause: a read's late one, if it comes, is this stop, kept.
+            c.engine.with_state(|s| {
+                if let Some(x) = s.sessions.get_mut(&sid) {
+                    x.late_pause = None;
+                }
+            });
             ControlOp::Pause
         }
         step => {

@@ -54,7 +54,7 @@ use super::context::{Call, ToolError, ToolResult};
 use super::out;
 use super::registry::Registry;
 pub use super::registry::{DEFAULT_WAIT_MS, Kind, MAX_WAIT_MS, Outcome, Tool, ToolDef, unlist};
-pub(crate) use capture::{NOT_IN_SCOPE, OUT_OF_SCOPE};
+pub(crate) use capture::OUT_OF_SCOPE;
 pub(crate) use execution::left_pause;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
