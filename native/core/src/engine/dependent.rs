@@ -19,7 +19,7 @@
 //! breakpoints are per project, so while two sessions of one project run, a master hit in one
 //! arms the slave in both.
 
-use super::context::{Call, CallContext};
+use super::context::CallContext;
 use super::shared::Engine;
 use super::state::{BpMeta, EngineState};
 use crate::backend::{BreakpointInfo, BreakpointUpdate, SessionState};
@@ -152,12 +152,7 @@ impl Engine {
             return;
         }
         let ctx = CallContext::default();
-        let call = Call {
-            engine: self,
-            ctx: &ctx,
-            cfg: self.cfg(),
-            project: None,
-        };
+        let call = self.own_call(&ctx);
         let backend = self.backend.clone();
         for (project, id) in list {
             let update = BreakpointUpdate {

@@ -545,17 +545,21 @@ impl Engine {
         }
     }
 
+    /// A call the engine makes of itself (after an event), with no client's project.
+    fn own_call<'a>(&'a self, ctx: &'a CallContext) -> Call<'a> {
+        Call {
+            engine: self,
+            ctx,
+            cfg: self.cfg(),
+            project: None,
+        }
+    }
+
     /// Resumes the stop of a read's pause nobody waits for any more (`late_pause`), unless the
     /// session has moved on since, and counts it for the next read's answer.
     async fn resume_late_pause(&self, sid: &str, thread: &str, seq: u64) {
-        let cfg = self.cfg();
         let ctx = CallContext::default();
-        let call = Call {
-            engine: self,
-            ctx: &ctx,
-            cfg,
-            project: None,
-        };
+        let call = self.own_call(&ctx);
         let still = self.with_state(|s| {
             s.sessions
                 .get(sid)
@@ -587,14 +591,8 @@ impl Engine {
 
     /// Work a pause triggers: temporary breakpoints go away, watches are evaluated.
     async fn after_pause(&self, sid: &str, bps: &[String]) {
-        let cfg = self.cfg();
         let ctx = CallContext::default();
-        let call = Call {
-            engine: self,
-            ctx: &ctx,
-            cfg,
-            project: None,
-        };
+        let call = self.own_call(&ctx);
         tools::breakpoints::remove_temporary(&call, sid, bps).await;
         // Where the pause happened, for the ledger (summary path, history locations).
         let found = self.with_state(|s| {
