@@ -115,3 +115,43 @@ def test_lldb_a_char_buffer_says_its_length_and_evaluates_whole(c):
     assert f"(cut: 200 of {row['value_length']:,} chars)" in m.last_text, m.last_text
     e = m.ok("evaluate_expression", {"expression": "page"})["result"]
     assert e["value"].startswith(json.dumps(PAGE)[:-1] + "\\0") and not e.get("truncated"), (len(e["value"]), e["value"][-80:])
+
+
+def _row_value(m, args):
+    """The value of the one expression of a capture's first hit, as the agent reads it."""
+    r = m.ok("capture", args)
+    assert r["hits"], r
+    return r["hits"][0]["values"][0]
+
+
+def _capture_rows_show_their_share(m, command, file, line, expr, quote, length=6041):
+    """A capture of one hit and one expression shows 2,000 characters of the page (half the
+    rows' bytes, at most 2,000), not the 200 of a row of many; ten hits of three expressions
+    still show 200 each. `length`: the value's length as the debugger prints it whole."""
+    point = [{"file_path": file, "line": line}]
+    v = _row_value(m, {"command": command, "points": point, "expressions": [expr], "max_hits": 1})
+    assert v.get("truncated") is True and v.get("value_length") == (length or v.get("value_length")) >= 6041, {k: x for k, x in v.items() if k != "value"}
+    assert v["value"].startswith(quote + "<html>") and 1990 <= len(v["value"]) <= 2010, len(v["value"])
+    assert f"(cut: 2,000 of {v['value_length']:,} chars)" in m.last_text, m.last_text[-300:]
+    v = _row_value(m, {"command": command, "points": point, "expressions": [expr, expr, expr], "max_hits": 10})
+    assert v.get("value_length") == 6041 and len(v["value"]) <= 210, len(v["value"])
+    assert "(cut: 200 of 6,041 chars)" in m.last_text, m.last_text[-300:]
+
+
+def test_python_capture_rows_of_few_hits_show_longer_values(py):
+    project, m = py
+    line = line_of(project, "longstr.py", "print(len(page))")
+    _capture_rows_show_their_share(m, "python3 longstr.py", "longstr.py", line, "page", "'")
+
+
+def test_php_capture_rows_of_few_hits_show_longer_values(php):
+    project, m, _ = php
+    line = line_of(project, "longstr.php", "echo strlen($page)")
+    _capture_rows_show_their_share(m, "php longstr.php", "longstr.php", line, "$page", '"')
+
+
+def test_gdb_capture_rows_of_few_hits_show_longer_values(c):
+    project, m = c
+    line = line_of(project, "longstr.c", 'printf("%zu\\n", n);')
+    # gdb prints the whole char[8192], its NULs as `'\\000' <repeats N times>`: that text's length.
+    _capture_rows_show_their_share(m, "./longstr", "longstr.c", line, "page", '"', length=None)

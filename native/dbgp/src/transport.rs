@@ -26,6 +26,13 @@
 //! at the program's precision inside a closure call that switches to -1 only once the value is
 //! computed, for Xdebug's writing of it (see [`exact_floats_eval`]); nothing is switched with a
 //! later Xdebug (`writes_floats_with_precision`).
+//!
+//! The program's value is read again whenever code ran that may have changed it: an expression
+//! (the wrapper keeps the value it replaced with -1 in a global that the read right after takes
+//! back and unsets, so no program code ever sees it), a `property_set` or an `eval` given as is.
+//! A read that fails (an error answer, a value that is no integer, no answer) is tried again,
+//! at once and at the next read of values; only `ini_set` missing (`false`) or an engine without
+//! `eval` turns the switching off for the connection.
 
 use crate::protocol::{
     Decoder, Init, Packet, ProtocolError, Response, StreamKind, encode_command, parse_packet,
@@ -97,7 +104,7 @@ struct Floats {
     program: Option<String>,
     /// `precision` may be -1 now: the program's value must be set back before it runs.
     shortest: bool,
-    /// `ini_set` is disabled (or the value unreadable): floats stay as Xdebug writes them.
+    /// `ini_set` is disabled or the engine has no `eval`: floats stay as Xdebug writes them.
     unavailable: bool,
     /// Paused at a throw, where Xdebug 3.2 keeps the next step from stopping at the returns
     /// the exception unwinds through (`suppress_return_value_step`, set in
@@ -110,16 +117,22 @@ struct Floats {
 const FORMATS_VALUES: [&str; 3] = ["context_get", "property_get", "property_value"];
 /// Commands that run PHP code: at the program's own precision.
 const RUNS_CODE: [&str; 2] = ["eval", "property_set"];
-/// The program's precision, or false where `ini_set` is disabled (then nothing is changed).
-const READ_PRECISION: &str = "\\function_exists('ini_set') ? \\ini_get('precision') : false";
+/// Where an evaluated expression's wrapper keeps the precision it replaced with -1, for
+/// [`READ_PRECISION`] right after (see [`exact_floats_eval`]).
+const STASH: &str = "__debugger_mcp_precision";
+/// The program's precision: the value an expression's wrapper kept (taken back and unset, then
+/// followed by ` -1`: precision is -1 now), else `ini_get`'s; false where `ini_set` is disabled
+/// (then nothing is changed).
+const READ_PRECISION: &str = "(static function () { if (\\array_key_exists('__debugger_mcp_precision', $GLOBALS)) { $p = $GLOBALS['__debugger_mcp_precision']; unset($GLOBALS['__debugger_mcp_precision']); return \\is_string($p) ? $p . ' -1' : $p; } return \\function_exists('ini_set') ? \\ini_get('precision') : false; })()";
 const SHORTEST: &str = "\\ini_set('precision', '-1')";
 /// Bound on each of those `eval`s, which PHP answers at once while paused.
 const PRECISION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `expr` evaluated at the program's precision, its value then written by Xdebug with
 /// `precision` -1: a closure call whose argument is `expr` (evaluated first, in the paused
-/// frame's scope, as before) and whose body sets -1 and returns it. None where wrapping could
-/// change what runs: statements (`;` inside), or an expression that may set `precision` itself.
+/// frame's scope, as before) and whose body sets -1, keeping the value it replaced (the
+/// program's, which `expr` may have changed) in [`STASH`], and returns it. None where wrapping
+/// could change what runs: statements (`;` inside), or an expression naming `precision`.
 pub fn exact_floats_eval(expr: &str) -> Option<String> {
     let e = expr
         .trim()
@@ -129,7 +142,7 @@ pub fn exact_floats_eval(expr: &str) -> Option<String> {
     }
     // The newline ends a `//` or `#` comment the expression may end with.
     Some(format!(
-        "(static function ($v) {{ {SHORTEST}; return $v; }})({e}\n)"
+        "(static function ($v) {{ $GLOBALS['{STASH}'] = {SHORTEST}; return $v; }})({e}\n)"
     ))
 }
 
@@ -152,12 +165,48 @@ fn writes_floats_with_precision(engine: &str) -> bool {
     }
 }
 
-/// The program's `precision` from the answer to [`READ_PRECISION`]: an integer's text, else
-/// None (`ini_set` disabled, or something PHP would not give back).
-fn program_precision(r: &Response) -> Option<String> {
-    let p = crate::values::parse_prop(r.root.child("property")?);
+/// What an answer to [`READ_PRECISION`] says.
+#[derive(Debug, PartialEq)]
+enum Learned {
+    /// The program's value (an integer's text), and whether `precision` is -1 now (an
+    /// expression's wrapper switched it).
+    Program { value: String, shortest: bool },
+    /// `ini_set` is disabled (`false`), or the engine implements no `eval` (DBGp error 4):
+    /// nothing can be switched on this connection.
+    Unsupported,
+    /// Anything else (an error evaluating, a value that is no integer): unknown for now.
+    Unknown,
+}
+
+/// Reads the answer to [`READ_PRECISION`] (see [`Learned`]).
+fn program_precision(r: &Response) -> Learned {
+    if let Some(e) = &r.error {
+        return if e.code == 4 {
+            Learned::Unsupported
+        } else {
+            Learned::Unknown
+        };
+    }
+    let Some(prop) = r.root.child("property") else {
+        return Learned::Unknown;
+    };
+    let p = crate::values::parse_prop(prop);
+    if p.type_name == "bool" {
+        return Learned::Unsupported;
+    }
     let v = p.value.trim();
-    (p.type_name == "string" && !v.is_empty() && v.parse::<i64>().is_ok()).then(|| v.to_string())
+    let (value, shortest) = match v.strip_suffix(" -1") {
+        Some(kept) => (kept.trim(), true),
+        None => (v, false),
+    };
+    if p.type_name == "string" && !value.is_empty() && value.parse::<i64>().is_ok() {
+        Learned::Program {
+            value: value.to_string(),
+            shortest,
+        }
+    } else {
+        Learned::Unknown
+    }
 }
 
 /// Reads that leave Xdebug pointing at the frame they read in (in context 0, the default).
@@ -295,8 +344,13 @@ impl Connection {
             if FORMATS_VALUES.contains(&name) {
                 self.shortest_floats().await;
             } else if RUNS_CODE.contains(&name) {
-                self.program_floats().await;
-                self.floats.lock().await.at_throw = false;
+                let mut f = self.floats.lock().await;
+                self.restore(&mut f).await;
+                f.at_throw = false;
+                // The code may set the program's precision: read again before the next read.
+                if !f.shortest {
+                    f.program = None;
+                }
             }
             if HOLD_FRAME.contains(&name) && args.iter().all(|(k, v)| *k != 'c' || v == "0") {
                 self.holds_frame.store(true, Ordering::SeqCst);
@@ -317,18 +371,20 @@ impl Connection {
         if f.program.is_none() && !f.unavailable {
             self.learn(&mut f).await;
         }
-        let wrapped = exact_floats_eval(expr).filter(|_| f.program.is_some());
+        let wrapped = exact_floats_eval(expr).filter(|_| f.program.is_some() && !f.shortest);
+        // Forgotten first: the expression may set the program's precision, and a call given up
+        // on (its timeout) may still switch when PHP is done; the next read takes it back.
+        f.program = None;
         let r = match wrapped {
             Some(code) => {
-                // Set first: a call given up on (its timeout) may still switch when PHP is done.
                 f.shortest = true;
-                self.send("eval", &[], Some(&code)).await?
-            }
-            None => {
-                let r = self.send("eval", &[], Some(expr)).await?;
-                f.program = None;
+                let r = self.send("eval", &[], Some(&code)).await?;
+                // The value the wrapper replaced, or (the expression failed before it switched)
+                // the one in force.
+                self.learn(&mut f).await;
                 r
             }
+            None => self.send("eval", &[], Some(expr)).await?,
         };
         match r.error {
             Some(e) => Err(RequestError::Engine {
@@ -342,12 +398,12 @@ impl Connection {
     /// Before a read of values: `precision` -1, the program's value read first.
     async fn shortest_floats(&self) {
         let mut f = self.floats.lock().await;
-        if f.shortest || f.unavailable || f.at_throw {
+        if f.unavailable || f.at_throw || (f.shortest && f.program.is_some()) {
             return;
         }
         if f.program.is_none() {
             self.learn(&mut f).await;
-            if f.program.is_none() {
+            if f.program.is_none() || f.shortest {
                 return;
             }
         }
@@ -368,6 +424,13 @@ impl Connection {
         if !f.shortest {
             return;
         }
+        if f.program.is_none() && !f.unavailable {
+            // An expression's wrapper switched; its kept value not yet taken back.
+            self.learn(f).await;
+            if !f.shortest {
+                return;
+            }
+        }
         let Some(p) = f.program.clone() else {
             return;
         };
@@ -379,13 +442,26 @@ impl Connection {
         }
     }
 
+    /// Reads the program's precision (see [`READ_PRECISION`]); an answer that leaves it unknown
+    /// is asked again once, and then at the next read of values.
     async fn learn(&self, f: &mut Floats) {
-        let read = self.send("eval", &[], Some(READ_PRECISION));
-        // Closed or silent: whatever comes next fails the same way.
-        if let Ok(Ok(r)) = tokio::time::timeout(PRECISION_TIMEOUT, read).await {
+        for _ in 0..2 {
+            let read = self.send("eval", &[], Some(READ_PRECISION));
+            // Closed or silent: whatever comes next fails the same way.
+            let Ok(Ok(r)) = tokio::time::timeout(PRECISION_TIMEOUT, read).await else {
+                return;
+            };
             match program_precision(&r) {
-                Some(p) => f.program = Some(p),
-                None => f.unavailable = true,
+                Learned::Program { value, shortest } => {
+                    f.program = Some(value);
+                    f.shortest = shortest;
+                    return;
+                }
+                Learned::Unsupported => {
+                    f.unavailable = true;
+                    return;
+                }
+                Learned::Unknown => tracing::debug!("the program's precision unread: asking again"),
             }
         }
     }
@@ -507,6 +583,17 @@ mod tests {
     /// A stand-in for Xdebug: sends its init packet, then answers every command (a `break` for
     /// continuations) and passes on the commands as it read them (without their `-i` id).
     async fn engine() -> (Arc<Connection>, mpsc::UnboundedReceiver<String>) {
+        engine_with(vec![]).await
+    }
+
+    /// As [`engine`], its answers to the first reads of the program's precision given: a
+    /// string's text, `ERR` (Xdebug's error evaluating code) or `FALSE` (`ini_set` disabled).
+    /// After them, 14, followed by ` -1` when an expression's wrapper kept it.
+    async fn engine_with(
+        reads: Vec<&'static str>,
+    ) -> (Arc<Connection>, mpsc::UnboundedReceiver<String>) {
+        let mut reads = std::collections::VecDeque::from(reads);
+        let mut kept = false;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (seen_tx, seen) = mpsc::unbounded_channel();
@@ -557,12 +644,27 @@ mod tests {
                     };
                     let body = if name == "context_get" && rest[..2] == ["-d", "\"0\""] && at_return
                     {
-                        r#"<property name="$__RETURN_VALUE" fullname="$__RETURN_VALUE" type="int"><![CDATA[3]]></property>"#
+                        r#"<property name="$__RETURN_VALUE" fullname="$__RETURN_VALUE" type="int"><![CDATA[3]]></property>"#.to_string()
+                    } else if name == "eval" && rest[0] == READ_PRECISION {
+                        let read = reads
+                            .pop_front()
+                            .unwrap_or(if kept { "14 -1" } else { "14" });
+                        kept = false;
+                        match read {
+                            "ERR" => r#"<error code="206"><message><![CDATA[error evaluating code]]></message></error>"#.to_string(),
+                            "FALSE" => r#"<property type="bool"><![CDATA[0]]></property>"#.to_string(),
+                            v => {
+                                use base64::Engine;
+                                let b64 = base64::engine::general_purpose::STANDARD.encode(v);
+                                format!(r#"<property type="string" size="{}" encoding="base64"><![CDATA[{b64}]]></property>"#, v.len())
+                            }
+                        }
                     } else if name == "eval" {
-                        // `ini_get`/`ini_set` of precision: the program's 14.
-                        r#"<property type="string" size="2" encoding="base64"><![CDATA[MTQ=]]></property>"#
+                        kept |= rest[0].contains(STASH);
+                        // `ini_set` of precision: the program's 14.
+                        r#"<property type="string" size="2" encoding="base64"><![CDATA[MTQ=]]></property>"#.to_string()
                     } else {
-                        ""
+                        String::new()
                     };
                     let xml = format!(
                         r#"<response xmlns="urn:debugger_protocol_v1" command="{name}" transaction_id="{txid}"{status}>{thrown}{body}</response>"#
@@ -592,7 +694,7 @@ mod tests {
         assert_eq!(
             exact_floats_eval(" $cart->total(); ").as_deref(),
             Some(
-                "(static function ($v) { \\ini_set('precision', '-1'); return $v; })($cart->total()\n)"
+                "(static function ($v) { $GLOBALS['__debugger_mcp_precision'] = \\ini_set('precision', '-1'); return $v; })($cart->total()\n)"
             )
         );
         // A trailing comment stays inside its line.
@@ -638,15 +740,134 @@ mod tests {
                 r#"<property type="string" size="2" encoding="base64"><![CDATA[{b64}]]></property>"#
             ))
         };
-        assert_eq!(program_precision(&s("MTQ=")).as_deref(), Some("14"));
-        assert_eq!(program_precision(&s("LTE=")).as_deref(), Some("-1"));
-        // ini_set disabled (false), or a value that is no integer: nothing is changed.
+        let program = |v: &str, shortest: bool| Learned::Program {
+            value: v.to_string(),
+            shortest,
+        };
+        assert_eq!(program_precision(&s("MTQ=")), program("14", false));
+        assert_eq!(program_precision(&s("LTE=")), program("-1", false));
+        // "10 -1": the value an expression's wrapper kept, precision -1 now.
+        assert_eq!(program_precision(&s("MTAgLTE=")), program("10", true));
+        // ini_set disabled (false), or no eval: nothing can be changed.
         assert_eq!(
             program_precision(&answer(r#"<property type="bool"><![CDATA[0]]></property>"#)),
-            None
+            Learned::Unsupported
         );
-        assert_eq!(program_precision(&s("eDsgZXhpdA==")), None);
-        assert_eq!(program_precision(&answer("")), None);
+        assert_eq!(
+            program_precision(&answer(
+                r#"<error code="4"><message><![CDATA[unimplemented command]]></message></error>"#
+            )),
+            Learned::Unsupported
+        );
+        // An error evaluating, a value that is no integer, no value: unknown, asked again.
+        assert_eq!(
+            program_precision(&answer(
+                r#"<error code="206"><message><![CDATA[error evaluating code]]></message></error>"#
+            )),
+            Learned::Unknown
+        );
+        assert_eq!(program_precision(&s("eDsgZXhpdA==")), Learned::Unknown);
+        assert_eq!(program_precision(&answer("")), Learned::Unknown);
+    }
+
+    #[tokio::test]
+    async fn a_failed_read_of_the_program_s_precision_is_asked_again_not_taken_for_unsupported() {
+        let all = |seen: &mut mpsc::UnboundedReceiver<String>| -> Vec<String> {
+            std::iter::from_fn(|| seen.try_recv().ok()).collect()
+        };
+        let read = format!("eval {READ_PRECISION}");
+        let get = || [('n', "$x".to_string())];
+        // One error: asked again at once, and the read is exact.
+        let (c, mut seen) = engine_with(vec!["ERR"]).await;
+        c.request("property_get", &get(), None).await.unwrap();
+        assert_eq!(
+            all(&mut seen),
+            [
+                read.clone(),
+                read.clone(),
+                format!("eval {SHORTEST}"),
+                r#"property_get -n "$x""#.to_string(),
+            ]
+        );
+        // Two: that read as Xdebug writes it, the next pause's asks again.
+        let (c, mut seen) = engine_with(vec!["ERR", "ERR"]).await;
+        c.request("property_get", &get(), None).await.unwrap();
+        c.request("run", &[], None).await.unwrap();
+        c.request("property_get", &get(), None).await.unwrap();
+        assert_eq!(
+            all(&mut seen),
+            [
+                read.clone(),
+                read.clone(),
+                r#"property_get -n "$x""#.to_string(),
+                r#"context_get -d "0" -c "0""#.to_string(),
+                "run".to_string(),
+                read.clone(),
+                format!("eval {SHORTEST}"),
+                r#"property_get -n "$x""#.to_string(),
+            ]
+        );
+        // ini_set disabled: never asked again.
+        let (c, mut seen) = engine_with(vec!["FALSE"]).await;
+        c.request("property_get", &get(), None).await.unwrap();
+        c.request("run", &[], None).await.unwrap();
+        c.request("property_get", &get(), None).await.unwrap();
+        assert_eq!(
+            all(&mut seen)
+                .iter()
+                .filter(|c| c.starts_with("eval"))
+                .count(),
+            1
+        );
+    }
+
+    #[tokio::test]
+    async fn the_program_runs_on_with_the_precision_an_expression_set() {
+        let all = |seen: &mut mpsc::UnboundedReceiver<String>| -> Vec<String> {
+            std::iter::from_fn(|| seen.try_recv().ok()).collect()
+        };
+        // The expression (`$fmt->setUp()`) set precision 10 before its wrapper switched to -1.
+        let (c, mut seen) = engine_with(vec!["14", "10 -1"]).await;
+        c.eval_exact("$fmt->setUp()").await.unwrap();
+        c.request("property_get", &[('n', "$x".to_string())], None)
+            .await
+            .unwrap();
+        c.request("run", &[], None).await.unwrap();
+        assert_eq!(
+            all(&mut seen),
+            [
+                format!("eval {READ_PRECISION}"),
+                format!("eval {}", exact_floats_eval("$fmt->setUp()").unwrap()),
+                format!("eval {READ_PRECISION}"),
+                r#"property_get -n "$x""#.to_string(),
+                "eval \\ini_set('precision', '10')".to_string(),
+                r#"context_get -d "0" -c "0""#.to_string(),
+                "run".to_string(),
+            ]
+        );
+        // Code run as given, and a set, may change it too: read again before the next read.
+        let (c, mut seen) = engine_with(vec!["14", "9", "8"]).await;
+        let get = || [('n', "$x".to_string())];
+        c.request("property_get", &get(), None).await.unwrap();
+        c.eval_exact("$a = 1; $b = 2").await.unwrap();
+        c.request("property_get", &get(), None).await.unwrap();
+        c.request("property_set", &get(), Some("1.5"))
+            .await
+            .unwrap();
+        c.request("property_get", &get(), None).await.unwrap();
+        c.request("stop", &[], None).await.unwrap();
+        let restores: Vec<String> = all(&mut seen)
+            .into_iter()
+            .filter(|c| c.starts_with("eval \\ini_set('precision', '") && !c.contains("-1"))
+            .collect();
+        assert_eq!(
+            restores,
+            [
+                "eval \\ini_set('precision', '14')",
+                "eval \\ini_set('precision', '9')",
+                "eval \\ini_set('precision', '8')",
+            ]
+        );
     }
 
     #[tokio::test]
@@ -691,6 +912,7 @@ mod tests {
                 r#"property_get -n "$x""#.to_string(),
                 "eval \\ini_set('precision', '14')".to_string(),
                 format!("eval {}", exact_floats_eval("$o->total()").unwrap()),
+                format!("eval {READ_PRECISION}"),
                 "eval \\ini_set('precision', '14')".to_string(),
                 r#"property_set -n "$x" -- MS41"#.to_string(),
                 r#"context_get -d "0" -c "0""#.to_string(),
@@ -711,6 +933,7 @@ mod tests {
                 r#"context_get -d "0" -c "0""#.to_string(),
                 format!("eval {READ_PRECISION}"),
                 format!("eval {}", exact_floats_eval("$e").unwrap()),
+                format!("eval {READ_PRECISION}"),
                 r#"context_get -d "0" -c "0""#.to_string(),
             ]
         );

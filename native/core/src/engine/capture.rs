@@ -37,6 +37,8 @@ const LOCAL_CHARS: usize = 80;
 const STACK: u32 = 6;
 /// Bytes of rows a capture returns at most (the rest is cut, and the result says so).
 pub const MAX_BYTES: usize = 12_000;
+/// Characters of one recorded value at most, however few the hits and expressions.
+const ROW_VALUE_CHARS: usize = 2_000;
 
 /// One hit, as recorded.
 #[derive(Serialize, JsonSchema, Clone)]
@@ -198,6 +200,15 @@ pub async fn record(
     // `<Item object at 0x…>`, Xdebug's `array(2)`): a row is read like a print, so it shows the
     // contents.
     let mut answered = Vec::new();
+    // A value's share of half the rows' bytes (a few hits of a few expressions show strings
+    // longer than a setting's row cut, as a print of them would), at least the setting's.
+    let max = row_value_chars(spec, c.cfg.max_value_length);
+    let context = if max > c.cfg.max_value_length {
+        // The debugger's own string limit raised, as for evaluate_expression (gdb, lldb).
+        EvalContext::Expression
+    } else {
+        EvalContext::Watch
+    };
     for e in &spec.expressions {
         // A module imported by name is read only once the program has loaded it.
         if let Err(err) =
@@ -219,13 +230,13 @@ pub async fn record(
             thread_id: thread.to_string(),
             frame: top.handle.clone(),
             expression,
-            context: EvalContext::Watch,
+            context,
             allow_side_effects: false,
             format,
         };
         let row = match super::scan::evaluate(c, sid, req, top.file.as_deref()).await {
             Ok(v) => {
-                let (m, redacted) = shaped(c, e, &v, c.cfg.max_value_length);
+                let (m, redacted) = shaped(c, e, &v, max);
                 if !redacted {
                     answered.push((vals.len(), v));
                 }
@@ -326,6 +337,13 @@ pub async fn record(
     let mut at = Location::from(&top);
     at.file = at.file.map(|f| rel(&f));
     Ok((at, vals, (locals, more_locals), stack))
+}
+
+/// Characters a recorded expression's value is shown with: its share of half of `MAX_BYTES`
+/// over `max_hits` rows, between the setting's row cut (`setting`) and `ROW_VALUE_CHARS`.
+fn row_value_chars(spec: &Spec, setting: usize) -> usize {
+    let values = (spec.max_hits as usize).max(1) * spec.expressions.len().max(1);
+    (MAX_BYTES / 2 / values).min(ROW_VALUE_CHARS).max(setting)
 }
 
 /// The row of expression `e` whose value the debugger answered, as settings show it (cut,
