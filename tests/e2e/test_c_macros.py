@@ -40,6 +40,28 @@ def test_gdb_expands_object_like_macros_and_names_function_like_ones(c):
     assert s["values"][0]["value"] == "5", s
 
 
+def test_gdb_takes_the_definition_of_the_compiled_branch_and_says_when_it_cannot_tell(c):
+    """`level_seen` has an `#ifdef FLAT_TOKENER` alternative first (FLAT_TOKENER #undef-ed just
+    above), which used to win: 1 instead of 2. `level_mark` and `level_trace` depend on
+    TRACE_TOKENER, which no file decides."""
+    project, m = c
+    at = line_of(project, "macros.c", "stop here")
+    m.pause_at("macros.c", at, {"command": "./macros", "adapter": "gdb"})
+    seen = line_of(project, "macros.c", "#define level_seen tok->stack[0].seen")
+    got = rows(m.ok("evaluate_expression", {"expressions": ["level_seen", "level_mark", "level_trace"]}))
+    assert got["level_seen"]["value"] == "2", got
+    assert f"level_seen → tok->stack[0].seen (macro, macros.c:{seen})" in got["level_seen"]["type"], got
+    ifdef = line_of(project, "macros.c", "#ifdef TRACE_TOKENER")
+    # Two definitions with different values: neither is picked, both are told.
+    mark = got["level_mark"]["error"]
+    assert f"`level_mark` is uncertain: #ifdef TRACE_TOKENER (macros.c:{ifdef})" in mark, got
+    assert f"macros.c:{ifdef + 1} `(tok->depth + 100)` = 101; macros.c:{ifdef + 4} `tok->depth` = 1" in mark, got
+    # One of them evaluates here: that value, said to be uncertain.
+    trace = got["level_trace"]
+    assert trace["value"] == "1", got
+    assert f"level_trace → tok->depth (macro, macros.c:{ifdef + 5}; uncertain: #ifdef TRACE_TOKENER (macros.c:{ifdef}); macros.c:{ifdef + 2} `tok->trace` fails here)" in trace["type"], got
+
+
 def test_lldb_expands_object_like_macros(c):
     project, m = c
     at = line_of(project, "macros.c", "stop here")

@@ -6,8 +6,15 @@
 //! `#include "…"` (relative to its directory, one level), bounded reads — and the expression
 //! evaluated again with the name replaced by `(body)`, for up to [`MAX_MACROS`] names (a body
 //! naming another macro is expanded at the next failure, so nesting is bounded by the same).
-//! Function-like macros are not expanded: the error names and shows them. The first
-//! definition of a name is taken; `#undef` and `#if` are not followed.
+//! Function-like macros are not expanded: the error names and shows them. The files are read
+//! in order (each quoted include where it stands) following `#if`/`#ifdef`/`#ifndef`/`#elif`/
+//! `#else` with what they define and `#undef` (integers, `defined`, `!`, `&&`, `||`,
+//! comparisons and arithmetic; a name is its macro's body): the first definition of a name in
+//! a compiled branch is taken. A condition these files cannot decide (a name they never define,
+//! which a `-D` option or a system header may; an include guard's `#ifndef X` / `#define X`
+//! excepted) makes the definitions under it candidates: each is evaluated, and the answer
+//! stands behind the ones that evaluate, saying it is uncertain and naming the others with their
+//! lines; candidates that evaluate to different values are an error listing each.
 //! Which errors name an unknown identifier is the adapter's (`Adapter::unknown_name`).
 
 use crate::session::Session;
@@ -17,6 +24,8 @@ use std::path::Path;
 
 /// At most this many macros are expanded in one expression (nested ones included).
 pub const MAX_MACROS: usize = 4;
+/// At most this many definitions of one name are evaluated where `#if` leaves it uncertain.
+const MAX_CANDIDATES: usize = 4;
 /// Bytes read of one file; the file and at most [`MAX_HEADERS`] headers are read.
 const MAX_BYTES: u64 = 1 << 20;
 const MAX_HEADERS: usize = 32;
@@ -32,6 +41,14 @@ pub struct Macro {
     pub file: String,
     /// 1-based line of the `#define`.
     pub line: u32,
+}
+
+/// The definitions of a name that may be in force where its code uses it: one, or, under a
+/// condition the files cannot decide (`undecided`: `#ifdef FAST (f.c:9)`), several.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub candidates: Vec<Macro>,
+    pub undecided: Option<String>,
 }
 
 impl Macro {
@@ -148,31 +165,455 @@ fn parse_define(directive: &str) -> Option<(String, Option<String>, String)> {
     Some((name.to_string(), None, after.trim().to_string()))
 }
 
-/// The `#include "…"` spellings of a file's text, in order.
-fn quoted_includes(text: &str) -> Vec<String> {
-    directives(text)
-        .into_iter()
-        .filter_map(|(_, d)| {
-            let rest = d.trim_start().strip_prefix('#')?.trim_start();
-            let rest = rest.strip_prefix("include")?.trim_start();
-            let rest = rest.strip_prefix('"')?;
-            Some(rest.split('"').next()?.to_string())
-        })
-        .collect()
+/// Whether a definition is compiled: its enclosing `#if` branches all true (`Active`), one
+/// false (`Inactive`), or one that cannot be decided from these files and none false
+/// (`Unknown`, with that condition and where it is: `#ifdef FAST (f.c:9)`).
+#[derive(Debug, Clone, PartialEq)]
+enum Branch {
+    Active,
+    Inactive,
+    Unknown(String),
 }
 
-/// The first definition of `name` in `text`.
-fn define_in(text: &str, name: &str, file: &str) -> Option<Macro> {
-    directives(text).into_iter().find_map(|(line, d)| {
-        let (n, params, body) = parse_define(&d)?;
-        (n == name).then(|| Macro {
-            name: n,
-            params,
-            body,
-            file: file.to_string(),
-            line,
-        })
-    })
+/// What the files say of a name while they are read in order: defined with a body, `#undef`-ed,
+/// or changed in a branch that cannot be decided. A name they never define is unknown too (a
+/// `-D` option or a system header may define it), except as an include guard.
+#[derive(Debug, Clone)]
+enum State {
+    Defined(String),
+    /// A function-like macro: defined, its value not read.
+    Function,
+    Undefined,
+    Unknown,
+}
+
+/// One `#if`/`#ifdef`/`#ifndef` group: whether a branch was already taken (three-valued),
+/// whether the current one is, and the first undecided condition of the group.
+struct Group {
+    taken: Option<bool>,
+    current: Option<bool>,
+    undecided: Option<String>,
+}
+
+/// A definition of a name in the files, in reading order, with its branch.
+#[derive(Debug, Clone)]
+struct Def {
+    m: Macro,
+    branch: Branch,
+}
+
+/// Reads `texts` (the frame's file, then each quoted include where it stands: `(file, text,
+/// included_at)` is flattened by [`scan`]) in order, following `#if` groups.
+struct Scan {
+    stack: Vec<Group>,
+    states: std::collections::HashMap<String, State>,
+    defs: Vec<Def>,
+}
+
+impl Scan {
+    fn branch(&self) -> Branch {
+        let mut unknown = None;
+        for g in &self.stack {
+            match g.current {
+                Some(false) => return Branch::Inactive,
+                None if unknown.is_none() => unknown = g.undecided.clone(),
+                _ => {}
+            }
+        }
+        match unknown {
+            Some(why) => Branch::Unknown(why),
+            None => Branch::Active,
+        }
+    }
+
+    /// One directive (`d`, comments out) at `file:line`; `next` is the directive after it
+    /// (an include guard is `#ifndef X` then `#define X`). Returns the quoted include to read
+    /// here, when the branch may be compiled.
+    fn directive(&mut self, d: &str, next: Option<&str>, file: &str, line: u32) -> Option<String> {
+        let rest = d.trim_start().strip_prefix('#')?.trim_start();
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let (word, arg) = (&rest[..end], rest[end..].trim());
+        let at = |what: &str| match what.trim() {
+            "" => format!("#{word} ({file}:{line})"),
+            what => format!("#{word} {what} ({file}:{line})"),
+        };
+        let guard = |name: &str| {
+            next.and_then(parse_define)
+                .is_some_and(|(n, p, _)| n == name && p.is_none())
+        };
+        match word {
+            "if" | "ifdef" | "ifndef" => {
+                let value = if self.branch() == Branch::Inactive {
+                    Some(false)
+                } else {
+                    match word {
+                        "ifdef" => self.defined(ident(arg)),
+                        "ifndef" if guard(ident(arg)) => Some(true),
+                        "ifndef" => self.defined(ident(arg)).map(|v| !v),
+                        _ => match guarded_if(arg) {
+                            Some(name) if guard(name) => Some(true),
+                            _ => self.eval(arg),
+                        },
+                    }
+                };
+                self.stack.push(Group {
+                    taken: value,
+                    current: value,
+                    undecided: value.is_none().then(|| at(arg)),
+                });
+            }
+            "elif" | "else" => {
+                let value = match word {
+                    "else" => Some(true),
+                    _ => self.eval(arg),
+                };
+                let g = self.stack.last_mut()?;
+                let current = and(g.taken.map(|t| !t), value);
+                if current.is_none() && g.undecided.is_none() {
+                    g.undecided = Some(at(if word == "else" { "" } else { arg }));
+                }
+                g.current = current;
+                g.taken = or(g.taken, value);
+            }
+            "endif" => {
+                self.stack.pop();
+            }
+            "define" | "undef" => {
+                let branch = self.branch();
+                if branch == Branch::Inactive {
+                    return None;
+                }
+                let (name, state) = match parse_define(d) {
+                    Some((name, params, body)) => {
+                        self.defs.push(Def {
+                            m: Macro {
+                                name: name.clone(),
+                                params: params.clone(),
+                                body: body.clone(),
+                                file: file.to_string(),
+                                line,
+                            },
+                            branch: branch.clone(),
+                        });
+                        (
+                            name,
+                            if params.is_some() {
+                                State::Function
+                            } else {
+                                State::Defined(body)
+                            },
+                        )
+                    }
+                    None => (ident(arg).to_string(), State::Undefined),
+                };
+                let state = if branch == Branch::Active {
+                    state
+                } else {
+                    State::Unknown
+                };
+                self.states.insert(name, state);
+            }
+            "include" if self.branch() != Branch::Inactive => {
+                let inc = arg.strip_prefix('"')?;
+                return Some(inc.split('"').next()?.to_string());
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// `defined(name)`: Some where the files decided it.
+    fn defined(&self, name: &str) -> Option<bool> {
+        match self.states.get(name)? {
+            State::Defined(_) | State::Function => Some(true),
+            State::Undefined => Some(false),
+            State::Unknown => None,
+        }
+    }
+
+    /// An `#if` expression's value, None where it cannot be decided.
+    fn eval(&self, expr: &str) -> Option<bool> {
+        let tokens = tokens(expr)?;
+        let mut p = CondParser {
+            tokens: &tokens,
+            at: 0,
+            scan: self,
+            depth: 0,
+        };
+        let v = p.ternary();
+        (p.at == tokens.len()).then_some(())?;
+        v.map(|v| v != 0)
+    }
+}
+
+/// The name an `#ifdef`/`#ifndef`/`#undef` names.
+fn ident(arg: &str) -> &str {
+    let end = arg
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(arg.len());
+    &arg[..end]
+}
+
+/// `X` of `#if !defined(X)` / `#if !defined X` (an include guard's other spelling).
+fn guarded_if(arg: &str) -> Option<&str> {
+    let rest = arg.trim().strip_prefix('!')?.trim_start();
+    let rest = rest.strip_prefix("defined")?.trim_start();
+    let (rest, paren) = match rest.strip_prefix('(') {
+        Some(r) => (r.trim_start(), true),
+        None => (rest, false),
+    };
+    let name = ident(rest);
+    let after = rest[name.len()..].trim();
+    (!name.is_empty()
+        && (if paren {
+            after == ")"
+        } else {
+            after.is_empty()
+        }))
+    .then_some(name)
+}
+
+/// Three-valued `&&` and `||` (None: undecided).
+fn and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+fn or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Num(i64),
+    Name(String),
+    Op(&'static str),
+}
+
+/// An `#if` expression's tokens; None for what this does not read (strings, floats).
+fn tokens(expr: &str) -> Option<Vec<Tok>> {
+    const OPS: [&str; 22] = [
+        "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "!", "~", "-", "+", "*", "/", "%", "<",
+        ">", "(", ")", "?", ":", "&",
+    ];
+    let b = expr.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < b.len() && (b[i] as char).is_ascii_alphanumeric() {
+                i += 1;
+            }
+            let lit = expr[start..i].trim_end_matches(['u', 'U', 'l', 'L']);
+            let n = match lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
+                Some(hex) => i64::from_str_radix(hex, 16).ok()?,
+                None if lit.len() > 1 && lit.starts_with('0') => {
+                    i64::from_str_radix(lit, 8).ok()?
+                }
+                None => lit.parse().ok()?,
+            };
+            out.push(Tok::Num(n));
+        } else if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(Tok::Name(expr[start..i].to_string()));
+        } else {
+            let op = OPS.iter().find(|op| expr[i..].starts_with(**op))?;
+            i += op.len();
+            out.push(Tok::Op(op));
+        }
+    }
+    Some(out)
+}
+
+/// A recursive-descent reader of `#if` expressions over integers (C's precedence), each
+/// value None where it cannot be decided; a name is its macro's body read the same way.
+struct CondParser<'a> {
+    tokens: &'a [Tok],
+    at: usize,
+    scan: &'a Scan,
+    depth: usize,
+}
+
+type V = Option<i64>;
+
+impl CondParser<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.tokens.get(self.at)
+    }
+
+    fn eat(&mut self, op: &str) -> bool {
+        let found = matches!(self.peek(), Some(Tok::Op(o)) if *o == op);
+        if found {
+            self.at += 1;
+        }
+        found
+    }
+
+    fn ternary(&mut self) -> V {
+        let c = self.binary(0);
+        if !self.eat("?") {
+            return c;
+        }
+        let a = self.ternary();
+        if !self.eat(":") {
+            self.at = usize::MAX / 2;
+            return None;
+        }
+        let b = self.ternary();
+        match c? {
+            0 => b,
+            _ => a,
+        }
+    }
+
+    /// Binary operators by precedence level, loosest first.
+    fn binary(&mut self, level: usize) -> V {
+        const LEVELS: [&[&str]; 8] = [
+            &["||"],
+            &["&&"],
+            &["&"],
+            &["==", "!="],
+            &["<", ">", "<=", ">="],
+            &["<<", ">>"],
+            &["+", "-"],
+            &["*", "/", "%"],
+        ];
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut left = self.binary(level + 1);
+        loop {
+            let Some(Tok::Op(op)) = self.peek().cloned() else {
+                return left;
+            };
+            if !LEVELS[level].contains(&op) {
+                return left;
+            }
+            self.at += 1;
+            let right = self.binary(level + 1);
+            left = match op {
+                "||" => or(left.map(|v| v != 0), right.map(|v| v != 0)).map(i64::from),
+                "&&" => and(left.map(|v| v != 0), right.map(|v| v != 0)).map(i64::from),
+                _ => {
+                    let (l, r) = (left, right);
+                    match (l, r) {
+                        (Some(l), Some(r)) => match op {
+                            "&" => Some(l & r),
+                            "==" => Some(i64::from(l == r)),
+                            "!=" => Some(i64::from(l != r)),
+                            "<" => Some(i64::from(l < r)),
+                            ">" => Some(i64::from(l > r)),
+                            "<=" => Some(i64::from(l <= r)),
+                            ">=" => Some(i64::from(l >= r)),
+                            "<<" => l.checked_shl(u32::try_from(r).ok()?),
+                            ">>" => l.checked_shr(u32::try_from(r).ok()?),
+                            "+" => l.checked_add(r),
+                            "-" => l.checked_sub(r),
+                            "*" => l.checked_mul(r),
+                            "/" => l.checked_div(r),
+                            "%" => l.checked_rem(r),
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                }
+            };
+        }
+    }
+
+    fn unary(&mut self) -> V {
+        match self.peek().cloned() {
+            Some(Tok::Op("!")) => {
+                self.at += 1;
+                self.unary().map(|v| i64::from(v == 0))
+            }
+            Some(Tok::Op("-")) => {
+                self.at += 1;
+                self.unary().and_then(i64::checked_neg)
+            }
+            Some(Tok::Op("+")) => {
+                self.at += 1;
+                self.unary()
+            }
+            Some(Tok::Op("~")) => {
+                self.at += 1;
+                self.unary().map(|v| !v)
+            }
+            Some(Tok::Op("(")) => {
+                self.at += 1;
+                let v = self.ternary();
+                if !self.eat(")") {
+                    self.at = usize::MAX / 2;
+                    return None;
+                }
+                v
+            }
+            Some(Tok::Num(n)) => {
+                self.at += 1;
+                Some(n)
+            }
+            Some(Tok::Name(n)) if n == "defined" => {
+                self.at += 1;
+                let paren = self.eat("(");
+                let Some(Tok::Name(name)) = self.peek().cloned() else {
+                    self.at = usize::MAX / 2;
+                    return None;
+                };
+                self.at += 1;
+                if paren && !self.eat(")") {
+                    self.at = usize::MAX / 2;
+                    return None;
+                }
+                self.scan.defined(&name).map(i64::from)
+            }
+            Some(Tok::Name(n)) => {
+                self.at += 1;
+                // A function-like macro's call is not read.
+                if self.peek() == Some(&Tok::Op("(")) {
+                    self.at = usize::MAX / 2;
+                    return None;
+                }
+                match self.scan.states.get(&n)? {
+                    // An identifier no macro names is 0 (C11 6.10.1p4).
+                    State::Undefined => Some(0),
+                    State::Unknown | State::Function => None,
+                    State::Defined(body) if self.depth < 8 => {
+                        let tokens = tokens(body)?;
+                        let mut p = CondParser {
+                            tokens: &tokens,
+                            at: 0,
+                            scan: self.scan,
+                            depth: self.depth + 1,
+                        };
+                        let v = p.ternary();
+                        (p.at == tokens.len()).then_some(())?;
+                        v
+                    }
+                    State::Defined(_) => None,
+                }
+            }
+            _ => {
+                self.at = usize::MAX / 2;
+                None
+            }
+        }
+    }
 }
 
 fn read_bounded(path: &Path) -> Option<String> {
@@ -186,26 +627,10 @@ fn read_bounded(path: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// `name`'s definition in `source` or in a header it includes with `#include "…"`.
-pub fn find(source: &Path, name: &str) -> Option<Macro> {
-    let text = read_bounded(source)?;
-    let file = source
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if let Some(m) = define_in(&text, name, &file) {
-        return Some(m);
-    }
-    let dir = source.parent().unwrap_or(Path::new("."));
-    quoted_includes(&text)
-        .into_iter()
-        .take(MAX_HEADERS)
-        .find_map(|inc| define_in(&read_bounded(&dir.join(&inc))?, name, &inc))
-}
-
-/// The object-like macros defined in `source` and the headers it includes with quotes (first
-/// definition of a name first).
-fn object_like(source: &Path) -> Vec<Macro> {
+/// Every definition in compiled or undecided branches of `source` and of the headers it
+/// includes with `#include "…"` (relative to its directory, one level, each read where it
+/// stands), in reading order.
+fn scan(source: &Path) -> Vec<Def> {
     let Some(text) = read_bounded(source) else {
         return vec![];
     };
@@ -214,27 +639,91 @@ fn object_like(source: &Path) -> Vec<Macro> {
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
     let dir = source.parent().unwrap_or(Path::new("."));
-    let mut texts = vec![(file, text.clone())];
-    for inc in quoted_includes(&text).into_iter().take(MAX_HEADERS) {
-        if let Some(t) = read_bounded(&dir.join(&inc)) {
-            texts.push((inc, t));
+    let mut headers = 0;
+    scan_text(&text, &file, &mut |inc| {
+        headers += 1;
+        (headers <= MAX_HEADERS)
+            .then(|| read_bounded(&dir.join(inc)))
+            .flatten()
+    })
+}
+
+/// [`scan`] of a file's text, `include` reading its quoted includes.
+fn scan_text(text: &str, file: &str, include: &mut dyn FnMut(&str) -> Option<String>) -> Vec<Def> {
+    let mut scan = Scan {
+        stack: Vec::new(),
+        states: std::collections::HashMap::new(),
+        defs: Vec::new(),
+    };
+    walk(&mut scan, text, file, include);
+    scan.defs
+}
+
+/// Reads `text`'s directives into `scan`; `include` gives a quoted include's text, read in
+/// place (its own includes are not followed).
+fn walk(scan: &mut Scan, text: &str, file: &str, include: &mut dyn FnMut(&str) -> Option<String>) {
+    let ds = directives(text);
+    for (i, (line, d)) in ds.iter().enumerate() {
+        let next = ds.get(i + 1).map(|(_, d)| d.as_str());
+        if let Some(inc) = scan.directive(d, next, file, *line)
+            && let Some(t) = include(&inc)
+        {
+            let depth = scan.stack.len();
+            walk(scan, &t, &inc, &mut |_| None);
+            scan.stack.truncate(depth);
         }
     }
-    texts
-        .iter()
-        .flat_map(|(file, text)| {
-            directives(text).into_iter().filter_map(move |(line, d)| {
-                let (name, params, body) = parse_define(&d)?;
-                params.is_none().then(|| Macro {
-                    name,
-                    params,
-                    body,
-                    file: file.clone(),
-                    line,
-                })
-            })
-        })
-        .collect()
+}
+
+/// The definitions of `name` among `defs` that may be in force: the first compiled one and
+/// the undecided ones before it, the same definition once.
+fn resolve(defs: &[Def], name: &str) -> Option<Found> {
+    let mut candidates: Vec<Macro> = Vec::new();
+    let mut undecided = None;
+    for d in defs.iter().filter(|d| d.m.name == name) {
+        if let Branch::Unknown(why) = &d.branch {
+            undecided.get_or_insert_with(|| why.clone());
+        }
+        if !candidates
+            .iter()
+            .any(|c| c.params == d.m.params && c.body == d.m.body)
+        {
+            candidates.push(d.m.clone());
+        }
+        if d.branch == Branch::Active {
+            break;
+        }
+    }
+    (!candidates.is_empty()).then_some(Found {
+        candidates,
+        undecided,
+    })
+}
+
+/// `name`'s definitions in `source` or in a header it includes with `#include "…"`.
+pub fn find(source: &Path, name: &str) -> Option<Found> {
+    resolve(&scan(source), name)
+}
+
+/// The object-like macros of `source` (and its quoted includes) that one definition answers
+/// for, first definition of a name first.
+fn object_like(source: &Path) -> Vec<Macro> {
+    let defs = scan(source);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for d in &defs {
+        if seen.contains(&d.m.name.as_str()) {
+            continue;
+        }
+        seen.push(&d.m.name);
+        if let Some(f) = resolve(&defs, &d.m.name)
+            && let [m] = f.candidates.as_slice()
+            && m.params.is_none()
+        {
+            out.push(m.clone());
+        }
+    }
+    out
 }
 
 /// A breakpoint condition written in `file` as its code reads it: each name that is an
@@ -312,21 +801,23 @@ pub async fn retry<'a, T>(
     expression: &str,
     error: String,
     mut run: impl FnMut(String) -> BoxFuture<'a, BackendResult<T>>,
+    shown: impl Fn(&T) -> String,
 ) -> BackendResult<(T, String)> {
     let Some(source) = crate::values::frame_file(s, frame_id) else {
         return Err(BackendError::Failed(error));
     };
     let mut expr = expression.to_string();
     let mut error = error;
-    let mut done: Vec<Macro> = Vec::new();
-    let told = |done: &[Macro]| {
+    // Each macro expanded, with what its note adds (an undecided `#if`).
+    let mut done: Vec<(Macro, String)> = Vec::new();
+    let told = |done: &[(Macro, String)]| {
         done.iter()
-            .map(|m| format!("{} → {} (macro, {})", m.name, m.body, m.at()))
+            .map(|(m, more)| format!("{} → {} (macro, {}{more})", m.name, m.body, m.at()))
             .collect::<Vec<_>>()
             .join("; ")
     };
     loop {
-        let failed = |e: String, done: &[Macro], expr: &str| {
+        let failed = |e: String, done: &[(Macro, String)], expr: &str| {
             if done.is_empty() {
                 BackendError::Failed(e)
             } else {
@@ -339,7 +830,7 @@ pub async fn retry<'a, T>(
         let Some(name) = s.adapter.unknown_name(&error) else {
             return Err(failed(error, &done, &expr));
         };
-        if done.len() >= MAX_MACROS || done.iter().any(|m| m.name == name) {
+        if done.len() >= MAX_MACROS || done.iter().any(|(m, _)| m.name == name) {
             return Err(failed(error, &done, &expr));
         }
         let found = {
@@ -349,7 +840,66 @@ pub async fn retry<'a, T>(
                 .ok()
                 .flatten()
         };
-        let Some(m) = found else {
+        let Some(Found {
+            candidates,
+            undecided,
+        }) = found
+        else {
+            return Err(failed(error, &done, &expr));
+        };
+        if candidates.len() > 1 {
+            let why = undecided.unwrap_or_default();
+            let mut tried = Vec::new();
+            for m in candidates.into_iter().take(MAX_CANDIDATES) {
+                let next = substitute(&expr, &name, &format!("({})", m.body));
+                let r = if m.params.is_some() || next == expr {
+                    None
+                } else {
+                    match run(next).await {
+                        Ok(v) => Some(v),
+                        Err(BackendError::Failed(_)) => None,
+                        Err(other) => return Err(other),
+                    }
+                };
+                let text = r.as_ref().map(&shown);
+                tried.push((m, r, text));
+            }
+            let values: Vec<&String> = tried.iter().filter_map(|t| t.2.as_ref()).collect();
+            let each = |tried: &[(Macro, Option<T>, Option<String>)], skip: Option<usize>| {
+                tried
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| Some(*i) != skip)
+                    .map(|(_, (m, _, v))| {
+                        let def = match &m.params {
+                            Some(p) => format!("{}{p} {}", m.name, m.body),
+                            None => m.body.clone(),
+                        };
+                        match (v, skip) {
+                            (Some(_), Some(_)) => format!("{} `{def}` the same", m.at()),
+                            (Some(v), None) => format!("{} `{def}` = {v}", m.at()),
+                            (None, _) => format!("{} `{def}` fails here", m.at()),
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            if values.is_empty() || values.iter().any(|v| *v != values[0]) {
+                return Err(BackendError::Failed(format!(
+                    "`{name}` is uncertain: {why} cannot be decided from the files (a -D option or a system header may decide it): {}; evaluate the expansion that applies",
+                    each(&tried, None)
+                )));
+            }
+            let at = tried.iter().position(|t| t.1.is_some()).unwrap_or(0);
+            let others = each(&tried, Some(at));
+            let (m, v, _) = tried.swap_remove(at);
+            let Some(v) = v else {
+                return Err(failed(error, &done, &expr));
+            };
+            done.push((m, format!("; uncertain: {why}; {others}")));
+            return Ok((v, told(&done)));
+        }
+        let Some(m) = candidates.into_iter().next() else {
             return Err(failed(error, &done, &expr));
         };
         if let Some(params) = &m.params {
@@ -364,7 +914,10 @@ pub async fn retry<'a, T>(
             return Err(failed(error, &done, &expr));
         }
         expr = next;
-        done.push(m);
+        let more = undecided
+            .map(|why| format!("; uncertain: {why}"))
+            .unwrap_or_default();
+        done.push((m, more));
         match run(expr.clone()).await {
             Ok(v) => return Ok((v, told(&done))),
             Err(BackendError::Failed(e)) => error = e,
@@ -385,8 +938,72 @@ pub fn noted(type_name: Option<String>, note: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn found(text: &str, name: &str) -> Option<Found> {
+        resolve(&scan_text(text, "f.c", &mut |_| None), name)
+    }
+
     fn one(text: &str, name: &str) -> Option<Macro> {
-        define_in(text, name, "f.c")
+        let f = found(text, name)?;
+        assert_eq!((f.candidates.len(), &f.undecided), (1, &None), "{f:?}");
+        f.candidates.into_iter().next()
+    }
+
+    /// The body and line of the definition taken.
+    fn taken(text: &str, name: &str) -> Option<(String, u32)> {
+        one(text, name).map(|m| (m.body, m.line))
+    }
+
+    #[test]
+    fn the_definition_in_the_compiled_branch_is_taken() {
+        // The alternative json-c style: an `#ifndef` of a name defined above is false.
+        let text = "#define USE_STACK 1\n#ifndef USE_STACK\n#define state tok->fast\n#else\n#define state tok->stack[tok->depth].state\n#endif\n";
+        assert_eq!(
+            taken(text, "state"),
+            Some(("tok->stack[tok->depth].state".into(), 5))
+        );
+        // #if 0, an #elif of integer macros, #else.
+        let text = "#define LEVEL 2\n#define OFF 0\n#if 0\n#define N a\n#elif LEVEL > 2 || OFF\n#define N b\n#elif (LEVEL + 1) * 3 == 9 && !OFF\n#define N c\n#else\n#define N d\n#endif\n";
+        assert_eq!(taken(text, "N"), Some(("c".into(), 8)));
+        // defined(), an #undef-ed name (0, as C reads it), a nested group under a false one.
+        let text = "#define X 1\n#undef X\n#define Y 0x10\n#if defined(X) || X\n#define N a\n#if 1\n#define N b\n#endif\n#elif defined Y && Y >= 16\n#define N c\n#endif\n";
+        assert_eq!(taken(text, "N"), Some(("c".into(), 10)));
+        // #ifdef of a name defined above; the second definition in a dead #else.
+        let text = "#define HAVE_FAST\n#ifdef HAVE_FAST\n#define M 1\n#else\n#define M 2\n#endif\n";
+        assert_eq!(taken(text, "M"), Some(("1".into(), 3)));
+    }
+
+    #[test]
+    fn an_include_guard_is_taken_as_compiled() {
+        let text = "#ifndef TOK_H\n#define TOK_H\n#define DEPTH tok->depth\n#endif\n";
+        assert_eq!(taken(text, "DEPTH"), Some(("tok->depth".into(), 3)));
+        let text = "#if !defined(TOK_H)\n#define TOK_H\n#define DEPTH 1\n#endif\n";
+        assert_eq!(taken(text, "DEPTH"), Some(("1".into(), 3)));
+    }
+
+    #[test]
+    fn a_condition_the_files_cannot_decide_makes_its_definitions_candidates() {
+        // FAST is defined nowhere here: a -D option may define it.
+        let text = "#ifdef FAST\n#define level (tok->depth + 100)\n#else\n#define level tok->depth\n#endif\n";
+        let f = found(text, "level").unwrap();
+        assert_eq!(f.undecided.as_deref(), Some("#ifdef FAST (f.c:1)"));
+        let lines: Vec<_> = f
+            .candidates
+            .iter()
+            .map(|m| (m.body.as_str(), m.line))
+            .collect();
+        assert_eq!(lines, [("(tok->depth + 100)", 2), ("tok->depth", 4)]);
+        // A compiled definition before an undecided one ends the candidates.
+        let text = "#define N 1\n#if FAST > 1\n#define N 2\n#endif\n";
+        assert_eq!(taken(text, "N"), Some(("1".into(), 1)));
+        // The same definition in each branch is certain.
+        let text = "#if FAST\n#define N 1\n#else\n#define N 1\n#endif\n";
+        assert_eq!(found(text, "N").unwrap().candidates.len(), 1);
+        // What this does not read (a function-like macro's call) is undecided too.
+        let text = "#define F(x) x\n#if F(1)\n#define N 1\n#else\n#define N 2\n#endif\n";
+        assert_eq!(
+            found(text, "N").unwrap().undecided.as_deref(),
+            Some("#if F(1) (f.c:2)")
+        );
     }
 
     #[test]
@@ -470,13 +1087,24 @@ mod tests {
         )
         .unwrap();
         let a = dir.join("a.c");
-        assert_eq!(find(&a, "LOCAL").unwrap().at(), "a.c:3");
-        let m = find(&a, "DEPTH").unwrap();
+        let first = |name: &str| find(&a, name).map(|f| f.candidates[0].clone());
+        assert_eq!(first("LOCAL").unwrap().at(), "a.c:3");
+        let m = first("DEPTH").unwrap();
         assert_eq!(
             (m.body.as_str(), m.at().as_str()),
             ("tok->depth", "inc/tok.h:2")
         );
         assert!(find(&a, "DEEP").is_none(), "one level of includes");
+        // An include in a dead branch is not read; an undecided macro stays out of a condition.
+        std::fs::write(dir.join("dead.h"), "#define DEAD 1\n").unwrap();
+        std::fs::write(
+            dir.join("b.c"),
+            "#if 0\n#include \"dead.h\"\n#endif\n#ifdef FAST\n#define LVL 1\n#else\n#define LVL 2\n#endif\n#define ON 3\n",
+        )
+        .unwrap();
+        let b = dir.join("b.c");
+        assert!(find(&b, "DEAD").is_none());
+        assert_eq!(condition(&b, "LVL == ON"), "LVL == (3)");
         assert!(find(&a, "missing").is_none());
         assert_eq!(
             condition(&a, "LOCAL + DEPTH == 'LOCAL' && p->LOCAL"),

@@ -545,7 +545,10 @@ impl Inner {
             let ((value, type_name), note) = match answer(request.expression.clone()).await {
                 Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
                     let (v, note) =
-                        c_macros::retry(s, frame_id, &request.expression, e, answer).await?;
+                        c_macros::retry(s, frame_id, &request.expression, e, answer, |v| {
+                            v.0.clone()
+                        })
+                        .await?;
                     (v, Some(note))
                 }
                 other => (other?, None),
@@ -606,9 +609,11 @@ impl Inner {
                             s.req::<protocol::Evaluate>(&args).await
                         })
                     };
-                    let (body, n) = c_macros::retry(s, frame_id, &request.expression, e, again)
-                        .await
-                        .map_err(explain)?;
+                    let shown = |b: &protocol::EvaluateResponse| b.result.clone();
+                    let (body, n) =
+                        c_macros::retry(s, frame_id, &request.expression, e, again, shown)
+                            .await
+                            .map_err(explain)?;
                     note = Some(n);
                     body
                 }

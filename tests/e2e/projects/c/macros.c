@@ -12,6 +12,19 @@ static void init(struct tokener *t)
 #define level_state tok->stack[tok->depth].state /* as json-c's json_tokener.c */
 #  define top_level  (tok->stack[TOP_DEPTH])
 #define LEVEL_AT(i) (tok->stack[(i)])
+#undef FLAT_TOKENER /* this build: the stacked tokenizer */
+#ifdef FLAT_TOKENER
+#define level_seen tok->depth
+#else
+#define level_seen tok->stack[0].seen
+#endif
+#ifdef TRACE_TOKENER /* a -D option would decide */
+#define level_mark (tok->depth + 100)
+#define level_trace tok->trace
+#else
+#define level_mark tok->depth
+#define level_trace tok->depth
+#endif
 
 static int advance(struct tokener *tok)
 {
