@@ -108,6 +108,9 @@ def test_the_program_prints_with_the_precision_it_set_and_an_expression_changed(
     assert third() == "0.3333333333333333"
     ev = m.ok("evaluate_expression", {"session_id": sid, "expression": "$third * 3 - 1"})
     assert ev["result"]["value"] == "0", ev
+    # What the debugger keeps for the switch is gone before anything of the program runs.
+    ev = m.ok("evaluate_expression", {"session_id": sid, "expression": "array_key_exists('__debugger_mcp_precision', $GLOBALS)"})
+    assert ev["result"]["value"] == "false", ev
     done = m.ok("resume", {"session_id": sid, "timeout_ms": LONG})
     assert done["state"] == "stopped", done
     out = output_text(m, sid, expect="b=")

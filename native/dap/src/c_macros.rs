@@ -708,22 +708,25 @@ pub fn find(source: &Path, name: &str) -> Option<Found> {
 /// The object-like macros of `source` (and its quoted includes) that one definition answers
 /// for, first definition of a name first.
 fn object_like(source: &Path) -> Vec<Macro> {
-    let defs = scan(source);
-    let mut seen: Vec<&str> = Vec::new();
-    let mut out = Vec::new();
-    for d in &defs {
-        if seen.contains(&d.m.name.as_str()) {
-            continue;
+    let mut names: Vec<String> = Vec::new();
+    let mut by_name: std::collections::HashMap<String, Vec<Def>> = Default::default();
+    for d in scan(source) {
+        let defs = by_name.entry(d.m.name.clone()).or_default();
+        if defs.is_empty() {
+            names.push(d.m.name.clone());
         }
-        seen.push(&d.m.name);
-        if let Some(f) = resolve(&defs, &d.m.name)
-            && let [m] = f.candidates.as_slice()
-            && m.params.is_none()
-        {
-            out.push(m.clone());
-        }
+        defs.push(d);
     }
-    out
+    names
+        .iter()
+        .filter_map(|name| {
+            let f = resolve(&by_name[name], name)?;
+            match f.candidates.as_slice() {
+                [m] if m.params.is_none() => Some(m.clone()),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// A breakpoint condition written in `file` as its code reads it: each name that is an

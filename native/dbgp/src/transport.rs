@@ -104,6 +104,9 @@ struct Floats {
     program: Option<String>,
     /// `precision` may be -1 now: the program's value must be set back before it runs.
     shortest: bool,
+    /// An expression ran since `program` was read, which may have changed it: its wrapper's
+    /// kept value is to be read back (`program` is then only the fallback).
+    recheck: bool,
     /// `ini_set` is disabled or the engine has no `eval`: floats stay as Xdebug writes them.
     unavailable: bool,
     /// Paused at a throw, where Xdebug 3.2 keeps the next step from stopping at the returns
@@ -328,7 +331,7 @@ impl Connection {
                 self.restore(&mut f).await;
                 // Sent (restored before the continuation, in order) and the program runs on,
                 // which may set its precision itself.
-                (f.shortest, f.program, f.at_throw) = (false, None, false);
+                (f.shortest, f.program, f.at_throw, f.recheck) = (false, None, false, false);
             }
             self.release_frame().await;
             let r = self.send(name, args, data).await;
@@ -372,19 +375,22 @@ impl Connection {
             self.learn(&mut f).await;
         }
         let wrapped = exact_floats_eval(expr).filter(|_| f.program.is_some() && !f.shortest);
-        // Forgotten first: the expression may set the program's precision, and a call given up
-        // on (its timeout) may still switch when PHP is done; the next read takes it back.
-        f.program = None;
         let r = match wrapped {
             Some(code) => {
-                f.shortest = true;
+                // Set first: a call given up on (its timeout) may still switch when PHP is
+                // done, keeping what the expression left, which the restore then takes.
+                (f.shortest, f.recheck) = (true, true);
                 let r = self.send("eval", &[], Some(&code)).await?;
                 // The value the wrapper replaced, or (the expression failed before it switched)
                 // the one in force.
                 self.learn(&mut f).await;
                 r
             }
-            None => self.send("eval", &[], Some(expr)).await?,
+            None => {
+                let r = self.send("eval", &[], Some(expr)).await?;
+                f.program = None;
+                r
+            }
         };
         match r.error {
             Some(e) => Err(RequestError::Engine {
@@ -424,7 +430,7 @@ impl Connection {
         if !f.shortest {
             return;
         }
-        if f.program.is_none() && !f.unavailable {
+        if f.recheck && !f.unavailable {
             // An expression's wrapper switched; its kept value not yet taken back.
             self.learn(f).await;
             if !f.shortest {
@@ -434,9 +440,17 @@ impl Connection {
         let Some(p) = f.program.clone() else {
             return;
         };
-        let code = format!("\\ini_set('precision', '{p}')");
+        let code = if f.recheck {
+            // Unread (a read given up on): what the wrapper kept if it is still there, else
+            // the value read before the expression.
+            format!(
+                "(static function () {{ $p = $GLOBALS['{STASH}'] ?? '{p}'; unset($GLOBALS['{STASH}']); \\ini_set('precision', \\is_string($p) ? $p : '{p}'); }})()"
+            )
+        } else {
+            format!("\\ini_set('precision', '{p}')")
+        };
         match tokio::time::timeout(PRECISION_TIMEOUT, self.send("eval", &[], Some(&code))).await {
-            Ok(Ok(_)) => f.shortest = false,
+            Ok(Ok(_)) => (f.shortest, f.recheck) = (false, false),
             // Sent, and Xdebug runs commands in order: it is restored before what follows.
             _ => tracing::warn!("Xdebug did not confirm restoring the program's precision"),
         }
@@ -453,8 +467,7 @@ impl Connection {
             };
             match program_precision(&r) {
                 Learned::Program { value, shortest } => {
-                    f.program = Some(value);
-                    f.shortest = shortest;
+                    (f.program, f.shortest, f.recheck) = (Some(value), shortest, false);
                     return;
                 }
                 Learned::Unsupported => {
@@ -682,6 +695,11 @@ mod tests {
         (conn, seen)
     }
 
+    /// The commands the engine read.
+    fn all(seen: &mut mpsc::UnboundedReceiver<String>) -> Vec<String> {
+        std::iter::from_fn(|| seen.try_recv().ok()).collect()
+    }
+
     /// The commands the engine read, without the `eval`s of `precision` around them.
     fn drain(seen: &mut mpsc::UnboundedReceiver<String>) -> Vec<String> {
         std::iter::from_fn(|| seen.try_recv().ok())
@@ -772,9 +790,6 @@ mod tests {
 
     #[tokio::test]
     async fn a_failed_read_of_the_program_s_precision_is_asked_again_not_taken_for_unsupported() {
-        let all = |seen: &mut mpsc::UnboundedReceiver<String>| -> Vec<String> {
-            std::iter::from_fn(|| seen.try_recv().ok()).collect()
-        };
         let read = format!("eval {READ_PRECISION}");
         let get = || [('n', "$x".to_string())];
         // One error: asked again at once, and the read is exact.
@@ -823,9 +838,6 @@ mod tests {
 
     #[tokio::test]
     async fn the_program_runs_on_with_the_precision_an_expression_set() {
-        let all = |seen: &mut mpsc::UnboundedReceiver<String>| -> Vec<String> {
-            std::iter::from_fn(|| seen.try_recv().ok()).collect()
-        };
         // The expression (`$fmt->setUp()`) set precision 10 before its wrapper switched to -1.
         let (c, mut seen) = engine_with(vec!["14", "10 -1"]).await;
         c.eval_exact("$fmt->setUp()").await.unwrap();
@@ -845,6 +857,19 @@ mod tests {
                 "run".to_string(),
             ]
         );
+        // The kept value unread (each read failing): the restore takes it in PHP itself, the
+        // value read before the expression its fallback.
+        let (c, mut seen) = engine_with(vec!["14", "ERR", "ERR", "ERR", "ERR"]).await;
+        c.eval_exact("$fmt->setUp()").await.unwrap();
+        c.request("run", &[], None).await.unwrap();
+        let sent = all(&mut seen);
+        assert_eq!(sent.len(), 8, "{sent:?}");
+        assert!(
+            sent[6].contains("$GLOBALS['__debugger_mcp_precision'] ?? '14'")
+                && sent[6].contains("\\ini_set('precision', \\is_string($p) ? $p : '14')"),
+            "{sent:?}"
+        );
+        assert_eq!(sent[7], "run");
         // Code run as given, and a set, may change it too: read again before the next read.
         let (c, mut seen) = engine_with(vec!["14", "9", "8"]).await;
         let get = || [('n', "$x".to_string())];
@@ -873,9 +898,6 @@ mod tests {
     #[tokio::test]
     async fn values_are_read_with_exact_floats_and_the_program_runs_with_its_own_precision() {
         let (c, mut seen) = engine().await;
-        let all = |seen: &mut mpsc::UnboundedReceiver<String>| -> Vec<String> {
-            std::iter::from_fn(|| seen.try_recv().ok()).collect()
-        };
         let locals = [('d', "0".to_string()), ('c', "0".to_string())];
         c.request("context_get", &locals, None).await.unwrap();
         c.request("property_get", &[('n', "$x".to_string())], None)
