@@ -1,7 +1,7 @@
 """A search over a sequence in one expression (issue 26): `EXPR for VAR in A..B [if COND]` and, on
 C/C++, the linked walk `EXPR for VAR in FIRST, NEXT [if COND]`, answered by the core one
 evaluation per element, in evaluate_expression, a start's `evaluate` and the one-call read of a
-running process (`capture {attach, expressions}`). On gdb (projects/scan/records.c: 300 records of
+running process (`capture {attach, expressions}`). On gdb and lldb (projects/scan/records.c: 300 records of
 which one has cp 0x11a7, a list of five nodes) and debugpy (recs.py), where a comprehension stays
 Python's."""
 
@@ -35,8 +35,8 @@ def sc(sc_mod):
     yield from cleaned(sc_mod)
 
 
-def at_ready(m, command="./records", evaluate=None):
-    args = {"command": command, "adapter": "gdb", "breakpoints": [{"function": "ready"}], "timeout_ms": LONG}
+def at_ready(m, command="./records", evaluate=None, adapter="gdb"):
+    args = {"command": command, "adapter": adapter, "breakpoints": [{"function": "ready"}], "timeout_ms": LONG}
     r = m.ok("start_debug_session", {**args, **({"evaluate": evaluate} if evaluate else {})})
     assert r["state"] == "paused" and r["pause"]["location"]["method"] == "ready", r
     return r
@@ -46,10 +46,11 @@ def value(m, expression):
     return m.ok("evaluate_expression", {"expression": expression})["result"]["value"]
 
 
-def test_gdb_finds_the_record_among_300_and_walks_the_list(sc):
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_gdb_finds_the_record_among_300_and_walks_the_list(sc, adapter):
     _, m = sc
     # The first answer of a start: the search is one of its expressions.
-    r = at_ready(m, evaluate=[FIND, "n_recs"])
+    r = at_ready(m, evaluate=[FIND, "n_recs"], adapter=adapter)
     vals = {v["name"]: v for v in r["pause"]["values"]}
     found = vals[FIND]["value"]
     assert found.startswith("i in 0..300: visited 300, matched 1\ni=217: "), vals
