@@ -7,9 +7,11 @@ characters; past that the language's own slice reads the next window. The progra
 from __future__ import annotations
 
 import json
+import time
 
-from conftest import LONG, line_of, var
-from test_php_xdebug import php, php_mod  # noqa: F401 - pytest fixtures
+import pytest
+from conftest import LONG, cleaned, compile_c, gdb_env_check, line_of, served, var
+from test_php_xdebug import free_base, php, php_mod, settings  # noqa: F401 - pytest fixtures
 
 PAGE = "<html><body><table>" + "".join("<tr><td>row %04d</td><td>value</td></tr>" % i for i in range(150)) + "</table></body></html>"
 HINT = "cut: a slice reads on where the text ends (s[16000:32000], substr($s, 16000, 16000))"
@@ -115,6 +117,117 @@ def test_lldb_a_char_buffer_says_its_length_and_evaluates_whole(c):
     assert f"(cut: 200 of {row['value_length']:,} chars)" in m.last_text, m.last_text
     e = m.ok("evaluate_expression", {"expression": "page"})["result"]
     assert e["value"].startswith(json.dumps(PAGE)[:-1] + "\\0") and not e.get("truncated"), (len(e["value"]), e["value"][-80:])
+
+
+def test_gdb_a_members_length_is_its_own_not_a_same_named_locals(c):
+    """gdb names no evaluateName: a cut member's length was asked as `$_strlen(body)`, which
+    read the local `body` (230) for `req.body` (260)."""
+    project, m = c
+    line = line_of(project, "longstr.c", "return strlen(req.body) + strlen(body);")
+    r = m.pause_at("longstr.c", line, {"command": "./longstr", "adapter": "gdb"})
+    local = var(m.ok("get_variables", {"session_id": r["session_id"]})["variables"], "body")
+    assert local["truncated"] is True and local["value_length"] == 230, local
+    member = var(m.ok("expand_variable", {"path": "req"})["children"], "body")
+    assert member["truncated"] is True and member["value_length"] == 260, member
+    assert "(cut: 200 of 260 chars)" in m.last_text, m.last_text
+
+
+def test_gdb_the_users_print_elements_stays_after_a_whole_string(c):
+    """An evaluation raises gdb's `print elements` to give a string whole, then sets back the
+    user's own value (here set through evaluate_expression), not gdb's default 200."""
+    project, m = c
+    line = line_of(project, "longstr.c", 'printf("%zu\\n", n);')
+    r = m.pause_at("longstr.c", line, {"command": "./longstr", "adapter": "gdb"})
+    sid = r["session_id"]
+    m.ok("evaluate_expression", {"expression": "set print elements 100", "allow_side_effects": True})
+    m.ok("get_variables", {"session_id": sid})
+    assert "(cut: 100 of 6,041 chars)" in m.last_text, m.last_text
+    e = m.ok("evaluate_expression", {"expression": "page"})["result"]
+    assert PAGE in e["value"] and not e.get("truncated"), (len(e["value"]), e["value"][-80:])
+    m.ok("get_variables", {"session_id": sid})
+    assert "(cut: 100 of 6,041 chars)" in m.last_text, m.last_text
+    shown = m.ok("evaluate_expression", {"expression": "show print elements", "allow_side_effects": True})["result"]
+    assert "is 100" in shown["value"], shown
+
+
+@pytest.fixture(scope="module")
+def c_short_mod():
+    """A server whose backend calls time out after 3 s."""
+    gdb_env_check()
+    yield from served("c", "brave_mode = true\nbackend_timeout_ms = 3000\n", prepare=compile_c)
+
+
+@pytest.fixture
+def c_short(c_short_mod):
+    yield from cleaned(c_short_mod)
+
+
+def variables_again(m, sid: str) -> None:
+    """Waits (bounded) until the debugger lists variables again after a call it was given up
+    on (no evaluation in between: one would set the limit back itself)."""
+    deadline = time.monotonic() + 60
+    while m.call("get_variables", {"session_id": sid}).is_error:
+        assert time.monotonic() < deadline, "the debugger did not answer again"
+        time.sleep(0.5)
+
+
+def test_gdb_print_elements_is_set_back_when_an_evaluation_times_out(c_short):
+    """The evaluation was given up on (the server's timeout) while gdb still ran the call: its
+    raised `print elements` was never set back, and later rows were no longer cut by gdb."""
+    project, m = c_short
+    line = line_of(project, "longstr.c", 'printf("%zu\\n", n);')
+    r = m.pause_at("longstr.c", line, {"command": "./longstr", "adapter": "gdb"})
+    sid = r["session_id"]
+    m.ok("evaluate_expression", {"expression": "set print elements 100", "allow_side_effects": True})
+    msg = m.err("evaluate_expression", {"expression": "slow(6)", "allow_side_effects": True})
+    assert "did not finish" in msg, msg
+    variables_again(m, sid)
+    m.ok("get_variables", {"session_id": sid})
+    assert "(cut: 100 of 6,041 chars)" in m.last_text, m.last_text
+
+
+def test_php_the_users_max_data_stays_after_a_whole_string(php):
+    """xdebugSettings.max_data (the launch entry's, 100 bytes) is what Xdebug sends again after
+    an evaluation that raised it, not our default 1,024."""
+    project, m, _ = php
+    line = line_of(project, "longstr.php", "echo strlen($page)")
+    m.ok("set_breakpoint", {"file_path": "longstr.php", "line": line})
+    r = m.ok("start_debug_session", {"run_configuration": "longstr.php, max_data 100", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    m.ok("get_variables", {"session_id": r["session_id"]})
+    assert "(cut: 100 of 6,041 chars)" in m.last_text, m.last_text
+    e = m.ok("evaluate_expression", {"expression": "$page . ''"})["result"]
+    assert e["value"] == json.dumps(PAGE) and not e.get("truncated"), (len(e["value"]), e.get("value_length"))
+    m.ok("get_variables", {"session_id": r["session_id"]})
+    assert "(cut: 100 of 6,041 chars)" in m.last_text, m.last_text
+
+
+@pytest.fixture(scope="module")
+def php_short_mod():
+    """PHP with backend calls timing out after 3 s."""
+    port = free_base()
+    for project, m in served("php", settings(port, "backend_timeout_ms = 3000")):
+        yield project, m
+
+
+@pytest.fixture
+def php_short(php_short_mod):
+    yield from cleaned(php_short_mod)
+
+
+def test_php_max_data_is_set_back_when_an_evaluation_times_out(php_short):
+    """An eval given up on (the server's timeout) while PHP still ran it left `max_data` raised:
+    the rows after it were Xdebug's whole string, no longer the user's 100 bytes."""
+    project, m = php_short
+    line = line_of(project, "longstr.php", "echo strlen($page)")
+    m.ok("set_breakpoint", {"file_path": "longstr.php", "line": line})
+    r = m.ok("start_debug_session", {"run_configuration": "longstr.php, max_data 100", "wait_for_pause": True, "timeout_ms": LONG})
+    assert r["state"] == "paused", r
+    msg = m.err("evaluate_expression", {"expression": "sleep(6)", "allow_side_effects": True})
+    assert "did not finish" in msg, msg
+    variables_again(m, r["session_id"])
+    m.ok("get_variables", {"session_id": r["session_id"]})
+    assert "(cut: 100 of 6,041 chars)" in m.last_text, m.last_text
 
 
 def _row_value(m, args):

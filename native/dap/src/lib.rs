@@ -31,6 +31,7 @@ mod program_stderr;
 pub mod protocol;
 mod session;
 mod step_raises;
+mod string_limit;
 pub mod transport;
 mod trigger;
 mod values;
@@ -335,20 +336,25 @@ impl Backend for DapBackend {
 
     async fn evaluate(&self, session_id: &str, request: EvalRequest) -> BackendResult<ValueNode> {
         let s = self.inner.live(session_id)?;
-        // An agent's evaluation reads a string whole (up to the core's bound): the debugger's
-        // own limit is raised for it, then set back (watches and captures keep row length).
-        let raise = match request.context {
-            EvalContext::Watch => None,
-            _ => s.adapter.whole_strings(),
-        };
-        if let Some((up, _)) = &raise {
-            let _ = s.repl(up, None).await;
+        // An agent's expression reads a string whole (up to the core's bound): the debugger's
+        // own limit is raised for it, then set back to the user's, also when this call is
+        // given up on (watches and captures keep row length; a repl command raises it only
+        // around its try as an expression, see `values`).
+        match (request.context, s.adapter.whole_strings()) {
+            (EvalContext::Expression, Some(limit)) => {
+                let raised = string_limit::Raised::raise(s.clone(), limit).await;
+                let r = self.inner.evaluate(&s, request).await;
+                raised.set_back().await;
+                r
+            }
+            (EvalContext::Repl | EvalContext::CodeFragment, Some(_)) => {
+                let r = self.inner.evaluate(&s, request).await;
+                // The command may have set the limit: the user's, read again.
+                string_limit::forget(&s).await;
+                r
+            }
+            _ => self.inner.evaluate(&s, request).await,
         }
-        let r = self.inner.evaluate(&s, request).await;
-        if let Some((_, down)) = &raise {
-            let _ = s.repl(down, None).await;
-        }
-        r
     }
 
     async fn read_source(&self, project: &str, path: &str) -> BackendResult<String> {

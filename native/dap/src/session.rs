@@ -138,6 +138,9 @@ pub struct Session {
     /// Output chunks still to come that are the debugger's own message (see
     /// `Adapter::debugger_says`).
     pub debugger_lines: std::sync::atomic::AtomicU32,
+    /// The command that sets the debugger's string limit back to the user's value, once read;
+    /// held while an evaluation has it raised (see `string_limit`).
+    pub string_limit: Arc<tokio::sync::Mutex<Option<String>>>,
 }
 
 debugger_mcp_core::table_entry!(Session);
@@ -206,6 +209,7 @@ impl Session {
             passes: Default::default(),
             stepping: AtomicBool::new(false),
             debugger_lines: Default::default(),
+            string_limit: Default::default(),
             last_thread: Mutex::new(None),
             values: Mutex::new(ValueTable::default()),
         }

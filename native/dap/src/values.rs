@@ -52,6 +52,17 @@ pub(crate) fn frame_file(s: &Session, frame_id: i64) -> Option<std::path::PathBu
 }
 
 impl Session {
+    /// The expression that reads value `n` in its frame: the adapter's `evaluateName`, else
+    /// the one rebuilt from its lineage (`req.body` for a member `body`, see [`crate::assign`]);
+    /// None where neither names it.
+    pub(crate) fn value_expression(&self, n: &ValueNode) -> Option<String> {
+        n.evaluate_name.clone().or_else(|| {
+            let i = n.set_handle.as_deref()?.parse::<usize>().ok()?;
+            let t = self.values.lock().unwrap();
+            t.set_targets.get(i)?.evaluate_name.clone()
+        })
+    }
+
     /// Whether `frame_id` was listed as the top frame of a stack in this stop.
     pub fn is_top_frame(&self, frame_id: i64) -> bool {
         self.values.lock().unwrap().top_frames.contains(&frame_id)
@@ -514,7 +525,11 @@ impl Inner {
         Ok(s.node(v, target.parent_ref, target.frame_id, ValueScope::Local))
     }
 
-    pub async fn evaluate(&self, s: &Session, request: EvalRequest) -> BackendResult<ValueNode> {
+    pub async fn evaluate(
+        &self,
+        s: &std::sync::Arc<Session>,
+        request: EvalRequest,
+    ) -> BackendResult<ValueNode> {
         s.require_paused()?;
         let frame_id = parse_handle(&request.frame, "frame")?;
         // gdb: "repl" runs CLI commands, other contexts evaluate expressions; debugpy: "repl"
@@ -577,9 +592,18 @@ impl Inner {
             other => other,
         };
         let body = if request.context == EvalContext::Repl && s.adapter.repl_is_cli() {
-            // An expression first; the CLI only for what does not parse as one (`set var …`).
+            // An expression first (a string of it whole, see `string_limit`); the CLI only for
+            // what does not parse as one (`set var …`), at the user's own string limit.
             args.context = "watch";
-            match s.req::<protocol::Evaluate>(&args).await {
+            let raised = match s.adapter.whole_strings() {
+                Some(limit) => Some(crate::string_limit::Raised::raise(s.clone(), limit).await),
+                None => None,
+            };
+            let first = s.req::<protocol::Evaluate>(&args).await;
+            if let Some(raised) = raised {
+                raised.set_back().await;
+            }
+            match first {
                 Err(BackendError::Failed(e))
                     if s.adapter.is_not_an_expression(&request.expression, &e) =>
                 {

@@ -245,6 +245,19 @@ impl Session {
         }
     }
 
+    /// [`Session::eval_exact`] with Xdebug's `max_data` raised to `bytes` for this eval only
+    /// ([`Connection::eval_whole`]).
+    pub async fn eval_whole(&self, expr: &str, bytes: u64) -> BackendResult<Response> {
+        self.require_paused()?;
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.eval_whole(expr, bytes)).await {
+            Ok(r) => r.map_err(|e| self.err(e)),
+            Err(_) => Err(BackendError::Timeout(format!(
+                "Xdebug did not answer `eval` within {} s",
+                REQUEST_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
     pub fn require_paused(&self) -> BackendResult<()> {
         match self.state() {
             SessionState::Paused => Ok(()),

@@ -33,6 +33,12 @@
 //! A read that fails (an error answer, a value that is no integer, no answer) is tried again,
 //! at once and at the next read of values; only `ini_set` missing (`false`) or an engine without
 //! `eval` turns the switching off for the connection.
+//!
+//! An `eval` the agent asked for is answered with its string whole (up to a bound): Xdebug's
+//! `max_data` is raised for it, then set back to the user's value (a launch entry's
+//! `xdebugSettings`, else ours), read with `feature_get` before the first raise. Should the
+//! caller give up on the eval (its timeout drops the future), the raised value is set back
+//! before the next command is sent, so no later read gets strings longer than the user's.
 
 use crate::protocol::{
     Decoder, Init, Packet, ProtocolError, Response, StreamKind, encode_command, parse_packet,
@@ -95,6 +101,17 @@ pub struct Connection {
     holds_frame: AtomicBool,
     /// How Xdebug writes floats now (see the module's notes).
     floats: tokio::sync::Mutex<Floats>,
+    /// Xdebug's `max_data` as this connection left it (see the module's notes).
+    max_data: tokio::sync::Mutex<MaxData>,
+}
+
+/// Xdebug's `max_data` (bytes of a string it sends) around an agent's `eval`.
+#[derive(Debug, Default)]
+struct MaxData {
+    /// The user's value, read before the first raise.
+    user: Option<String>,
+    /// Raised and not yet set back: done before anything else is sent.
+    raised: bool,
 }
 
 /// The `precision` ini as this connection left it (see the module's notes).
@@ -268,6 +285,7 @@ impl Connection {
                 unavailable: !writes_floats_with_precision(&init.engine),
                 ..Floats::default()
             }),
+            max_data: tokio::sync::Mutex::default(),
         });
         let (pending, closed, reason) = (
             conn.pending.clone(),
@@ -325,6 +343,7 @@ impl Connection {
         if self.is_closed() {
             return Err(self.closed_error());
         }
+        self.max_data_back(&mut *self.max_data.lock().await).await;
         if LEAVE_FRAME.contains(&name) {
             {
                 let mut f = self.floats.lock().await;
@@ -368,6 +387,66 @@ impl Connection {
         if self.is_closed() {
             return Err(self.closed_error());
         }
+        self.max_data_back(&mut *self.max_data.lock().await).await;
+        self.eval_exact_now(expr).await
+    }
+
+    /// [`Connection::eval_exact`] with Xdebug's `max_data` at `bytes` for this eval (a string
+    /// value sent whole up to that), then the user's value again (see the module's notes).
+    pub async fn eval_whole(&self, expr: &str, bytes: u64) -> Result<Response, RequestError> {
+        if self.is_closed() {
+            return Err(self.closed_error());
+        }
+        let mut m = self.max_data.lock().await;
+        if m.user.is_none() {
+            m.user = self.read_max_data().await;
+        }
+        // Unread (not answered): left as it is, with nothing to set back.
+        if m.user.is_some() {
+            // Marked first: an eval given up on is followed by the user's value.
+            m.raised = true;
+            let set = [('n', "max_data".to_string()), ('v', bytes.to_string())];
+            match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None))
+                .await
+            {
+                Ok(Ok(r)) if r.error.is_none() => {}
+                _ => tracing::debug!("Xdebug did not raise max_data to {bytes}"),
+            }
+        }
+        let r = self.eval_exact_now(expr).await;
+        self.max_data_back(&mut m).await;
+        r
+    }
+
+    /// Xdebug's `max_data` now (`feature_get`), None when not answered with a number.
+    async fn read_max_data(&self) -> Option<String> {
+        let name = [('n', "max_data".to_string())];
+        let get = self.send("feature_get", &name, None);
+        let r = tokio::time::timeout(PRECISION_TIMEOUT, get)
+            .await
+            .ok()?
+            .ok()?;
+        let v = r.root.text.trim();
+        (r.error.is_none() && v.parse::<u64>().is_ok()).then(|| v.to_string())
+    }
+
+    /// The user's `max_data` back, when an eval raised it.
+    async fn max_data_back(&self, m: &mut MaxData) {
+        if !m.raised {
+            return;
+        }
+        let Some(v) = m.user.clone() else {
+            return;
+        };
+        let set = [('n', "max_data".to_string()), ('v', v)];
+        match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None)).await {
+            Ok(Ok(_)) => m.raised = false,
+            // Sent, and Xdebug runs commands in order: it is set back before what follows.
+            _ => tracing::warn!("Xdebug did not confirm setting max_data back"),
+        }
+    }
+
+    async fn eval_exact_now(&self, expr: &str) -> Result<Response, RequestError> {
         let mut f = self.floats.lock().await;
         self.restore(&mut f).await;
         f.at_throw = false;
@@ -643,6 +722,10 @@ mod tests {
                         _ => rest.iter().map(|w| w.to_string()).collect(),
                     };
                     let _ = seen_tx.send(format!("{name} {}", rest.join(" ")).trim().to_string());
+                    // A call that never returns: its eval is never answered.
+                    if name == "eval" && rest.iter().any(|c| c.contains("hang()")) {
+                        continue;
+                    }
                     let status = if LEAVE_FRAME.contains(&name.as_str()) {
                         at_return = name == "step_out";
                         r#" status="break" reason="ok""#
@@ -658,6 +741,9 @@ mod tests {
                     let body = if name == "context_get" && rest[..2] == ["-d", "\"0\""] && at_return
                     {
                         r#"<property name="$__RETURN_VALUE" fullname="$__RETURN_VALUE" type="int"><![CDATA[3]]></property>"#.to_string()
+                    } else if name == "feature_get" {
+                        // The user's max_data (a launch entry's xdebugSettings).
+                        "<![CDATA[100]]>".to_string()
                     } else if name == "eval" && rest[0] == READ_PRECISION {
                         let read = reads
                             .pop_front()
@@ -893,6 +979,42 @@ mod tests {
                 "eval \\ini_set('precision', '8')",
             ]
         );
+    }
+
+    #[tokio::test]
+    async fn an_eval_raises_max_data_then_sets_back_the_users_even_when_given_up_on() {
+        let (c, mut seen) = engine().await;
+        let max_data = |v: &str| format!(r#"feature_set -n "max_data" -v "{v}""#);
+        c.eval_whole("$page", 64000).await.unwrap();
+        c.eval_whole("$page", 64000).await.unwrap();
+        // The user's value is read once; each eval is followed by it.
+        assert_eq!(
+            drain(&mut seen),
+            [
+                r#"feature_get -n "max_data""#.to_string(),
+                max_data("64000"),
+                max_data("100"),
+                max_data("64000"),
+                max_data("100"),
+            ]
+        );
+        // Given up on (the caller's timeout dropped it) while the engine still runs it: the
+        // user's value is sent before the next command.
+        let given_up =
+            tokio::time::timeout(Duration::from_millis(200), c.eval_whole("hang()", 64000));
+        assert!(given_up.await.is_err());
+        let locals = [('d', "0".to_string()), ('c', "0".to_string())];
+        c.request("context_get", &locals, None).await.unwrap();
+        assert_eq!(
+            drain(&mut seen),
+            [
+                max_data("64000"),
+                max_data("100"),
+                r#"context_get -d "0" -c "0""#.to_string(),
+            ]
+        );
+        c.eval_exact("1").await.unwrap();
+        assert_eq!(drain(&mut seen), Vec::<String>::new());
     }
 
     #[tokio::test]

@@ -360,14 +360,6 @@ impl Session {
         ))
     }
 
-    /// Sets Xdebug's `max_data` (bytes of a string it sends); a refusal leaves it as it was.
-    async fn max_data(&self, bytes: u64) {
-        let set = [('n', "max_data".to_string()), ('v', bytes.to_string())];
-        if let Err(e) = self.req("feature_set", &set, None).await {
-            tracing::debug!("feature_set max_data {bytes} refused: {e}");
-        }
-    }
-
     pub async fn evaluate(&self, request: EvalRequest) -> BackendResult<ValueNode> {
         if let Some(f) = &request.format {
             return Err(BackendError::Failed(format_refusal(f, &request.expression)));
@@ -408,10 +400,8 @@ impl Session {
                 )));
             }
             // An eval result has no name to fetch it whole by later: Xdebug's `max_data` is
-            // raised for this call only (eval takes no `-m`), then set back.
-            self.max_data(LONG_STRING).await;
-            let r = self.eval_exact(expr).await;
-            self.max_data(crate::listen::MAX_DATA).await;
+            // raised for this call only (eval takes no `-m`), then the user's again.
+            let r = self.eval_whole(expr, LONG_STRING).await;
             let r = match r {
                 Ok(r) => r,
                 Err(BackendError::Failed(m)) if m.contains("error 206") => {

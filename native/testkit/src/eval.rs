@@ -30,6 +30,29 @@ pub(crate) fn eval_expr(
     vars: &[(String, FValue, ValueScope)],
 ) -> Result<FValue, String> {
     let expr = expr.trim();
+    // Comparisons, as Python answers them (True/False).
+    for op in [" == ", " != ", " > ", " < "] {
+        if let Some(pos) = expr.find(op) {
+            let (l, r) = (
+                eval_expr(&expr[..pos], vars)?,
+                eval_expr(&expr[pos + op.len()..], vars)?,
+            );
+            return Ok(FValue::Bool(match (op, &l, &r) {
+                (" == ", ..) => l == r,
+                (" != ", ..) => l != r,
+                (" > ", FValue::Int(a), FValue::Int(b)) => a > b,
+                (" < ", FValue::Int(a), FValue::Int(b)) => a < b,
+                _ => {
+                    return Err(format!(
+                        "TypeError: '{}' not supported between instances of '{}' and '{}'",
+                        op.trim(),
+                        l.type_name(),
+                        r.type_name()
+                    ));
+                }
+            }));
+        }
+    }
     for op in ['+', '-', '*'] {
         if let Some(pos) = expr.rfind(op).filter(|p| *p > 0) {
             let (l, r) = (

@@ -38,6 +38,7 @@ pub const FILES: [(&str, &str); 2] = [("main.py", MAIN_PY), ("util.py", UTIL_PY)
 #[derive(Debug, Clone, PartialEq)]
 pub enum FValue {
     None,
+    Bool(bool),
     Int(i64),
     Str(String),
     List(Vec<FValue>),
@@ -52,6 +53,7 @@ impl FValue {
     pub(crate) fn type_name(&self) -> String {
         match self {
             FValue::None => "NoneType".into(),
+            FValue::Bool(_) => "bool".into(),
             FValue::Int(_) => "int".into(),
             FValue::Str(_) => "str".into(),
             FValue::List(_) => "list".into(),
@@ -63,6 +65,7 @@ impl FValue {
     pub(crate) fn render(&self) -> String {
         match self {
             FValue::None => "None".into(),
+            FValue::Bool(b) => if *b { "True" } else { "False" }.into(),
             FValue::Int(i) => i.to_string(),
             FValue::Str(s) => format!("'{s}'"),
             FValue::List(items) => format!(

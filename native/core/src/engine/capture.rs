@@ -234,7 +234,7 @@ pub async fn record(
             allow_side_effects: false,
             format,
         };
-        let row = match c.bk("evaluate", backend.evaluate(sid, req)).await {
+        let row = match super::scan::evaluate(c, sid, req, top.file.as_deref()).await {
             Ok(v) => {
                 let (m, redacted) = shaped(c, e, &v, max);
                 if !redacted {
@@ -614,8 +614,7 @@ pub async fn read_paused(
     // shows it (the batch shares one whole string's bound), not cut to a row's length.
     let whole =
         (crate::backend::WHOLE_STRING_CHARS / expressions.len().max(1)).max(c.cfg.max_value_length);
-    let eval = |frame: String, expression: String| {
-        let backend = backend.clone();
+    let eval = |frame: String, file: Option<String>, expression: String| {
         let (format, expression) = match crate::backend::PrintFormat::split(&expression) {
             Some(Ok((f, x))) => (Some(f), x),
             _ => (None, expression),
@@ -629,7 +628,7 @@ pub async fn read_paused(
             allow_side_effects: false,
             format,
         };
-        async move { c.bk("evaluate", backend.evaluate(sid, req)).await }
+        async move { super::scan::evaluate(c, sid, req, file.as_deref()).await }
     };
     // (frame index, value) per expression, in the order given.
     let mut answers: Vec<(usize, ValueNode)> = Vec::new();
@@ -655,7 +654,7 @@ pub async fn read_paused(
         let mut first_error: Option<String> = None;
         let mut found = None;
         for (i, f) in page.frames.iter().enumerate() {
-            match eval(f.handle.clone(), e.clone()).await {
+            match eval(f.handle.clone(), f.file.clone(), e.clone()).await {
                 Ok(v) => {
                     found = Some((i, v));
                     break;
@@ -676,7 +675,8 @@ pub async fn read_paused(
         if found.is_none() && python && searched {
             let quoted = serde_json::to_string(e).unwrap_or_default();
             let in_main = format!("eval({quoted}, __import__('sys').modules['__main__'].__dict__)");
-            if let Ok(v) = eval(page.frames[0].handle.clone(), in_main).await {
+            let file = page.frames[0].file.clone();
+            if let Ok(v) = eval(page.frames[0].handle.clone(), file, in_main).await {
                 found = Some((usize::MAX, v));
             }
         }

@@ -363,6 +363,18 @@ pub fn check(
     if !cfg.enabled {
         return Ok(());
     }
+    // A search (`EXPR for i in 0..n if COND`): each part once, before anything runs.
+    if let Some(Ok(scan)) = super::scan::parse(expression) {
+        for (what, part) in scan.parts() {
+            if let Some(why) = detect(part, cfg, named_arguments(file)) {
+                return Err(ToolError(format!(
+                    "expression `{expression}` looks like it changes the program ({why} in {what} `{part}`); evaluation without allow_side_effects must not change state. \
+                     Pass allow_side_effects: true (the user is asked to confirm unless brave mode is on)"
+                )));
+            }
+        }
+        return Ok(());
+    }
     match detect(expression, cfg, named_arguments(file)) {
         None => Ok(()),
         Some(what) => Err(ToolError(format!(

@@ -43,6 +43,7 @@ PHP (Xdebug connects to the server): a script is command: 'php x.php'; a web req
 Commands are read as a shell reads them: quote a URL holding &.
 get_debug_session_status, get_variables / expand_variable (ids like v3 last until the program resumes), evaluate_expression and watches read more at a stop. \
 A value marked (cut: 200 of 6,041 chars) is whole in evaluate_expression up to 16,000 chars; a slice reads on where its text ends (the result says where: s[16000:32000]). \
+A search is one expression wherever expressions are taken: 'recs[i].name for i in 0..n_recs if recs[i].cp == 7' (each i from 0 to n_recs-1), on C/C++ also a list walk 'n->name for n in head, n->next if n->v > 2'; it answers the matches as rows (i=17: value). \
 Nothing to tidy: your breakpoints (and, headless, your debug sessions) go when your MCP session ends; a program that ended needs no stop; stop_debug_session also removes your breakpoints unless keep_breakpoints.
 Lines, counts and limits start at 1 (indexes at 0); file paths may be relative to the project; strings hold at most 1024 characters (file paths, cwd 4096; expressions, conditions, log messages, values, value paths, filters, commands 16384; code 65536); unless a default is stated, flags (booleans) default to false, enums to their first value and offsets to 0. Waiting tools wait (wait: true) up to timeout_ms (default 30000, at most 55000); if a result says the program is still running, call wait_for_pause. \
 max_children and expand_variable's limit default to the settings' max_children. \

@@ -34,6 +34,7 @@ mod recorder;
 mod registry;
 mod render;
 mod resources;
+mod scan;
 mod shared;
 mod shell;
 pub mod signals;

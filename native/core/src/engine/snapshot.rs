@@ -518,7 +518,6 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
         return;
     }
     let frame = call.frame(sid, &thread, 0).await;
-    let backend = call.engine.backend.clone();
     let mut results = Vec::new();
     for (id, expression) in todo {
         // A watch added before the guard was switched on (or its deny list grew) is checked
@@ -544,7 +543,7 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
                     allow_side_effects: false,
                     format: None,
                 };
-                call.bk("evaluate", backend.evaluate(sid, req)).await
+                super::scan::evaluate(call, sid, req, f.file.as_deref()).await
             }
             (Err(e), Ok(())) => Err(e.clone()),
         };

@@ -464,3 +464,180 @@ fn evaluations_sent(h: &H) -> usize {
         .filter(|c| c.starts_with("evaluate"))
         .count()
 }
+
+/// Issue 26: a search over a sequence in one expression (`EXPR for VAR in A..B [if COND]`),
+/// answered by the core one backend evaluation per element, on every backend.
+#[tokio::test]
+async fn a_search_over_a_range_is_one_expression() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let value = |r: &Value| {
+        r["result"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let before = evaluations_sent(&h);
+    let r = h
+        .ok(
+            "evaluate_expression",
+            json!({"expression": "numbers[i] for i in 0..len(numbers) if numbers[i] > 46"}),
+        )
+        .await;
+    assert_eq!(
+        value(&r),
+        "i in 0..50: visited 50, matched 3\ni=47: 47\ni=48: 48\ni=49: 49",
+        "{r}"
+    );
+    // The end once, the condition per element, the expression per match.
+    assert_eq!(evaluations_sent(&h), before + 1 + 50 + 3);
+    let sent = h.fake.calls();
+    assert!(
+        sent.iter().any(|c| c.ends_with(" numbers[47] > 46")),
+        "{sent:?}"
+    );
+    // Without a condition the rows bound ends it, saying where to go on.
+    let r = h
+        .ok(
+            "evaluate_expression",
+            json!({"expression": "numbers[i] for i in 0..100"}),
+        )
+        .await;
+    let v = value(&r);
+    assert!(
+        v.starts_with("i in 0..100 (rows bound: the first 50 shown; continue with 50..100, or add `if COND`): visited 50, matched 50\ni=0: 0\n"),
+        "{v}"
+    );
+    assert_eq!(v.lines().count(), 51, "{v}");
+    // More matches than rows: all are counted, the first 50 shown.
+    let v = value(
+        &h.ok(
+            "evaluate_expression",
+            json!({"expression": "i for i in 0..60 if i > 0"}),
+        )
+        .await,
+    );
+    assert!(
+        v.starts_with("i in 0..60: visited 60, matched 59 (the first 50 shown"),
+        "{v}"
+    );
+    assert_eq!(v.lines().count(), 51, "{v}");
+    // An error part-way stops it there with the debugger's words; at the first element the
+    // expression is wrong, an error.
+    let v = value(
+        &h.ok(
+            "evaluate_expression",
+            json!({"expression": "numbers[i] for i in 48..52"}),
+        )
+        .await,
+    );
+    assert_eq!(
+        v,
+        "i in 48..52: visited 3, matched 2; stopped early at i=50: AttributeError: 'list' has no attribute or item '50'\ni=48: 48\ni=49: 49"
+    );
+    let e = h
+        .err(
+            "evaluate_expression",
+            json!({"expression": "numbers[i] for i in 50..52"}),
+        )
+        .await;
+    assert!(e.contains("at i=50: AttributeError"), "{e}");
+    // A bound the debugger cannot evaluate, or that is no integer, is named.
+    let e = h
+        .err(
+            "evaluate_expression",
+            json!({"expression": "numbers[i] for i in 0..missing"}),
+        )
+        .await;
+    assert!(
+        e.contains("the range's end `missing` could not be evaluated: NameError"),
+        "{e}"
+    );
+    let e = h
+        .err(
+            "evaluate_expression",
+            json!({"expression": "numbers[i] for i in config..3"}),
+        )
+        .await;
+    assert!(e.contains("the range's start `config` is `{"), "{e}");
+    assert!(e.contains("not an integer"), "{e}");
+    // The visited bound.
+    let v = value(
+        &h.ok(
+            "evaluate_expression",
+            json!({"expression": "i for i in 0..20000 if i < 0"}),
+        )
+        .await,
+    );
+    assert_eq!(
+        v,
+        "i in 0..20000: visited 10,000, matched 0; stopped early at i=10000 (continue with 10000..20000): the bound of 10,000 elements visited"
+    );
+    // In a batch and in a step's `evaluate`, the same answer.
+    let r = h
+        .ok(
+            "evaluate_expression",
+            json!({"expressions": ["total", "numbers[i] for i in 0..50 if numbers[i] == 7"]}),
+        )
+        .await;
+    assert_eq!(
+        r["results"][1]["value"], "i in 0..50: visited 50, matched 1\ni=7: 7",
+        "{r}"
+    );
+    let r = h
+        .ok(
+            "step_over",
+            json!({"evaluate": ["numbers[i] for i in 0..3 if numbers[i] == 2"]}),
+        )
+        .await;
+    assert_eq!(
+        r["values"][0]["value"], "i in 0..3: visited 3, matched 1\ni=2: 2",
+        "{r}"
+    );
+}
+
+/// The guard checks the search's parts once, before anything runs; a walk is C/C++'s; a
+/// comprehension is the language's, sent as written.
+#[tokio::test]
+async fn a_search_is_guarded_first_and_a_comprehension_is_left_alone() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    let before = evaluations_sent(&h);
+    for (expr, part) in [
+        (
+            "numbers[i] for i in 0..3 if items.append(i)",
+            "the condition",
+        ),
+        ("items.pop() for i in 0..3", "the expression"),
+    ] {
+        let e = h
+            .err("evaluate_expression", json!({"expression": expr}))
+            .await;
+        assert!(e.contains("looks like it changes the program"), "{e}");
+        assert!(e.contains(part), "{e}");
+    }
+    let e = h
+        .err(
+            "evaluate_expression",
+            json!({"expression": "n.value for n in head, n.next"}),
+        )
+        .await;
+    assert!(e.contains("C/C++") && e.contains("comprehension"), "{e}");
+    assert_eq!(evaluations_sent(&h), before, "{:?}", h.fake.calls());
+    let comprehension = "[x for x in numbers if x > 47]";
+    h.engine
+        .call_tool(
+            "evaluate_expression",
+            json!({"expression": comprehension}),
+            &h.ctx,
+        )
+        .await;
+    let sent: Vec<String> = h
+        .fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.starts_with("evaluate"))
+        .collect();
+    assert_eq!(sent.len(), before + 1, "{sent:?}");
+    assert!(sent.last().unwrap().ends_with(comprehension), "{sent:?}");
+}

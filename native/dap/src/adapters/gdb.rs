@@ -9,7 +9,7 @@ use crate::protocol::{self, VariablesArguments};
 use crate::session::Session;
 use async_trait::async_trait;
 use debugger_mcp_core::backend::{
-    AttachTarget, BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode, ValueScope,
+    AttachTarget, BackendError, BackendResult, OutputCategory, PrintFormat, ValueNode,
     WHOLE_STRING_CHARS,
 };
 use serde_json::{Map, Value, json};
@@ -20,6 +20,15 @@ pub struct Gdb;
 
 /// C strings per answer whose length is asked of gdb (`$_strlen`), one request each.
 const STRLEN_LOOKUPS: usize = 20;
+
+/// The command that sets `print elements` back to what `show print elements` answered
+/// ("Limit on string chars or array elements to print is 200." / "... is unlimited."; gdb's
+/// `show_print_elements`, gdb/valprint.c); None for an answer not understood.
+fn print_elements_restore(shown: &str) -> Option<String> {
+    let value = shown.trim().trim_end_matches('.').rsplit(' ').next()?;
+    (value == "unlimited" || value.parse::<u32>().is_ok())
+        .then(|| format!("set print elements {value}"))
+}
 
 /// A name, member or index path (`page`, `req.body`, `rows[2].name`, `p->s`): reading it
 /// runs nothing in the program.
@@ -333,13 +342,15 @@ impl Adapter for Gdb {
                 || (text.starts_with("Breakpoint ") && text.trim_end().ends_with("pending."))
                 || is_breakpoint_set_line(text))
     }
-    /// gdb prints `print elements` (200) characters of a string, then `...`; for one
-    /// evaluation the limit is the core's whole-string bound (the core's rows cut shorter).
-    fn whole_strings(&self) -> Option<(String, String)> {
-        Some((
-            format!("set print elements {WHOLE_STRING_CHARS}"),
-            "set print elements 200".into(),
-        ))
+    /// gdb prints `print elements` (200 unless the user set it) characters of a string, then
+    /// `...`; for one evaluation the limit is the core's whole-string bound (the core's rows
+    /// cut shorter), then the user's own again.
+    fn whole_strings(&self) -> Option<super::StringLimit> {
+        Some(super::StringLimit {
+            raise: format!("set print elements {WHOLE_STRING_CHARS}"),
+            show: "show print elements",
+            restore: print_elements_restore,
+        })
     }
     /// gdb's DAP shows a C++ reference as its address (`@0x7ffe…`) with one child, the
     /// referent: the node becomes the referent (`n = {name = "alpha", v = 1}` for a
@@ -350,11 +361,10 @@ impl Adapter for Gdb {
         let mut asked = 0;
         for n in nodes.iter_mut() {
             if n.value.ends_with("\"...") && n.value_length.is_none() && asked < STRLEN_LOOKUPS {
-                // gdb names no evaluateName: a local's name is its path.
-                let local = matches!(n.scope, ValueScope::Local | ValueScope::Argument)
-                    .then(|| n.name.clone());
-                let Some(expr) = n.evaluate_name.clone().or(local).filter(|e| is_c_path(e))
-                else {
+                // gdb names no evaluateName: the path is rebuilt from the value's lineage
+                // (`req.body`), never its bare name, which may be another variable's (a local
+                // `body` beside the member).
+                let Some(expr) = s.value_expression(n).filter(|e| is_c_path(e)) else {
                     continue;
                 };
                 asked += 1;
@@ -607,6 +617,20 @@ fn size_call(expression: &str) -> Option<(&str, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn print_elements_is_set_back_to_what_gdb_showed() {
+        let back = |shown: &str| print_elements_restore(shown);
+        assert_eq!(
+            back("Limit on string chars or array elements to print is 100.\n").as_deref(),
+            Some("set print elements 100")
+        );
+        assert_eq!(
+            back("Limit on string chars or array elements to print is unlimited.").as_deref(),
+            Some("set print elements unlimited")
+        );
+        assert_eq!(back("Undefined show print command"), None);
+    }
 
     #[test]
     fn python_runs_as_one_cli_line() {

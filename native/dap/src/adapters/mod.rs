@@ -468,9 +468,9 @@ pub trait Adapter: Send + Sync + 'static {
     fn is_synthetic_group(&self, _name: &str) -> bool {
         false
     }
-    /// Repl commands that raise the debugger's own string limit to the core's whole-string
-    /// bound for one `evaluate`, and set it back after.
-    fn whole_strings(&self) -> Option<(String, String)> {
+    /// How the debugger's own string limit is raised to the core's whole-string bound for one
+    /// `evaluate`, and set back to the user's value after.
+    fn whole_strings(&self) -> Option<StringLimit> {
         None
     }
     /// The evaluate context in which the adapter shows a value whole (delve: `clipboard`);
@@ -523,6 +523,19 @@ impl PartialEq for dyn Adapter {
     fn eq(&self, other: &Self) -> bool {
         self.name() == other.name()
     }
+}
+
+/// A debugger's own string limit (gdb's `print elements`) as repl commands: raised for one
+/// evaluation, then set back to what the user had (read once per session, and again after
+/// a repl command of theirs, which may have set it).
+#[derive(Clone)]
+pub struct StringLimit {
+    /// Sets the limit to the core's whole-string bound.
+    pub raise: String,
+    /// Shows the limit as it is now.
+    pub show: &'static str,
+    /// The command that sets the limit back to what `show` answered; None when not understood.
+    pub restore: fn(&str) -> Option<String>,
 }
 
 /// The adapter called `name` (or one of its aliases), case-insensitively.

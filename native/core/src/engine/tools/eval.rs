@@ -181,7 +181,6 @@ async fn evaluate_all(
     } else {
         EvalContext::Expression
     };
-    let backend = c.engine.backend.clone();
     // The rows share one value's bound: each is shown up to its share (at least a row's).
     let max = (WHOLE_STRING_CHARS / list.len()).max(c.cfg.max_value_length);
     let mut rows = Vec::with_capacity(list.len());
@@ -212,7 +211,7 @@ async fn evaluate_all(
             allow_side_effects: side_effects,
             format,
         };
-        match c.bk("evaluate", backend.evaluate(&sid, request)).await {
+        match super::super::scan::evaluate(c, &sid, request, frame.file.as_deref()).await {
             Ok(mut node) => {
                 node.name = text.clone();
                 let shown = c.engine.with_state(|s| {
@@ -318,7 +317,11 @@ async fn evaluate(
         allow_side_effects: side_effects,
         format,
     };
-    let mut node = c.bk("evaluate", backend.evaluate(&sid, request)).await?;
+    let mut node = if fragment {
+        c.bk("evaluate", backend.evaluate(&sid, request)).await?
+    } else {
+        super::super::scan::evaluate(c, &sid, request, frame.file.as_deref()).await?
+    };
     node.name = text.clone();
     // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
     let mut shown = c.engine.with_state(|s| {

@@ -1,0 +1,763 @@
+//! A search over a sequence in one expression (issue 26): agents looking for the one record of
+//! 300 that triggers a bug wrote a gdb Python loop because expressions have none.
+//!
+//! - `EXPR for VAR in A..B [if COND]`: VAR takes the integers A ≤ VAR < B (A and B are integer
+//!   literals or expressions the debugger evaluates once); where COND (if given) is true, EXPR
+//!   is evaluated. Each with VAR replaced by the number.
+//! - `EXPR for VAR in FIRST, NEXT [if COND]` (C/C++ only): VAR is FIRST, then NEXT evaluated
+//!   with VAR, until null; VAR is replaced by the pointer written with its type,
+//!   `((struct node *) 0x5555…)`.
+//!
+//! `..` is no operator in C, C++, Go, Python or PHP, so only a top-level ` for ` followed by
+//! this shape is taken: a comprehension (`[x for x in xs]`) is inside brackets and stays the
+//! language's. Every element is one backend `evaluate` (the IDE's, gdb's, debugpy's alike); the
+//! side-effect guard checks the parts once, before anything runs (expression_guard::check).
+
+use super::context::{Call, ToolError};
+use super::values;
+use crate::backend::{EvalRequest, ValueNode};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Elements visited at most.
+pub const MAX_VISITED: u64 = 10_000;
+/// Rows shown at most.
+pub const MAX_ROWS: usize = 50;
+/// The whole search's time bound (each evaluation also has the backend timeout).
+pub const TIME_BOUND: Duration = Duration::from_secs(20);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    pub expr: String,
+    pub var: String,
+    pub over: Over,
+    pub cond: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Over {
+    /// `A..B`: the bounds as written.
+    Range(String, String),
+    /// `FIRST, NEXT`.
+    Walk(String, String),
+}
+
+impl Scan {
+    /// The parts the debugger evaluates, named as an error names them.
+    pub fn parts(&self) -> Vec<(&'static str, &str)> {
+        let mut v = vec![("the expression", self.expr.as_str())];
+        if let Some(c) = &self.cond {
+            v.push(("the condition", c.as_str()));
+        }
+        match &self.over {
+            Over::Range(a, b) => {
+                v.push(("the range's start", a.as_str()));
+                v.push(("the range's end", b.as_str()));
+            }
+            Over::Walk(f, n) => {
+                v.push(("the walk's first", f.as_str()));
+                v.push(("the walk's next", n.as_str()));
+            }
+        }
+        v
+    }
+}
+
+/// For each byte of `text` that starts a character: whether it is code at bracket depth 0
+/// (outside string and char literals and outside `()[]{}`), and whether it is code at all.
+fn classify(text: &str) -> Vec<(usize, char, bool, bool)> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut depth: i32 = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut prev: Option<char> = None;
+    for (i, ch) in text.char_indices() {
+        if let Some(q) = quote {
+            out.push((i, ch, false, false));
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == q {
+                quote = None;
+            }
+            prev = Some(ch);
+            continue;
+        }
+        match ch {
+            // A `'` after a digit is C++'s digit separator (1'000), not a quote.
+            '"' => quote = Some(ch),
+            '\'' if !prev.is_some_and(|p| p.is_ascii_digit()) => quote = Some(ch),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+        let opening = quote.is_some();
+        let top = depth == 0 && !opening && !matches!(ch, '(' | '[' | '{');
+        out.push((i, ch, top, !opening));
+        prev = Some(ch);
+    }
+    out
+}
+
+fn ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Byte offset of the first top-level whole word `word` in `text` with whitespace (or the
+/// text's edge) on both sides.
+fn top_word(text: &str, word: &str, from: usize) -> Option<usize> {
+    let cls = classify(text);
+    let bytes = text.as_bytes();
+    cls.iter().find_map(|&(i, _, top, _)| {
+        if i < from || !top || !text[i..].starts_with(word) {
+            return None;
+        }
+        let before = i == 0 || (bytes[i - 1] as char).is_whitespace();
+        let end = i + word.len();
+        let after = end == text.len() || (bytes[end] as char).is_whitespace();
+        (before && after).then_some(i)
+    })
+}
+
+/// `text` as a search, if it is one: None when it is no `EXPR for VAR in A..B` or
+/// `EXPR for VAR in FIRST, NEXT` at the top level (the language's own text, left alone);
+/// Some(Err) when it is one but a part is missing.
+pub fn parse(text: &str) -> Option<Result<Scan, String>> {
+    let mut from = 0;
+    // The first top-level ` for ` followed by `VAR in`: the shape decides, not the word.
+    let (expr, var, tail) = loop {
+        let at = top_word(text, "for", from)?;
+        from = at + 3;
+        let rest = text[at + 3..].trim_start();
+        let var_len = rest
+            .char_indices()
+            .take_while(|&(i, c)| ident_char(c) || (i == 0 && c == '$'))
+            .map(|(i, c)| i + c.len_utf8())
+            .last()
+            .unwrap_or(0);
+        let var = &rest[..var_len];
+        let after = &rest[var_len..];
+        let valid_var = var
+            .trim_start_matches('$')
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_');
+        if !valid_var || !after.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some(tail) = after.trim_start().strip_prefix("in") else {
+            continue;
+        };
+        if !tail.starts_with(char::is_whitespace) {
+            continue;
+        }
+        break (text[..at].trim(), var.to_string(), tail.trim());
+    };
+    let (source, cond) = match top_word(tail, "if", 0) {
+        Some(i) => (tail[..i].trim(), Some(tail[i + 2..].trim())),
+        None => (tail, None),
+    };
+    let cls = classify(source);
+    let top: Vec<(usize, char)> = cls
+        .iter()
+        .filter(|c| c.2)
+        .map(|&(i, ch, _, _)| (i, ch))
+        .collect();
+    let dots = top
+        .windows(2)
+        .position(|w| w[0].1 == '.' && w[1].1 == '.' && w[1].0 == w[0].0 + 1);
+    let over = match dots {
+        // `...` (a Python Ellipsis, a C variadic) is not the form.
+        Some(k)
+            if top
+                .get(k + 2)
+                .is_some_and(|c| c.1 == '.' && c.0 == top[k].0 + 2) =>
+        {
+            return None;
+        }
+        Some(k) => {
+            let at = top[k].0;
+            Over::Range(
+                source[..at].trim().to_string(),
+                source[at + 2..].trim().to_string(),
+            )
+        }
+        None => {
+            let commas: Vec<usize> = top.iter().filter(|c| c.1 == ',').map(|c| c.0).collect();
+            match commas.as_slice() {
+                [] => return None,
+                [at] => Over::Walk(
+                    source[..*at].trim().to_string(),
+                    source[at + 1..].trim().to_string(),
+                ),
+                _ => {
+                    return Some(Err(format!(
+                        "`{source}`: a walk is `FIRST, NEXT` (two parts), e.g. `n->name for n in list->head, n->next`"
+                    )));
+                }
+            }
+        }
+    };
+    let scan = Scan {
+        expr: expr.to_string(),
+        var,
+        over,
+        cond: cond.map(str::to_string),
+    };
+    if let Some((what, _)) = scan.parts().into_iter().find(|(_, p)| p.is_empty()) {
+        return Some(Err(format!(
+            "{what} is empty: write `EXPR for VAR in A..B [if COND]` (e.g. `recs[i].name for i in 0..n_recs if recs[i].cp == 7`) or, on C/C++, `EXPR for VAR in FIRST, NEXT [if COND]`"
+        )));
+    }
+    Some(Ok(scan))
+}
+
+/// `text` with the variable `var` replaced by `by`: whole words only, outside string and char
+/// literals, and not a member of the same name (after `.`, `->` or `::`).
+pub fn substitute(text: &str, var: &str, by: &str) -> String {
+    let cls = classify(text);
+    let mut out = String::with_capacity(text.len() + by.len());
+    let mut k = 0;
+    while k < cls.len() {
+        let (i, ch, _, code) = cls[k];
+        let starts_word = ident_char(ch) || ch == '$';
+        if !code || !starts_word {
+            out.push(ch);
+            k += 1;
+            continue;
+        }
+        // The whole token (a number's letters, `0x1f`, are part of it, never a name).
+        let mut j = k + 1;
+        while j < cls.len() && cls[j].3 && ident_char(cls[j].1) {
+            j += 1;
+        }
+        let end = cls.get(j).map_or(text.len(), |c| c.0);
+        let word = &text[i..end];
+        let before = text[..i].trim_end();
+        let member = before.ends_with('.') && !before.ends_with("..")
+            || before.ends_with("->")
+            || before.ends_with("::");
+        if word == var && !member {
+            out.push_str(by);
+        } else {
+            out.push_str(word);
+        }
+        k = j;
+    }
+    out
+}
+
+/// A cast gdb writes before a value, `(struct node *) 0x55…` → `0x55…`, and the cast's type.
+fn uncast(v: &str) -> (Option<&str>, &str) {
+    let v = v.trim();
+    if let Some(rest) = v.strip_prefix('(')
+        && let Some(close) = rest.find(')')
+    {
+        let after = rest[close + 1..].trim_start();
+        if !after.is_empty() {
+            return (Some(rest[..close].trim()), after);
+        }
+    }
+    (None, v)
+}
+
+/// The leading integer of a value: `300`, `0x12c`, gdb's char `65 'A'`, `-1`.
+pub fn integer(v: &str) -> Option<i64> {
+    let (_, v) = uncast(v);
+    let first = v.split_whitespace().next()?;
+    let (neg, digits) = match first.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, first),
+    };
+    let n = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(h) => i64::from_str_radix(h, 16).ok()?,
+        None => digits.trim_end_matches(['u', 'U', 'l', 'L']).parse().ok()?,
+    };
+    Some(if neg { -n } else { n })
+}
+
+/// A pointer's address: `0x5555…`, `0x5555… <sym>`, `(T *) 0x0`, `NULL`, `nullptr`.
+pub fn address(v: &str) -> Option<u64> {
+    let (_, v) = uncast(v);
+    let first = v.split_whitespace().next()?;
+    match first {
+        "0" | "NULL" | "nullptr" | "nil" | "None" => return Some(0),
+        _ => {}
+    }
+    let h = first
+        .strip_prefix("0x")
+        .or_else(|| first.strip_prefix("0X"))?;
+    u64::from_str_radix(h, 16).ok()
+}
+
+/// A condition's value as true/false: `true`/`True`, a non-zero number or pointer; None when
+/// it is neither (a string, a struct).
+pub fn truth(v: &str) -> Option<bool> {
+    let t = v.trim();
+    match t {
+        "true" | "True" | "TRUE" => return Some(true),
+        "false" | "False" | "FALSE" | "None" | "null" | "NULL" | "nil" | "nullptr" => {
+            return Some(false);
+        }
+        _ => {}
+    }
+    if let Some(a) = address(t) {
+        return Some(a != 0);
+    }
+    if let Some(n) = integer(t) {
+        return Some(n != 0);
+    }
+    let (_, rest) = uncast(t);
+    rest.split_whitespace()
+        .next()
+        .and_then(|f| f.parse::<f64>().ok())
+        .map(|f| f != 0.0)
+}
+
+/// A walk follows pointers: C and C++ only (gdb, lldb). A frame in another language refuses it.
+fn walk_refused(file: Option<&str>) -> Option<&'static str> {
+    let ext = file
+        .and_then(|f| std::path::Path::new(f).extension())
+        .and_then(|e| e.to_str())?;
+    match ext {
+        "py" | "pyw" => {
+            Some("in Python write a comprehension, e.g. `[n.name for n in nodes if n.cp == 7]`")
+        }
+        "php" | "phtml" | "inc" => {
+            Some("in PHP use array_filter/array_map, or the range form over an array")
+        }
+        "go" => {
+            Some("in Go use the range form over a slice, e.g. `recs[i].Name for i in 0..len(recs)`")
+        }
+        "java" | "kt" | "kts" | "scala" | "groovy" | "js" | "ts" | "rb" => {
+            Some("use the range form over an index")
+        }
+        _ => None,
+    }
+}
+
+/// Evaluates `request`: a search when its expression is one (see the module doc), else the
+/// backend's evaluate as is. `file`: the frame's source, for its language.
+pub async fn evaluate(
+    c: &Call<'_>,
+    sid: &str,
+    request: EvalRequest,
+    file: Option<&str>,
+) -> Result<ValueNode, ToolError> {
+    let backend = c.engine.backend.clone();
+    let scan = match parse(&request.expression) {
+        None => return c.bk("evaluate", backend.evaluate(sid, request)).await,
+        Some(Err(e)) => return Err(ToolError(format!("`{}`: {e}", request.expression))),
+        Some(Ok(s)) => s,
+    };
+    if matches!(scan.over, Over::Walk(..))
+        && let Some(instead) = walk_refused(file)
+    {
+        return Err(ToolError(format!(
+            "`{}`: the linked walk `EXPR for VAR in FIRST, NEXT` follows C/C++ pointers (gdb, lldb); {instead}. The range form `EXPR for VAR in A..B [if COND]` works everywhere",
+            request.expression
+        )));
+    }
+    Runner {
+        c,
+        sid,
+        request: &request,
+        scan: &scan,
+        started: Instant::now(),
+    }
+    .run()
+    .await
+}
+
+struct Runner<'a, 'c> {
+    c: &'a Call<'c>,
+    sid: &'a str,
+    request: &'a EvalRequest,
+    scan: &'a Scan,
+    started: Instant,
+}
+
+/// Why a search ended before its sequence did.
+enum Stop {
+    Error(String, String),
+    Visited(String),
+    Time(String),
+    Cycle(String),
+}
+
+impl Runner<'_, '_> {
+    /// One evaluation of `expression` in the request's frame; `format` for EXPR only.
+    async fn eval(&self, expression: String, formatted: bool) -> Result<ValueNode, String> {
+        let req = EvalRequest {
+            expression,
+            format: if formatted {
+                self.request.format.clone()
+            } else {
+                None
+            },
+            ..self.request.clone()
+        };
+        let backend = self.c.engine.backend.clone();
+        self.c
+            .bk("evaluate", backend.evaluate(self.sid, req))
+            .await
+            // The debugger's words: the search already says what was evaluated.
+            .map_err(|e| {
+                e.0.strip_prefix("evaluate failed: ")
+                    .map_or_else(|| e.0.clone(), str::to_string)
+            })
+    }
+
+    async fn bound(&self, what: &str, text: &str) -> Result<i64, ToolError> {
+        if let Some(n) = integer(text).filter(|_| !text.trim().contains(char::is_whitespace)) {
+            return Ok(n);
+        }
+        let v = self.eval(text.to_string(), false).await.map_err(|e| {
+            ToolError(format!(
+                "`{}`: {what} `{text}` could not be evaluated: {e}",
+                self.request.expression
+            ))
+        })?;
+        integer(&v.value).ok_or_else(|| {
+            ToolError(format!(
+                "`{}`: {what} `{text}` is `{}`, not an integer",
+                self.request.expression, v.value
+            ))
+        })
+    }
+
+    /// Whether the element `by` (VAR's replacement) matches, and its row when it does and
+    /// `row` asks for one.
+    async fn element(&self, by: &str, row: bool) -> Result<(bool, Option<String>), String> {
+        if let Some(cond) = &self.scan.cond {
+            let v = self
+                .eval(substitute(cond, &self.scan.var, by), false)
+                .await?;
+            match truth(&v.value) {
+                Some(true) => {}
+                Some(false) => return Ok((false, None)),
+                None => {
+                    return Err(format!(
+                        "the condition `{cond}` is `{}`, not true/false or a number; write a comparison",
+                        v.value
+                    ));
+                }
+            }
+        }
+        if !row {
+            return Ok((true, None));
+        }
+        let text = substitute(&self.scan.expr, &self.scan.var, by);
+        let v = self.eval(text.clone(), true).await?;
+        let cfg = &self.c.cfg;
+        let seen = values::visible(cfg, &text, v.type_name.as_deref(), &v.value);
+        let s = values::shown_of(
+            &seen.text,
+            cfg.max_value_length,
+            seen.redacted,
+            v.value_length.filter(|_| !seen.hidden),
+        );
+        Ok((true, Some(s.value)))
+    }
+
+    async fn run(&self) -> Result<ValueNode, ToolError> {
+        let var = &self.scan.var;
+        let mut rows: Vec<String> = Vec::new();
+        let (mut visited, mut matched) = (0u64, 0u64);
+        let mut stop = None;
+        let mut header;
+        // Without a condition every element is a row: the rows bound ends the search.
+        let unfiltered = self.scan.cond.is_none();
+        match &self.scan.over {
+            Over::Range(a, b) => {
+                let from = self.bound("the range's start", a).await?;
+                let to = self.bound("the range's end", b).await?;
+                header = format!("{var} in {from}..{to}");
+                let mut i = from;
+                while i < to {
+                    if let Some(s) = self.limits(visited, &format!("{var}={i}"), Some((i, to))) {
+                        stop = Some(s);
+                        break;
+                    }
+                    if unfiltered && rows.len() == MAX_ROWS {
+                        break;
+                    }
+                    let by = if i < 0 {
+                        format!("({i})")
+                    } else {
+                        i.to_string()
+                    };
+                    visited += 1;
+                    match self.element(&by, rows.len() < MAX_ROWS).await {
+                        Ok((true, row)) => {
+                            matched += 1;
+                            if let Some(r) = row {
+                                rows.push(format!("{var}={i}: {r}"));
+                            }
+                        }
+                        Ok((false, _)) => {}
+                        Err(e) if visited == 1 => {
+                            return Err(ToolError(format!(
+                                "`{}`: at {var}={i}: {e}",
+                                self.request.expression
+                            )));
+                        }
+                        Err(e) => {
+                            stop = Some(Stop::Error(format!("{var}={i}"), e));
+                            break;
+                        }
+                    }
+                    i += 1;
+                }
+                if unfiltered && rows.len() == MAX_ROWS && i < to && stop.is_none() {
+                    header.push_str(&format!(
+                        " (rows bound: the first {MAX_ROWS} shown; continue with {i}..{to}, or add `if COND`)"
+                    ));
+                }
+            }
+            Over::Walk(first, next) => {
+                let start = self.eval(first.clone(), false).await.map_err(|e| {
+                    ToolError(format!(
+                        "`{}`: the walk's first `{first}` could not be evaluated: {e}",
+                        self.request.expression
+                    ))
+                })?;
+                let pointer = |v: &ValueNode, what: &str| -> Result<(String, u64), String> {
+                    let (cast, _) = uncast(&v.value);
+                    let ty = v
+                        .type_name
+                        .as_deref()
+                        .filter(|t| !t.is_empty())
+                        .or(cast)
+                        .map(str::to_string);
+                    match (address(&v.value), ty) {
+                        (Some(a), Some(t)) => Ok((t, a)),
+                        _ => Err(format!(
+                            "{what} is `{}`{}, not a pointer; a walk follows pointers (write `&x` for a struct)",
+                            v.value,
+                            v.type_name
+                                .as_deref()
+                                .map(|t| format!(" of type {t}"))
+                                .unwrap_or_default()
+                        )),
+                    }
+                };
+                let (mut ty, mut at) = pointer(&start, &format!("the walk's first `{first}`"))
+                    .map_err(|e| ToolError(format!("`{}`: {e}", self.request.expression)))?;
+                header = format!("{var} from {first} by {next}");
+                let mut seen: HashMap<u64, u64> = HashMap::new();
+                let mut n = 0u64;
+                while at != 0 {
+                    let label = format!("#{n} {var}=0x{at:x}");
+                    if let Some(s) = self.limits(visited, &label, None) {
+                        stop = Some(s);
+                        break;
+                    }
+                    if let Some(k) = seen.get(&at) {
+                        stop = Some(Stop::Cycle(format!(
+                            "#{n} is 0x{at:x}, the node visited at #{k}"
+                        )));
+                        break;
+                    }
+                    if unfiltered && rows.len() == MAX_ROWS {
+                        header.push_str(&format!(
+                            " (rows bound: the first {MAX_ROWS} shown; add `if COND` to find one further on)"
+                        ));
+                        break;
+                    }
+                    seen.insert(at, n);
+                    let by = format!("(({ty}) 0x{at:x})");
+                    visited += 1;
+                    let step = async {
+                        let (hit, row) = self.element(&by, rows.len() < MAX_ROWS).await?;
+                        let v = self.eval(substitute(next, var, &by), false).await?;
+                        let (t, a) = pointer(&v, &format!("the walk's next `{next}`"))?;
+                        Ok::<_, String>((hit, row, t, a))
+                    };
+                    match step.await {
+                        Ok((hit, row, t, a)) => {
+                            if hit {
+                                matched += 1;
+                                if let Some(r) = row {
+                                    rows.push(format!("#{n} {var}=0x{at:x}: {r}"));
+                                }
+                            }
+                            (ty, at) = (t, a);
+                        }
+                        Err(e) if visited == 1 => {
+                            return Err(ToolError(format!(
+                                "`{}`: at {label}: {e}",
+                                self.request.expression
+                            )));
+                        }
+                        Err(e) => {
+                            stop = Some(Stop::Error(label, e));
+                            break;
+                        }
+                    }
+                    n += 1;
+                }
+            }
+        }
+        let mut summary = format!(
+            "{header}: visited {}, matched {}",
+            values::thousands(visited),
+            values::thousands(matched)
+        );
+        if matched as usize > rows.len() && !unfiltered {
+            summary.push_str(&format!(
+                " (the first {} shown; narrow the condition or the range)",
+                rows.len()
+            ));
+        }
+        match stop {
+            None => {}
+            Some(Stop::Error(at, e)) => {
+                summary.push_str(&format!("; stopped early at {at}: {e}"));
+            }
+            Some(Stop::Visited(at)) => summary.push_str(&format!(
+                "; stopped early at {at}: the bound of {} elements visited",
+                values::thousands(MAX_VISITED)
+            )),
+            Some(Stop::Time(at)) => summary.push_str(&format!(
+                "; stopped early at {at}: the time bound of {} s",
+                TIME_BOUND.as_secs()
+            )),
+            Some(Stop::Cycle(what)) => {
+                summary.push_str(&format!("; stopped: a cycle, {what}"));
+            }
+        }
+        let mut value = summary;
+        for r in rows {
+            value.push('\n');
+            value.push_str(&r);
+        }
+        Ok(ValueNode {
+            name: self.request.expression.clone(),
+            value,
+            ..Default::default()
+        })
+    }
+
+    /// The bound reached before visiting `at`, if one is.
+    fn limits(&self, visited: u64, at: &str, range: Option<(i64, i64)>) -> Option<Stop> {
+        let rest = range
+            .map(|(i, to)| format!(" (continue with {i}..{to})"))
+            .unwrap_or_default();
+        if visited >= MAX_VISITED {
+            return Some(Stop::Visited(format!("{at}{rest}")));
+        }
+        if self.started.elapsed() >= TIME_BOUND {
+            return Some(Stop::Time(format!("{at}{rest}")));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(text: &str) -> Scan {
+        parse(text).expect("a search").expect("parses")
+    }
+
+    #[test]
+    fn the_range_and_walk_forms_parse_and_other_text_is_left_alone() {
+        let s = scan("recs[i].name for i in 0..n_recs if recs[i].cp == 0x11a7");
+        assert_eq!(s.expr, "recs[i].name");
+        assert_eq!(s.var, "i");
+        assert_eq!(s.over, Over::Range("0".into(), "n_recs".into()));
+        assert_eq!(s.cond.as_deref(), Some("recs[i].cp == 0x11a7"));
+        let s = scan("recs[i] for i in 0 .. roster.count");
+        assert_eq!(s.over, Over::Range("0".into(), "roster.count".into()));
+        assert_eq!(s.cond, None);
+        let s = scan("n->name for n in list->head, n->next if n->v > 2");
+        assert_eq!(s.over, Over::Walk("list->head".into(), "n->next".into()));
+        assert_eq!(s.cond.as_deref(), Some("n->v > 2"));
+        let s = scan("$recs[$i]['id'] for $i in 0..count($recs)");
+        assert_eq!(s.var, "$i");
+        assert_eq!(s.over, Over::Range("0".into(), "count($recs)".into()));
+        // The language's own text: comprehensions, generator arguments, `for` in a string,
+        // a plain name `format`, Python's Ellipsis.
+        for text in [
+            "[x for x in xs]",
+            "[x for x in range(0, 3) if x]",
+            "sum(1 for x in xs if x > 0)",
+            "{k: v for k, v in d.items()}",
+            "f(\"a for i in 0..3\")",
+            "formatter.for_each",
+            "x for x in xs",
+            "x for x in range(0, 3)",
+            "x[...] for x in a...b",
+            "'for i in 0..3'",
+        ] {
+            assert_eq!(parse(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn missing_parts_are_named() {
+        let e = parse(" for i in 0..3").unwrap().unwrap_err();
+        assert!(e.contains("the expression is empty"), "{e}");
+        let e = parse("a[i] for i in ..3").unwrap().unwrap_err();
+        assert!(e.contains("the range's start is empty"), "{e}");
+        let e = parse("a[i] for i in 0..n if ").unwrap().unwrap_err();
+        assert!(e.contains("the condition is empty"), "{e}");
+        let e = parse("p->v for p in a, b, c").unwrap().unwrap_err();
+        assert!(e.contains("two parts"), "{e}");
+    }
+
+    #[test]
+    fn the_variable_is_replaced_whole_outside_literals_and_members() {
+        let s = |t: &str| substitute(t, "i", "17");
+        assert_eq!(s("recs[i].name"), "recs[17].name");
+        assert_eq!(
+            s("recs[i].i + obj->i + ns::i + i"),
+            "recs[17].i + obj->i + ns::i + 17"
+        );
+        assert_eq!(s("idx + i2 + xi + i"), "idx + i2 + xi + 17");
+        assert_eq!(
+            s("strcmp(name[i], \"i\") == 'i'"),
+            "strcmp(name[17], \"i\") == 'i'"
+        );
+        assert_eq!(s("\"a\\\"i\" + i"), "\"a\\\"i\" + 17");
+        assert_eq!(s("a[i] . i"), "a[17] . i");
+        assert_eq!(s("0xi1 + i"), "0xi1 + 17");
+        assert_eq!(substitute("$a[$i] + $i2 + i", "$i", "3"), "$a[3] + $i2 + i");
+        assert_eq!(
+            substitute("n->next", "n", "((struct node *) 0x10)"),
+            "((struct node *) 0x10)->next"
+        );
+    }
+
+    #[test]
+    fn values_read_as_integers_pointers_and_truth() {
+        assert_eq!(integer("300"), Some(300));
+        assert_eq!(integer("0x12c"), Some(300));
+        assert_eq!(integer("65 'A'"), Some(65));
+        assert_eq!(integer("-2"), Some(-2));
+        assert_eq!(integer("'abc'"), None);
+        assert_eq!(address("0x5555555592a0"), Some(0x5555555592a0));
+        assert_eq!(address("(struct node *) 0x0"), Some(0));
+        assert_eq!(address("0x4010 <nodes+16>"), Some(0x4010));
+        assert_eq!(address("{v = 1}"), None);
+        for (v, t) in [
+            ("true", Some(true)),
+            ("False", Some(false)),
+            ("1", Some(true)),
+            ("0", Some(false)),
+            ("0x0", Some(false)),
+            ("0 '\\000'", Some(false)),
+            ("None", Some(false)),
+            ("0.5", Some(true)),
+            ("'abc'", None),
+        ] {
+            assert_eq!(truth(v), t, "{v}");
+        }
+    }
+}

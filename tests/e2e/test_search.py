@@ -1,0 +1,130 @@
+"""A search over a sequence in one expression (issue 26): `EXPR for VAR in A..B [if COND]` and, on
+C/C++, the linked walk `EXPR for VAR in FIRST, NEXT [if COND]`, answered by the core one
+evaluation per element, in evaluate_expression, a start's `evaluate` and the one-call read of a
+running process (`capture {attach, expressions}`). On gdb and lldb (projects/scan/records.c: 300 records of
+which one has cp 0x11a7, a list of five nodes) and debugpy (recs.py), where a comprehension stays
+Python's."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import LONG, Service, cleaned, gdb_env_check, line_of, served
+
+FIND = "recs[i].name for i in 0..n_recs if recs[i].cp == 0x11a7"
+
+
+def build(project):
+    gcc = shutil.which("gcc")
+    if not gcc:
+        pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
+    subprocess.run([gcc, "-g", "-O0", "-o", str(project / "records"), str(project / "records.c")], check=True)
+
+
+@pytest.fixture(scope="module")
+def sc_mod():
+    gdb_env_check()
+    yield from served("scan", prepare=build)
+
+
+@pytest.fixture
+def sc(sc_mod):
+    yield from cleaned(sc_mod)
+
+
+def at_ready(m, command="./records", evaluate=None, adapter="gdb"):
+    args = {"command": command, "adapter": adapter, "breakpoints": [{"function": "ready"}], "timeout_ms": LONG}
+    r = m.ok("start_debug_session", {**args, **({"evaluate": evaluate} if evaluate else {})})
+    assert r["state"] == "paused" and r["pause"]["location"]["method"] == "ready", r
+    return r
+
+
+def value(m, expression):
+    return m.ok("evaluate_expression", {"expression": expression})["result"]["value"]
+
+
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_gdb_finds_the_record_among_300_and_walks_the_list(sc, adapter):
+    _, m = sc
+    # The first answer of a start: the search is one of its expressions.
+    r = at_ready(m, evaluate=[FIND, "n_recs"], adapter=adapter)
+    vals = {v["name"]: v for v in r["pause"]["values"]}
+    found = vals[FIND]["value"]
+    assert found.startswith("i in 0..300: visited 300, matched 1\ni=217: "), vals
+    assert '"eve"' in found and found.count("\n") == 1, found
+    # A bound the debugger evaluates through a member; a condition on a field.
+    v = value(m, "recs[i].id for i in 0..roster.count if recs[i].cp == 96")
+    assert v.splitlines() == ["i in 0..300: visited 300, matched 3", "i=96: 96", "i=193: 193", "i=290: 290"], v
+    # The walk: the pointer stands for VAR, written with its type.
+    v = value(m, "n->name for n in head, n->next")
+    lines = v.splitlines()
+    assert lines[0] == "n from head by n->next: visited 5, matched 5", v
+    assert [line.split('"')[1] for line in lines[1:]] == ["alpha", "beta", "gamma", "delta", "eps"], v
+    assert lines[1].startswith("#0 n=0x"), v
+    v = value(m, "n->v for n in head, n->next if n->v > 25")
+    assert [line.split(": ")[-1] for line in v.splitlines()[1:]] == ["30", "40", "50"], v
+    assert "visited 5, matched 3" in v, v
+    # In a batch, among plain expressions.
+    rows = m.ok("evaluate_expression", {"expressions": ["n_recs", "recs[i].cp for i in 215..220"]})["results"]
+    assert rows[0]["value"] == "300" and rows[1]["value"].splitlines()[3] == "i=217: 4519", rows
+
+
+def test_gdb_says_where_and_why_a_search_stopped(sc):
+    _, m = sc
+    at_ready(m)
+    v = value(m, "*(int *) (i == 2 ? 0 : &n_recs) for i in 0..4")
+    assert v.startswith("i in 0..4: visited 3, matched 2; stopped early at i=2: "), v
+    assert "Cannot access memory at address 0x0" in v, v
+    e = m.err("evaluate_expression", {"expression": "recs[i] for i in 0..no_such"})
+    assert "the range's end `no_such` could not be evaluated" in e and "no_such" in e, e
+    e = m.err("evaluate_expression", {"expression": "n->v for n in roster, n->next"})
+    assert "the walk's first `roster`" in e and "not a pointer" in e, e
+    # The side-effect guard reads the parts before anything runs.
+    e = m.err("evaluate_expression", {"expression": "recs[i].cp for i in 0..3 if (n_recs = 0)"})
+    assert "looks like it changes the program" in e and "the condition" in e, e
+    assert value(m, "n_recs") == "300"
+
+
+def test_gdb_walk_stops_at_a_cycle(sc):
+    _, m = sc
+    at_ready(m, command="./records cycle")
+    v = value(m, "n->v for n in head, n->next")
+    first = v.splitlines()[0]
+    assert first.startswith("n from head by n->next: visited 5, matched 5; stopped: a cycle, #5 is 0x"), v
+    assert first.endswith("the node visited at #1"), v
+
+
+def test_capture_attach_searches_a_running_daemon_in_one_call(services, sc):
+    project, m = sc
+    svc = Service([str(project / "records"), "serve"], project, port_line=False)
+    services.append(svc)
+    assert svc.proc.stdout.readline().strip() == "ready"
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": [FIND, "n->name for n in head, n->next if n->v == 40"]})
+    vals = {v["name"]: v for h in r["hits"] for v in h["values"]}
+    assert vals[FIND]["value"].startswith("i in 0..300: visited 300, matched 1\ni=217: "), r
+    walk = vals["n->name for n in head, n->next if n->v == 40"]["value"]
+    assert "visited 5, matched 1" in walk and '"delta"' in walk, r
+    assert r["end"] == "read" and "detached" in r["message"], r
+    assert svc.alive(), "the daemon ended after the read"
+
+
+def test_debugpy_searches_a_list_and_leaves_a_comprehension_to_python(sc):
+    project, m = sc
+    line = line_of(project, "recs.py", "stop here")
+    comprehension = "[r.name for r in recs if r.cp == 0x11a7]"
+    r = m.ok("start_debug_session", {
+        "command": "python3 recs.py",
+        "breakpoints": [{"file_path": "recs.py", "line": line}],
+        "evaluate": ["recs[i].name for i in 0..len(recs) if recs[i].cp == 0x11a7", comprehension],
+    })
+    vals = {v["name"]: v for v in r["pause"]["values"]}
+    assert vals["recs[i].name for i in 0..len(recs) if recs[i].cp == 0x11a7"]["value"] == "i in 0..300: visited 300, matched 1\ni=217: 'eve'", vals
+    assert vals[comprehension]["value"] == "['eve']", vals
+    # Python's own generator argument and a slice stay Python's too.
+    assert value(m, "sum(1 for r in recs if r.cp == 96)") == "3"
+    assert value(m, "[r.id for r in recs[215:218]]") == "[215, 216, 217]"
+    e = m.err("evaluate_expression", {"expression": "r.name for r in recs[0], recs[1]"})
+    assert "C/C++" in e and "comprehension" in e, e
