@@ -11,7 +11,7 @@
 //! `#else` with what they define and `#undef` (integers, `defined`, `!`, `&&`, `||`,
 //! comparisons and arithmetic; a name is its macro's body): the first definition of a name in
 //! a compiled branch is taken. A condition these files cannot decide (a name they never define,
-//! which a `-D` option or a system header may; an include guard's `#ifndef X` / `#define X`
+//! which a `-D` option or a system header may; an include guard's `#ifndef X` / `#define X` (nothing after X)
 //! excepted) makes the definitions under it candidates: each is evaluated, and the answer
 //! stands behind the ones that evaluate, saying it is uncertain and naming the others with their
 //! lines; candidates that evaluate to different values are an error listing each.
@@ -239,9 +239,13 @@ impl Scan {
             "" => format!("#{word} ({file}:{line})"),
             what => format!("#{word} {what} ({file}:{line})"),
         };
+        // An include guard: `#ifndef X` then `#define X` with nothing after it, X not stated
+        // before. `#ifndef N` / `#define N 1` is a default a `-D N=5` overrides: undecided.
         let guard = |name: &str| {
-            next.and_then(parse_define)
-                .is_some_and(|(n, p, _)| n == name && p.is_none())
+            !self.states.contains_key(name)
+                && next
+                    .and_then(parse_define)
+                    .is_some_and(|(n, p, body)| n == name && p.is_none() && body.is_empty())
         };
         match word {
             "if" | "ifdef" | "ifndef" => {
@@ -973,6 +977,16 @@ mod tests {
         // #ifdef of a name defined above; the second definition in a dead #else.
         let text = "#define HAVE_FAST\n#ifdef HAVE_FAST\n#define M 1\n#else\n#define M 2\n#endif\n";
         assert_eq!(taken(text, "M"), Some(("1".into(), 3)));
+    }
+
+    #[test]
+    fn a_default_under_ifndef_is_no_include_guard() {
+        // `-DBUMP_BY=5` may define it: the 1 is uncertain, not certain.
+        let text = "#ifndef BUMP_BY\n#define BUMP_BY 1\n#endif\n";
+        let f = found(text, "BUMP_BY").unwrap();
+        assert_eq!(f.undecided.as_deref(), Some("#ifndef BUMP_BY (f.c:1)"));
+        let text = "#if !defined(BUMP_BY)\n#define BUMP_BY 1\n#endif\n";
+        assert!(found(text, "BUMP_BY").unwrap().undecided.is_some());
     }
 
     #[test]
