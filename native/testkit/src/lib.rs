@@ -70,6 +70,7 @@ pub struct FakeBackend {
     confirm_answer: AtomicBool,
     /// A launch that builds first: how long it takes and the allowance it asks for.
     launch_build: Mutex<(std::time::Duration, std::time::Duration)>,
+    evaluate_took: Mutex<std::time::Duration>,
     log: Mutex<Vec<String>>,
     /// Depths `frames` leaves out as hidden (from, count), as the IDE folds library frames.
     folded: Mutex<Option<(u32, u32)>>,
@@ -119,6 +120,7 @@ impl FakeBackend {
             can_confirm: AtomicBool::new(false),
             confirm_answer: AtomicBool::new(false),
             launch_build: Mutex::new(Default::default()),
+            evaluate_took: Mutex::new(Default::default()),
             log: Mutex::new(Vec::new()),
             folded: Mutex::new(None),
         });
@@ -174,6 +176,11 @@ impl FakeBackend {
             description: None,
         });
         true
+    }
+
+    /// Each `evaluate` takes `took` (a slow debugger: a search's bounds).
+    pub fn set_evaluate_took(&self, took: std::time::Duration) {
+        *self.evaluate_took.lock().unwrap_or_else(|e| e.into_inner()) = took;
     }
 
     /// Launches take `took` (a build) and report `allowance` from `launch_build_allowance`.

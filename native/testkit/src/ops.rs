@@ -697,6 +697,10 @@ impl Backend for FakeBackend {
             request.context, request.expression
         ))
         .await;
+        let took = *self.evaluate_took.lock().unwrap_or_else(|e| e.into_inner());
+        if !took.is_zero() {
+            tokio::time::sleep(took).await;
+        }
         let mut inner = self.lock();
         let s = Self::session_mut(&mut inner, session_id)?;
         if !s.paused {

@@ -234,7 +234,9 @@ pub async fn record(
             allow_side_effects: false,
             format,
         };
-        let row = match super::scan::evaluate(c, sid, req, top.file.as_deref()).await {
+        // A search stops at the capture's deadline: ten hits of a slow search are no 10 × 20 s.
+        let until = super::scan::Deadline::capture(spec.deadline);
+        let row = match super::scan::evaluate(c, sid, req, top.file.as_deref(), until).await {
             Ok(v) => {
                 let (m, redacted) = shaped(c, e, &v, max);
                 if !redacted {
@@ -614,6 +616,8 @@ pub async fn read_paused(
     // shows it (the batch shares one whole string's bound), not cut to a row's length.
     let whole =
         (crate::backend::WHOLE_STRING_CHARS / expressions.len().max(1)).max(c.cfg.max_value_length);
+    // The searches among the expressions share one time bound.
+    let batch = super::scan::Deadline::batch();
     let eval = |frame: String, file: Option<String>, expression: String| {
         let (format, expression) = match crate::backend::PrintFormat::split(&expression) {
             Some(Ok((f, x))) => (Some(f), x),
@@ -628,7 +632,7 @@ pub async fn read_paused(
             allow_side_effects: false,
             format,
         };
-        async move { super::scan::evaluate(c, sid, req, file.as_deref()).await }
+        async move { super::scan::evaluate(c, sid, req, file.as_deref(), batch).await }
     };
     // (frame index, value) per expression, in the order given.
     let mut answers: Vec<(usize, ValueNode)> = Vec::new();

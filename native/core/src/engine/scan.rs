@@ -25,6 +25,48 @@ pub const MAX_VISITED: u64 = 10_000;
 pub const MAX_ROWS: usize = 50;
 /// The whole search's time bound (each evaluation also has the backend timeout).
 pub const TIME_BOUND: Duration = Duration::from_secs(20);
+/// A watch's: it is evaluated again at every stop.
+pub const WATCH_BOUND: Duration = Duration::from_secs(2);
+
+/// When a search must stop, and how its answer names that bound. The caller's (a watch's, a
+/// capture's deadline, one budget shared by a batch) or a search's own [`TIME_BOUND`],
+/// whichever ends first.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    pub at: Instant,
+    pub what: &'static str,
+}
+
+impl Deadline {
+    /// One search alone: [`TIME_BOUND`].
+    pub fn search() -> Self {
+        Deadline {
+            at: Instant::now() + TIME_BOUND,
+            what: "the time bound of 20 s",
+        }
+    }
+    /// Expressions asked at once: the searches among them share one [`TIME_BOUND`].
+    pub fn batch() -> Self {
+        Deadline {
+            at: Instant::now() + TIME_BOUND,
+            what: "the time bound of 20 s the batch's expressions share",
+        }
+    }
+    /// A watch, evaluated at every stop: [`WATCH_BOUND`].
+    pub fn watch() -> Self {
+        Deadline {
+            at: Instant::now() + WATCH_BOUND,
+            what: "a watch's time bound of 2 s (it runs at every stop; evaluate_expression allows 20 s)",
+        }
+    }
+    /// A capture's own deadline (its timeout_ms).
+    pub fn capture(at: Instant) -> Self {
+        Deadline {
+            at,
+            what: "the capture's deadline (its timeout_ms)",
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scan {
@@ -377,6 +419,7 @@ pub async fn evaluate(
     sid: &str,
     request: EvalRequest,
     file: Option<&str>,
+    deadline: Deadline,
 ) -> Result<ValueNode, ToolError> {
     let backend = c.engine.backend.clone();
     let scan = match parse(&request.expression) {
@@ -398,7 +441,11 @@ pub async fn evaluate(
         request: &request,
         scan: &scan,
         file,
-        started: Instant::now(),
+        deadline: if deadline.at <= Instant::now() + TIME_BOUND {
+            deadline
+        } else {
+            Deadline::search()
+        },
         note: Default::default(),
     }
     .run()
@@ -411,7 +458,7 @@ struct Runner<'a, 'c> {
     request: &'a EvalRequest,
     scan: &'a Scan,
     file: Option<&'a str>,
-    started: Instant,
+    deadline: Deadline,
     /// The first macro note a value's type carried (`X → body (macro, f.c:3)`), for the summary.
     note: std::sync::Mutex<Option<String>>,
 }
@@ -678,10 +725,9 @@ impl Runner<'_, '_> {
                 "; stopped early at {at}: the bound of {} elements visited",
                 values::thousands(MAX_VISITED)
             )),
-            Some(Stop::Time(at)) => summary.push_str(&format!(
-                "; stopped early at {at}: the time bound of {} s",
-                TIME_BOUND.as_secs()
-            )),
+            Some(Stop::Time(at)) => {
+                summary.push_str(&format!("; stopped early at {at}: {}", self.deadline.what))
+            }
             Some(Stop::Cycle(what)) => {
                 summary.push_str(&format!("; stopped: a cycle, {what}"));
             }
@@ -706,7 +752,7 @@ impl Runner<'_, '_> {
         if visited >= MAX_VISITED {
             return Some(Stop::Visited(format!("{at}{rest}")));
         }
-        if self.started.elapsed() >= TIME_BOUND {
+        if Instant::now() >= self.deadline.at {
             return Some(Stop::Time(format!("{at}{rest}")));
         }
         None

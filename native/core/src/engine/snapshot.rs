@@ -543,7 +543,14 @@ pub async fn refresh_watches(call: &Call<'_>, sid: &str) {
                     allow_side_effects: false,
                     format: None,
                 };
-                super::scan::evaluate(call, sid, req, f.file.as_deref()).await
+                super::scan::evaluate(
+                    call,
+                    sid,
+                    req,
+                    f.file.as_deref(),
+                    super::scan::Deadline::watch(),
+                )
+                .await
             }
             (Err(e), Ok(())) => Err(e.clone()),
         };

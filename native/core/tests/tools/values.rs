@@ -655,3 +655,28 @@ async fn a_search_is_guarded_first_and_a_comprehension_is_left_alone() {
     assert_eq!(sent.len(), before + 1, "{sent:?}");
     assert!(sent.last().unwrap().ends_with(comprehension), "{sent:?}");
 }
+
+/// A watch that is a search runs at every stop: it has 2 s, not a search's 20 s, and its answer
+/// says where it stopped and why.
+#[tokio::test]
+async fn a_watch_that_is_a_search_has_a_short_time_bound() {
+    let h = H::new(brave());
+    h.paused_at("main.py", 9).await;
+    // 40 elements of 100 ms each: 4 s, past a watch's bound.
+    h.fake
+        .set_evaluate_took(std::time::Duration::from_millis(100));
+    h.ok(
+        "watches",
+        json!({"add": "numbers[i] for i in 0..40 if numbers[i] < 0"}),
+    )
+    .await;
+    let r = h.ok("watches", json!({})).await;
+    let v = r["watches"][0]["value"].as_str().unwrap_or_default();
+    assert!(
+        v.starts_with("i in 0..40: visited ")
+            && v.contains("; stopped early at i=")
+            && v.contains("(continue with ")
+            && v.ends_with("a watch's time bound of 2 s (it runs at every stop; evaluate_expression allows 20 s)"),
+        "{r}"
+    );
+}

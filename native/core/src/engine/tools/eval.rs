@@ -185,6 +185,8 @@ async fn evaluate_all(
     let max = (WHOLE_STRING_CHARS / list.len()).max(c.cfg.max_value_length);
     let mut rows = Vec::with_capacity(list.len());
     let mut nodes = Vec::new();
+    // The searches among the expressions share one time bound.
+    let batch = super::super::scan::Deadline::batch();
     for ((text, why), (expression, format)) in list.iter().zip(refused).zip(split) {
         // A module imported by name must be loaded already: the debugger is asked first.
         let why = match why {
@@ -211,7 +213,7 @@ async fn evaluate_all(
             allow_side_effects: side_effects,
             format,
         };
-        match super::super::scan::evaluate(c, &sid, request, frame.file.as_deref()).await {
+        match super::super::scan::evaluate(c, &sid, request, frame.file.as_deref(), batch).await {
             Ok(mut node) => {
                 node.name = text.clone();
                 let shown = c.engine.with_state(|s| {
@@ -320,7 +322,14 @@ async fn evaluate(
     let mut node = if fragment {
         c.bk("evaluate", backend.evaluate(&sid, request)).await?
     } else {
-        super::super::scan::evaluate(c, &sid, request, frame.file.as_deref()).await?
+        super::super::scan::evaluate(
+            c,
+            &sid,
+            request,
+            frame.file.as_deref(),
+            super::super::scan::Deadline::search(),
+        )
+        .await?
     };
     node.name = text.clone();
     // An expression that names a secret (e.g. `config.api_key`) is redacted like the variable.
