@@ -22,6 +22,10 @@ def build(project):
     if not gcc:
         pytest.fail("gcc is missing (apt-get install gcc); scripts/setup.d/e2e.sh installs it")
     subprocess.run([gcc, "-g", "-O0", "-o", str(project / "records"), str(project / "records.c")], check=True)
+    gxx = shutil.which("g++")
+    if not gxx:
+        pytest.fail("g++ is missing (apt-get install g++); scripts/setup.d/e2e.sh installs it")
+    subprocess.run([gxx, "-g", "-O0", "-o", str(project / "anon"), str(project / "anon.cpp")], check=True)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +101,30 @@ def test_gdb_walk_stops_at_a_cycle(sc):
     assert first.endswith("the node visited at #1"), v
 
 
+def test_gdb_walks_from_a_macro_and_notes_it(sc):
+    _, m = sc
+    at_ready(m)
+    # FIRST is a macro: the server expands it and the value's type carries the note; the cast
+    # takes the type alone, and the note is on the summary line.
+    v = value(m, "n->v for n in HEAD, n->next")
+    lines = v.splitlines()
+    assert lines[0].startswith("n from HEAD by n->next: visited 5, matched 5 (HEAD → (&nodes[0]) (macro, records.c:"), v
+    assert [line.split(": ")[-1] for line in lines[1:]] == ["10", "20", "30", "40", "50"], v
+
+
+def test_gdb_walks_a_list_whose_type_is_in_an_anonymous_namespace(sc):
+    # gdb names the type `(anonymous namespace)::Node *`, which it cannot read back in a cast.
+    project, m = sc
+    line = line_of(project, "anon.cpp", "stop here")
+    r = m.ok("start_debug_session", {"command": "./anon", "adapter": "gdb", "timeout_ms": LONG,
+                                     "breakpoints": [{"file_path": "anon.cpp", "line": line}]})
+    assert r["state"] == "paused", r
+    v = value(m, "n->v for n in head, n->next")
+    assert v.splitlines() == [line for line in v.splitlines() if "anonymous" not in line], v
+    assert v.startswith("n from head by n->next: visited 3, matched 3\n"), v
+    assert [line.split(": ")[-1] for line in v.splitlines()[1:]] == ["1", "2", "3"], v
+
+
 def test_capture_attach_searches_a_running_daemon_in_one_call(services, sc):
     project, m = sc
     svc = Service([str(project / "records"), "serve"], project, port_line=False)
@@ -128,3 +156,8 @@ def test_debugpy_searches_a_list_and_leaves_a_comprehension_to_python(sc):
     assert value(m, "[r.id for r in recs[215:218]]") == "[215, 216, 217]"
     e = m.err("evaluate_expression", {"expression": "r.name for r in recs[0], recs[1]"})
     assert "C/C++" in e and "comprehension" in e, e
+    # The parts call nothing, but VAR's replacement makes a call: `recs.pop (-1)` is refused
+    # before it is sent, and recs keeps its 300.
+    e = m.err("evaluate_expression", {"expression": "recs.pop i for i in -1..0"})
+    assert "at i=-1: the side-effect guard refused it" in e and "recs.pop (-1)" in e, e
+    assert value(m, "len(recs)") == "300"

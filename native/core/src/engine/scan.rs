@@ -235,7 +235,8 @@ pub fn substitute(text: &str, var: &str, by: &str) -> String {
         let end = cls.get(j).map_or(text.len(), |c| c.0);
         let word = &text[i..end];
         let before = text[..i].trim_end();
-        let member = before.ends_with('.') && !before.ends_with("..")
+        // `$i` after `.` is PHP's concatenation (`$a . $i`), never a member.
+        let member = before.ends_with('.') && !before.ends_with("..") && ch != '$'
             || before.ends_with("->")
             || before.ends_with("::");
         if word == var && !member {
@@ -260,6 +261,35 @@ fn uncast(v: &str) -> (Option<&str>, &str) {
         }
     }
     (None, v)
+}
+
+/// A value's type as shown, split into the type and the note of the macros expanded to
+/// evaluate it (`int; BUMP → (counter += 1) (macro, rv.c:5)`; a note alone when the debugger
+/// gave no type).
+fn type_and_note(t: &str) -> (Option<&str>, Option<&str>) {
+    let t = t.trim();
+    let Some(arrow) = t.find(" → ") else {
+        return ((!t.is_empty()).then_some(t), None);
+    };
+    match t[..arrow].rfind("; ") {
+        Some(semi) => (
+            Some(t[..semi].trim()).filter(|ty| !ty.is_empty()),
+            Some(&t[semi + 2..]),
+        ),
+        None => (None, Some(t)),
+    }
+}
+
+/// The type a walk's pointer is cast to: `ty` as the debugger named it, or `__typeof__(FIRST)`
+/// where that name cannot be written back (a type in an anonymous namespace,
+/// `(anonymous namespace)::Node *`: gdb reads `(anonymous` as a symbol). gdb and lldb (clang)
+/// both accept `__typeof__`.
+fn cast_type(ty: &str, first: &str) -> String {
+    if ty.contains("(anonymous") || ty.contains("{lambda") || ty.contains("<lambda") {
+        format!("__typeof__({first})")
+    } else {
+        ty.to_string()
+    }
 }
 
 /// The leading integer of a value: `300`, `0x12c`, gdb's char `65 'A'`, `-1`.
@@ -367,7 +397,9 @@ pub async fn evaluate(
         sid,
         request: &request,
         scan: &scan,
+        file,
         started: Instant::now(),
+        note: Default::default(),
     }
     .run()
     .await
@@ -378,7 +410,10 @@ struct Runner<'a, 'c> {
     sid: &'a str,
     request: &'a EvalRequest,
     scan: &'a Scan,
+    file: Option<&'a str>,
     started: Instant,
+    /// The first macro note a value's type carried (`X → body (macro, f.c:3)`), for the summary.
+    note: std::sync::Mutex<Option<String>>,
 }
 
 /// Why a search ended before its sequence did.
@@ -392,6 +427,13 @@ enum Stop {
 impl Runner<'_, '_> {
     /// One evaluation of `expression` in the request's frame; `format` for EXPR only.
     async fn eval(&self, expression: String, formatted: bool) -> Result<ValueNode, String> {
+        // The parts were checked before anything ran, but VAR's replacement can make a call of
+        // what was none (`xs.pop i` → `xs.pop (-1)`, `f n` → `f ((T *) 0x…)`): each text sent
+        // is checked as the caller checks an expression.
+        if !self.request.allow_side_effects {
+            super::expression_guard::check(&expression, &self.c.cfg.expression_safety, self.file)
+                .map_err(|e| format!("the side-effect guard refused it: {}", e.0))?;
+        }
         let req = EvalRequest {
             expression,
             format: if formatted {
@@ -409,6 +451,14 @@ impl Runner<'_, '_> {
             .map_err(|e| {
                 e.0.strip_prefix("evaluate failed: ")
                     .map_or_else(|| e.0.clone(), str::to_string)
+            })
+            .inspect(|v| {
+                if let Some(n) = v.type_name.as_deref().and_then(|t| type_and_note(t).1)
+                    && let Ok(mut kept) = self.note.lock()
+                    && kept.is_none()
+                {
+                    *kept = Some(n.to_string());
+                }
             })
     }
 
@@ -528,10 +578,12 @@ impl Runner<'_, '_> {
                 })?;
                 let pointer = |v: &ValueNode, what: &str| -> Result<(String, u64), String> {
                     let (cast, _) = uncast(&v.value);
+                    // The type only: a macro's note after it (`T; X → body (macro, f.c:3)`)
+                    // is no part of a cast.
                     let ty = v
                         .type_name
                         .as_deref()
-                        .filter(|t| !t.is_empty())
+                        .and_then(|t| type_and_note(t).0)
                         .or(cast)
                         .map(str::to_string);
                     match (address(&v.value), ty) {
@@ -570,7 +622,7 @@ impl Runner<'_, '_> {
                         break;
                     }
                     seen.insert(at, n);
-                    let by = format!("(({ty}) 0x{at:x})");
+                    let by = format!("(({}) 0x{at:x})", cast_type(&ty, first));
                     visited += 1;
                     let step = async {
                         let (hit, row) = self.element(&by, rows.len() < MAX_ROWS).await?;
@@ -613,6 +665,9 @@ impl Runner<'_, '_> {
                 " (the first {} shown; narrow the condition or the range)",
                 rows.len()
             ));
+        }
+        if let Some(n) = self.note.lock().ok().and_then(|n| n.clone()) {
+            summary.push_str(&format!(" ({n})"));
         }
         match stop {
             None => {}
@@ -730,8 +785,47 @@ mod tests {
         assert_eq!(s("0xi1 + i"), "0xi1 + 17");
         assert_eq!(substitute("$a[$i] + $i2 + i", "$i", "3"), "$a[3] + $i2 + i");
         assert_eq!(
+            substitute("$recs[$i]->name . '#' . $i", "$i", "3"),
+            "$recs[3]->name . '#' . 3"
+        );
+        assert_eq!(substitute("$a.$i", "$i", "3"), "$a.3");
+        assert_eq!(
             substitute("n->next", "n", "((struct node *) 0x10)"),
             "((struct node *) 0x10)->next"
+        );
+    }
+
+    #[test]
+    fn the_guard_passes_the_texts_a_search_sends_that_call_nothing() {
+        let cfg = crate::config::ExpressionSafetyConfig::default();
+        for (text, file) in [
+            ("((struct node *) 0x5555)->next", "main.c"),
+            ("((__typeof__(head)) 0x10)->v", "main.cpp"),
+            ("numbers[(-1)] > 2", "main.py"),
+        ] {
+            let r = super::super::expression_guard::check(text, &cfg, Some(file));
+            assert!(r.is_ok(), "{text}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn a_walk_casts_to_the_type_alone() {
+        assert_eq!(
+            type_and_note("struct node *"),
+            (Some("struct node *"), None)
+        );
+        assert_eq!(
+            type_and_note("struct node *; HEAD → (&n1) (macro, rv.c:7)"),
+            (Some("struct node *"), Some("HEAD → (&n1) (macro, rv.c:7)"))
+        );
+        assert_eq!(
+            type_and_note("A → 1 (macro, a.c:1); B → 2 (macro, a.c:2)"),
+            (None, Some("A → 1 (macro, a.c:1); B → 2 (macro, a.c:2)"))
+        );
+        assert_eq!(cast_type("struct node *", "head"), "struct node *");
+        assert_eq!(
+            cast_type("(anonymous namespace)::Node *", "head"),
+            "__typeof__(head)"
         );
     }
 

@@ -616,6 +616,20 @@ async fn a_search_is_guarded_first_and_a_comprehension_is_left_alone() {
         assert!(e.contains("looks like it changes the program"), "{e}");
         assert!(e.contains(part), "{e}");
     }
+    // VAR's replacement can make a call of what was none: `items.pop (-1)` is refused before
+    // it is sent, naming the element.
+    let e = h
+        .err(
+            "evaluate_expression",
+            json!({"expression": "items.pop i for i in -1..0"}),
+        )
+        .await;
+    assert!(
+        e.contains("at i=-1: the side-effect guard refused it")
+            && e.contains("items.pop (-1)")
+            && e.contains("pop"),
+        "{e}"
+    );
     let e = h
         .err(
             "evaluate_expression",

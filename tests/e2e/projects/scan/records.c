@@ -1,6 +1,6 @@
 /* Searches over a sequence in one expression (issue 26): 300 records of which one has the
  * code point 0x11a7, and a linked list of five nodes (`cycle`: the last points back to the
- * second). `serve`: after filling them, waits for signals forever (a live daemon to attach to). */
+ * second; HEAD: a macro for its first node). `serve`: after filling them, waits for signals forever (a live daemon to attach to). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +28,8 @@ static struct node nodes[5];
 static struct node *head;
 static struct roster roster;
 static const char *names[5] = {"alpha", "beta", "gamma", "delta", "eps"};
+/* A walk's first through a macro (gdb knows no macros without -g3; the server expands it). */
+#define HEAD (&nodes[0])
 
 static void ready(void) {
     puts("ready");
