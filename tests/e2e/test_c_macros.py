@@ -62,6 +62,47 @@ def test_gdb_takes_the_definition_of_the_compiled_branch_and_says_when_it_cannot
     assert f"level_trace → tok->depth (macro, macros.c:{ifdef + 5}; uncertain: #ifdef TRACE_TOKENER (macros.c:{ifdef}); macros.c:{ifdef + 2} `tok->trace` fails here)" in trace["type"], got
 
 
+def test_gdb_an_undecided_macro_beside_another_macro_expands_both(c):
+    """`level_trace + LEVEL_ON`: each candidate of `level_trace` ran with only itself written
+    out, so `LEVEL_ON` failed in every one and the whole expression failed."""
+    project, m = c
+    m.pause_at("macros.c", line_of(project, "macros.c", "stop here"), {"command": "./macros", "adapter": "gdb"})
+    r = m.ok("evaluate_expression", {"expression": "level_trace + LEVEL_ON"})["result"]
+    assert r["value"] == "4", r
+    on = line_of(project, "macros.c", "#define LEVEL_ON 3")
+    assert "uncertain: #ifdef TRACE_TOKENER" in r["type"] and f"LEVEL_ON → 3 (macro, macros.c:{on})" in r["type"], r
+
+
+def test_gdb_a_macro_that_changes_the_program_needs_allow_side_effects(c):
+    """`#define BUMP (macro_bumps += 1)`: evaluating `BUMP` read-only ran the increment (0 → 1),
+    and an undecided `BUMP_MANY` ran each of its candidates; a search's condition too."""
+    project, m = c
+    m.pause_at("macros.c", line_of(project, "macros.c", "stop here"), {"command": "./macros", "adapter": "gdb"})
+    bump = line_of(project, "macros.c", "#define BUMP (macro_bumps += 1)")
+    msg = m.err("evaluate_expression", {"expression": "BUMP"})
+    assert f"`BUMP` expands to (macro_bumps += 1) (macro, macros.c:{bump}), which changes the program" in msg, msg
+    assert "allow_side_effects" in msg, msg
+    got = rows(m.ok("evaluate_expression", {"expressions": ["BUMP_MANY", "level_seen for i in 0..3 if BUMP", "macro_bumps"]}))
+    assert "`BUMP_MANY` expands to (macro_bumps += " in got["BUMP_MANY"]["error"], got
+    assert "`BUMP` expands to" in m.last_text, m.last_text
+    assert got["macro_bumps"]["value"] == "0", got
+    done = m.ok("evaluate_expression", {"expression": "BUMP", "allow_side_effects": True})["result"]
+    assert done["value"] == "1", done
+    assert m.ok("evaluate_expression", {"expression": "macro_bumps"})["result"]["value"] == "1"
+
+
+def test_gdb_a_breakpoint_condition_does_not_write_out_a_macro_that_changes_the_program(c):
+    """The condition `BUMP > 5` was sent as `(macro_bumps += 1) > 5`: every hit incremented."""
+    project, m = c
+    before, at = line_of(project, "macros.c", "level_state = 5;"), line_of(project, "macros.c", "stop here")
+    m.ok("set_breakpoint", {"file_path": "macros.c", "line": before, "condition": "BUMP > 5"})
+    m.ok("set_breakpoint", {"file_path": "macros.c", "line": at})
+    r = m.ok("start_debug_session", {"command": "./macros", "adapter": "gdb", "wait_for_pause": True, "timeout_ms": LONG})
+    while r.get("state") == "paused" and r["pause"]["location"]["line"] != at:
+        r = m.ok("continue_execution", {"wait_for_pause": True, "timeout_ms": LONG})
+    assert m.ok("evaluate_expression", {"expression": "macro_bumps"})["result"]["value"] == "0"
+
+
 def test_lldb_expands_object_like_macros(c):
     project, m = c
     at = line_of(project, "macros.c", "stop here")

@@ -15,6 +15,10 @@
 //! excepted) makes the definitions under it candidates: each is evaluated, and the answer
 //! stands behind the ones that evaluate, saying it is uncertain and naming the others with their
 //! lines; candidates that evaluate to different values are an error listing each.
+//! In each candidate the names it still fails on are expanded in turn (`LVL + ON`). A body the
+//! core's side-effect guard would refuse (`#define BUMP (counter += 1)`) is not run unless
+//! side effects are allowed (each candidate checked before any runs), and a breakpoint
+//! condition does not write it out.
 //! Which errors name an unknown identifier is the adapter's (`Adapter::unknown_name`).
 
 use crate::session::Session;
@@ -742,8 +746,11 @@ pub fn condition(file: &Path, condition: &str) -> String {
     let macros = object_like(file);
     let mut done: Vec<&str> = Vec::new();
     while done.len() < MAX_MACROS {
+        // A body that changes the program (`(counter += 1)`) is not written out: it would
+        // run at every hit; the debugger names the unknown name instead.
         let Some(m) = macros
             .iter()
+            .filter(|m| changes(&m.body).is_none())
             .find(|m| !done.contains(&m.name.as_str()) && substitute(&expr, &m.name, "\0") != expr)
         else {
             break;
@@ -752,6 +759,87 @@ pub fn condition(file: &Path, condition: &str) -> String {
         done.push(&m.name);
     }
     expr
+}
+
+/// What in a macro's body changes the program (`compound assignment '+='`), as the core's
+/// guard reads an expression; None when it reads nothing.
+fn changes(body: &str) -> Option<String> {
+    debugger_mcp_core::engine::side_effect(body, &Default::default(), false)
+}
+
+/// The refusal of a body that changes the program, where side effects were not allowed.
+fn refused(m: &Macro) -> Option<BackendError> {
+    let why = changes(&m.body)?;
+    Some(BackendError::Failed(format!(
+        "`{}` expands to {} (macro, {}), which changes the program ({why}); evaluation without allow_side_effects must not change state. Pass allow_side_effects: true (the user is asked to confirm unless brave mode is on)",
+        m.name,
+        m.body,
+        m.at()
+    )))
+}
+
+/// `name`'s definitions in the frame's `source`, read off the async runtime.
+async fn lookup(source: &Path, name: &str) -> Option<Found> {
+    let (source, name) = (source.to_path_buf(), name.to_string());
+    tokio::task::spawn_blocking(move || find(&source, &name))
+        .await
+        .ok()
+        .flatten()
+}
+
+/// One candidate's expansion `expr` run, with the names it still fails on expanded in turn
+/// (object-like macros of one definition, up to `budget` more): its value and those macros
+/// with their notes, or None where it fails.
+#[allow(clippy::type_complexity)]
+async fn follow<'a, T>(
+    s: &Session,
+    source: &Path,
+    mut expr: String,
+    run: &mut impl FnMut(String) -> BoxFuture<'a, BackendResult<T>>,
+    allow_side_effects: bool,
+    seen: &[String],
+    budget: usize,
+) -> BackendResult<Option<(T, Vec<(Macro, String)>)>> {
+    let mut more: Vec<(Macro, String)> = Vec::new();
+    loop {
+        let e = match run(expr.clone()).await {
+            Ok(v) => return Ok(Some((v, more))),
+            Err(BackendError::Failed(e)) => e,
+            Err(other) => return Err(other),
+        };
+        let Some(name) = s.adapter.unknown_name(&e) else {
+            return Ok(None);
+        };
+        if more.len() >= budget || seen.contains(&name) || more.iter().any(|(m, _)| m.name == name)
+        {
+            return Ok(None);
+        }
+        let Some(Found {
+            candidates,
+            undecided,
+        }) = lookup(source, &name).await
+        else {
+            return Ok(None);
+        };
+        let [m] = candidates.as_slice() else {
+            return Ok(None);
+        };
+        if m.params.is_some() {
+            return Ok(None);
+        }
+        if !allow_side_effects && let Some(no) = refused(m) {
+            return Err(no);
+        }
+        let next = substitute(&expr, &name, &format!("({})", m.body));
+        if next == expr {
+            return Ok(None);
+        }
+        expr = next;
+        let note = undecided
+            .map(|why| format!("; uncertain: {why}"))
+            .unwrap_or_default();
+        more.push((m.clone(), note));
+    }
 }
 
 /// `expression` with every whole-word `name` outside string and char literals replaced by
@@ -802,11 +890,13 @@ pub fn applies(s: &Session, error: &str) -> bool {
 /// expanded, having failed first with `error`. The answer and the note naming what was
 /// expanded (`state → tok->stack[tok->depth].state (macro, json_tokener.c:62)`); `error`
 /// itself where the name is no macro the frame's source defines.
+#[allow(clippy::too_many_arguments)]
 pub async fn retry<'a, T>(
     s: &Session,
     frame_id: i64,
     expression: &str,
     error: String,
+    allow_side_effects: bool,
     mut run: impl FnMut(String) -> BoxFuture<'a, BackendResult<T>>,
     shown: impl Fn(&T) -> String,
 ) -> BackendResult<(T, String)> {
@@ -840,13 +930,7 @@ pub async fn retry<'a, T>(
         if done.len() >= MAX_MACROS || done.iter().any(|(m, _)| m.name == name) {
             return Err(failed(error, &done, &expr));
         }
-        let found = {
-            let (source, name) = (source.clone(), name.clone());
-            tokio::task::spawn_blocking(move || find(&source, &name))
-                .await
-                .ok()
-                .flatten()
-        };
+        let found = lookup(&source, &name).await;
         let Some(Found {
             candidates,
             undecided,
@@ -856,20 +940,44 @@ pub async fn retry<'a, T>(
         };
         if candidates.len() > 1 {
             let why = undecided.unwrap_or_default();
+            let candidates: Vec<Macro> = candidates.into_iter().take(MAX_CANDIDATES).collect();
+            // Each candidate runs: none may change the program unless allowed.
+            if !allow_side_effects
+                && let Some(no) = candidates
+                    .iter()
+                    .filter(|m| m.params.is_none())
+                    .find_map(refused)
+            {
+                return Err(no);
+            }
+            let mut seen: Vec<String> = done.iter().map(|(m, _)| m.name.clone()).collect();
+            seen.push(name.clone());
+            let budget = MAX_MACROS.saturating_sub(seen.len());
             let mut tried = Vec::new();
-            for m in candidates.into_iter().take(MAX_CANDIDATES) {
+            let mut further = Vec::new();
+            for m in candidates {
                 let next = substitute(&expr, &name, &format!("({})", m.body));
                 let r = if m.params.is_some() || next == expr {
                     None
                 } else {
-                    match run(next).await {
-                        Ok(v) => Some(v),
-                        Err(BackendError::Failed(_)) => None,
-                        Err(other) => return Err(other),
-                    }
+                    follow(
+                        s,
+                        &source,
+                        next,
+                        &mut run,
+                        allow_side_effects,
+                        &seen,
+                        budget,
+                    )
+                    .await?
+                };
+                let (r, more) = match r {
+                    Some((v, more)) => (Some(v), more),
+                    None => (None, Vec::new()),
                 };
                 let text = r.as_ref().map(&shown);
                 tried.push((m, r, text));
+                further.push(more);
             }
             let values: Vec<&String> = tried.iter().filter_map(|t| t.2.as_ref()).collect();
             let each = |tried: &[(Macro, Option<T>, Option<String>)], skip: Option<usize>| {
@@ -904,6 +1012,7 @@ pub async fn retry<'a, T>(
                 return Err(failed(error, &done, &expr));
             };
             done.push((m, format!("; uncertain: {why}; {others}")));
+            done.extend(further.swap_remove(at));
             return Ok((v, told(&done)));
         }
         let Some(m) = candidates.into_iter().next() else {
@@ -915,6 +1024,9 @@ pub async fn retry<'a, T>(
                 m.at(),
                 m.body
             )));
+        }
+        if !allow_side_effects && let Some(no) = refused(&m) {
+            return Err(no);
         }
         let next = substitute(&expr, &name, &format!("({})", m.body));
         if next == expr {

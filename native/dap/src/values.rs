@@ -559,11 +559,16 @@ impl Inner {
             };
             let ((value, type_name), note) = match answer(request.expression.clone()).await {
                 Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
-                    let (v, note) =
-                        c_macros::retry(s, frame_id, &request.expression, e, answer, |v| {
-                            v.0.clone()
-                        })
-                        .await?;
+                    let (v, note) = c_macros::retry(
+                        s,
+                        frame_id,
+                        &request.expression,
+                        e,
+                        request.allow_side_effects,
+                        answer,
+                        |v| v.0.clone(),
+                    )
+                    .await?;
                     (v, Some(note))
                 }
                 other => (other?, None),
@@ -603,6 +608,33 @@ impl Inner {
             if let Some(raised) = raised {
                 raised.set_back().await;
             }
+            // A C macro (side effects allowed here): its expansion, else the CLI as before.
+            let first = match first {
+                Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
+                    let again = |x: String| -> futures::future::BoxFuture<'_, _> {
+                        Box::pin(async move {
+                            let args = EvaluateArguments {
+                                expression: x,
+                                frame_id: Some(frame_id),
+                                context: "watch",
+                            };
+                            s.req::<protocol::Evaluate>(&args).await
+                        })
+                    };
+                    let shown = |b: &protocol::EvaluateResponse| b.result.clone();
+                    let expression = &request.expression;
+                    match c_macros::retry(s, frame_id, expression, e.clone(), true, again, shown)
+                        .await
+                    {
+                        Ok((body, n)) => {
+                            note = Some(n);
+                            Ok(body)
+                        }
+                        Err(_) => Err(BackendError::Failed(e)),
+                    }
+                }
+                other => other,
+            };
             match first {
                 Err(BackendError::Failed(e))
                     if s.adapter.is_not_an_expression(&request.expression, &e) =>
@@ -634,10 +666,17 @@ impl Inner {
                         })
                     };
                     let shown = |b: &protocol::EvaluateResponse| b.result.clone();
-                    let (body, n) =
-                        c_macros::retry(s, frame_id, &request.expression, e, again, shown)
-                            .await
-                            .map_err(explain)?;
+                    let (body, n) = c_macros::retry(
+                        s,
+                        frame_id,
+                        &request.expression,
+                        e,
+                        request.allow_side_effects,
+                        again,
+                        shown,
+                    )
+                    .await
+                    .map_err(explain)?;
                     note = Some(n);
                     body
                 }

@@ -47,6 +47,9 @@ mod values;
 mod watchdog;
 
 pub use context::{CallContext, Confirmer, ToolError};
+/// What in an expression looks like it changes the program (the guard's reading), for a
+/// backend that writes an expression out (a C macro's body).
+pub use expression_guard::detect as side_effect;
 pub use handler::McpHandler;
 pub use shared::Engine;
 

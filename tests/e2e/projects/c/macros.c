@@ -25,6 +25,14 @@ static void init(struct tokener *t)
 #define level_mark tok->depth
 #define level_trace tok->depth
 #endif
+#define LEVEL_ON 3
+int macro_bumps = 0;
+#define BUMP (macro_bumps += 1) /* changes the program where it is evaluated */
+#ifdef FAST_BUMPS /* a -D option would decide */
+#define BUMP_MANY (macro_bumps += 10)
+#else
+#define BUMP_MANY (macro_bumps += 2)
+#endif
 
 static int advance(struct tokener *tok)
 {
