@@ -112,11 +112,13 @@ def test_gdb_walks_from_a_macro_and_notes_it(sc):
     assert [line.split(": ")[-1] for line in lines[1:]] == ["10", "20", "30", "40", "50"], v
 
 
-def test_gdb_walks_a_list_whose_type_is_in_an_anonymous_namespace(sc):
-    # gdb names the type `(anonymous namespace)::Node *`, which it cannot read back in a cast.
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_walks_a_list_whose_type_is_in_an_anonymous_namespace(sc, adapter):
+    # The debugger names the type `(anonymous namespace)::Node *`, which gdb cannot read back in
+    # a cast; the walk casts to `__typeof__(head)`, which gdb and lldb (clang) both read.
     project, m = sc
     line = line_of(project, "anon.cpp", "stop here")
-    r = m.ok("start_debug_session", {"command": "./anon", "adapter": "gdb", "timeout_ms": LONG,
+    r = m.ok("start_debug_session", {"command": "./anon", "adapter": adapter, "timeout_ms": LONG,
                                      "breakpoints": [{"file_path": "anon.cpp", "line": line}]})
     assert r["state"] == "paused", r
     v = value(m, "n->v for n in head, n->next")
