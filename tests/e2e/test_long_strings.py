@@ -238,11 +238,20 @@ def _row_value(m, args):
 
 
 def _capture_rows_show_their_share(m, command, file, line, expr, quote, length=6041):
-    """A capture of one hit and one expression shows 2,000 characters of the page (half the
-    rows' bytes, at most 2,000), not the 200 of a row of many; ten hits of three expressions
-    still show 200 each. `length`: the value's length as the debugger prints it whole."""
+    """A capture of one hit shows its values as evaluate_expression's batch would: the page
+    whole, even beside another expression (16,000 / 2 chars each); two hits of one
+    expression show 2,000 characters (half the rows' bytes, at most 2,000), not the 200 of a
+    row of many; ten hits of three expressions still show 200 each. `length`: the value's
+    length as the debugger prints it whole."""
     point = [{"file_path": file, "line": line}]
-    v = _row_value(m, {"command": command, "points": point, "expressions": [expr], "max_hits": 1})
+    r = m.ok("capture", {"command": command, "points": point, "expressions": [expr, "1"], "max_hits": 1})
+    v = r["hits"][0]["values"][0]
+    assert v["value"].startswith(quote + "<html>") and len(v["value"]) >= 6041, {k: x for k, x in v.items() if k != "value"}
+    if length:
+        assert not v.get("truncated") and "(cut:" not in m.last_text, m.last_text[-300:]
+    else:  # gdb's whole char[8192] text is longer than the two expressions' 8,000 each
+        assert f"(cut: 8,000 of {v['value_length']:,} chars)" in m.last_text, m.last_text[-300:]
+    v = _row_value(m, {"command": command, "points": point, "expressions": [expr], "max_hits": 2})
     assert v.get("truncated") is True and v.get("value_length") == (length or v.get("value_length")) >= 6041, {k: x for k, x in v.items() if k != "value"}
     assert v["value"].startswith(quote + "<html>") and 1990 <= len(v["value"]) <= 2010, len(v["value"])
     assert f"(cut: 2,000 of {v['value_length']:,} chars)" in m.last_text, m.last_text[-300:]

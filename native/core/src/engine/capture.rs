@@ -341,11 +341,18 @@ pub async fn record(
     Ok((at, vals, (locals, more_locals), stack))
 }
 
-/// Characters a recorded expression's value is shown with: its share of half of `MAX_BYTES`
-/// over `max_hits` rows, between the setting's row cut (`setting`) and `ROW_VALUE_CHARS`.
+/// Characters a recorded expression's value is shown with, at least the setting's row cut
+/// (`setting`): a capture of one hit is a print, its expressions sharing what one
+/// evaluate_expression batch shows (`WHOLE_STRING_CHARS`); rows of several hits share half of
+/// `MAX_BYTES`, at most `ROW_VALUE_CHARS` a value.
 fn row_value_chars(spec: &Spec, setting: usize) -> usize {
-    let values = (spec.max_hits as usize).max(1) * spec.expressions.len().max(1);
-    (MAX_BYTES / 2 / values).min(ROW_VALUE_CHARS).max(setting)
+    let exprs = spec.expressions.len().max(1);
+    let share = if spec.max_hits <= 1 {
+        crate::backend::WHOLE_STRING_CHARS / exprs
+    } else {
+        (MAX_BYTES / 2 / (spec.max_hits as usize * exprs)).min(ROW_VALUE_CHARS)
+    };
+    share.max(setting)
 }
 
 /// The row of expression `e` whose value the debugger answered, as settings show it (cut,
