@@ -40,3 +40,19 @@ def test_stop_on_exception_stops_where_user_code_raises_not_in_the_framework(php
     # Not first at the ReflectionException the framework (vendor/) throws and catches itself.
     assert r["state"] == "paused" and r["pause"]["location"]["line"] == raised, r
     assert "InvalidArgumentException" in r["pause"].get("description", ""), r
+
+
+def test_a_closures_own_variables_may_be_assigned_without_side_effects(php):
+    """An agent's filter over records, `array_filter($rs, function ($r) { $l = …; return …; })`,
+    was refused as a side effect: a PHP closure's plain variables are its own. The caller's
+    variable of the same name is untouched; one shared by reference is still refused."""
+    project, m, _ = php
+    line = line_of(project, "calls.php", 'echo "total="')
+    m.pause_at("calls.php", line, {"command": "php calls.php"})
+    e = m.ok("evaluate_expression", {"expression": "array_values(array_filter([1, 2, 3, 4], function ($r) { $n = $r * 2; $n++; return $n > 5; }))"})["result"]
+    assert "3" in m.last_text and "4" in m.last_text and "1 =>" not in e.get("value", ""), m.last_text
+    # The frame's own $n (add() returned 1 line) is what it was.
+    assert m.ok("evaluate_expression", {"expression": "$n"})["result"]["value"] == "1", m.last_text
+    refused = m.err("evaluate_expression", {"expression": "array_map(function ($r) use (&$n) { $n = $r; }, [7])"})
+    assert "allow_side_effects" in refused, refused
+    assert m.ok("evaluate_expression", {"expression": "$n"})["result"]["value"] == "1", m.last_text

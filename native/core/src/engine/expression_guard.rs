@@ -97,9 +97,9 @@ const MUTATING_FUNCTIONS: &[&str] = &[
 
 /// Multi-character operators, longest first, so `<<=` is not read as `<` `<=`.
 const OPERATORS: &[&str] = &[
-    ">>>=", "<<=", ">>=", "//=", "**=", "===", "!==", "==", "!=", "<=", ">=", "=>", "+=", "-=",
-    "*=", "/=", "%=", "&=", "|=", "^=", ":=", "++", "--", "->", "::", "<<", ">>", "**", "//", "&&",
-    "||",
+    ">>>=", "<<=", ">>=", "//=", "**=", "??=", "===", "!==", "==", "!=", "<=", ">=", "=>", "+=",
+    "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".=", ":=", "++", "--", "->", "::", "<<", ">>", "**",
+    "//", "&&", "||",
 ];
 
 #[derive(Debug, PartialEq)]
@@ -275,6 +275,62 @@ pub async fn require_loaded(
 
 /// What in `expression` looks like it changes state, if anything. `named_args`: the language
 /// has `f(key=value)` (see [`named_arguments`]).
+/// A PHP closure's body (`function ($r) use ($k) { … }`): the `{` token's index, and the
+/// variables it shares with its caller by reference (`&$n` among parameters or `use`).
+struct ClosureBody {
+    open: usize,
+    by_ref: Vec<String>,
+}
+
+/// The PHP closures of `toks` (`function (…) [use (…)] [: type] {`), each with its body's `{`.
+fn php_closures(toks: &[Tok]) -> Vec<ClosureBody> {
+    let op = |i: usize, s: &str| i < toks.len() && matches!(&toks[i], Tok::Op(o) if o == s);
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !matches!(t, Tok::Ident(w) if w == "function") || !op(i + 1, "(") {
+            continue;
+        }
+        let mut by_ref = Vec::new();
+        let mut j = i + 1;
+        // The parameters' and then the `use` list's parentheses.
+        loop {
+            let mut depth = 0usize;
+            while j < toks.len() {
+                if op(j, "(") {
+                    depth += 1;
+                } else if op(j, ")") {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                } else if op(j, "&")
+                    && let Some(Tok::Ident(v)) = toks.get(j + 1)
+                    && v.starts_with('$')
+                {
+                    by_ref.push(v.clone());
+                }
+                j += 1;
+            }
+            j += 1;
+            if matches!(toks.get(j), Some(Tok::Ident(w)) if w == "use") && op(j + 1, "(") {
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        // A return type (`: ?array`) up to the body.
+        if op(j, ":") {
+            while j < toks.len() && !op(j, "{") && !op(j, ";") {
+                j += 1;
+            }
+        }
+        if op(j, "{") {
+            out.push(ClosureBody { open: j, by_ref });
+        }
+    }
+    out
+}
+
 pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig, named_args: bool) -> Option<String> {
     let toks = tokenize(expression);
     let op = |i: usize, s: &str| i < toks.len() && matches!(&toks[i], Tok::Op(o) if o == s);
@@ -283,6 +339,19 @@ pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig, named_args: bool) 
     let mut opens: Vec<bool> = Vec::new();
     // Bracket depth of each `lambda` whose parameters are being read (until its `:`).
     let mut lambdas: Vec<usize> = Vec::new();
+    // PHP closures: a plain variable assigned in a closure's body is that call's own local
+    // (PHP closures see the caller's variables only through `use`, by value unless `&`), so
+    // `array_filter($rs, function ($r) { $d = $r->at; return $d > 3; })` reads. Each entry: the
+    // bracket depth inside the body and its by-reference names.
+    let closures = php_closures(&toks);
+    let mut bodies: Vec<(usize, &[String])> = Vec::new();
+    let closure_local = |i: usize, bodies: &[(usize, &[String])]| {
+        !bodies.is_empty()
+            && matches!(toks.get(i.wrapping_sub(1)), Some(Tok::Ident(v)) if v.starts_with('$') && v != "$this"
+                && !bodies.iter().any(|(_, r)| r.contains(v)))
+            && !(i >= 2
+                && (op(i - 2, "->") || op(i - 2, "::") || op(i - 2, "?->") || op(i - 2, "&")))
+    };
     for (i, t) in toks.iter().enumerate() {
         match t {
             Tok::Op(o) if o == "(" || o == "[" || o == "{" => {
@@ -291,11 +360,34 @@ pub fn detect(expression: &str, cfg: &ExpressionSafetyConfig, named_args: bool) 
                         || op(i - 1, ")")
                         || op(i - 1, "]"));
                 opens.push(o == "(" && callee);
+                if let Some(c) = closures.iter().find(|c| c.open == i) {
+                    bodies.push((opens.len(), &c.by_ref));
+                }
             }
             Tok::Op(o) if o == ")" || o == "]" || o == "}" => {
                 opens.pop();
                 lambdas.retain(|d| *d <= opens.len());
+                bodies.retain(|(d, _)| *d <= opens.len());
             }
+            Tok::Ident(w) if !bodies.is_empty() && (w == "global" || w == "static") => {
+                return Some(format!(
+                    "'{w}' in a closure, which reaches the program's variables"
+                ));
+            }
+            Tok::Op(o)
+                if closure_local(i, &bodies)
+                    && (o == "="
+                        || (o.len() >= 2
+                            && o.ends_with('=')
+                            && !["==", "!=", "<=", ">=", "===", "!==", "=>"]
+                                .contains(&o.as_str()))) => {}
+            Tok::Op(o)
+                if (o == "++" || o == "--")
+                    && !bodies.is_empty()
+                    && (closure_local(i, &bodies)
+                        || matches!(toks.get(i + 1), Some(Tok::Ident(v)) if v.starts_with('$') && v != "$this"
+                        && !bodies.iter().any(|(_, r)| r.contains(v))
+                        && !op(i + 2, "->") && !op(i + 2, "[") && !op(i + 2, "::"))) => {}
             Tok::Ident(w) if w == "lambda" => lambdas.push(opens.len()),
             Tok::Op(o) if o == ":" && lambdas.last() == Some(&opens.len()) => {
                 lambdas.pop();
@@ -485,6 +577,63 @@ mod tests {
                 let got = detect(e, &cfg, named).unwrap_or_else(|| panic!("{e} should be refused"));
                 assert!(got.contains(why), "{e}: {got}");
             }
+        }
+    }
+
+    #[test]
+    fn a_php_closures_own_variables_may_be_assigned() {
+        let cfg = ExpressionSafetyConfig::default();
+        for ok in [
+            "array_values(array_filter($rs, function ($r) { $l = $r->at; return $l > 3; }))",
+            "array_map(function ($r) use ($tz) { $d = $r['at']; $d .= 'Z'; $n = 0; $n++; ++$n; $n += 2; $m ??= 1; return $d; }, $rs)",
+            "usort_copy(function (array $a): ?int { $x = count($a); return $x; })",
+            "array_filter($rs, fn($r) => $r->units > 7000)",
+        ] {
+            assert_eq!(detect(ok, &cfg, false), None, "{ok}");
+        }
+        for (bad, why) in [
+            // Outside a closure, the caller's variable.
+            ("$l = 1", "assignment"),
+            ("$s .= 'x'", "compound assignment '.='"),
+            ("$m ??= 1", "compound assignment '??='"),
+            // Shared with the caller by reference, or an object's or array's element.
+            (
+                "array_map(function ($r) use (&$sum) { $sum = $sum + $r; }, $xs)",
+                "assignment",
+            ),
+            ("array_map(function (&$r) { $r = 0; }, $xs)", "assignment"),
+            (
+                "array_map(function ($r) { $r->seen = true; return $r; }, $xs)",
+                "assignment",
+            ),
+            (
+                "array_map(function ($r) use ($a) { $a[0] = $r; }, $xs)",
+                "assignment",
+            ),
+            ("array_map(function ($r) { $this->n++; }, $xs)", "increment"),
+            (
+                "array_map(function ($r) { global $total; $total = 1; }, $xs)",
+                "'global' in a closure",
+            ),
+            (
+                "array_map(function ($r) { static $n; return $n; }, $xs)",
+                "'static' in a closure",
+            ),
+            // After the body, the caller's again.
+            (
+                "array_map(function ($r) { $x = 1; return $x; }, $xs) + ($y = 2)",
+                "assignment",
+            ),
+            (
+                "array_map(function ($r) { $r->push(1); }, $xs)",
+                "mutating method",
+            ),
+        ] {
+            let got = detect(bad, &cfg, false);
+            assert!(
+                got.as_deref().is_some_and(|w| w.contains(why)),
+                "{bad}: {got:?}"
+            );
         }
     }
 
