@@ -611,18 +611,8 @@ impl Inner {
             // A C macro (side effects allowed here): its expansion, else the CLI as before.
             let first = match first {
                 Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
-                    let again = |x: String| -> futures::future::BoxFuture<'_, _> {
-                        Box::pin(async move {
-                            let args = EvaluateArguments {
-                                expression: x,
-                                frame_id: Some(frame_id),
-                                context: "watch",
-                            };
-                            s.req::<protocol::Evaluate>(&args).await
-                        })
-                    };
-                    let shown = |b: &protocol::EvaluateResponse| b.result.clone();
                     let expression = &request.expression;
+                    let again = evaluate_in(s, frame_id, "watch");
                     match c_macros::retry(s, frame_id, expression, e.clone(), true, again, shown)
                         .await
                     {
@@ -655,24 +645,13 @@ impl Inner {
                         .map_err(explain);
                 }
                 Err(BackendError::Failed(e)) if c_macros::applies(s, &e) => {
-                    let again = |x: String| -> futures::future::BoxFuture<'_, _> {
-                        Box::pin(async move {
-                            let args = EvaluateArguments {
-                                expression: x,
-                                frame_id: Some(frame_id),
-                                context,
-                            };
-                            s.req::<protocol::Evaluate>(&args).await
-                        })
-                    };
-                    let shown = |b: &protocol::EvaluateResponse| b.result.clone();
                     let (body, n) = c_macros::retry(
                         s,
                         frame_id,
                         &request.expression,
                         e,
                         request.allow_side_effects,
-                        again,
+                        evaluate_in(s, frame_id, context),
                         shown,
                     )
                     .await
@@ -800,6 +779,31 @@ async fn printer_size(
         value_length: None,
         scope: ValueScope::Local,
     })
+}
+
+/// A DAP `evaluate` of another text in frame `frame_id` and `context`: what a C macro's
+/// expansion (`c_macros::retry`) is evaluated with.
+fn evaluate_in<'a>(
+    s: &'a Session,
+    frame_id: i64,
+    context: &'static str,
+) -> impl FnMut(String) -> futures::future::BoxFuture<'a, BackendResult<protocol::EvaluateResponse>>
+{
+    move |expression| {
+        Box::pin(async move {
+            let args = EvaluateArguments {
+                expression,
+                frame_id: Some(frame_id),
+                context,
+            };
+            s.req::<protocol::Evaluate>(&args).await
+        })
+    }
+}
+
+/// The text of an evaluation's answer, as a macro's expansion error or note quotes it.
+fn shown(b: &protocol::EvaluateResponse) -> String {
+    b.result.clone()
 }
 
 #[cfg(test)]
