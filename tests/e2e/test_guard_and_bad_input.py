@@ -151,6 +151,51 @@ def test_bad_ids_while_paused_and_stale_value_after_resume(py_brave):
         cleanup(m)
 
 
+def test_allow_side_effects_where_expressions_are_taken(py_brave):
+    """The guard's refusal says "pass allow_side_effects: true": capture, a start's and a step's
+    evaluate take it as evaluate_expression does (not listed: the instructions name it once)."""
+    project, m = py_brave
+    cleanup(m)
+    try:
+        grow = ["order.items.append({'price': 100, 'qty': 1})", "len(order.items)"]
+        at = {"file_path": "app.py", "line": 19}
+        r = m.ok("capture", {"run_configuration": "Run app", "points": [at], "expressions": grow[1:],
+                             "max_hits": 1})
+        assert r["hits"][0]["values"][0]["value"] == "30", r
+        msg = m.err("capture", {"run_configuration": "Run app", "points": [at], "expressions": grow, "max_hits": 1})
+        assert "allow_side_effects: true" in msg, msg
+        r = m.ok("capture", {"run_configuration": "Run app", "points": [at], "expressions": grow, "max_hits": 1,
+                             "allow_side_effects": True})
+        vals = r["hits"][0]["values"]
+        assert "error" not in vals[0] and vals[1]["value"] == "31", r
+        cleanup(m)
+        r = m.ok("start_debug_session", {"run_configuration": "Run app", "breakpoints": [at], "evaluate": grow,
+                                         "allow_side_effects": True, "timeout_ms": LONG})
+        assert [v.get("error") for v in r["pause"]["values"]] == [None, None], r
+        assert r["pause"]["values"][1]["value"] == "31", r
+        # A step's evaluate: refused alone without it, run with it (the list grew twice).
+        r = m.ok("step_over", {"evaluate": grow, "timeout_ms": LONG})
+        assert "allow_side_effects: true" in r["values"][0]["error"], r
+        assert r["values"][1]["value"] == "31", r
+        r = m.ok("step_over", {"evaluate": grow, "allow_side_effects": True, "timeout_ms": LONG})
+        assert r["values"][1]["value"] == "32", r
+    finally:
+        cleanup(m)
+
+
+def test_allow_side_effects_in_capture_asks_the_user(py_careful):
+    project, m, asking, answers, asked = py_careful
+    cleanup(asking)
+    try:
+        answers[:] = [True, False]
+        msg = asking.err("capture", {"run_configuration": "Run app", "points": [{"file_path": "app.py", "line": 19}],
+                                     "expressions": ["order.items.clear()"], "allow_side_effects": True})
+        assert "declined" in msg and "order.items.clear()" in asked[-1], (msg, asked)
+        assert asking.ok("list_debug_sessions")["sessions"] == []
+    finally:
+        cleanup(asking)
+
+
 def test_brave_flag_allows_starting_without_settings_file_change():
     """`serve --brave` is brave mode without touching debugger-mcp.toml."""
     from conftest import Mcp, Server

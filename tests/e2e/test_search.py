@@ -76,6 +76,17 @@ def test_gdb_finds_the_record_among_300_and_walks_the_list(sc, adapter):
     assert rows[0]["value"] == "300" and rows[1]["value"].splitlines()[3] == "i=217: 4519", rows
 
 
+def test_gdb_search_rows_show_what_an_array_holds(sc):
+    # gdb answers `*p@n` as `[2 items]` alone: a row is read like a print, with its elements.
+    _, m = sc
+    at_ready(m)
+    v = value(m, "*&recs[i]@2 for i in 216..218 if recs[i].cp == 0x11a7")
+    lines = v.splitlines()
+    assert lines[0] == "i in 216..218: visited 2, matched 1", v
+    assert lines[1].startswith("i=217: [") and "4519" in lines[1] and '"eve"' in lines[1], v
+    assert "218" in lines[1] and "items]" not in lines[1], v
+
+
 def test_gdb_says_where_and_why_a_search_stopped(sc):
     _, m = sc
     at_ready(m)

@@ -78,6 +78,9 @@ pub struct Spec {
     pub deadline: Instant,
     /// An attach's trigger runs: its end (the request answered) ends the recording.
     pub until_trigger: bool,
+    /// allow_side_effects: the expressions were confirmed and run as evaluate_expression
+    /// {allow_side_effects: true} runs them.
+    pub side_effects: bool,
 }
 
 /// Why a capture stopped recording.
@@ -203,7 +206,9 @@ pub async fn record(
     // A value's share of half the rows' bytes (a few hits of a few expressions show strings
     // longer than a setting's row cut, as a print of them would), at least the setting's.
     let max = row_value_chars(spec, c.cfg.max_value_length);
-    let context = if max > c.cfg.max_value_length {
+    let context = if spec.side_effects {
+        EvalContext::Repl
+    } else if max > c.cfg.max_value_length {
         // The debugger's own string limit raised, as for evaluate_expression (gdb, lldb).
         EvalContext::Expression
     } else {
@@ -231,7 +236,7 @@ pub async fn record(
             frame: top.handle.clone(),
             expression,
             context,
-            allow_side_effects: false,
+            allow_side_effects: spec.side_effects,
             format,
         };
         // A search stops at the capture's deadline: ten hits of a slow search are no 10 × 20 s.
@@ -598,12 +603,14 @@ fn call_ran_before(expression: &str, at: usize) -> bool {
 /// that has its names, so a global of the main module or a C static is found though the pause
 /// lands in select() or accept(). Python also tries the `__main__` module's globals. One row per
 /// frame that answered, in frame order; an expression no frame answers is a row's error (the
-/// top frame's), alone. Nothing is resumed here.
+/// top frame's), alone. Nothing is resumed here. `side_effects`: confirmed by the caller; no
+/// guard, and run as evaluate_expression {allow_side_effects: true} runs them.
 pub async fn read_paused(
     c: &Call<'_>,
     sid: &str,
     thread: &str,
     expressions: &[String],
+    side_effects: bool,
 ) -> Result<Vec<Hit>, ToolError> {
     let backend = c.engine.backend.clone();
     let page = c
@@ -635,8 +642,12 @@ pub async fn read_paused(
             frame,
             expression,
             // As evaluate_expression asks: the debugger's own string limit raised (gdb, lldb).
-            context: EvalContext::Expression,
-            allow_side_effects: false,
+            context: if side_effects {
+                EvalContext::Repl
+            } else {
+                EvalContext::Expression
+            },
+            allow_side_effects: side_effects,
             format,
         };
         async move { super::scan::evaluate(c, sid, req, file.as_deref(), batch).await }
@@ -651,6 +662,7 @@ pub async fn read_paused(
             .map_or_else(|| e.clone(), |(_, x)| x);
         let file = page.frames[0].file.as_deref();
         if let Err(refused) = super::expression_guard::check(&plain, &c.cfg.expression_safety, file)
+            && !side_effects
         {
             answers.push((
                 0,

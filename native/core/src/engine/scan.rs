@@ -447,6 +447,7 @@ pub async fn evaluate(
             Deadline::search()
         },
         note: Default::default(),
+        previews: (super::preview::PER_RESULT as i64).into(),
     }
     .run()
     .await
@@ -461,6 +462,8 @@ struct Runner<'a, 'c> {
     deadline: Deadline,
     /// The first macro note a value's type carried (`X → body (macro, f.c:3)`), for the summary.
     note: std::sync::Mutex<Option<String>>,
+    /// Rows whose struct or array may still be previewed (a read of its children each).
+    previews: std::sync::atomic::AtomicI64,
 }
 
 /// Why a search ended before its sequence did.
@@ -549,8 +552,19 @@ impl Runner<'_, '_> {
             return Ok((true, None));
         }
         let text = substitute(&self.scan.expr, &self.scan.var, by);
-        let v = self.eval(text.clone(), true).await?;
+        let mut v = self.eval(text.clone(), true).await?;
         let cfg = &self.c.cfg;
+        // A row is read like a print: a struct or array shows its contents (gdb's `*p@n` is
+        // `[3 items]` alone), for the first rows (each preview is a read of its children).
+        if self
+            .previews
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed)
+            > 0
+            && let Some(p) = super::preview::preview(self.c, self.sid, &v).await
+        {
+            v.value = p.text;
+            v.value_length = None;
+        }
         let seen = values::visible(cfg, &text, v.type_name.as_deref(), &v.value);
         let s = values::shown_of(
             &seen.text,

@@ -187,7 +187,7 @@ fn ten() -> u32 {
 /// # Capture values at points
 /// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused). attach+expressions alone: reads now.
 #[derive(Deserialize, Serialize, JsonSchema)]
-#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id"]))]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id", "allow_side_effects"]))]
 pub struct Capture {
     project_path: Option<String>,
     // The attached session whose trigger `command` is, when the agent has several (named in
@@ -211,6 +211,10 @@ pub struct Capture {
     max_hits: u32,
     #[serde(default)]
     keep_paused: bool,
+    // As evaluate_expression's (named in the instructions): the expressions may change the
+    // program; confirmed once, then no guard.
+    #[serde(default)]
+    allow_side_effects: bool,
 }
 tool!(
     Capture,
@@ -254,7 +258,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             super::eval::split_format(e).map_err(|err| ToolError(format!("{e}: {}", err.0)))?;
         // A read without points has the guard in `read_paused` (shared with start_debug_session
         // {attach, evaluate}): there a refused expression fails alone.
-        if placed.is_empty() {
+        if placed.is_empty() || a.allow_side_effects {
             continue;
         }
         // The points' language decides whether `f(key=1)` names an argument or assigns.
@@ -365,6 +369,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
             .await?;
     }
     let ids = capture::arm(c, &root, &points).await?;
+    confirm_side_effects(c, &root, &a).await?;
     let spec = Spec {
         expressions: a.expressions.clone(),
         locals: true,
@@ -372,6 +377,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         max_hits: a.max_hits,
         deadline: capture::deadline(super::MAX_WAIT_MS),
         until_trigger: attach.is_some() || reuse.is_some(),
+        side_effects: a.allow_side_effects,
     };
     let started = async {
         match (request, &resumed) {
@@ -637,6 +643,20 @@ async fn attached_session(
     }
 }
 
+/// allow_side_effects: the user is asked once for the capture's expressions (as
+/// evaluate_expression asks for a batch), before anything starts.
+async fn confirm_side_effects(c: &Call<'_>, root: &str, a: &Capture) -> Result<(), ToolError> {
+    if !a.allow_side_effects || a.expressions.is_empty() {
+        return Ok(());
+    }
+    c.confirm(
+        root,
+        "evaluate expressions with side effects",
+        &a.expressions.join("\n"),
+    )
+    .await
+}
+
 /// How long a read of a running process waits for the pause it asked (at most the backend's
 /// timeout).
 const READ_PAUSE_MS: u64 = 10_000;
@@ -680,6 +700,7 @@ async fn read_now(
         crate::backend::AttachTarget::Address(at) => format!("the debugger at {at}"),
     };
     let reuse = attached_session(c, root, a, Some(target)).await?;
+    confirm_side_effects(c, root, a).await?;
     let request = LaunchRequest {
         attach: Some(target.clone()),
         mode: LaunchMode::Debug,
@@ -705,7 +726,14 @@ async fn read_now(
         Some(sid) => sid.clone(),
         None => super::sessions::launch(c, root, request).await?.id,
     };
-    let read = pause_read_resume(c, &sid, &a.expressions, reuse.is_none()).await;
+    let read = pause_read_resume(
+        c,
+        &sid,
+        &a.expressions,
+        a.allow_side_effects,
+        reuse.is_none(),
+    )
+    .await;
     let left = if reuse.is_some() {
         format!("; session {sid} stays attached")
     } else {
@@ -750,6 +778,7 @@ pub(super) async fn pause_read_resume(
     c: &Call<'_>,
     sid: &str,
     expressions: &[String],
+    side_effects: bool,
     resume_found: bool,
 ) -> Result<(Vec<Hit>, String), ToolError> {
     let backend = c.engine.backend.clone();
@@ -814,7 +843,7 @@ pub(super) async fn pause_read_resume(
         }
     }
     let (thread, _) = c.paused(sid)?;
-    let rows = capture::read_paused(c, sid, &thread, expressions).await;
+    let rows = capture::read_paused(c, sid, &thread, expressions, side_effects).await;
     if found && !resume_found {
         return rows.map(|r| {
             (

@@ -67,13 +67,14 @@ async fn evaluate_expression(c: &mut Call<'_>, a: EvaluateExpression) -> Outcome
     }
 }
 
-/// The values of `list` at the session's stop, read-only, as evaluate_expression's `expressions`
-/// answer them (the first answer of a start, a step's `evaluate`).
+/// The values of `list` at the session's stop, as evaluate_expression's `expressions` answer
+/// them (the first answer of a start, a step's `evaluate`): read-only unless `side_effects`.
 pub(super) async fn values(
     c: &mut Call<'_>,
     root: &str,
     sid: &str,
     list: Vec<String>,
+    side_effects: bool,
 ) -> Result<Vec<ValueNode>, ToolError> {
     let w = EvalWhere {
         s: SessionArg {
@@ -83,7 +84,7 @@ pub(super) async fn values(
         frame_index: None,
         thread_id: None,
     };
-    Ok(evaluate_all(c, w, list, false)
+    Ok(evaluate_all(c, w, list, side_effects)
         .await?
         .results
         .unwrap_or_default())

@@ -189,6 +189,7 @@ async fn control(
 ) -> Outcome<StopResult> {
     let root = c.project(a.s.project_path.as_deref()).await?;
     let evaluate = a.evaluate.take();
+    let effects = a.allow_side_effects;
     if let Some(i) = evaluate.iter().flatten().position(|e| e.trim().is_empty()) {
         return Err(format!("evaluate[{i}] is empty").into());
     }
@@ -221,7 +222,7 @@ async fn control(
             if state == Some(SessionState::Paused) {
                 let mut r = snapshot::stop_result(c, &sid, None).await;
                 r.message = Some("already paused".into());
-                super::first::evaluate_at(c, &root, evaluate, &mut r).await;
+                super::first::evaluate_at(c, &root, evaluate, effects, &mut r).await;
                 return Ok(r);
             }
             // The agent's own pause: a read's late one, if it comes, is this stop, kept.
@@ -373,7 +374,7 @@ async fn control(
             None => moved,
         });
     }
-    super::first::evaluate_at(c, &root, evaluate, &mut r).await;
+    super::first::evaluate_at(c, &root, evaluate, effects, &mut r).await;
     Ok(r)
 }
 
@@ -453,7 +454,7 @@ fn step_note(thread: &str, from: &crate::backend::FrameInfo, r: &StopResult) -> 
 /// Until it stops or ends.
 #[derive(Deserialize, Serialize, JsonSchema)]
 // `command` and `evaluate` are named in the instructions (every byte of tools/list counts).
-#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["command", "evaluate"]))]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["command", "evaluate", "allow_side_effects"]))]
 pub struct WaitForPause {
     #[serde(flatten)]
     s: SessionArg,
@@ -468,6 +469,9 @@ pub struct WaitForPause {
     // Expressions evaluated at the stop, as resume's.
     #[schemars(length(min = 1))]
     evaluate: Option<Vec<String>>,
+    // As evaluate_expression's, for `evaluate` (named in the instructions).
+    #[serde(default)]
+    allow_side_effects: bool,
 }
 tool!(
     WaitForPause,
@@ -539,7 +543,7 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
             ));
         }
     }
-    super::first::evaluate_at(c, &root, a.evaluate, &mut r).await;
+    super::first::evaluate_at(c, &root, a.evaluate, a.allow_side_effects, &mut r).await;
     Ok(r)
 }
 

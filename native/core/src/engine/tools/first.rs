@@ -191,6 +191,7 @@ pub enum Hit {
 // What a start sets and reads in the same call (flattened into start_debug_session and
 // debug_test).
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["allow_side_effects"]))]
 pub struct FirstAnswer {
     // {file_path, line} or {function}; set before the start. The tool's description and the
     // instructions say what they do (no doc comments: every byte of tools/list counts).
@@ -199,6 +200,9 @@ pub struct FirstAnswer {
     // Evaluated at the first stop.
     #[schemars(length(min = 1))]
     pub evaluate: Option<Vec<String>>,
+    // As evaluate_expression's, for `evaluate` (named in the instructions).
+    #[serde(default)]
+    pub allow_side_effects: bool,
     // Where items given by text resolved ("breakpoints[0] (text) at prog.c:24"), for the answer.
     #[serde(skip)]
     #[schemars(skip)]
@@ -292,7 +296,14 @@ impl FirstAnswer {
         if !placed.is_empty() {
             note(stop, placed);
         }
-        evaluate_at(c, root, self.evaluate.clone(), stop).await;
+        evaluate_at(
+            c,
+            root,
+            self.evaluate.clone(),
+            self.allow_side_effects,
+            stop,
+        )
+        .await;
         if self.records() {
             stop.calls = super::calls::rows_of(c, root, &stop.session_id);
             if stop.calls.is_empty() {
@@ -308,6 +319,7 @@ pub async fn evaluate_at(
     c: &mut Call<'_>,
     root: &str,
     list: Option<Vec<String>>,
+    side_effects: bool,
     stop: &mut StopResult,
 ) {
     let Some(list) = list.filter(|l| !l.is_empty()) else {
@@ -321,7 +333,7 @@ pub async fn evaluate_at(
         return;
     }
     let sid = stop.session_id.clone();
-    match super::eval::values(c, root, &sid, list).await {
+    match super::eval::values(c, root, &sid, list, side_effects).await {
         Ok(values) => stop.values = values,
         Err(e) => note(stop, format!("evaluate: {}", e.0)),
     }

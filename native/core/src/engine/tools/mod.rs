@@ -160,7 +160,7 @@ pub struct TimeoutArg {
 #[derive(Deserialize, Serialize, JsonSchema)]
 // `evaluate` is named once, in the instructions, for the six tools (6 x 53 B); the starts list
 // theirs (FirstAnswer): it is what they are for.
-#[schemars(transform = |s: &mut schemars::Schema| unlist(s, &["evaluate"]))]
+#[schemars(transform = |s: &mut schemars::Schema| unlist(s, &["evaluate", "allow_side_effects"]))]
 pub struct ControlArg {
     #[serde(flatten)]
     pub s: SessionArg,
@@ -172,6 +172,9 @@ pub struct ControlArg {
     // Expressions evaluated at the new stop (no doc comment: the instructions say it once).
     #[schemars(length(min = 1))]
     pub evaluate: Option<Vec<String>>,
+    // As evaluate_expression's, for `evaluate` (the instructions say it once).
+    #[serde(default)]
+    pub allow_side_effects: bool,
 }
 
 /// The schema already checked types; this only maps JSON onto the tool's struct.

@@ -419,7 +419,9 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     // (capture {attach, expressions} without its detach).
     let read_now = service && a.first.breakpoints.is_none();
     if let Some(list) = a.first.evaluate.as_ref().filter(|_| read_now) {
-        match super::capture::pause_read_resume(c, &info.id, list, true).await {
+        match super::capture::pause_read_resume(c, &info.id, list, a.first.allow_side_effects, true)
+            .await
+        {
             Ok((rows, how)) => {
                 let n: usize = rows
                     .iter()
