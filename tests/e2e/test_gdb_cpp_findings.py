@@ -10,9 +10,22 @@ WEIGH = 15  # int w = n.v * 10;
 PRINT = 32  # std::printf("total %d size %zu\n", ...)
 
 
-def test_a_condition_gdb_cannot_evaluate_is_passed_named_and_not_taken_for_a_hit(n):
+def test_a_string_compared_with_a_literal_is_compared_as_text(n):
+    # `n.name == "beta"` on a std::string: gdb has no operator== for it (and on a `char *` it
+    # compares addresses, always false); the server sends gdb a text comparison instead.
     _, m = n
     bp = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH, "condition": 'n.name == "beta"'})
+    r = launch_paused(m, "./nodes", "gdb")
+    assert r["state"] == "paused" and r["pause"].get("breakpoint_ids") == [bp["id"]], r
+    vals = m.ok("evaluate_expression", {"expressions": ["n.v", 'n.name == "beta"', 'n.name != "beta"', 'n.name == "alpha"']})
+    # C++ shows `!` as a bool: false.
+    assert [v["value"] for v in vals["results"]] == ["2", "1", "false", "0"], vals
+    assert m.ok("resume", {"timeout_ms": LONG})["state"] == "stopped"
+
+
+def test_a_condition_gdb_cannot_evaluate_is_passed_named_and_not_taken_for_a_hit(n):
+    _, m = n
+    bp = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH, "condition": 'n.name < "beta"'})
     end = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": PRINT})
     r = launch_paused(m, "./nodes", "gdb")
     p = r["pause"]
@@ -20,9 +33,9 @@ def test_a_condition_gdb_cannot_evaluate_is_passed_named_and_not_taken_for_a_hit
     # is a stop the agent asked for, so the answer is the next real one, saying what passed.
     assert p["location"]["line"] == PRINT and p.get("breakpoint_ids") == [end["id"]], r
     said = p.get("description", "")
-    assert "operator==" in said and "fails to evaluate" in said and bp["id"] in said and "3 times" in said, r
+    assert "operator<" in said and "fails to evaluate" in said and bp["id"] in said and "3 times" in said, r
     row = next(b for b in m.ok("list_breakpoints")["breakpoints"] if b["id"] == bp["id"])
-    assert "operator==" in row.get("message", "") and "3 times" in row["message"] and row["hit_count"] == 0, row
+    assert "operator<" in row.get("message", "") and "3 times" in row["message"] and row["hit_count"] == 0, row
     # gdb's "Error in testing condition" lines are the debugger's, not the program's output.
     out = m.ok("get_console_output", {"session_id": r["session_id"], "max_lines": 500})["output"]
     assert not [o for o in out if o["category"] == "stdout" and "condition" in o["text"]], out
@@ -32,10 +45,10 @@ def test_a_condition_gdb_cannot_evaluate_is_passed_named_and_not_taken_for_a_hit
 
 def test_a_run_whose_only_condition_fails_ends_and_says_so(n):
     _, m = n
-    bp = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH, "condition": 'n.name == "beta"'})
+    bp = m.ok("set_breakpoint", {"file_path": "nodes.cpp", "line": WEIGH, "condition": 'n.name < "beta"'})
     r = launch_paused(m, "./nodes", "gdb")
     assert r["state"] == "stopped" and r["pause"]["exit_code"] == 0, r
-    assert "operator==" in m.last_text and "3 times" in m.last_text and bp["id"] in m.last_text, m.last_text
+    assert "operator<" in m.last_text and "3 times" in m.last_text and bp["id"] in m.last_text, m.last_text
 
 
 def test_passing_a_failing_condition_is_bounded(n):

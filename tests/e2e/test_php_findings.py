@@ -56,3 +56,19 @@ def test_a_closures_own_variables_may_be_assigned_without_side_effects(php):
     refused = m.err("evaluate_expression", {"expression": "array_map(function ($r) use (&$n) { $n = $r; }, [7])"})
     assert "allow_side_effects" in refused, refused
     assert m.ok("evaluate_expression", {"expression": "$n"})["result"]["value"] == "1", m.last_text
+
+
+def test_a_computed_list_of_records_shows_each_records_fields(php):
+    """An agent filtered 77 usage records to the one out of its period and was shown
+    `[array(5)]`: an eval result's nested arrays have no name to fetch them by, so Xdebug is
+    asked for them with the result (max_depth raised for the eval, then set back)."""
+    project, m, _ = php
+    line = line_of(project, "calls.php", 'echo "total="')
+    m.pause_at("calls.php", line, {"command": "php calls.php"})
+    rows = "array_values(array_filter(array_map(fn($i) => ['at' => \"d$i\", 'units' => $i * 10, 'meta' => ['k' => $i]], [1, 2, 3]), fn($r) => $r['units'] >= 20))"
+    e = m.ok("evaluate_expression", {"expression": rows})["result"]
+    assert e["value"] == "[['at' => \"d2\", 'units' => 20, 'meta' => array(1)], ['at' => \"d3\", 'units' => 30, 'meta' => array(1)]]", e
+    # The same in a capture's row (the unit tests of dbgp's transport show max_depth set back).
+    m.ok("stop_debug_session")
+    r = m.ok("capture", {"command": "php calls.php", "points": [{"file_path": "calls.php", "line": line}], "expressions": [rows]})
+    assert "'units' => 30, 'meta' => array(1)]" in r["hits"][0]["values"][0]["value"], r

@@ -326,7 +326,7 @@ def test_a_php_expression_result_shows_its_contents(php):
     """An expression Xdebug evaluates (a call, not a variable by name) comes back with its
     first level inline, as a variable read does: `['name' => "Ada", …]`, not `array(2)` that no
     call can open (an eval result has no name to page it by); a secret among the keys stays
-    redacted, and a nested array is shown by its size."""
+    redacted, and a nested array shows its own elements (one level further, as a variable's)."""
     _, m, _ = php
     r = m.ok("capture", {
         "command": "php cli.php",
@@ -338,7 +338,7 @@ def test_a_php_expression_result_shows_its_contents(php):
     sliced, keys, nested = [v.get("value") for v in r["hits"][0]["values"]]
     assert sliced.startswith("['name' => \"Ada\", 'password' => ") and "hunter2" not in sliced, sliced
     assert keys == '["name", "password"]', keys
-    assert nested == "[42, array(2)]", nested
+    assert nested == "[42, ['name' => \"Ada\", 'password' => <redacted:password>]]", nested
 
 
 def test_a_php_expression_naming_a_variable_the_frame_lacks_says_which(php):

@@ -87,6 +87,17 @@ def test_gdb_search_rows_show_what_an_array_holds(sc):
     assert "218" in lines[1] and "items]" not in lines[1], v
 
 
+def test_gdb_search_by_a_c_string_compares_text(sc):
+    # `name == "eve"` on a `const char *`: gdb compares the literal's address (never equal), so
+    # the search matched nothing and said so; the server has gdb compare the text.
+    _, m = sc
+    at_ready(m)
+    v = value(m, 'recs[i].id for i in 0..n_recs if recs[i].name == "eve"')
+    assert v.splitlines() == ["i in 0..300: visited 300, matched 1", "i=217: 217"], v
+    assert value(m, 'n->v for n in head, n->next if n->name != "alpha" && n->v < 40').splitlines()[1:] == [
+        line for line in value(m, "n->v for n in head, n->next if n->v > 10 && n->v < 40").splitlines()[1:]]
+
+
 def test_gdb_says_where_and_why_a_search_stopped(sc):
     _, m = sc
     at_ready(m)

@@ -21,6 +21,7 @@ mod assign;
 mod attach;
 mod breakpoints;
 mod c_macros;
+mod c_strings;
 mod config;
 mod control;
 mod events;

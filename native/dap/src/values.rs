@@ -585,7 +585,10 @@ impl Inner {
             });
         }
         let mut args = EvaluateArguments {
-            expression: request.expression.clone(),
+            expression: s
+                .adapter
+                .expression(&request.expression)
+                .unwrap_or_else(|| request.expression.clone()),
             frame_id: Some(frame_id),
             context,
         };

@@ -34,11 +34,13 @@
 //! at once and at the next read of values; only `ini_set` missing (`false`) or an engine without
 //! `eval` turns the switching off for the connection.
 //!
-//! An `eval` the agent asked for is answered with its string whole (up to a bound): Xdebug's
-//! `max_data` is raised for it, then set back to the user's value (a launch entry's
-//! `xdebugSettings`, else ours), read with `feature_get` before the first raise. Should the
-//! caller give up on the eval (its timeout drops the future), the raised value is set back
-//! before the next command is sent, so no later read gets strings longer than the user's.
+//! An `eval` the agent asked for is answered with its string whole (up to a bound) and its
+//! nested arrays and objects one level deeper: Xdebug's `max_data` and `max_depth` are raised
+//! for it (an eval result has no name to fetch its children's children by later), then set
+//! back to the user's values (a launch entry's `xdebugSettings`, else ours), read with
+//! `feature_get` before the first raise. Should the caller give up on the eval (its timeout
+//! drops the future), the raised values are set back before the next command is sent, so no
+//! later read gets strings longer or properties deeper than the user's.
 
 use crate::protocol::{
     Decoder, Init, Packet, ProtocolError, Response, StreamKind, encode_command, parse_packet,
@@ -105,14 +107,21 @@ pub struct Connection {
     max_data: tokio::sync::Mutex<MaxData>,
 }
 
-/// Xdebug's `max_data` (bytes of a string it sends) around an agent's `eval`.
+/// Xdebug's `max_data` (bytes of a string it sends) and `max_depth` (levels of children it
+/// sends with a property) around an agent's `eval`.
 #[derive(Debug, Default)]
 struct MaxData {
-    /// The user's value, read before the first raise.
+    /// The user's values, read before the first raise (`max_data`, `max_depth`).
     user: Option<String>,
+    user_depth: Option<String>,
     /// Raised and not yet set back: done before anything else is sent.
     raised: bool,
 }
+
+/// Levels of an agent's `eval` result Xdebug sends (the result itself is the first): a
+/// filtered list of records shows each record's fields (`[3 => ['at' => …, 'units' => 7500,
+/// 'meta' => array(2)]]`, not `[3 => array(5)]`). Each level is at most `max_children` (100).
+const EVAL_DEPTH: u32 = 3;
 
 /// The `precision` ini as this connection left it (see the module's notes).
 #[derive(Debug, Default)]
@@ -399,18 +408,34 @@ impl Connection {
         }
         let mut m = self.max_data.lock().await;
         if m.user.is_none() {
-            m.user = self.read_max_data().await;
+            m.user = self.read_feature("max_data").await;
         }
-        // Unread (not answered): left as it is, with nothing to set back.
-        if m.user.is_some() {
-            // Marked first: an eval given up on is followed by the user's value.
+        if m.user_depth.is_none() {
+            m.user_depth = self.read_feature("max_depth").await;
+        }
+        // Unread (not answered): left as it is, with nothing to set back. A user's depth at
+        // least ours stays.
+        let deeper = m
+            .user_depth
+            .as_deref()
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|d| d < EVAL_DEPTH);
+        let raise = [
+            ("max_data", bytes.to_string(), m.user.is_some()),
+            ("max_depth", EVAL_DEPTH.to_string(), deeper),
+        ];
+        for (name, value, wanted) in raise {
+            if !wanted {
+                continue;
+            }
+            // Marked first: an eval given up on is followed by the user's values.
             m.raised = true;
-            let set = [('n', "max_data".to_string()), ('v', bytes.to_string())];
+            let set = [('n', name.to_string()), ('v', value.clone())];
             match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None))
                 .await
             {
                 Ok(Ok(r)) if r.error.is_none() => {}
-                _ => tracing::debug!("Xdebug did not raise max_data to {bytes}"),
+                _ => tracing::debug!("Xdebug did not raise {name} to {value}"),
             }
         }
         let r = self.eval_exact_now(expr).await;
@@ -418,9 +443,9 @@ impl Connection {
         r
     }
 
-    /// Xdebug's `max_data` now (`feature_get`), None when not answered with a number.
-    async fn read_max_data(&self) -> Option<String> {
-        let name = [('n', "max_data".to_string())];
+    /// An Xdebug feature's value now (`feature_get`), None when not answered with a number.
+    async fn read_feature(&self, feature: &str) -> Option<String> {
+        let name = [('n', feature.to_string())];
         let get = self.send("feature_get", &name, None);
         let r = tokio::time::timeout(PRECISION_TIMEOUT, get)
             .await
@@ -430,19 +455,37 @@ impl Connection {
         (r.error.is_none() && v.parse::<u64>().is_ok()).then(|| v.to_string())
     }
 
-    /// The user's `max_data` back, when an eval raised it.
+    /// The user's `max_data` and `max_depth` back, when an eval raised them.
     async fn max_data_back(&self, m: &mut MaxData) {
         if !m.raised {
             return;
         }
-        let Some(v) = m.user.clone() else {
-            return;
-        };
-        let set = [('n', "max_data".to_string()), ('v', v)];
-        match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None)).await {
-            Ok(Ok(_)) => m.raised = false,
-            // Sent, and Xdebug runs commands in order: it is set back before what follows.
-            _ => tracing::warn!("Xdebug did not confirm setting max_data back"),
+        let deeper = m
+            .user_depth
+            .as_deref()
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|d| d < EVAL_DEPTH);
+        let back = [
+            ("max_data", m.user.clone()),
+            ("max_depth", m.user_depth.clone().filter(|_| deeper)),
+        ];
+        let mut confirmed = true;
+        for (name, v) in back {
+            let Some(v) = v else { continue };
+            let set = [('n', name.to_string()), ('v', v)];
+            match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None))
+                .await
+            {
+                Ok(Ok(_)) => {}
+                // Sent, and Xdebug runs commands in order: it is set back before what follows.
+                _ => {
+                    confirmed = false;
+                    tracing::warn!("Xdebug did not confirm setting {name} back");
+                }
+            }
+        }
+        if confirmed {
+            m.raised = false;
         }
     }
 
@@ -742,8 +785,12 @@ mod tests {
                     {
                         r#"<property name="$__RETURN_VALUE" fullname="$__RETURN_VALUE" type="int"><![CDATA[3]]></property>"#.to_string()
                     } else if name == "feature_get" {
-                        // The user's max_data (a launch entry's xdebugSettings).
-                        "<![CDATA[100]]>".to_string()
+                        // The user's max_data and max_depth (a launch entry's xdebugSettings).
+                        if rest.iter().any(|a| a.contains("max_depth")) {
+                            "<![CDATA[1]]>".to_string()
+                        } else {
+                            "<![CDATA[100]]>".to_string()
+                        }
                     } else if name == "eval" && rest[0] == READ_PRECISION {
                         let read = reads
                             .pop_front()
@@ -985,17 +1032,23 @@ mod tests {
     async fn an_eval_raises_max_data_then_sets_back_the_users_even_when_given_up_on() {
         let (c, mut seen) = engine().await;
         let max_data = |v: &str| format!(r#"feature_set -n "max_data" -v "{v}""#);
+        let max_depth = |v: &str| format!(r#"feature_set -n "max_depth" -v "{v}""#);
         c.eval_whole("$page", 64000).await.unwrap();
         c.eval_whole("$page", 64000).await.unwrap();
-        // The user's value is read once; each eval is followed by it.
+        // The user's values are read once; each eval is followed by them.
         assert_eq!(
             drain(&mut seen),
             [
                 r#"feature_get -n "max_data""#.to_string(),
+                r#"feature_get -n "max_depth""#.to_string(),
                 max_data("64000"),
+                max_depth("3"),
                 max_data("100"),
+                max_depth("1"),
                 max_data("64000"),
+                max_depth("3"),
                 max_data("100"),
+                max_depth("1"),
             ]
         );
         // Given up on (the caller's timeout dropped it) while the engine still runs it: the
@@ -1009,7 +1062,9 @@ mod tests {
             drain(&mut seen),
             [
                 max_data("64000"),
+                max_depth("3"),
                 max_data("100"),
+                max_depth("1"),
                 r#"context_get -d "0" -c "0""#.to_string(),
             ]
         );

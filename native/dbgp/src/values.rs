@@ -272,16 +272,27 @@ impl Session {
         let mut total = None;
         let end = offset.saturating_add(limit.max(1));
         if let Some((kids, count)) = &r.inline {
-            // Children of children of an eval result cannot be reached (no name): shown by
+            // An eval result's children came with it, and theirs as deep as `max_depth` was
+            // raised for the eval (no name reaches them later); deeper ones are shown by
             // their summary (`array(2)`, the class).
             let children = kids
                 .iter()
                 .skip(offset as usize)
                 .take((end - offset) as usize)
                 .map(|c| {
-                    to_node(c, r.depth, r.context, ValueScope::Local, &mut |x| {
+                    let mut node = to_node(c, r.depth, r.context, ValueScope::Local, &mut |x| {
                         self.handle(x)
-                    })
+                    });
+                    if !c.children.is_empty() {
+                        node.set_handle = None;
+                        node.children_handle = Some(self.handle(PropRef {
+                            depth: r.depth,
+                            context: r.context,
+                            fullname: String::new(),
+                            inline: Some((c.children.clone(), c.numchildren)),
+                        }));
+                    }
+                    node
                 })
                 .collect();
             return Ok(ChildPage {

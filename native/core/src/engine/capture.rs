@@ -271,25 +271,28 @@ pub async fn record(
         });
         let listed: Vec<_> = shown.by_ref().take(LOCALS).collect();
         more_locals = shown.count() as u32;
-        // One budget of previews per row (preview::PER_RESULT), the expressions' first.
-        let mut nodes: Vec<&crate::backend::ValueNode> = answered.iter().map(|(_, v)| v).collect();
-        let visible: Vec<_> = listed
+        // The expressions' previews in their values' room, then the locals' (listed short).
+        let asked: Vec<&crate::backend::ValueNode> = answered.iter().map(|(_, v)| v).collect();
+        let room = super::preview::Room::asked(c, max);
+        for ((i, _), p) in answered
             .iter()
-            .map(|v| values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value))
-            .collect();
-        nodes.extend(
-            listed
-                .iter()
-                .zip(&visible)
-                .filter(|(_, shown)| !shown.redacted)
-                .map(|(v, _)| *v),
-        );
-        let mut previews = super::preview::previews(c, sid, &nodes).await.into_iter();
-        for ((i, _), p) in answered.iter().zip(previews.by_ref()) {
+            .zip(super::preview::previews_in(c, sid, &asked, room).await)
+        {
             if let Some(p) = p {
                 super::preview::put(&mut vals[*i], p);
             }
         }
+        let visible: Vec<_> = listed
+            .iter()
+            .map(|v| values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value))
+            .collect();
+        let nodes: Vec<&crate::backend::ValueNode> = listed
+            .iter()
+            .zip(&visible)
+            .filter(|(_, shown)| !shown.redacted)
+            .map(|(v, _)| *v)
+            .collect();
+        let mut previews = super::preview::previews(c, sid, &nodes).await.into_iter();
         for (v, shown) in listed.into_iter().zip(visible) {
             let preview = if shown.redacted {
                 None
@@ -315,9 +318,10 @@ pub async fn record(
         }
     } else {
         let nodes: Vec<_> = answered.iter().map(|(_, v)| v).collect();
+        let room = super::preview::Room::asked(c, max);
         for ((i, _), p) in answered
             .iter()
-            .zip(super::preview::previews(c, sid, &nodes).await)
+            .zip(super::preview::previews_in(c, sid, &nodes, room).await)
         {
             if let Some(p) = p {
                 super::preview::put(&mut vals[*i], p);
@@ -707,11 +711,16 @@ pub async fn read_paused(
             Some((i, v)) => {
                 let (mut m, redacted) = shaped(c, e, &v, whole);
                 if !redacted
-                    && let Some(p) = super::preview::previews(c, sid, &[&v])
-                        .await
-                        .into_iter()
-                        .next()
-                        .flatten()
+                    && let Some(p) = super::preview::previews_in(
+                        c,
+                        sid,
+                        &[&v],
+                        super::preview::Room::asked(c, whole),
+                    )
+                    .await
+                    .into_iter()
+                    .next()
+                    .flatten()
                 {
                     super::preview::put(&mut m, p);
                 }

@@ -146,17 +146,16 @@ fn is_field(child: &ValueNode) -> bool {
 }
 
 /// `Class(a=1, b='x', …)` from the children; `more` says whether fields were left out.
-pub fn format(class: &str, fields: &[ValueNode], more: bool, max_chars: usize) -> String {
+pub fn format(
+    class: &str,
+    fields: &[ValueNode],
+    more: bool,
+    max_chars: usize,
+    field: usize,
+) -> String {
     let mut parts: Vec<String> = fields
         .iter()
-        .map(|f| {
-            let v = if f.value.chars().count() > FIELD_CHARS {
-                format!("{}…", f.value.chars().take(FIELD_CHARS).collect::<String>())
-            } else {
-                f.value.clone()
-            };
-            format!("{}={v}", f.name)
-        })
+        .map(|f| format!("{}={}", f.name, cut(&f.value, field)))
         .collect();
     if more {
         parts.push("…".into());
@@ -184,15 +183,55 @@ pub struct Preview {
 /// array) and its children can be read. Secrets among the fields are redacted like everywhere
 /// else; failures just mean no preview.
 pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Preview> {
-    preview_at(c, sid, node, 2).await
+    preview_at(c, sid, node, 2, Room::listed(c)).await
 }
 
-/// [`preview`], with nested native placeholders previewed down to `depth` levels.
+/// Characters a preview takes: the whole, and each field's value in it.
+#[derive(Clone, Copy)]
+pub struct Room {
+    whole: usize,
+    field: usize,
+}
+
+impl Room {
+    /// In a listing (variables, a stop's locals): the setting's value length, fields short.
+    fn listed(c: &Call<'_>) -> Room {
+        Room {
+            whole: c.cfg.max_value_length,
+            field: FIELD_CHARS,
+        }
+    }
+
+    /// A value the agent asked for by name, shown up to `whole` characters (its share of
+    /// what evaluate_expression shows): its fields get a share of that, so a record in a
+    /// filtered list reads whole (`[3 => ['at' => …, 'units' => 7500, 'meta' => …]]`).
+    pub fn asked(c: &Call<'_>, whole: usize) -> Room {
+        let whole = whole.max(c.cfg.max_value_length);
+        Room {
+            whole,
+            field: (whole / ITEMS as usize).clamp(FIELD_CHARS, WHOLE_FIELD_CHARS),
+        }
+    }
+
+    /// A field's own preview (a level down): the field's room.
+    fn inner(self) -> Room {
+        Room {
+            whole: self.field,
+            field: (self.field / ITEMS as usize).max(FIELD_CHARS),
+        }
+    }
+}
+
+/// Characters of one field's value at most, however much room a value asked for has.
+const WHOLE_FIELD_CHARS: usize = 2_000;
+
+/// [`preview`], with nested native placeholders previewed down to `depth` levels, in `room`.
 fn preview_at<'a>(
     c: &'a Call<'a>,
     sid: &'a str,
     node: &'a ValueNode,
     depth: u32,
+    room: Room,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Preview>> + Send + 'a>> {
     Box::pin(async move {
         let shape = shape(&node.value, node.type_name.as_deref())?;
@@ -251,7 +290,7 @@ fn preview_at<'a>(
             let inner = futures::future::join_all(
                 nested
                     .iter()
-                    .map(|&i| preview_at(c, sid, &fields[i], depth - 1)),
+                    .map(|&i| preview_at(c, sid, &fields[i], depth - 1, room.inner())),
             )
             .await;
             for (i, p) in nested.into_iter().zip(inner) {
@@ -264,12 +303,12 @@ fn preview_at<'a>(
             f.value = values::visible(&c.cfg, &f.name, f.type_name.as_deref(), &f.value).text;
         }
         let text = match shape {
-            Shape::Object(class) => format(class, &fields, more, c.cfg.max_value_length),
-            Shape::Struct | Shape::Array => native(shape, &fields, more, c.cfg.max_value_length),
+            Shape::Object(class) => format(class, &fields, more, room.whole, room.field),
+            Shape::Struct | Shape::Array => native(shape, &fields, more, room.whole, room.field),
             Shape::Nested => return None,
-            Shape::PhpArray => php_array(&fields, more, c.cfg.max_value_length),
+            Shape::PhpArray => php_array(&fields, more, room.whole, room.field),
             Shape::Sequence => {
-                let items = native(Shape::Array, &fields, more, c.cfg.max_value_length);
+                let items = native(Shape::Array, &fields, more, room.whole, room.field);
                 if node.value.trim_start().starts_with('(') {
                     format!("({})", &items[1..items.len() - 1])
                 } else {
@@ -359,21 +398,27 @@ fn shape_of(node: &ValueNode) -> Option<Shape<'_>> {
 
 /// `{x = 1, y = 2}` or `[2, 0]` (gdb's own notation), `…` where items were left out; cut at
 /// `max_chars`.
-/// One field's value, cut at [`FIELD_CHARS`].
-fn cut(v: &str) -> String {
-    if v.chars().count() > FIELD_CHARS {
-        format!("{}…", v.chars().take(FIELD_CHARS).collect::<String>())
+/// One field's value, cut at `field` characters.
+fn cut(v: &str, field: usize) -> String {
+    if v.chars().count() > field {
+        format!("{}…", v.chars().take(field).collect::<String>())
     } else {
         v.to_string()
     }
 }
 
-fn native(shape: Shape<'_>, fields: &[ValueNode], more: bool, max_chars: usize) -> String {
+fn native(
+    shape: Shape<'_>,
+    fields: &[ValueNode],
+    more: bool,
+    max_chars: usize,
+    field: usize,
+) -> String {
     let parts: Vec<String> = fields
         .iter()
         .map(|f| match shape {
-            Shape::Array => cut(&f.value),
-            _ => format!("{} = {}", f.name, cut(&f.value)),
+            Shape::Array => cut(&f.value, field),
+            _ => format!("{} = {}", f.name, cut(&f.value, field)),
         })
         .collect();
     let (open, close) = if shape == Shape::Array {
@@ -411,7 +456,7 @@ fn bracketed(
 
 /// A PHP array from its elements (named by their keys): `[45, 15]` for a list, else
 /// `['name' => "Ada", 3 => 1]`; `…` where items were left out; cut at `max_chars`.
-fn php_array(items: &[ValueNode], more: bool, max_chars: usize) -> String {
+fn php_array(items: &[ValueNode], more: bool, max_chars: usize, field: usize) -> String {
     let list = items
         .iter()
         .enumerate()
@@ -420,11 +465,11 @@ fn php_array(items: &[ValueNode], more: bool, max_chars: usize) -> String {
         .iter()
         .map(|f| {
             if list {
-                cut(&f.value)
+                cut(&f.value, field)
             } else if f.name.parse::<i64>().is_ok() {
-                format!("{} => {}", f.name, cut(&f.value))
+                format!("{} => {}", f.name, cut(&f.value, field))
             } else {
-                format!("'{}' => {}", f.name, cut(&f.value))
+                format!("'{}' => {}", f.name, cut(&f.value, field))
             }
         })
         .collect();
@@ -434,6 +479,16 @@ fn php_array(items: &[ValueNode], more: bool, max_chars: usize) -> String {
 /// Previews for the address-repr nodes among `nodes` (the first [`PER_RESULT`]), fetched
 /// concurrently; `None` where there is none.
 pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Option<Preview>> {
+    previews_in(c, sid, nodes, Room::listed(c)).await
+}
+
+/// [`previews`] of values the agent asked for, each in `room` ([`Room::asked`]).
+pub async fn previews_in(
+    c: &Call<'_>,
+    sid: &str,
+    nodes: &[&ValueNode],
+    room: Room,
+) -> Vec<Option<Preview>> {
     let mut budget = PER_RESULT;
     let futures = nodes.iter().map(|n| {
         let wanted = budget > 0 && shape_of(n).is_some() && n.has_children;
@@ -442,7 +497,7 @@ pub async fn previews(c: &Call<'_>, sid: &str, nodes: &[&ValueNode]) -> Vec<Opti
         }
         async move {
             if wanted {
-                preview(c, sid, n).await
+                preview_at(c, sid, n, 2, room).await
             } else {
                 None
             }
@@ -517,16 +572,16 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            php_array(&[f("0", "45"), f("1", "15")], false, 200),
+            php_array(&[f("0", "45"), f("1", "15")], false, 200, FIELD_CHARS),
             "[45, 15]"
         );
         assert_eq!(
-            php_array(&[f("name", "\"Ada\""), f("3", "1")], true, 200),
+            php_array(&[f("name", "\"Ada\""), f("3", "1")], true, 200, FIELD_CHARS),
             "['name' => \"Ada\", 3 => 1, …]"
         );
         // Keys out of order are not a list.
         assert_eq!(
-            php_array(&[f("1", "a"), f("0", "b")], false, 200),
+            php_array(&[f("1", "a"), f("0", "b")], false, 200, FIELD_CHARS),
             "[1 => a, 0 => b]"
         );
     }
@@ -563,11 +618,23 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            native(Shape::Struct, &[f("x", "1"), f("y", "2")], false, 200),
+            native(
+                Shape::Struct,
+                &[f("x", "1"), f("y", "2")],
+                false,
+                200,
+                FIELD_CHARS
+            ),
             "{x = 1, y = 2}"
         );
         assert_eq!(
-            native(Shape::Array, &[f("0", "2"), f("1", "0")], true, 200),
+            native(
+                Shape::Array,
+                &[f("0", "2"), f("1", "0")],
+                true,
+                200,
+                FIELD_CHARS
+            ),
             "[2, 0, …]"
         );
     }
@@ -585,18 +652,23 @@ mod tests {
             field("qty", "4"),
         ];
         assert_eq!(
-            format("Item", &fields, false, 200),
+            format("Item", &fields, false, 200, FIELD_CHARS),
             "Item(name='pen', price=1.5, qty=4)"
         );
         assert_eq!(
-            format("Item", &fields, true, 200),
+            format("Item", &fields, true, 200, FIELD_CHARS),
             "Item(name='pen', price=1.5, qty=4, …)"
         );
         let long = [field("text", &"x".repeat(100))];
         assert_eq!(
-            format("Doc", &long, false, 200),
+            format("Doc", &long, false, 200, FIELD_CHARS),
             format!("Doc(text={}…)", "x".repeat(40))
         );
-        assert!(format("Item", &fields, false, 12).chars().count() <= 12);
+        assert!(
+            format("Item", &fields, false, 12, FIELD_CHARS)
+                .chars()
+                .count()
+                <= 12
+        );
     }
 }

@@ -419,7 +419,23 @@ impl Adapter for Gdb {
         Some(format!("output {condition}"))
     }
     fn repl_setup(&self) -> Vec<String> {
-        vec![python_command(SETTLE_AFTER_CALLS)]
+        vec![
+            python_command(SETTLE_AFTER_CALLS),
+            python_command(crate::c_strings::EQ_FUNCTION),
+        ]
+    }
+    fn expression(&self, expression: &str) -> Option<String> {
+        crate::c_strings::rewrite(expression)
+    }
+    /// Object-like macros written out (as every C adapter's), then comparisons with a string
+    /// literal made text comparisons (`c_strings`).
+    fn condition(&self, file: &str, condition: String) -> String {
+        let c = if file.is_empty() {
+            condition
+        } else {
+            crate::c_macros::condition(Path::new(file), &condition)
+        };
+        crate::c_strings::rewrite(&c).unwrap_or(c)
     }
     /// gdb's DAP sends the program's stdout and stderr (and its own CLI chatter) down one pipe,
     /// all as "stdout": an abort's `*** stack smashing detected ***` would read as program

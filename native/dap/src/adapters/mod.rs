@@ -443,6 +443,12 @@ pub trait Adapter: Send + Sync + 'static {
         }
     }
 
+    /// `expression` as the debugger is sent it, when it must be written otherwise to mean
+    /// what the agent wrote (gdb: `name == "eve"` compares text, `c_strings`).
+    fn expression(&self, _expression: &str) -> Option<String> {
+        None
+    }
+
     /// The error an expression got, worded for the agent (what a call's failure means).
     fn evaluate_error(&self, _expression: &str, error: String) -> String {
         error

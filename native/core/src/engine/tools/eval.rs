@@ -3,6 +3,7 @@
 
 use super::super::context::{Call, ToolError};
 use super::super::ledger::{ReadKind, ValueRead};
+use super::super::preview::Room;
 use super::super::{expression_guard, values};
 use super::out::ValueNode;
 use super::{Kind, Outcome, SessionArg};
@@ -239,7 +240,7 @@ async fn evaluate_all(
     let refs: Vec<&crate::backend::ValueNode> = nodes.iter().map(|(_, n)| n).collect();
     for ((i, _), p) in nodes
         .iter()
-        .zip(super::super::preview::previews(c, &sid, &refs).await)
+        .zip(super::super::preview::previews_in(c, &sid, &refs, Room::asked(c, max)).await)
     {
         if let Some(p) = p {
             super::super::preview::put(&mut rows[*i], p);
@@ -352,7 +353,8 @@ async fn evaluate(
         )
     })?;
     {
-        if let Some(p) = super::super::preview::previews(c, &sid, &[&node])
+        let room = Room::asked(c, WHOLE_STRING_CHARS);
+        if let Some(p) = super::super::preview::previews_in(c, &sid, &[&node], room)
             .await
             .pop()
             .flatten()
