@@ -192,7 +192,36 @@ def test_allow_side_effects_in_capture_asks_the_user(py_careful):
                                      "expressions": ["order.items.clear()"], "allow_side_effects": True})
         assert "declined" in msg and "order.items.clear()" in asked[-1], (msg, asked)
         assert asking.ok("list_debug_sessions")["sessions"] == []
+        # Asked before its points were set: a refusal leaves no breakpoint behind.
+        assert asking.ok("list_breakpoints")["breakpoints"] == [], asking.last_text
     finally:
+        cleanup(asking)
+
+
+def test_allow_side_effects_in_an_attach_read_asks_the_user(py_careful):
+    """start_debug_session {attach, evaluate, allow_side_effects} reads at once, on no stop of its
+    own: the side effects are asked for before anything is attached, and declined run nothing."""
+    import subprocess
+    import sys
+    import time
+
+    project, m, asking, answers, asked = py_careful
+    cleanup(asking)
+    loop = "import time\nITEMS = [1, 2]\nwhile True:\n    time.sleep(0.05)\n"
+    proc = subprocess.Popen([sys.executable, "-c", loop], cwd=project)
+    try:
+        time.sleep(0.5)
+        answers[:] = [True, False]
+        msg = asking.err("start_debug_session", {"attach": str(proc.pid), "evaluate": ["ITEMS.clear()"],
+                                                 "allow_side_effects": True})
+        assert "declined" in msg and "ITEMS.clear()" in asked[-1], (msg, asked)
+        assert asking.ok("list_debug_sessions")["sessions"] == []
+        answers[:] = [True]
+        r = asking.ok("capture", {"attach": str(proc.pid), "expressions": ["len(ITEMS)"]})
+        assert r["hits"][0]["values"][0]["value"] == "2", r
+        assert answers == [], asked
+    finally:
+        proc.kill()
         cleanup(asking)
 
 

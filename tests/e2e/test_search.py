@@ -94,6 +94,10 @@ def test_gdb_search_by_a_c_string_compares_text(sc):
     at_ready(m)
     v = value(m, 'recs[i].id for i in 0..n_recs if recs[i].name == "eve"')
     assert v.splitlines() == ["i in 0..300: visited 300, matched 1", "i=217: 217"], v
+    # Through a macro (HEAD is `(&nodes[0])`) and as a CLI command (`print`), written as given.
+    assert value(m, 'HEAD->name == "alpha"').startswith("1"), m.last_text
+    r = m.ok("evaluate_expression", {"expression": 'print recs[217].name == "eve"', "allow_side_effects": True})
+    assert r["result"]["value"].strip().endswith("1") and "mcp_eq" not in m.last_text, m.last_text
     assert value(m, 'n->v for n in head, n->next if n->name != "alpha" && n->v < 40').splitlines()[1:] == [
         line for line in value(m, "n->v for n in head, n->next if n->v > 10 && n->v < 40").splitlines()[1:]]
 

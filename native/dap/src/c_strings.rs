@@ -19,7 +19,10 @@ def _mcp_text(v):
         if e.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_CHAR) and e.sizeof == 1:
             if t.code == gdb.TYPE_CODE_PTR and int(v) == 0:
                 return None
-            s = v.string(errors="replace")
+            try:
+                s = v.string(errors="replace")
+            except gdb.error:
+                return None
             return s.split("\0", 1)[0]
     try:
         p = gdb.default_visualizer(v)
@@ -52,11 +55,13 @@ enum Tok {
     Str,
     /// `==` or `!=`.
     Eq(bool),
-    /// Where an operand of `==` ends: `&&`, `||`, `?`, `:`, `,`, `=` and compound
-    /// assignments, `<`/`>`/`<=`/`>=` (they bind tighter, but `a < "x"` is no text either).
+    /// Where an operand of `==` ends: `&&`, `||`, `?`, `:`, `,`, `;`, `=`.
     Stop,
     Open,
     Close,
+    /// `<`, `>`, `<=`, `>=`, `<<`, `>>`: a comparison or shift, or a C++ template's or cast's
+    /// bracket (`static_cast<const char *>(p)`): next to an operand, nothing is rewritten.
+    Angle,
     /// Anything else: names, numbers, other operators, character literals.
     Other,
 }
@@ -126,7 +131,7 @@ fn tokens(e: &str) -> Option<Vec<(Tok, usize, usize)>> {
                     while i < b.len() && matches!(b[i], b'<' | b'>' | b'=') {
                         i += 1;
                     }
-                    Tok::Stop
+                    Tok::Angle
                 }
             }
             b'=' => {
@@ -181,6 +186,7 @@ fn operand(toks: &[(Tok, usize, usize)], at: usize, left: bool) -> Option<(usize
             Tok::Open => depth += 1,
             Tok::Close => depth += 1,
             Tok::Stop | Tok::Eq(_) if depth == 0 => break,
+            Tok::Angle if depth == 0 => return None,
             _ => {}
         }
         last = Some(j as usize);
@@ -201,7 +207,8 @@ pub fn rewrite(e: &str) -> Option<String> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for (k, (t, _, _)) in toks.iter().enumerate() {
         let Tok::Eq(negated) = t else { continue };
-        if k == 0 || k + 1 >= toks.len() {
+        if k == 0 || k + 1 >= toks.len() || (toks[k - 1].0 != Tok::Str && toks[k + 1].0 != Tok::Str)
+        {
             continue;
         }
         let (l0, l1) = operand(&toks, k - 1, true)?;
@@ -261,6 +268,15 @@ mod tests {
             (r#"f(x, "y") == "z""#, r#"$_mcp_eq(f(x, "y"), "z")"#),
             (r#"ns::g_name == "x""#, r#"$_mcp_eq(ns::g_name, "x")"#),
             (r#"*(char **) p == "x""#, r#"$_mcp_eq(*(char **) p, "x")"#),
+            (r#"n < 3 && s == "x""#, r#"n < 3 && $_mcp_eq(s, "x")"#),
+            (
+                r#"m.find(k)->second == "x""#,
+                r#"$_mcp_eq(m.find(k)->second, "x")"#,
+            ),
+            (
+                r#"a < b == c && s == "x""#,
+                r#"a < b == c && $_mcp_eq(s, "x")"#,
+            ),
         ];
         for (given, want) in cases {
             assert_eq!(rewrite(given).as_deref(), Some(want), "{given}");
@@ -277,6 +293,10 @@ mod tests {
             r#"s == "unclosed"#,
             "a == b",
             r#"n < "x""#,
+            // A C++ cast's or template's angle brackets next to the operand: left alone.
+            r#"static_cast<const char*>(p) == "x""#,
+            r#"std::get<0>(t) == "x""#,
+            r#"dynamic_cast<D*>(b)->name == "x""#,
         ] {
             assert_eq!(rewrite(e), None, "{e}");
         }

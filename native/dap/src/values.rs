@@ -632,7 +632,13 @@ impl Inner {
                 Err(BackendError::Failed(e))
                     if s.adapter.is_not_an_expression(&request.expression, &e) =>
                 {
+                    // A CLI command as the agent wrote it (`break … if …`), a print's
+                    // expression as an expression is read (`print s == "x"`).
                     args.context = "repl";
+                    args.expression = s
+                        .adapter
+                        .cli_command(&request.expression)
+                        .unwrap_or_else(|| request.expression.clone());
                     s.req::<protocol::Evaluate>(&args).await.map_err(explain)?
                 }
                 other => other.map_err(explain)?,
@@ -792,8 +798,10 @@ fn evaluate_in<'a>(
     context: &'static str,
 ) -> impl FnMut(String) -> futures::future::BoxFuture<'a, BackendResult<protocol::EvaluateResponse>>
 {
-    move |expression| {
+    move |expression: String| {
         Box::pin(async move {
+            // A macro's expansion is read as the agent's text is (`c_strings` on gdb).
+            let expression = s.adapter.expression(&expression).unwrap_or(expression);
             let args = EvaluateArguments {
                 expression,
                 frame_id: Some(frame_id),

@@ -258,6 +258,18 @@ impl Session {
         }
     }
 
+    /// An eval answered three levels deep ([`Connection::eval_deep`]).
+    pub async fn eval_deep(&self, expr: &str) -> BackendResult<Response> {
+        self.require_paused()?;
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.eval_deep(expr)).await {
+            Ok(r) => r.map_err(|e| self.err(e)),
+            Err(_) => Err(BackendError::Timeout(format!(
+                "Xdebug did not answer `eval` within {} s",
+                REQUEST_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
     pub fn require_paused(&self) -> BackendResult<()> {
         match self.state() {
             SessionState::Paused => Ok(()),

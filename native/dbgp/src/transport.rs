@@ -34,13 +34,14 @@
 //! at once and at the next read of values; only `ini_set` missing (`false`) or an engine without
 //! `eval` turns the switching off for the connection.
 //!
-//! An `eval` the agent asked for is answered with its string whole (up to a bound) and its
-//! nested arrays and objects one level deeper: Xdebug's `max_data` and `max_depth` are raised
-//! for it (an eval result has no name to fetch its children's children by later), then set
-//! back to the user's values (a launch entry's `xdebugSettings`, else ours), read with
-//! `feature_get` before the first raise. Should the caller give up on the eval (its timeout
-//! drops the future), the raised values are set back before the next command is sent, so no
-//! later read gets strings longer or properties deeper than the user's.
+//! An `eval` the agent asked for is answered with its string whole (up to a bound): Xdebug's
+//! `max_data` is raised for it, then set back to the user's value (a launch entry's
+//! `xdebugSettings`, else ours), read with `feature_get` before the first raise. A result whose
+//! elements hold arrays or objects Xdebug did not send (an eval result has no name to fetch
+//! them by later) is asked again with `max_depth` and `max_children` set for it (3 levels of at
+//! most 10, strings at the user's `max_data`: bounded), then set back the same way. Should the
+//! caller give up on an eval (its timeout drops the future), the raised values are set back
+//! before the next command is sent, so no later read gets more than the user's.
 
 use crate::protocol::{
     Decoder, Init, Packet, ProtocolError, Response, StreamKind, encode_command, parse_packet,
@@ -103,25 +104,26 @@ pub struct Connection {
     holds_frame: AtomicBool,
     /// How Xdebug writes floats now (see the module's notes).
     floats: tokio::sync::Mutex<Floats>,
-    /// Xdebug's `max_data` as this connection left it (see the module's notes).
+    /// Xdebug's features as this connection's evals left them (see the module's notes).
     max_data: tokio::sync::Mutex<MaxData>,
 }
 
-/// Xdebug's `max_data` (bytes of a string it sends) and `max_depth` (levels of children it
-/// sends with a property) around an agent's `eval`.
+/// Xdebug's features an agent's `eval` raises (`max_data`: bytes of a string it sends;
+/// `max_depth`, `max_children`: levels and children of a property it sends).
 #[derive(Debug, Default)]
 struct MaxData {
-    /// The user's values, read before the first raise (`max_data`, `max_depth`).
-    user: Option<String>,
-    user_depth: Option<String>,
-    /// Raised and not yet set back: done before anything else is sent.
-    raised: bool,
+    /// The user's values, each read before its first raise (None: not answered, never raised).
+    user: HashMap<&'static str, Option<String>>,
+    /// Raised and not yet set back, in order: done before anything else is sent.
+    raised: Vec<&'static str>,
 }
 
-/// Levels of an agent's `eval` result Xdebug sends (the result itself is the first): a
-/// filtered list of records shows each record's fields (`[3 => ['at' => …, 'units' => 7500,
-/// 'meta' => array(2)]]`, not `[3 => array(5)]`). Each level is at most `max_children` (100).
+/// Levels of an eval result [`Connection::eval_deep`] asks for (the result itself is the
+/// first): a filtered list of records shows each record's fields (`[3 => ['at' => …, 'units'
+/// => 7500, 'meta' => array(2)]]`, not `[3 => array(5)]`).
 const EVAL_DEPTH: u32 = 3;
+/// Children a level of [`Connection::eval_deep`]'s answer: what a preview shows (8) and more.
+pub const DEEP_CHILDREN: u32 = 10;
 
 /// The `precision` ini as this connection left it (see the module's notes).
 #[derive(Debug, Default)]
@@ -403,34 +405,47 @@ impl Connection {
     /// [`Connection::eval_exact`] with Xdebug's `max_data` at `bytes` for this eval (a string
     /// value sent whole up to that), then the user's value again (see the module's notes).
     pub async fn eval_whole(&self, expr: &str, bytes: u64) -> Result<Response, RequestError> {
+        self.eval_raised(expr, &[("max_data", bytes)]).await
+    }
+
+    /// [`Connection::eval_exact`] answered [`EVAL_DEPTH`] levels deep, at most
+    /// [`DEEP_CHILDREN`] children a level and strings at the user's `max_data` (so a result is
+    /// bounded: 10 × 10 × 10 properties), then the user's values again: the nested arrays and
+    /// objects of an eval result, which no name reaches later.
+    pub async fn eval_deep(&self, expr: &str) -> Result<Response, RequestError> {
+        self.eval_raised(
+            expr,
+            &[
+                ("max_depth", u64::from(EVAL_DEPTH)),
+                ("max_children", u64::from(DEEP_CHILDREN)),
+            ],
+        )
+        .await
+    }
+
+    /// An eval with Xdebug `features` set for it, each set back to the user's value after.
+    async fn eval_raised(
+        &self,
+        expr: &str,
+        features: &[(&'static str, u64)],
+    ) -> Result<Response, RequestError> {
         if self.is_closed() {
             return Err(self.closed_error());
         }
         let mut m = self.max_data.lock().await;
-        if m.user.is_none() {
-            m.user = self.read_feature("max_data").await;
-        }
-        if m.user_depth.is_none() {
-            m.user_depth = self.read_feature("max_depth").await;
-        }
-        // Unread (not answered): left as it is, with nothing to set back. A user's depth at
-        // least ours stays.
-        let deeper = m
-            .user_depth
-            .as_deref()
-            .and_then(|d| d.parse::<u32>().ok())
-            .is_some_and(|d| d < EVAL_DEPTH);
-        let raise = [
-            ("max_data", bytes.to_string(), m.user.is_some()),
-            ("max_depth", EVAL_DEPTH.to_string(), deeper),
-        ];
-        for (name, value, wanted) in raise {
-            if !wanted {
+        self.max_data_back(&mut m).await;
+        for (name, value) in features {
+            if !m.user.contains_key(name) {
+                let user = self.read_feature(name).await;
+                m.user.insert(name, user);
+            }
+            // Unread (not answered): left as it is, with nothing to set back.
+            if m.user.get(name).is_none_or(Option::is_none) {
                 continue;
             }
             // Marked first: an eval given up on is followed by the user's values.
-            m.raised = true;
-            let set = [('n', name.to_string()), ('v', value.clone())];
+            m.raised.push(name);
+            let set = [('n', name.to_string()), ('v', value.to_string())];
             match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None))
                 .await
             {
@@ -455,37 +470,26 @@ impl Connection {
         (r.error.is_none() && v.parse::<u64>().is_ok()).then(|| v.to_string())
     }
 
-    /// The user's `max_data` and `max_depth` back, when an eval raised them.
+    /// The user's values of the features an eval raised, back.
     async fn max_data_back(&self, m: &mut MaxData) {
-        if !m.raised {
-            return;
-        }
-        let deeper = m
-            .user_depth
-            .as_deref()
-            .and_then(|d| d.parse::<u32>().ok())
-            .is_some_and(|d| d < EVAL_DEPTH);
-        let back = [
-            ("max_data", m.user.clone()),
-            ("max_depth", m.user_depth.clone().filter(|_| deeper)),
-        ];
-        let mut confirmed = true;
-        for (name, v) in back {
-            let Some(v) = v else { continue };
+        while let Some(name) = m.raised.first().copied() {
+            let Some(Some(v)) = m.user.get(name).cloned() else {
+                m.raised.remove(0);
+                continue;
+            };
             let set = [('n', name.to_string()), ('v', v)];
             match tokio::time::timeout(PRECISION_TIMEOUT, self.send("feature_set", &set, None))
                 .await
             {
-                Ok(Ok(_)) => {}
+                Ok(Ok(_)) => {
+                    m.raised.remove(0);
+                }
                 // Sent, and Xdebug runs commands in order: it is set back before what follows.
                 _ => {
-                    confirmed = false;
                     tracing::warn!("Xdebug did not confirm setting {name} back");
+                    return;
                 }
             }
-        }
-        if confirmed {
-            m.raised = false;
         }
     }
 
@@ -1032,24 +1036,37 @@ mod tests {
     async fn an_eval_raises_max_data_then_sets_back_the_users_even_when_given_up_on() {
         let (c, mut seen) = engine().await;
         let max_data = |v: &str| format!(r#"feature_set -n "max_data" -v "{v}""#);
-        let max_depth = |v: &str| format!(r#"feature_set -n "max_depth" -v "{v}""#);
         c.eval_whole("$page", 64000).await.unwrap();
         c.eval_whole("$page", 64000).await.unwrap();
-        // The user's values are read once; each eval is followed by them.
+        // The user's value is read once; each eval is followed by it.
         assert_eq!(
             drain(&mut seen),
             [
                 r#"feature_get -n "max_data""#.to_string(),
-                r#"feature_get -n "max_depth""#.to_string(),
                 max_data("64000"),
-                max_depth("3"),
                 max_data("100"),
-                max_depth("1"),
                 max_data("64000"),
-                max_depth("3"),
                 max_data("100"),
-                max_depth("1"),
             ]
+        );
+        // The deep eval: levels and children for it only, strings at the user's max_data.
+        c.eval_deep("rows()").await.unwrap();
+        let set = |n: &str, v: &str| format!(r#"feature_set -n "{n}" -v "{v}""#);
+        let got = drain(&mut seen);
+        assert_eq!(
+            got.iter()
+                .filter(|x| !x.starts_with("eval"))
+                .cloned()
+                .collect::<Vec<_>>(),
+            [
+                r#"feature_get -n "max_depth""#.to_string(),
+                set("max_depth", "3"),
+                r#"feature_get -n "max_children""#.to_string(),
+                set("max_children", "10"),
+                set("max_depth", "1"),
+                set("max_children", "100"),
+            ],
+            "{got:?}"
         );
         // Given up on (the caller's timeout dropped it) while the engine still runs it: the
         // user's value is sent before the next command.
@@ -1062,9 +1079,7 @@ mod tests {
             drain(&mut seen),
             [
                 max_data("64000"),
-                max_depth("3"),
                 max_data("100"),
-                max_depth("1"),
                 r#"context_get -d "0" -c "0""#.to_string(),
             ]
         );

@@ -115,6 +115,37 @@ pub fn parse_prop(e: &Element) -> Prop {
     }
 }
 
+/// Whether an eval answer's elements hold arrays or objects whose contents Xdebug did not send.
+fn unsent_levels(r: &crate::protocol::Response) -> bool {
+    r.root.child("property").is_some_and(|p| {
+        p.all("property")
+            .any(|c| c.attr("children") == Some("1") && c.all("property").next().is_none())
+    })
+}
+
+/// `r` with the deep answer's levels under its first elements (`deep` came with fewer
+/// children a level, and strings at the user's length).
+fn graft(
+    mut r: crate::protocol::Response,
+    deep: &crate::protocol::Response,
+) -> crate::protocol::Response {
+    let top = r.root.children.iter_mut().find(|c| c.name == "property");
+    let (Some(top), Some(d)) = (top, deep.root.child("property")) else {
+        return r;
+    };
+    let inner: Vec<_> = d.all("property").collect();
+    let mine = top.children.iter_mut().filter(|c| c.name == "property");
+    for (mine, theirs) in mine.zip(inner) {
+        // The same element (name, type), whose levels Xdebug did not send the first time.
+        let same = parse_prop(mine).name == parse_prop(theirs).name
+            && mine.attr("type") == theirs.attr("type");
+        if same && mine.all("property").next().is_none() {
+            mine.children = theirs.children.clone();
+        }
+    }
+    r
+}
+
 /// The text shown for a value.
 pub fn render(p: &Prop) -> String {
     match p.type_name.as_str() {
@@ -414,6 +445,14 @@ impl Session {
             // raised for this call only (eval takes no `-m`), then the user's again.
             let r = self.eval_whole(expr, LONG_STRING).await;
             let r = match r {
+                // Elements holding arrays or objects Xdebug did not send: asked again, deeper
+                // (read-only expressions only: it runs twice).
+                Ok(r) if !request.allow_side_effects && unsent_levels(&r) => {
+                    match self.eval_deep(expr).await {
+                        Ok(deep) => graft(r, &deep),
+                        Err(_) => r,
+                    }
+                }
                 Ok(r) => r,
                 Err(BackendError::Failed(m)) if m.contains("error 206") => {
                     // Xdebug says only "error evaluating code": name a variable the frame

@@ -209,7 +209,8 @@ impl Room {
         let whole = whole.max(c.cfg.max_value_length);
         Room {
             whole,
-            field: (whole / ITEMS as usize).clamp(FIELD_CHARS, WHOLE_FIELD_CHARS),
+            // A quarter: the first fields of a record read whole, the rest cut by the whole.
+            field: (whole / 4).clamp(FIELD_CHARS, WHOLE_FIELD_CHARS),
         }
     }
 

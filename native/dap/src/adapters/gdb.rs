@@ -427,6 +427,17 @@ impl Adapter for Gdb {
     fn expression(&self, expression: &str) -> Option<String> {
         crate::c_strings::rewrite(expression)
     }
+    fn cli_command(&self, command: &str) -> Option<String> {
+        let c = command.trim_start();
+        let (verb, rest) = c.split_once(char::is_whitespace)?;
+        let verb = verb.split('/').next()?;
+        if !["print", "p", "output", "call"].contains(&verb) {
+            return None;
+        }
+        // `print/x expr`: the format stays with the verb.
+        let head = &c[..c.len() - rest.len()];
+        crate::c_strings::rewrite(rest).map(|r| format!("{head}{r}"))
+    }
     /// Object-like macros written out (as every C adapter's), then comparisons with a string
     /// literal made text comparisons (`c_strings`).
     fn condition(&self, file: &str, condition: String) -> String {

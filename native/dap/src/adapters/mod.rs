@@ -449,6 +449,12 @@ pub trait Adapter: Send + Sync + 'static {
         None
     }
 
+    /// A CLI command (`repl_is_cli`) as the debugger is sent it, when it must be written
+    /// otherwise (gdb: the expression of `print`/`p`/`output`/`call`, as `expression` writes it).
+    fn cli_command(&self, _command: &str) -> Option<String> {
+        None
+    }
+
     /// The error an expression got, worded for the agent (what a call's failure means).
     fn evaluate_error(&self, _expression: &str, error: String) -> String {
         error

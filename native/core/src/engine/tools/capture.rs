@@ -368,8 +368,9 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
             .await?;
     }
-    let ids = capture::arm(c, &root, &points).await?;
+    // Asked before anything is set: a refusal leaves no breakpoint behind.
     confirm_side_effects(c, &root, &a).await?;
+    let ids = capture::arm(c, &root, &points).await?;
     let spec = Spec {
         expressions: a.expressions.clone(),
         locals: true,

@@ -396,6 +396,24 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
+    // An attach read now (no breakpoints, no trigger) evaluates in `pause_read_resume`, which
+    // asks nothing: side effects are asked for here, before anything is attached. (At a first
+    // stop `evaluate_at` asks, as evaluate_expression does.)
+    let reads_now = request.attach.is_some()
+        && trigger.is_none()
+        && !a.wait_for_pause
+        && a.first.breakpoints.is_none();
+    if reads_now
+        && a.first.allow_side_effects
+        && let Some(list) = a.first.evaluate.as_ref()
+    {
+        c.confirm(
+            &root,
+            "evaluate expressions with side effects",
+            &list.join("\n"),
+        )
+        .await?;
+    }
     let set = a.first.set(c, &root).await?;
     let attached = request.attach.is_some();
     let info = match launch(c, &root, request).await {
