@@ -235,33 +235,27 @@ impl Session {
     /// An expression the agent evaluates, its floats written exactly
     /// ([`Connection::eval_exact`]); bounded and only while paused, as [`Session::req`].
     pub async fn eval_exact(&self, expr: &str) -> BackendResult<Response> {
-        self.require_paused()?;
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.eval_exact(expr)).await {
-            Ok(r) => r.map_err(|e| self.err(e)),
-            Err(_) => Err(BackendError::Timeout(format!(
-                "Xdebug did not answer `eval` within {} s",
-                REQUEST_TIMEOUT.as_secs()
-            ))),
-        }
+        self.bounded_eval(self.conn.eval_exact(expr)).await
     }
 
     /// [`Session::eval_exact`] with Xdebug's `max_data` raised to `bytes` for this eval only
     /// ([`Connection::eval_whole`]).
     pub async fn eval_whole(&self, expr: &str, bytes: u64) -> BackendResult<Response> {
-        self.require_paused()?;
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.eval_whole(expr, bytes)).await {
-            Ok(r) => r.map_err(|e| self.err(e)),
-            Err(_) => Err(BackendError::Timeout(format!(
-                "Xdebug did not answer `eval` within {} s",
-                REQUEST_TIMEOUT.as_secs()
-            ))),
-        }
+        self.bounded_eval(self.conn.eval_whole(expr, bytes)).await
     }
 
     /// An eval answered three levels deep ([`Connection::eval_deep`]).
     pub async fn eval_deep(&self, expr: &str) -> BackendResult<Response> {
+        self.bounded_eval(self.conn.eval_deep(expr)).await
+    }
+
+    /// One of the connection's evals, only while paused and within [`REQUEST_TIMEOUT`].
+    async fn bounded_eval(
+        &self,
+        eval: impl std::future::Future<Output = Result<Response, crate::transport::RequestError>>,
+    ) -> BackendResult<Response> {
         self.require_paused()?;
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.conn.eval_deep(expr)).await {
+        match tokio::time::timeout(REQUEST_TIMEOUT, eval).await {
             Ok(r) => r.map_err(|e| self.err(e)),
             Err(_) => Err(BackendError::Timeout(format!(
                 "Xdebug did not answer `eval` within {} s",
