@@ -26,6 +26,7 @@ def build(project):
     if not gxx:
         pytest.fail("g++ is missing (apt-get install g++); scripts/setup.d/e2e.sh installs it")
     subprocess.run([gxx, "-g", "-O0", "-o", str(project / "anon"), str(project / "anon.cpp")], check=True)
+    subprocess.run([gxx, "-g", "-O0", "-o", str(project / "rules"), str(project / "rules.cpp")], check=True)
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +166,22 @@ def test_capture_attach_searches_a_running_daemon_in_one_call(services, sc):
     assert "visited 5, matched 1" in walk and '"delta"' in walk, r
     assert r["end"] == "read" and "detached" in r["message"], r
     assert svc.alive(), "the daemon ended after the read"
+
+
+def test_capture_attach_reads_a_cpp_daemon_in_its_own_frame(services, sc):
+    # The pause lands in libc's pause(); the expressions are read in the program's own frame
+    # (C++), where a std::vector's [] and a unique_ptr's -> work, not in libc's (C).
+    project, m = sc
+    svc = Service([str(project / "rules")], project, port_line=False)
+    services.append(svc)
+    assert svc.proc.stdout.readline().strip() == "ready"
+    exprs = ["rules[1].first", "rules[1].second->expr", "rules[i].second->level for i in 0..rules.size() if rules[i].first == \"error-burst\""]
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": exprs})
+    vals = {v["name"]: v for h in r["hits"] for v in h["values"]}
+    assert '"error-burst"' in vals[exprs[0]]["value"], r
+    assert '"errors > 150 || ratio >= 5 && tier == 1"' in vals[exprs[1]]["value"], r
+    assert vals[exprs[2]]["value"].splitlines()[1:] == ["i=1: 2"], r
+    assert svc.alive()
 
 
 def test_debugpy_searches_a_list_and_leaves_a_comprehension_to_python(sc):

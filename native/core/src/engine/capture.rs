@@ -658,6 +658,19 @@ pub async fn read_paused(
     };
     // (frame index, value) per expression, in the order given.
     let mut answers: Vec<(usize, ValueNode)> = Vec::new();
+    // The program's own frames first (its files, under the project), then the others top down:
+    // a pause lands in libc's accept() or select(), whose frame gdb reads in C — a C++
+    // program's casts and `v[12]` (libstdc++'s xmethods) parse only in a frame of its own.
+    let own = |f: &crate::backend::FrameInfo| {
+        f.file
+            .as_deref()
+            .zip(root.as_deref())
+            .is_some_and(|(p, r)| p.starts_with(r))
+    };
+    let order: Vec<usize> = (0..page.frames.len())
+        .filter(|&i| own(&page.frames[i]))
+        .chain((0..page.frames.len()).filter(|&i| !own(&page.frames[i])))
+        .collect();
     for e in expressions {
         // The side-effect guard, as every evaluation without allow_side_effects has it (a
         // start's `evaluate` reaches this read with no check of its own): refused alone.
@@ -680,7 +693,8 @@ pub async fn read_paused(
         }
         let mut first_error: Option<String> = None;
         let mut found = None;
-        for (i, f) in page.frames.iter().enumerate() {
+        for &i in &order {
+            let f = &page.frames[i];
             match eval(f.handle.clone(), f.file.clone(), e.clone()).await {
                 Ok(v) => {
                     found = Some((i, v));
@@ -690,7 +704,7 @@ pub async fn read_paused(
                     first_error.get_or_insert(err.0);
                 }
                 Err(err) => {
-                    // A wrong expression, not a missing name: said as the top frame says it.
+                    // A wrong expression, not a missing name: said as the first frame says it.
                     first_error = Some(err.0);
                     found = None;
                     break;

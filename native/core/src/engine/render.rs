@@ -584,7 +584,7 @@ impl Renderer {
                     .zip(&cells)
                     .map(|(k, v)| format!("{k} = {v}"))
                     .collect();
-                let _ = writeln!(out, "  {}", pairs.join("; "));
+                write_cells(out, "  ", &pairs);
             } else {
                 let _ = writeln!(out, "  {n} | {}", cells.join(" | "));
             }
@@ -656,7 +656,8 @@ impl Renderer {
                 })
                 .collect();
             let frame = h.get("frame").and_then(Value::as_str).unwrap_or("?");
-            let _ = writeln!(out, "{frame}: {}", cells.join("; "));
+            let _ = write!(out, "{frame}:");
+            write_cells(out, " ", &cells);
         }
     }
 
@@ -834,6 +835,21 @@ fn short_addresses(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// `cells` after `lead` on one line, `; ` between them; one a line (indented, its own lines
+/// further in) when a value spans lines (a search's rows), so no row runs into the next name.
+fn write_cells(out: &mut String, lead: &str, cells: &[String]) {
+    if cells.iter().any(|c| c.contains('\n')) {
+        if lead != "  " {
+            out.push('\n');
+        }
+        for c in cells {
+            let _ = writeln!(out, "  {}", c.replace('\n', "\n    "));
+        }
+    } else {
+        let _ = writeln!(out, "{lead}{}", cells.join("; "));
+    }
 }
 
 #[cfg(test)]
