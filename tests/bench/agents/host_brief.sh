@@ -4,6 +4,8 @@
 # tools; the command-line client alone shows them only after the agent has chosen to run
 # `mcpc start`. So this starts the server for DIR (as the host would) and appends what
 # `mcpc start` printed to brief_host.md, with DIR, the client's path and BIN filled in.
+# After the agent, end the server: `(cd DIR && mcpc stop)`. A server left running keeps what it
+# listens on (Xdebug's port 9003): the next PHP run could not attach (sixth set, round 1).
 set -euo pipefail
 DIR=${1:?usage: host_brief.sh DIR BIN [MCPC]}
 BIN=${2:?usage: host_brief.sh DIR BIN [MCPC]}
