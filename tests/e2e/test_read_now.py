@@ -124,6 +124,24 @@ def test_start_debug_session_attach_with_evaluate_on_a_c_daemon(services, rn, ad
     assert svc.alive() and ask_roster(svc) == "2"
 
 
+def test_capture_reads_a_daemon_whose_binary_was_rebuilt_meanwhile(services, rn):
+    # An agent rebuilt the program while its daemon ran: /proc names the executable
+    # `roster2 (deleted)`, and the read asked for an adapter that capture did not take.
+    project, m = rn
+    copy = project / "roster2"
+    shutil.copy(project / "roster", copy)
+    svc = Service([str(copy)], project)
+    services.append(svc)
+    copy.unlink()
+    shutil.copy(project / "roster", copy)
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["people[1].age"]})
+    assert values_by_name(r)["people[1].age"]["value"] == "42", r
+    # Named, as the error of a process no debugger recognises says to.
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["npeople"], "adapter": "gdb"})
+    assert values_by_name(r)["npeople"]["value"] == "2", r
+    assert svc.alive() and ask_roster(svc) == "2"
+
+
 def test_capture_reads_a_go_global_on_delve(services, rn):
     project, m = rn
     if not shutil.which("go") or not shutil.which("dlv"):

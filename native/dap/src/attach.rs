@@ -157,21 +157,33 @@ pub fn adapter_for(pid: u32) -> BackendResult<AdapterRef> {
             "cannot read /proc/{pid}/exe to tell which debugger fits process {pid}; name the adapter (debugpy, gdb, lldb or delve)"
         ))
     })?;
-    best_claim(&exe).ok_or_else(|| {
-        BackendError::Failed(format!(
-            "no debugger here recognises {} (process {pid}); name the adapter (debugpy, gdb, lldb or delve)",
-            exe.display()
-        ))
-    })
+    // A program rebuilt while it runs: /proc names its executable `… (deleted)`. Its name
+    // (without the mark) still tells an interpreter, and /proc/PID/exe still opens the file
+    // the process runs (an ELF for gdb, a Go binary for delve).
+    let mut candidates = vec![exe.clone()];
+    if let Some(name) = exe.to_str().and_then(|e| e.strip_suffix(" (deleted)")) {
+        candidates.push(PathBuf::from(name));
+        candidates.push(PathBuf::from(format!("/proc/{pid}/exe")));
+    }
+    candidates
+        .iter()
+        .filter_map(|c| best_claim(c))
+        .max_by_key(|(rank, _)| *rank)
+        .map(|(_, a)| a)
+        .ok_or_else(|| {
+            BackendError::Failed(format!(
+                "no debugger here recognises {} (process {pid}); name the adapter (debugpy, gdb, lldb or delve)",
+                exe.display()
+            ))
+        })
 }
 
-fn best_claim(exe: &Path) -> Option<AdapterRef> {
+fn best_claim(exe: &Path) -> Option<(u8, AdapterRef)> {
     ADAPTERS
         .iter()
         .map(|a| (a.claims_process(exe), *a))
         .filter(|(rank, _)| *rank > 0)
         .max_by_key(|(rank, _)| *rank)
-        .map(|(_, a)| a)
 }
 
 impl crate::session::Inner {

@@ -187,7 +187,7 @@ fn ten() -> u32 {
 /// # Capture values at points
 /// Runs command (or resumes), records expressions, locals, stack at max_hits hits of points without stopping, then ends it (or keep_paused). attach+expressions alone: reads now.
 #[derive(Deserialize, Serialize, JsonSchema)]
-#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id", "allow_side_effects"]))]
+#[schemars(transform = |s: &mut schemars::Schema| super::unlist(s, &["attach", "session_id", "allow_side_effects", "adapter"]))]
 pub struct Capture {
     project_path: Option<String>,
     // The attached session whose trigger `command` is, when the agent has several (named in
@@ -215,6 +215,9 @@ pub struct Capture {
     // program; confirmed once, then no guard.
     #[serde(default)]
     allow_side_effects: bool,
+    // As start_debug_session's, where the server cannot tell (an error says to name it).
+    #[schemars(length(min = 1))]
+    adapter: Option<String>,
 }
 tool!(
     Capture,
@@ -327,6 +330,7 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
         attach: attach.clone(),
         mode: LaunchMode::Debug,
         cwd: cwd.clone(),
+        adapter: a.adapter.clone(),
         ..Default::default()
     });
     if let Some(r) = request.as_ref().filter(|r| r.trigger.is_some()) {
@@ -705,6 +709,7 @@ async fn read_now(
     let request = LaunchRequest {
         attach: Some(target.clone()),
         mode: LaunchMode::Debug,
+        adapter: a.adapter.clone(),
         ..Default::default()
     };
     if reuse.is_none() {
