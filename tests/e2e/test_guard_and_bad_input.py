@@ -179,6 +179,9 @@ def test_allow_side_effects_where_expressions_are_taken(py_brave):
         assert r["values"][1]["value"] == "31", r
         r = m.ok("step_over", {"evaluate": grow, "allow_side_effects": True, "timeout_ms": LONG})
         assert r["values"][1]["value"] == "32", r
+        # adapter names the debugger of a session capture starts; here it would be ignored.
+        msg = m.err("capture", {"points": [at], "expressions": grow[1:], "adapter": "gdb"})
+        assert "adapter" in msg and "leave it out" in msg, msg
     finally:
         cleanup(m)
 

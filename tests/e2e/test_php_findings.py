@@ -33,6 +33,15 @@ def test_a_binary_string_is_shown_escaped(php):
     assert v["value"].startswith('"ab') and v["value"].endswith('c"'), v
 
 
+def test_an_element_at_a_variable_key_is_that_element(php):
+    # `$c->items[$i]` was sent to Xdebug as a name to look up, which answered the whole array.
+    project, m, _ = php
+    line = line_of(project, "inherit.php", 'echo "t=$t "')
+    m.pause_at("inherit.php", line, {"command": "php inherit.php"})
+    r = m.ok("evaluate_expression", {"expressions": ["$c->items[$i]", "$c->items[1]", "$c->items[$i - 1]"]})
+    assert [v["value"] for v in r["results"]] == ["3", "3", "2"], r
+
+
 def test_stop_on_exception_stops_where_user_code_raises_not_in_the_framework(php):
     project, m, _ = php
     raised = line_of(project, "framework.php", "throw new InvalidArgumentException")

@@ -181,6 +181,9 @@ def test_capture_attach_reads_a_cpp_daemon_in_its_own_frame(services, sc):
     assert '"error-burst"' in vals[exprs[0]]["value"], r
     assert '"errors > 150 || ratio >= 5 && tier == 1"' in vals[exprs[1]]["value"], r
     assert vals[exprs[2]]["value"].splitlines()[1:] == ["i=1: 2"], r
+    # An error stands under the frame that said it (main's C++), not libc's #0.
+    r = m.ok("capture", {"attach": str(svc.pid), "expressions": ["rules[1].nosuch"]})
+    assert "main" in r["hits"][0]["frame"] and "nosuch" in r["hits"][0]["values"][0]["error"], r
     assert svc.alive()
 
 

@@ -591,8 +591,20 @@ fn frame_depth(frame: &str) -> BackendResult<u32> {
 /// an expression it must evaluate.
 fn is_property_path(e: &str) -> bool {
     let e = e.trim();
+    // A key is a literal: `$a[$i]` is no name Xdebug can look up (property_get answered the
+    // whole array for it), so it is evaluated.
+    let mut depth = 0u32;
+    let variable_key = e.chars().any(|c| {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        c == '$' && depth > 0
+    });
     e.starts_with('$')
         && e.len() > 1
+        && !variable_key
         && e.chars()
             .all(|c| c.is_alphanumeric() || "$_[]'\"->:".contains(c))
         && !e.contains("()")

@@ -603,11 +603,12 @@ fn call_ran_before(expression: &str, at: usize) -> bool {
 }
 
 /// A read of a running process at its pause on `thread` (`gdb -batch -p PID -ex 'p x'`): each
-/// expression is evaluated in the thread's frames top down and answered by the first frame
-/// that has its names, so a global of the main module or a C static is found though the pause
-/// lands in select() or accept(). Python also tries the `__main__` module's globals. One row per
-/// frame that answered, in frame order; an expression no frame answers is a row's error (the
-/// top frame's), alone. Nothing is resumed here. `side_effects`: confirmed by the caller; no
+/// expression is evaluated in the thread's frames — the program's own first (files under the
+/// project), then the others, each group top down — and answered by the first frame that has
+/// its names, so a global of the main module or a C static is found though the pause lands in
+/// select() or accept(), and a C++ expression is read in a C++ frame, not libc's. Python also
+/// tries the `__main__` module's globals. One row per frame that answered, in frame order; an
+/// expression no frame answers is a row's error, under the frame that said it, alone. Nothing is resumed here. `side_effects`: confirmed by the caller; no
 /// guard, and run as evaluate_expression {allow_side_effects: true} runs them.
 pub async fn read_paused(
     c: &Call<'_>,
@@ -661,11 +662,14 @@ pub async fn read_paused(
     // The program's own frames first (its files, under the project), then the others top down:
     // a pause lands in libc's accept() or select(), whose frame gdb reads in C — a C++
     // program's casts and `v[12]` (libstdc++'s xmethods) parse only in a frame of its own.
+    // A file under the project root (by path components: `/p/app-lib` is not under `/p/app`),
+    // or a relative one that names a file there (a build's `-ffile-prefix-map=…=.`; libc's
+    // `./time/…` names none).
     let own = |f: &crate::backend::FrameInfo| {
         f.file
             .as_deref()
             .zip(root.as_deref())
-            .is_some_and(|(p, r)| p.starts_with(r))
+            .is_some_and(|(p, r)| own_file(r, p))
     };
     let order: Vec<usize> = (0..page.frames.len())
         .filter(|&i| own(&page.frames[i]))
@@ -692,6 +696,8 @@ pub async fn read_paused(
             continue;
         }
         let mut first_error: Option<String> = None;
+        // The frame whose answer the error is (the row is shown under it).
+        let mut error_frame = 0;
         let mut found = None;
         for &i in &order {
             let f = &page.frames[i];
@@ -701,11 +707,15 @@ pub async fn read_paused(
                     break;
                 }
                 Err(err) if names_nothing(&err.0, e) => {
-                    first_error.get_or_insert(err.0);
+                    if first_error.is_none() {
+                        first_error = Some(err.0);
+                        error_frame = i;
+                    }
                 }
                 Err(err) => {
                     // A wrong expression, not a missing name: said as the first frame says it.
                     first_error = Some(err.0);
+                    error_frame = i;
                     found = None;
                     break;
                 }
@@ -753,7 +763,7 @@ pub async fn read_paused(
                     err
                 };
                 (
-                    0,
+                    error_frame,
                     ValueNode {
                         name: e.clone(),
                         error: Some(err),
@@ -799,13 +809,22 @@ pub async fn read_paused(
     Ok(rows)
 }
 
+/// Whether a frame's `file` is the program's own: under the project `root` by path components
+/// (`/p/app-lib/x.c` is not under `/p/app`), or relative and naming a file there.
+fn own_file(root: &str, file: &str) -> bool {
+    let p = std::path::Path::new(file);
+    if p.is_absolute() {
+        p.starts_with(root)
+    } else {
+        std::path::Path::new(root).join(p).is_file()
+    }
+}
+
+/// `f` relative to the project `root` when it is under it (by path components: `/p/app-lib/x.c`
+/// is not under `/p/app`), else as given.
 fn rel_to(root: Option<&str>, f: &str) -> String {
-    match root {
-        Some(r) => f
-            .strip_prefix(r)
-            .map(|x| x.trim_start_matches('/'))
-            .unwrap_or(f)
-            .to_string(),
+    match root.and_then(|r| std::path::Path::new(f).strip_prefix(r).ok()) {
+        Some(x) => x.display().to_string(),
         None => f.to_string(),
     }
 }
@@ -813,6 +832,36 @@ fn rel_to(root: Option<&str>, f: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::names_nothing;
+
+    #[test]
+    fn a_frame_is_the_programs_own_by_path_components() {
+        let root = std::env::temp_dir().join(format!("own-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/w.cpp"), "").unwrap();
+        let r = root.to_str().unwrap();
+        assert!(super::own_file(r, &format!("{r}/src/w.cpp")));
+        assert!(
+            !super::own_file(r, &format!("{r}-lib/wait.c")),
+            "a sibling directory"
+        );
+        assert!(
+            super::own_file(r, "./src/w.cpp"),
+            "relative, naming a file of the project"
+        );
+        assert!(!super::own_file(
+            r,
+            "./time/../sysdeps/unix/sysv/linux/clock_nanosleep.c"
+        ));
+        assert_eq!(
+            super::rel_to(Some(r), &format!("{r}-lib/wait.c")),
+            format!("{r}-lib/wait.c")
+        );
+        assert_eq!(
+            super::rel_to(Some(r), &format!("{r}/src/w.cpp")),
+            "src/w.cpp"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 
     #[test]
     fn only_a_name_the_expression_itself_lacks_sends_it_to_the_next_frame() {

@@ -40,7 +40,7 @@ pub(crate) const INSTRUCTIONS: &str = "Debugger MCP drives a real debugger. The 
 Then step_over / step_into / step_out / resume / run_to_line / pause / wait_for_pause, each with evaluate: [...], wait for the next stop and return it with those values. \
 After the start, set_breakpoint {breakpoints: [...]} sets several (the same items; one that fails fails alone). Any breakpoint takes after: an id (in a list, also an earlier item's index): it stops only once that one was hit in the session. capture without attach runs command (or resumes) and records at many hits without stopping.
 PHP (Xdebug connects to the server): a script is command: 'php x.php'; a web request is command: \"curl 'URL'\" (the server listens and adds the trigger cookie); a running php -S / php-fpm is attach: its pid (a request you send yourself needs the XDEBUG_SESSION cookie). \
-Commands are read as a shell reads them: quote a URL holding &.
+Commands are read as a shell reads them (quote a URL holding &) and run in the project's root unless cwd is given.
 get_debug_session_status, get_variables / expand_variable (ids like v3 last until the program resumes), evaluate_expression and watches read more at a stop. \
 A value marked (cut: 200 of 6,041 chars) is whole in evaluate_expression up to 16,000 chars; a slice reads on where its text ends (the result says where: s[16000:32000]). \
 A search is one expression wherever expressions are taken: 'recs[i].name for i in 0..n_recs if recs[i].cp == 7' (each i from 0 to n_recs-1), on C/C++ also a list walk 'n->name for n in head, n->next if n->v > 2' (gdb: s == \"x\" compares a C string's text, *p@n shows n elements); it answers the matches as rows (i=17: value). \

@@ -585,6 +585,13 @@ impl Renderer {
                     .map(|(k, v)| format!("{k} = {v}"))
                     .collect();
                 write_cells(out, "  ", &pairs);
+            } else if cells.iter().any(|c| c.contains('\n')) {
+                // A value spanning lines (a search's rows) breaks the table's row: this hit's
+                // values one a line, named.
+                let _ = writeln!(out, "  {n} |");
+                for (k, v) in names.iter().zip(&cells) {
+                    let _ = writeln!(out, "    {k} = {}", v.replace('\n', "\n      "));
+                }
             } else {
                 let _ = writeln!(out, "  {n} | {}", cells.join(" | "));
             }
@@ -888,6 +895,31 @@ mod tests {
              2 | error: No symbol \"a\" in current context. | (same error)\n\
              at a.c:5 again, from … < main a.c:22\n  3 | 3 | 4\n\
              stderr ends: ValueError: bad"
+        );
+    }
+
+    /// A search's rows span lines: a row of the table (several hits) or of a read is written
+    /// one value a line, indented, so no row runs into the next column or name.
+    #[test]
+    fn values_spanning_lines_are_written_one_a_line() {
+        let hit = |n: u64, line: u64| {
+            json!({"hit": n, "point": 1, "at": {"file": "/p/a.py", "line": line, "method": "f"},
+                   "stack": ["f a.py:4"], "locals": {},
+                   "values": [{"name": "s", "value": "i in 0..6: visited 6, matched 2\ni=1: 'n1'\ni=4: 'n4'"},
+                              {"name": "k", "value": "0"}]})
+        };
+        let v = json!({"message": "2 hits recorded; the program ended", "hits": [hit(1, 4), hit(2, 4)]});
+        let shown = text("capture", &v, Some("/p"));
+        assert!(
+            shown.contains("  1 |\n    s = i in 0..6: visited 6, matched 2\n      i=1: 'n1'\n      i=4: 'n4'\n    k = 0\n"),
+            "{shown}"
+        );
+        let read = json!({"message": "2 of 2 expressions read", "end": "read", "hits": [
+            {"hit": 1, "point": 0, "at": {}, "frame": "#3 main a.c:9",
+             "values": [{"name": "s", "value": "i in 0..2: visited 2, matched 1\ni=1: 7"}, {"name": "n", "value": "2"}]}]});
+        assert_eq!(
+            text("capture", &read, Some("/p")),
+            "2 of 2 expressions read\n#3 main a.c:9:\n  s = i in 0..2: visited 2, matched 1\n    i=1: 7\n  n = 2"
         );
     }
 

@@ -18,4 +18,5 @@ class Child extends Base
 $c = new Child();
 $t = $c->doubled();
 $bin = "ab\xff\x00c";
+$i = 1;
 echo "t=$t " . strlen($bin) . "\n";

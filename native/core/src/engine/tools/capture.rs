@@ -318,6 +318,14 @@ async fn run(c: &mut Call<'_>, a: Capture) -> Outcome<Captured> {
     if a.cwd.is_some() && launch.is_none() && reuse.is_none() {
         return Err("cwd is where a started program runs: give command with it".into());
     }
+    if a.adapter.is_some() && launch.is_none() {
+        return Err(ToolError(match &reuse {
+            Some(sid) => format!(
+                "adapter: command is the trigger of attached session {sid}, which keeps its own debugger; leave adapter out"
+            ),
+            None => "adapter names the debugger of a session this capture starts (with command, run_configuration or attach); leave it out to record in the current session".into(),
+        }));
+    }
     let cwd = a
         .cwd
         .as_deref()
@@ -705,6 +713,11 @@ async fn read_now(
         crate::backend::AttachTarget::Address(at) => format!("the debugger at {at}"),
     };
     let reuse = attached_session(c, root, a, Some(target)).await?;
+    if let Some(sid) = reuse.as_ref().filter(|_| a.adapter.is_some()) {
+        return Err(ToolError(format!(
+            "adapter: {text} is attached already (session {sid}), with its own debugger; leave adapter out"
+        )));
+    }
     confirm_side_effects(c, root, a).await?;
     let request = LaunchRequest {
         attach: Some(target.clone()),
