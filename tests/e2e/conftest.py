@@ -433,8 +433,21 @@ class Service:
         return self.proc.poll() is None
 
     def end(self):
-        if self.proc.poll() is None:
+        # The whole group, also when its leader is gone.
+        try:
             os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        # A program a debugger started in a process group of its own (gdbserver, `dlv exec`),
+        # which runs on when the debugger is gone: found by its command line.
+        for prefix in getattr(self, "orphans", ()):
+            for entry in pathlib.Path("/proc").iterdir():
+                try:
+                    argv = (entry / "cmdline").read_bytes().decode(errors="replace")
+                    if entry.name.isdigit() and argv.startswith(prefix):
+                        os.kill(int(entry.name), signal.SIGKILL)
+                except OSError:
+                    pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

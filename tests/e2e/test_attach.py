@@ -477,6 +477,7 @@ def test_headless_delve_attached_by_address(services, att):
     port = free_port()
     svc = Service(["dlv", "exec", "--headless", f"--listen=127.0.0.1:{port}", "--accept-multiclient", "--continue",
                    "--api-version=2", str(project / "goservice" / "goservice.bin")], project / "goservice")
+    svc.orphans = [str(project / "goservice" / "goservice.bin")]
     services.append(svc)
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     serve_and_attach_request(m, project, svc, "goservice/main.go", line,
@@ -493,6 +494,7 @@ def test_gdbserver_attached_by_address(services, att):
     port = free_port()
     beat = "beat-gdbserver"
     svc = Service(["gdbserver", f"127.0.0.1:{port}", str(project / "loop"), beat], project, port_line=False)
+    svc.orphans = [f"{project / 'loop'}\0{beat}"]
     services.append(svc)
     deadline = time.time() + 10
     while time.time() < deadline:
@@ -515,3 +517,4 @@ def test_gdbserver_attached_by_address(services, att):
     before = beats(project, beat)
     time.sleep(0.5)
     assert beats(project, beat) > before, "the program no longer runs after the detach"
+
