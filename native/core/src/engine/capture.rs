@@ -608,8 +608,9 @@ fn call_ran_before(expression: &str, at: usize) -> bool {
 /// its names, so a global of the main module or a C static is found though the pause lands in
 /// select() or accept(), and a C++ expression is read in a C++ frame, not libc's. Python also
 /// tries the `__main__` module's globals. One row per frame that answered, in frame order; an
-/// expression no frame answers is a row's error, under the frame that said it, alone. Nothing is resumed here. `side_effects`: confirmed by the caller; no
-/// guard, and run as evaluate_expression {allow_side_effects: true} runs them.
+/// expression no frame answers is a row's error, under the frame that said it, alone. Nothing
+/// is resumed here. `side_effects`: confirmed by the caller; no guard, and run as
+/// evaluate_expression {allow_side_effects: true} runs them.
 pub async fn read_paused(
     c: &Call<'_>,
     sid: &str,

@@ -438,16 +438,6 @@ impl Adapter for Gdb {
         let head = &c[..c.len() - rest.len()];
         crate::c_strings::rewrite(rest).map(|r| format!("{head}{r}"))
     }
-    /// Object-like macros written out (as every C adapter's), then comparisons with a string
-    /// literal made text comparisons (`c_strings`).
-    fn condition(&self, file: &str, condition: String) -> String {
-        let c = if file.is_empty() {
-            condition
-        } else {
-            crate::c_macros::condition(Path::new(file), &condition)
-        };
-        crate::c_strings::rewrite(&c).unwrap_or(c)
-    }
     /// gdb's DAP sends the program's stdout and stderr (and its own CLI chatter) down one pipe,
     /// all as "stdout": an abort's `*** stack smashing detected ***` would read as program
     /// output. gdb starts the program through the shell (`startup-with-shell`, on by default),

@@ -434,13 +434,15 @@ pub trait Adapter: Send + Sync + 'static {
     }
 
     /// A breakpoint condition in `file` as the adapter is sent it: in C, object-like macros the
-    /// file defines written out (`c_macros::condition`), as the debugger knows none of them.
+    /// file defines written out (`c_macros::condition`), as the debugger knows none of them;
+    /// then as an expression is written (`Adapter::expression`).
     fn condition(&self, file: &str, condition: String) -> String {
-        if self.c_expressions() && !file.is_empty() {
+        let c = if self.c_expressions() && !file.is_empty() {
             crate::c_macros::condition(Path::new(file), &condition)
         } else {
             condition
-        }
+        };
+        self.expression(&c).unwrap_or(c)
     }
 
     /// `expression` as the debugger is sent it, when it must be written otherwise to mean

@@ -662,12 +662,7 @@ async fn confirm_side_effects(c: &Call<'_>, root: &str, a: &Capture) -> Result<(
     if !a.allow_side_effects || a.expressions.is_empty() {
         return Ok(());
     }
-    c.confirm(
-        root,
-        "evaluate expressions with side effects",
-        &a.expressions.join("\n"),
-    )
-    .await
+    super::eval::confirm_side_effects(c, root, &a.expressions).await
 }
 
 /// How long a read of a running process waits for the pause it asked (at most the backend's

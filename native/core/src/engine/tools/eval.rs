@@ -68,6 +68,21 @@ async fn evaluate_expression(c: &mut Call<'_>, a: EvaluateExpression) -> Outcome
     }
 }
 
+/// allow_side_effects: the user is asked once for `list` (a batch, a start's `evaluate`, a
+/// capture's expressions) unless brave mode is on.
+pub(super) async fn confirm_side_effects(
+    c: &Call<'_>,
+    root: &str,
+    list: &[String],
+) -> Result<(), ToolError> {
+    c.confirm(
+        root,
+        "evaluate expressions with side effects",
+        &list.join("\n"),
+    )
+    .await
+}
+
 /// The values of `list` at the session's stop, as evaluate_expression's `expressions` answer
 /// them (the first answer of a start, a step's `evaluate`): read-only unless `side_effects`.
 pub(super) async fn values(
@@ -171,12 +186,7 @@ async fn evaluate_all(
             }
         }
     } else {
-        c.confirm(
-            &root,
-            "evaluate expressions with side effects",
-            &list.join("\n"),
-        )
-        .await?;
+        confirm_side_effects(c, &root, &list).await?;
     }
     let context = if side_effects {
         EvalContext::Repl

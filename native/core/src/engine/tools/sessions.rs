@@ -396,26 +396,24 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
     }
     c.confirm(&root, "start a debug session", &format!("{what} in {root}"))
         .await?;
-    // An attach read now (no breakpoints, no trigger) evaluates in `pause_read_resume`, which
-    // asks nothing: side effects are asked for here, before anything is attached. (At a first
-    // stop `evaluate_at` asks, as evaluate_expression does.)
-    let reads_now = request.attach.is_some()
-        && trigger.is_none()
-        && !a.wait_for_pause
-        && a.first.breakpoints.is_none();
-    if reads_now
+    let attached = request.attach.is_some();
+    // An attach without a trigger or wait_for_pause: the request that stops a service is the
+    // agent's to send, so the answer comes now (with a stop seen within the early window: a
+    // loop at its breakpoint).
+    let service = attached && trigger.is_none() && !a.wait_for_pause;
+    // An attach with evaluate and no breakpoints: the values now, at one pause, then running
+    // (capture {attach, expressions} without its detach).
+    let read_now = service && a.first.breakpoints.is_none();
+    // That read evaluates in `pause_read_resume`, which asks nothing: side effects are asked
+    // for here, before anything is attached. (At a first stop `evaluate_at` asks, as
+    // evaluate_expression does.)
+    if read_now
         && a.first.allow_side_effects
         && let Some(list) = a.first.evaluate.as_ref()
     {
-        c.confirm(
-            &root,
-            "evaluate expressions with side effects",
-            &list.join("\n"),
-        )
-        .await?;
+        super::eval::confirm_side_effects(c, &root, list).await?;
     }
     let set = a.first.set(c, &root).await?;
-    let attached = request.attach.is_some();
     let info = match launch(c, &root, request).await {
         Ok(info) => info,
         Err(e) => {
@@ -424,18 +422,11 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
             return Err(e);
         }
     };
-    // An attach without a trigger or wait_for_pause: the request that stops a service is the
-    // agent's to send, so the answer comes now (with a stop seen within the early window: a
-    // loop at its breakpoint).
-    let service = attached && trigger.is_none() && !a.wait_for_pause;
     if let Some(cmd) = &trigger {
         note_trigger(c, &info.id, cmd);
     }
     let (message, mut pause);
     let mut read = Vec::new();
-    // An attach with evaluate and no breakpoints: the values now, at one pause, then running
-    // (capture {attach, expressions} without its detach).
-    let read_now = service && a.first.breakpoints.is_none();
     if let Some(list) = a.first.evaluate.as_ref().filter(|_| read_now) {
         match super::capture::pause_read_resume(c, &info.id, list, a.first.allow_side_effects, true)
             .await
