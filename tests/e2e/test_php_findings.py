@@ -81,3 +81,18 @@ def test_a_computed_list_of_records_shows_each_records_fields(php):
     m.ok("stop_debug_session")
     r = m.ok("capture", {"command": "php calls.php", "points": [{"file_path": "calls.php", "line": line}], "expressions": [rows]})
     assert "'units' => 30, 'meta' => array(1)]" in r["hits"][0]["values"][0]["value"], r
+
+
+def test_a_script_relative_to_another_directory_names_where_it_is(php):
+    # An agent in work/ wrote work/repro.php and ran `php repro.php`: the command runs in the
+    # project's root, PHP said "Could not open input file", and the error blamed Xdebug's setup.
+    project, m, _ = php
+    (project / "work").mkdir(exist_ok=True)
+    (project / "work" / "repro.php").write_text("<?php\n$x = 41 + 1;\necho $x, \"\\n\";\n")
+    args = {"command": "php repro.php", "points": [{"file_path": "work/repro.php", "line": 3}], "expressions": ["$x"]}
+    e = m.err("capture", args)
+    assert "`repro.php` is not in the project's root" in e and "pass cwd: 'work'" in e, e
+    assert "Xdebug" not in e, e
+    assert m.ok("list_debug_sessions")["sessions"] == [] and m.ok("list_breakpoints")["breakpoints"] == []
+    m.ok("capture", {**args, "cwd": "work"})
+    assert "42" in m.last_text, m.last_text

@@ -111,3 +111,21 @@ def test_lldb_points_the_streams_through_its_launch_settings(sh):
     # One open file for two streams is not lldb's: refused, naming it, nothing started.
     e = m.err("start_debug_session", {"command": "./readin < nums.txt > out.txt 2>&1", "adapter": "lldb", "timeout_ms": LONG})
     assert "2>&1" in e and "lldb" in e, e
+
+
+@pytest.mark.parametrize(
+    "command,missing",
+    [("python3 rep.py", "rep.py"), ("./readin < in2.txt", "in2.txt"), ("python3 readin.py < in2.txt", "in2.txt")],
+)
+def test_a_path_relative_to_another_directory_names_where_it_is(sh, command, missing):
+    project, m = sh
+    # An agent whose shell is in work/ made its files there; commands run in the project's root.
+    (project / "work").mkdir(exist_ok=True)
+    (project / "work" / "rep.py").write_text("print('rep')\n")
+    (project / "work" / "in2.txt").write_text("1 2\n")
+    e = m.err("capture", {"command": command, "points": [{"file_path": "readin.c", "line": C_PRINT}], "expressions": ["total"]})
+    # It said only "not found: script" (and pointed at `debugger-mcp doctor`), or, for PHP,
+    # that Xdebug never connected.
+    assert f"`{missing}` is not in the project's root" in e and "pass cwd: 'work'" in e, e
+    assert "doctor" not in e, e
+    assert m.ok("list_debug_sessions")["sessions"] == [] and m.ok("list_breakpoints")["breakpoints"] == []

@@ -288,6 +288,94 @@ impl BreakpointStore {
     }
 }
 
+/// Directories skipped when looking for a path elsewhere in the project: version control,
+/// dependencies and build output (a script there is not the one a command meant).
+const NOT_SEARCHED: &[&str] = &[
+    "node_modules",
+    "vendor",
+    "target",
+    "__pycache__",
+    "build",
+    "dist",
+];
+
+/// The sentence that ends a "not found" error when a relative path of a command (a script, a
+/// program, a `<` input) is not where the command runs but is elsewhere in the project: an agent
+/// that made `work/repro.php` and ran `php repro.php` from its shell's `work/` got "Could not
+/// open input file" (commands run in the project's root, which the server cannot know the
+/// agent's shell left). Breadth first from `root`, four levels, at most 2,000 directories; None
+/// when no word is missing here and present there.
+pub fn missing_path_hint<'a>(
+    root: &Path,
+    cwd: &Path,
+    words: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut word = None;
+    for w in words {
+        if w.is_empty() || w.starts_with('-') || w.contains('=') || Path::new(w).is_absolute() {
+            continue;
+        }
+        if !(w.contains('/') || w.contains('.')) || cwd.join(w).exists() {
+            continue;
+        }
+        let found = elsewhere(root, w);
+        if !found.is_empty() {
+            word = Some((w, found));
+            break;
+        }
+    }
+    let (w, found) = word?;
+    let here = match cwd.strip_prefix(root) {
+        Ok(r) if r.as_os_str().is_empty() => "the project's root".to_string(),
+        Ok(r) => format!("{}/", r.display()),
+        Err(_) => cwd.display().to_string(),
+    };
+    let dirs: Vec<String> = found.iter().map(|d| format!("{d}/")).collect();
+    Some(format!(
+        "`{w}` is not in {here}, where the command ran (commands run in the project's root unless cwd is given); it is in {}: pass cwd: '{}' and call again",
+        dirs.join(", "),
+        found[0]
+    ))
+}
+
+/// Project directories (relative to `root`, nearest first, at most three) holding `rel`.
+fn elsewhere(root: &Path, rel: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
+    let mut seen = 0;
+    while let Some((dir, depth)) = queue.pop_front() {
+        seen += 1;
+        if seen > 2000 || out.len() == 3 {
+            break;
+        }
+        if depth > 0
+            && dir.join(rel).exists()
+            && let Ok(r) = dir.strip_prefix(root)
+        {
+            out.push(r.display().to_string());
+        }
+        if depth == 4 {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut subdirs: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| {
+                let n = e.file_name();
+                let n = n.to_string_lossy();
+                !n.starts_with('.') && !NOT_SEARCHED.contains(&n.as_ref())
+            })
+            .map(|e| e.path())
+            .collect();
+        subdirs.sort();
+        queue.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
+    }
+    out
+}
+
 fn not_found(id: &str) -> BackendError {
     BackendError::NotFound(format!("breakpoint '{id}'"))
 }
@@ -406,5 +494,34 @@ mod tests {
         );
         assert!(s.remove("p1").is_ok());
         assert!(matches!(s.get("p1"), Err(BackendError::NotFound(m)) if m == "breakpoint 'p1'"));
+    }
+    #[test]
+    fn a_relative_path_missing_where_the_command_runs_is_found_elsewhere() {
+        let root = std::env::temp_dir().join(format!("dmcp-hint-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("work/tests")).unwrap();
+        std::fs::create_dir_all(root.join("node_modules/x")).unwrap();
+        std::fs::write(root.join("work/repro.php"), "<?php").unwrap();
+        std::fs::write(root.join("node_modules/x/only.js"), "").unwrap();
+        std::fs::write(root.join("work/tests/in.txt"), "").unwrap();
+        let hint = missing_path_hint(&root, &root, ["php", "-d", "x=1", "repro.php"]).unwrap();
+        assert!(
+            hint.starts_with("`repro.php` is not in the project's root"),
+            "{hint}"
+        );
+        assert!(
+            hint.ends_with("it is in work/: pass cwd: 'work' and call again"),
+            "{hint}"
+        );
+        // From a cwd that holds it: nothing to say; a dependency's file is not offered.
+        assert_eq!(
+            missing_path_hint(&root, &root.join("work"), ["php", "repro.php"]),
+            None
+        );
+        assert_eq!(missing_path_hint(&root, &root, ["node", "only.js"]), None);
+        let hint = missing_path_hint(&root, &root.join("work"), ["./p", "in.txt"]).unwrap();
+        assert!(hint.starts_with("`in.txt` is not in work/"), "{hint}");
+        assert!(hint.contains("pass cwd: 'work/tests'"), "{hint}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

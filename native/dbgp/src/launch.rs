@@ -390,6 +390,49 @@ fn php_program(command: &str) -> Option<String> {
     .then_some(first)
 }
 
+/// The script a `php` command runs (`php -d x=1 repro.php`, `php -f x.php`), when it runs one:
+/// not for `-r` code, a built-in server (`-S`) or a lint.
+fn php_script(command: &str) -> Option<String> {
+    php_program(command)?;
+    let words = shell_words(last_stage(command));
+    let mut rest = words
+        .into_iter()
+        .skip_while(|w| is_env_assignment(w))
+        .skip(1);
+    while let Some(w) = rest.next() {
+        match w.as_str() {
+            "-f" | "--" => return rest.next(),
+            "-d" | "-c" | "-z" => {
+                rest.next();
+            }
+            w if w.starts_with("-d") || w.starts_with("-c") || w.starts_with("-z") => {}
+            "-n" | "-e" | "-q" | "-H" | "-C" => {}
+            w if w.starts_with('-') => return None,
+            // A redirection ends the words the interpreter reads.
+            w if w.starts_with(['<', '>']) => return None,
+            _ => return Some(w),
+        }
+    }
+    None
+}
+
+/// A `php` command whose script is not a file where it runs: the error, saying where in the
+/// project it is (PHP's own "Could not open input file" came back as Xdebug never connecting).
+fn check_script(root: &Path, command: &str, cwd: &Path) -> Result<(), BackendError> {
+    let Some(script) = php_script(command) else {
+        return Ok(());
+    };
+    if cwd.join(&script).is_file() {
+        return Ok(());
+    }
+    let mut m = format!("script '{script}' (relative to {})", cwd.display());
+    if let Some(hint) = debugger_mcp_core::project::missing_path_hint(root, cwd, [script.as_str()])
+    {
+        m = format!("{m}. {hint}");
+    }
+    Err(BackendError::NotFound(m))
+}
+
 static CHECKED: Mutex<Option<HashMap<String, Result<(), String>>>> = Mutex::new(None);
 
 /// For a command that runs `php` itself: the interpreter exists and loads Xdebug, or an error
@@ -628,6 +671,7 @@ impl Inner {
         if let Some(cmd) = &l.command
             && attached.is_none()
         {
+            check_script(&self.root, cmd, &l.cwd)?;
             check_xdebug(cmd, &l.cwd).await?;
         }
         let port = self.ensure_listener(l.port).await?;
@@ -750,6 +794,28 @@ impl Inner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_script_a_php_command_runs() {
+        for (c, want) in [
+            ("php repro.php", Some("repro.php")),
+            (
+                "XDEBUG_MODE=debug php -d memory_limit=1G -n work/r.php a b",
+                Some("work/r.php"),
+            ),
+            ("php8.2 -f x.php", Some("x.php")),
+            (
+                "php -dfoo=1 'my script.php' < in.txt",
+                Some("my script.php"),
+            ),
+            ("php -r 'echo 1;'", None),
+            ("php -S 127.0.0.1:8000 -t public", None),
+            ("curl -s http://h/x.php", None),
+            ("vendor/bin/phpunit tests", None),
+        ] {
+            assert_eq!(php_script(c).as_deref(), want, "{c}");
+        }
+    }
 
     #[test]
     fn php_commands_and_triggers() {

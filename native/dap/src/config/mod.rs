@@ -225,11 +225,29 @@ pub fn resolve(root: &Path, req: &LaunchRequest) -> Result<ResolvedLaunch, Backe
             .unwrap_or_else(|| root.to_path_buf());
         let parsed = parse_command(cmd)?;
         let adapter = req.adapter.as_deref().map(adapters::find).transpose()?;
-        let (adapter, mut g) = from_words(&cwd, parsed.words.clone(), adapter)?;
+        // A script or input named relative to the wrong directory: say where it is.
+        let located = |e: BackendError| match e {
+            BackendError::NotFound(m) => {
+                let inputs = parsed.redirects.iter().filter_map(|r| match &r.to {
+                    command::RedirectTo::Read(p) => p.to_str(),
+                    _ => None,
+                });
+                let words = parsed.words.iter().map(String::as_str).chain(inputs);
+                BackendError::NotFound(
+                    match debugger_mcp_core::project::missing_path_hint(root, &cwd, words) {
+                        Some(hint) => format!("{m}. {hint}"),
+                        None => m,
+                    },
+                )
+            }
+            e => e,
+        };
+        let (adapter, mut g) = from_words(&cwd, parsed.words.clone(), adapter).map_err(located)?;
         // `go test` runs in the package's directory, as the go tool does.
         g.cwd = g.cwd.clone().or_else(|| Some(cwd.display().to_string()));
         let mut arguments = adapter.launch_arguments(&g);
-        let (redirects, feed) = with_streams(&cwd, &parsed, adapter, &mut g, &mut arguments)?;
+        let (redirects, feed) =
+            with_streams(&cwd, &parsed, adapter, &mut g, &mut arguments).map_err(located)?;
         ResolvedLaunch {
             name: cmd.clone(),
             adapter,

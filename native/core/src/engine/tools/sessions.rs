@@ -884,7 +884,13 @@ fn doctor_hint(e: ToolError) -> ToolError {
         "no module named",
         "debugpy",
     ];
-    if missing.iter().any(|m| lower.contains(m)) {
+    // The program's own files missing (its script, its input) are not the debugger's.
+    let own = [
+        "not found: script",
+        "not found: program",
+        "not found: input file",
+    ];
+    if missing.iter().any(|m| lower.contains(m)) && !own.iter().any(|m| lower.contains(m)) {
         ToolError(format!(
             "{}. `debugger-mcp doctor` (in the IDE: the Debugger MCP tool window) shows which debuggers work here and the command that fixes each other one",
             e.0.trim_end_matches('.')
