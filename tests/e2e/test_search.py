@@ -88,13 +88,25 @@ def test_gdb_search_rows_show_what_an_array_holds(sc):
     assert "218" in lines[1] and "items]" not in lines[1], v
 
 
-def test_gdb_search_by_a_c_string_compares_text(sc):
-    # `name == "eve"` on a `const char *`: gdb compares the literal's address (never equal), so
-    # the search matched nothing and said so; the server has gdb compare the text.
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_search_by_a_c_string_compares_text(sc, adapter):
+    # `name == "eve"` on a `const char *`: gdb and lldb compare the literal's address (never
+    # equal), so the search matched nothing and said so; the server has them compare the text.
     _, m = sc
-    at_ready(m)
+    at_ready(m, adapter=adapter)
     v = value(m, 'recs[i].id for i in 0..n_recs if recs[i].name == "eve"')
     assert v.splitlines() == ["i in 0..300: visited 300, matched 1", "i=217: 217"], v
+    assert value(m, 'recs[217].name != "eve"') in ("0", "false"), m.last_text
+    # A comparison the rewrite cannot serve is answered as written, quoting the agent's text.
+    e = m.err("evaluate_expression", {"expression": 'recs[217] == "eve"'})
+    assert "mcp_eq" not in e and "unsigned char" not in e, e
+    # A breakpoint's condition is read the same way: it stops at the one name (i == 2).
+    m.ok("stop_debug_session")
+    m.ok("set_breakpoint", {"file_path": "records.c", "line": 50, "condition": 'names[i] == "gamma"'})
+    r = m.ok("start_debug_session", {"command": "./records", "adapter": adapter, "evaluate": ["i"], "timeout_ms": LONG})
+    assert r["state"] == "paused" and r["pause"]["values"][0]["value"] == "2", r
+    if adapter == "lldb":
+        return
     # Through a macro (HEAD is `(&nodes[0])`) and as a CLI command (`print`), written as given.
     assert value(m, 'HEAD->name == "alpha"').startswith("1"), m.last_text
     r = m.ok("evaluate_expression", {"expression": 'print recs[217].name == "eve"', "allow_side_effects": True})

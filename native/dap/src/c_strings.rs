@@ -197,8 +197,98 @@ fn operand(toks: &[(Tok, usize, usize)], at: usize, left: bool) -> Option<(usize
 }
 
 /// `e` with each `X == "lit"` / `"lit" == X` written `$_mcp_eq(X, "lit")` (`!=`: negated), or
-/// None when it has no such comparison (or cannot be read safely).
+/// None when it has no such comparison (or cannot be read safely). gdb's form.
 pub fn rewrite(e: &str) -> Option<String> {
+    rewrite_by(e, |lhs, rhs| Some(format!("$_mcp_eq({lhs}, {rhs})")))
+}
+
+/// lldb's form: lldb (clang) compares a `char *` with a literal by address too, and has no
+/// convenience functions; `X == "eve"` becomes a comparison of X's bytes with the literal's,
+/// `((X) != 0 && (unsigned char)(X)[0] == 101 && … && (X)[3] == 0)`, which lldb's IR
+/// interpreter evaluates without running code in the program (a `strcmp` call would, at every
+/// hit of a condition). Literals up to 64 bytes; X must be a side-effect-free operand (the
+/// guard refuses others), as it is read once per byte. A `std::string` X fails as before.
+pub fn rewrite_as_bytes(e: &str) -> Option<String> {
+    rewrite_by(e, |lhs, rhs| {
+        let (x, lit) = if is_literal(rhs) {
+            (lhs, rhs)
+        } else {
+            (rhs, lhs)
+        };
+        if is_literal(x) {
+            return None;
+        }
+        let bytes = unescape(&lit[1..lit.len() - 1])?;
+        if bytes.len() > 64 {
+            return None;
+        }
+        let mut parts = vec![format!("({x}) != 0")];
+        for (i, b) in bytes.iter().enumerate() {
+            parts.push(format!("(unsigned char)({x})[{i}] == {b}"));
+        }
+        parts.push(format!("({x})[{}] == 0", bytes.len()));
+        Some(format!("({})", parts.join(" && ")))
+    })
+}
+
+fn is_literal(s: &str) -> bool {
+    s.len() >= 2 && s.starts_with('"') && s.ends_with('"')
+}
+
+/// The bytes of a C string literal's body; None for an escape this does not read (`\u`).
+fn unescape(body: &str) -> Option<Vec<u8>> {
+    let b = body.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = *b.get(i + 1)?;
+        i += 2;
+        out.push(match c {
+            b'n' => b'\n',
+            b't' => b'\t',
+            b'r' => b'\r',
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'v' => 11,
+            b'\\' | b'"' | b'\'' | b'?' => c,
+            b'x' => {
+                let n = b[i..].iter().take_while(|d| d.is_ascii_hexdigit()).count();
+                if n == 0 || n > 2 {
+                    return None;
+                }
+                let v = u8::from_str_radix(&body[i..i + n], 16).ok()?;
+                i += n;
+                v
+            }
+            b'0'..=b'7' => {
+                let n = 1 + b[i..]
+                    .iter()
+                    .take(2)
+                    .take_while(|d| (b'0'..=b'7').contains(d))
+                    .count();
+                let v = u32::from_str_radix(&body[i - 1..i - 1 + n], 8).ok()?;
+                i += n - 1;
+                u8::try_from(v).ok()?
+            }
+            _ => return None,
+        });
+    }
+    // A NUL inside ends the C string: what follows is never compared.
+    if out.contains(&0) {
+        return None;
+    }
+    Some(out)
+}
+
+/// `e` with each comparison with a string literal written by `eq(lhs, rhs)` (`!=`: negated);
+/// a comparison `eq` declines is left as written.
+fn rewrite_by(e: &str, eq: impl Fn(&str, &str) -> Option<String>) -> Option<String> {
     if !e.contains('"') || !(e.contains("==") || e.contains("!=")) {
         return None;
     }
@@ -224,7 +314,7 @@ pub fn rewrite(e: &str) -> Option<String> {
         }
         let lhs = &e[toks[l0].1..toks[l1].2];
         let rhs = &e[toks[r0].1..toks[r1].2];
-        let call = format!("$_mcp_eq({lhs}, {rhs})");
+        let Some(call) = eq(lhs, rhs) else { continue };
         edits.push((from, to, if *negated { format!("(!{call})") } else { call }));
     }
     if edits.is_empty() {
@@ -299,6 +389,36 @@ mod tests {
             r#"dynamic_cast<D*>(b)->name == "x""#,
         ] {
             assert_eq!(rewrite(e), None, "{e}");
+        }
+    }
+    #[test]
+    fn for_lldb_a_comparison_with_a_literal_compares_bytes() {
+        use super::rewrite_as_bytes;
+        assert_eq!(
+            rewrite_as_bytes(r#"recs[i].name == "eve""#).as_deref(),
+            Some(
+                "((recs[i].name) != 0 && (unsigned char)(recs[i].name)[0] == 101 && (unsigned char)(recs[i].name)[1] == 118 && (unsigned char)(recs[i].name)[2] == 101 && (recs[i].name)[3] == 0)"
+            )
+        );
+        assert_eq!(
+            rewrite_as_bytes(r#"n > 1 && "\x41\"\101ü" != p"#).as_deref(),
+            Some(
+                "n > 1 && (!((p) != 0 && (unsigned char)(p)[0] == 65 && (unsigned char)(p)[1] == 34 && (unsigned char)(p)[2] == 65 && (unsigned char)(p)[3] == 195 && (unsigned char)(p)[4] == 188 && (p)[5] == 0))"
+            )
+        );
+        assert_eq!(
+            rewrite_as_bytes(r#"s == """#).as_deref(),
+            Some("((s) != 0 && (s)[0] == 0)")
+        );
+        // Left as written: two literals, an unread escape, an inner NUL, a long literal.
+        let long = format!(r#"s == "{}""#, "x".repeat(65));
+        for e in [
+            r#""a" == "b""#,
+            r#"s == "\u00e9""#,
+            r#"s == "a\0b""#,
+            long.as_str(),
+        ] {
+            assert_eq!(rewrite_as_bytes(e), None, "{e}");
         }
     }
 }

@@ -607,7 +607,7 @@ impl Inner {
                 Some(limit) => Some(crate::string_limit::Raised::raise(s.clone(), limit).await),
                 None => None,
             };
-            let first = s.req::<protocol::Evaluate>(&args).await;
+            let first = as_written(s, &args, &request.expression).await;
             if let Some(raised) = raised {
                 raised.set_back().await;
             }
@@ -644,7 +644,7 @@ impl Inner {
                 other => other.map_err(explain)?,
             }
         } else {
-            match s.req::<protocol::Evaluate>(&args).await {
+            match as_written(s, &args, &request.expression).await {
                 Err(BackendError::Failed(e))
                     if let Some(receiver) = s.adapter.size_receiver(&request.expression, &e) =>
                 {
@@ -809,6 +809,29 @@ fn evaluate_in<'a>(
             };
             s.req::<protocol::Evaluate>(&args).await
         })
+    }
+}
+
+/// A DAP `evaluate` of `args`, whose expression is the adapter's rewrite of `written` (a text
+/// comparison, `c_strings`) or `written` itself: where the rewrite fails (lldb: a
+/// `std::string` has no bytes to index) the agent's own text is evaluated, so the rewrite never
+/// answers worse than the expression as written, nor with an error quoting text it never wrote.
+async fn as_written(
+    s: &Session,
+    args: &EvaluateArguments,
+    written: &str,
+) -> BackendResult<protocol::EvaluateResponse> {
+    let first = s.req::<protocol::Evaluate>(args).await;
+    match first {
+        Err(BackendError::Failed(_)) if args.expression != written => {
+            let again = EvaluateArguments {
+                expression: written.to_string(),
+                frame_id: args.frame_id,
+                context: args.context,
+            };
+            s.req::<protocol::Evaluate>(&again).await
+        }
+        other => other,
     }
 }
 

@@ -151,6 +151,10 @@ impl Adapter for Lldb {
             debugger_mcp_core::backend::WHOLE_STRING_CHARS
         )]
     }
+    /// `name == "eve"` on a `char *` compares text, as on gdb (`c_strings`).
+    fn expression(&self, expression: &str) -> Option<String> {
+        crate::c_strings::rewrite_as_bytes(expression)
+    }
     /// `error: <user expression 0>:1:1: use of undeclared identifier 'state'`.
     fn unknown_name(&self, error: &str) -> Option<String> {
         let rest = error.split("use of undeclared identifier '").nth(1)?;
