@@ -92,3 +92,24 @@ def test_wait_for_pause_evaluates_at_the_stop_of_a_launched_program(py):
     s = m.ok("wait_for_pause", {"evaluate": ["item['name']", "acc"]})
     assert s["state"] == "paused" and s["location"]["line"] == 19, s
     assert values(s) == {"item['name']": "'item3'", "acc": "12"}, s
+
+
+def test_each_request_to_an_attached_service_answers_the_calls_it_made(attach_services, svc):
+    # Recording breakpoints on an attached service: each request's calls (arguments and
+    # result) come with the answer that sent it. The start said "completed without hitting a
+    # breakpoint" (read as: never reached), and wait_for_pause {command} showed no calls.
+    project, m = svc
+    service = attach_services.python(project)
+    url = f"http://127.0.0.1:{service.port}/order"
+    started = m.ok("start_debug_session", {
+        "attach": str(service.pid),
+        "command": f"curl -s '{url}?item=book&qty=3'",
+        "breakpoints": [{"function": "price", "on_hit": "record"}],
+    })
+    assert "without hitting" not in started["message"] and "record" in started["message"], started
+    calls = started["pause"]["calls"]
+    assert len(calls) == 1 and "item='book'" in calls[0] and "-> 36" in calls[0], started
+    again = m.ok("wait_for_pause", {"command": f"curl -s '{url}?item=pen&qty=2'"})
+    assert again["state"] == "running" and "without hitting" not in again["message"], again
+    # Only this request's call, not the first one's again.
+    assert len(again["calls"]) == 1 and "item='pen'" in again["calls"][0], again

@@ -402,6 +402,36 @@ pub(super) fn rows_of(c: &Call<'_>, root: &str, sid: &str) -> Vec<String> {
     }
 }
 
+/// How many calls session `sid` has recorded (and still keeps).
+pub(super) fn count_of(c: &Call<'_>, sid: &str) -> usize {
+    c.engine
+        .with_state(|s| s.calls.rows.iter().filter(|r| r.session == sid).count())
+}
+
+/// The session's calls after its first `from` (those a request recorded), as rows_of shows them.
+pub(super) fn rows_after(c: &Call<'_>, root: &str, sid: &str, from: usize) -> Vec<String> {
+    let a = GetCallRecords {
+        p: ProjectArg::default(),
+        function: None,
+        limit: None,
+        filter: None,
+    };
+    let (rows, _) = select(c, root, Some(sid), &a);
+    let rows: Vec<String> = rows.into_iter().skip(from).collect();
+    let total = rows.len();
+    if total == 0 {
+        return Vec::new();
+    }
+    match cut(rows, total, &a) {
+        Ok(mut r) => {
+            r.rows
+                .extend(r.message.map(|m| format!("({m}: get_call_records)")));
+            r.rows
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Rows of the project's recorded calls (of one session when given) matching `a`, and how many
 /// calls are recorded in all.
 fn select(

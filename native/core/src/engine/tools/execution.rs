@@ -501,6 +501,8 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
         .engine
         .with_state(|s| s.sessions.get(&sid).map(|x| x.state()));
     let already = matches!(state, Some(SessionState::Paused | SessionState::Stopped));
+    // The calls recording breakpoints had recorded before the command's request.
+    let mut recorded = None;
     if let Some(cmd) = &a.command {
         match state {
             Some(SessionState::Paused) => {
@@ -517,6 +519,7 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
             }
             _ => {}
         }
+        recorded = Some(super::calls::count_of(c, &sid));
         run_trigger(c, &sid, cmd).await?;
     }
     let stopped = if already {
@@ -530,6 +533,16 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
     }
     if a.command.is_some() {
         trigger_note(c, &sid, stopped, &mut r);
+    }
+    if let Some(from) = recorded {
+        r.calls = super::calls::rows_after(c, &root, &sid, from);
+        if !r.calls.is_empty() && !stopped && r.state == State::Running {
+            // Recording breakpoints never stop: not "without hitting a breakpoint".
+            r.message = Some(format!(
+                "the request ran to its end ({}; its output: trigger); its calls recorded (calls); the program runs on",
+                r.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
+            ));
+        }
     }
     if let Some(wanted) = a.breakpoint_ids.filter(|w| !w.is_empty())
         && r.state == State::Paused

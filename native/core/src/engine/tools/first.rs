@@ -308,6 +308,12 @@ impl FirstAnswer {
             stop.calls = super::calls::rows_of(c, root, &stop.session_id);
             if stop.calls.is_empty() {
                 note(stop, "no call was recorded (the function never ran)".into());
+            } else if stop.state == State::Running && stop.trigger.is_some() {
+                // Recording breakpoints never stop: "without a stop at a breakpoint" read as
+                // if they had not been reached.
+                stop.message = Some(
+                    "running: the request ran, its calls recorded (calls); send another request to record more (get_call_records reads them all)".into(),
+                );
             }
         }
     }
