@@ -221,3 +221,17 @@ def test_debugpy_searches_a_list_and_leaves_a_comprehension_to_python(sc):
     e = m.err("evaluate_expression", {"expression": "recs.pop i for i in -1..0"})
     assert "at i=-1: the side-effect guard refused it" in e and "recs.pop (-1)" in e, e
     assert value(m, "len(recs)") == "300"
+
+
+@pytest.mark.parametrize("adapter", ["gdb", "lldb"])
+def test_one_match_is_shown_whole_and_a_char_arrays_padding_is_not(sc, adapter):
+    # The seventh set's C agent searched for one record: its 600-character text came back cut
+    # at 200 characters, and every `char id[16]` as `"D-1", '\000' <repeats 12 times>`.
+    _, m = sc
+    at_ready(m, adapter=adapter)
+    v = value(m, 'docs[i].text for i in 0..3 if docs[i].id[2] == 50')
+    assert v.splitlines()[0] == "i in 0..3: visited 3, matched 1", v
+    assert v.rstrip().endswith('END"') and "…" not in v and len(v) > 600, v
+    v = value(m, "docs[i].id for i in 0..3")
+    assert v.splitlines()[1:] == ['i=0: "D-1"', 'i=1: "D-2"', 'i=2: "D-3"'], v
+    assert "repeats" not in value(m, "docs[0]"), m.last_text

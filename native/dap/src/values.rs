@@ -147,6 +147,7 @@ impl Session {
         };
         // gdb renders aggregates (structs, arrays) with an empty value; a placeholder tells the
         // reader there is something to expand.
+        let value = without_nul_padding(&value);
         let value = if value.is_empty() && r > 0 && !synthetic {
             match indexed_variables {
                 Some(n) => format!("[{n} items]"),
@@ -177,6 +178,68 @@ impl Session {
             scope,
         }
     }
+}
+
+/// gdb writes a fixed-size `char` array whole, its padding too: `"CR-1716", '\000' <repeats
+/// 24 times>` (the lazy string its DAP prints ignores `print null-stop`), in every row of a
+/// search over records with `char id[32]`. The padding after the text is dropped, and an array
+/// of NULs alone reads `""`.
+fn without_nul_padding(value: &str) -> String {
+    const PAD: &str = "'\\000' <repeats ";
+    if !value.contains(PAD) {
+        return value.to_string();
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find(PAD) {
+        let after = &rest[at + PAD.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let end = (digits > 0 && after[digits..].starts_with(" times>"))
+            .then_some(at + PAD.len() + digits + " times>".len());
+        let before = &rest[..at];
+        // Only padding that ends the array: the value's end, its struct's `}`, the next field
+        // (`, owner = `). `"x", '\000' <repeats 12 times>, "y"` is one array with text after
+        // its NULs (or an array of arrays): written as gdb wrote it.
+        let end = end.filter(|&e| {
+            let next = &rest[e..];
+            next.is_empty()
+                || next.starts_with('}')
+                || next.strip_prefix(", ").is_some_and(|f| {
+                    let name = f
+                        .bytes()
+                        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                        .count();
+                    name > 0 && f[name..].starts_with(" = ")
+                })
+        });
+        match end {
+            // After a string's closing quote (not an escaped one): `"CR-1716", ` + padding.
+            Some(end) if before.ends_with("\", ") && closes(&before[..before.len() - 2]) => {
+                out.push_str(&before[..before.len() - 2]);
+                rest = &rest[end..];
+            }
+            // The whole value, or a field's (`id = `, `{`): the array holds no text.
+            Some(end) if before.is_empty() || before.ends_with("= ") || before.ends_with('{') => {
+                out.push_str(before);
+                out.push_str("\"\"");
+                rest = &rest[end..];
+            }
+            _ => {
+                out.push_str(&rest[..at + PAD.len()]);
+                rest = &rest[at + PAD.len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Does `text` end with a string's closing quote, one no backslash escapes?
+fn closes(text: &str) -> bool {
+    let Some(body) = text.strip_suffix('"') else {
+        return false;
+    };
+    body.bytes().rev().take_while(|b| *b == b'\\').count() % 2 == 0
 }
 
 /// What one call may spend walking down a stack for an adapter that unwinds from the top
@@ -838,6 +901,36 @@ async fn as_written(
 /// The text of an evaluation's answer, as a macro's expansion error or note quotes it.
 fn shown(b: &protocol::EvaluateResponse) -> String {
     b.result.clone()
+}
+
+#[cfg(test)]
+mod padding_tests {
+    use super::without_nul_padding as w;
+
+    #[test]
+    fn a_char_arrays_nul_padding_is_dropped() {
+        assert_eq!(w(r#""CR-1716", '\000' <repeats 24 times>"#), r#""CR-1716""#);
+        assert_eq!(
+            w(
+                r#"{id = "CR-2291", '\000' <repeats 24 times>, owner = '\000' <repeats 63 times>, n = 3}"#
+            ),
+            r#"{id = "CR-2291", owner = "", n = 3}"#
+        );
+        assert_eq!(w(r#"'\000' <repeats 31 times>"#), r#""""#);
+        // Left as gdb wrote them: text that only looks like padding (an escaped quote before
+        // it), padding with text after it, repeats of another character.
+        let text_after = r#""x", '\000' <repeats 12 times>, "y""#;
+        assert_eq!(w(text_after), text_after);
+        assert_eq!(
+            w(r#""a \", '\000' <repeats 3 times>""#),
+            r#""a \", '\000' <repeats 3 times>""#
+        );
+        assert_eq!(
+            w(r#""ab", 'c' <repeats 12 times>"#),
+            r#""ab", 'c' <repeats 12 times>"#
+        );
+        assert_eq!(w("42"), "42");
+    }
 }
 
 #[cfg(test)]

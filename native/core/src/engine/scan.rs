@@ -23,6 +23,17 @@ use std::time::{Duration, Instant};
 pub const MAX_VISITED: u64 = 10_000;
 /// Rows shown at most.
 pub const MAX_ROWS: usize = 50;
+/// Characters of row values a search's answer holds in all (half of an evaluation's whole
+/// string: the summary line and the labels take the rest).
+const ROWS_ROOM: usize = crate::backend::WHOLE_STRING_CHARS / 2;
+
+/// A matched element's value as shown, before its cut.
+struct Row {
+    text: String,
+    redacted: bool,
+    /// The value's real length when the debugger cut it.
+    length: Option<u64>,
+}
 /// The whole search's time bound (each evaluation also has the backend timeout).
 pub const TIME_BOUND: Duration = Duration::from_secs(20);
 /// A watch's: it is evaluated again at every stop.
@@ -532,7 +543,7 @@ impl Runner<'_, '_> {
 
     /// Whether the element `by` (VAR's replacement) matches, and its row when it does and
     /// `row` asks for one.
-    async fn element(&self, by: &str, row: bool) -> Result<(bool, Option<String>), String> {
+    async fn element(&self, by: &str, row: bool) -> Result<(bool, Option<Row>), String> {
         if let Some(cond) = &self.scan.cond {
             let v = self
                 .eval(substitute(cond, &self.scan.var, by), false)
@@ -566,18 +577,20 @@ impl Runner<'_, '_> {
             v.value_length = None;
         }
         let seen = values::visible(cfg, &text, v.type_name.as_deref(), &v.value);
-        let s = values::shown_of(
-            &seen.text,
-            cfg.max_value_length,
-            seen.redacted,
-            v.value_length.filter(|_| !seen.hidden),
-        );
-        Ok((true, Some(s.value)))
+        Ok((
+            true,
+            Some(Row {
+                length: v.value_length.filter(|_| !seen.hidden),
+                text: seen.text,
+                redacted: seen.redacted,
+            }),
+        ))
     }
 
     async fn run(&self) -> Result<ValueNode, ToolError> {
         let var = &self.scan.var;
-        let mut rows: Vec<String> = Vec::new();
+        // (label, value), cut to their share of the room once their number is known.
+        let mut rows: Vec<(String, Row)> = Vec::new();
         let (mut visited, mut matched) = (0u64, 0u64);
         let mut stop = None;
         let mut header;
@@ -607,7 +620,7 @@ impl Runner<'_, '_> {
                         Ok((true, row)) => {
                             matched += 1;
                             if let Some(r) = row {
-                                rows.push(format!("{var}={i}: {r}"));
+                                rows.push((format!("{var}={i}"), r));
                             }
                         }
                         Ok((false, _)) => {}
@@ -696,7 +709,7 @@ impl Runner<'_, '_> {
                             if hit {
                                 matched += 1;
                                 if let Some(r) = row {
-                                    rows.push(format!("#{n} {var}=0x{at:x}: {r}"));
+                                    rows.push((format!("#{n} {var}=0x{at:x}"), r));
                                 }
                             }
                             (ty, at) = (t, a);
@@ -747,9 +760,14 @@ impl Runner<'_, '_> {
             }
         }
         let mut value = summary;
-        for r in rows {
+        // One match is read whole, as the expression alone would be (a CR's description was
+        // cut at 200 characters, and a read that had detached left no session to ask again);
+        // many share the room, each at least the settings' max_value_length.
+        let room = (ROWS_ROOM / rows.len().max(1)).max(self.c.cfg.max_value_length);
+        for (label, r) in rows {
+            let s = values::shown_of(&r.text, room, r.redacted, r.length);
             value.push('\n');
-            value.push_str(&r);
+            value.push_str(&format!("{label}: {}", s.value));
         }
         Ok(ValueNode {
             name: self.request.expression.clone(),

@@ -418,8 +418,11 @@ impl Adapter for Gdb {
     fn condition_check(&self, condition: &str) -> Option<String> {
         Some(format!("output {condition}"))
     }
+    /// `set print null-stop on`: a `char id[32]` reads `"CR-1716"`, not `"CR-1716", '\000'
+    /// <repeats 24 times>` (in every row of a search, as a C program's fixed-size names are).
     fn repl_setup(&self) -> Vec<String> {
         vec![
+            "set print null-stop on".into(),
             python_command(SETTLE_AFTER_CALLS),
             python_command(crate::c_strings::EQ_FUNCTION),
         ]
