@@ -235,3 +235,7 @@ def test_one_match_is_shown_whole_and_a_char_arrays_padding_is_not(sc, adapter):
     v = value(m, "docs[i].id for i in 0..3")
     assert v.splitlines()[1:] == ['i=0: "D-1"', 'i=1: "D-2"', 'i=2: "D-3"'], v
     assert "repeats" not in value(m, "docs[0]"), m.last_text
+    # A struct asked for shows its string fields as the expression alone would (gdb cut them
+    # at its own 200 characters: the children were read at the user's limit).
+    v = value(m, "docs[1]")
+    assert 'END"' in v and "..." not in v, v

@@ -322,7 +322,25 @@ impl Backend for DapBackend {
         limit: u32,
     ) -> BackendResult<ChildPage> {
         let s = self.inner.live(session_id)?;
-        self.inner.children(&s, handle, offset, limit).await
+        let asked = handle
+            .parse::<i64>()
+            .is_ok_and(|r| s.values.lock().unwrap().asked_refs.contains(&r));
+        let Some(strings) = s.adapter.whole_strings().filter(|_| asked) else {
+            return self.inner.children(&s, handle, offset, limit).await;
+        };
+        // Inside an agent's expression: its strings whole, as the expression's own value.
+        let raised = string_limit::Raised::raise(s.clone(), strings).await;
+        let page = self.inner.children(&s, handle, offset, limit).await;
+        raised.set_back().await;
+        if let Ok(p) = &page {
+            let mut v = s.values.lock().unwrap();
+            v.asked_refs.extend(
+                p.children
+                    .iter()
+                    .filter_map(|c| c.children_handle.as_deref()?.parse::<i64>().ok()),
+            );
+        }
+        page
     }
 
     async fn set_value(
@@ -346,6 +364,11 @@ impl Backend for DapBackend {
                 let raised = string_limit::Raised::raise(s.clone(), limit).await;
                 let r = self.inner.evaluate(&s, request).await;
                 raised.set_back().await;
+                if let Some(h) = r.as_ref().ok().and_then(|n| n.children_handle.as_deref())
+                    && let Ok(h) = h.parse::<i64>()
+                {
+                    s.values.lock().unwrap().asked_refs.insert(h);
+                }
                 r
             }
             (EvalContext::Repl | EvalContext::CodeFragment, Some(_)) => {

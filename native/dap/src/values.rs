@@ -44,6 +44,10 @@ pub struct ValueTable {
     /// DAP frame id → its local source file, for frames listed in this stop (read for C macros,
     /// [`crate::c_macros`]).
     frame_files: HashMap<i64, std::path::PathBuf>,
+    /// variablesReferences of an agent's expression (and what it contains): their strings
+    /// are read under the raised string limit too (`DapBackend::children`), as the
+    /// expression's own value was — a struct's `desc` field was cut at gdb's 200 otherwise.
+    pub(crate) asked_refs: std::collections::HashSet<i64>,
 }
 
 /// The local source file of a frame listed in this stop.
