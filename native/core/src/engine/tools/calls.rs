@@ -383,23 +383,7 @@ async fn get_call_records(c: &mut Call<'_>, a: GetCallRecords) -> Outcome<CallRo
 /// The rows of the calls recorded in session `sid` (the one-call start's answer), cut as
 /// get_call_records cuts them.
 pub(super) fn rows_of(c: &Call<'_>, root: &str, sid: &str) -> Vec<String> {
-    let a = GetCallRecords {
-        p: ProjectArg::default(),
-        function: None,
-        limit: None,
-        filter: None,
-    };
-    let (rows, total) = select(c, root, Some(sid), &a);
-    match cut(rows, total, &a) {
-        Ok(mut r) if !r.rows.is_empty() => {
-            // "20 of 80 rows shown": get_call_records reads the rest.
-            r.rows
-                .extend(r.message.map(|m| format!("({m}: get_call_records)")));
-            r.rows
-        }
-        Ok(_) => Vec::new(),
-        Err(_) => Vec::new(),
-    }
+    rows_after(c, root, sid, 0)
 }
 
 /// How many calls session `sid` has recorded (and still keeps).
@@ -408,7 +392,8 @@ pub(super) fn count_of(c: &Call<'_>, sid: &str) -> usize {
         .with_state(|s| s.calls.rows.iter().filter(|r| r.session == sid).count())
 }
 
-/// The session's calls after its first `from` (those a request recorded), as rows_of shows them.
+/// The session's calls after its first `from` (those one request recorded), cut as
+/// get_call_records cuts them.
 pub(super) fn rows_after(c: &Call<'_>, root: &str, sid: &str, from: usize) -> Vec<String> {
     let a = GetCallRecords {
         p: ProjectArg::default(),
