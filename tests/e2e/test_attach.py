@@ -310,7 +310,8 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
     else:
         written = project / "docker-compose.yml"
         written.write_text(f"services:\n  app:\n    image: python:3\n    volumes:\n      - .:{remote}\n      - cache:/root/.cache\nvolumes:\n  cache: {{}}\n")
-        attach = {"attach": f"127.0.0.1:{dap_port}", "adapter": "debugpy"}
+        # No adapter named: the process listening there (debugpy's adapter) tells it.
+        attach = {"attach": f"127.0.0.1:{dap_port}"}
     try:
         line = line_of(project, "service.py", "ORDERS.append(")
         serve_and_attach_request(m, project, svc, "service.py", line, attach, "total")
@@ -481,7 +482,7 @@ def test_headless_delve_attached_by_address(services, att):
     services.append(svc)
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     serve_and_attach_request(m, project, svc, "goservice/main.go", line,
-                             {"attach": f"127.0.0.1:{port}", "adapter": "delve"}, "total")
+                             {"attach": f"127.0.0.1:{port}"}, "total")
 
 
 def test_gdbserver_attached_by_address(services, att):
@@ -507,7 +508,11 @@ def test_gdbserver_attached_by_address(services, att):
             time.sleep(0.1)
     line = line_of(project, "loop.c", "return doubled;")
     m.ok("set_breakpoint", {"file_path": "loop.c", "line": line})
-    m.ok("start_debug_session", {"attach": f"127.0.0.1:{port}", "adapter": "gdb"})
+    # A port no debugger listens on: the adapter must be named (nothing is started).
+    e = m.err("start_debug_session", {"attach": f"127.0.0.1:{free_port()}"})
+    assert "name the adapter" in e and "debugpy" in e and "doctor" not in e, e
+    # gdbserver's own port: the listening process tells the adapter.
+    m.ok("start_debug_session", {"attach": f"127.0.0.1:{port}"})
     stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
     assert stop["state"] == "paused" and stop["location"]["line"] == line, stop
     values = m.ok("evaluate_expression", {"expressions": ["rounds == n"]})["results"]

@@ -178,6 +178,71 @@ pub fn adapter_for(pid: u32) -> BackendResult<AdapterRef> {
         })
 }
 
+/// The debugger listening at `addr` when it listens on this machine's loopback: the process
+/// owning the listening socket, told by its command line (debugpy's adapter, gdbserver, dlv).
+/// A debugger reached through a tunnel or on another host is not seen, and its adapter is
+/// named by the agent.
+pub fn listener_adapter(addr: &str) -> Option<AdapterRef> {
+    let (host, port) = addr.rsplit_once(':')?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if !(host == "localhost" || host.starts_with("127.") || host == "::1") {
+        return None;
+    }
+    let port: u16 = port.parse().ok()?;
+    let pid = listening_pid(port)?;
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let words: Vec<String> = cmdline
+        .split(|b| *b == 0)
+        .map(|w| String::from_utf8_lossy(w).into_owned())
+        .collect();
+    let base = |w: &String| {
+        Path::new(w)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    // A program run through the dynamic loader (`ld-linux-x86-64.so.2 …/gdbserver …`, as the
+    // pip-packaged gdbserver is) is its second word.
+    let program = words
+        .iter()
+        .find(|w| !(base(w).starts_with("ld-linux") || base(w).starts_with("ld.so")));
+    let name = if words.iter().any(|w| w.contains("debugpy")) {
+        "debugpy"
+    } else if program.is_some_and(|w| base(w) == "gdbserver") {
+        "gdb"
+    } else if program.is_some_and(|w| base(w) == "dlv") {
+        "delve"
+    } else {
+        return None;
+    };
+    crate::adapters::find(name).ok()
+}
+
+/// The process holding a TCP socket that listens on `port` (Linux: /proc/net/tcp{,6} give the
+/// socket's inode, a process's fd links name it).
+fn listening_pid(port: u16) -> Option<u32> {
+    let inode = ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .find_map(|table| {
+            let text = std::fs::read_to_string(table).ok()?;
+            text.lines().skip(1).find_map(|line| {
+                let f: Vec<&str> = line.split_whitespace().collect();
+                let local_port = f.get(1)?.rsplit_once(':')?.1;
+                (u16::from_str_radix(local_port, 16).ok()? == port && *f.get(3)? == "0A")
+                    .then(|| f.get(9).map(|i| i.to_string()))
+                    .flatten()
+            })
+        })?;
+    let socket = format!("socket:[{inode}]");
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let fds = std::fs::read_dir(e.path().join("fd")).ok()?;
+        fds.flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == socket.as_str()))
+            .then_some(pid)
+    })
+}
+
 fn best_claim(exe: &Path) -> Option<(u8, AdapterRef)> {
     ADAPTERS
         .iter()

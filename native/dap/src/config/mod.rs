@@ -317,6 +317,11 @@ fn resolve_attach(
         (Some(a), _, _) => a,
         (None, Some(b), _) => b.adapter,
         (None, None, AttachTarget::Pid(pid)) => crate::attach::adapter_for(*pid)?,
+        (None, None, AttachTarget::Address(addr))
+            if let Some(a) = crate::attach::listener_adapter(addr) =>
+        {
+            a
+        }
         (None, None, AttachTarget::Address(addr)) => {
             return Err(BackendError::Failed(format!(
                 "name the adapter of the debugger listening at {addr}: 'debugpy' (debugpy --listen), 'delve' (dlv --headless) or 'gdb' (gdbserver)"

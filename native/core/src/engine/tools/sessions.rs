@@ -895,6 +895,7 @@ fn doctor_hint(e: ToolError) -> ToolError {
         "not found: script",
         "not found: program",
         "not found: input file",
+        "name the adapter",
     ];
     if missing.iter().any(|m| lower.contains(m)) && !own.iter().any(|m| lower.contains(m)) {
         ToolError(format!(
