@@ -45,3 +45,30 @@ def test_start_lists_the_tools_and_stdin_json_keeps_its_quotes():
         down = mcpc(project, "stop")
         shutil.rmtree(tmp, ignore_errors=True)
     assert down.returncode == 0 and "server stopped" in down.stdout, down.stdout + down.stderr
+
+
+def test_an_expired_session_is_opened_again_and_says_what_was_lost():
+    # The eighth set: the host's MCP session expired (rmcp's five idle minutes) before the
+    # agent's first call; mcpc answered HTTP 404 to every call and the agent opened a session
+    # by hand with curl. The transport's rule is the client's: on 404, initialize again.
+    tmp = tempfile.mkdtemp(prefix="dmcp-e2e-mcpc-")
+    project = pathlib.Path(tmp, "py")
+    shutil.copytree(PROJECTS / "py", project)
+    (project / "debugger-mcp.toml").write_text("[http]\nsession_idle_ms = 1500\n")
+    try:
+        assert mcpc(project, "start", str(project)).returncode == 0
+        r = mcpc(project, "call", "set_breakpoint", json.dumps({"file_path": "app.py", "line": 12}))
+        assert r.returncode == 0, r.stdout + r.stderr
+        import time
+
+        time.sleep(3)
+        listed = mcpc(project, "call", "list_breakpoints")
+        assert listed.returncode == 0, listed.stdout + listed.stderr
+        assert "opened a new one" in listed.stderr and "gone" in listed.stderr, listed.stderr
+        # The expired session took its breakpoint with it (nothing to tidy, headless).
+        assert "app.py:12" not in listed.stdout, listed.stdout
+        again = mcpc(project, "call", "list_breakpoints")
+        assert again.returncode == 0 and "opened a new one" not in again.stderr, again.stderr
+    finally:
+        mcpc(project, "stop")
+        shutil.rmtree(tmp, ignore_errors=True)

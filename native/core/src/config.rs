@@ -138,6 +138,11 @@ pub struct HttpConfig {
     /// Milliseconds a client may take to send a request's headers (sidecar) and, separately,
     /// its body; a connection that takes longer is answered 408 and closed.
     pub read_timeout_ms: u64,
+    /// Milliseconds an initialize-era MCP session may go without a request before it expires
+    /// (and, headless, takes its breakpoints and debug sessions with it). rmcp's default is five
+    /// minutes, which an agent reading code or running a test suite between two calls outlasts
+    /// (the eighth set: a session expired before the agent's first call).
+    pub session_idle_ms: u64,
 }
 
 /// The core's check that refuses state-changing expressions evaluated without
@@ -285,6 +290,7 @@ impl Default for HttpConfig {
             max_body_bytes: 4 * 1024 * 1024,
             max_sessions: 100,
             read_timeout_ms: 10_000,
+            session_idle_ms: 3_600_000,
         }
     }
 }
@@ -347,6 +353,9 @@ impl Config {
         }
         if self.http.read_timeout_ms == 0 {
             return Err("http.read_timeout_ms must be at least 1".into());
+        }
+        if self.http.session_idle_ms == 0 {
+            return Err("http.session_idle_ms must be at least 1".into());
         }
         if self.watchdog.idle_seconds == 0 {
             return Err("watchdog.idle_seconds must be at least 1 (set watchdog.enabled = false to turn it off)".into());

@@ -389,3 +389,33 @@ async fn a_number_json_cannot_hold_is_an_error_naming_the_field() {
         r.body
     );
 }
+
+/// A session lives as long as `http.session_idle_ms` without requests, each request starting
+/// the wait again; rmcp's own default (five minutes) expired an agent's session while it read
+/// code before its first call (eighth set). Short here to be testable: 1.5 s.
+#[tokio::test]
+async fn a_session_expires_after_the_configured_idle_time_not_before() {
+    let config = HttpConfig {
+        session_idle_ms: 1_500,
+        ..Default::default()
+    };
+    let app = debugger_mcp_core::http::router(TestHandler, &config);
+    let s = open_session(&app, "2025-06-18").await;
+    for _ in 0..3 {
+        // Requests 1 s apart: 3 s in all, twice the idle time, and the session stays.
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+        assert_eq!(session_ping(&app, &s).await, StatusCode::OK);
+    }
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let r = session_call(
+        &app,
+        &s,
+        "2025-06-18",
+        json!({"jsonrpc":"2.0","id":3,"method":"ping"}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.body);
+    assert!(r.error_message().contains("initialize"), "{}", r.body);
+    // The default outlives an agent's pause between two calls (rmcp's was 300 s).
+    assert!(HttpConfig::default().session_idle_ms >= 30 * 60 * 1000);
+}

@@ -68,6 +68,8 @@ pub struct RouterOptions {
     pub cancel: CancellationToken,
     /// Keep-alive comment interval on SSE streams (both transports).
     pub sse_keep_alive: Duration,
+    /// How long an initialize-era MCP session may stay without a request before it expires.
+    pub session_idle: Duration,
     /// When set, the token is read from here on every request instead of `token`, so a host
     /// that reloads its settings (the IDE watches its settings file; the installer writes the
     /// token into it) enforces a new token at once.
@@ -86,6 +88,7 @@ impl RouterOptions {
             body_timeout: Duration::from_millis(config.read_timeout_ms),
             cancel: CancellationToken::new(),
             sse_keep_alive: Duration::from_secs(15),
+            session_idle: Duration::from_millis(config.session_idle_ms),
             live_token: None,
         }
     }
@@ -124,7 +127,9 @@ where
         ]);
     let factory_handler = handler.clone();
     let policy = handler.clone();
-    let manager = Arc::new(LocalSessionManager::default());
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(options.session_idle);
+    let manager = Arc::new(manager);
     let cap = sessions::SessionCap::new(manager.clone(), options.max_sessions);
     let streamable = StreamableHttpService::new(
         move || Ok(factory_handler.clone()),
