@@ -129,6 +129,16 @@ pub enum AttachTarget {
     Address(String),
 }
 
+/// Is `host` (of an attach's `host:port`; `[::1]` with or without brackets) this machine's
+/// loopback?
+pub fn is_loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// Debug one test without a run configuration (op `debug_test`). The IDE resolves `test_id` to
 /// the test's PSI element and creates a temporary run configuration through the platform's
 /// producers; headless backends do not implement the op (the core launches a command instead).

@@ -184,8 +184,7 @@ pub fn adapter_for(pid: u32) -> BackendResult<AdapterRef> {
 /// named by the agent.
 pub fn listener_adapter(addr: &str) -> Option<AdapterRef> {
     let (host, port) = addr.rsplit_once(':')?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    if !(host == "localhost" || host.starts_with("127.") || host == "::1") {
+    if !debugger_mcp_core::backend::is_loopback(host) {
         return None;
     }
     let port: u16 = port.parse().ok()?;

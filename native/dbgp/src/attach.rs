@@ -13,7 +13,7 @@
 //! overriding it; `client_host` default `localhost`, `client_port` 9003; `start_with_request`
 //! `default`, which for the debug mode means `trigger`; `XDEBUG_CONFIG` overriding settings).
 
-use debugger_mcp_core::backend::{BackendError, BackendResult};
+use debugger_mcp_core::backend::{BackendError, BackendResult, is_loopback};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -215,14 +215,6 @@ async fn read_settings(pid: u32, exe: &str, cmdline: &[String], env: &[String]) 
         client_port: vals[3].as_deref().and_then(|p| p.trim().parse().ok()),
         discover_client_host: matches!(vals[4].as_deref(), Some("1" | "On" | "on" | "true")),
     }
-}
-
-/// Is `host` this machine's loopback (where we listen by default)?
-pub fn is_loopback(host: &str) -> bool {
-    host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Checks `pid` is a PHP process whose Xdebug can reach us, and reads where it connects; each

@@ -418,8 +418,9 @@ impl Adapter for Gdb {
     fn condition_check(&self, condition: &str) -> Option<String> {
         Some(format!("output {condition}"))
     }
-    /// `set print null-stop on`: a `char id[32]` reads `"CR-1716"`, not `"CR-1716", '\000'
-    /// <repeats 24 times>` (in every row of a search, as a C program's fixed-size names are).
+    /// `set print null-stop on`: a `char id[32]` printed by the CLI (`print`, a value gdb has
+    /// read already) reads `"CR-1716"`, not `"CR-1716", '\000' <repeats 24 times>`. DAP values
+    /// print a lazy string, which ignores it: `values::without_nul_padding` cleans those.
     fn repl_setup(&self) -> Vec<String> {
         vec![
             "set print null-stop on".into(),

@@ -409,6 +409,7 @@ pub(super) fn rows_after(c: &Call<'_>, root: &str, sid: &str, from: usize) -> Ve
     }
     match cut(rows, total, &a) {
         Ok(mut r) => {
+            // "20 of 80 rows shown": get_call_records reads the rest.
             r.rows
                 .extend(r.message.map(|m| format!("({m}: get_call_records)")));
             r.rows

@@ -531,18 +531,11 @@ async fn wait_for_pause(c: &mut Call<'_>, a: WaitForPause) -> Outcome<StopResult
     if already && r.state == State::Paused {
         r.already_paused = true;
     }
-    if a.command.is_some() {
-        trigger_note(c, &sid, stopped, &mut r);
-    }
     if let Some(from) = recorded {
         r.calls = super::calls::rows_after(c, &root, &sid, from);
-        if !r.calls.is_empty() && !stopped && r.state == State::Running {
-            // Recording breakpoints never stop: not "without hitting a breakpoint".
-            r.message = Some(format!(
-                "the request ran to its end ({}; its output: trigger); its calls recorded (calls); the program runs on",
-                r.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
-            ));
-        }
+    }
+    if a.command.is_some() {
+        trigger_note(c, &sid, stopped, &mut r);
     }
     if let Some(wanted) = a.breakpoint_ids.filter(|w| !w.is_empty())
         && r.state == State::Paused
@@ -588,6 +581,22 @@ pub(super) async fn run_trigger(c: &mut Call<'_>, sid: &str, cmd: &str) -> Resul
     Ok(())
 }
 
+/// What is said of a request (an attach's trigger) that ended with the program running, not
+/// stopped: `trigger` is its line (`trigger `curl …` exited with code 0`); with `recorded`
+/// calls, recording breakpoints were hit, and never stop (not "without hitting a breakpoint",
+/// read as never reached).
+pub(super) fn request_ended(trigger: &str, recorded: bool) -> String {
+    if recorded {
+        format!(
+            "the request ran to its end ({trigger}; its output: trigger); recording breakpoints record without stopping (calls); the program runs on"
+        )
+    } else {
+        format!(
+            "the request completed without hitting a breakpoint ({trigger}; its output: trigger); the program runs on: send another request, or call wait_for_pause"
+        )
+    }
+}
+
 /// What a wait after wait_for_pause {command} says of the command, as start's trigger does.
 fn trigger_note(c: &Call<'_>, sid: &str, stopped: bool, r: &mut StopResult) {
     let running = c.engine.with_state(|s| {
@@ -596,11 +605,12 @@ fn trigger_note(c: &Call<'_>, sid: &str, stopped: bool, r: &mut StopResult) {
             .and_then(|x| x.trigger.as_ref())
             .is_some_and(|t| t.ended.is_none())
     });
-    if !stopped && r.state == State::Running && !running && r.trigger.is_some() {
-        r.message = Some(format!(
-            "the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
-            r.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
-        ));
+    if !stopped
+        && r.state == State::Running
+        && !running
+        && let Some(t) = r.trigger.as_ref()
+    {
+        r.message = Some(request_ended(&t.line(), !r.calls.is_empty()));
     } else if running && r.state == State::Paused {
         let still = "the command still runs (its end comes with a later result)";
         r.message = Some(match r.message.take() {

@@ -492,15 +492,12 @@ async fn start_debug_session(c: &mut Call<'_>, a: StartDebugSession) -> Outcome<
                         .unwrap_or_default()
                 ),
             },
-            _ if !stopped && still.is_empty() && stop.trigger.is_some() && a.first.records() => {
-                format!(
-                    "{what}; the request ran to its end ({}; its output: trigger); recording breakpoints record without stopping (calls); the program runs on",
-                    stop.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
-                )
-            }
             _ if !stopped && still.is_empty() && stop.trigger.is_some() => format!(
-                "{what}; the request completed without hitting a breakpoint ({}; its output: trigger); the program runs on: send another request, or call wait_for_pause",
-                stop.trigger.as_ref().map(|t| t.line()).unwrap_or_default()
+                "{what}; {}",
+                super::execution::request_ended(
+                    &stop.trigger.as_ref().map(|t| t.line()).unwrap_or_default(),
+                    a.first.records()
+                )
             ),
             _ => match &info.note {
                 Some(note) => {
