@@ -310,8 +310,10 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
     else:
         written = project / "docker-compose.yml"
         written.write_text(f"services:\n  app:\n    image: python:3\n    volumes:\n      - .:{remote}\n      - cache:/root/.cache\nvolumes:\n  cache: {{}}\n")
-        # No adapter named: the process listening there (debugpy's adapter) tells it.
-        attach = {"attach": f"127.0.0.1:{dap_port}"}
+        # The published port, as docker-proxy holds it: a tunnel listens, not debugpy. No
+        # adapter named: the port's answer tells it.
+        wait_listening(dap_port)
+        attach = {"attach": f"127.0.0.1:{tunnel_to(services, dap_port)}"}
     try:
         line = line_of(project, "service.py", "ORDERS.append(")
         serve_and_attach_request(m, project, svc, "service.py", line, attach, "total")
@@ -463,6 +465,27 @@ def test_an_attached_process_pauses_and_resumes(services, att, adapter):
         assert beats(project, f"pause-{adapter}") > before
 
 
+def wait_listening(port: int) -> None:
+    """Until something listens on `port`, read from /proc/net/tcp: a connection would not do, since
+    debugpy 1.8's adapter answers no client after one that hung up without a DAP `disconnect`."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            for row in pathlib.Path(table).read_text().splitlines()[1:]:
+                f = row.split()
+                if int(f[1].rsplit(":", 1)[1], 16) == port and f[3] == "0A":
+                    return
+        time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port} after 10 s")
+
+
+def tunnel_to(services: list, port: int) -> int:
+    """A tunnel's port to the debug port `port` (tunnel.py): its listener is not the debugger."""
+    t = Service([PYTHON, str(pathlib.Path(__file__).parent / "tunnel.py"), f"127.0.0.1:{port}"], pathlib.Path(__file__).parent)
+    services.append(t)
+    return t.port
+
+
 def free_port() -> int:
     import socket
 
@@ -471,24 +494,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_headless_delve_attached_by_address(services, att):
+@pytest.mark.parametrize("via", ["listener", "tunnel"])
+def test_headless_delve_attached_by_address(services, att, via):
     """`dlv --headless --accept-multiclient` already serving a Go program: the session speaks DAP
-    to it directly (remote mode); after the detach the server and the program run on."""
+    to it directly (remote mode); after the detach the server and the program run on. No adapter
+    named: on this machine the listening process tells it, through a tunnel what the port answers."""
     project, m = att
     port = free_port()
     svc = Service(["dlv", "exec", "--headless", f"--listen=127.0.0.1:{port}", "--accept-multiclient", "--continue",
                    "--api-version=2", str(project / "goservice" / "goservice.bin")], project / "goservice")
     svc.orphans = [str(project / "goservice" / "goservice.bin")]
     services.append(svc)
+    if via == "tunnel":
+        wait_listening(port)
+        port = tunnel_to(services, port)
     line = line_of(project, "goservice/main.go", "mu.Lock()")
     serve_and_attach_request(m, project, svc, "goservice/main.go", line,
                              {"attach": f"127.0.0.1:{port}"}, "total")
 
 
-def test_gdbserver_attached_by_address(services, att):
+@pytest.mark.parametrize("via", ["listener", "tunnel"])
+def test_gdbserver_attached_by_address(services, att, via):
     """A program under `gdbserver HOST:PORT` (stopped at its start, as gdbserver leaves it): gdb runs
     here with `target remote`, the program is resumed, a breakpoint stops it, and the detach lets
-    it run on."""
+    it run on. No adapter named: the listening process tells it, or through a tunnel what the
+    port answers (gdbserver's remote protocol)."""
     project, m = att
     if not shutil.which("gdbserver"):
         pytest.fail("gdbserver is missing (pip install gdb-for-pwndbg or apt-get install gdbserver)")
@@ -497,21 +527,14 @@ def test_gdbserver_attached_by_address(services, att):
     svc = Service(["gdbserver", f"127.0.0.1:{port}", str(project / "loop"), beat], project, port_line=False)
     svc.orphans = [f"{project / 'loop'}\0{beat}"]
     services.append(svc)
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        try:
-            import socket
-
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_listening(port)
+    if via == "tunnel":
+        port = tunnel_to(services, port)
     line = line_of(project, "loop.c", "return doubled;")
     m.ok("set_breakpoint", {"file_path": "loop.c", "line": line})
     # A port no debugger listens on: the adapter must be named (nothing is started).
     e = m.err("start_debug_session", {"attach": f"127.0.0.1:{free_port()}"})
     assert "name the adapter" in e and "debugpy" in e and "doctor" not in e, e
-    # gdbserver's own port: the listening process tells the adapter.
     m.ok("start_debug_session", {"attach": f"127.0.0.1:{port}"})
     stop = m.ok("wait_for_pause", {"timeout_ms": LONG})
     assert stop["state"] == "paused" and stop["location"]["line"] == line, stop

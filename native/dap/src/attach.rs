@@ -182,7 +182,7 @@ pub fn adapter_for(pid: u32) -> BackendResult<AdapterRef> {
 /// owning the listening socket, told by its command line (debugpy's adapter, gdbserver, dlv).
 /// A debugger reached through a tunnel or on another host is not seen, and its adapter is
 /// named by the agent.
-pub fn listener_adapter(addr: &str) -> Option<AdapterRef> {
+fn listener_adapter(addr: &str) -> Option<AdapterRef> {
     let (host, port) = addr.rsplit_once(':')?;
     if !debugger_mcp_core::backend::is_loopback(host) {
         return None;
@@ -215,6 +215,95 @@ pub fn listener_adapter(addr: &str) -> Option<AdapterRef> {
         return None;
     };
     crate::adapters::find(name).ok()
+}
+
+/// The adapter of the debugger at `addr`, for an attach that names none: the listening process
+/// when it is on this machine (`listener_adapter`), else what the port answers — through a
+/// tunnel or from a container or another host the listener is out of sight.
+pub async fn adapter_at(addr: &str) -> Option<AdapterRef> {
+    if let Some(a) = listener_adapter(addr) {
+        return Some(a);
+    }
+    crate::adapters::find(probe(addr).await?).ok()
+}
+
+/// How long the probe waits to connect, then for the first answer.
+const PROBE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Which debugger answers at `addr`: one DAP `initialize` whose client name carries the remote
+/// protocol's `?` packet (`$?#3f`). A DAP server (debugpy's adapter, `dlv --headless`) answers
+/// the request and is then sent `disconnect`, leaving the program running — debugpy 1.8's
+/// adapter answers no later client's `initialize` after one that hung up without it (checked);
+/// gdbserver skips the bytes outside a packet and acknowledges the packet with `+`. Nothing else
+/// is sent: a byte outside DAP's framing makes debugpy's adapter exit. A port where nobody
+/// answers is left to the attach's own error.
+async fn probe(addr: &str) -> Option<&'static str> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::time::{Instant, timeout, timeout_at};
+    let mut stream = timeout(PROBE_WAIT, tokio::net::TcpStream::connect(addr))
+        .await
+        .ok()?
+        .ok()?;
+    let frame = |seq: u32, command: &str, arguments: serde_json::Value| {
+        let body = serde_json::json!({
+            "seq": seq, "type": "request", "command": command, "arguments": arguments,
+        })
+        .to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let hello = frame(
+        1,
+        "initialize",
+        serde_json::json!({"clientID": "debugger-mcp", "clientName": "debugger-mcp $?#3f", "adapterID": "probe"}),
+    );
+    stream.write_all(hello.as_bytes()).await.ok()?;
+    let mut got: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 8192];
+    let deadline = Instant::now() + PROBE_WAIT;
+    let name = loop {
+        match timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => got.extend_from_slice(&buf[..n]),
+            _ => return None,
+        }
+        if matches!(got.first(), Some(b'+' | b'$')) {
+            return Some("gdb");
+        }
+        if let Some(name) = dap_server(&got) {
+            break name;
+        }
+    };
+    let bye = frame(
+        2,
+        "disconnect",
+        serde_json::json!({"terminateDebuggee": false}),
+    );
+    if stream.write_all(bye.as_bytes()).await.is_ok() {
+        // Its answer, briefly (dlv 1.20 sends none to a client that never attached).
+        let deadline = Instant::now() + std::time::Duration::from_millis(500);
+        while let Ok(Ok(n)) = timeout_at(deadline, stream.read(&mut buf)).await {
+            if n == 0 || String::from_utf8_lossy(&buf[..n]).contains("\"disconnect\"") {
+                break;
+            }
+        }
+    }
+    Some(name)
+}
+
+/// The adapter behind a DAP server's first messages, once its `initialize` response is among
+/// them: debugpy says so; delve is the other debugger that serves DAP at an address.
+fn dap_server(got: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(got);
+    let answered = text
+        .split("Content-Length")
+        .any(|m| m.contains("\"response\"") && m.contains("\"initialize\""));
+    if !answered {
+        return None;
+    }
+    if text.contains("debugpy") || text.contains("ptvsd") || text.contains("\"userUnhandled\"") {
+        Some("debugpy")
+    } else {
+        Some("delve")
+    }
 }
 
 /// The process holding a TCP socket that listens on `port` (Linux: /proc/net/tcp{,6} give the

@@ -48,7 +48,14 @@ fn take_path_mappings(resolved: &mut ResolvedLaunch) -> PathMap {
     map
 }
 
-pub async fn launch(inner: &Arc<Inner>, req: LaunchRequest) -> BackendResult<SessionInfo> {
+pub async fn launch(inner: &Arc<Inner>, mut req: LaunchRequest) -> BackendResult<SessionInfo> {
+    if req.adapter.is_none()
+        && req.configuration.is_none()
+        && let Some(AttachTarget::Address(addr)) = &req.attach
+        && let Some(a) = crate::attach::adapter_at(addr).await
+    {
+        req.adapter = Some(a.name().to_string());
+    }
     let mut resolved: ResolvedLaunch = config::resolve(&inner.root, &req)?;
     let pathmap = take_path_mappings(&mut resolved);
     let adapter = resolved.adapter;

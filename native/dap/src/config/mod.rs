@@ -317,14 +317,10 @@ fn resolve_attach(
         (Some(a), _, _) => a,
         (None, Some(b), _) => b.adapter,
         (None, None, AttachTarget::Pid(pid)) => crate::attach::adapter_for(*pid)?,
-        (None, None, AttachTarget::Address(addr))
-            if let Some(a) = crate::attach::listener_adapter(addr) =>
-        {
-            a
-        }
+        // `launch` names the adapter that answered at the address (`attach::adapter_at`).
         (None, None, AttachTarget::Address(addr)) => {
             return Err(BackendError::Failed(format!(
-                "name the adapter of the debugger listening at {addr}: 'debugpy' (debugpy --listen), 'delve' (dlv --headless) or 'gdb' (gdbserver)"
+                "no debugger answered at {addr} as debugpy, dlv or gdbserver do; check the address, or name the adapter: 'debugpy' (debugpy --listen), 'delve' (dlv --headless) or 'gdb' (gdbserver)"
             )));
         }
     };
