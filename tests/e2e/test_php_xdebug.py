@@ -269,6 +269,40 @@ def test_code_under_another_root_mapped_by_docker_compose_and_unmapped_paths_sai
         assert server.stop() == 0
 
 
+def test_code_under_another_root_with_no_mapping_file_is_mapped_by_its_scripts_bytes():
+    """As above but nothing in the project says where the code runs (no compose file, no
+    launch.json: a container started elsewhere, a staging host): the request's script, read
+    through Xdebug, is byte for byte the project's src/index.php, so /mnt/www/html maps onto
+    src/ — a breakpoint in another file of it binds, and stops come back as project paths."""
+    if not UNSHARE:
+        pytest.fail("unshare is missing (apt-get install util-linux)")
+    base = free_base()
+    server, m = start("php", settings(base))
+    project = server.project
+    assert not list(project.glob("*compose*")) and "pathMappings" not in (project / ".vscode/launch.json").read_text()
+    script = (
+        "mount -t tmpfs tmpfs /mnt && mkdir -p /mnt/www/html && "
+        f"mount --bind {project / 'src'} /mnt/www/html && exec \"$@\""
+    )
+    web = WebServer("/mnt/www", base, wrap=[UNSHARE, "-rm", "sh", "-c", script, "sh"])
+    try:
+        line = next(i for i, t in enumerate((project / "src/lib.php").read_text().splitlines(), 1) if "return $sum" in t)
+        r = m.pause_at("src/lib.php", line, {"command": f"curl -s {web.url('/html/index.php')}"})
+        loc = r["pause"]["location"]
+        assert loc["file"] == str(project / "src/lib.php") and loc["line"] == line, r
+        st = m.ok("get_stack_trace", {"session_id": r["session_id"]})
+        assert [f.get("file") for f in st["frames"]][:2] == [str(project / "src/lib.php"), str(project / "src/index.php")], st
+        m.ok("resume", {"session_id": r["session_id"], "timeout_ms": LONG})
+        # The next request (a new Xdebug connection) keeps the mapping.
+        r = m.pause_at("src/index.php", 5, {"command": f"curl -s {web.url('/html/index.php?again')}"})
+        assert r["pause"]["location"]["file"] == str(project / "src/index.php"), r
+        m.ok("resume", {"session_id": r["session_id"], "timeout_ms": LONG})
+    finally:
+        web.stop()
+        m.close()
+        assert server.stop() == 0
+
+
 def test_watchdog_ends_a_request_left_paused():
     base = free_base()
     server, m = start("php", settings(base, '[watchdog]\nidle_seconds = 2\naction = "stop"\n'))

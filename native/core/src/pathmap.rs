@@ -7,8 +7,9 @@
 //! debugpy: `[{"localRoot": …, "remoteRoot": …}]`), `localRoot`/`remoteRoot`, `substitutePath`
 //! (delve: `[{"from": local, "to": remote}]`), `sourceFileMap` (cpptools: `{remote: local}`), and
 //! bind mounts of `docker-compose.yml` / `compose.yaml` services (`./src:/var/www/html`).
-//! A remote path no mapping covers, that does not exist locally either, is reported as
-//! unmapped: never guessed.
+//! With none of those, a backend that can read a remote file's bytes (DBGp `source`) infers the
+//! mapping from the project file with those very bytes (`PathMap::inferred`). A remote path no
+//! mapping covers, that does not exist locally either, is reported as unmapped: never guessed.
 
 use serde_json::{Map, Value};
 use std::path::{Component, Path, PathBuf};
@@ -272,6 +273,54 @@ impl PathMap {
         Ok(map)
     }
 
+    /// The mapping under which the remote file `remote` is the project file whose bytes are
+    /// `content` (read from the debuggee, e.g. DBGp `source`): among the project's files of the
+    /// same name with those very bytes, the one sharing the most trailing path components with
+    /// `remote`; the directories above what they share map onto each other. None when no file
+    /// has the bytes or two share as many components (a copy of a file is not a guess).
+    pub fn inferred(root: &Path, remote: &str, content: &[u8]) -> Option<PathMap> {
+        let remote = remote.replace('\\', "/");
+        let name = remote.rsplit('/').next().filter(|n| !n.is_empty())?;
+        let mut best: Vec<(usize, PathBuf)> = Vec::new();
+        for local in files_named(root, name) {
+            if std::fs::read(&local).ok().as_deref() != Some(content) {
+                continue;
+            }
+            let shared = shared_tail(&remote, &local);
+            match best.first() {
+                Some((n, _)) if *n > shared => {}
+                Some((n, _)) if *n == shared => best.push((shared, local)),
+                _ => best = vec![(shared, local)],
+            }
+        }
+        let [(shared, local)] = best.as_slice() else {
+            return None;
+        };
+        let remote_parts: Vec<&str> = remote.split('/').collect();
+        let remote_dir = remote_parts[..remote_parts.len() - shared].join("/");
+        let mut local_dir = local.clone();
+        for _ in 0..*shared {
+            local_dir.pop();
+        }
+        let rel = local
+            .strip_prefix(root)
+            .unwrap_or(local)
+            .display()
+            .to_string();
+        let mut map = PathMap::default();
+        map.push(
+            root,
+            if remote_dir.is_empty() {
+                "/"
+            } else {
+                &remote_dir
+            },
+            &local_dir.display().to_string(),
+            &format!("inferred: the debuggee's {remote} is {rel}, byte for byte"),
+        );
+        Some(map)
+    }
+
     /// One line per mapping, for messages: `/var/www/html → src (docker-compose.yml service app)`.
     pub fn describe(&self, root: &Path) -> String {
         if self.maps.is_empty() {
@@ -298,10 +347,113 @@ impl PathMap {
     }
 }
 
+/// How many of a project walk's entries `files_named` reads at most (a project with its
+/// dependencies checked in; past this the file is not looked for).
+const WALK_LIMIT: usize = 100_000;
+
+/// The project's files called `name`, skipping what holds no deployed source (VCS, caches,
+/// our own state).
+fn files_named(root: &Path, name: &str) -> Vec<PathBuf> {
+    const SKIP: [&str; 6] = [
+        ".git",
+        ".hg",
+        ".svn",
+        ".debugger-mcp",
+        "node_modules",
+        "target",
+    ];
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    let mut seen = 0usize;
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > WALK_LIMIT {
+                return found;
+            }
+            let Ok(kind) = e.file_type() else { continue };
+            let file_name = e.file_name();
+            if kind.is_dir() {
+                if !SKIP.iter().any(|s| file_name == *s) {
+                    stack.push(e.path());
+                }
+            } else if kind.is_file() && file_name == name {
+                found.push(e.path());
+            }
+        }
+    }
+    found
+}
+
+/// How many trailing path components `remote` and `local` have in common (the name at least).
+fn shared_tail(remote: &str, local: &Path) -> usize {
+    let local: Vec<String> = local
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    remote
+        .split('/')
+        .rev()
+        .zip(local.iter().rev())
+        .take_while(|(r, l)| *r == l.as_str())
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_mapping_is_inferred_only_from_a_file_with_the_same_bytes() {
+        let root = std::env::temp_dir().join(format!("dmcp-infer-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (path, text) in [
+            ("src/public/index.php", "<?php echo 1;\n"),
+            ("tests/fixtures/index.php", "<?php echo 2;\n"),
+            ("src/lib/util.php", "<?php function u() {}\n"),
+            ("copy/a/util.php", "<?php function u() {}\n"),
+            ("copy/b/util.php", "<?php function u() {}\n"),
+            (".git/index.php", "<?php echo 1;\n"),
+        ] {
+            let f = root.join(path);
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(f, text).unwrap();
+        }
+        // The deployed entry script: the directories above the shared `public/index.php` map.
+        let m = PathMap::inferred(&root, "/var/www/html/public/index.php", b"<?php echo 1;\n")
+            .expect("one file with those bytes");
+        assert_eq!(
+            m.to_local("/var/www/html/lib/x.php"),
+            Located::Local(root.join("src/lib/x.php"))
+        );
+        assert!(
+            m.describe(&root)
+                .starts_with("/var/www/html → src (inferred"),
+            "{}",
+            m.describe(&root)
+        );
+        // Other bytes: no file is taken for it.
+        assert_eq!(
+            PathMap::inferred(&root, "/app/public/index.php", b"<?php echo 3;\n"),
+            None
+        );
+        // The same bytes in three places: the one sharing `lib/util.php` wins ...
+        let m = PathMap::inferred(&root, "/srv/lib/util.php", b"<?php function u() {}\n").unwrap();
+        assert_eq!(
+            m.to_remote(&root.join("src/lib/util.php")),
+            "/srv/lib/util.php"
+        );
+        // ... and where two share as much, nothing is guessed.
+        assert_eq!(
+            PathMap::inferred(&root, "/srv/x/util.php", b"<?php function u() {}\n"),
+            None
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 
     #[test]
     fn launch_json_dialects() {

@@ -133,6 +133,44 @@ impl Inner {
         (sibling, false)
     }
 
+    /// A mapping for a script that runs from a root no mapping covers and the project does not
+    /// have (a container, another host, a deploy directory, with no launch.json or compose file
+    /// saying where): the project file with the script's very bytes (read with DBGp `source`)
+    /// gives it (`PathMap::inferred`). Else breakpoints would never bind there and every stop
+    /// would be a remote path. Kept for the server's later requests.
+    async fn inferred_mapping(
+        &self,
+        conn: &Connection,
+        fileuri: &str,
+        known: &PathMap,
+    ) -> Option<PathMap> {
+        use debugger_mcp_core::pathmap::Located;
+        let remote = uri_to_path(fileuri)?;
+        if matches!(known.to_local(&remote), Located::Local(_)) {
+            return None;
+        }
+        let kept = self.inferred.lock().unwrap().clone();
+        if matches!(kept.to_local(&remote), Located::Local(_)) {
+            return Some(kept);
+        }
+        let source = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            conn.request("source", &[('f', fileuri.to_string())], None),
+        )
+        .await
+        .ok()?
+        .ok()?;
+        let bytes = protocol::decoded_bytes(&source.root);
+        let root = self.root.clone();
+        let found = tokio::task::spawn_blocking(move || PathMap::inferred(&root, &remote, &bytes))
+            .await
+            .ok()??;
+        tracing::info!("path mapping {}", found.describe(&self.root));
+        let mut kept = self.inferred.lock().unwrap();
+        kept.extend(found);
+        Some(kept.clone())
+    }
+
     pub async fn on_connection(self: Arc<Self>, stream: tokio::net::TcpStream, port: u16) {
         let (init, conn, mut rx) = match Connection::accept(stream).await {
             Ok(x) => x,
@@ -157,6 +195,9 @@ impl Inner {
             .unwrap_or_default();
         if pathmap.is_empty() {
             pathmap = PathMap::from_compose(&self.root).unwrap_or_default();
+        }
+        if let Some(inferred) = self.inferred_mapping(&conn, &init.fileuri, &pathmap).await {
+            pathmap.extend(inferred);
         }
         let stop_on_entry = trap.as_ref().is_some_and(|t| t.launch.stop_on_entry);
         let stop_on_exception = trap.as_ref().is_some_and(|t| t.launch.stop_on_exception);

@@ -37,6 +37,9 @@ pub struct Inner {
     pub connect_timeout_ms: AtomicU64,
     /// `[php] listen_host`: loopback unless the user widened it for a container.
     pub listen_host: Mutex<std::net::IpAddr>,
+    /// Mappings inferred from earlier connections' scripts (`listen::inferred_mapping`), kept
+    /// for the later requests of the same server.
+    pub inferred: Mutex<PathMap>,
 }
 
 /// A launch waiting for its Xdebug connection ("trap"), and its trigger process.
@@ -363,6 +366,7 @@ impl Inner {
             port: AtomicU32::new(crate::DEFAULT_PORT as u32),
             connect_timeout_ms: AtomicU64::new(20_000),
             listen_host: Mutex::new(std::net::Ipv4Addr::LOCALHOST.into()),
+            inferred: Mutex::default(),
         }
     }
 
