@@ -282,12 +282,13 @@ def test_ptrace_refused_names_the_fix(services):
         shutil.rmtree(server.tmp, ignore_errors=True)
 
 
-@pytest.mark.parametrize("mapped_by", ["launch.json", "docker-compose.yml"])
+@pytest.mark.parametrize("mapped_by", ["launch.json", "docker-compose.yml", "its files' bytes"])
 def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, att, tmp_path, mapped_by):
     """`debugpy --listen` inside `unshare -rm`, where the project is bind-mounted at a path that
     does not exist outside, as a container's would be: the attach goes to its address, and the
     mapping that takes breakpoints in and stops out comes from a launch.json entry named with it,
-    or, with no entry named, from the compose file's bind mount of the project."""
+    or, with no entry named, from the compose file's bind mount of the project, or, with nothing
+    in the project saying where it runs, from the program's own files read where it runs."""
     project, m = att
     if not shutil.which("unshare"):
         pytest.fail("util-linux unshare is missing (apt-get install util-linux)")
@@ -307,6 +308,10 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
             "pathMappings": [{"localRoot": "${workspaceFolder}", "remoteRoot": str(remote)}],
         }]}))
         attach = {"attach": f"127.0.0.1:{dap_port}", "run_configuration": "in the namespace"}
+    elif mapped_by == "its files' bytes":
+        written = None
+        wait_listening(dap_port)
+        attach = {"attach": f"127.0.0.1:{tunnel_to(services, dap_port)}"}
     else:
         written = project / "docker-compose.yml"
         written.write_text(f"services:\n  app:\n    image: python:3\n    volumes:\n      - .:{remote}\n      - cache:/root/.cache\nvolumes:\n  cache: {{}}\n")
@@ -318,7 +323,8 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
         line = line_of(project, "service.py", "ORDERS.append(")
         serve_and_attach_request(m, project, svc, "service.py", line, attach, "total")
     finally:
-        written.unlink()
+        if written:
+            written.unlink()
 
 
 def pause(m: Mcp) -> dict:

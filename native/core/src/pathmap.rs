@@ -273,17 +273,17 @@ impl PathMap {
         Ok(map)
     }
 
-    /// The mapping under which the remote file `remote` is the project file whose bytes are
-    /// `content` (read from the debuggee, e.g. DBGp `source`): among the project's files of the
-    /// same name with those very bytes, the one sharing the most trailing path components with
-    /// `remote`; the directories above what they share map onto each other. None when no file
-    /// has the bytes or two share as many components (a copy of a file is not a guess).
-    pub fn inferred(root: &Path, remote: &str, content: &[u8]) -> Option<PathMap> {
+    /// The mapping under which the remote file `remote` is a project file with its very bytes
+    /// (`same`: the debuggee's bytes, read through DBGp `source`, or their digest): among the
+    /// project's files of that name with those bytes, the one sharing the most trailing path
+    /// components with `remote`; the directories above what they share map onto each other.
+    /// None when no file has the bytes or two share as many components (a copy is not a guess).
+    pub fn inferred(root: &Path, remote: &str, same: impl Fn(&[u8]) -> bool) -> Option<PathMap> {
         let remote = remote.replace('\\', "/");
         let name = remote.rsplit('/').next().filter(|n| !n.is_empty())?;
         let mut best: Vec<(usize, PathBuf)> = Vec::new();
         for local in files_named(root, name) {
-            if std::fs::read(&local).ok().as_deref() != Some(content) {
+            if !std::fs::read(&local).is_ok_and(|b| same(&b)) {
                 continue;
             }
             let shared = shared_tail(&remote, &local);
@@ -347,45 +347,25 @@ impl PathMap {
     }
 }
 
-/// How many of a project walk's entries `files_named` reads at most (a project with its
-/// dependencies checked in; past this the file is not looked for).
-const WALK_LIMIT: usize = 100_000;
-
-/// The project's files called `name`, skipping what holds no deployed source (VCS, caches,
-/// our own state).
+/// The project's files called `name`, found by the source scans' walk (`engine::sources`:
+/// hidden folders and build output left out, `vendor/` entered).
 fn files_named(root: &Path, name: &str) -> Vec<PathBuf> {
-    const SKIP: [&str; 6] = [
-        ".git",
-        ".hg",
-        ".svn",
-        ".debugger-mcp",
-        "node_modules",
-        "target",
-    ];
-    let mut found = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    let mut seen = 0usize;
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            seen += 1;
-            if seen > WALK_LIMIT {
-                return found;
-            }
-            let Ok(kind) = e.file_type() else { continue };
-            let file_name = e.file_name();
-            if kind.is_dir() {
-                if !SKIP.iter().any(|s| file_name == *s) {
-                    stack.push(e.path());
-                }
-            } else if kind.is_file() && file_name == name {
-                found.push(e.path());
-            }
-        }
-    }
-    found
+    let ext: Vec<&str> = Path::new(name)
+        .extension()
+        .and_then(|x| x.to_str())
+        .into_iter()
+        .collect();
+    let walk = crate::engine::sources::Walk {
+        extensions: &ext,
+        vendor: true,
+        max_files: 50_000,
+        max_file_bytes: 16 << 20,
+    };
+    crate::engine::sources::files(root, &walk)
+        .files
+        .into_iter()
+        .filter(|f| f.file_name().is_some_and(|n| n == name))
+        .collect()
 }
 
 /// How many trailing path components `remote` and `local` have in common (the name at least).
@@ -424,8 +404,10 @@ mod tests {
             std::fs::write(f, text).unwrap();
         }
         // The deployed entry script: the directories above the shared `public/index.php` map.
-        let m = PathMap::inferred(&root, "/var/www/html/public/index.php", b"<?php echo 1;\n")
-            .expect("one file with those bytes");
+        let m = PathMap::inferred(&root, "/var/www/html/public/index.php", |b| {
+            b == b"<?php echo 1;\n"
+        })
+        .expect("one file with those bytes");
         assert_eq!(
             m.to_local("/var/www/html/lib/x.php"),
             Located::Local(root.join("src/lib/x.php"))
@@ -438,18 +420,22 @@ mod tests {
         );
         // Other bytes: no file is taken for it.
         assert_eq!(
-            PathMap::inferred(&root, "/app/public/index.php", b"<?php echo 3;\n"),
+            PathMap::inferred(&root, "/app/public/index.php", |b| b == b"<?php echo 3;\n"),
             None
         );
         // The same bytes in three places: the one sharing `lib/util.php` wins ...
-        let m = PathMap::inferred(&root, "/srv/lib/util.php", b"<?php function u() {}\n").unwrap();
+        let m = PathMap::inferred(&root, "/srv/lib/util.php", |b| {
+            b == b"<?php function u() {}\n"
+        })
+        .unwrap();
         assert_eq!(
             m.to_remote(&root.join("src/lib/util.php")),
             "/srv/lib/util.php"
         );
         // ... and where two share as much, nothing is guessed.
         assert_eq!(
-            PathMap::inferred(&root, "/srv/x/util.php", b"<?php function u() {}\n"),
+            PathMap::inferred(&root, "/srv/x/util.php", |b| b
+                == b"<?php function u() {}\n"),
             None
         );
         std::fs::remove_dir_all(&root).unwrap();

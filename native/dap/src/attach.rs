@@ -217,6 +217,58 @@ fn listener_adapter(addr: &str) -> Option<AdapterRef> {
     crate::adapters::find(name).ok()
 }
 
+/// For an attach by address with no mapping configured (no launch.json entry, compose file):
+/// where the program's files are on its side, when that is not where the project has them (a
+/// container, another host). The adapter reads the main script and the breakpoints' files
+/// there (`Adapter::remote_sources`); the first that is a project file byte for byte (SHA-256)
+/// gives the mapping (`PathMap::inferred`), and the breakpoints are sent again through it.
+/// Nothing changes when the files are where the project has them, or none matches.
+pub async fn infer_mapping(inner: &crate::session::Inner, s: &Session) {
+    use sha2::{Digest, Sha256};
+    if !s.pathmap.read().unwrap().is_empty() {
+        return;
+    }
+    let names: Vec<String> = inner
+        .bp_files()
+        .iter()
+        .filter_map(|f| {
+            Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let found = s.adapter.remote_sources(s, &names).await;
+    let hex = |b: &[u8]| {
+        Sha256::digest(b)
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect::<String>()
+    };
+    let mut map = None;
+    for (remote, digest) in &found {
+        if Path::new(remote).starts_with(&inner.root) && Path::new(remote).is_file() {
+            return; // The program runs from the project itself.
+        }
+        let (root, remote, digest) = (inner.root.clone(), remote.clone(), digest.clone());
+        let m = tokio::task::spawn_blocking(move || {
+            debugger_mcp_core::pathmap::PathMap::inferred(&root, &remote, |b| hex(b) == digest)
+        })
+        .await
+        .ok()
+        .flatten();
+        if m.is_some() {
+            map = m;
+            break;
+        }
+    }
+    let Some(map) = map else { return };
+    tracing::info!("path mapping {}", map.describe(&inner.root));
+    *s.pathmap.write().unwrap() = map;
+    if let Err(e) = inner.sync_all_lines(s).await {
+        tracing::warn!("breakpoints through the inferred mapping: {e}");
+    }
+}
+
 /// The adapter of the debugger at `addr`, for an attach that names none: the listening process
 /// when it is on this machine (`listener_adapter`), else what the port answers — through a
 /// tunnel or from a container or another host the listener is out of sight.

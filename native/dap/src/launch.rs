@@ -154,6 +154,9 @@ pub async fn launch(inner: &Arc<Inner>, mut req: LaunchRequest) -> BackendResult
             });
         }
     }
+    if resolved.connect.is_some() && !session.is_ended() {
+        crate::attach::infer_mapping(inner, &session).await;
+    }
     if let Some(command) = req.trigger.as_deref().filter(|_| !session.is_ended()) {
         let cwd = req
             .cwd

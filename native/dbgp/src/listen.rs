@@ -162,9 +162,10 @@ impl Inner {
         .ok()?;
         let bytes = protocol::decoded_bytes(&source.root);
         let root = self.root.clone();
-        let found = tokio::task::spawn_blocking(move || PathMap::inferred(&root, &remote, &bytes))
-            .await
-            .ok()??;
+        let found =
+            tokio::task::spawn_blocking(move || PathMap::inferred(&root, &remote, |b| b == bytes))
+                .await
+                .ok()??;
         tracing::info!("path mapping {}", found.describe(&self.root));
         let mut kept = self.inferred.lock().unwrap();
         kept.extend(found);

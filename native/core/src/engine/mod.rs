@@ -39,7 +39,7 @@ mod shared;
 mod shell;
 pub mod signals;
 mod snapshot;
-mod sources;
+pub(crate) mod sources;
 mod state;
 mod tools;
 mod validate;

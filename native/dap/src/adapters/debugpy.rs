@@ -114,6 +114,33 @@ pub struct Debugpy;
 
 #[async_trait]
 impl Adapter for Debugpy {
+    /// pydevd evaluates without a frame while the program runs (in its own thread): the
+    /// modules' files, read and hashed where the program runs.
+    async fn remote_sources(&self, s: &Session, names: &[String]) -> Vec<(String, String)> {
+        let names = serde_json::to_string(names).unwrap_or_else(|_| "[]".into());
+        let expression = format!(
+            "(lambda os, h, names: '|'.join(p + ' ' + h.sha256(open(p, 'rb').read()).hexdigest() \
+             for p in sorted({{getattr(m, '__file__', None) or '' for m in list(__import__('sys').modules.values()) \
+             if os.path.basename(getattr(m, '__file__', None) or '') in names or getattr(m, '__name__', '') == '__main__'}}) \
+             if os.path.isfile(p)))(__import__('os'), __import__('hashlib'), set({names}))"
+        );
+        let args = crate::protocol::EvaluateArguments {
+            expression,
+            frame_id: None,
+            context: "repl",
+        };
+        let Ok(r) = s.req::<crate::protocol::Evaluate>(&args).await else {
+            return Vec::new();
+        };
+        r.result
+            .trim_matches(['\'', '"'])
+            .split('|')
+            .filter_map(|row| {
+                let (path, digest) = row.rsplit_once(' ')?;
+                Some((path.to_string(), digest.to_string()))
+            })
+            .collect()
+    }
     /// Python has its own conversions for what gdb's formats show.
     fn format_command(&self, f: &PrintFormat, e: &str) -> Result<String, String> {
         let write = |letter: char| match letter {

@@ -319,6 +319,13 @@ pub trait Adapter: Send + Sync + 'static {
     ) -> Option<Vec<crate::protocol::ExceptionOptions>> {
         None
     }
+    /// The debuggee's loaded source files named one of `names`, and its main script, each
+    /// with the SHA-256 of its bytes (hex) as the debuggee reads them, asked while it runs:
+    /// how an attach maps a root nothing configured (`attach::infer_mapping`). Empty: this
+    /// adapter cannot read the debuggee's files.
+    async fn remote_sources(&self, _s: &Session, _names: &[String]) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The signal a `signal` stop without a description was for ("signal SIGSEGV (…)").
     async fn signal_name(&self, _s: &Session) -> Option<String> {
         None
