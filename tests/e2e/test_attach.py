@@ -327,6 +327,18 @@ def test_debugpy_listening_in_a_mount_namespace_attached_by_address(services, at
             written.unlink()
 
 
+def test_debugpy_listening_on_a_script_named_relative_to_its_directory(services, att):
+    """`python -m debugpy --listen … service.py` started in the project: the program's files are
+    the project's (same bytes, same place), so no mapping is inferred from the relative name and
+    the stop is the project file itself."""
+    project, m = att
+    dap_port = free_port()
+    svc = Service([PYTHON, "-m", "debugpy", "--listen", f"127.0.0.1:{dap_port}", "service.py"], project)
+    services.append(svc)
+    line = line_of(project, "service.py", "ORDERS.append(")
+    serve_and_attach_request(m, project, svc, "service.py", line, {"attach": f"127.0.0.1:{dap_port}"}, "total")
+
+
 def pause(m: Mcp) -> dict:
     """A pause that stops the program within its wait (how fast: tests/bench/pause_latency.py)."""
     p = m.ok("pause", {"timeout_ms": 10000})

@@ -280,6 +280,10 @@ impl PathMap {
     /// None when no file has the bytes or two share as many components (a copy is not a guess).
     pub fn inferred(root: &Path, remote: &str, same: impl Fn(&[u8]) -> bool) -> Option<PathMap> {
         let remote = remote.replace('\\', "/");
+        // A relative path says nothing about where the root is.
+        if !(remote.starts_with('/') || remote.get(1..3) == Some(":/")) {
+            return None;
+        }
         let name = remote.rsplit('/').next().filter(|n| !n.is_empty())?;
         let mut best: Vec<(usize, PathBuf)> = Vec::new();
         for local in files_named(root, name) {
@@ -417,6 +421,11 @@ mod tests {
                 .starts_with("/var/www/html → src (inferred"),
             "{}",
             m.describe(&root)
+        );
+        // A relative path (a script named relative to the program's directory): no root.
+        assert_eq!(
+            PathMap::inferred(&root, "public/index.php", |b| b == b"<?php echo 1;\n"),
+            None
         );
         // Other bytes: no file is taken for it.
         assert_eq!(

@@ -245,10 +245,14 @@ pub async fn infer_mapping(inner: &crate::session::Inner, s: &Session) {
             .collect::<String>()
     };
     let mut map = None;
+    // The program runs where the project is (this machine, or the same paths): nothing to map.
+    if found
+        .iter()
+        .any(|(remote, digest)| std::fs::read(remote).is_ok_and(|b| hex(&b) == *digest))
+    {
+        return;
+    }
     for (remote, digest) in &found {
-        if Path::new(remote).starts_with(&inner.root) && Path::new(remote).is_file() {
-            return; // The program runs from the project itself.
-        }
         let (root, remote, digest) = (inner.root.clone(), remote.clone(), digest.clone());
         let m = tokio::task::spawn_blocking(move || {
             debugger_mcp_core::pathmap::PathMap::inferred(&root, &remote, |b| hex(b) == digest)

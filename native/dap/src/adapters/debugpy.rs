@@ -120,7 +120,7 @@ impl Adapter for Debugpy {
         let names = serde_json::to_string(names).unwrap_or_else(|_| "[]".into());
         let expression = format!(
             "(lambda os, h, names: '|'.join(p + ' ' + h.sha256(open(p, 'rb').read()).hexdigest() \
-             for p in sorted({{getattr(m, '__file__', None) or '' for m in list(__import__('sys').modules.values()) \
+             for p in sorted({{os.path.abspath(getattr(m, '__file__', None) or '') for m in list(__import__('sys').modules.values()) \
              if os.path.basename(getattr(m, '__file__', None) or '') in names or getattr(m, '__name__', '') == '__main__'}}) \
              if os.path.isfile(p)))(__import__('os'), __import__('hashlib'), set({names}))"
         );
