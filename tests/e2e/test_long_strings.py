@@ -31,6 +31,11 @@ def test_php_a_long_string_says_its_length_and_evaluates_whole(php):
         e = m.ok("evaluate_expression", {"expression": expr})["result"]
         assert e["value"] == json.dumps(PAGE) and not e.get("truncated"), (expr, len(e["value"]), e.get("value_length"))
         assert "cut" not in m.last_text, m.last_text
+    # Lines, backticks: Xdebug answers property_value in a <value> element (ninth set: a
+    # runbook read as "cut: 0 of 1,166 chars", even captured alone).
+    doc = "## step\n```sh\npg_isready -h db\n```\n" * 40
+    e = m.ok("evaluate_expression", {"expression": "$doc"})["result"]
+    assert e["value"] == json.dumps(doc) and not e.get("truncated"), e
     # Past the bound: cut at 16,000 with the real length; a slice reads the next window.
     e = m.ok("evaluate_expression", {"expression": "str_repeat($page, 4)"})["result"]
     assert e["truncated"] is True and e["value_length"] == 4 * 6041, {k: v for k, v in e.items() if k != "value"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -78,11 +79,17 @@ def test_attach_by_pid_answers_at_once_and_a_request_sent_after_stops_in_the_han
 
 
 def test_attach_by_the_address_xdebug_connects_to(php):
+    """A PHP process whose Xdebug connects to a port of its own (a container's or another host's
+    client_port): a request sent without saying so is refused naming `attach` with that address;
+    the address alone (no adapter: nothing listens there and the project is PHP) is listened
+    at, and the request sent after stops."""
     project, m, port = php
     web = WebServer(project / "src", port + 6)
     try:
         m.ok("set_breakpoint", {"file_path": "src/index.php", "line": 5})
-        r = m.ok("start_debug_session", {"adapter": "php", "attach": f"127.0.0.1:{port + 6}"})
+        e = m.err("start_debug_session", {"command": f"curl -s {web.url('/elsewhere')}", "wait_for_pause": True, "timeout_ms": LONG})
+        assert "connects to another port" in e and "attach: '127.0.0.1:PORT'" in e, e
+        r = m.ok("start_debug_session", {"attach": f"127.0.0.1:{port + 6}"})
         assert r["state"] == "running" and "wait_for_pause" in r["message"], r
         req = curl(web.url("/by/address"))
         p = m.ok("wait_for_pause", {"session_id": r["session_id"], "timeout_ms": LONG})
@@ -133,8 +140,13 @@ def test_attach_refusals_name_what_to_change(php):
         n = next(n for n in range(65535, 60000, -1) if not os.path.exists(f"/proc/{n}"))
         e = m.err("start_debug_session", {"adapter": "php", "attach": str(n)})
         assert f"no process {n}" in e and f'attach "127.0.0.1:{n}"' in e, e
-        # An address without an adapter: the adapters that attach there are named, PHP's too.
-        e = m.err("start_debug_session", {"attach": f"127.0.0.1:{port + 7}"})
+        # An address another program listens at, without an adapter: the adapters that attach
+        # there are named, PHP's too (this is a PHP project, but Xdebug does not listen).
+        with socket.socket() as other:
+            other.bind(("127.0.0.1", 0))
+            other.listen()
+            busy = other.getsockname()[1]
+            e = m.err("start_debug_session", {"attach": f"127.0.0.1:{busy}"})
         assert "'php' (listen there for a PHP process's Xdebug)" in e, e
         assert m.ok("list_debug_sessions")["sessions"] == [], "a refused attach leaves nothing behind"
     finally:

@@ -227,6 +227,16 @@ def test_busy_port_falls_back_to_the_next_and_the_trigger_gets_it():
         r = m.ok("start_debug_session", {"command": "php -r 'echo getenv(\"XDEBUG_CONFIG\"), PHP_EOL;'", "wait_for_pause": True, "timeout_ms": LONG})
         assert r["state"] == "stopped", r
         assert f"client_port={base + 1}" in output_text(m, r["session_id"], expect="client_port"), r
+        # A web server set to connect to the busy port (its client_port nobody may change): the
+        # request ends without a connection, and the error says who holds that port.
+        project = server.project
+        web = WebServer(project / "src", base)
+        try:
+            e = m.err("start_debug_session", {"command": f"curl -s {web.url('/index.php')}", "wait_for_pause": True, "timeout_ms": LONG})
+            assert f"port {base}, where Xdebug connects unless told otherwise, is held by process {os.getpid()}" in e, e
+            assert f"the server listens on {base + 1}" in e, e
+        finally:
+            web.stop()
     finally:
         m.close()
         assert server.stop() == 0

@@ -129,6 +129,43 @@ pub enum AttachTarget {
     Address(String),
 }
 
+/// The inode of the TCP socket listening on `port` on this machine (Linux: /proc/net/tcp{,6});
+/// None when nothing listens there or the tables cannot be read. Read, never connected to: a
+/// connection that says nothing is enough to make debugpy 1.8's adapter answer no later client.
+pub fn listening_inode(port: u16) -> Option<String> {
+    ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .find_map(|table| {
+            let text = std::fs::read_to_string(table).ok()?;
+            text.lines().skip(1).find_map(|line| {
+                let f: Vec<&str> = line.split_whitespace().collect();
+                let local_port = f.get(1)?.rsplit_once(':')?.1;
+                (u16::from_str_radix(local_port, 16).ok()? == port && *f.get(3)? == "0A")
+                    .then(|| f.get(9).map(|i| i.to_string()))
+                    .flatten()
+            })
+        })
+}
+
+/// The process holding the TCP socket that listens on `port` (its fd links name the socket's
+/// inode); None when nothing listens or it is not ours to see.
+pub fn listening_pid(port: u16) -> Option<u32> {
+    let socket = format!("socket:[{}]", listening_inode(port)?);
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let fds = std::fs::read_dir(e.path().join("fd")).ok()?;
+        fds.flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == socket.as_str()))
+            .then_some(pid)
+    })
+}
+
+/// Whether the listening tables can be read here (`listening_inode`'s None then means nobody
+/// listens).
+pub fn can_read_listeners() -> bool {
+    std::path::Path::new("/proc/net/tcp").exists()
+}
+
 /// Is `host` (of an attach's `host:port`; `[::1]` with or without brackets) this machine's
 /// loopback?
 pub fn is_loopback(host: &str) -> bool {

@@ -380,6 +380,18 @@ fn not_found(id: &str) -> BackendError {
     BackendError::NotFound(format!("breakpoint '{id}'"))
 }
 
+/// Whether the project has a source file ending in `.{extension}` (the source scans' walk:
+/// hidden folders and build output left out; `vendor/` too, being dependencies).
+pub fn has_source(root: &Path, extension: &str) -> bool {
+    let walk = crate::engine::sources::Walk {
+        extensions: &[extension],
+        vendor: false,
+        max_files: 1,
+        max_file_bytes: u64::MAX,
+    };
+    !crate::engine::sources::files(root, &walk).files.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -188,7 +188,7 @@ fn listener_adapter(addr: &str) -> Option<AdapterRef> {
         return None;
     }
     let port: u16 = port.parse().ok()?;
-    let pid = listening_pid(port)?;
+    let pid = debugger_mcp_core::backend::listening_pid(port)?;
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
     let words: Vec<String> = cmdline
         .split(|b| *b == 0)
@@ -360,31 +360,6 @@ fn dap_server(got: &[u8]) -> Option<&'static str> {
     } else {
         Some("delve")
     }
-}
-
-/// The process holding a TCP socket that listens on `port` (Linux: /proc/net/tcp{,6} give the
-/// socket's inode, a process's fd links name it).
-fn listening_pid(port: u16) -> Option<u32> {
-    let inode = ["/proc/net/tcp", "/proc/net/tcp6"]
-        .iter()
-        .find_map(|table| {
-            let text = std::fs::read_to_string(table).ok()?;
-            text.lines().skip(1).find_map(|line| {
-                let f: Vec<&str> = line.split_whitespace().collect();
-                let local_port = f.get(1)?.rsplit_once(':')?.1;
-                (u16::from_str_radix(local_port, 16).ok()? == port && *f.get(3)? == "0A")
-                    .then(|| f.get(9).map(|i| i.to_string()))
-                    .flatten()
-            })
-        })?;
-    let socket = format!("socket:[{inode}]");
-    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
-        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
-        let fds = std::fs::read_dir(e.path().join("fd")).ok()?;
-        fds.flatten()
-            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == socket.as_str()))
-            .then_some(pid)
-    })
 }
 
 fn best_claim(exe: &Path) -> Option<(u8, AdapterRef)> {

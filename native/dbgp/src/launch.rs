@@ -662,6 +662,33 @@ impl Inner {
 /// Starting a PHP session: run the trigger (if any) with Xdebug pointed at our port, then
 /// wait for the connection it causes.
 impl Inner {
+    /// When the server listens on another port than the configured one (Xdebug's 9003) because
+    /// something else holds that one: who does, since a PHP process set to connect there (a
+    /// server's client_port nobody may change) reaches it and not us.
+    fn default_port_taken(&self, port: u16) -> String {
+        let first = self.port.load(Ordering::Relaxed) as u16;
+        if port == first {
+            return String::new();
+        }
+        let holder = debugger_mcp_core::backend::listening_pid(first).map(|pid| {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|b| {
+                    b.split(|c| *c == 0)
+                        .filter(|w| !w.is_empty())
+                        .map(|w| String::from_utf8_lossy(w).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default();
+            let cmd: String = cmd.chars().take(120).collect();
+            format!(" by process {pid} (`{cmd}`)")
+        });
+        format!(
+            "port {first}, where Xdebug connects unless told otherwise, is held{}, so the server listens on {port}: a PHP process set to connect to {first} reaches that listener, not this one (stop it, or attach: '127.0.0.1:{first}' once it is free); ",
+            holder.unwrap_or_default()
+        )
+    }
+
     pub async fn launch(self: &Arc<Self>, req: LaunchRequest) -> BackendResult<SessionInfo> {
         let mut l = resolve(&self.root, &req)?;
         let attached = match &req.attach {
@@ -730,7 +757,8 @@ impl Inner {
         }
         let timeout = Duration::from_millis(self.connect_timeout_ms.load(Ordering::Relaxed));
         let settings = format!(
-            "check that the PHP process loads Xdebug 3 with xdebug.mode=debug, xdebug.client_host=127.0.0.1, xdebug.client_port={port} and xdebug.start_with_request=yes (or =trigger with an XDEBUG_TRIGGER/XDEBUG_SESSION cookie or variable); CLI triggers get XDEBUG_MODE, XDEBUG_CONFIG and XDEBUG_TRIGGER from debugger-mcp, curl triggers the XDEBUG_SESSION cookie"
+            "{}check that the PHP process loads Xdebug 3 with xdebug.mode=debug, xdebug.client_host=127.0.0.1, xdebug.client_port={port} and xdebug.start_with_request=yes (or =trigger with an XDEBUG_TRIGGER/XDEBUG_SESSION cookie or variable); CLI triggers get XDEBUG_MODE, XDEBUG_CONFIG and XDEBUG_TRIGGER from debugger-mcp, curl triggers the XDEBUG_SESSION cookie; a PHP process whose Xdebug connects to another port (a container's, another host's client_port): give attach: '127.0.0.1:PORT' with the command, and the server listens there",
+            self.default_port_taken(port)
         );
         let what = l
             .command

@@ -79,8 +79,10 @@ impl DbgpBackend {
         if let Some(a) = &request.adapter {
             return matches!(a.to_ascii_lowercase().as_str(), "php" | "xdebug" | "dbgp");
         }
-        if let Some(AttachTarget::Pid(pid)) = &request.attach {
-            return attach::is_php_pid(*pid);
+        match &request.attach {
+            Some(AttachTarget::Pid(pid)) => return attach::is_php_pid(*pid),
+            Some(AttachTarget::Address(addr)) => return self.xdebug_connects_to(addr),
+            None => {}
         }
         if let Some(c) = &request.configuration {
             return launch::has_configuration(&self.inner.root, c);
@@ -89,6 +91,29 @@ impl DbgpBackend {
             .command
             .as_deref()
             .is_some_and(launch::is_php_command)
+    }
+
+    /// An address named with no adapter is where a PHP process's Xdebug connects to (ours to
+    /// listen at) when we listen there already, or when nothing on this machine listens there
+    /// and the project has PHP code: the debuggers that serve at an address (debugpy, dlv,
+    /// gdbserver) listen themselves. Elsewhere the DAP backend answers, naming 'php' if nobody.
+    fn xdebug_connects_to(&self, addr: &str) -> bool {
+        use debugger_mcp_core::backend::{can_read_listeners, is_loopback, listening_inode};
+        let Some((host, port)) = addr.rsplit_once(':') else {
+            return false;
+        };
+        let Ok(port) = port.parse::<u16>() else {
+            return false;
+        };
+        if !is_loopback(host) {
+            return false;
+        }
+        if self.inner.listeners.lock().unwrap().contains_key(&port) {
+            return true;
+        }
+        can_read_listeners()
+            && listening_inode(port).is_none()
+            && debugger_mcp_core::project::has_source(&self.inner.root, "php")
     }
 
     pub fn owns_session(&self, id: &str) -> bool {

@@ -506,7 +506,9 @@ impl Session {
                 )
                 .await
             {
-                (p.value, p.binary) = string_value(&v.root);
+                // With extended_properties, a value holding control characters comes in a
+                // `<value>` child (as in property_get), else as the response's own text.
+                (p.value, p.binary) = string_value(v.root.child("value").unwrap_or(&v.root));
             }
         }
         let scope = if context == 1 {

@@ -11,4 +11,6 @@ function render_page(int $rows): string
 }
 
 $page = render_page(150);
+// Past max_data with control characters: Xdebug sends it in a <value> element.
+$doc = str_repeat("## step\n```sh\npg_isready -h db\n```\n", 40);
 echo strlen($page) . "\n";
