@@ -63,6 +63,19 @@ pub struct Hit {
     /// that answered this row's values, `#2 <module> service.py:40`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<String>,
+    /// Each value's text as read, longer than the row shows while more hits may come: when
+    /// the recording ends with fewer rows than `max_hits`, the values are shown with the room
+    /// the rows actually left (`widen`).
+    #[serde(skip)]
+    pub wide: Vec<Option<Wide>>,
+}
+
+/// A recorded value's text before its row's cut, and what `values::shown_of` needs again.
+#[derive(Clone)]
+pub struct Wide {
+    text: String,
+    redacted: bool,
+    length: Option<u64>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -160,21 +173,24 @@ pub async fn disarm(c: &Call<'_>, root: &str, ids: &[String]) {
     }
 }
 
-/// Reads one hit: the expressions, the locals in brief and the stack of the paused thread.
+/// One hit as `record` read it: where, the values, the locals in brief (and how many more),
+/// the stack, and the values' wider texts (`Hit::wide`).
+type Recorded = (
+    Location,
+    Vec<ValueNode>,
+    (BTreeMap<String, String>, u32),
+    Vec<String>,
+    Vec<Option<Wide>>,
+);
+
+/// Reads the `nth` hit: the expressions, the locals in brief and the stack of the paused thread.
 pub async fn record(
     c: &Call<'_>,
     sid: &str,
     thread: &str,
     spec: &Spec,
-) -> Result<
-    (
-        Location,
-        Vec<ValueNode>,
-        (BTreeMap<String, String>, u32),
-        Vec<String>,
-    ),
-    ToolError,
-> {
+    nth: usize,
+) -> Result<Recorded, ToolError> {
     let backend = c.engine.backend.clone();
     let page = c
         .bk(
@@ -206,9 +222,12 @@ pub async fn record(
     // A value's share of half the rows' bytes (a few hits of a few expressions show strings
     // longer than a setting's row cut, as a print of them would), at least the setting's.
     let max = row_value_chars(spec, c.cfg.max_value_length);
+    // As long as a value can be shown if the recording ends at this hit (`widen`).
+    let wide_max = share_of(spec, nth, c.cfg.max_value_length);
+    let mut wide = Vec::new();
     let context = if spec.side_effects {
         EvalContext::Repl
-    } else if max > c.cfg.max_value_length {
+    } else if wide_max > c.cfg.max_value_length {
         // The debugger's own string limit raised, as for evaluate_expression (gdb, lldb).
         EvalContext::Expression
     } else {
@@ -244,16 +263,25 @@ pub async fn record(
         let row = match super::scan::evaluate(c, sid, req, top.file.as_deref(), until).await {
             Ok(v) => {
                 let (m, redacted) = shaped(c, e, &v, max);
+                let (w, _) = shaped(c, e, &v, wide_max);
+                wide.push(Some(Wide {
+                    text: w.value.clone(),
+                    redacted,
+                    length: w.value_length.or(v.value_length),
+                }));
                 if !redacted {
                     answered.push((vals.len(), v));
                 }
                 m
             }
-            Err(err) => ValueNode {
-                name: e.clone(),
-                error: Some(err.0),
-                ..Default::default()
-            },
+            Err(err) => {
+                wide.push(None);
+                ValueNode {
+                    name: e.clone(),
+                    error: Some(err.0),
+                    ..Default::default()
+                }
+            }
         };
         vals.push(row);
     }
@@ -280,6 +308,7 @@ pub async fn record(
         {
             if let Some(p) = p {
                 super::preview::put(&mut vals[*i], p);
+                wide[*i] = None;
             }
         }
         let visible: Vec<_> = listed
@@ -325,6 +354,7 @@ pub async fn record(
         {
             if let Some(p) = p {
                 super::preview::put(&mut vals[*i], p);
+                wide[*i] = None;
             }
         }
     }
@@ -347,7 +377,7 @@ pub async fn record(
     };
     let mut at = Location::from(&top);
     at.file = at.file.map(|f| rel(&f));
-    Ok((at, vals, (locals, more_locals), stack))
+    Ok((at, vals, (locals, more_locals), stack, wide))
 }
 
 /// Characters a recorded expression's value is shown with, at least the setting's row cut
@@ -355,13 +385,36 @@ pub async fn record(
 /// evaluate_expression batch shows (`WHOLE_STRING_CHARS`); rows of several hits share half of
 /// `MAX_BYTES`, at most `ROW_VALUE_CHARS` a value.
 fn row_value_chars(spec: &Spec, setting: usize) -> usize {
+    share_of(spec, spec.max_hits as usize, setting)
+}
+
+/// A value's characters when the recording has `rows` rows (see `row_value_chars`).
+fn share_of(spec: &Spec, rows: usize, setting: usize) -> usize {
     let exprs = spec.expressions.len().max(1);
-    let share = if spec.max_hits <= 1 {
+    let share = if rows <= 1 {
         crate::backend::WHOLE_STRING_CHARS / exprs
     } else {
-        (MAX_BYTES / 2 / (spec.max_hits as usize * exprs)).min(ROW_VALUE_CHARS)
+        (MAX_BYTES / 2 / (rows * exprs)).min(ROW_VALUE_CHARS)
     };
     share.max(setting)
+}
+
+/// The rows' values shown with the room the rows actually left: a recording that ended with
+/// fewer hits than `max_hits` (a request's two calls of a function) cut its values for
+/// `max_hits` rows while it ran, not knowing whether more would come.
+fn widen(c: &Call<'_>, spec: &Spec, rows: &mut [Hit]) {
+    let max = share_of(spec, rows.len(), c.cfg.max_value_length);
+    if max <= row_value_chars(spec, c.cfg.max_value_length) {
+        return;
+    }
+    for row in rows.iter_mut() {
+        for (v, w) in row.values.iter_mut().zip(std::mem::take(&mut row.wide)) {
+            let Some(w) = w.filter(|_| v.truncated) else {
+                continue;
+            };
+            v.put(values::shown_of(&w.text, max, w.redacted, w.length));
+        }
+    }
 }
 
 /// The row of expression `e` whose value the debugger answered, as settings show it (cut,
@@ -410,6 +463,18 @@ pub async fn run(
     sid: &str,
     ids: &[String],
     spec: &Spec,
+    sub: super::snapshot::Subscription,
+) -> Result<(Vec<Hit>, End), ToolError> {
+    let (mut rows, end) = record_hits(c, sid, ids, spec, sub).await?;
+    widen(c, spec, &mut rows);
+    Ok((rows, end))
+}
+
+async fn record_hits(
+    c: &Call<'_>,
+    sid: &str,
+    ids: &[String],
+    spec: &Spec,
     mut sub: super::snapshot::Subscription,
 ) -> Result<(Vec<Hit>, End), ToolError> {
     let backend = c.engine.backend.clone();
@@ -452,7 +517,8 @@ pub async fn run(
         let Some(point) = ids.iter().position(|id| hit_ids.contains(id)) else {
             return Ok((rows, End::Elsewhere));
         };
-        let (at, values, (locals, more_locals), stack) = record(c, sid, &thread, spec).await?;
+        let (at, values, (locals, more_locals), stack, wide) =
+            record(c, sid, &thread, spec, rows.len() + 1).await?;
         let row = Hit {
             hit: rows.len() as u32 + 1,
             point: point as u32 + 1,
@@ -462,6 +528,7 @@ pub async fn run(
             more_locals,
             stack,
             frame: None,
+            wide,
         };
         let size = serde_json::to_string(&row).map(|s| s.len()).unwrap_or(0);
         if bytes + size > MAX_BYTES && !rows.is_empty() {
@@ -804,6 +871,7 @@ pub async fn read_paused(
                 more_locals: 0,
                 stack: Vec::new(),
                 frame: Some(frame),
+                wide: Vec::new(),
             }
         })
         .collect();

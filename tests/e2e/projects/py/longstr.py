@@ -10,4 +10,5 @@ def render_page(rows):
 
 
 page = render_page(150)
+summary = render_page(20)
 print(len(page))
