@@ -153,6 +153,9 @@ impl Inner {
         if matches!(kept.to_local(&remote), Located::Local(_)) {
             return Some(kept);
         }
+        if self.unmatched.lock().unwrap().contains(&remote) {
+            return None;
+        }
         let source = tokio::time::timeout(
             std::time::Duration::from_secs(5),
             conn.request("source", &[('f', fileuri.to_string())], None),
@@ -162,10 +165,16 @@ impl Inner {
         .ok()?;
         let bytes = protocol::decoded_bytes(&source.root);
         let root = self.root.clone();
+        let sought = remote.clone();
         let found =
-            tokio::task::spawn_blocking(move || PathMap::inferred(&root, &remote, |b| b == bytes))
+            tokio::task::spawn_blocking(move || PathMap::inferred(&root, &sought, |b| b == bytes))
                 .await
-                .ok()??;
+                .ok()
+                .flatten();
+        let Some(found) = found else {
+            self.unmatched.lock().unwrap().insert(remote);
+            return None;
+        };
         tracing::info!("path mapping {}", found.describe(&self.root));
         let mut kept = self.inferred.lock().unwrap();
         kept.extend(found);

@@ -40,6 +40,9 @@ pub struct Inner {
     /// Mappings inferred from earlier connections' scripts (`listen::inferred_mapping`), kept
     /// for the later requests of the same server.
     pub inferred: Mutex<PathMap>,
+    /// Scripts no project file matched (`listen::inferred_mapping`): not read and sought again
+    /// at every request of a server.
+    pub unmatched: Mutex<std::collections::HashSet<String>>,
 }
 
 /// A launch waiting for its Xdebug connection ("trap"), and its trigger process.
@@ -367,6 +370,7 @@ impl Inner {
             connect_timeout_ms: AtomicU64::new(20_000),
             listen_host: Mutex::new(std::net::Ipv4Addr::LOCALHOST.into()),
             inferred: Mutex::default(),
+            unmatched: Mutex::default(),
         }
     }
 
