@@ -73,6 +73,17 @@ def render_page(rows):
     return "<html><body><table>" + "".join("<tr><td>row %04d</td><td>value</td></tr>" % i for i in range(rows)) + "</table></body></html>"
 
 
+def test_python_a_string_inside_a_list_is_not_cut_in_its_middle(py):
+    """pydevd's SafeRepr cut a string inside a collection at 128 characters with a bare `...`
+    in its middle (`['<html>…...…Z', 'tail']`), which no cut note revealed (the tenth set's
+    compiled patterns): the list reads whole."""
+    project, m = py
+    line = line_of(project, "longstr.py", "print(len(page))")
+    r = m.pause_at("longstr.py", line, {"command": "python3 longstr.py"})
+    e = m.ok("evaluate_expression", {"expression": "pair"})["result"]
+    assert e["value"] == repr([PAGE[:300] + "Z", "tail"]) and not e.get("truncated"), e["value"][:400]
+
+
 def test_python_a_capture_of_fewer_hits_than_max_hits_shows_values_with_the_room_left(py):
     """Two hits recorded of twenty allowed (render_page's two calls): the values are shown with
     what two rows leave, not cut for twenty (the ninth set: a tenant's file cut at 300

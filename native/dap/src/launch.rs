@@ -154,6 +154,9 @@ pub async fn launch(inner: &Arc<Inner>, mut req: LaunchRequest) -> BackendResult
             });
         }
     }
+    if !session.is_ended() {
+        adapter.after_configured(&session).await;
+    }
     if resolved.connect.is_some() && !session.is_ended() {
         crate::attach::infer_mapping(inner, &session).await;
     }

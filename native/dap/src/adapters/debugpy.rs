@@ -114,6 +114,25 @@ pub struct Debugpy;
 
 #[async_trait]
 impl Adapter for Debugpy {
+    /// pydevd's `SafeRepr` cuts a string or other value inside a collection at 128 characters,
+    /// in its middle with a bare `...` (`['aaaa...aaaZ']`), which no length or cut note
+    /// reveals: raised to the core's whole-string bound, the core cutting rows itself and
+    /// saying so. The collection bounds (`maxcollection`) stay: those cuts are reported.
+    async fn after_configured(&self, s: &Session) {
+        let bound = debugger_mcp_core::backend::WHOLE_STRING_CHARS;
+        let expression = format!(
+            "[setattr(__import__('_pydevd_bundle.pydevd_safe_repr', fromlist=['SafeRepr']).SafeRepr, n, {bound}) \
+             for n in ('maxstring_inner', 'maxother_inner')]"
+        );
+        let args = crate::protocol::EvaluateArguments {
+            expression,
+            frame_id: None,
+            context: "repl",
+        };
+        if let Err(e) = s.req::<crate::protocol::Evaluate>(&args).await {
+            tracing::debug!("raising pydevd's inner repr bounds failed: {e}");
+        }
+    }
     /// pydevd evaluates without a frame while the program runs (in its own thread): the
     /// modules' files, read and hashed where the program runs.
     async fn remote_sources(&self, s: &Session, names: &[String]) -> Vec<(String, String)> {

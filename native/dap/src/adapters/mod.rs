@@ -319,6 +319,10 @@ pub trait Adapter: Send + Sync + 'static {
     ) -> Option<Vec<crate::protocol::ExceptionOptions>> {
         None
     }
+    /// Settings made in the debuggee once the session is configured, while it runs (launched
+    /// or attached to, which `repl_setup` before configurationDone cannot reach in every
+    /// adapter). Best effort: a program that already ended is left alone.
+    async fn after_configured(&self, _s: &Session) {}
     /// The debuggee's loaded source files named one of `names`, and its main script, each
     /// with the SHA-256 of its bytes (hex) as the debuggee reads them, asked while it runs:
     /// how an attach maps a root nothing configured (`attach::infer_mapping`). Empty: this

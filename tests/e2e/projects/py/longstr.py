@@ -11,4 +11,5 @@ def render_page(rows):
 
 page = render_page(150)
 summary = render_page(20)
+pair = [page[:300] + "Z", "tail"]
 print(len(page))
