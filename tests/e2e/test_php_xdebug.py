@@ -289,13 +289,13 @@ def test_code_under_another_root_with_no_mapping_file_is_mapped_by_its_scripts_b
     base = free_base()
     server, m = start("php", settings(base))
     project = server.project
-    assert not list(project.glob("*compose*")) and "pathMappings" not in (project / ".vscode/launch.json").read_text()
     script = (
         "mount -t tmpfs tmpfs /mnt && mkdir -p /mnt/www/html && "
         f"mount --bind {project / 'src'} /mnt/www/html && exec \"$@\""
     )
     web = WebServer("/mnt/www", base, wrap=[UNSHARE, "-rm", "sh", "-c", script, "sh"])
     try:
+        assert not list(project.glob("*compose*")) and "pathMappings" not in (project / ".vscode/launch.json").read_text()
         line = next(i for i, t in enumerate((project / "src/lib.php").read_text().splitlines(), 1) if "return $sum" in t)
         r = m.pause_at("src/lib.php", line, {"command": f"curl -s {web.url('/html/index.php')}"})
         loc = r["pause"]["location"]
