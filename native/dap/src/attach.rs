@@ -180,8 +180,7 @@ pub fn adapter_for(pid: u32) -> BackendResult<AdapterRef> {
 
 /// The debugger listening at `addr` when it listens on this machine's loopback: the process
 /// owning the listening socket, told by its command line (debugpy's adapter, gdbserver, dlv).
-/// A debugger reached through a tunnel or on another host is not seen, and its adapter is
-/// named by the agent.
+/// A debugger reached through a tunnel or on another host is not seen here: `probe` asks it.
 fn listener_adapter(addr: &str) -> Option<AdapterRef> {
     let (host, port) = addr.rsplit_once(':')?;
     if !debugger_mcp_core::backend::is_loopback(host) {

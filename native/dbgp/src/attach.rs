@@ -59,7 +59,7 @@ fn proc_file(pid: u32, name: &str) -> PathBuf {
 }
 
 /// NUL-separated /proc file (cmdline, environ) as strings.
-fn nul_list(pid: u32, name: &str) -> Vec<String> {
+pub(crate) fn nul_list(pid: u32, name: &str) -> Vec<String> {
     std::fs::read(proc_file(pid, name))
         .map(|b| {
             b.split(|c| *c == 0)

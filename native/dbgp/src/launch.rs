@@ -671,15 +671,7 @@ impl Inner {
             return String::new();
         }
         let holder = debugger_mcp_core::backend::listening_pid(first).map(|pid| {
-            let cmd = std::fs::read(format!("/proc/{pid}/cmdline"))
-                .map(|b| {
-                    b.split(|c| *c == 0)
-                        .filter(|w| !w.is_empty())
-                        .map(|w| String::from_utf8_lossy(w).into_owned())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .unwrap_or_default();
+            let cmd = crate::attach::nul_list(pid, "cmdline").join(" ");
             let cmd: String = cmd.chars().take(120).collect();
             format!(" by process {pid} (`{cmd}`)")
         });

@@ -124,12 +124,7 @@ impl Adapter for Debugpy {
             "[setattr(__import__('_pydevd_bundle.pydevd_safe_repr', fromlist=['SafeRepr']).SafeRepr, n, {bound}) \
              for n in ('maxstring_inner', 'maxother_inner')]"
         );
-        let args = crate::protocol::EvaluateArguments {
-            expression,
-            frame_id: None,
-            context: "repl",
-        };
-        if let Err(e) = s.req::<crate::protocol::Evaluate>(&args).await {
+        if let Err(e) = s.repl(&expression, None).await {
             tracing::debug!("raising pydevd's inner repr bounds failed: {e}");
         }
     }
@@ -143,15 +138,10 @@ impl Adapter for Debugpy {
              if os.path.basename(getattr(m, '__file__', None) or '') in names or getattr(m, '__name__', '') == '__main__'}}) \
              if os.path.isfile(p)))(__import__('os'), __import__('hashlib'), set({names}))"
         );
-        let args = crate::protocol::EvaluateArguments {
-            expression,
-            frame_id: None,
-            context: "repl",
-        };
-        let Ok(r) = s.req::<crate::protocol::Evaluate>(&args).await else {
+        let Ok(result) = s.repl(&expression, None).await else {
             return Vec::new();
         };
-        r.result
+        result
             .trim_matches(['\'', '"'])
             .split('|')
             .filter_map(|row| {
