@@ -313,3 +313,22 @@ def test_gdb_capture_rows_of_few_hits_show_longer_values(c):
     line = line_of(project, "longstr.c", 'printf("%zu\\n", n);')
     # gdb prints the whole char[8192], its NULs as `'\\000' <repeats N times>`: that text's length.
     _capture_rows_show_their_share(m, "./longstr", "longstr.c", line, "page", '"', length=None)
+
+
+def test_php_an_array_asked_for_shows_its_items_not_eight(php):
+    """Tenth set: an agent evaluated a list of 30 module names and was shown 8 and `…`, and
+    captured again for the rest. A value asked for by name shows as many items as its room
+    holds (a listing keeps its short preview), and a cut list says how many are left."""
+    project, m, _ = php
+    line = line_of(project, "longstr.php", "echo strlen($page)")
+    names = ['"assets/module-%02d.js"' % i for i in range(1, 31)]
+    m.pause_at("longstr.php", line, {"command": "php longstr.php"})
+    e = m.ok("evaluate_expression", {"expression": "$modules"})["result"]
+    assert e["value"] == "[" + ", ".join(names) + "]", e["value"]
+    # A listing's row stays short and says what it left out.
+    row = var(m.ok("get_variables", {})["variables"], "$modules")
+    assert row["value"].startswith("[" + ", ".join(names[:3])) and "more" in row["value"], row
+    m.ok("stop_debug_session")
+    # One hit of a capture reads like a print.
+    r = m.ok("capture", {"command": "php longstr.php", "points": [{"file_path": "longstr.php", "line": line}], "expressions": ["$modules"]})
+    assert r["hits"][0]["values"][0]["value"] == "[" + ", ".join(names) + "]", r["hits"][0]["values"][0]

@@ -300,17 +300,7 @@ pub async fn record(
         let listed: Vec<_> = shown.by_ref().take(LOCALS).collect();
         more_locals = shown.count() as u32;
         // The expressions' previews in their values' room, then the locals' (listed short).
-        let asked: Vec<&crate::backend::ValueNode> = answered.iter().map(|(_, v)| v).collect();
-        let room = super::preview::Room::asked(c, max);
-        for ((i, _), p) in answered
-            .iter()
-            .zip(super::preview::previews_in(c, sid, &asked, room).await)
-        {
-            if let Some(p) = p {
-                super::preview::put(&mut vals[*i], p);
-                wide[*i] = None;
-            }
-        }
+        preview_asked(c, sid, &answered, (max, wide_max), &mut vals, &mut wide).await;
         let visible: Vec<_> = listed
             .iter()
             .map(|v| values::visible(&c.cfg, &v.name, v.type_name.as_deref(), &v.value))
@@ -346,17 +336,7 @@ pub async fn record(
             locals.insert(v.name.clone(), text);
         }
     } else {
-        let nodes: Vec<_> = answered.iter().map(|(_, v)| v).collect();
-        let room = super::preview::Room::asked(c, max);
-        for ((i, _), p) in answered
-            .iter()
-            .zip(super::preview::previews_in(c, sid, &nodes, room).await)
-        {
-            if let Some(p) = p {
-                super::preview::put(&mut vals[*i], p);
-                wide[*i] = None;
-            }
-        }
+        preview_asked(c, sid, &answered, (max, wide_max), &mut vals, &mut wide).await;
     }
     let stack = if spec.stack {
         // A recursion's identical callers once, with how many.
@@ -386,6 +366,37 @@ pub async fn record(
 /// `MAX_BYTES`, at most `ROW_VALUE_CHARS` a value.
 fn row_value_chars(spec: &Spec, setting: usize) -> usize {
     share_of(spec, spec.max_hits as usize, setting)
+}
+
+/// The previews of a row's expressions (`answered`: their index in `vals`, and the value): each
+/// read in the room it has were this hit the recording's last (`wide`, the second of `room`),
+/// shown in the row's room now (the first) and whole once the rows' room is known (`widen`),
+/// so one hit of a list of 30 names reads all 30 (tenth set: 8 and `…`).
+async fn preview_asked(
+    c: &Call<'_>,
+    sid: &str,
+    answered: &[(usize, crate::backend::ValueNode)],
+    (max, wide_max): (usize, usize),
+    vals: &mut [ValueNode],
+    wide: &mut [Option<Wide>],
+) {
+    let nodes: Vec<&crate::backend::ValueNode> = answered.iter().map(|(_, v)| v).collect();
+    let room = super::preview::Room::asked(c, wide_max);
+    for ((i, _), p) in answered
+        .iter()
+        .zip(super::preview::previews_in(c, sid, &nodes, room).await)
+    {
+        if let Some(p) = p {
+            let text = p.text.clone();
+            super::preview::put(&mut vals[*i], p);
+            vals[*i].put(values::shown_of(&text, max, false, None));
+            wide[*i] = Some(Wide {
+                text,
+                redacted: false,
+                length: None,
+            });
+        }
+    }
 }
 
 /// A value's characters when the recording has `rows` rows (see `row_value_chars`).

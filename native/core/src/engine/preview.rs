@@ -132,8 +132,13 @@ fn shape<'a>(value: &'a str, type_name: Option<&str>) -> Option<Shape<'a>> {
     None
 }
 
-/// Items of an array shown inline at most.
+/// Items of an array shown inline in a listing (a stop's locals, get_variables).
 const ITEMS: u32 = 8;
+/// Items of an array the agent asked for by name, at most: as many as its room holds at
+/// [`ITEM_CHARS`] each (tenth set: 30 module names shown as 8 and `…` took a second capture).
+const ASKED_ITEMS: u32 = 100;
+/// Characters an item is counted at when a value's room decides how many items it reads.
+const ITEM_CHARS: usize = 20;
 /// Nested placeholders among one value's fields that get their own inline value.
 const NESTED: usize = 4;
 
@@ -191,6 +196,8 @@ pub async fn preview(c: &Call<'_>, sid: &str, node: &ValueNode) -> Option<Previe
 pub struct Room {
     whole: usize,
     field: usize,
+    /// Items of an array read at most.
+    items: u32,
 }
 
 impl Room {
@@ -199,6 +206,7 @@ impl Room {
         Room {
             whole: c.cfg.max_value_length,
             field: FIELD_CHARS,
+            items: ITEMS,
         }
     }
 
@@ -211,6 +219,9 @@ impl Room {
             whole,
             // A quarter: the first fields of a record read whole, the rest cut by the whole.
             field: (whole / 4).clamp(FIELD_CHARS, WHOLE_FIELD_CHARS),
+            items: u32::try_from(whole / ITEM_CHARS)
+                .unwrap_or(u32::MAX)
+                .clamp(ITEMS, ASKED_ITEMS),
         }
     }
 
@@ -219,6 +230,7 @@ impl Room {
         Room {
             whole: self.field,
             field: (self.field / ITEMS as usize).max(FIELD_CHARS),
+            items: ITEMS,
         }
     }
 }
@@ -250,7 +262,7 @@ fn preview_at<'a>(
             .as_ref()
             .filter(|_| node.has_children)?;
         let width = if matches!(shape, Shape::Array | Shape::Sequence | Shape::PhpArray) {
-            ITEMS
+            room.items
         } else {
             FIELDS
         };
@@ -270,6 +282,15 @@ fn preview_at<'a>(
         let more =
             fields.len() > width as usize || page.total.is_some_and(|t| t > (width + 3) as u64);
         fields.truncate(width as usize);
+        // An array's items are its children one for one (PHP's, gdb's, lldb's), so the count
+        // left out is known; a Python sequence's children include debugpy's groups.
+        let more = match (more, page.total) {
+            (false, _) => More::No,
+            (true, Some(t)) if matches!(shape, Shape::Array | Shape::PhpArray) => {
+                More::Count(t.saturating_sub(fields.len() as u64))
+            }
+            (true, _) => More::Unknown,
+        };
         if fields.is_empty() && matches!(shape, Shape::Object(_)) {
             return None;
         }
@@ -304,7 +325,9 @@ fn preview_at<'a>(
             f.value = values::visible(&c.cfg, &f.name, f.type_name.as_deref(), &f.value).text;
         }
         let text = match shape {
-            Shape::Object(class) => format(class, &fields, more, room.whole, room.field),
+            Shape::Object(class) => {
+                format(class, &fields, more != More::No, room.whole, room.field)
+            }
             Shape::Struct | Shape::Array => native(shape, &fields, more, room.whole, room.field),
             Shape::Nested => return None,
             Shape::PhpArray => php_array(&fields, more, room.whole, room.field),
@@ -411,7 +434,7 @@ fn cut(v: &str, field: usize) -> String {
 fn native(
     shape: Shape<'_>,
     fields: &[ValueNode],
-    more: bool,
+    more: More,
     max_chars: usize,
     field: usize,
 ) -> String {
@@ -430,17 +453,44 @@ fn native(
     bracketed(open, close, parts, more, max_chars)
 }
 
+/// Items left out of a preview: how many when the debugger said.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum More {
+    No,
+    Unknown,
+    Count(u64),
+}
+
 /// `parts` between `open` and `close`, `…` after them when items were left out, the whole cut
-/// at `max_chars`.
+/// at `max_chars`. With a count of what was left out, whole items are kept and the rest
+/// counted (`[1, 2, … 28 more]`), so a cut list still says its size.
 fn bracketed(
     open: char,
     close: char,
     mut parts: Vec<String>,
-    more: bool,
+    more: More,
     max_chars: usize,
 ) -> String {
-    if more {
-        parts.push("…".into());
+    let chars = |p: &[String]| p.iter().map(|x| x.chars().count() + 2).sum::<usize>();
+    match more {
+        More::No if chars(&parts) <= max_chars => {}
+        More::No | More::Count(_) => {
+            let mut left = match more {
+                More::Count(n) => n,
+                _ => 0,
+            };
+            // Room for `… NNN more` after the kept items; the first item is kept (cut below).
+            while parts.len() > 1
+                && chars(&parts) + 2 + format!("… {} more", left + 1).len() > max_chars
+            {
+                parts.pop();
+                left += 1;
+            }
+            if left > 0 {
+                parts.push(format!("… {left} more"));
+            }
+        }
+        More::Unknown => parts.push("…".into()),
     }
     let s = format!("{open}{}{close}", parts.join(", "));
     if s.chars().count() > max_chars {
@@ -457,7 +507,7 @@ fn bracketed(
 
 /// A PHP array from its elements (named by their keys): `[45, 15]` for a list, else
 /// `['name' => "Ada", 3 => 1]`; `…` where items were left out; cut at `max_chars`.
-fn php_array(items: &[ValueNode], more: bool, max_chars: usize, field: usize) -> String {
+fn php_array(items: &[ValueNode], more: More, max_chars: usize, field: usize) -> String {
     let list = items
         .iter()
         .enumerate()
@@ -573,16 +623,42 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            php_array(&[f("0", "45"), f("1", "15")], false, 200, FIELD_CHARS),
+            php_array(&[f("0", "45"), f("1", "15")], More::No, 200, FIELD_CHARS),
             "[45, 15]"
         );
         assert_eq!(
-            php_array(&[f("name", "\"Ada\""), f("3", "1")], true, 200, FIELD_CHARS),
+            php_array(
+                &[f("name", "\"Ada\""), f("3", "1")],
+                More::Unknown,
+                200,
+                FIELD_CHARS
+            ),
             "['name' => \"Ada\", 3 => 1, …]"
+        );
+        // A long list keeps whole items and counts the rest, so its size still shows.
+        let items: Vec<ValueNode> = (0..30)
+            .map(|i| f(&i.to_string(), &format!("\"assets/module-{i:02}.js\"")))
+            .collect();
+        let shown = php_array(&items[..8], More::Count(22), 200, FIELD_CHARS);
+        assert!(
+            shown.ends_with("\"assets/module-07.js\", … 22 more]"),
+            "{shown}"
+        );
+        let shown = php_array(&items[..8], More::Count(22), 120, FIELD_CHARS);
+        assert!(shown.chars().count() <= 120, "{shown}");
+        let kept = shown.matches("assets/").count();
+        assert!(
+            shown.ends_with(&format!(".js\", … {} more]", 30 - kept)),
+            "{shown}"
+        );
+        assert!(shown.starts_with("[\"assets/module-00.js\", "), "{shown}");
+        assert_eq!(
+            php_array(&items[..2], More::Count(28), 200, FIELD_CHARS),
+            "[\"assets/module-00.js\", \"assets/module-01.js\", … 28 more]"
         );
         // Keys out of order are not a list.
         assert_eq!(
-            php_array(&[f("1", "a"), f("0", "b")], false, 200, FIELD_CHARS),
+            php_array(&[f("1", "a"), f("0", "b")], More::No, 200, FIELD_CHARS),
             "[1 => a, 0 => b]"
         );
     }
@@ -622,7 +698,7 @@ mod tests {
             native(
                 Shape::Struct,
                 &[f("x", "1"), f("y", "2")],
-                false,
+                More::No,
                 200,
                 FIELD_CHARS
             ),
@@ -632,7 +708,7 @@ mod tests {
             native(
                 Shape::Array,
                 &[f("0", "2"), f("1", "0")],
-                true,
+                More::Unknown,
                 200,
                 FIELD_CHARS
             ),

@@ -13,4 +13,6 @@ function render_page(int $rows): string
 $page = render_page(150);
 // Past max_data with control characters: Xdebug sends it in a <value> element.
 $doc = str_repeat("## step\n```sh\npg_isready -h db\n```\n", 40);
+// More items than a listing previews (8): a list of file names, and records.
+$modules = array_map(fn($i) => sprintf("assets/module-%02d.js", $i), range(1, 30));
 echo strlen($page) . "\n";
