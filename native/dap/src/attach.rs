@@ -332,8 +332,9 @@ async fn probe(addr: &str) -> Option<&'static str> {
         "disconnect",
         serde_json::json!({"terminateDebuggee": false}),
     );
-    if stream.write_all(bye.as_bytes()).await.is_ok() {
-        // Its answer, briefly (dlv 1.20 sends none to a client that never attached).
+    // debugpy's answer, briefly: its adapter must have taken the disconnect before the socket
+    // closes. dlv (1.20) answers none to a client that never attached, so it is not waited for.
+    if stream.write_all(bye.as_bytes()).await.is_ok() && name == "debugpy" {
         let deadline = Instant::now() + std::time::Duration::from_millis(500);
         while let Ok(Ok(n)) = timeout_at(deadline, stream.read(&mut buf)).await {
             if n == 0 || String::from_utf8_lossy(&buf[..n]).contains("\"disconnect\"") {
