@@ -84,6 +84,23 @@ def test_python_a_string_inside_a_list_is_not_cut_in_its_middle(py):
     assert e["value"] == repr([PAGE[:300] + "Z", "tail"]) and not e.get("truncated"), e["value"][:400]
 
 
+def test_python_a_list_of_more_than_sixty_items_reads_whole(py):
+    """Twelfth set: a capture of the 62 devices a rollout skipped showed 60 and `...` (pydevd's
+    SafeRepr keeps 60 items of a list, 20 of a nested one), and the agent captured again to
+    be sure of the rest. A list asked for reads whole within the value's room."""
+    project, m = py
+    line = line_of(project, "longstr.py", "print(len(page))")
+    m.pause_at("longstr.py", line, {"command": "python3 longstr.py"})
+    devices = "[(i, 'RX-%d' % i, [j for j in range(30)]) for i in range(100)]"
+    want = repr([(i, "RX-%d" % i, list(range(30))) for i in range(100)])
+    e = m.ok("evaluate_expression", {"expression": devices})["result"]
+    assert e["value"] == want and not e.get("truncated"), (len(e["value"]), e["value"][:200], e["value"][-200:])
+    m.ok("stop_debug_session")
+    r = m.ok("capture", {"command": "python3 longstr.py", "points": [{"file_path": "longstr.py", "line": line}], "expressions": [devices]})
+    v = r["hits"][0]["values"][0]
+    assert v["value"] == want and not v.get("truncated"), v["value"][-300:]
+
+
 def test_python_a_capture_of_fewer_hits_than_max_hits_shows_values_with_the_room_left(py):
     """Two hits recorded of twenty allowed (render_page's two calls): the values are shown with
     what two rows leave, not cut for twenty (the ninth set: a tenant's file cut at 300

@@ -30,6 +30,25 @@ def test_capture_at_a_line_named_by_its_text_debugpy(py):
     assert f"point 1 (text `acc += price(item)`) at app.py:{line}" in r["message"], r
 
 
+def test_a_text_copied_over_two_lines_names_its_first_debugpy(py):
+    """Twelfth set: an agent copied a statement's text as it stands in the file, over two
+    lines, and the point was refused ("holds a line break"), costing a call and a grep. A text
+    whose lines stand one after another in a file names its first line; one whose lines are
+    not together there is refused, naming it on one line."""
+    project, m = py
+    loop = line_of(project, "app.py", "for item in order.items:")
+    r = m.ok("capture", {
+        "command": "python3 app.py",
+        "points": [{"text": "for item in order.items:\n        acc += price(item)"}],
+        "expressions": ["acc"],
+        "max_hits": 1,
+    })
+    assert [h["at"]["line"] for h in r["hits"]] == [loop], r
+    e = m.err("capture", {"command": "python3 app.py", "points": [{"text": "acc = 0\nreturn acc"}], "expressions": ["acc"]})
+    assert "no line holds `acc = 0 ↵ return acc`" in e, e
+    nothing_changed(m)
+
+
 def test_capture_at_a_function_entry_debugpy(py):
     """`price` is recorded at each call, with its argument, as a print at its first line would."""
     project, m = py

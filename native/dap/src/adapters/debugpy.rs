@@ -110,6 +110,11 @@ const COLLECTION_TYPES: &[&str] = &[
 const SIZE_LOOKUPS: usize = 20;
 const SIZE_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Items of a collection pydevd's repr shows, at the top and at each nested level, the last
+/// slot being its `...` (its own: 60 and 20, and a third level elided as `[...]`, which the
+/// core then rebuilds item by item).
+const COLLECTION_ITEMS: (u32, u32, u32) = (300, 40, 40);
+
 pub struct Debugpy;
 
 #[async_trait]
@@ -117,12 +122,16 @@ impl Adapter for Debugpy {
     /// pydevd's `SafeRepr` cuts a string or other value inside a collection at 128 characters,
     /// in its middle with a bare `...` (`['aaaa...aaaZ']`), which no length or cut note
     /// reveals: raised to the core's whole-string bound, the core cutting rows itself and
-    /// saying so. The collection bounds (`maxcollection`) stay: those cuts are reported.
+    /// saying so. Its collection bounds (60 items of a list, 20 of a nested one, then `...`; a
+    /// third level `[...]`) are raised too (twelfth set: 62 skipped devices read as 60 and `...` took a second capture):
+    /// a list of a few hundred records fits the core's room for a value asked for, which cuts
+    /// it and says so; a listing's rows are cut by the core at the value length as before.
     async fn after_configured(&self, s: &Session) {
         let bound = debugger_mcp_core::backend::WHOLE_STRING_CHARS;
+        let (items, nested, deeper) = COLLECTION_ITEMS;
         let expression = format!(
-            "[setattr(__import__('_pydevd_bundle.pydevd_safe_repr', fromlist=['SafeRepr']).SafeRepr, n, {bound}) \
-             for n in ('maxstring_inner', 'maxother_inner')]"
+            "[setattr(S, n, v) for S in [__import__('_pydevd_bundle.pydevd_safe_repr', fromlist=['SafeRepr']).SafeRepr] \
+             for n, v in (('maxstring_inner', {bound}), ('maxother_inner', {bound}), ('maxcollection', ({items}, {nested}, {deeper})))]"
         );
         if let Err(e) = s.repl(&expression, None).await {
             tracing::debug!("raising pydevd's inner repr bounds failed: {e}");

@@ -38,14 +38,26 @@ pub(crate) struct Searched {
     pub cut: Option<String>,
 }
 
-/// The lines of `source` containing `text` (already trimmed), in `file`.
+/// The lines of `source` containing `text` (already trimmed), in `file`. A text over several
+/// lines (copied from an editor, twelfth set) matches where each of its lines is held by one
+/// source line after another, blank ones left out of the text; the match is its first line.
 fn lines_with(file: &Path, source: &str, text: &str, out: &mut Vec<Match>) {
-    for (i, l) in source.lines().enumerate() {
-        if l.contains(text) {
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let lines: Vec<&str> = source.lines().collect();
+    for i in 0..lines.len() {
+        let held = parts
+            .iter()
+            .enumerate()
+            .all(|(k, p)| lines.get(i + k).is_some_and(|l| l.contains(p)));
+        if held {
             out.push(Match {
                 file: file.to_path_buf(),
                 line: i as u32 + 1,
-                source: l.trim().to_string(),
+                source: lines[i].trim().to_string(),
             });
         }
     }
@@ -93,7 +105,7 @@ fn rel(root: &Path, path: &Path) -> String {
         .into_owned()
 }
 
-/// The text as matched: surrounding whitespace dropped; empty or several lines refused.
+/// The text as matched: surrounding whitespace dropped; empty refused.
 pub(crate) fn fragment(text: &str) -> Result<&str, String> {
     let t = text.trim();
     if t.is_empty() {
@@ -101,9 +113,6 @@ pub(crate) fn fragment(text: &str) -> Result<&str, String> {
             "field 'text': empty; give a fragment of the line's source, e.g. 'total += price'"
                 .into(),
         );
-    }
-    if t.contains('\n') {
-        return Err("field 'text': holds a line break; give a fragment of one line".into());
     }
     Ok(t)
 }
@@ -186,8 +195,15 @@ pub(crate) fn resolve(
     }
 }
 
-/// A source line or text as an error quotes it: at most 80 characters.
+/// A source line or text as an error quotes it: on one line (`↵` for a break), at most 80
+/// characters.
 fn brief(s: &str) -> String {
+    let s = &s
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ↵ ");
     if s.chars().count() > 80 {
         format!("{}…", s.chars().take(80).collect::<String>())
     } else {
@@ -380,18 +396,18 @@ mod tests {
     }
 
     #[test]
-    fn empty_or_multi_line_text_and_mixed_fields_are_refused() {
+    fn empty_text_and_mixed_fields_are_refused_and_a_text_may_span_lines() {
         let (_d, root) = project();
         assert!(
             resolve(&root, None, "  ", 100, 1 << 20)
                 .unwrap_err()
                 .starts_with("field 'text': empty")
         );
-        assert!(
-            resolve(&root, None, "a\nb", 100, 1 << 20)
-                .unwrap_err()
-                .contains("line break")
-        );
+        // A text over lines: where its lines stand one after another, on the first.
+        let m = resolve(&root, None, "acc = 0\n\n    for x in xs:", 100, 1 << 20).unwrap();
+        assert_eq!((m.file.ends_with("app.py"), m.line), (true, 2), "{m:?}");
+        let e = resolve(&root, None, "acc = 0\nreturn acc", 100, 1 << 20).unwrap_err();
+        assert!(e.contains("no line holds `acc = 0 ↵ return acc`"), "{e}");
         assert!(
             check_fields(Some("a.py"), Some(3), Some("x"), None)
                 .unwrap_err()
