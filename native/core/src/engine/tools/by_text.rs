@@ -39,7 +39,7 @@ pub(crate) struct Searched {
 }
 
 /// The lines of `source` containing `text` (already trimmed), in `file`. A text over several
-/// lines (copied from an editor, twelfth set) matches where each of its lines is held by one
+/// lines (as an agent took it out of the file, twelfth set) matches where each of its lines is held by one
 /// source line after another, blank ones left out of the text; the match is its first line.
 fn lines_with(file: &Path, source: &str, text: &str, out: &mut Vec<Match>) {
     let parts: Vec<&str> = text
